@@ -1,0 +1,131 @@
+package task
+
+import (
+	"sort"
+	"time"
+)
+
+// Outcome is the result of one test.
+type Outcome string
+
+// The outcomes a runner reports for a test.
+const (
+	Pass    Outcome = "pass"
+	Fail    Outcome = "fail"
+	Error   Outcome = "error"   // the test errored outside its assertions (setup/teardown, panic in a helper)
+	Skip    Outcome = "skip"    // skipped by the test itself
+	XFail   Outcome = "xfail"   // expected failure that failed (pytest)
+	XPass   Outcome = "xpass"   // expected failure that passed (pytest, non-strict)
+	Timeout Outcome = "timeout" // started but killed by a time limit before it ended
+)
+
+// Passed reports whether the outcome counts as passing: pass, xfail and xpass. This is the
+// FeatureBench definition of a passing test case (PASSED or XFAIL), extended with the
+// non-strict XPASS that pytest itself reports as a success.
+func (o Outcome) Passed() bool { return o == Pass || o == XFail || o == XPass }
+
+// Failed reports whether the outcome counts as failing: fail, error and timeout.
+func (o Outcome) Failed() bool { return o == Fail || o == Error || o == Timeout }
+
+// TestResult is the outcome of one test, identified by a runner-specific id that is unique
+// across the repository: Go `package/path.TestName/subtest`, pytest node ids
+// `path/to/test_file.py::Class::test_name[param]`.
+type TestResult struct {
+	ID       string        `json:"id"`
+	Outcome  Outcome       `json:"outcome"`
+	Message  string        `json:"message,omitempty"` // failure output, truncated by the runner
+	Duration time.Duration `json:"duration,omitempty"`
+}
+
+// RunState says whether the test command itself ran. "The tests could not run" (a build
+// failure, a collection error, a crash, a timeout of the whole run) is distinct from "tests
+// ran and some failed".
+type RunState string
+
+// The states of a run.
+const (
+	RunOK              RunState = "ok"               // the command ran and reported its tests
+	RunBuildFailed     RunState = "build_failed"     // Go: the package did not compile
+	RunCollectionError RunState = "collection_error" // pytest: import or syntax error while collecting
+	RunNoTests         RunState = "no_tests"         // nothing was collected / selected (pytest exit 5)
+	RunTimeout         RunState = "timeout"          // the whole run exceeded its time limit
+	RunCrashed         RunState = "crashed"          // the command died without a usable report
+	RunSetupFailed     RunState = "setup_failed"     // the runner could not prepare or start the command
+)
+
+// Report is the result of one test run. Tests is sorted by ID and holds at most one entry
+// per ID.
+type Report struct {
+	State    RunState      `json:"state"`
+	Detail   string        `json:"detail,omitempty"` // why the run broke, truncated
+	ExitCode int           `json:"exit_code"`
+	Wall     time.Duration `json:"wall"`
+	Tests    []TestResult  `json:"tests"`
+	Cached   bool          `json:"cached,omitempty"` // served from a result cache
+	// Output is the combined output of the command, truncated by the runner.
+	Output string `json:"output,omitempty"`
+	// Notes records degraded isolation and similar facts (e.g. "network isolation unavailable").
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Ran reports whether the tests ran at all (State is RunOK).
+func (r *Report) Ran() bool { return r != nil && r.State == RunOK }
+
+// Sort orders Tests by ID, keeping the last entry for duplicated IDs.
+func (r *Report) Sort() {
+	sort.SliceStable(r.Tests, func(i, j int) bool { return r.Tests[i].ID < r.Tests[j].ID })
+	out := r.Tests[:0]
+	for i, t := range r.Tests {
+		if i+1 < len(r.Tests) && r.Tests[i+1].ID == t.ID {
+			continue
+		}
+		out = append(out, t)
+	}
+	r.Tests = out
+}
+
+// Result returns the result for id and whether the report has one.
+func (r *Report) Result(id string) (TestResult, bool) {
+	i := sort.Search(len(r.Tests), func(i int) bool { return r.Tests[i].ID >= id })
+	if i < len(r.Tests) && r.Tests[i].ID == id {
+		return r.Tests[i], true
+	}
+	return TestResult{}, false
+}
+
+// IDs returns the IDs of the tests whose outcome satisfies keep, in report order.
+func (r *Report) IDs(keep func(Outcome) bool) []string {
+	var ids []string
+	for _, t := range r.Tests {
+		if keep(t.Outcome) {
+			ids = append(ids, t.ID)
+		}
+	}
+	return ids
+}
+
+// Passing returns the IDs of passing tests (see Outcome.Passed).
+func (r *Report) Passing() []string { return r.IDs(Outcome.Passed) }
+
+// Failing returns the IDs of failing tests (see Outcome.Failed).
+func (r *Report) Failing() []string { return r.IDs(Outcome.Failed) }
+
+// AllPassed reports whether the run ran and every id in ids is present and passed. A test
+// that was selected but is missing from the report did not pass.
+func (r *Report) AllPassed(ids []string) bool {
+	if !r.Ran() {
+		return false
+	}
+	for _, id := range ids {
+		t, ok := r.Result(id)
+		if !ok || !t.Outcome.Passed() {
+			return false
+		}
+	}
+	return true
+}
+
+// Green reports whether the run ran, reported at least one test, and no test failed.
+func (r *Report) Green() bool {
+	return r.Ran() && len(r.Tests) > 0 && len(r.Failing()) == 0
+}

@@ -1,0 +1,84 @@
+package task
+
+import (
+	"context"
+	"time"
+)
+
+// TestKind names the test framework a runner drives.
+type TestKind string
+
+// The test kinds the sandbox package implements.
+const (
+	GoTest TestKind = "go"     // `go test -json`
+	Pytest TestKind = "pytest" // `python3 -m pytest`
+)
+
+// Selection chooses which tests run. The zero Selection runs every test. Files are slash
+// paths relative to the repository root (pytest test files, or Go package directories /
+// files whose package is tested); IDs are test ids as reported in a Report.
+type Selection struct {
+	Files []string `json:"files,omitempty"`
+	IDs   []string `json:"ids,omitempty"`
+}
+
+// All reports whether the selection is empty (run everything).
+func (s Selection) All() bool { return len(s.Files) == 0 && len(s.IDs) == 0 }
+
+// Limits bound one run. Zero fields take the runner's documented defaults.
+type Limits struct {
+	Timeout     time.Duration `json:"timeout,omitempty"`      // wall time of the whole run
+	OutputBytes int64         `json:"output_bytes,omitempty"` // per stream cap
+	MemoryBytes int64         `json:"memory_bytes,omitempty"` // address space / memory limit
+	Processes   int           `json:"processes,omitempty"`    // process count limit
+	MessageLen  int           `json:"message_len,omitempty"`  // per-test message truncation
+}
+
+// RunRequest asks a runner to run tests of the repository at Root with Overlay applied.
+// Root is never written: runners work on a private copy.
+type RunRequest struct {
+	Root    string
+	Overlay Overlay
+	Kind    TestKind
+	Select  Selection
+	Limits  Limits
+	// Args are extra arguments passed to the test command (after the runner's own).
+	Args []string
+}
+
+// Runner runs a repository's tests. An error means the runner itself could not be used
+// (bad root, bad overlay path, context cancelled); a run whose tests could not execute is
+// reported through Report.State, and failing tests are an outcome, not an error.
+//
+// Implementations must be safe for concurrent use by multiple goroutines.
+type Runner interface {
+	Run(ctx context.Context, req RunRequest) (*Report, error)
+}
+
+// RunnerFunc adapts a function to the Runner interface.
+type RunnerFunc func(ctx context.Context, req RunRequest) (*Report, error)
+
+// Run calls f(ctx, req).
+func (f RunnerFunc) Run(ctx context.Context, req RunRequest) (*Report, error) { return f(ctx, req) }
+
+// Lister discovers test ids without running them (`go test -list`, `pytest --collect-only`).
+// Implementations must be safe for concurrent use.
+type Lister interface {
+	List(ctx context.Context, req RunRequest) ([]string, error)
+}
+
+// Oracle decides whether a program passes its tests: F_U in the PDB paper. The program is
+// the full text of the file under test; the oracle knows which tests to run.
+//
+// Implementations must be safe for concurrent use by multiple goroutines; callers verify
+// candidates concurrently.
+type Oracle interface {
+	Passes(ctx context.Context, program string) (bool, error)
+}
+
+// OracleFunc adapts a function to the Oracle interface, so a test or a user can plug in a
+// predicate.
+type OracleFunc func(ctx context.Context, program string) (bool, error)
+
+// Passes calls f(ctx, program).
+func (f OracleFunc) Passes(ctx context.Context, program string) (bool, error) { return f(ctx, program) }
