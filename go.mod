@@ -2,6 +2,8 @@ module github.com/faultline-dev/faultline
 
 go 1.26.0
 
+// testcontainers-go v0.45.0 pulls in, for Windows only, a go-ansiterm pseudo-version that the
+// module proxy reachable here does not serve, so `go mod tidy` fails without this pin.
 replace github.com/Azure/go-ansiterm => github.com/Azure/go-ansiterm v0.0.0-20250102033503-faa5f7b0171c
 
 require (
