@@ -1,0 +1,185 @@
+package difflib
+
+import (
+	"encoding/json"
+	"os"
+	"slices"
+	"strconv"
+	"testing"
+)
+
+// golden.json is produced by testdata/gen.py with CPython's difflib (see that script).
+type goldenFile struct {
+	Python string `json:"python"`
+	Seqs   []struct {
+		A, B      []string
+		AutoJunk  bool     `json:"autojunk"`
+		Junk      []string `json:"junk"`
+		Longest   [3]int   `json:"longest"`
+		Blocks    [][3]int `json:"blocks"`
+		OpCodes   [][]any  `json:"opcodes"`
+		Grouped   map[string][][][]any
+		Ratio     float64 `json:"ratio"`
+		Quick     float64 `json:"quick"`
+		RealQuick float64 `json:"real_quick"`
+		Popular   []string
+	} `json:"seqs"`
+	Chars []struct {
+		A, B      string
+		OpCodes   [][]any `json:"opcodes"`
+		Ratio     float64 `json:"ratio"`
+		Quick     float64 `json:"quick"`
+		RealQuick float64 `json:"real_quick"`
+	} `json:"chars"`
+	Ndiff []struct {
+		A, B  []string
+		Ndiff [][2]string `json:"ndiff"`
+	} `json:"ndiff"`
+}
+
+func loadGolden(t *testing.T) goldenFile {
+	t.Helper()
+	data, err := os.ReadFile("testdata/golden.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g goldenFile
+	if err := json.Unmarshal(data, &g); err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Seqs) == 0 || len(g.Chars) == 0 || len(g.Ndiff) == 0 {
+		t.Fatal("golden file has empty sections")
+	}
+	return g
+}
+
+// pyOpCodes converts the JSON form ["e", i1, i2, j1, j2] to OpCodes.
+func pyOpCodes(t *testing.T, raw [][]any) []OpCode {
+	t.Helper()
+	out := []OpCode{}
+	for _, r := range raw {
+		tag := r[0].(string)
+		out = append(out, OpCode{tag[0], int(r[1].(float64)), int(r[2].(float64)), int(r[3].(float64)), int(r[4].(float64))})
+	}
+	return out
+}
+
+func TestGoldenSequenceMatcher(t *testing.T) {
+	g := loadGolden(t)
+	for n, c := range g.Seqs {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			opts := Options{AutoJunk: c.AutoJunk}
+			if len(c.Junk) > 0 {
+				opts.IsJunk = func(s string) bool { return slices.Contains(c.Junk, s) }
+			}
+			m := NewMatcherOptions(c.A, c.B, opts)
+			if got := m.FindLongestMatch(0, len(c.A), 0, len(c.B)); got != (Match{c.Longest[0], c.Longest[1], c.Longest[2]}) {
+				t.Errorf("longest = %v, want %v", got, c.Longest)
+			}
+			var blocks []Match
+			for _, b := range c.Blocks {
+				blocks = append(blocks, Match{b[0], b[1], b[2]})
+			}
+			if got := m.MatchingBlocks(); !slices.Equal(got, blocks) {
+				t.Errorf("blocks = %v\nwant %v", got, blocks)
+			}
+			if got, want := m.OpCodes(), pyOpCodes(t, c.OpCodes); !slices.Equal(got, want) {
+				t.Errorf("opcodes = %v\nwant %v", got, want)
+			}
+			for _, n := range []int{0, 1, 3} {
+				want := [][]OpCode{}
+				for _, grp := range c.Grouped[strconv.Itoa(n)] {
+					want = append(want, pyOpCodes(t, grp))
+				}
+				got := m.GroupedOpCodes(n)
+				if len(got) != len(want) {
+					t.Fatalf("grouped(%d): %d groups, want %d", n, len(got), len(want))
+				}
+				for k := range got {
+					if !slices.Equal(got[k], want[k]) {
+						t.Errorf("grouped(%d)[%d] = %v, want %v", n, k, got[k], want[k])
+					}
+				}
+			}
+			if r := m.Ratio(); r != c.Ratio {
+				t.Errorf("ratio = %v, want %v", r, c.Ratio)
+			}
+			if r := m.QuickRatio(); r != c.Quick {
+				t.Errorf("quick ratio = %v, want %v", r, c.Quick)
+			}
+			if r := m.RealQuickRatio(); r != c.RealQuick {
+				t.Errorf("real quick ratio = %v, want %v", r, c.RealQuick)
+			}
+			pop := m.Popular()
+			slices.Sort(pop)
+			if !slices.Equal(pop, c.Popular) && !(len(pop) == 0 && len(c.Popular) == 0) {
+				t.Errorf("popular = %v, want %v", pop, c.Popular)
+			}
+		})
+	}
+}
+
+func TestGoldenCharacterMatcher(t *testing.T) {
+	g := loadGolden(t)
+	for n, c := range g.Chars {
+		m := New([]rune(c.A), []rune(c.B), SequenceOptions[rune]{AutoJunk: true, IsJunk: IsCharacterJunk})
+		if got, want := m.OpCodes(), pyOpCodes(t, c.OpCodes); !slices.Equal(got, want) {
+			t.Errorf("case %d: opcodes = %v\nwant %v", n, got, want)
+		}
+		if m.Ratio() != c.Ratio || m.QuickRatio() != c.Quick || m.RealQuickRatio() != c.RealQuick {
+			t.Errorf("case %d: ratios %v %v %v, want %v %v %v", n, m.Ratio(), m.QuickRatio(),
+				m.RealQuickRatio(), c.Ratio, c.Quick, c.RealQuick)
+		}
+	}
+}
+
+func TestGoldenNdiff(t *testing.T) {
+	g := loadGolden(t)
+	fancy, synced, paired := 0, 0, 0
+	for n, c := range g.Ndiff {
+		got := Ndiff(c.A, c.B)
+		want := make([]DiffLine, len(c.Ndiff))
+		for k, w := range c.Ndiff {
+			want[k] = DiffLine{w[0][0], w[1]}
+		}
+		if !slices.Equal(got, want) {
+			for k := range min(len(got), len(want)) {
+				if got[k] != want[k] {
+					t.Errorf("case %d: first difference at line %d: got %q, want %q", n, k, got[k], want[k])
+					break
+				}
+			}
+			t.Errorf("case %d: %d lines, want %d", n, len(got), len(want))
+		}
+		equal, kept := 0, 0
+		for _, op := range NewMatcher(c.A, c.B).OpCodes() {
+			switch op.Tag {
+			case 'r':
+				fancy++
+			case 'e':
+				equal += op.I2 - op.I1
+			}
+		}
+		for _, l := range want {
+			if l.Op == ' ' {
+				kept++
+			}
+		}
+		if kept > equal {
+			synced++ // an identical (popular) pair was emitted inside a replace block
+		}
+		if !slices.Equal(Restore(got, 1), c.A) || !slices.Equal(Restore(got, 2), c.B) {
+			t.Errorf("case %d: the comparison does not restore both inputs", n)
+		}
+		for k := 1; k < len(want); k++ {
+			if want[k-1].Op == '-' && want[k].Op == '+' {
+				paired++
+				break
+			}
+		}
+	}
+	// The vectors must exercise the three ways a replace block is refined.
+	if fancy == 0 || synced == 0 || paired == 0 {
+		t.Errorf("coverage: %d replace blocks, %d cases synced on identical lines, %d with paired lines", fancy, synced, paired)
+	}
+}
