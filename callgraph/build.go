@@ -1,0 +1,288 @@
+package callgraph
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// DefaultMaxFileSize is the size cap Build applies when BuildOptions.MaxFileSize is 0.
+const DefaultMaxFileSize = 10 << 20
+
+// The reasons Build records in Stats.Skipped.
+const (
+	SkipTest          = "test file"
+	SkipTooLarge      = "larger than the size cap"
+	SkipBinary        = "binary (contains NUL bytes)"
+	SkipUnreadable    = "unreadable"
+	SkipNotRegular    = "not a regular file"
+	SkipSymlinkDir    = "symlink to a directory (not followed)"
+	SkipSymlinkOut    = "symlink target outside the root"
+	SkipSymlinkBroken = "broken or looping symlink"
+)
+
+// BuildOptions configures Build. The zero value analyses every claimed file up to
+// DefaultMaxFileSize, test files included.
+type BuildOptions struct {
+	// SkipTests leaves out test files (as IsTest decides).
+	SkipTests bool
+	// IsTest classifies test files by slash path; nil means IsTestPath.
+	IsTest func(path string) bool
+	// MaxFileSize is the size cap in bytes; 0 means DefaultMaxFileSize, negative means
+	// no cap.
+	MaxFileSize int64
+	// SkipDir, if set, is consulted for every directory (slash path relative to the root)
+	// besides the built-in rules; returning true leaves the directory out.
+	SkipDir func(path string) bool
+}
+
+// skippedDirs are directory names Build never enters: version control, vendored and
+// installed dependencies, caches. Hidden directories (a leading dot) are skipped too.
+var skippedDirs = map[string]bool{
+	"vendor": true, "node_modules": true, "__pycache__": true, "site-packages": true,
+	"CVS": true, "_darcs": true,
+}
+
+// IsTestPath is the default test-file rule: a file under a directory named test, tests,
+// testing or __tests__; Python test_*.py, *_test.py and conftest.py; Go *_test.go; and
+// JavaScript/TypeScript *.test.* and *.spec.* files.
+func IsTestPath(p string) bool {
+	dir, base := path.Split(p)
+	for _, seg := range strings.Split(strings.TrimSuffix(dir, "/"), "/") {
+		switch seg {
+		case "test", "tests", "testing", "__tests__":
+			return true
+		}
+	}
+	switch {
+	case strings.HasSuffix(base, ".py"):
+		stem := strings.TrimSuffix(base, ".py")
+		return strings.HasPrefix(stem, "test_") || strings.HasSuffix(stem, "_test") || stem == "conftest"
+	case strings.HasSuffix(base, "_test.go"):
+		return true
+	}
+	parts := strings.Split(base, ".")
+	if len(parts) >= 3 {
+		switch parts[len(parts)-2] {
+		case "test", "spec":
+			return true
+		}
+	}
+	return false
+}
+
+// Build walks root, hands each file to the first language whose Match claims it, runs
+// the languages concurrently (one goroutine each) and assembles their analyses with
+// FromAnalyses. Files are visited in sorted order; hidden directories, version-control
+// and dependency directories (vendor, node_modules, ...) are skipped. Symlinks to files
+// are read when their target lies inside root; symlinks to directories are never
+// followed, so loops cannot occur. A claimed file that is larger than the size cap,
+// binary (contains a NUL byte), not a regular file or unreadable is left out and
+// recorded in Stats.Skipped; bytes that are not UTF-8 are passed through unchanged. An
+// empty tree gives an empty graph. Errors are for an unusable root, a front end failure
+// or a cancelled ctx.
+func Build(ctx context.Context, root string, langs []Language, opts BuildOptions) (*Graph, error) {
+	w := walker{open: func(name string) (io.ReadCloser, error) { return os.Open(name) }}
+	return w.build(ctx, root, langs, opts)
+}
+
+// walker carries the file opener so tests can inject read failures.
+type walker struct {
+	open func(name string) (io.ReadCloser, error)
+}
+
+func (w walker) build(ctx context.Context, root string, langs []Language, opts BuildOptions) (*Graph, error) {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil, fmt.Errorf("callgraph: build: %w", err)
+	}
+	if realRoot, err = filepath.Abs(realRoot); err != nil {
+		return nil, fmt.Errorf("callgraph: build: %w", err)
+	}
+	if st, err := os.Stat(realRoot); err != nil {
+		return nil, fmt.Errorf("callgraph: build: %w", err)
+	} else if !st.IsDir() {
+		return nil, fmt.Errorf("callgraph: build: %s is not a directory", root)
+	}
+	maxSize := opts.MaxFileSize
+	if maxSize == 0 {
+		maxSize = DefaultMaxFileSize
+	}
+	isTest := opts.IsTest
+	if isTest == nil {
+		isTest = IsTestPath
+	}
+
+	files := make([][]SourceFile, len(langs))
+	var skipped []Skipped
+	skip := func(rel, reason string) { skipped = append(skipped, Skipped{Path: rel, Reason: reason}) }
+	// WalkDir visits entries in lexical order and does not follow symlinks.
+	err = filepath.WalkDir(realRoot, func(abs string, d fs.DirEntry, err error) error {
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		rel, rerr := filepath.Rel(realRoot, abs)
+		if rerr != nil {
+			return rerr
+		}
+		rel = filepath.ToSlash(rel)
+		if err != nil {
+			if abs == realRoot {
+				return err
+			}
+			// An unreadable directory: nothing inside it can be claimed, record it.
+			skip(rel, SkipUnreadable+": "+errText(err))
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			if abs == realRoot {
+				return nil
+			}
+			name := d.Name()
+			if strings.HasPrefix(name, ".") || skippedDirs[name] || (opts.SkipDir != nil && opts.SkipDir(rel)) {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if strings.HasPrefix(d.Name(), ".") {
+			return nil
+		}
+		li := slices.IndexFunc(langs, func(l Language) bool { return l.Match(rel) })
+		if li < 0 {
+			return nil
+		}
+		if opts.SkipTests && isTest(rel) {
+			skip(rel, SkipTest)
+			return nil
+		}
+		target := abs
+		if d.Type()&fs.ModeSymlink != 0 {
+			t, err := filepath.EvalSymlinks(abs)
+			if err != nil {
+				skip(rel, SkipSymlinkBroken)
+				return nil
+			}
+			if r, err := filepath.Rel(realRoot, t); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+				skip(rel, SkipSymlinkOut)
+				return nil
+			}
+			target = t
+		}
+		st, err := os.Stat(target)
+		if err != nil {
+			skip(rel, SkipUnreadable+": "+errText(err))
+			return nil
+		}
+		switch {
+		case st.IsDir():
+			skip(rel, SkipSymlinkDir)
+			return nil
+		case !st.Mode().IsRegular():
+			skip(rel, SkipNotRegular)
+			return nil
+		case maxSize > 0 && st.Size() > maxSize:
+			skip(rel, SkipTooLarge)
+			return nil
+		}
+		src, err := w.read(target, maxSize)
+		switch {
+		case errors.Is(err, errTooLarge):
+			skip(rel, SkipTooLarge)
+		case err != nil:
+			skip(rel, SkipUnreadable+": "+errText(err))
+		case bytes.IndexByte(src, 0) >= 0:
+			skip(rel, SkipBinary)
+		default:
+			files[li] = append(files[li], SourceFile{Path: rel, Src: src})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("callgraph: build: %w", err)
+	}
+
+	analyses := make([]*Analysis, len(langs))
+	errs := make([]error, len(langs))
+	var wg sync.WaitGroup
+	nfiles := 0
+	for i, l := range langs {
+		if len(files[i]) == 0 {
+			continue
+		}
+		nfiles += len(files[i])
+		wg.Go(func() {
+			a, err := l.Analyze(ctx, files[i])
+			if err != nil {
+				errs[i] = fmt.Errorf("callgraph: build: %s front end: %w", l.Name(), err)
+				return
+			}
+			if a != nil {
+				for k := range a.Definitions {
+					if a.Definitions[k].Language == "" {
+						a.Definitions[k].Language = l.Name()
+					}
+				}
+			}
+			analyses[i] = a
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("callgraph: build: %w", err)
+	}
+	g, err := FromAnalyses(analyses...)
+	if err != nil {
+		return nil, err
+	}
+	g.stats.Files = nfiles
+	slices.SortStableFunc(skipped, func(a, b Skipped) int { return strings.Compare(a.Path, b.Path) })
+	g.stats.Skipped = skipped
+	return g, nil
+}
+
+var errTooLarge = errors.New("file grew past the size cap")
+
+// read reads a file, failing with errTooLarge past max bytes (max ≤ 0: no cap).
+func (w walker) read(name string, max int64) ([]byte, error) {
+	f, err := w.open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if max > 0 {
+		r = io.LimitReader(f, max+1)
+	}
+	src, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	if max > 0 && int64(len(src)) > max {
+		return nil, errTooLarge
+	}
+	return src, nil
+}
+
+// errText is an error's message without the path prefix *fs.PathError adds (the skipped
+// entry already names the file).
+func errText(err error) string {
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}

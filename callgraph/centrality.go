@@ -1,0 +1,471 @@
+package callgraph
+
+import (
+	"context"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// Compat selects a compatibility mode for centrality and metrics.
+type Compat int
+
+const (
+	// CompatNone follows spec/callgraph.md's definitions (the default).
+	CompatNone Compat = iota
+	// CompatBreakpoint reproduces the released Breakpoint code's quirks: α = 0.8, its
+	// single-path betweenness (see Centrality), PageRank without dangling redistribution
+	// returning the iterate before convergence, and code lines + 1.
+	CompatBreakpoint
+)
+
+// CentralityOptions configures Graph.Centrality. The zero value gives the spec's defaults.
+type CentralityOptions struct {
+	// Alpha is the distance-discount base; 0 means 0.5 (0.8 under CompatBreakpoint).
+	Alpha float64
+	// Damping is PageRank's damping factor; 0 means 0.85.
+	Damping float64
+	// Tol is PageRank's tolerance: iteration stops when the L1 change is below n·Tol
+	// (networkx's rule); 0 means 1e-6.
+	Tol float64
+	// MaxIter caps PageRank's iterations; 0 means 100 (networkx's default). Reaching the
+	// cap is not an error: Centrality.PageRankConverged reports it.
+	MaxIter int
+	// NormalizeBetweenness divides betweenness by (n−1)(n−2) (networkx normalized=True
+	// for directed graphs). CompatBreakpoint always normalises.
+	NormalizeBetweenness bool
+	// IncludeModules keeps module pseudo-nodes in the centrality graph.
+	IncludeModules bool
+	// Compat selects a compatibility mode.
+	Compat Compat
+	// Workers bounds the goroutines used; 0 means GOMAXPROCS. Results do not depend on it.
+	Workers int
+}
+
+// Centrality holds per-node measures, indexed like Graph.Nodes. Nodes left out of the
+// centrality graph (module pseudo-nodes unless IncludeModules) have zero values and
+// Included false.
+type Centrality struct {
+	Included         []bool
+	N                int // nodes in the centrality graph
+	Harmonic         []float64
+	DistanceDiscount []float64
+	PageRank         []float64
+	Betweenness      []float64
+	InDegree         []int
+	OutDegree        []int
+	// PageRankIterations is the number of power iterations run; PageRankConverged is false
+	// when MaxIter was reached first.
+	PageRankIterations int
+	PageRankConverged  bool
+}
+
+// TotalDegree returns in-degree + out-degree of node i.
+func (c *Centrality) TotalDegree(i int) int { return c.InDegree[i] + c.OutDegree[i] }
+
+// csr is a compact directed graph: the successors of v are adj[start[v]:start[v+1]],
+// sorted, without self-loops or duplicates.
+type csr struct {
+	n     int
+	start []int32
+	adj   []int32
+	// rstart/radj hold predecessors in the same layout.
+	rstart []int32
+	radj   []int32
+}
+
+// newCSR builds the compact graph of n nodes from edges sorted by (from, to) without
+// duplicates; self-loops are dropped.
+func newCSR(n int, edges [][2]int32) *csr {
+	c := &csr{n: n, start: make([]int32, n+1), rstart: make([]int32, n+1)}
+	m := 0
+	for _, e := range edges {
+		if e[0] != e[1] {
+			c.start[e[0]+1]++
+			c.rstart[e[1]+1]++
+			m++
+		}
+	}
+	for i := range n {
+		c.start[i+1] += c.start[i]
+		c.rstart[i+1] += c.rstart[i]
+	}
+	c.adj = make([]int32, 0, m)
+	c.radj = make([]int32, m)
+	next := make([]int32, n)
+	copy(next, c.rstart[:n])
+	for _, e := range edges {
+		if e[0] == e[1] {
+			continue
+		}
+		c.adj = append(c.adj, e[1])
+		c.radj[next[e[1]]] = e[0]
+		next[e[1]]++
+	}
+	return c
+}
+
+func (c *csr) succ(v int32) []int32 { return c.adj[c.start[v]:c.start[v+1]] }
+func (c *csr) pred(v int32) []int32 { return c.radj[c.rstart[v]:c.rstart[v+1]] }
+
+// subgraph returns the compact centrality graph and the map from its indices to node
+// indices.
+func (g *Graph) subgraph(includeModules bool) (*csr, []int) {
+	sub := make([]int32, len(g.nodes))
+	var keep []int
+	for i := range g.nodes {
+		if includeModules || !g.nodes[i].IsModule() {
+			sub[i] = int32(len(keep))
+			keep = append(keep, i)
+		} else {
+			sub[i] = -1
+		}
+	}
+	edges := make([][2]int32, 0, len(g.edges))
+	for _, e := range g.edges {
+		if a, b := sub[e.From], sub[e.To]; a >= 0 && b >= 0 {
+			edges = append(edges, [2]int32{a, b})
+		}
+	}
+	return newCSR(len(keep), edges), keep
+}
+
+// Centrality computes the measures of spec/callgraph.md §Centrality on the graph without
+// self-loops (and without module pseudo-nodes unless opts.IncludeModules). Path measures
+// run in parallel over sources; the result is bit-for-bit independent of Workers and
+// GOMAXPROCS. The error is ctx.Err() if ctx is cancelled.
+func (g *Graph) Centrality(ctx context.Context, opts CentralityOptions) (*Centrality, error) {
+	c, keep := g.subgraph(opts.IncludeModules)
+	r, err := computeCentrality(ctx, c, opts)
+	if err != nil {
+		return nil, err
+	}
+	n := len(g.nodes)
+	out := &Centrality{
+		Included: make([]bool, n), N: c.n,
+		Harmonic: make([]float64, n), DistanceDiscount: make([]float64, n),
+		PageRank: make([]float64, n), Betweenness: make([]float64, n),
+		InDegree: make([]int, n), OutDegree: make([]int, n),
+		PageRankIterations: r.PageRankIterations, PageRankConverged: r.PageRankConverged,
+	}
+	for s, i := range keep {
+		out.Included[i] = true
+		out.Harmonic[i] = r.Harmonic[s]
+		out.DistanceDiscount[i] = r.DistanceDiscount[s]
+		out.PageRank[i] = r.PageRank[s]
+		out.Betweenness[i] = r.Betweenness[s]
+		out.InDegree[i] = r.InDegree[s]
+		out.OutDegree[i] = r.OutDegree[s]
+	}
+	return out, nil
+}
+
+// computeCentrality computes every measure on c; the result is indexed by c's nodes.
+func computeCentrality(ctx context.Context, c *csr, opts CentralityOptions) (*Centrality, error) {
+	opts = opts.withDefaults()
+	r := &Centrality{N: c.n, InDegree: make([]int, c.n), OutDegree: make([]int, c.n)}
+	for v := range c.n {
+		r.OutDegree[v] = int(c.start[v+1] - c.start[v])
+		r.InDegree[v] = int(c.rstart[v+1] - c.rstart[v])
+	}
+	var err error
+	if r.Harmonic, r.DistanceDiscount, err = closeness(ctx, c, opts.Alpha, opts.Workers); err != nil {
+		return nil, err
+	}
+	if opts.Compat == CompatBreakpoint {
+		r.Betweenness, err = treeBetweenness(ctx, c, opts.Workers)
+	} else {
+		r.Betweenness, err = brandes(ctx, c, opts.Workers)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if opts.NormalizeBetweenness || opts.Compat == CompatBreakpoint {
+		if c.n > 2 {
+			scale := 1 / (float64(c.n-1) * float64(c.n-2))
+			for v := range r.Betweenness {
+				r.Betweenness[v] *= scale
+			}
+		}
+	}
+	r.PageRank, r.PageRankIterations, r.PageRankConverged = pageRank(c, opts.Damping, opts.Tol, opts.MaxIter, opts.Compat == CompatBreakpoint)
+	return r, nil
+}
+
+func (o CentralityOptions) withDefaults() CentralityOptions {
+	if o.Alpha == 0 {
+		o.Alpha = 0.5
+		if o.Compat == CompatBreakpoint {
+			o.Alpha = 0.8
+		}
+	}
+	if o.Damping == 0 {
+		o.Damping = 0.85
+	}
+	if o.Tol == 0 {
+		o.Tol = 1e-6
+	}
+	if o.MaxIter == 0 {
+		o.MaxIter = 100
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	return o
+}
+
+// bfs is per-goroutine scratch space for breadth-first searches from one source.
+type bfs struct {
+	dist  []int32 // -1 when unvisited
+	order []int32 // visited nodes in BFS order
+}
+
+func newBFS(n int) *bfs {
+	b := &bfs{dist: make([]int32, n), order: make([]int32, 0, n)}
+	for i := range b.dist {
+		b.dist[i] = -1
+	}
+	return b
+}
+
+// run visits the nodes reachable from s, recording distances and BFS order.
+func (b *bfs) run(c *csr, s int32) {
+	for _, v := range b.order {
+		b.dist[v] = -1
+	}
+	b.order = append(b.order[:0], s)
+	b.dist[s] = 0
+	for h := 0; h < len(b.order); h++ {
+		v := b.order[h]
+		d := b.dist[v] + 1
+		for _, w := range c.succ(v) {
+			if b.dist[w] < 0 {
+				b.dist[w] = d
+				b.order = append(b.order, w)
+			}
+		}
+	}
+}
+
+// forSources runs fn for each block of sources [lo, hi) on up to workers goroutines.
+// Blocks are fixed by n alone (numBlocks), so a caller that keeps one accumulator per
+// block and reduces them in block order gets results independent of workers.
+func forSources(ctx context.Context, n, workers int, fn func(block, lo, hi int)) error {
+	nb := numBlocks(n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(workers, max(nb, 1)) {
+		wg.Go(func() {
+			for {
+				b := int(next.Add(1) - 1)
+				if b >= nb || ctx.Err() != nil {
+					return
+				}
+				fn(b, b*n/nb, (b+1)*n/nb)
+			}
+		})
+	}
+	wg.Wait()
+	return ctx.Err()
+}
+
+// numBlocks is the number of source blocks for n nodes: enough to balance the load on
+// any realistic core count, few enough to bound per-block accumulators at 32·n floats.
+func numBlocks(n int) int { return min(n, 32) }
+
+// closeness returns outgoing harmonic centrality ÷ (n−1) and the distance discount
+// Σ α^d over reachable nodes. Each source's sums are independent, so they are computed
+// in the same order whatever the parallelism.
+func closeness(ctx context.Context, c *csr, alpha float64, workers int) (hc, dd []float64, err error) {
+	hc, dd = make([]float64, c.n), make([]float64, c.n)
+	pow := make([]float64, c.n+1)
+	inv := make([]float64, c.n+1)
+	p := 1.0
+	for d := range pow {
+		pow[d] = p
+		p *= alpha
+		if d > 0 {
+			inv[d] = 1 / float64(d)
+		}
+	}
+	norm := 0.0
+	if c.n > 1 {
+		norm = 1 / float64(c.n-1)
+	}
+	err = forSources(ctx, c.n, workers, func(_, lo, hi int) {
+		b := newBFS(c.n)
+		for s := lo; s < hi; s++ {
+			b.run(c, int32(s))
+			var h, x float64
+			for _, v := range b.order[1:] {
+				d := b.dist[v]
+				h += inv[d]
+				x += pow[d]
+			}
+			hc[s] = h * norm
+			dd[s] = x
+		}
+	})
+	return hc, dd, err
+}
+
+// brandes returns raw betweenness (ordered pairs, networkx normalized=False) by Brandes'
+// algorithm with path counts σ in float64. Sources are processed in fixed blocks, each
+// with its own accumulator; blocks are summed in order.
+func brandes(ctx context.Context, c *csr, workers int) ([]float64, error) {
+	nb := numBlocks(c.n)
+	acc := make([][]float64, nb)
+	err := forSources(ctx, c.n, workers, func(block, lo, hi int) {
+		bc := make([]float64, c.n)
+		b := newBFS(c.n)
+		sigma := make([]float64, c.n)
+		delta := make([]float64, c.n)
+		for s := lo; s < hi; s++ {
+			for _, v := range b.order {
+				sigma[v], delta[v] = 0, 0
+			}
+			b.run(c, int32(s))
+			sigma[s] = 1
+			// Count shortest paths level by level.
+			for _, v := range b.order {
+				d := b.dist[v] + 1
+				for _, w := range c.succ(v) {
+					if b.dist[w] == d {
+						sigma[w] += sigma[v]
+					}
+				}
+			}
+			// Dependencies in reverse BFS order: when v is reached every successor w one
+			// level further down is final.
+			for k := len(b.order) - 1; k > 0; k-- {
+				v := b.order[k]
+				d := b.dist[v] + 1
+				var dv float64
+				for _, w := range c.succ(v) {
+					if b.dist[w] == d {
+						dv += (1 + delta[w]) / sigma[w]
+					}
+				}
+				delta[v] = sigma[v] * dv
+				bc[v] += delta[v]
+			}
+		}
+		acc[block] = bc
+	})
+	if err != nil {
+		return nil, err
+	}
+	return reduceBlocks(c.n, acc), nil
+}
+
+func reduceBlocks(n int, acc [][]float64) []float64 {
+	out := make([]float64, n)
+	for _, a := range acc {
+		for v, x := range a {
+			out[v] += x
+		}
+	}
+	return out
+}
+
+// treeBetweenness is the Breakpoint-compatible betweenness (spec/breakpoint.md §Reference
+// quirks). Our reading of "accumulated in dictionary order without path counts": for each
+// source s, a breadth-first search visits successors in adjacency order and gives every
+// node the single parent that discovered it first; each reachable t ≠ s then credits 1 to
+// every interior node of the one tree path s → t. Ties between equally short paths are
+// thus broken by node order (here: ID order, successors sorted), not shared as
+// σ_st(v)/σ_st. Counts are integers, so the sum is exact and order-free.
+func treeBetweenness(ctx context.Context, c *csr, workers int) ([]float64, error) {
+	nb := numBlocks(c.n)
+	acc := make([][]float64, nb)
+	err := forSources(ctx, c.n, workers, func(block, lo, hi int) {
+		bc := make([]float64, c.n)
+		b := newBFS(c.n)
+		parent := make([]int32, c.n)
+		size := make([]float64, c.n) // nodes in v's BFS subtree, v included
+		for s := lo; s < hi; s++ {
+			for _, v := range b.order {
+				b.dist[v] = -1
+			}
+			b.order = append(b.order[:0], int32(s))
+			b.dist[s] = 0
+			for h := 0; h < len(b.order); h++ {
+				v := b.order[h]
+				size[v] = 1
+				for _, w := range c.succ(v) {
+					if b.dist[w] < 0 {
+						b.dist[w] = b.dist[v] + 1
+						parent[w] = v
+						b.order = append(b.order, w)
+					}
+				}
+			}
+			for k := len(b.order) - 1; k > 0; k-- {
+				v := b.order[k]
+				bc[v] += size[v] - 1
+				size[parent[v]] += size[v]
+			}
+		}
+		acc[block] = bc
+	})
+	if err != nil {
+		return nil, err
+	}
+	return reduceBlocks(c.n, acc), nil
+}
+
+// pageRank runs the power iteration from the uniform vector. Default: networkx's
+// iteration x' = d·(xA + Σ_dangling x / n) + (1−d)/n, returning x' once ‖x'−x‖₁ < n·tol.
+// compat (Breakpoint): no dangling redistribution, and the previous iterate x is returned.
+// Each x'[v] sums its predecessors in index order, so the result is deterministic.
+func pageRank(c *csr, damping, tol float64, maxIter int, compat bool) ([]float64, int, bool) {
+	n := c.n
+	if n == 0 {
+		return nil, 0, true
+	}
+	invOut := make([]float64, n)
+	var dangling []int32
+	for v := range n {
+		if k := c.start[v+1] - c.start[v]; k > 0 {
+			invOut[v] = 1 / float64(k)
+		} else {
+			dangling = append(dangling, int32(v))
+		}
+	}
+	x := make([]float64, n)
+	for v := range x {
+		x[v] = 1 / float64(n)
+	}
+	next := make([]float64, n)
+	w := make([]float64, n) // x[u]/outdeg(u)
+	p := 1 / float64(n)
+	for it := 1; it <= maxIter; it++ {
+		for u := range n {
+			w[u] = x[u] * invOut[u]
+		}
+		var dsum float64
+		if !compat {
+			for _, u := range dangling {
+				dsum += x[u]
+			}
+		}
+		var errSum float64
+		for v := range n {
+			var s float64
+			for _, u := range c.pred(int32(v)) {
+				s += w[u]
+			}
+			next[v] = damping*(s+dsum*p) + (1-damping)*p
+			errSum += math.Abs(next[v] - x[v])
+		}
+		if errSum < float64(n)*tol {
+			if compat {
+				return x, it, true
+			}
+			return next, it, true
+		}
+		x, next = next, x
+	}
+	return x, maxIter, false
+}

@@ -1,0 +1,239 @@
+package callgraph
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/faultline-dev/faultline/task"
+	"github.com/stretchr/testify/require"
+)
+
+// refCase is one graph of testdata/centrality, written by testdata/gen_centrality.py.
+type refCase struct {
+	Name     string               `json:"name"`
+	N        int                  `json:"n"`
+	Edges    [][2]int32           `json:"edges"`
+	IDs      []string             `json:"ids"`
+	NetworkX map[string][]float64 `json:"networkx"`
+	IGraph   map[string][]float64 `json:"igraph"`
+	Compat   map[string][]float64 `json:"compat"`
+}
+
+func loadRefCases(t testing.TB) []refCase {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join("testdata", "centrality", "*.json"))
+	require.NoError(t, err)
+	require.NotEmpty(t, paths, "run /usr/bin/python3 callgraph/testdata/gen_centrality.py")
+	var cases []refCase
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		var c refCase
+		require.NoError(t, json.Unmarshal(b, &c), p)
+		cases = append(cases, c)
+	}
+	return cases
+}
+
+// close1e9 reports whether got and want agree to 1e-9, relative for large magnitudes.
+func close1e9(got, want float64) bool {
+	return math.Abs(got-want) <= 1e-9*math.Max(1, math.Abs(want))
+}
+
+func requireVec(t *testing.T, what string, got []float64, want []float64) {
+	t.Helper()
+	require.Len(t, got, len(want), what)
+	for i := range want {
+		if !close1e9(got[i], want[i]) {
+			t.Fatalf("%s[%d] = %.17g, want %.17g (diff %.3g)", what, i, got[i], want[i], got[i]-want[i])
+		}
+	}
+}
+
+func intsToFloats(xs []int) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = float64(x)
+	}
+	return out
+}
+
+func TestCentralityMatchesReferences(t *testing.T) {
+	ctx := context.Background()
+	for _, rc := range loadRefCases(t) {
+		t.Run(rc.Name, func(t *testing.T) {
+			c := newCSR(rc.N, rc.Edges)
+			def, err := computeCentrality(ctx, c, CentralityOptions{})
+			require.NoError(t, err)
+			nx := rc.NetworkX
+			requireVec(t, "harmonic vs networkx", def.Harmonic, nx["harmonic"])
+			requireVec(t, "harmonic vs igraph", def.Harmonic, rc.IGraph["harmonic"])
+			requireVec(t, "distance discount α=0.5", def.DistanceDiscount, nx["distance_discount_05"])
+			requireVec(t, "pagerank vs networkx", def.PageRank, nx["pagerank"])
+			require.True(t, def.PageRankConverged)
+			requireVec(t, "betweenness vs networkx", def.Betweenness, nx["betweenness"])
+			requireVec(t, "betweenness vs igraph", def.Betweenness, rc.IGraph["betweenness"])
+			requireVec(t, "in-degree", intsToFloats(def.InDegree), nx["in_degree"])
+			requireVec(t, "out-degree", intsToFloats(def.OutDegree), nx["out_degree"])
+
+			norm, err := computeCentrality(ctx, c, CentralityOptions{NormalizeBetweenness: true, Alpha: 0.8})
+			require.NoError(t, err)
+			requireVec(t, "normalised betweenness", norm.Betweenness, nx["betweenness_normalized"])
+			requireVec(t, "distance discount α=0.8", norm.DistanceDiscount, nx["distance_discount_08"])
+
+			bp, err := computeCentrality(ctx, c, CentralityOptions{Compat: CompatBreakpoint})
+			require.NoError(t, err)
+			requireVec(t, "compat harmonic", bp.Harmonic, nx["harmonic"])
+			requireVec(t, "compat distance discount (α=0.8)", bp.DistanceDiscount, nx["distance_discount_08"])
+			requireVec(t, "compat betweenness", bp.Betweenness, rc.Compat["betweenness"])
+			requireVec(t, "compat pagerank", bp.PageRank, rc.Compat["pagerank"])
+		})
+	}
+}
+
+// TestCentralityRealCallGraph checks the same vectors through the public API: the graph
+// is assembled with FromAnalyses from the IDs of networkx's own call graph.
+func TestCentralityRealCallGraph(t *testing.T) {
+	var rc refCase
+	for _, c := range loadRefCases(t) {
+		if c.IDs != nil {
+			rc = c
+		}
+	}
+	require.NotEmpty(t, rc.IDs)
+	a := &Analysis{}
+	for _, id := range rc.IDs {
+		a.Definitions = append(a.Definitions, Definition{Function: task.Function{ID: id, Kind: task.KindFunction}})
+	}
+	for k, e := range rc.Edges {
+		a.Calls = append(a.Calls, Call{Caller: rc.IDs[e[0]], Callee: rc.IDs[e[1]], Line: k + 1})
+	}
+	g, err := FromAnalyses(a)
+	require.NoError(t, err)
+	require.Equal(t, rc.N, g.Len())
+	for i, id := range rc.IDs {
+		require.Equal(t, id, g.Node(i).ID, "nodes sorted by ID")
+	}
+	c, err := g.Centrality(context.Background(), CentralityOptions{})
+	require.NoError(t, err)
+	require.Equal(t, rc.N, c.N)
+	requireVec(t, "harmonic", c.Harmonic, rc.NetworkX["harmonic"])
+	requireVec(t, "pagerank", c.PageRank, rc.NetworkX["pagerank"])
+	requireVec(t, "betweenness", c.Betweenness, rc.NetworkX["betweenness"])
+	requireVec(t, "distance discount", c.DistanceDiscount, rc.NetworkX["distance_discount_05"])
+}
+
+func TestCentralityDeterministicAcrossWorkers(t *testing.T) {
+	var rc refCase
+	for _, c := range loadRefCases(t) {
+		if c.Name == "rand_1000_dangling" {
+			rc = c
+		}
+	}
+	require.Equal(t, 1000, rc.N)
+	c := newCSR(rc.N, rc.Edges)
+	bits := func(r *Centrality) string {
+		var s []uint64
+		for _, v := range [][]float64{r.Harmonic, r.DistanceDiscount, r.PageRank, r.Betweenness} {
+			for _, x := range v {
+				s = append(s, math.Float64bits(x))
+			}
+		}
+		return fmt.Sprint(s)
+	}
+	var want string
+	for _, w := range []int{1, 2, 3, 8, 64} {
+		for _, compat := range []Compat{CompatNone, CompatBreakpoint} {
+			r, err := computeCentrality(context.Background(), c, CentralityOptions{Workers: w, Compat: compat})
+			require.NoError(t, err)
+			if compat == CompatNone {
+				if want == "" {
+					want = bits(r)
+				}
+				require.Equal(t, want, bits(r), "workers=%d", w)
+			}
+		}
+	}
+}
+
+func TestCentralityCancelled(t *testing.T) {
+	rc := loadRefCases(t)[0]
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := computeCentrality(ctx, newCSR(rc.N, rc.Edges), CentralityOptions{})
+	require.ErrorIs(t, err, context.Canceled)
+}
+
+func TestPageRankIterationCap(t *testing.T) {
+	// A 2-cycle with a tail never settles within one iteration.
+	c := newCSR(3, [][2]int32{{0, 1}, {1, 0}, {2, 0}})
+	r, err := computeCentrality(context.Background(), c, CentralityOptions{MaxIter: 1})
+	require.NoError(t, err)
+	require.False(t, r.PageRankConverged)
+	require.Equal(t, 1, r.PageRankIterations)
+	full, err := computeCentrality(context.Background(), c, CentralityOptions{})
+	require.NoError(t, err)
+	require.True(t, full.PageRankConverged)
+	require.Greater(t, full.PageRankIterations, 1)
+	require.InDelta(t, 1, full.PageRank[0]+full.PageRank[1]+full.PageRank[2], 1e-12)
+}
+
+// graphWithModule builds: a module pseudo-node calling f; f → g (lines 3, 5, 3), g → g
+// (recursion), g → h, h → f.
+func graphWithModule(t *testing.T) *Graph {
+	t.Helper()
+	def := func(id string, k task.Kind) Definition {
+		return Definition{Function: task.Function{ID: id, Kind: k, File: "m.py"}}
+	}
+	a := &Analysis{
+		Definitions: []Definition{
+			def("m.py::<module>", task.KindModule), def("m.py::f", task.KindFunction),
+			def("m.py::g", task.KindFunction), def("m.py::h", task.KindFunction),
+		},
+		Calls: []Call{
+			{"m.py::f", "m.py::g", 5}, {"m.py::f", "m.py::g", 3}, {"m.py::f", "m.py::g", 3},
+			{"m.py::g", "m.py::g", 9}, {"m.py::g", "m.py::h", 10}, {"m.py::h", "m.py::f", 12},
+			{"m.py::<module>", "m.py::f", 20},
+		},
+		CallSites: 9, Resolved: 7, Unresolved: 2,
+	}
+	g, err := FromAnalyses(a)
+	require.NoError(t, err)
+	return g
+}
+
+func TestCentralityModulesAndSelfLoops(t *testing.T) {
+	g := graphWithModule(t)
+	ctx := context.Background()
+	c, err := g.Centrality(ctx, CentralityOptions{})
+	require.NoError(t, err)
+	mod, _ := g.Lookup("m.py::<module>")
+	require.False(t, c.Included[mod])
+	require.Equal(t, 3, c.N)
+	// f → g → h → f is a 3-cycle once the module node and g's self-loop are gone.
+	for _, id := range []string{"m.py::f", "m.py::g", "m.py::h"} {
+		i, _ := g.Lookup(id)
+		require.True(t, c.Included[i])
+		require.InDelta(t, (1+0.5)/2, c.Harmonic[i], 1e-15, id)
+		require.InDelta(t, 0.5+0.25, c.DistanceDiscount[i], 1e-15, id)
+		require.InDelta(t, 1.0/3, c.PageRank[i], 1e-9, id)
+		require.InDelta(t, 1, c.Betweenness[i], 1e-15, id)
+		require.Equal(t, 1, c.InDegree[i], id)
+		require.Equal(t, 1, c.OutDegree[i], id)
+	}
+	require.Zero(t, c.Harmonic[mod])
+
+	with, err := g.Centrality(ctx, CentralityOptions{IncludeModules: true})
+	require.NoError(t, err)
+	require.Equal(t, 4, with.N)
+	require.True(t, with.Included[mod])
+	require.InDelta(t, (1+0.5+1.0/3)/3, with.Harmonic[mod], 1e-15)
+	f, _ := g.Lookup("m.py::f")
+	require.Equal(t, 2, with.InDegree[f])
+	require.Equal(t, 3, with.TotalDegree(f))
+}
