@@ -1,5 +1,24 @@
 package task
 
+// This file holds the types of the PDB edit model (spec/pdb.md §Edit model). The behaviour
+// lives beside it: edit_diff.go (Lines, DiffLines, Clean), edit_apply.go (Apply,
+// ApplyStrict, Reverse), edit_blocks.go (Blocks, strides, Verify) and edit_json.go (the
+// release's gt_diff JSON form).
+//
+// # The edit model
+//
+// A text is split into lines on "\n" only and each line is stripped of trailing whitespace
+// (Python's str.rstrip(): the Unicode White_Space characters plus U+001C–U+001F). So "\r"
+// of CRLF input disappears with the rest of the trailing whitespace, a final "\n" yields a
+// final empty line, and leading whitespace stays significant.
+//
+// Edits are keyed by 1-based lines of the old ("buggy") text. Modify L replaces line L,
+// Delete L removes it, Add L inserts a line before line L (L = len+1 appends). Several Adds
+// before the same line are told apart by Tie, the number of spaces the reference appends to
+// the JSON key ("12", "12 ", "12  "). An Edits slice is ordered; DiffLines returns it sorted
+// by (Line, Type) with Add < Delete < Modify, ties keeping the derivation order, which is
+// exactly the reference's order.
+
 // EditType is the kind of a line edit. The numeric order is the sort order the PDB edit
 // model uses for edits on the same line: Add < Delete < Modify.
 type EditType int
@@ -11,6 +30,19 @@ const (
 	Modify                 // replace buggy line Line (Original) by Modified
 )
 
+// String returns the reference's name of the type: "add", "delete" or "modify".
+func (t EditType) String() string {
+	switch t {
+	case Add:
+		return "add"
+	case Delete:
+		return "delete"
+	case Modify:
+		return "modify"
+	}
+	return "EditType(" + itoa(int(t)) + ")"
+}
+
 // LineEdit is one edit of the PDB edit model, keyed by a 1-based line of the old ("buggy")
 // text. Several Adds before the same line are distinguished by Tie (0, 1, 2, …), which is
 // the number of spaces the reference appends to the key ("L", "L ", "L  "). Original is
@@ -21,6 +53,16 @@ type LineEdit struct {
 	Type     EditType
 	Original string
 	Modified string
+}
+
+// Key returns the edit's key in the reference's JSON form: the line number followed by Tie
+// spaces.
+func (e LineEdit) Key() string {
+	k := itoa(e.Line)
+	for range e.Tie {
+		k += " "
+	}
+	return k
 }
 
 // Edits is an ordered edit script. Order matters: it is the order of the reference's keys.

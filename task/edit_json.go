@@ -1,0 +1,166 @@
+package task
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// The JSON form of Edits is the PDB release's gt_diff object: one member per edit, in
+// order, keyed by the line number followed by Tie spaces, valued by an object with "type"
+// ("add", "delete" or "modify"), "original" and "modified":
+//
+//	{"12": {"type": "modify", "original": "x = 1", "modified": "x = 2"},
+//	 "15": {"type": "add", "original": "", "modified": "y()"},
+//	 "15 ": {"type": "add", "original": "", "modified": "z()"}}
+//
+// MarshalJSON writes every member with all three fields. UnmarshalJSON keeps the members'
+// order, reads the Tie from the key's trailing spaces (other surrounding whitespace is
+// ignored, as Python's int() does), accepts the type in any case and missing or null
+// "original"/"modified" (as ""), ignores other fields, and also accepts the whole object
+// encoded as a JSON string (the release sometimes stores gt_diff that way). JSON null
+// decodes to nil Edits. A key that appears twice keeps its first position and its last
+// value, like a Python dict.
+
+// MarshalJSON encodes e as a gt_diff object. Two edits with the same key are an error.
+func (e Edits) MarshalJSON() ([]byte, error) {
+	if e == nil {
+		return []byte("null"), nil
+	}
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	seen := make(map[string]bool, len(e))
+	for i, x := range e {
+		if x.Type < Add || x.Type > Modify {
+			return nil, fmt.Errorf("task: edit %d: invalid edit type %d", i, int(x.Type))
+		}
+		if x.Line < 0 || x.Tie < 0 {
+			return nil, fmt.Errorf("task: edit %d: negative line or tie in %d/%d", i, x.Line, x.Tie)
+		}
+		k := x.Key()
+		if seen[k] {
+			return nil, fmt.Errorf("task: edit %d: duplicate key %q", i, k)
+		}
+		seen[k] = true
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		buf.Write(kb)
+		buf.WriteByte(':')
+		vb, err := json.Marshal(struct {
+			Type     string `json:"type"`
+			Original string `json:"original"`
+			Modified string `json:"modified"`
+		}{x.Type.String(), x.Original, x.Modified})
+		if err != nil {
+			return nil, fmt.Errorf("task: edit %d: %w", i, err)
+		}
+		buf.Write(vb)
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
+
+// UnmarshalJSON decodes a gt_diff object (or a JSON string holding one) into *e.
+func (e *Edits) UnmarshalJSON(data []byte) error {
+	data = bytes.TrimSpace(data)
+	if len(data) > 0 && data[0] == '"' {
+		var s string
+		if err := json.Unmarshal(data, &s); err != nil {
+			return fmt.Errorf("task: gt_diff string: %w", err)
+		}
+		data = bytes.TrimSpace([]byte(s))
+		if len(data) > 0 && data[0] == '"' {
+			return fmt.Errorf("task: gt_diff: string nested in a string")
+		}
+	}
+	if bytes.Equal(data, []byte("null")) {
+		*e = nil
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	tok, err := dec.Token()
+	if err != nil {
+		return fmt.Errorf("task: gt_diff: %w", err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return fmt.Errorf("task: gt_diff: want an object, got %v", tok)
+	}
+	out := Edits{}
+	index := map[[2]int]int{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return fmt.Errorf("task: gt_diff: %w", err)
+		}
+		key := tok.(string) // object keys are always strings
+		line, tie, err := parseEditKey(key)
+		if err != nil {
+			return err
+		}
+		var v struct {
+			Type     *string `json:"type"`
+			Original *string `json:"original"`
+			Modified *string `json:"modified"`
+		}
+		if err := dec.Decode(&v); err != nil {
+			return fmt.Errorf("task: gt_diff key %q: %w", key, err)
+		}
+		if v.Type == nil {
+			return fmt.Errorf("task: gt_diff key %q: missing type", key)
+		}
+		typ, err := parseEditType(*v.Type)
+		if err != nil {
+			return fmt.Errorf("task: gt_diff key %q: %w", key, err)
+		}
+		x := LineEdit{Line: line, Tie: tie, Type: typ}
+		if v.Original != nil {
+			x.Original = *v.Original
+		}
+		if v.Modified != nil {
+			x.Modified = *v.Modified
+		}
+		if at, dup := index[[2]int{line, tie}]; dup {
+			out[at] = x
+			continue
+		}
+		index[[2]int{line, tie}] = len(out)
+		out = append(out, x)
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return fmt.Errorf("task: gt_diff: %w", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return fmt.Errorf("task: gt_diff: data after the object")
+	}
+	*e = out
+	return nil
+}
+
+// parseEditKey reads "12", "12 ", "12  " as (12, 0), (12, 1), (12, 2).
+func parseEditKey(key string) (line, tie int, err error) {
+	digits := strings.TrimRight(key, " ")
+	tie = len(key) - len(digits)
+	digits = strings.TrimSpace(digits)
+	line, err = strconv.Atoi(digits)
+	if err != nil || line < 0 || strings.HasPrefix(digits, "+") {
+		return 0, 0, fmt.Errorf("task: gt_diff key %q: not a line number", key)
+	}
+	return line, tie, nil
+}
+
+func parseEditType(s string) (EditType, error) {
+	switch strings.ToLower(s) {
+	case "add":
+		return Add, nil
+	case "delete":
+		return Delete, nil
+	case "modify":
+		return Modify, nil
+	}
+	return 0, fmt.Errorf("unknown edit type %q", s)
+}
