@@ -1,0 +1,654 @@
+package golang
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	tsgo "github.com/smacker/go-tree-sitter/golang"
+
+	"github.com/faultline-dev/faultline/callgraph"
+	"github.com/faultline-dev/faultline/task"
+)
+
+// Options configure the Go front end. The zero value analyses non-test files and leaves
+// interface method calls unresolved.
+type Options struct {
+	// CHA expands a call of an interface method to every method of that name on the
+	// module's named types whose syntactic method set covers the interface (class-hierarchy
+	// analysis without signature checks). Off by default: it trades precision for recall.
+	CHA bool
+	// IncludeTests also claims and analyses _test.go files. Off by default.
+	IncludeTests bool
+	// ModulePath is the module path of the repository root, used when no go.mod file is
+	// handed to Analyze. Without either, import paths are matched to directories by their
+	// longest common suffix.
+	ModulePath string
+}
+
+// Frontend is the Go language front end. It is safe for concurrent use.
+type Frontend struct {
+	opts    Options
+	parsers *parserPool
+}
+
+// New returns a Go front end.
+func New(opts Options) *Frontend {
+	return &Frontend{opts: opts, parsers: newParserPool(tsgo.GetLanguage())}
+}
+
+var _ callgraph.Language = (*Frontend)(nil)
+
+// Name returns "go".
+func (*Frontend) Name() string { return "go" }
+
+// Match claims *.go files (without _test.go unless Options.IncludeTests) and go.mod files,
+// which tell the module path. Files under testdata or vendor directories are not claimed,
+// as the go command ignores them.
+func (fe *Frontend) Match(p string) bool {
+	for _, el := range strings.Split(path.Dir(p), "/") {
+		if el == "testdata" || el == "vendor" {
+			return false
+		}
+	}
+	base := path.Base(p)
+	if base == "go.mod" {
+		return true
+	}
+	if !strings.HasSuffix(base, ".go") || strings.HasPrefix(base, ".") || strings.HasPrefix(base, "_") {
+		return false
+	}
+	return fe.opts.IncludeTests || !strings.HasSuffix(base, "_test.go")
+}
+
+// pkg is one package: the files of a directory with the same package clause.
+type pkg struct {
+	dir, name string
+	files     []*file
+	funcs     map[string][]*fn
+	types     map[string]*typeDecl
+	vars      map[string][]*varDecl
+}
+
+// file is one parsed source file.
+type file struct {
+	path    string
+	src     []byte
+	root    *node
+	pkg     *pkg
+	imports map[string]*imp
+	dots    []*imp
+	module  int // index of the module pseudo-definition, -1 when none
+}
+
+// imp is one import of a file; pkg is nil for packages outside the analysed files.
+type imp struct {
+	path string
+	pkg  *pkg
+}
+
+// fn is a declared function or method.
+type fn struct {
+	id       string
+	file     *file
+	name     string
+	recv     string // receiver type name, "" for functions
+	decl     *node
+	def      int // index into Analysis.Definitions
+	tparams  map[string]bool
+	results  []*typ
+	resolved bool
+}
+
+func (g *fn) resultTypes() []*typ {
+	if !g.resolved {
+		g.resolved = true
+		g.results = g.file.resultTypes(g.decl.child("result"), g.tparams)
+	}
+	return g.results
+}
+
+// varDecl is one package-level variable.
+type varDecl struct {
+	file  *file
+	spec  *node
+	index int
+	t     *typ
+	done  bool
+	busy  bool
+}
+
+// analyzer holds the state of one Analyze call.
+type analyzer struct {
+	fe    *Frontend
+	files []*file
+	pkgs  []*pkg // sorted by dir, name
+	out   *callgraph.Analysis
+	fns   []*fn // in definition order
+	named []*typeDecl
+}
+
+// Analyze parses the Go files, lists their functions and methods, and resolves the calls
+// it can (see the package documentation for the rules).
+func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (*callgraph.Analysis, error) {
+	var srcs []callgraph.SourceFile
+	var mods []module
+	for _, sf := range files {
+		if !fe.Match(sf.Path) {
+			continue
+		}
+		if path.Base(sf.Path) == "go.mod" {
+			if mp := modulePath(sf.Src); mp != "" {
+				mods = append(mods, module{dir: path.Dir(sf.Path), path: mp})
+			}
+			continue
+		}
+		srcs = append(srcs, sf)
+	}
+	sort.SliceStable(srcs, func(i, j int) bool { return srcs[i].Path < srcs[j].Path })
+	if fe.opts.ModulePath != "" && !hasRootModule(mods) {
+		mods = append(mods, module{dir: ".", path: fe.opts.ModulePath})
+	}
+
+	a := &analyzer{fe: fe, out: &callgraph.Analysis{}}
+	parsed, err := fe.parseAll(ctx, srcs)
+	if err != nil {
+		return nil, err
+	}
+	for i, sf := range srcs {
+		p := parsed[i]
+		if p.hasErr {
+			a.out.Errors = append(a.out.Errors, &callgraph.SyntaxError{
+				Path: sf.Path, Line: p.row + 1, Column: p.col + 1, Msg: "syntax error"})
+		}
+		a.files = append(a.files, &file{path: sf.Path, src: sf.Src, root: p.root, module: -1})
+	}
+	a.groupPackages()
+	a.bindImports(mods)
+	a.declare()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("golang: %w", err)
+	}
+	a.inventory()
+	for _, f := range a.files {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("golang: %w", err)
+		}
+		a.resolveFile(f)
+	}
+	a.out.Unresolved = a.out.CallSites - a.out.Resolved
+	return a.out, nil
+}
+
+type parsedFile struct {
+	root     *node
+	row, col int
+	hasErr   bool
+}
+
+// parseAll parses the files in parallel, bounded by GOMAXPROCS.
+func (fe *Frontend) parseAll(ctx context.Context, srcs []callgraph.SourceFile) ([]parsedFile, error) {
+	out := make([]parsedFile, len(srcs))
+	errs := make([]error, len(srcs))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i := range srcs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			root, r, c, bad, err := fe.parsers.parse(ctx, srcs[i].Src)
+			out[i], errs[i] = parsedFile{root: root, row: r, col: c, hasErr: bad}, err
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("golang: %s: %w", srcs[i].Path, err)
+		}
+	}
+	return out, nil
+}
+
+// module is a go.mod file: the directory it sits in and the module path it declares.
+type module struct{ dir, path string }
+
+func hasRootModule(mods []module) bool {
+	for _, m := range mods {
+		if m.dir == "." {
+			return true
+		}
+	}
+	return false
+}
+
+// modulePath returns the path of a go.mod's module directive.
+func modulePath(src []byte) string {
+	for _, line := range strings.Split(string(src), "\n") {
+		line = strings.TrimSpace(line)
+		if i := strings.Index(line, "//"); i >= 0 {
+			line = strings.TrimSpace(line[:i])
+		}
+		rest, ok := strings.CutPrefix(line, "module")
+		if !ok || rest == "" || (rest[0] != ' ' && rest[0] != '\t' && rest[0] != '"') {
+			continue
+		}
+		rest = strings.TrimSpace(rest)
+		if u, err := strconv.Unquote(rest); err == nil {
+			return u
+		}
+		return rest
+	}
+	return ""
+}
+
+// packageName returns a file's package clause name.
+func packageName(f *file) string {
+	if pc := f.root.firstOfType("package_clause"); pc != nil {
+		if id := pc.firstOfType("package_identifier"); id != nil {
+			return id.text(f.src)
+		}
+	}
+	return ""
+}
+
+func (a *analyzer) groupPackages() {
+	byKey := map[string]*pkg{}
+	for _, f := range a.files {
+		dir, name := path.Dir(f.path), packageName(f)
+		key := dir + "\x00" + name
+		p := byKey[key]
+		if p == nil {
+			p = &pkg{dir: dir, name: name, funcs: map[string][]*fn{}, types: map[string]*typeDecl{}, vars: map[string][]*varDecl{}}
+			byKey[key] = p
+			a.pkgs = append(a.pkgs, p)
+		}
+		p.files = append(p.files, f)
+		f.pkg = p
+	}
+	sort.Slice(a.pkgs, func(i, j int) bool {
+		if a.pkgs[i].dir != a.pkgs[j].dir {
+			return a.pkgs[i].dir < a.pkgs[j].dir
+		}
+		return a.pkgs[i].name < a.pkgs[j].name
+	})
+}
+
+// bindImports maps each file's imports to the module's packages.
+func (a *analyzer) bindImports(mods []module) {
+	// The importable package of each directory: not an external test package.
+	byDir := map[string]*pkg{}
+	for _, p := range a.pkgs {
+		if strings.HasSuffix(p.name, "_test") {
+			continue
+		}
+		if q := byDir[p.dir]; q == nil || pkgRank(p) > pkgRank(q) {
+			byDir[p.dir] = p
+		}
+	}
+	dirs := make([]string, 0, len(byDir))
+	for d := range byDir {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	sort.SliceStable(mods, func(i, j int) bool { return len(mods[i].path) > len(mods[j].path) })
+	lookup := func(ip string) *pkg {
+		for _, m := range mods {
+			if ip == m.path || strings.HasPrefix(ip, m.path+"/") {
+				return byDir[path.Clean(path.Join(m.dir, strings.TrimPrefix(ip, m.path)))]
+			}
+		}
+		if len(mods) > 0 {
+			return nil
+		}
+		// No module information: the directory sharing the longest suffix with the path.
+		var best *pkg
+		bestLen := 0
+		for _, d := range dirs {
+			if n := commonSuffixElems(d, ip); n > bestLen {
+				best, bestLen = byDir[d], n
+			}
+		}
+		return best
+	}
+	for _, f := range a.files {
+		f.imports = map[string]*imp{}
+		for _, decl := range f.root.kids {
+			if decl.typ != "import_declaration" {
+				continue
+			}
+			var specs []*node
+			for _, k := range decl.namedKids() {
+				if k.typ == "import_spec" {
+					specs = append(specs, k)
+				} else if k.typ == "import_spec_list" {
+					for _, s := range k.namedKids() {
+						if s.typ == "import_spec" {
+							specs = append(specs, s)
+						}
+					}
+				}
+			}
+			for _, s := range specs {
+				ip, err := strconv.Unquote(s.child("path").text(f.src))
+				if err != nil {
+					continue
+				}
+				im := &imp{path: ip, pkg: lookup(ip)}
+				name := ""
+				if nm := s.child("name"); nm != nil {
+					name = nm.text(f.src)
+				}
+				switch {
+				case name == "_":
+				case name == ".":
+					f.dots = append(f.dots, im)
+				case name != "":
+					f.imports[name] = im
+				case im.pkg != nil:
+					f.imports[im.pkg.name] = im
+				default:
+					f.imports[guessPackageName(ip)] = im
+				}
+			}
+		}
+	}
+}
+
+// pkgRank prefers a directory's package that is not main and has more files.
+func pkgRank(p *pkg) int {
+	r := len(p.files)
+	if p.name != "main" {
+		r += 1 << 20
+	}
+	return r
+}
+
+// guessPackageName is the conventional package name of an import path outside the module:
+// its last element, without a major-version suffix or a "go-" prefix / ".go" suffix.
+func guessPackageName(ip string) string {
+	els := strings.Split(ip, "/")
+	last := els[len(els)-1]
+	if len(els) > 1 && len(last) > 1 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" {
+		last = els[len(els)-2]
+	}
+	last = strings.TrimSuffix(strings.TrimPrefix(last, "go-"), ".go")
+	return strings.ReplaceAll(last, "-", "_")
+}
+
+func commonSuffixElems(dir, ip string) int {
+	if dir == "." {
+		return 0
+	}
+	d, p := strings.Split(dir, "/"), strings.Split(ip, "/")
+	n := 0
+	for n < len(d) && n < len(p) && d[len(d)-1-n] == p[len(p)-1-n] {
+		n++
+	}
+	return n
+}
+
+// declare records each package's functions, methods, types and variables.
+func (a *analyzer) declare() {
+	for _, p := range a.pkgs {
+		for _, f := range p.files {
+			for _, d := range f.root.kids {
+				switch d.typ {
+				case "type_declaration":
+					for _, s := range d.namedKids() {
+						if s.typ != "type_spec" && s.typ != "type_alias" {
+							continue
+						}
+						name := s.child("name").text(f.src)
+						if _, dup := p.types[name]; dup {
+							continue
+						}
+						td := &typeDecl{name: name, pkg: p, file: f, spec: s, methods: map[string][]*fn{},
+							tparams: typeParams(s.child("type_parameters"), f.src, nil)}
+						p.types[name] = td
+						a.named = append(a.named, td)
+					}
+				case "var_declaration":
+					for _, s := range varSpecs(d) {
+						for i, nm := range s.children("name") {
+							name := nm.text(f.src)
+							p.vars[name] = append(p.vars[name], &varDecl{file: f, spec: s, index: i})
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func varSpecs(d *node) []*node {
+	var out []*node
+	for _, k := range d.namedKids() {
+		switch k.typ {
+		case "var_spec":
+			out = append(out, k)
+		case "var_spec_list":
+			for _, s := range k.namedKids() {
+				if s.typ == "var_spec" {
+					out = append(out, s)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// inventory creates the definitions, in file order then source order, with their IDs,
+// spans and metrics.
+func (a *analyzer) inventory() {
+	for _, f := range a.files {
+		type pending struct {
+			decl *node
+			name string
+			g    *fn
+		}
+		var list []pending
+		count := map[string]int{}
+		for _, d := range f.root.kids {
+			if d.typ != "function_declaration" && d.typ != "method_declaration" {
+				continue
+			}
+			nameNode := d.child("name")
+			if nameNode == nil || nameNode.bad || nameNode.end == nameNode.start {
+				continue
+			}
+			g := &fn{file: f, name: nameNode.text(f.src), decl: d}
+			g.tparams = typeParams(d.child("type_parameters"), f.src, nil)
+			qual := g.name
+			if d.typ == "method_declaration" {
+				recvName, recvParams := receiverType(d.child("receiver"), f.src)
+				if recvName == "" {
+					continue
+				}
+				g.recv = recvName
+				qual = recvName + "." + g.name
+				for _, tp := range recvParams {
+					if g.tparams == nil {
+						g.tparams = map[string]bool{}
+					}
+					g.tparams[tp] = true
+				}
+			}
+			count[qual]++
+			list = append(list, pending{decl: d, name: qual, g: g})
+		}
+		if hasModuleCalls(f.root) {
+			f.module = len(a.out.Definitions)
+			a.out.Definitions = append(a.out.Definitions, moduleDef(f))
+		}
+		for _, pd := range list {
+			id := task.MakeID(f.path, pd.name)
+			if count[pd.name] > 1 {
+				id += "@" + strconv.Itoa(pd.decl.row+1)
+			}
+			g := pd.g
+			g.id, g.def = id, len(a.out.Definitions)
+			a.out.Definitions = append(a.out.Definitions, makeDef(f, pd.decl, id, pd.name, g.recv != ""))
+			a.fns = append(a.fns, g)
+			if g.recv == "" {
+				if g.name != "init" && g.name != "_" {
+					f.pkg.funcs[g.name] = append(f.pkg.funcs[g.name], g)
+				}
+				continue
+			}
+			if td := f.pkg.types[g.recv]; td != nil {
+				td.methods[g.name] = append(td.methods[g.name], g)
+			}
+		}
+	}
+}
+
+// receiverType returns the receiver's base type name ((*T), (T), T[K] and *T[K] all give
+// T) and the names of its type parameters.
+func receiverType(recv *node, src []byte) (string, []string) {
+	if recv == nil {
+		return "", nil
+	}
+	var pd *node
+	for _, k := range recv.namedKids() {
+		if k.typ == "parameter_declaration" {
+			pd = k
+			break
+		}
+	}
+	if pd == nil {
+		return "", nil
+	}
+	t := pd.child("type")
+	for t != nil && (t.typ == "pointer_type" || t.typ == "parenthesized_type") {
+		t = lastNamed(t)
+	}
+	if t == nil {
+		return "", nil
+	}
+	var params []string
+	if t.typ == "generic_type" {
+		if args := t.child("type_arguments"); args != nil {
+			for _, e := range args.namedKids() {
+				params = append(params, strings.TrimSpace(e.text(src)))
+			}
+		}
+		t = t.child("type")
+	}
+	if t == nil || t.typ != "type_identifier" {
+		return "", nil
+	}
+	return t.text(src), params
+}
+
+// hasModuleCalls reports whether package-level variable initialisers contain a call.
+func hasModuleCalls(root *node) bool {
+	for _, d := range root.kids {
+		if d.typ == "var_declaration" && containsCall(d) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsCall(n *node) bool {
+	if n.typ == "call_expression" {
+		return true
+	}
+	for _, k := range n.kids {
+		if containsCall(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// moduleDef is a file's pseudo-definition: Def and Body cover the whole file.
+func moduleDef(f *file) callgraph.Definition {
+	lines := strings.Count(string(f.src), "\n")
+	if len(f.src) > 0 && f.src[len(f.src)-1] != '\n' {
+		lines++
+	}
+	if lines == 0 {
+		lines = 1
+	}
+	whole := task.Span{Start: 0, End: len(f.src)}
+	fn := task.Function{
+		ID: task.MakeID(f.path, callgraph.ModuleName), File: f.path, Name: callgraph.ModuleName,
+		Kind: task.KindModule, Language: "go", Line: 1, EndLine: lines, DecoratorLine: 1,
+		Def: whole, Body: whole,
+	}
+	return callgraph.Definition{Function: fn, Metrics: measure(f.root, f.src, 0, lines-1)}
+}
+
+// makeDef builds a function or method definition with its spans and metrics.
+func makeDef(f *file, d *node, id, qual string, method bool) callgraph.Definition {
+	kind := task.KindFunction
+	if method {
+		kind = task.KindMethod
+	}
+	fn := task.Function{
+		ID: id, File: f.path, Name: qual, Kind: kind, Language: "go",
+		Line: d.row + 1, EndLine: d.endRow + 1, DecoratorLine: d.row + 1,
+		Def: task.Span{Start: d.start, End: d.end},
+	}
+	body := d.child("body")
+	sigEnd := d.end
+	if body != nil {
+		fn.Body = task.Span{Start: body.start, End: body.end}
+		sigEnd = body.start
+		// End the signature at the last token before the body.
+		for _, k := range d.kids {
+			if k == body {
+				break
+			}
+			if k.end > k.start {
+				sigEnd = k.end
+			}
+		}
+	}
+	fn.Signature = task.Span{Start: d.start, End: sigEnd}
+	fn.Doc = docComment(d)
+	return callgraph.Definition{Function: fn, Metrics: measure(d, f.src, d.row, d.endRow)}
+}
+
+// docComment returns the span of the comment lines directly above a declaration.
+func docComment(d *node) task.Span {
+	parent := d.parent
+	idx := -1
+	for i, k := range parent.kids {
+		if k == d {
+			idx = i
+			break
+		}
+	}
+	var first, last *node
+	row := d.row
+	for i := idx - 1; i >= 0; i-- {
+		k := parent.kids[i]
+		if k.typ == "\n" || (k.end == k.start) {
+			continue
+		}
+		if k.typ != "comment" || k.endRow != row-1 {
+			break
+		}
+		if last == nil {
+			last = k
+		}
+		first, row = k, k.row
+	}
+	if first == nil {
+		return task.Span{}
+	}
+	return task.Span{Start: first.start, End: last.end}
+}
+
+// lineOf returns the 1-based line of a node.
+func lineOf(n *node) int { return n.row + 1 }
+

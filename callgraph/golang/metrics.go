@@ -1,0 +1,69 @@
+package golang
+
+import "github.com/faultline-dev/faultline/callgraph"
+
+// nestingTypes are the constructs that open a nesting level.
+var nestingTypes = map[string]bool{
+	"if_statement": true, "for_statement": true, "expression_switch_statement": true,
+	"type_switch_statement": true, "select_statement": true, "func_literal": true,
+}
+
+// literalOperands are tokens counted as one operand each with their whole text.
+var literalOperands = map[string]bool{
+	"interpreted_string_literal": true, "raw_string_literal": true, "rune_literal": true,
+}
+
+// measure computes the metrics of the definition n spanning rows first..last (0-based).
+//
+// Code lines: distinct rows on which a token other than a comment starts (the terminating
+// newlines the grammar inserts are not tokens). Cyclomatic: 1 + if, for, non-default case
+// clauses of expression, type and select switches, && and ||. Halstead: operands are
+// identifiers and literals (a string literal is one operand), operators every other token
+// (keywords, punctuation, operators) except closing brackets, which pair with their opening
+// one. Nesting: the deepest stack of if/for/switch/select statements and function literals
+// (an else-if continues its chain and does not nest).
+func measure(n *node, src []byte, first, last int) callgraph.Metrics {
+	m := callgraph.Metrics{Cyclomatic: 1, Lines: last - first + 1}
+	rows := map[int]bool{}
+	var h callgraph.Halstead
+	var walk func(n *node, depth int)
+	walk = func(n *node, depth int) {
+		switch n.typ {
+		case "comment":
+			return
+		case "if_statement", "for_statement", "expression_case", "type_case", "communication_case":
+			m.Cyclomatic++
+		case "binary_expression":
+			if op := n.child("operator"); op != nil && (op.typ == "&&" || op.typ == "||") {
+				m.Cyclomatic++
+			}
+		}
+		if nestingTypes[n.typ] && !(n.typ == "if_statement" && n.field == "alternative") {
+			depth++
+			if depth > m.Nesting {
+				m.Nesting = depth
+			}
+		}
+		if literalOperands[n.typ] || len(n.kids) == 0 {
+			if n.end == n.start || n.typ == "\n" || n.bad && n.end == n.start {
+				return
+			}
+			rows[n.row] = true
+			switch {
+			case literalOperands[n.typ] || n.named:
+				h.Operand(n.text(src))
+			case n.typ == ")" || n.typ == "]" || n.typ == "}":
+			default:
+				h.Operator(n.typ)
+			}
+			return
+		}
+		for _, k := range n.kids {
+			walk(k, depth)
+		}
+	}
+	walk(n, 0)
+	m.CodeLines = len(rows)
+	m.HalsteadVolume, m.HalsteadDifficulty = h.Measures()
+	return m
+}
