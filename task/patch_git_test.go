@@ -1,0 +1,458 @@
+package task
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// Integration tests against the real git: our patches must be accepted by `git apply`,
+// and git's patches must parse, re-format byte for byte and apply with our applier.
+
+func requireGit(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed (apt-get install git)")
+	}
+}
+
+func git(t *testing.T, dir string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com",
+		"-c", "core.autocrlf=false", "-c", "core.quotepath=true", "-c", "diff.noprefix=false",
+		"-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "LC_ALL=C")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return out
+}
+
+// hashTree maps every file below root (outside .git) to the SHA-256 of its contents;
+// symbolic links map to their target.
+func hashTree(t *testing.T, root string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		rel, _ := filepath.Rel(root, p)
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			m[filepath.ToSlash(rel)] = "link:" + target
+		case d.Type().IsRegular():
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			sum := sha256.Sum256(data)
+			m[filepath.ToSlash(rel)] = hex.EncodeToString(sum[:])
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func sameTree(t *testing.T, what string, got, want map[string]string) {
+	t.Helper()
+	var diffs []string
+	for p, h := range want {
+		if got[p] != h {
+			diffs = append(diffs, p)
+		}
+	}
+	for p := range got {
+		if _, ok := want[p]; !ok {
+			diffs = append(diffs, p+" (extra)")
+		}
+	}
+	sort.Strings(diffs)
+	if len(diffs) > 0 {
+		t.Fatalf("%s: trees differ at %v", what, diffs)
+	}
+}
+
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			if d.Name() == ".git" || d.Name() == "__pycache__" {
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, info.Mode().Perm()|0o200)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// realSources returns a directory of real third-party source files: Debian's simplejson
+// package, or the Go standard library's bufio as a fallback.
+func realSources(t *testing.T) string {
+	t.Helper()
+	if st, err := os.Stat("/usr/lib/python3/dist-packages/simplejson"); err == nil && st.IsDir() {
+		return "/usr/lib/python3/dist-packages/simplejson"
+	}
+	return filepath.Join(runtime.GOROOT(), "src", "bufio")
+}
+
+// editLines rewrites a text deterministically: it modifies every 17th line, inserts a line
+// after every 29th and deletes every 23rd.
+func editLines(data []byte) []byte {
+	var out bytes.Buffer
+	for i, l := range splitLines(data) {
+		n := i + 1
+		switch {
+		case n%23 == 0:
+			continue
+		case n%17 == 0:
+			out.WriteString("# changed\n")
+			out.Write(l)
+		default:
+			out.Write(l)
+		}
+		if n%29 == 0 {
+			out.WriteString("inserted = 1\n")
+		}
+	}
+	return out.Bytes()
+}
+
+// makeTrees builds an old tree (a git repository with one commit) from real sources and a
+// new tree with every kind of change, and returns both.
+func makeTrees(t *testing.T) (oldDir, newDir string) {
+	t.Helper()
+	base := t.TempDir()
+	oldDir, newDir = filepath.Join(base, "old"), filepath.Join(base, "new")
+	copyTree(t, realSources(t), filepath.Join(oldDir, "pkg"))
+	write := func(dir, p, s string) {
+		t.Helper()
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(oldDir, "nonl.txt", "first\nlast without newline")
+	write(oldDir, "win.txt", "one\r\ntwo\r\nthree\r\nfour\r\n")
+	write(oldDir, "bytes.bin.txt", "ok\n\xff\xfe not utf-8\n\xc3\x28\nend\n")
+	write(oldDir, "becomes_empty.txt", "content\n")
+	write(oldDir, "to delete.txt", "bye\n")
+	write(oldDir, "empty_then_full.txt", "")
+	write(oldDir, "script.sh", "#!/bin/sh\necho hi\n")
+	git(t, oldDir, "init", "-q")
+	git(t, oldDir, "add", "-A")
+	git(t, oldDir, "commit", "-q", "-m", "old")
+
+	copyTree(t, oldDir, newDir)
+	entries, err := os.ReadDir(filepath.Join(newDir, "pkg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := 0
+	for i, e := range entries {
+		if e.IsDir() || i%3 == 2 || !(strings.HasSuffix(e.Name(), ".py") || strings.HasSuffix(e.Name(), ".go")) {
+			continue
+		}
+		p := filepath.Join(newDir, "pkg", e.Name())
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, editLines(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		edited++
+	}
+	if edited < 2 {
+		t.Fatalf("only %d real source files to edit", edited)
+	}
+	write(newDir, "nonl.txt", "first\nlast without newline\nand more")
+	write(newDir, "win.txt", "one\r\nTWO\r\nthree\r\nfour\r\nfive")
+	write(newDir, "bytes.bin.txt", "ok\n\xff\xfd changed\n\xc3\x28\nend\n")
+	write(newDir, "becomes_empty.txt", "")
+	write(newDir, "empty_then_full.txt", "now\n")
+	write(newDir, "sub dir/new file.py", "def f():\n    return 1")
+	write(newDir, "né.txt", "unicode name\n")
+	write(newDir, "new_empty.txt", "")
+	if err := os.Remove(filepath.Join(newDir, "to delete.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(newDir, "script.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return oldDir, newDir
+}
+
+func writePatch(t *testing.T, p *Patch) string {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), "p.diff")
+	if err := os.WriteFile(f, p.Format(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func TestDiffTreesAppliedByGit(t *testing.T) {
+	requireGit(t)
+	oldDir, newDir := makeTrees(t)
+	p, err := DiffTrees(oldDir, newDir, DiffOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]bool{}
+	for _, f := range p.Files {
+		kinds[fmt.Sprintf("created=%v deleted=%v", f.Created, f.Deleted)] = true
+	}
+	if len(kinds) != 3 {
+		t.Fatalf("patch lacks a creation, deletion or modification: %v", kinds)
+	}
+	file := writePatch(t, p)
+
+	// git applies our patch forward...
+	work := t.TempDir()
+	copyTree(t, oldDir, work)
+	git(t, work, "init", "-q")
+	git(t, work, "apply", "--check", file)
+	git(t, work, "apply", file)
+	sameTree(t, "git apply of DiffTrees", hashTree(t, work), hashTree(t, newDir))
+	if st, err := os.Stat(filepath.Join(work, "script.sh")); err != nil || st.Mode()&0o100 == 0 {
+		t.Fatalf("git did not apply the mode change of script.sh: %v", err)
+	}
+	// ...and backwards, both with -R and with our Reverse.
+	git(t, work, "apply", "-R", "--check", file)
+	git(t, work, "apply", "-R", file)
+	sameTree(t, "git apply -R of DiffTrees", hashTree(t, work), hashTree(t, oldDir))
+	work2 := t.TempDir()
+	copyTree(t, newDir, work2)
+	git(t, work2, "init", "-q")
+	git(t, work2, "apply", writePatch(t, p.Reverse()))
+	sameTree(t, "git apply of Reverse", hashTree(t, work2), hashTree(t, oldDir))
+
+	// Our applier agrees.
+	work3 := t.TempDir()
+	copyTree(t, oldDir, work3)
+	if _, err := p.ApplyDir(work3); err != nil {
+		t.Fatal(err)
+	}
+	sameTree(t, "ApplyDir of DiffTrees", hashTree(t, work3), hashTree(t, newDir))
+}
+
+func TestGitDiffParsedAndApplied(t *testing.T) {
+	requireGit(t)
+	oldDir, newDir := makeTrees(t)
+	repo := t.TempDir()
+	copyTree(t, oldDir, repo)
+	git(t, repo, "init", "-q")
+	git(t, repo, "add", "-A")
+	git(t, repo, "commit", "-q", "-m", "old")
+	// Move a file with few changes so that -M reports a rename with hunks.
+	copyTree(t, newDir, repo)
+	if err := os.Remove(filepath.Join(repo, "to delete.txt")); err != nil {
+		t.Fatal(err)
+	}
+	git(t, repo, "add", "-A")
+	git(t, repo, "commit", "-q", "-m", "new")
+	newTree := hashTree(t, repo)
+
+	for _, args := range [][]string{
+		{"diff", "--no-renames", "HEAD~1", "HEAD"},
+		{"diff", "-M", "--full-index", "-U1", "HEAD~1", "HEAD"},
+		{"diff", "--no-renames", "-U0", "HEAD~1", "HEAD"},
+		{"format-patch", "--stdout", "--no-renames", "HEAD~1"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			out := git(t, repo, args...)
+			p, err := ParsePatch(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if args[0] == "diff" && !bytes.Equal(p.Format(), out) {
+				t.Fatalf("Format is not byte-identical to git's output:\n%s", firstDifference(p.Format(), out))
+			}
+			work := t.TempDir()
+			copyTree(t, oldDir, work)
+			if _, err := p.ApplyDir(work); err != nil {
+				t.Fatal(err)
+			}
+			sameTree(t, "ApplyDir of git diff", hashTree(t, work), newTree)
+			if _, err := p.Reverse().ApplyDir(work); err != nil {
+				t.Fatal(err)
+			}
+			sameTree(t, "ApplyDir of the reversed git diff", hashTree(t, work), hashTree(t, oldDir))
+		})
+	}
+	// A rename detected by git is parsed as one.
+	git(t, repo, "mv", "nonl.txt", "moved.txt")
+	git(t, repo, "commit", "-q", "-m", "move")
+	p, err := ParsePatch(git(t, repo, "diff", "-M", "HEAD~1", "HEAD"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Files) != 1 || !p.Files[0].Renamed || p.Files[0].OldPath != "nonl.txt" || p.Files[0].NewPath != "moved.txt" || p.Files[0].Similarity != 100 {
+		t.Fatalf("rename parsed as %+v", p.Files)
+	}
+}
+
+func firstDifference(a, b []byte) string {
+	al, bl := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
+	for i := 0; i < len(al) && i < len(bl); i++ {
+		if al[i] != bl[i] {
+			return fmt.Sprintf("line %d: ours %q, git %q", i+1, al[i], bl[i])
+		}
+	}
+	return fmt.Sprintf("lengths %d and %d lines", len(al), len(bl))
+}
+
+// TestApplyDirWritesNothingOnError checks that unsafe paths and failing hunks leave the
+// tree exactly as it was, including files outside it reachable through symbolic links.
+func TestApplyDirWritesNothingOnError(t *testing.T) {
+	root := t.TempDir()
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "secret"), []byte("a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for p, s := range map[string]string{"a.txt": "1\n2\n3\n", "b.txt": "x\n", "dir/c.txt": "c\n"} {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(outside, filepath.Join(root, "linkdir")); err != nil {
+		t.Skip("symbolic links unavailable:", err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "secret"), filepath.Join(root, "linkfile")); err != nil {
+		t.Fatal(err)
+	}
+	good := "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-1\n+one\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1 @@\n+new\n"
+	tests := []struct {
+		name  string
+		patch string
+		cause error
+	}{
+		{"failing last hunk", good + "--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-nope\n+y\n", nil},
+		{"parent traversal", good + "--- /dev/null\n+++ b/../escape.txt\n@@ -0,0 +1 @@\n+x\n", ErrUnsafePath},
+		{"absolute path", good + "--- a//etc/passwd\n+++ b//etc/passwd\n@@ -1 +1 @@\n-root\n+x\n", ErrUnsafePath},
+		{"through a directory symlink", good + "--- /dev/null\n+++ b/linkdir/planted\n@@ -0,0 +1 @@\n+x\n", ErrUnsafePath},
+		{"through a file symlink", good + "--- a/linkfile\n+++ b/linkfile\n@@ -1 +1 @@\n-a\n+b\n", ErrUnsafePath},
+		{"creating below a file", good + "--- /dev/null\n+++ b/b.txt/x\n@@ -0,0 +1 @@\n+x\n", nil},
+		{"deleting a directory", good + "--- a/dir\n+++ /dev/null\n@@ -1 +0,0 @@\n-c\n", nil},
+		{"binary", good + "diff --git a/b.txt b/b.txt\nBinary files a/b.txt and b/b.txt differ\n", ErrBinaryPatch},
+	}
+	before, beforeOut := hashTree(t, root), hashTree(t, outside)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := ParsePatch([]byte(tc.patch))
+			if err != nil {
+				t.Fatal(err)
+			}
+			o, err := p.ApplyDir(root)
+			var ae *ApplyError
+			if !errors.As(err, &ae) || o != nil {
+				t.Fatalf("got %v (%T), want *ApplyError", err, err)
+			}
+			if tc.cause != nil && !errors.Is(err, tc.cause) {
+				t.Fatalf("%v does not wrap %v", err, tc.cause)
+			}
+			sameTree(t, "root after a failed apply", hashTree(t, root), before)
+			sameTree(t, "outside after a failed apply", hashTree(t, outside), beforeOut)
+		})
+	}
+	// The good part alone applies.
+	p, _ := ParsePatch([]byte(good))
+	if _, err := p.ApplyDir(root); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(root, "new.txt")); string(data) != "new\n" {
+		t.Fatalf("new.txt = %q", data)
+	}
+}
+
+func TestDiffOverlay(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "m.py"), []byte("a = 1\nb = 2\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "gone.py"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := Overlay{}
+	o.Set("m.py", []byte("a = 1\nb = 3\n"))
+	o.Set("pkg/new.py", []byte("n = 0"))
+	o.Remove("gone.py")
+	o.Remove("never-existed.py")
+	o.Set("same.py", nil)
+	p, err := DiffOverlay(root, o, DiffOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range p.Files {
+		got = append(got, fmt.Sprintf("%s c=%v d=%v %s/%s", f.Path(), f.Created, f.Deleted, f.OldMode, f.NewMode))
+	}
+	want := []string{"gone.py c=false d=true 100644/", "m.py c=false d=false 100755/100755", "pkg/new.py c=true d=false /100644", "same.py c=true d=false /100644"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("file patches:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	back, err := p.Apply(DirReader(root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	delete(o, "never-existed.py")
+	for _, k := range o.Paths() {
+		if back[k].Delete != o[k].Delete || !bytes.Equal(back[k].Data, o[k].Data) {
+			t.Errorf("%s: applying the diff gives %+v, overlay has %+v", k, back[k], o[k])
+		}
+	}
+	if _, err := DiffOverlay(root, Overlay{"../x": {Data: []byte("x")}}, DiffOptions{}); !errors.Is(err, ErrUnsafePath) {
+		t.Fatalf("unsafe overlay path: %v", err)
+	}
+}
