@@ -263,3 +263,12 @@ func FuzzGoRules(f *testing.F) {
 		}
 	})
 }
+
+func readFile(t testing.TB, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
