@@ -1,0 +1,564 @@
+package python
+
+import (
+	"strings"
+
+	"github.com/faultline-dev/faultline/callgraph"
+	"github.com/faultline-dev/faultline/task"
+)
+
+// collector walks one parsed file and records its definitions, scopes, bindings and call
+// sites. It is used by one goroutine.
+type collector struct {
+	t     *tree
+	f     *fileInfo
+	rows  []int32 // prefix sums of code rows: rows[r] = code rows before row r
+	buf   []int32
+	calls []*callSite
+}
+
+// collectFile analyses one file's tree.
+func collectFile(path string, src []byte, cn []cnode) *fileInfo {
+	f := &fileInfo{path: path}
+	f.key, f.isInit = moduleKey(path)
+	t := buildTree(src, cn)
+	c := &collector{t: t, f: f}
+	c.rows = codeRows(t)
+	f.scope = newScope(scopeModule, nil, f, nil)
+	mod := &defInfo{file: f, qual: callgraph.ModuleName, simple: callgraph.ModuleName, scope: f.scope}
+	nlines := countLines(src)
+	mod.fn = task.Function{File: path, Name: callgraph.ModuleName, Kind: task.KindModule,
+		Line: 1, EndLine: nlines, DecoratorLine: 1,
+		Def: task.Span{Start: 0, End: len(src)}, Body: task.Span{Start: 0, End: len(src)}}
+	f.defs = append(f.defs, mod)
+	if len(t.nodes) > 0 {
+		c.visitChildren(0, f.scope, mod, false)
+		mod.metrics = c.metrics(0, 1, nlines)
+		if t.nodes[0].kind == kModule && hasError(t) {
+			f.syntaxErr = firstError(t, path)
+		}
+	} else {
+		mod.metrics = callgraph.Metrics{Cyclomatic: 1, Lines: nlines}
+	}
+	f.calls = c.calls
+	return f
+}
+
+func countLines(src []byte) int {
+	n := 1
+	for _, b := range src {
+		if b == '\n' {
+			n++
+		}
+	}
+	if len(src) > 0 && src[len(src)-1] == '\n' {
+		n--
+	}
+	return n
+}
+
+// moduleKey maps a slash path to the module key (path without .py, package __init__
+// mapped to its directory).
+func moduleKey(path string) (key string, isInit bool) {
+	key = strings.TrimSuffix(strings.TrimSuffix(path, ".py"), ".pyi")
+	if key == "__init__" {
+		return "", true
+	}
+	if strings.HasSuffix(key, "/__init__") {
+		return strings.TrimSuffix(key, "/__init__"), true
+	}
+	return key, false
+}
+
+func hasError(t *tree) bool {
+	for i := range t.nodes {
+		if t.nodes[i].kind == kError || t.nodes[i].missing {
+			return true
+		}
+	}
+	return false
+}
+
+// firstError returns the syntax error that starts first in the file.
+func firstError(t *tree, path string) *callgraph.SyntaxError {
+	best := int32(-1)
+	for i := range t.nodes {
+		n := &t.nodes[i]
+		if n.kind != kError && !n.missing {
+			continue
+		}
+		if best < 0 || n.start < t.nodes[best].start {
+			best = int32(i)
+		}
+	}
+	n := &t.nodes[best]
+	msg := "invalid syntax"
+	if n.missing {
+		msg = "missing " + t.symName(best)
+	}
+	return &callgraph.SyntaxError{Path: path, Line: int(n.row) + 1, Column: int(n.col) + 1, Msg: msg}
+}
+
+// codeRows marks the rows on which a token other than a comment or a newline starts, as
+// Python 3.11's tokenize sees them (a string literal, f-strings included, is one token at
+// its start), and returns their prefix sums.
+func codeRows(t *tree) []int32 {
+	var maxRow uint32
+	for i := range t.nodes {
+		if r := t.nodes[i].endRow; r > maxRow {
+			maxRow = r
+		}
+	}
+	mark := make([]bool, maxRow+2)
+	inStr := make([]bool, len(t.nodes))
+	for i := range t.nodes {
+		n := &t.nodes[i]
+		if n.parent >= 0 {
+			p := &t.nodes[n.parent]
+			inStr[i] = inStr[n.parent] || p.kind == kString
+		}
+		if inStr[i] {
+			continue
+		}
+		switch {
+		case n.kind == kString:
+			mark[n.row] = true
+		case n.first < 0 && !n.extra && n.end > n.start && n.kind != kLineContinuation && n.kind != kComment:
+			mark[n.row] = true
+		}
+	}
+	rows := make([]int32, len(mark)+1)
+	for r, m := range mark {
+		rows[r+1] = rows[r]
+		if m {
+			rows[r+1]++
+		}
+	}
+	return rows
+}
+
+// codeLines counts the code rows in the 1-based inclusive line range.
+func (c *collector) codeLines(line, endLine int) int {
+	lo, hi := line-1, endLine
+	if lo < 0 {
+		lo = 0
+	}
+	if hi >= len(c.rows) {
+		hi = len(c.rows) - 1
+	}
+	if hi <= lo {
+		return 0
+	}
+	return int(c.rows[hi] - c.rows[lo])
+}
+
+// visitChildren visits the children of node i.
+func (c *collector) visitChildren(i int32, sc *scope, caller *defInfo, cond bool) {
+	for ch := c.t.nodes[i].first; ch >= 0; ch = c.t.nodes[ch].next {
+		c.visit(ch, sc, caller, cond)
+	}
+}
+
+// visit records what node i defines, binds and calls. cond tells whether i is nested in a
+// conditional or loop statement of scope sc.
+func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
+	t := c.t
+	n := &t.nodes[i]
+	switch n.kind {
+	case kFunctionDef:
+		c.function(i, -1, sc, caller, cond)
+		return
+	case kClassDef:
+		c.class(i, -1, sc, caller, cond)
+		return
+	case kDecoratedDef:
+		def := t.child(i, kFunctionDef)
+		isClass := false
+		if def < 0 {
+			def = t.child(i, kClassDef)
+			isClass = true
+		}
+		if def < 0 {
+			c.visitChildren(i, sc, caller, cond)
+			return
+		}
+		if isClass {
+			c.class(def, i, sc, caller, cond)
+		} else {
+			c.function(def, i, sc, caller, cond)
+		}
+		return
+	case kCall:
+		c.call(i, sc, caller)
+	case kLambda:
+		ls := newScope(scopeLambda, sc, c.f, nil)
+		if p := t.child(i, kLambdaParameters); p >= 0 {
+			for _, pr := range c.params(p, sc, caller) {
+				ls.bind(pr.name, binding{pos: 0, val: unknownExpr})
+			}
+		}
+		for ch := n.first; ch >= 0; ch = t.nodes[ch].next {
+			if t.nodes[ch].kind != kLambdaParameters {
+				c.visit(ch, ls, caller, false)
+			}
+		}
+		return
+	case kComprehension:
+		cs := newScope(scopeLambda, sc, c.f, nil)
+		for ch := n.first; ch >= 0; ch = t.nodes[ch].next {
+			if t.nodes[ch].kind == kForInClause {
+				if l := t.firstNamed(ch); l >= 0 {
+					c.bindTarget(l, nil, cs, 0, false)
+				}
+			}
+		}
+		c.visitChildren(i, cs, caller, false)
+		return
+	case kAssignment:
+		c.assignment(i, sc, cond)
+	case kAugAssignment:
+		if l := t.firstNamed(i); l >= 0 && t.nodes[l].kind == kIdentifier {
+			name := t.text(l)
+			if sc.kind == scopeModule && name == "__all__" {
+				c.allNames(t.nodes[l].next, true)
+			}
+			c.bindName(sc, name, binding{pos: n.end, cond: true, val: unknownExpr})
+		}
+	case kNamedExpr:
+		if l := t.firstNamed(i); l >= 0 && t.nodes[l].kind == kIdentifier {
+			r := t.nodes[l].next
+			for r >= 0 && !t.nodes[r].named {
+				r = t.nodes[r].next
+			}
+			val := unknownExpr
+			if r >= 0 {
+				val = c.conv(r, sc)
+			}
+			// assignment expressions in comprehensions bind in the enclosing scope
+			target := sc
+			for target.kind == scopeLambda && target.parent != nil {
+				target = target.parent
+			}
+			c.bindName(target, t.text(l), binding{pos: n.end, cond: true, val: val})
+		}
+	case kFor:
+		if l := t.firstNamed(i); l >= 0 {
+			c.bindTarget(l, nil, sc, n.start, true)
+		}
+		c.visitChildren(i, sc, caller, true)
+		return
+	case kIf, kElif, kElse, kWhile, kExcept, kMatch, kCase:
+		if n.kind == kExcept {
+			if ap := t.child(i, kAsPattern); ap >= 0 {
+				if tg := t.child(ap, kAsPatternTarget); tg >= 0 {
+					c.bindTarget(t.firstNamed(tg), nil, sc, n.start, true)
+				}
+			}
+		}
+		c.visitChildren(i, sc, caller, true)
+		return
+	case kWithItem:
+		if ap := t.child(i, kAsPattern); ap >= 0 {
+			if tg := t.child(ap, kAsPatternTarget); tg >= 0 {
+				c.bindTarget(t.firstNamed(tg), nil, sc, n.end, cond)
+			}
+		}
+	case kImport, kImportFrom, kFutureImport:
+		c.importStmt(i, sc, cond)
+		return
+	case kGlobal, kNonlocal:
+		if sc.kind == scopeFunction && n.kind == kGlobal {
+			for ch := n.first; ch >= 0; ch = t.nodes[ch].next {
+				if t.nodes[ch].kind == kIdentifier {
+					if sc.global == nil {
+						sc.global = map[string]bool{}
+					}
+					sc.global[t.text(ch)] = true
+				}
+			}
+		}
+		return
+	case kReturn:
+		if fs := sc; fs.kind == scopeFunction && fs.def != nil {
+			if v := t.firstNamed(i); v >= 0 {
+				fs.def.returns = append(fs.def.returns, c.conv(v, sc))
+			}
+		}
+	case kYield:
+		for s := sc; s != nil; s = s.parent {
+			if s.kind == scopeFunction {
+				if s.def != nil {
+					s.def.yields = true
+				}
+				break
+			}
+			if s.kind != scopeLambda {
+				break
+			}
+		}
+	}
+	c.visitChildren(i, sc, caller, cond)
+}
+
+// bindName binds a name in sc, or in the module scope if sc declares it global.
+func (c *collector) bindName(sc *scope, name string, b binding) {
+	if sc.kind == scopeFunction && sc.global[name] {
+		b.pos, b.cond = ^uint32(0), true
+		c.f.scope.bind(name, b)
+		return
+	}
+	sc.bind(name, b)
+}
+
+// bindTarget binds an assignment target to val (nil: an unknown value). Tuple targets are
+// matched element-wise against tuple values of the same length.
+func (c *collector) bindTarget(i int32, val *expr, sc *scope, pos uint32, cond bool) {
+	if i < 0 {
+		return
+	}
+	t := c.t
+	switch t.nodes[i].kind {
+	case kIdentifier:
+		if val == nil {
+			val = unknownExpr
+		}
+		c.bindName(sc, t.text(i), binding{pos: pos, cond: cond, val: val})
+	case kPatternList, kTuple, kList, kExprList, kParenthesized:
+		elems := t.namedChildren(i, nil)
+		for k, e := range elems {
+			var ev *expr
+			if val != nil && val.op == eSeq && len(val.elems) == len(elems) {
+				ev = val.elems[k]
+			}
+			c.bindTarget(e, ev, sc, pos, cond)
+		}
+	case kListSplatPattern, kListSplat:
+		c.bindTarget(t.firstNamed(i), nil, sc, pos, cond)
+	case kAttribute:
+		// self.x = v in a method records an instance attribute of the class.
+		obj := t.nodes[i].first
+		if obj < 0 || t.nodes[obj].kind != kIdentifier || val == nil {
+			return
+		}
+		name := t.text(obj)
+		for s := sc; s != nil; s = s.parent {
+			if s.kind == scopeFunction {
+				if s.selfName != "" && s.selfName == name && s.class != nil {
+					attr := lastIdent(t, i)
+					if attr != "" {
+						cl := s.class
+						if cl.instAttrs == nil {
+							cl.instAttrs = map[string][]*expr{}
+						}
+						cl.instAttrs[attr] = append(cl.instAttrs[attr], val)
+					}
+				}
+				return
+			}
+		}
+	}
+}
+
+func lastIdent(t *tree, i int32) string {
+	var last int32 = -1
+	for ch := t.nodes[i].first; ch >= 0; ch = t.nodes[ch].next {
+		if t.nodes[ch].kind == kIdentifier {
+			last = ch
+		}
+	}
+	if last < 0 || last == t.nodes[i].first {
+		return ""
+	}
+	return t.text(last)
+}
+
+// assignment binds `a = b = value` and `a: T = value`.
+func (c *collector) assignment(i int32, sc *scope, cond bool) {
+	t := c.t
+	var targets []int32
+	cur := i
+	var right int32 = -1
+	for {
+		l := t.firstNamed(cur)
+		if l < 0 {
+			return
+		}
+		targets = append(targets, l)
+		right = -1
+		sawEq := false
+		for ch := t.nodes[l].next; ch >= 0; ch = t.nodes[ch].next {
+			if !t.nodes[ch].named && t.symName(ch) == "=" {
+				sawEq = true
+				continue
+			}
+			if sawEq && t.nodes[ch].named && !t.nodes[ch].extra {
+				right = ch
+				break
+			}
+		}
+		if right >= 0 && t.nodes[right].kind == kAssignment {
+			cur = right
+			continue
+		}
+		break
+	}
+	if right < 0 {
+		return // annotation only
+	}
+	val := c.conv(right, sc)
+	end := t.nodes[i].end
+	for _, tg := range targets {
+		if sc.kind == scopeModule && t.nodes[tg].kind == kIdentifier && t.textEq(tg, "__all__") {
+			c.allNames(right, false)
+		}
+		c.bindTarget(tg, val, sc, end, cond)
+	}
+}
+
+// allNames records the string literals of a module-level __all__ list.
+func (c *collector) allNames(i int32, add bool) {
+	if i < 0 {
+		return
+	}
+	t := c.t
+	for i >= 0 && !t.nodes[i].named {
+		i = t.nodes[i].next
+	}
+	if i < 0 {
+		return
+	}
+	switch t.nodes[i].kind {
+	case kList, kTuple, kSet:
+	default:
+		return
+	}
+	if !add {
+		c.f.all = nil
+	}
+	c.f.hasAll = true
+	for _, e := range t.namedChildren(i, nil) {
+		if s, ok := stringLit(t, e); ok {
+			c.f.all = append(c.f.all, s)
+		}
+	}
+}
+
+// stringLit returns the value of a plain string literal without escapes or interpolation.
+func stringLit(t *tree, i int32) (string, bool) {
+	if t.nodes[i].kind != kString {
+		return "", false
+	}
+	var sb strings.Builder
+	for ch := t.nodes[i].first; ch >= 0; ch = t.nodes[ch].next {
+		switch t.symName(ch) {
+		case "string_start":
+			if strings.ContainsAny(t.text(ch), "fFbB") {
+				return "", false
+			}
+		case "string_content":
+			if t.nodes[ch].first >= 0 {
+				return "", false
+			}
+			sb.WriteString(t.text(ch))
+		case "string_end":
+		default:
+			return "", false
+		}
+	}
+	return sb.String(), true
+}
+
+// importStmt binds the names an import statement introduces.
+func (c *collector) importStmt(i int32, sc *scope, cond bool) {
+	t := c.t
+	n := &t.nodes[i]
+	pos := n.end
+	switch n.kind {
+	case kImport:
+		for ch := n.first; ch >= 0; ch = t.nodes[ch].next {
+			switch t.nodes[ch].kind {
+			case kDottedName:
+				full := t.text(ch)
+				first := full
+				if k := strings.IndexByte(full, '.'); k >= 0 {
+					first = full[:k]
+				}
+				c.bindName(sc, first, binding{pos: pos, cond: cond, val: &expr{op: eModule, name: first}})
+			case kAliasedImport:
+				dn := t.child(ch, kDottedName)
+				alias := t.nodes[ch].first
+				for a := t.nodes[ch].first; a >= 0; a = t.nodes[a].next {
+					if t.nodes[a].kind == kIdentifier {
+						alias = a
+					}
+				}
+				if dn >= 0 && alias >= 0 && t.nodes[alias].kind == kIdentifier {
+					c.bindName(sc, t.text(alias), binding{pos: pos, cond: cond, val: &expr{op: eModule, name: cleanDotted(t.text(dn))}})
+				}
+			}
+		}
+	case kImportFrom:
+		level, mod := 0, ""
+		ch := n.first
+		// the module part follows `from`
+		for ; ch >= 0; ch = t.nodes[ch].next {
+			k := t.nodes[ch].kind
+			if k == kDottedName {
+				mod = cleanDotted(t.text(ch))
+				ch = t.nodes[ch].next
+				break
+			}
+			if k == kRelativeImport {
+				for r := t.nodes[ch].first; r >= 0; r = t.nodes[r].next {
+					switch t.nodes[r].kind {
+					case kImportPrefix:
+						level = int(t.nodes[r].end - t.nodes[r].start)
+						level = strings.Count(t.text(r), ".")
+					case kDottedName:
+						mod = cleanDotted(t.text(r))
+					}
+				}
+				ch = t.nodes[ch].next
+				break
+			}
+		}
+		for ; ch >= 0; ch = t.nodes[ch].next {
+			switch t.nodes[ch].kind {
+			case kWildcardImport:
+				if sc.kind == scopeModule {
+					sc.stars = append(sc.stars, starImport{level: level, mod: mod, pos: pos})
+				}
+			case kDottedName:
+				name := t.text(ch)
+				c.bindName(sc, name, binding{pos: pos, cond: cond, val: &expr{op: eFrom, level: level, name: name, x: &expr{op: eModule, name: mod}, sc: sc}})
+			case kAliasedImport:
+				dn := t.child(ch, kDottedName)
+				var alias int32 = -1
+				for a := t.nodes[ch].first; a >= 0; a = t.nodes[a].next {
+					if t.nodes[a].kind == kIdentifier {
+						alias = a
+					}
+				}
+				if dn >= 0 && alias >= 0 {
+					c.bindName(sc, t.text(alias), binding{pos: pos, cond: cond, val: &expr{op: eFrom, level: level, name: t.text(dn), x: &expr{op: eModule, name: mod}, sc: sc}})
+				}
+			}
+		}
+	}
+}
+
+// cleanDotted removes whitespace and comments tree-sitter allows inside dotted names.
+func cleanDotted(s string) string {
+	if !strings.ContainsAny(s, " \t\\\n#") {
+		return s
+	}
+	var parts []string
+	for _, p := range strings.Split(s, ".") {
+		p = strings.TrimSpace(p)
+		if k := strings.IndexAny(p, " \t\\\n#"); k >= 0 {
+			p = p[:k]
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, ".")
+}

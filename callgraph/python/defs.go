@@ -1,0 +1,463 @@
+package python
+
+import (
+	"github.com/faultline-dev/faultline/task"
+)
+
+// newDef creates the definition for a function_definition or class_definition node i,
+// with decorated_definition dec (or -1).
+func (c *collector) newDef(i, dec int32, sc *scope, k task.Kind) *defInfo {
+	t := c.t
+	n := &t.nodes[i]
+	name := ""
+	if id := t.child(i, kIdentifier); id >= 0 {
+		name = t.text(id)
+	}
+	d := &defInfo{file: c.f, simple: name, outer: sc}
+	for s := sc; s != nil; s = s.parent {
+		if s.def != nil {
+			d.parent = s.def
+			break
+		}
+	}
+	if d.parent != nil {
+		d.qual = d.parent.qual + "." + name
+	} else {
+		d.qual = name
+	}
+	if sc.kind == scopeClass && k == task.KindFunction {
+		k = task.KindMethod
+		d.class = sc.def
+	}
+	start := n.start
+	decLine := int(n.row) + 1
+	if dec >= 0 {
+		start = t.nodes[dec].start
+		decLine = int(t.nodes[dec].row) + 1
+	}
+	last := t.lastReal(i)
+	end := t.nodes[last].end
+	if end < n.start {
+		end = n.end
+	}
+	endLine := int(t.nodes[last].endRow) + 1
+	if t.nodes[last].end > t.nodes[last].start && t.src[t.nodes[last].end-1] == '\n' {
+		endLine-- // a token ending in a newline (never in valid code) ends on its last line
+	}
+	d.fn = task.Function{File: c.f.path, Name: d.qual, Kind: k, Language: "python",
+		Line: int(n.row) + 1, EndLine: endLine, DecoratorLine: decLine,
+		Def: task.Span{Start: int(start), End: int(end)}}
+	// signature: from `def`/`async`/`class` to the header's colon
+	block := t.child(i, kBlock)
+	sigEnd := end
+	if block >= 0 {
+		for ch := t.nodes[i].first; ch >= 0 && ch != block; ch = t.nodes[ch].next {
+			if !t.nodes[ch].named && t.symName(ch) == ":" && !t.nodes[ch].missing {
+				sigEnd = t.nodes[ch].end
+			}
+		}
+		if sigEnd > t.nodes[block].start && t.nodes[block].start > n.start {
+			sigEnd = t.nodes[block].start
+		}
+		bs := t.firstNamed(block)
+		if bs >= 0 {
+			bl := t.lastReal(block)
+			be := t.nodes[bl].end
+			if be < t.nodes[bs].start {
+				be = t.nodes[bs].end
+			}
+			d.fn.Body = task.Span{Start: int(t.nodes[bs].start), End: int(be)}
+			if doc, ok := c.docstring(bs); ok {
+				d.fn.Doc = doc
+			}
+		}
+	}
+	if sigEnd > end {
+		sigEnd = end
+	}
+	d.fn.Signature = task.Span{Start: int(n.start), End: int(sigEnd)}
+	if d.fn.Body.Empty() {
+		d.fn.Body = task.Span{Start: int(sigEnd), End: int(sigEnd)}
+	}
+	d.metrics = c.metrics(i, d.fn.Line, d.fn.EndLine)
+	d.metrics.Lines = d.fn.EndLine - d.fn.DecoratorLine + 1
+	d.order = len(c.f.defs)
+	c.f.defs = append(c.f.defs, d)
+	return d
+}
+
+// docstring returns the span of the docstring literal if statement s is one: an
+// expression statement holding only a string literal (or implicitly concatenated
+// literals) that is neither an f-string nor a bytes literal, as ast.get_docstring sees it.
+func (c *collector) docstring(s int32) (task.Span, bool) {
+	t := c.t
+	if t.nodes[s].kind != kExpressionStatement {
+		return task.Span{}, false
+	}
+	e := t.firstNamed(s)
+	if e < 0 || t.nodes[e].next >= 0 && t.firstNamedAfter(e) >= 0 {
+		return task.Span{}, false
+	}
+	var strs []int32
+	switch t.nodes[e].kind {
+	case kString:
+		strs = []int32{e}
+	case kConcatString:
+		strs = t.namedChildren(e, nil)
+	default:
+		return task.Span{}, false
+	}
+	for _, st := range strs {
+		if t.nodes[st].kind != kString {
+			return task.Span{}, false
+		}
+		sst := t.nodes[st].first
+		if sst < 0 {
+			return task.Span{}, false
+		}
+		for _, b := range t.src[t.nodes[sst].start:t.nodes[sst].end] {
+			if b == 'f' || b == 'F' || b == 'b' || b == 'B' {
+				return task.Span{}, false
+			}
+		}
+	}
+	return task.Span{Start: int(t.nodes[e].start), End: int(t.nodes[e].end)}, true
+}
+
+// firstNamedAfter returns the next named non-extra sibling of i, or -1.
+func (t *tree) firstNamedAfter(i int32) int32 {
+	for ch := t.nodes[i].next; ch >= 0; ch = t.nodes[ch].next {
+		if t.nodes[ch].named && !t.nodes[ch].extra {
+			return ch
+		}
+	}
+	return -1
+}
+
+// decorators converts the decorators of a decorated definition (outermost first) and
+// visits their call sites in the defining scope.
+func (c *collector) decorators(dec int32, sc *scope, caller *defInfo) (exprs []*expr, names []string) {
+	if dec < 0 {
+		return nil, nil
+	}
+	t := c.t
+	for ch := t.nodes[dec].first; ch >= 0; ch = t.nodes[ch].next {
+		if t.nodes[ch].kind != kDecorator {
+			continue
+		}
+		e := t.firstNamed(ch)
+		if e < 0 {
+			continue
+		}
+		exprs = append(exprs, c.conv(e, sc))
+		names = append(names, t.text(e))
+		c.visit(e, sc, caller, false)
+	}
+	return exprs, names
+}
+
+// function records a function or method definition.
+func (c *collector) function(i, dec int32, sc *scope, caller *defInfo, cond bool) {
+	t := c.t
+	decs, decNames := c.decorators(dec, sc, caller)
+	d := c.newDef(i, dec, sc, task.KindFunction)
+	d.decorators = decs
+	for _, dn := range decNames {
+		switch dn {
+		case "staticmethod":
+			d.static = true
+		case "classmethod":
+			d.classMethod = true
+		}
+	}
+	fs := newScope(scopeFunction, sc, c.f, d)
+	d.scope = fs
+	if p := t.child(i, kParameters); p >= 0 {
+		d.params = c.params(p, sc, caller)
+	}
+	// return annotation: evaluated in the defining scope
+	for ch := t.nodes[i].first; ch >= 0; ch = t.nodes[ch].next {
+		if t.nodes[ch].kind == kOther && t.nodes[ch].named && t.symName(ch) == "type" {
+			c.visit(ch, sc, caller, false)
+		}
+	}
+	for k := range d.params {
+		p := &d.params[k]
+		var v *expr
+		switch {
+		case k == 0 && d.class != nil && !d.static && d.classMethod:
+			v = &expr{op: eClass, def: d.class}
+		case k == 0 && d.class != nil && !d.static:
+			v = &expr{op: eSelf, def: d.class}
+			fs.selfName, fs.class = p.name, d.class
+		default:
+			v = &expr{op: eParam, def: d, idx: k}
+		}
+		fs.bind(p.name, binding{pos: 0, val: v})
+	}
+	if b := t.child(i, kBlock); b >= 0 {
+		c.visitChildren(b, fs, d, false)
+	}
+	val := &expr{op: eDef, def: d}
+	c.bindName(sc, d.simple, binding{pos: t.nodes[i].end, cond: cond, val: val})
+	c.applyDecorators(d, decs, caller)
+}
+
+// applyDecorators records the call of each decorator by the defining scope: the
+// innermost decorator receives the definition, each outer one the previous result.
+func (c *collector) applyDecorators(d *defInfo, decs []*expr, caller *defInfo) {
+	line := d.fn.DecoratorLine
+	var arg *expr = &expr{op: eDef, def: d}
+	for k := len(decs) - 1; k >= 0; k-- {
+		cs := &callSite{caller: caller, line: line + k, callee: decs[k], args: []*expr{arg}, kws: []string{""}}
+		c.calls = append(c.calls, cs)
+		arg = &expr{op: eCall, x: decs[k]}
+		d.decCall = arg
+	}
+}
+
+// class records a class definition.
+func (c *collector) class(i, dec int32, sc *scope, caller *defInfo, cond bool) {
+	t := c.t
+	decs, _ := c.decorators(dec, sc, caller)
+	d := c.newDef(i, dec, sc, task.KindClass)
+	d.decorators = decs
+	if al := t.child(i, kArgumentList); al >= 0 {
+		for ch := t.nodes[al].first; ch >= 0; ch = t.nodes[ch].next {
+			nd := &t.nodes[ch]
+			if !nd.named || nd.extra {
+				continue
+			}
+			if nd.kind != kKeywordArgument && nd.kind != kListSplat && nd.kind != kDictSplat {
+				d.bases = append(d.bases, c.conv(ch, sc))
+			}
+		}
+		c.visit(al, sc, caller, false)
+	}
+	cs := newScope(scopeClass, sc, c.f, d)
+	d.scope = cs
+	if b := t.child(i, kBlock); b >= 0 {
+		c.visitChildren(b, cs, caller, false)
+	}
+	c.bindName(sc, d.simple, binding{pos: t.nodes[i].end, cond: cond, val: &expr{op: eDef, def: d}})
+	c.applyDecorators(d, decs, caller)
+}
+
+// params reads a parameter list; default values and annotations are visited in the
+// defining scope sc.
+func (c *collector) params(p int32, sc *scope, caller *defInfo) []param {
+	t := c.t
+	var out []param
+	kwOnly := false
+	for ch := t.nodes[p].first; ch >= 0; ch = t.nodes[ch].next {
+		nd := &t.nodes[ch]
+		if !nd.named || nd.extra {
+			continue
+		}
+		switch nd.kind {
+		case kIdentifier:
+			out = append(out, param{name: t.text(ch), kwOnly: kwOnly})
+		case kDefaultParameter, kTypedDefaultParameter, kTypedParameter:
+			id := t.child(ch, kIdentifier)
+			star := false
+			if id < 0 {
+				for _, k := range []kind{kListSplatPattern, kDictSplatPattern} {
+					if s := t.child(ch, k); s >= 0 {
+						id = t.child(s, kIdentifier)
+						star = true
+						if k == kListSplatPattern {
+							kwOnly = true
+						}
+					}
+				}
+			}
+			if id < 0 {
+				continue
+			}
+			pr := param{name: t.text(id), star: star, kwOnly: kwOnly && !star}
+			// the default value follows `=`
+			sawEq := false
+			for v := nd.first; v >= 0; v = t.nodes[v].next {
+				if !t.nodes[v].named && t.symName(v) == "=" {
+					sawEq = true
+					continue
+				}
+				if sawEq && t.nodes[v].named && !t.nodes[v].extra {
+					pr.dflt = c.conv(v, sc)
+					break
+				}
+			}
+			c.visitChildren(ch, sc, caller, false)
+			out = append(out, pr)
+		case kListSplatPattern, kDictSplatPattern:
+			if id := t.child(ch, kIdentifier); id >= 0 {
+				out = append(out, param{name: t.text(id), star: true})
+			}
+			if nd.kind == kListSplatPattern {
+				kwOnly = true
+			}
+		case kKeywordSeparator:
+			kwOnly = true
+		case kTuple: // Python 2 tuple parameters
+			for _, e := range t.namedChildren(ch, nil) {
+				if t.nodes[e].kind == kIdentifier {
+					out = append(out, param{name: t.text(e), star: true})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// call records a call site at node i.
+func (c *collector) call(i int32, sc *scope, caller *defInfo) {
+	t := c.t
+	fn := t.nodes[i].first
+	if fn < 0 || t.nodes[fn].extra {
+		fn = t.firstNamed(i)
+	}
+	if fn < 0 {
+		return
+	}
+	cs := &callSite{caller: caller, line: int(t.nodes[i].row) + 1, callee: c.conv(fn, sc)}
+	if fn >= 0 {
+		// a call spanning lines is reported at the line of its argument list's start,
+		// like the call's own position in Python's ast for chained calls
+		cs.line = int(t.nodes[i].row) + 1
+	}
+	if al := t.nodes[fn].next; al >= 0 {
+		switch t.nodes[al].kind {
+		case kArgumentList:
+			for ch := t.nodes[al].first; ch >= 0; ch = t.nodes[ch].next {
+				nd := &t.nodes[ch]
+				if !nd.named || nd.extra {
+					continue
+				}
+				switch nd.kind {
+				case kKeywordArgument:
+					id := t.child(ch, kIdentifier)
+					var v int32 = -1
+					if id >= 0 {
+						v = t.firstNamedAfter(id)
+					}
+					if id >= 0 && v >= 0 {
+						cs.args = append(cs.args, c.conv(v, sc))
+						cs.kws = append(cs.kws, t.text(id))
+					}
+				case kListSplat, kDictSplat:
+					cs.star = true
+				default:
+					if !cs.star {
+						cs.args = append(cs.args, c.conv(ch, sc))
+						cs.kws = append(cs.kws, "")
+					}
+				}
+			}
+		case kComprehension:
+			cs.args = append(cs.args, unknownExpr)
+			cs.kws = append(cs.kws, "")
+		}
+	}
+	c.calls = append(c.calls, cs)
+}
+
+// conv converts expression node i, evaluated in scope sc, to a symbolic expression.
+func (c *collector) conv(i int32, sc *scope) *expr {
+	t := c.t
+	n := &t.nodes[i]
+	switch n.kind {
+	case kIdentifier:
+		return &expr{op: eName, name: t.text(i), sc: sc, pos: n.start}
+	case kAttribute:
+		obj := t.firstNamed(i)
+		attr := lastIdent(t, i)
+		if obj < 0 || attr == "" {
+			return unknownExpr
+		}
+		return &expr{op: eAttr, x: c.conv(obj, sc), name: attr}
+	case kCall:
+		fn := t.firstNamed(i)
+		if fn < 0 {
+			return unknownExpr
+		}
+		if t.nodes[fn].kind == kIdentifier && t.textEq(fn, "super") {
+			for s := sc; s != nil; s = s.parent {
+				if s.kind == scopeFunction && s.def != nil && s.def.class != nil {
+					return &expr{op: eSuper, def: s.def.class}
+				}
+			}
+			return unknownExpr
+		}
+		return &expr{op: eCall, x: c.conv(fn, sc)}
+	case kParenthesized:
+		if e := t.firstNamed(i); e >= 0 {
+			return c.conv(e, sc)
+		}
+	case kList, kTuple, kSet, kExprList:
+		e := &expr{op: eSeq}
+		for _, ch := range t.namedChildren(i, nil) {
+			e.elems = append(e.elems, c.conv(ch, sc))
+		}
+		return e
+	case kDict:
+		e := &expr{op: eDict}
+		for _, p := range t.namedChildren(i, nil) {
+			if t.nodes[p].kind != kPair {
+				continue
+			}
+			k := t.firstNamed(p)
+			if k < 0 {
+				continue
+			}
+			v := t.firstNamedAfter(k)
+			if v < 0 {
+				continue
+			}
+			key, _ := constKey(t, k)
+			e.keys = append(e.keys, key)
+			e.elems = append(e.elems, c.conv(v, sc))
+		}
+		return e
+	case kSubscript:
+		v := t.firstNamed(i)
+		if v < 0 {
+			return unknownExpr
+		}
+		e := &expr{op: eSubscript, x: c.conv(v, sc)}
+		if k := t.firstNamedAfter(v); k >= 0 && t.firstNamedAfter(k) < 0 {
+			e.key, e.keyOK = constKey(t, k)
+		}
+		return e
+	case kBoolOp, kConditionalExpr:
+		e := &expr{op: eUnion}
+		kids := t.namedChildren(i, nil)
+		if n.kind == kConditionalExpr && len(kids) == 3 {
+			kids = []int32{kids[0], kids[2]}
+		}
+		for _, ch := range kids {
+			e.elems = append(e.elems, c.conv(ch, sc))
+		}
+		return e
+	case kNamedExpr:
+		if l := t.firstNamed(i); l >= 0 {
+			if r := t.firstNamedAfter(l); r >= 0 {
+				return c.conv(r, sc)
+			}
+		}
+	}
+	return unknownExpr
+}
+
+// constKey returns the constant key of a subscript or dict key: an integer or a plain
+// string literal, prefixed by its type.
+func constKey(t *tree, i int32) (string, bool) {
+	switch t.nodes[i].kind {
+	case kInteger:
+		return "i" + t.text(i), true
+	case kString:
+		if s, ok := stringLit(t, i); ok {
+			return "s" + s, true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,150 @@
+package python
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/faultline-dev/faultline/callgraph"
+)
+
+// archive is a txtar-style fixture: `-- name --` lines separate files.
+type archive struct {
+	comment string
+	files   []callgraph.SourceFile
+}
+
+func parseArchive(data string) archive {
+	var a archive
+	var cur *callgraph.SourceFile
+	var sb strings.Builder
+	flush := func() {
+		if cur != nil {
+			cur.Src = []byte(sb.String())
+			a.files = append(a.files, *cur)
+		} else {
+			a.comment = sb.String()
+		}
+		sb.Reset()
+	}
+	sc := bufio.NewScanner(strings.NewReader(data))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "-- ") && strings.HasSuffix(line, " --") && len(line) > 6 {
+			flush()
+			cur = &callgraph.SourceFile{Path: strings.TrimSpace(line[3 : len(line)-3])}
+			continue
+		}
+		sb.WriteString(line)
+		sb.WriteByte('\n')
+	}
+	flush()
+	return a
+}
+
+// fixture is one program with its hand-written expected edges.
+type fixture struct {
+	name     string
+	files    []callgraph.SourceFile
+	expected map[string]bool // "caller -> callee"
+}
+
+func loadFixtures(t *testing.T) []fixture {
+	t.Helper()
+	paths, err := filepath.Glob("testdata/fixtures/*.txtar")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	sort.Strings(paths)
+	var out []fixture
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := parseArchive(string(data))
+		fx := fixture{name: strings.TrimSuffix(filepath.Base(p), ".txtar"), expected: map[string]bool{}}
+		for _, f := range a.files {
+			if f.Path == "EDGES" {
+				for _, l := range strings.Split(string(f.Src), "\n") {
+					l = strings.TrimSpace(l)
+					if l == "" || strings.HasPrefix(l, "#") {
+						continue
+					}
+					parts := strings.Split(l, "->")
+					if len(parts) != 2 {
+						t.Fatalf("%s: bad edge line %q", p, l)
+					}
+					fx.expected[strings.TrimSpace(parts[0])+" -> "+strings.TrimSpace(parts[1])] = true
+				}
+				continue
+			}
+			fx.files = append(fx.files, f)
+		}
+		out = append(out, fx)
+	}
+	return out
+}
+
+func edgeSet(a *callgraph.Analysis) map[string]bool {
+	got := map[string]bool{}
+	for _, c := range a.Calls {
+		got[c.Caller+" -> "+c.Callee] = true
+	}
+	return got
+}
+
+// TestFixturesPrecisionRecall runs every fixture program and compares the edge set (caller
+// → callee, call-site lines ignored) with the hand-written one; it reports per-fixture
+// differences and fails below the precision and recall targets over all fixtures.
+func TestFixturesPrecisionRecall(t *testing.T) {
+	fe := New(Options{})
+	var tp, fp, fn int
+	for _, fx := range loadFixtures(t) {
+		a, err := fe.Analyze(context.Background(), fx.files)
+		if err != nil {
+			t.Fatalf("%s: %v", fx.name, err)
+		}
+		for _, e := range a.Errors {
+			t.Errorf("%s: unexpected syntax error %v", fx.name, e)
+		}
+		got := edgeSet(a)
+		var extra, missing []string
+		for e := range got {
+			if fx.expected[e] {
+				tp++
+			} else {
+				fp++
+				extra = append(extra, e)
+			}
+		}
+		for e := range fx.expected {
+			if !got[e] {
+				fn++
+				missing = append(missing, e)
+			}
+		}
+		sort.Strings(extra)
+		sort.Strings(missing)
+		for _, e := range extra {
+			t.Logf("%s: unexpected edge %s", fx.name, e)
+		}
+		for _, e := range missing {
+			t.Logf("%s: missing edge %s", fx.name, e)
+		}
+	}
+	precision := float64(tp) / float64(tp+fp)
+	recall := float64(tp) / float64(tp+fn)
+	t.Logf("edges: tp=%d fp=%d fn=%d precision=%.3f recall=%.3f", tp, fp, fn, precision, recall)
+	if precision < 0.97 {
+		t.Errorf("precision %.3f below 0.97", precision)
+	}
+	if recall < 0.80 {
+		t.Errorf("recall %.3f below 0.80", recall)
+	}
+}

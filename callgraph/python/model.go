@@ -1,0 +1,181 @@
+package python
+
+import (
+	"github.com/faultline-dev/faultline/callgraph"
+	"github.com/faultline-dev/faultline/task"
+)
+
+// scopeKind classifies a lexical scope.
+type scopeKind uint8
+
+const (
+	scopeModule scopeKind = iota
+	scopeClass
+	scopeFunction
+	scopeLambda // lambdas and comprehensions: own names, calls folded into the enclosing definition
+)
+
+// binding is one assignment of a value expression to a name in a scope. It takes effect at
+// byte offset pos (the end of the binding statement). cond marks bindings nested in a
+// conditional or loop statement of their scope.
+type binding struct {
+	pos  uint32
+	cond bool
+	val  *expr
+}
+
+// starImport is `from m import *` in a module scope.
+type starImport struct {
+	level int
+	mod   string
+	pos   uint32
+}
+
+// scope is a lexical scope: a module, a class body, a function, a lambda or a comprehension.
+type scope struct {
+	kind   scopeKind
+	parent *scope
+	file   *fileInfo
+	def    *defInfo // the function or class owning the scope (nil for modules and lambdas)
+	names  map[string][]binding
+	global map[string]bool // names declared global (function scopes)
+	stars  []starImport
+	// selfName is the first parameter of an instance method (`self`), for recording
+	// instance attributes; class is the method's class.
+	selfName string
+	class    *defInfo
+}
+
+func newScope(k scopeKind, parent *scope, f *fileInfo, d *defInfo) *scope {
+	return &scope{kind: k, parent: parent, file: f, def: d}
+}
+
+func (s *scope) bind(name string, b binding) {
+	if s.names == nil {
+		s.names = map[string][]binding{}
+	}
+	s.names[name] = append(s.names[name], b)
+}
+
+// exprOp is the operation of a symbolic expression.
+type exprOp uint8
+
+const (
+	eUnknown   exprOp = iota
+	eName             // a name looked up in sc at pos
+	eAttr             // x.name
+	eCall             // the result of calling x
+	eDef              // a definition (possibly decorated)
+	eModule           // `import a.b` (name = the dotted module bound)
+	eFrom             // `from <level dots><mod> import name`
+	eParam            // parameter idx of def
+	eSelf             // an instance of class def (a method's self)
+	eClass            // class def itself (a class method's cls)
+	eSuper            // super() inside a method of class def
+	eSeq              // a list, tuple or set literal (elems)
+	eDict             // a dict literal (keys, elems)
+	eSubscript        // x[key]
+	eUnion            // any of elems (a or b, a if c else b)
+)
+
+// expr is a symbolic expression: what a name, an attribute or a call may evaluate to.
+type expr struct {
+	op    exprOp
+	name  string
+	x     *expr
+	def   *defInfo
+	sc    *scope
+	pos   uint32
+	level int
+	idx   int
+	elems []*expr
+	keys  []string // for eDict: constant keys ("" when not a constant), parallel to elems
+	key   string   // for eSubscript: the constant key, "" when not constant
+	keyOK bool
+
+	// evaluation memo, valid for one resolution round
+	round int
+	busy  bool
+	memo  []value
+}
+
+var unknownExpr = &expr{op: eUnknown}
+
+// param is one formal parameter.
+type param struct {
+	name      string
+	dflt      *expr
+	star      bool // *args or **kwargs
+	kwOnly    bool
+	flows     []*expr // argument expressions flowing in from resolved calls (level 7)
+	flowsSeen map[*expr]bool
+}
+
+// defInfo is a definition under analysis.
+type defInfo struct {
+	fn      task.Function
+	metrics callgraph.Metrics
+	file    *fileInfo
+	order   int    // position in the file's definitions
+	qual    string // qualified name before duplicate suffixes
+	simple  string
+	parent  *defInfo
+	scope   *scope // body scope
+	outer   *scope // defining scope
+	class   *defInfo
+	params  []param
+	returns []*expr
+	yields  bool
+
+	static, classMethod bool
+	decorators          []*expr // decorator expressions, innermost last
+	decCall             *expr   // the value of the decorated name: the outermost decorator's result
+	bases               []*expr
+	instAttrs           map[string][]*expr
+	mro                 []*defInfo
+	mroState            int // 0 not computed, 1 computing, 2 done
+}
+
+// callSite is one call expression (or a decorator application).
+type callSite struct {
+	caller *defInfo
+	line   int
+	callee *expr
+	args   []*expr
+	kws    []string // keyword of each argument, "" for positional
+	star   bool     // *args or **kwargs in the call: positions after it are unknown
+}
+
+// fileInfo is one analysed file.
+type fileInfo struct {
+	path      string
+	key       string // module key: the slash path without .py and /__init__
+	isInit    bool
+	scope     *scope
+	defs      []*defInfo // module pseudo-definition first, then source order
+	calls     []*callSite
+	all       []string
+	hasAll    bool
+	syntaxErr *callgraph.SyntaxError
+}
+
+// valueKind classifies abstract values.
+type valueKind uint8
+
+const (
+	vDef      valueKind = iota // a function or class definition
+	vInst                      // an instance of a class definition
+	vModule                    // a module or package of the project (by key)
+	vExternal                  // something outside the project (a third-party module)
+	vSuper                     // super() in a method of class def
+	vSeq                       // a container literal (expression)
+)
+
+// value is an abstract value an expression may evaluate to.
+type value struct {
+	kind  valueKind
+	bound bool // a method reached through an instance (its first parameter is bound)
+	def   *defInfo
+	key   string
+	lit   *expr
+}

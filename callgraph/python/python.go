@@ -1,0 +1,310 @@
+package python
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/faultline-dev/faultline/callgraph"
+	"github.com/faultline-dev/faultline/task"
+)
+
+// Options configure the front end. The zero value resolves levels 1–5 and 7 of
+// spec/callgraph.md and leaves the name fallback (level 6) off.
+type Options struct {
+	// UniqueNameFallback resolves a method call on a receiver whose value is unknown,
+	// obj.m(), to the project's method named m when exactly one method has that name
+	// (code2flow's rule). Off by default.
+	UniqueNameFallback bool
+	// WidenNameFallback resolves such a call to every method named m, however many
+	// there are. It implies UniqueNameFallback.
+	WidenNameFallback bool
+	// NoValueFlow turns off level 7 (values flowing through parameters and returns,
+	// instance attributes and container literals) and keeps levels 1–5 only: names bound
+	// by definitions, imports, direct assignments and `x = C()` instances.
+	NoValueFlow bool
+	// Workers bounds the files parsed concurrently; 0 means GOMAXPROCS.
+	Workers int
+}
+
+// Frontend is the Python front end. It is safe for concurrent use.
+type Frontend struct {
+	opts Options
+}
+
+// New returns a Python front end.
+func New(opts Options) *Frontend {
+	if opts.WidenNameFallback {
+		opts.UniqueNameFallback = true
+	}
+	return &Frontend{opts: opts}
+}
+
+var _ callgraph.Language = (*Frontend)(nil)
+
+// Name returns "python".
+func (*Frontend) Name() string { return "python" }
+
+// Match claims files ending in .py.
+func (*Frontend) Match(path string) bool { return strings.HasSuffix(path, ".py") }
+
+// Analyze parses all files, finds their definitions and resolves their call sites. Files
+// are reported in path order. It fails only when ctx is cancelled.
+func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (*callgraph.Analysis, error) {
+	sorted := append([]callgraph.SourceFile(nil), files...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
+	infos, err := fe.parseAll(ctx, sorted)
+	if err != nil {
+		return nil, err
+	}
+	r := newResolver(infos)
+	results, err := fe.resolve(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	return fe.report(infos, results), nil
+}
+
+// parseAll parses and collects the files on a pool of workers, each owning one parser.
+func (fe *Frontend) parseAll(ctx context.Context, files []callgraph.SourceFile) ([]*fileInfo, error) {
+	infos := make([]*fileInfo, len(files))
+	workers := fe.opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = max(1, min(workers, len(files)))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	var perr error
+	var once sync.Once
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p, err := newParser()
+			if err != nil {
+				once.Do(func() { perr = err })
+				for range next {
+				}
+				return
+			}
+			defer p.close()
+			var buf []cnode
+			for i := range next {
+				if ctx.Err() != nil {
+					continue
+				}
+				buf = p.parse(files[i].Src, buf)
+				infos[i] = collectFile(files[i].Path, files[i].Src, buf)
+			}
+		}()
+	}
+	for i := range files {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("python: analyze: %w", err)
+	}
+	if perr != nil {
+		return nil, perr
+	}
+	return infos, nil
+}
+
+// resolution is the outcome for one call site.
+type resolution struct {
+	site    *callSite
+	targets []*defInfo
+}
+
+// resolve evaluates every call site; with value flow on, arguments of resolved calls
+// flow into the callees' parameters and the evaluation repeats until nothing new flows
+// (at most maxRounds rounds).
+func (fe *Frontend) resolve(ctx context.Context, r *resolver) ([]resolution, error) {
+	var sites []*callSite
+	for _, f := range r.files {
+		sites = append(sites, f.calls...)
+	}
+	res := make([]resolution, len(sites))
+	rounds := maxRounds
+	if fe.opts.NoValueFlow {
+		rounds = 1
+		r.noFlow = true
+	}
+	for round := 1; round <= rounds; round++ {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("python: analyze: %w", err)
+		}
+		r.round = round
+		changed := false
+		for k, cs := range sites {
+			res[k] = resolution{site: cs, targets: nil}
+			for _, v := range r.eval(cs.callee) {
+				defs, bound := r.targets(v)
+				for _, d := range defs {
+					res[k].targets = appendDef(res[k].targets, d)
+					if round < rounds && bindArgs(cs, d, bound) {
+						changed = true
+					}
+				}
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	if fe.opts.UniqueNameFallback {
+		for k := range res {
+			cs := res[k].site
+			if len(res[k].targets) > 0 || cs.callee.op != eAttr || len(r.eval(cs.callee.x)) > 0 {
+				continue
+			}
+			cands := r.methods[cs.callee.name]
+			if len(cands) == 1 || (fe.opts.WidenNameFallback && len(cands) > 1) {
+				for _, d := range cands {
+					res[k].targets = appendDef(res[k].targets, d)
+				}
+			}
+		}
+	}
+	return res, nil
+}
+
+func appendDef(ds []*defInfo, d *defInfo) []*defInfo {
+	for _, o := range ds {
+		if o == d {
+			return ds
+		}
+	}
+	return append(ds, d)
+}
+
+// bindArgs records the argument expressions of cs as values flowing into d's parameters;
+// bound means d's first parameter is the receiver. It reports whether anything was new.
+func bindArgs(cs *callSite, d *defInfo, bound bool) bool {
+	off := 0
+	if bound && d.class != nil && !d.static {
+		off = 1
+	}
+	changed := false
+	add := func(p *param, a *expr) {
+		if a == nil || a.op == eUnknown || p.star {
+			return
+		}
+		if p.flowsSeen == nil {
+			p.flowsSeen = map[*expr]bool{}
+		}
+		if !p.flowsSeen[a] {
+			p.flowsSeen[a] = true
+			p.flows = append(p.flows, a)
+			changed = true
+		}
+	}
+	pos := 0
+	for k, a := range cs.args {
+		if kw := cs.kws[k]; kw != "" {
+			for j := range d.params {
+				if d.params[j].name == kw {
+					add(&d.params[j], a)
+					break
+				}
+			}
+			continue
+		}
+		j := pos + off
+		pos++
+		if j < len(d.params) && !d.params[j].kwOnly {
+			add(&d.params[j], a)
+		}
+	}
+	return changed
+}
+
+// report assigns identities and builds the Analysis.
+func (fe *Frontend) report(infos []*fileInfo, res []resolution) *callgraph.Analysis {
+	a := &callgraph.Analysis{}
+	hasModuleCalls := map[*fileInfo]bool{}
+	for _, rs := range res {
+		a.CallSites++
+		if len(rs.targets) > 0 {
+			a.Resolved++
+			if rs.site.caller.fn.Kind == task.KindModule {
+				hasModuleCalls[rs.site.caller.file] = true
+			}
+		} else if rs.site.caller.fn.Kind == task.KindModule {
+			hasModuleCalls[rs.site.caller.file] = true
+		}
+	}
+	a.Unresolved = a.CallSites - a.Resolved
+	for _, f := range infos {
+		count := map[string]int{}
+		for _, d := range f.defs {
+			count[d.qual]++
+		}
+		for _, d := range f.defs {
+			d.fn.ID = task.MakeID(f.path, d.qual)
+			if count[d.qual] > 1 && d.fn.Kind != task.KindModule {
+				d.fn.ID = fmt.Sprintf("%s@%d", d.fn.ID, d.fn.Line)
+			}
+		}
+		for _, d := range f.defs {
+			if d.parent != nil {
+				d.fn.Parent = d.parent.fn.ID
+			}
+		}
+		for _, d := range f.defs {
+			if d.fn.Kind == task.KindModule && !hasModuleCalls[f] {
+				continue
+			}
+			a.Definitions = append(a.Definitions, callgraph.Definition{Function: d.fn, Metrics: d.metrics})
+		}
+		if f.syntaxErr != nil {
+			a.Errors = append(a.Errors, f.syntaxErr)
+		}
+	}
+	type edge struct {
+		caller *defInfo
+		line   int
+		callee string
+	}
+	seen := map[edge]bool{}
+	var edges []edge
+	for _, rs := range res {
+		for _, d := range rs.targets {
+			e := edge{rs.site.caller, rs.site.line, d.fn.ID}
+			if !seen[e] {
+				seen[e] = true
+				edges = append(edges, e)
+			}
+		}
+	}
+	fileIdx := map[*fileInfo]int{}
+	for k, f := range infos {
+		fileIdx[f] = k
+	}
+	sort.Slice(edges, func(i, j int) bool {
+		a, b := edges[i], edges[j]
+		if a.caller != b.caller {
+			if fa, fb := fileIdx[a.caller.file], fileIdx[b.caller.file]; fa != fb {
+				return fa < fb
+			}
+			return a.caller.order < b.caller.order
+		}
+		if a.line != b.line {
+			return a.line < b.line
+		}
+		return a.callee < b.callee
+	})
+	for _, e := range edges {
+		a.Calls = append(a.Calls, callgraph.Call{Caller: e.caller.fn.ID, Callee: e.callee, Line: e.line})
+	}
+	return a
+}

@@ -1,0 +1,616 @@
+package python
+
+import (
+	"sort"
+	"strings"
+)
+
+// maxValues bounds the abstract values kept per expression (precision over recall: a
+// larger set is almost always a sign of lost precision).
+const maxValues = 32
+
+// maxRounds bounds the parameter-flow fixpoint iterations.
+const maxRounds = 4
+
+// resolver evaluates symbolic expressions over all files of one analysis.
+type resolver struct {
+	files   []*fileInfo
+	byKey   map[string]*fileInfo // module key → file
+	dirs    map[string]bool      // keys of directories holding Python files (packages)
+	names   map[string]string    // dotted module name → key
+	round   int
+	methods map[string][]*defInfo // simple name → methods, for the name fallback
+	depth   int
+	noFlow  bool // level 7 off
+}
+
+func newResolver(files []*fileInfo) *resolver {
+	r := &resolver{files: files, byKey: map[string]*fileInfo{}, dirs: map[string]bool{}, names: map[string]string{}}
+	for _, f := range files {
+		if _, dup := r.byKey[f.key]; !dup || f.isInit {
+			r.byKey[f.key] = f
+		}
+		for d := dirOf(f.path); d != ""; d = dirOf(d) {
+			r.dirs[d] = true
+		}
+	}
+	// Dotted names: the package chain (directories with __init__.py) gives the primary
+	// name; the full path from the root and the path below a src/ or lib/ directory are
+	// fallbacks for namespace packages and scripts. Earlier kinds win.
+	type cand struct {
+		name, key string
+		rank      int
+	}
+	var cands []cand
+	addKey := func(key string, isPkg bool) {
+		dotted := strings.ReplaceAll(key, "/", ".")
+		cands = append(cands, cand{dotted, key, 1})
+		for _, p := range []string{"src/", "lib/"} {
+			if strings.HasPrefix(key, p) {
+				cands = append(cands, cand{strings.ReplaceAll(key[len(p):], "/", "."), key, 2})
+			}
+		}
+		// primary: strip leading directories that are not packages
+		parts := strings.Split(key, "/")
+		k := len(parts) - 1
+		if isPkg {
+			k = len(parts)
+		}
+		for k > 0 {
+			if _, ok := r.byKey[strings.Join(parts[:k], "/")]; !ok || !r.byKey[strings.Join(parts[:k], "/")].isInit {
+				break
+			}
+			k--
+		}
+		if k > 0 {
+			cands = append(cands, cand{strings.Join(parts[k:], "."), key, 0})
+			if isPkg && k == len(parts) {
+				cands = cands[:len(cands)-1]
+			}
+		}
+	}
+	for _, f := range files {
+		if f.key != "" {
+			addKey(f.key, f.isInit)
+		}
+	}
+	dirKeys := make([]string, 0, len(r.dirs))
+	for d := range r.dirs {
+		dirKeys = append(dirKeys, d)
+	}
+	sort.Strings(dirKeys)
+	for _, d := range dirKeys {
+		if _, ok := r.byKey[d]; !ok {
+			addKey(d, true)
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		if cands[i].rank != cands[j].rank {
+			return cands[i].rank < cands[j].rank
+		}
+		if len(cands[i].key) != len(cands[j].key) {
+			return len(cands[i].key) < len(cands[j].key)
+		}
+		return cands[i].key < cands[j].key
+	})
+	for _, c := range cands {
+		if c.name == "" {
+			continue
+		}
+		if _, ok := r.names[c.name]; !ok {
+			r.names[c.name] = c.key
+		}
+	}
+	r.methods = map[string][]*defInfo{}
+	for _, f := range files {
+		for _, d := range f.defs {
+			if d.class != nil {
+				r.methods[d.simple] = append(r.methods[d.simple], d)
+			}
+		}
+	}
+	return r
+}
+
+func dirOf(p string) string {
+	if k := strings.LastIndexByte(p, '/'); k >= 0 {
+		return p[:k]
+	}
+	return ""
+}
+
+// moduleExists reports whether key names a module file or a package directory.
+func (r *resolver) moduleExists(key string) bool {
+	if _, ok := r.byKey[key]; ok {
+		return true
+	}
+	return r.dirs[key]
+}
+
+// absModule maps an absolute dotted module name to its key, "" if not in the project.
+func (r *resolver) absModule(name string) string {
+	if k, ok := r.names[name]; ok {
+		return k
+	}
+	return ""
+}
+
+// relModule maps a relative import (level dots, then name) in file f to a module key.
+func (r *resolver) relModule(f *fileInfo, level int, name string) (string, bool) {
+	if level == 0 {
+		k := r.absModule(name)
+		return k, k != ""
+	}
+	base := dirOf(f.path)
+	for l := 1; l < level; l++ {
+		if base == "" {
+			return "", false
+		}
+		base = dirOf(base)
+	}
+	key := base
+	if name != "" {
+		if key != "" {
+			key += "/"
+		}
+		key += strings.ReplaceAll(name, ".", "/")
+	}
+	if key == "" || r.moduleExists(key) {
+		return key, true
+	}
+	return "", false
+}
+
+// evalAll evaluates e in the current round, with memoisation and a recursion guard (a
+// cycle evaluates to nothing).
+func (r *resolver) eval(e *expr) []value {
+	if e == nil || e.op == eUnknown {
+		return nil
+	}
+	if e.round == r.round {
+		if e.busy {
+			return nil
+		}
+		return e.memo
+	}
+	if r.depth > 200 {
+		return nil
+	}
+	e.round, e.busy = r.round, true
+	r.depth++
+	v := r.evalOp(e)
+	r.depth--
+	e.memo, e.busy = v, false
+	return v
+}
+
+func (r *resolver) evalOp(e *expr) []value {
+	switch e.op {
+	case eName:
+		return r.lookup(e.sc, e.name, e.pos)
+	case eAttr:
+		var out []value
+		for _, v := range r.eval(e.x) {
+			out = addValues(out, r.attr(v, e.name)...)
+		}
+		return out
+	case eCall:
+		var out []value
+		for _, v := range r.eval(e.x) {
+			out = addValues(out, r.callResult(v)...)
+		}
+		return out
+	case eDef:
+		out := []value{{kind: vDef, def: e.def}}
+		// a decorated function evaluates to what its project decorators return, too
+		if e.def.decCall != nil && e.def.fn.Kind != "class" && !r.noFlow {
+			for _, v := range r.eval(e.def.decCall) {
+				if v.kind == vDef {
+					out = addValues(out, v)
+				}
+			}
+		}
+		return out
+	case eModule:
+		if k := r.absModule(e.name); k != "" {
+			return []value{{kind: vModule, key: k}}
+		}
+		return []value{{kind: vExternal}}
+	case eFrom:
+		key, ok := r.relModule(e.sc.file, e.level, e.x.name)
+		if !ok {
+			return []value{{kind: vExternal}}
+		}
+		return r.moduleAttr(key, e.name)
+	case eParam:
+		p := &e.def.params[e.idx]
+		var out []value
+		if p.dflt != nil {
+			out = addValues(out, r.eval(p.dflt)...)
+		}
+		for _, a := range p.flows {
+			out = addValues(out, r.eval(a)...)
+		}
+		return out
+	case eSelf:
+		return []value{{kind: vInst, def: e.def}}
+	case eClass:
+		return []value{{kind: vDef, def: e.def}}
+	case eSuper:
+		return []value{{kind: vSuper, def: e.def}}
+	case eSeq, eDict:
+		return []value{{kind: vSeq, lit: e}}
+	case eSubscript:
+		if r.noFlow {
+			return nil
+		}
+		var out []value
+		for _, v := range r.eval(e.x) {
+			if v.kind != vSeq {
+				continue
+			}
+			lit := v.lit
+			for k, el := range lit.elems {
+				switch {
+				case lit.op == eDict && e.keyOK && lit.keys[k] != "" && lit.keys[k] != e.key:
+					continue
+				case lit.op == eSeq && e.keyOK && strings.HasPrefix(e.key, "i") && e.key != "i"+itoa(k):
+					continue
+				}
+				out = addValues(out, r.eval(el)...)
+			}
+		}
+		return out
+	case eUnion:
+		var out []value
+		for _, el := range e.elems {
+			out = addValues(out, r.eval(el)...)
+		}
+		return out
+	}
+	return nil
+}
+
+func itoa(k int) string {
+	if k == 0 {
+		return "0"
+	}
+	var b [20]byte
+	i := len(b)
+	for k > 0 {
+		i--
+		b[i] = byte('0' + k%10)
+		k /= 10
+	}
+	return string(b[i:])
+}
+
+// reaching returns the bindings of a name that may be live at pos: the last unconditional
+// binding at or before pos and every conditional one after it (all bindings if none is
+// before pos).
+func reaching(bs []binding, pos uint32) []binding {
+	lastU := -1
+	any := false
+	for k, b := range bs {
+		if b.pos > pos {
+			continue
+		}
+		any = true
+		if !b.cond && (lastU < 0 || b.pos >= bs[lastU].pos) {
+			lastU = k
+		}
+	}
+	if !any {
+		return bs
+	}
+	var out []binding
+	for k, b := range bs {
+		if b.pos > pos {
+			continue
+		}
+		if k == lastU || (b.cond && (lastU < 0 || b.pos >= bs[lastU].pos)) {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// lookup resolves a name referenced at pos in scope sc by Python's scoping rules (local,
+// enclosing functions, module, builtins; class bodies are not enclosing scopes).
+func (r *resolver) lookup(sc *scope, name string, pos uint32) []value {
+	for s := sc; s != nil; {
+		if s.kind == scopeFunction && s.global[name] {
+			s, pos = s.file.scope, ^uint32(0)
+			continue
+		}
+		if bs := s.names[name]; len(bs) > 0 {
+			var out []value
+			for _, b := range reaching(bs, pos) {
+				out = addValues(out, r.eval(b.val)...)
+			}
+			return out
+		}
+		if s.kind == scopeModule {
+			return r.starLookup(s.file, name)
+		}
+		s = s.parent
+		for s != nil && s.kind == scopeClass {
+			s = s.parent
+		}
+		pos = ^uint32(0)
+	}
+	return nil
+}
+
+// starLookup resolves a module-level name through the module's `import *` statements.
+func (r *resolver) starLookup(f *fileInfo, name string) []value {
+	if r.depth > 200 {
+		return nil
+	}
+	for k := len(f.scope.stars) - 1; k >= 0; k-- {
+		st := f.scope.stars[k]
+		key, ok := r.relModule(f, st.level, st.mod)
+		if !ok {
+			continue
+		}
+		src, ok := r.byKey[key]
+		if !ok || src == f {
+			continue
+		}
+		if !exports(src, name) {
+			continue
+		}
+		r.depth++
+		v := r.moduleAttr(key, name)
+		r.depth--
+		if len(v) > 0 {
+			return v
+		}
+	}
+	return nil
+}
+
+// exports reports whether `from f import *` binds name: listed in __all__ if f defines
+// it, else public.
+func exports(f *fileInfo, name string) bool {
+	if f.hasAll {
+		for _, a := range f.all {
+			if a == name {
+				return true
+			}
+		}
+		return false
+	}
+	return !strings.HasPrefix(name, "_")
+}
+
+// moduleAttr resolves attribute name of the module or package with the given key.
+func (r *resolver) moduleAttr(key, name string) []value {
+	if f, ok := r.byKey[key]; ok {
+		if bs := f.scope.names[name]; len(bs) > 0 {
+			var out []value
+			for _, b := range reaching(bs, ^uint32(0)) {
+				out = addValues(out, r.eval(b.val)...)
+			}
+			if len(out) > 0 {
+				return out
+			}
+		}
+		if v := r.starLookup(f, name); len(v) > 0 {
+			return v
+		}
+	}
+	sub := name
+	if key != "" {
+		sub = key + "/" + name
+	}
+	if r.moduleExists(sub) {
+		return []value{{kind: vModule, key: sub}}
+	}
+	return nil
+}
+
+// attr resolves attribute name of an abstract value.
+func (r *resolver) attr(v value, name string) []value {
+	switch v.kind {
+	case vModule:
+		return r.moduleAttr(v.key, name)
+	case vDef:
+		if v.def.fn.Kind == "class" {
+			return r.classAttr(v.def, name, false, 0)
+		}
+	case vInst:
+		return r.classAttr(v.def, name, true, 0)
+	case vSuper:
+		return r.classAttr(v.def, name, true, 1)
+	}
+	return nil
+}
+
+// classAttr looks name up through the MRO of class c (skipping the first skip classes):
+// instance attributes assigned through self (when inst) and the first class whose body
+// binds the name. Methods reached through an instance are bound.
+func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []value {
+	mro := r.mro(c)
+	if skip > len(mro) {
+		return nil
+	}
+	var out []value
+	if inst && !r.noFlow {
+		for _, k := range mro[skip:] {
+			for _, e := range k.instAttrs[name] {
+				out = addValues(out, r.eval(e)...)
+			}
+		}
+	}
+	for _, k := range mro[skip:] {
+		bs := k.scope.names[name]
+		if len(bs) == 0 {
+			continue
+		}
+		for _, b := range reaching(bs, ^uint32(0)) {
+			for _, v := range r.eval(b.val) {
+				if v.kind == vDef && v.def.class != nil && v.def.fn.Kind == "method" {
+					v.bound = (inst || v.def.classMethod) && !v.def.static
+				}
+				out = addValues(out, v)
+			}
+		}
+		break
+	}
+	return out
+}
+
+// mro returns the C3 linearisation of class c over the project's classes (bases outside
+// the project are left out); if C3 fails, a left-to-right depth-first order without
+// duplicates.
+func (r *resolver) mro(c *defInfo) []*defInfo {
+	switch c.mroState {
+	case 2:
+		return c.mro
+	case 1:
+		return []*defInfo{c} // inheritance cycle
+	}
+	c.mroState = 1
+	var seqs [][]*defInfo
+	var bases []*defInfo
+	for _, b := range c.bases {
+		for _, v := range r.eval(b) {
+			if v.kind == vDef && v.def.fn.Kind == "class" && v.def != c {
+				bases = append(bases, v.def)
+				break
+			}
+		}
+	}
+	for _, b := range bases {
+		seqs = append(seqs, append([]*defInfo(nil), r.mro(b)...))
+	}
+	seqs = append(seqs, append([]*defInfo(nil), bases...))
+	out := []*defInfo{c}
+	if merged, ok := c3merge(seqs); ok {
+		out = append(out, merged...)
+	} else {
+		seen := map[*defInfo]bool{c: true}
+		for _, s := range seqs {
+			for _, d := range s {
+				if !seen[d] {
+					seen[d] = true
+					out = append(out, d)
+				}
+			}
+		}
+	}
+	c.mro, c.mroState = out, 2
+	return out
+}
+
+func c3merge(seqs [][]*defInfo) ([]*defInfo, bool) {
+	var out []*defInfo
+	for {
+		nonEmpty := false
+		for _, s := range seqs {
+			if len(s) > 0 {
+				nonEmpty = true
+			}
+		}
+		if !nonEmpty {
+			return out, true
+		}
+		var pick *defInfo
+		for _, s := range seqs {
+			if len(s) == 0 {
+				continue
+			}
+			cand := s[0]
+			inTail := false
+			for _, o := range seqs {
+				for _, d := range o[min(1, len(o)):] {
+					if d == cand {
+						inTail = true
+					}
+				}
+			}
+			if !inTail {
+				pick = cand
+				break
+			}
+		}
+		if pick == nil {
+			return nil, false
+		}
+		out = append(out, pick)
+		for k, s := range seqs {
+			if len(s) > 0 && s[0] == pick {
+				seqs[k] = s[1:]
+			}
+		}
+	}
+}
+
+// callResult is what calling v returns: an instance for a class, the return values for a
+// function (none for generators).
+func (r *resolver) callResult(v value) []value {
+	if v.kind == vInst {
+		var out []value
+		for _, m := range r.classAttr(v.def, "__call__", true, 0) {
+			out = addValues(out, r.callResult(m)...)
+		}
+		return out
+	}
+	if v.kind != vDef {
+		return nil
+	}
+	d := v.def
+	if d.fn.Kind == "class" {
+		return []value{{kind: vInst, def: d}}
+	}
+	if d.yields || r.noFlow {
+		return nil
+	}
+	var out []value
+	for _, e := range d.returns {
+		out = addValues(out, r.eval(e)...)
+	}
+	return out
+}
+
+// targets returns the definitions a call of v reaches, and whether the callee's first
+// parameter is bound (so arguments shift by one).
+func (r *resolver) targets(v value) (defs []*defInfo, bound bool) {
+	switch v.kind {
+	case vDef:
+		if v.def.fn.Kind != "class" {
+			return []*defInfo{v.def}, v.bound
+		}
+		for _, m := range r.classAttr(v.def, "__init__", true, 0) {
+			if m.kind == vDef && m.def.fn.Kind != "class" {
+				defs = append(defs, m.def)
+			}
+		}
+		return defs, true
+	case vInst:
+		for _, m := range r.classAttr(v.def, "__call__", true, 0) {
+			if m.kind == vDef && m.def.fn.Kind != "class" {
+				defs = append(defs, m.def)
+			}
+		}
+		return defs, true
+	}
+	return nil, false
+}
+
+func addValues(out []value, vs ...value) []value {
+outer:
+	for _, v := range vs {
+		for _, o := range out {
+			if o == v {
+				continue outer
+			}
+		}
+		if len(out) >= maxValues {
+			return out
+		}
+		out = append(out, v)
+	}
+	return out
+}
