@@ -237,7 +237,7 @@ func newton(X *mat.Dense, y []float64, maxIter int, tol float64) ([]float64, int
 // log-likelihood at beta.
 func logitTerms(X *mat.Dense, y, beta []float64) (*mat.SymDense, []float64, float64) {
 	n, k := X.Dims()
-	info := mat.NewSymDense(k, nil)
+	acc := make([]float64, k*k) // upper triangle of Xᵀ W X, row-major
 	grad := make([]float64, k)
 	llf := 0.0
 	for i := 0; i < n; i++ {
@@ -258,11 +258,11 @@ func logitTerms(X *mat.Dense, y, beta []float64) (*mat.SymDense, []float64, floa
 			grad[a] += row[a] * r
 			wa := w * row[a]
 			for b := a; b < k; b++ {
-				info.SetSym(a, b, info.At(a, b)+wa*row[b])
+				acc[a*k+b] += wa * row[b]
 			}
 		}
 	}
-	return info, grad, llf
+	return mat.NewSymDense(k, acc), grad, llf
 }
 
 func sigmoid(t float64) float64 {

@@ -227,6 +227,13 @@ func mwuCounts(m, n int) []float64 {
 			c[k] += c[k-i]
 		}
 	}
+	// Once the counts pass 2^53 the subtractions round, and in the upper tail (small true
+	// counts built from large intermediate ones) that rounding can even turn counts
+	// negative. The lower tail stays accurate (the tests check 1e-12 against exact
+	// integers), so restore the upper half from the symmetry count[k] = count[m·n-k].
+	for k := len(c) / 2; k < len(c); k++ {
+		c[k] = c[len(c)-1-k]
+	}
 	return c
 }
 
