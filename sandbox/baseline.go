@@ -1,0 +1,134 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/faultline-dev/faultline/task"
+)
+
+// BaselineResult classifies the tests of a clean tree run several times.
+type BaselineResult struct {
+	Reports []*task.Report
+	// Passing and Failing hold the ids with a passing (resp. failing) outcome in every run;
+	// Flaky the ids whose outcome class (pass / fail / other) differed between runs or that
+	// were missing from some runs. Other ids (skipped in every run) are in none of them.
+	// All sorted. Flaky tests belong in neither fail-to-pass nor pass-to-pass sets.
+	Passing, Failing, Flaky []string
+	// Wall is the longest run's wall time, the input of a TimeoutRule.
+	Wall time.Duration
+}
+
+// ErrBaselineBroken is wrapped when a baseline run could not run its tests.
+var ErrBaselineBroken = errors.New("baseline run did not run")
+
+// Baseline runs req n times (n <= 0: 2) one after another, bypassing a Cache (see
+// WithoutCache), and classifies the tests. If a run did not run (Report.State is not
+// RunOK), it returns the result so far and an error wrapping ErrBaselineBroken.
+func Baseline(ctx context.Context, r task.Runner, req task.RunRequest, n int) (*BaselineResult, error) {
+	if n <= 0 {
+		n = 2
+	}
+	res := &BaselineResult{}
+	for i := range n {
+		rep, err := r.Run(WithoutCache(ctx), req)
+		if err != nil {
+			return res, err
+		}
+		res.Reports = append(res.Reports, rep)
+		res.Wall = max(res.Wall, rep.Wall)
+		if !rep.Ran() {
+			return res, fmt.Errorf("sandbox: baseline run %d: %s: %s: %w", i+1, rep.State, rep.Detail, ErrBaselineBroken)
+		}
+	}
+	class := func(o task.Outcome) byte {
+		switch {
+		case o.Passed():
+			return 'p'
+		case o.Failed():
+			return 'f'
+		}
+		return 'o'
+	}
+	seen := map[string][]byte{}
+	for _, rep := range res.Reports {
+		for _, t := range rep.Tests {
+			seen[t.ID] = append(seen[t.ID], class(t.Outcome))
+		}
+	}
+	for id, cs := range seen {
+		consistent := len(cs) == n
+		for _, c := range cs {
+			consistent = consistent && c == cs[0]
+		}
+		switch {
+		case !consistent:
+			res.Flaky = append(res.Flaky, id)
+		case cs[0] == 'p':
+			res.Passing = append(res.Passing, id)
+		case cs[0] == 'f':
+			res.Failing = append(res.Failing, id)
+		}
+	}
+	sort.Strings(res.Passing)
+	sort.Strings(res.Failing)
+	sort.Strings(res.Flaky)
+	return res, nil
+}
+
+// TimeoutRule computes a run's time limit from a baseline run, as mutation-testing tools
+// do: Factor × baseline + Constant, at most Ceiling. Zero fields take the defaults 2, 10 s
+// and 10 min.
+type TimeoutRule struct {
+	Factor   float64
+	Constant time.Duration
+	Ceiling  time.Duration
+}
+
+// For returns the limit for a program whose clean baseline took baseline.
+func (r TimeoutRule) For(baseline time.Duration) time.Duration {
+	f, c, ceil := r.Factor, r.Constant, r.Ceiling
+	if f <= 0 {
+		f = 2
+	}
+	if c <= 0 {
+		c = 10 * time.Second
+	}
+	if ceil <= 0 {
+		ceil = 10 * time.Minute
+	}
+	t := time.Duration(f*float64(baseline)) + c
+	if t > ceil || t < 0 {
+		t = ceil
+	}
+	return t
+}
+
+// FileOracle returns a task.Oracle for single-file programs: the program text goes into a
+// copy of req.Overlay at path, and the program passes iff the run ran, at least one test
+// ran, and every selected test passed (every selected id present with a passing outcome when
+// req.Select.IDs is set; no failing test otherwise). Its safety for concurrent use is r's.
+func FileOracle(r task.Runner, req task.RunRequest, path string) task.Oracle {
+	return task.OracleFunc(func(ctx context.Context, program string) (bool, error) {
+		q := req
+		q.Overlay = req.Overlay.Clone()
+		if q.Overlay == nil {
+			q.Overlay = task.Overlay{}
+		}
+		q.Overlay.Set(path, []byte(program))
+		rep, err := r.Run(ctx, q)
+		if err != nil {
+			return false, err
+		}
+		if !rep.Ran() || len(rep.Tests) == 0 {
+			return false, nil
+		}
+		if len(req.Select.IDs) > 0 {
+			return rep.AllPassed(req.Select.IDs), nil
+		}
+		return rep.Green(), nil
+	})
+}

@@ -1,0 +1,282 @@
+package sandbox
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/faultline-dev/faultline/task"
+)
+
+// Keyer is implemented by runners whose configuration changes their reports (Local does):
+// RunKey returns a string that identifies the runner's configuration and everything in req
+// except the tree's contents. Cache uses it in its key; runners without it are keyed by the
+// request alone.
+type Keyer interface {
+	RunKey(req task.RunRequest) string
+}
+
+// CacheOptions configure a Cache. The zero value works.
+type CacheOptions struct {
+	// Dir, when set, persists reports as JSON files (one per key) so other processes reuse
+	// them. Without it the cache lives in memory only.
+	Dir string
+	// Concurrency bounds the runs of the underlying runner in flight (default
+	// runtime.NumCPU()).
+	Concurrency int
+}
+
+// Stats are a Cache's counters.
+type Stats struct {
+	Runs      int           // runs of the underlying runner
+	CacheHits int           // requests served from memory or disk
+	Coalesced int           // requests that waited for an identical run in flight
+	RunTime   time.Duration // total wall time of the underlying runs
+}
+
+// Cache wraps a runner with a content-addressed result cache, a bounded worker pool and
+// coalescing of identical concurrent requests. The key is a SHA-256 of the runner's RunKey
+// (or the request's kind, selection, args and limits) and every input file's content after
+// the overlay (see TreeHasher), so the same program is never run twice. Reports whose run
+// broke for a reason outside the program (RunSetupFailed) and errors are not cached.
+//
+// Cache implements task.Runner, and task.Lister when the wrapped runner does. It is safe for
+// concurrent use.
+type Cache struct {
+	r      task.Runner
+	opts   CacheOptions
+	hasher *TreeHasher
+	sem    chan struct{}
+
+	mu     sync.Mutex
+	mem    map[string]*task.Report
+	flight map[string]*flight
+	stats  Stats
+}
+
+type flight struct {
+	done chan struct{}
+	rep  *task.Report
+	err  error
+}
+
+// NewCache wraps r.
+func NewCache(r task.Runner, opts CacheOptions) *Cache {
+	if opts.Concurrency <= 0 {
+		opts.Concurrency = runtime.NumCPU()
+	}
+	return &Cache{
+		r: r, opts: opts, hasher: NewTreeHasher(),
+		sem:    make(chan struct{}, opts.Concurrency),
+		mem:    map[string]*task.Report{},
+		flight: map[string]*flight{},
+	}
+}
+
+type noCacheKey struct{}
+
+// WithoutCache returns a context that makes a Cache run the request even when it has a
+// report for it (the fresh report replaces the cached one). Baseline uses it to run the same
+// tree several times.
+func WithoutCache(ctx context.Context) context.Context {
+	return context.WithValue(ctx, noCacheKey{}, true)
+}
+
+// Key returns the cache key of req.
+func (c *Cache) Key(req task.RunRequest) (string, error) {
+	tree, err := c.hasher.Hash(req.Root, req.Overlay)
+	if err != nil {
+		return "", err
+	}
+	var runKey string
+	if k, ok := c.r.(Keyer); ok {
+		runKey = k.RunKey(req)
+	} else {
+		b, _ := json.Marshal([]any{req.Kind, req.Select, req.Args, req.Limits})
+		runKey = string(b)
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "faultline-sandbox-cache/v1\x00%s\x00%s", runKey, tree)
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// Stats returns a snapshot of the counters.
+func (c *Cache) Stats() Stats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stats
+}
+
+func cloneReport(r *task.Report, cached bool) *task.Report {
+	cp := *r
+	cp.Tests = append([]task.TestResult(nil), r.Tests...)
+	cp.Notes = append([]string(nil), r.Notes...)
+	cp.Cached = cached
+	return &cp
+}
+
+// Run serves req from the cache or runs it.
+func (c *Cache) Run(ctx context.Context, req task.RunRequest) (*task.Report, error) {
+	key, err := c.Key(req)
+	if err != nil {
+		return nil, err
+	}
+	bypass := ctx.Value(noCacheKey{}) != nil
+	c.mu.Lock()
+	if !bypass {
+		if rep, ok := c.mem[key]; ok {
+			c.stats.CacheHits++
+			c.mu.Unlock()
+			return cloneReport(rep, true), nil
+		}
+		if f, ok := c.flight[key]; ok {
+			c.stats.Coalesced++
+			c.mu.Unlock()
+			select {
+			case <-f.done:
+			case <-ctx.Done():
+				return nil, fmt.Errorf("sandbox: waiting for an identical run: %w", ctx.Err())
+			}
+			if f.err != nil {
+				return nil, f.err
+			}
+			return cloneReport(f.rep, true), nil
+		}
+	}
+	c.mu.Unlock()
+	if !bypass {
+		if rep, ok := c.load(key); ok {
+			c.mu.Lock()
+			c.mem[key] = rep
+			c.stats.CacheHits++
+			c.mu.Unlock()
+			return cloneReport(rep, true), nil
+		}
+	}
+	f := &flight{done: make(chan struct{})}
+	c.mu.Lock()
+	if !bypass {
+		if g, ok := c.flight[key]; ok { // lost a race with an identical request
+			c.stats.Coalesced++
+			c.mu.Unlock()
+			<-g.done
+			if g.err != nil {
+				return nil, g.err
+			}
+			return cloneReport(g.rep, true), nil
+		}
+		c.flight[key] = f
+	}
+	c.mu.Unlock()
+
+	f.rep, f.err = c.runBounded(ctx, req)
+	c.mu.Lock()
+	if !bypass {
+		delete(c.flight, key)
+	}
+	if f.err == nil {
+		c.stats.Runs++
+		c.stats.RunTime += f.rep.Wall
+		if f.rep.State != task.RunSetupFailed {
+			c.mem[key] = cloneReport(f.rep, false)
+		}
+	}
+	c.mu.Unlock()
+	close(f.done)
+	if f.err != nil {
+		return nil, f.err
+	}
+	if f.rep.State != task.RunSetupFailed {
+		if err := c.store(key, f.rep); err != nil {
+			return nil, err
+		}
+	}
+	return cloneReport(f.rep, false), nil
+}
+
+func (c *Cache) runBounded(ctx context.Context, req task.RunRequest) (*task.Report, error) {
+	select {
+	case c.sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("sandbox: waiting for a worker: %w", ctx.Err())
+	}
+	defer func() { <-c.sem }()
+	rep, err := c.r.Run(ctx, req)
+	if err == nil && rep == nil {
+		err = errors.New("sandbox: runner returned no report and no error")
+	}
+	return rep, err
+}
+
+// List delegates to the wrapped runner when it is a task.Lister (lists are not cached).
+func (c *Cache) List(ctx context.Context, req task.RunRequest) ([]string, error) {
+	l, ok := c.r.(task.Lister)
+	if !ok {
+		return nil, fmt.Errorf("sandbox: %T cannot list tests: %w", c.r, errors.ErrUnsupported)
+	}
+	select {
+	case c.sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("sandbox: waiting for a worker: %w", ctx.Err())
+	}
+	defer func() { <-c.sem }()
+	return l.List(ctx, req)
+}
+
+func (c *Cache) path(key string) string {
+	return filepath.Join(c.opts.Dir, key[:2], key+".json")
+}
+
+func (c *Cache) load(key string) (*task.Report, bool) {
+	if c.opts.Dir == "" {
+		return nil, false
+	}
+	b, err := os.ReadFile(c.path(key))
+	if err != nil {
+		return nil, false
+	}
+	var rep task.Report
+	if json.Unmarshal(b, &rep) != nil {
+		return nil, false // a damaged entry is a miss; the next store replaces it
+	}
+	return &rep, true
+}
+
+func (c *Cache) store(key string, rep *task.Report) error {
+	if c.opts.Dir == "" {
+		return nil
+	}
+	p := c.path(key)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return fmt.Errorf("sandbox: cache: %w", err)
+	}
+	b, err := json.Marshal(rep)
+	if err != nil {
+		return fmt.Errorf("sandbox: cache: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-")
+	if err != nil {
+		return fmt.Errorf("sandbox: cache: %w", err)
+	}
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("sandbox: cache: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("sandbox: cache: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), p); err != nil {
+		return fmt.Errorf("sandbox: cache: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,693 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/faultline-dev/faultline/task"
+)
+
+// Defaults for the zero fields of task.Limits and Options.
+const (
+	DefaultTimeout     = 10 * time.Minute
+	DefaultOutputBytes = 1 << 20 // per stream
+	DefaultMessageLen  = 4 << 10
+	DefaultMemoryBytes = 8 << 30 // address space (RLIMIT_AS)
+	DefaultKillGrace   = 2 * time.Second
+)
+
+// Options configure a Local runner. The zero value works.
+type Options struct {
+	// WorkDir is where private copies are made (default os.TempDir()). NewLocal creates its
+	// own subdirectory there, removed by Close.
+	WorkDir string
+	// Concurrency bounds the runs in flight (default runtime.NumCPU()). Each slot keeps a
+	// fixed directory, so Go's build cache (which keys compiled packages by directory) stays
+	// warm across runs.
+	Concurrency int
+	// Python is the interpreter for pytest. Default: the first of /usr/bin/python3, python3,
+	// python that can import pytest.
+	Python string
+	// Go is the go command (default "go" on PATH).
+	Go string
+	// GoCache and GoModCache are shared by every run (default: the host's `go env GOCACHE` and
+	// `go env GOMODCACHE`): never a cold build cache per run.
+	GoCache, GoModCache string
+	// Env holds extra KEY=VALUE pairs for the test command, set after the scrubbed host
+	// environment (e.g. GOFLAGS=-mod=mod, GOPROXY=off).
+	Env []string
+	// Limits fill the zero fields of each request's limits; zero fields here take the
+	// package defaults (DefaultTimeout, DefaultOutputBytes, DefaultMessageLen,
+	// DefaultMemoryBytes; no process limit).
+	Limits task.Limits
+	// KillGrace is the time between SIGTERM and SIGKILL (default DefaultKillGrace).
+	KillGrace time.Duration
+	// AllowNetwork keeps the host network (no network namespace).
+	AllowNetwork bool
+	// NoIsolation runs without namespaces (still in a private copy, process group, limits).
+	NoIsolation bool
+}
+
+// Local runs tests as local processes in private copies of the repository. It implements
+// task.Runner and task.Lister and is safe for concurrent use.
+type Local struct {
+	opts  Options
+	dir   string
+	slots chan int
+
+	initOnce sync.Once
+	initErr  error
+	iso      *isolation
+	goCache  string
+	goMod    string
+
+	pyOnce sync.Once
+	python string
+	pyErr  error
+}
+
+// NewLocal returns a local runner. Its work directory is created on first use.
+func NewLocal(opts Options) *Local {
+	if opts.Concurrency <= 0 {
+		opts.Concurrency = runtime.NumCPU()
+	}
+	if opts.Go == "" {
+		opts.Go = "go"
+	}
+	if opts.KillGrace <= 0 {
+		opts.KillGrace = DefaultKillGrace
+	}
+	l := &Local{opts: opts, slots: make(chan int, opts.Concurrency)}
+	for i := range opts.Concurrency {
+		l.slots <- i
+	}
+	return l
+}
+
+func (l *Local) init() error {
+	l.initOnce.Do(func() {
+		base := l.opts.WorkDir
+		if base == "" {
+			base = os.TempDir()
+		}
+		if err := os.MkdirAll(base, 0o755); err != nil {
+			l.initErr = fmt.Errorf("sandbox: work dir: %w", err)
+			return
+		}
+		d, err := os.MkdirTemp(base, "faultline-sandbox-")
+		if err != nil {
+			l.initErr = fmt.Errorf("sandbox: work dir: %w", err)
+			return
+		}
+		l.dir = d
+		l.iso = probeIsolation(l.opts.NoIsolation, l.opts.AllowNetwork)
+	})
+	return l.initErr
+}
+
+// goDirs resolves the shared Go caches (lazily: a pytest-only user needs no Go).
+func (l *Local) goDirs() (cache, mod string, err error) {
+	if l.opts.GoCache != "" && l.opts.GoModCache != "" {
+		return l.opts.GoCache, l.opts.GoModCache, nil
+	}
+	m, err := goEnv(l.opts.Go, "GOCACHE", "GOMODCACHE")
+	if err != nil {
+		return "", "", err
+	}
+	cache, mod = l.opts.GoCache, l.opts.GoModCache
+	if cache == "" {
+		cache = m["GOCACHE"]
+	}
+	if mod == "" {
+		mod = m["GOMODCACHE"]
+	}
+	return cache, mod, nil
+}
+
+func (l *Local) pythonPath() (string, error) {
+	l.pyOnce.Do(func() {
+		if l.opts.Python != "" {
+			l.python = l.opts.Python
+			return
+		}
+		l.python, l.pyErr = findPython([]string{"/usr/bin/python3", "python3", "python"})
+	})
+	return l.python, l.pyErr
+}
+
+// Notes returns what isolation the host allows, as the notes attached to every report.
+func (l *Local) Notes() []string {
+	if err := l.init(); err != nil {
+		return []string{err.Error()}
+	}
+	return append([]string(nil), l.iso.notes...)
+}
+
+// Close removes the runner's work directory. Runs must have finished.
+func (l *Local) Close() error {
+	if l.dir == "" {
+		return nil
+	}
+	return forceRemoveAll(l.dir)
+}
+
+// limits fills zero fields.
+func (l *Local) limits(in task.Limits) task.Limits {
+	fill := func(v, o, d int64) int64 {
+		if v > 0 {
+			return v
+		}
+		if o > 0 {
+			return o
+		}
+		return d
+	}
+	out := in
+	out.Timeout = time.Duration(fill(int64(in.Timeout), int64(l.opts.Limits.Timeout), int64(DefaultTimeout)))
+	out.OutputBytes = fill(in.OutputBytes, l.opts.Limits.OutputBytes, DefaultOutputBytes)
+	out.MemoryBytes = fill(in.MemoryBytes, l.opts.Limits.MemoryBytes, DefaultMemoryBytes)
+	out.Processes = int(fill(int64(in.Processes), int64(l.opts.Limits.Processes), 0))
+	out.MessageLen = int(fill(int64(in.MessageLen), int64(l.opts.Limits.MessageLen), DefaultMessageLen))
+	return out
+}
+
+// ErrBadRequest is wrapped by errors about a request the runner cannot use.
+var ErrBadRequest = errors.New("bad run request")
+
+func checkRequest(req task.RunRequest) error {
+	if req.Root == "" || !filepath.IsAbs(req.Root) {
+		return fmt.Errorf("sandbox: root %q must be an absolute path: %w", req.Root, ErrBadRequest)
+	}
+	st, err := os.Stat(req.Root)
+	if err != nil {
+		return fmt.Errorf("sandbox: root: %w", err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("sandbox: root %s: %w: %w", req.Root, errNotDir, ErrBadRequest)
+	}
+	if req.Kind != task.GoTest && req.Kind != task.Pytest {
+		return fmt.Errorf("sandbox: unknown test kind %q: %w", req.Kind, ErrBadRequest)
+	}
+	if err := req.Overlay.Validate(); err != nil {
+		return fmt.Errorf("sandbox: overlay: %w", err)
+	}
+	for _, f := range req.Select.Files {
+		if _, err := task.CleanRelPath(f); err != nil {
+			return fmt.Errorf("sandbox: selection: %w", err)
+		}
+	}
+	return nil
+}
+
+// slot is one prepared run directory.
+type slot struct {
+	idx                  int
+	dir, tree, home, tmp string
+}
+
+// acquire takes a slot and prepares a fresh private copy of the tree with the overlay.
+func (l *Local) acquire(ctx context.Context, req task.RunRequest) (*slot, error) {
+	var idx int
+	select {
+	case idx = <-l.slots:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("sandbox: waiting for a slot: %w", ctx.Err())
+	}
+	s := &slot{idx: idx, dir: filepath.Join(l.dir, "slot-"+strconv.Itoa(idx))}
+	s.tree, s.home, s.tmp = filepath.Join(s.dir, "tree"), filepath.Join(s.dir, "home"), filepath.Join(s.dir, "tmp")
+	fail := func(err error) (*slot, error) {
+		l.slots <- idx
+		return nil, err
+	}
+	if err := forceRemoveAll(s.dir); err != nil {
+		return fail(fmt.Errorf("sandbox: cleaning %s: %w", s.dir, err))
+	}
+	for _, d := range []string{s.home, s.tmp} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return fail(fmt.Errorf("sandbox: %w", err))
+		}
+	}
+	if err := copyTree(req.Root, s.tree); err != nil {
+		return fail(fmt.Errorf("sandbox: copying %s: %w", req.Root, err))
+	}
+	if err := req.Overlay.WriteTo(s.tree); err != nil {
+		return fail(fmt.Errorf("sandbox: %w", err))
+	}
+	return s, nil
+}
+
+func (l *Local) release(s *slot) { l.slots <- s.idx }
+
+// command is one prepared test command.
+type command struct {
+	argv     []string
+	env      []string
+	writable []string
+}
+
+func (l *Local) env(s *slot, extra ...string) []string {
+	base := scrubbedEnv(os.Environ(), []string{
+		"HOME=" + s.home, "TMPDIR=" + s.tmp, "TMP=" + s.tmp, "TEMP=" + s.tmp,
+		"PYTHONDONTWRITEBYTECODE=1", "PYTHONHASHSEED=0", "NO_COLOR=1",
+	})
+	return mergeEnv(mergeEnv(base, extra), l.opts.Env)
+}
+
+func (l *Local) goCommand(s *slot, req task.RunRequest, lim task.Limits, list bool) (command, error) {
+	cache, mod, err := l.goDirs()
+	if err != nil {
+		return command{}, err
+	}
+	pkgs, runPat, err := goPackages(req.Select)
+	if err != nil {
+		return command{}, err
+	}
+	argv := []string{l.opts.Go, "test", "-json"}
+	if list {
+		argv = append(argv, "-list", ".")
+	} else {
+		goTimeout := lim.Timeout * 9 / 10
+		argv = append(argv, "-count=1", "-vet=off", "-timeout="+goTimeout.String())
+		if runPat != "" {
+			argv = append(argv, "-run", runPat)
+		}
+	}
+	argv = append(argv, pkgs...)
+	if !list {
+		argv = append(argv, req.Args...)
+	}
+	env := l.env(s, "GOCACHE="+cache, "GOMODCACHE="+mod)
+	return command{argv: argv, env: env, writable: []string{s.dir, cache}}, nil
+}
+
+// goPackages maps a selection to package patterns and a -run pattern.
+func goPackages(sel task.Selection) (pkgs []string, runPat string, err error) {
+	seen := map[string]bool{}
+	add := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			pkgs = append(pkgs, p)
+		}
+	}
+	for _, f := range sel.Files {
+		c, _ := task.CleanRelPath(f)
+		switch {
+		case strings.HasSuffix(c, "/...") || c == "...":
+			add("./" + c)
+		case strings.HasSuffix(c, ".go"):
+			add("./" + path.Dir(c))
+		default:
+			add("./" + c)
+		}
+	}
+	var names []string
+	for _, id := range sel.IDs {
+		pkg, name, err := SplitGoTestID(id)
+		if err != nil {
+			return nil, "", err
+		}
+		add(pkg)
+		names = append(names, name)
+	}
+	if len(pkgs) == 0 {
+		pkgs = []string{"./..."}
+	}
+	if len(sel.Files) == 0 {
+		runPat = GoRunPattern(names)
+	}
+	sort.Strings(pkgs)
+	return pkgs, runPat, nil
+}
+
+func (l *Local) pytestCommand(s *slot, req task.RunRequest, list bool) (command, error) {
+	py, err := l.pythonPath()
+	if err != nil {
+		return command{}, err
+	}
+	argv := []string{py, "-m", "pytest", "-p", "no:cacheprovider", "--rootdir=" + s.tree}
+	if list {
+		argv = append(argv, "--collect-only", "-q")
+	} else {
+		argv = append(argv, "-rA", "-o", "junit_family=xunit1", "--junitxml="+filepath.Join(s.dir, "junit.xml"))
+	}
+	for _, f := range req.Select.Files {
+		c, _ := task.CleanRelPath(f)
+		argv = append(argv, c)
+	}
+	argv = append(argv, req.Select.IDs...)
+	if !list {
+		argv = append(argv, req.Args...)
+	}
+	return command{argv: argv, env: l.env(s), writable: []string{s.dir}}, nil
+}
+
+// Run runs the selected tests of req.Root with req.Overlay applied, in a private copy.
+func (l *Local) Run(ctx context.Context, req task.RunRequest) (*task.Report, error) {
+	if err := checkRequest(req); err != nil {
+		return nil, err
+	}
+	if err := l.init(); err != nil {
+		return nil, err
+	}
+	lim := l.limits(req.Limits)
+	s, err := l.acquire(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	defer l.release(s)
+
+	var cmd command
+	if req.Kind == task.GoTest {
+		cmd, err = l.goCommand(s, req, lim, false)
+	} else {
+		cmd, err = l.pytestCommand(s, req, false)
+	}
+	if err != nil {
+		if errors.Is(err, ErrBadTestID) {
+			return nil, err
+		}
+		return &task.Report{State: task.RunSetupFailed, Detail: truncate(err.Error(), lim.MessageLen), Notes: l.Notes()}, nil
+	}
+	var goParser *GoParser
+	var sumLines []SummaryLine
+	var stdoutHook func([]byte)
+	var lineBuf []byte
+	if req.Kind == task.GoTest {
+		goParser = NewGoParser(lim.MessageLen)
+		stdoutHook = func(p []byte) { goParser.Write(p) }
+	} else {
+		// Scan the whole stdout for -rA lines, however much of it the cap keeps.
+		stdoutHook = func(p []byte) {
+			lineBuf = append(lineBuf, p...)
+			for {
+				i := bytes.IndexByte(lineBuf, '\n')
+				if i < 0 {
+					if len(lineBuf) > 1<<20 {
+						lineBuf = lineBuf[:0]
+					}
+					break
+				}
+				if sl, ok := parseSummaryLine(string(lineBuf[:i])); ok {
+					sumLines = append(sumLines, sl)
+				}
+				lineBuf = lineBuf[i+1:]
+			}
+		}
+	}
+	stdout := newCapWriter(lim.OutputBytes, stdoutHook)
+	stderr := newCapWriter(lim.OutputBytes, nil)
+	cpu := int64(lim.Timeout/time.Second) + 1 + int64(l.opts.KillGrace/time.Second)
+	argv := l.iso.wrap(cmd.argv, cmd.writable, lim.MemoryBytes, cpu, lim.Processes)
+	pr := runProc(ctx, argv, s.tree, cmd.env, stdout, stderr, lim.Timeout, l.opts.KillGrace)
+	if pr.cancelled {
+		return nil, fmt.Errorf("sandbox: run cancelled: %w", ctx.Err())
+	}
+	rep := &task.Report{ExitCode: pr.exitCode, Wall: pr.wall, Notes: l.Notes()}
+	if pr.startErr != nil {
+		rep.State, rep.Detail = task.RunSetupFailed, truncate(pr.startErr.Error(), lim.MessageLen)
+		return rep, nil
+	}
+	if req.Kind == task.GoTest {
+		l.goReport(rep, goParser.Result(), req.Select, stderr.String(), pr, lim)
+		rep.Output = stderr.String()
+		if rep.Output == "" {
+			rep.Output = truncate(goOutputText(goParser), int(lim.OutputBytes))
+		}
+	} else {
+		if len(lineBuf) > 0 {
+			if sl, ok := parseSummaryLine(string(lineBuf)); ok {
+				sumLines = append(sumLines, sl)
+			}
+		}
+		l.pytestReport(rep, filepath.Join(s.dir, "junit.xml"), sumLines, stdout.String(), stderr.String(), pr, lim)
+		rep.Output = joinOutput(stdout.String(), stderr.String())
+	}
+	if stdout.Truncated() || stderr.Truncated() {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("output capped at %d bytes per stream", lim.OutputBytes))
+	}
+	rep.Sort()
+	return rep, nil
+}
+
+func joinOutput(stdout, stderr string) string {
+	if stderr == "" {
+		return stdout
+	}
+	if stdout == "" {
+		return stderr
+	}
+	return stdout + "\n[stderr]\n" + stderr
+}
+
+// goOutputText is a placeholder-free summary for Report.Output when go wrote nothing to
+// stderr: the package-level output of failed packages.
+func goOutputText(p *GoParser) string {
+	var b strings.Builder
+	names := make([]string, 0, len(p.pkgs))
+	for n := range p.pkgs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		b.WriteString(p.pkgs[n].out.String())
+	}
+	return b.String()
+}
+
+func (l *Local) goReport(rep *task.Report, gr *GoResult, sel task.Selection, stderr string, pr procResult, lim task.Limits) {
+	rep.Tests = filterSelected(gr.Tests, sel)
+	switch {
+	case pr.timedOut:
+		rep.State = task.RunTimeout
+		rep.Detail = fmt.Sprintf("run exceeded its time limit of %s", lim.Timeout)
+		for i := range rep.Tests {
+			if rep.Tests[i].Outcome == "" {
+				rep.Tests[i].Outcome = task.Timeout
+			}
+		}
+	case len(gr.BuildFailed) > 0:
+		rep.State = task.RunBuildFailed
+		rep.Detail = truncate(strings.TrimSpace(gr.BuildOutput+"\n"+stderr), lim.MessageLen*4)
+	case pr.exitCode != 0 && len(gr.Tests) == 0 && len(gr.FailedPackages) == 0:
+		// go itself failed before running anything (bad go.mod, no such package).
+		rep.State = task.RunBuildFailed
+		rep.Detail = truncate(strings.TrimSpace(gr.BuildOutput+"\n"+stderr), lim.MessageLen*4)
+	case len(rep.Tests) == 0 && len(gr.FailedPackages) == 0:
+		rep.State = task.RunNoTests
+	case len(rep.Tests) == 0:
+		rep.State = task.RunCrashed
+		rep.Detail = truncate(packageOutput(gr), lim.MessageLen*4)
+	default:
+		rep.State = task.RunOK
+		if len(gr.FailedPackages) > 0 {
+			rep.Detail = truncate(packageOutput(gr), lim.MessageLen*4)
+		}
+	}
+}
+
+func packageOutput(gr *GoResult) string {
+	var b strings.Builder
+	for _, p := range gr.FailedPackages {
+		b.WriteString(gr.PackageOutput[p])
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// filterSelected keeps the results of the selected ids, their ancestors and descendants (a
+// -run pattern may select more subtests than asked). With no ids selected, all are kept.
+func filterSelected(tests []task.TestResult, sel task.Selection) []task.TestResult {
+	if len(sel.IDs) == 0 || len(sel.Files) > 0 {
+		return tests
+	}
+	ids := append([]string(nil), sel.IDs...)
+	sort.Strings(ids)
+	var out []task.TestResult
+	for _, t := range tests {
+		for _, id := range ids {
+			if t.ID == id || strings.HasPrefix(t.ID, id+"/") || strings.HasPrefix(id, t.ID+"/") {
+				out = append(out, t)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func (l *Local) pytestReport(rep *task.Report, junitPath string, sum []SummaryLine, stdout, stderr string, pr procResult, lim task.Limits) {
+	var tests []task.TestResult
+	var collErrs []string
+	if f, err := os.Open(junitPath); err == nil {
+		jr, jerr := ParseJUnit(f, lim.MessageLen)
+		f.Close()
+		if jerr == nil {
+			tests, collErrs = jr.Tests, jr.CollectionErrors
+		}
+	}
+	st, sce := summaryResults(sum, lim.MessageLen)
+	if tests == nil {
+		tests = st
+	} else {
+		// The summary tells XPASS (a plain pass in JUnit) apart.
+		for _, s := range st {
+			i := sort.Search(len(tests), func(i int) bool { return tests[i].ID >= s.ID })
+			if i < len(tests) && tests[i].ID == s.ID && s.Outcome == task.XPass && tests[i].Outcome == task.Pass {
+				tests[i].Outcome = task.XPass
+			}
+		}
+	}
+	if len(collErrs) == 0 {
+		collErrs = sce
+	}
+	rep.Tests = tests
+	switch {
+	case pr.timedOut:
+		rep.State = task.RunTimeout
+		rep.Detail = fmt.Sprintf("run exceeded its time limit of %s", lim.Timeout)
+	case pr.exitCode == 5:
+		rep.State = task.RunNoTests
+	case len(collErrs) > 0:
+		rep.State = task.RunCollectionError
+		rep.Detail = truncate(strings.Join(collErrs, "\n"), lim.MessageLen*4)
+	case pr.exitCode == 0 || pr.exitCode == 1:
+		rep.State = task.RunOK
+	case pr.exitCode == 4:
+		rep.State = task.RunSetupFailed
+		rep.Detail = truncate(strings.TrimSpace(stderr+"\n"+lastLines(stdout, 20)), lim.MessageLen*4)
+	default:
+		rep.State = task.RunCrashed
+		rep.Detail = truncate(strings.TrimSpace(stderr+"\n"+lastLines(stdout, 20)), lim.MessageLen*4)
+	}
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// ErrListFailed is wrapped by List errors when discovery itself failed (build or collection
+// errors).
+var ErrListFailed = errors.New("test discovery failed")
+
+// List discovers test ids without running them: `go test -list .` per package (top-level
+// tests, examples and fuzz targets; benchmarks are left out because a plain test run does not
+// run them) or `pytest --collect-only -q`. Ids are sorted.
+func (l *Local) List(ctx context.Context, req task.RunRequest) ([]string, error) {
+	if err := checkRequest(req); err != nil {
+		return nil, err
+	}
+	if err := l.init(); err != nil {
+		return nil, err
+	}
+	lim := l.limits(req.Limits)
+	s, err := l.acquire(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	defer l.release(s)
+	var cmd command
+	if req.Kind == task.GoTest {
+		cmd, err = l.goCommand(s, req, lim, true)
+	} else {
+		cmd, err = l.pytestCommand(s, req, true)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out, errOut bytes.Buffer
+	stdout := newCapWriter(64<<20, func(p []byte) { out.Write(p) })
+	stderr := newCapWriter(lim.OutputBytes, func(p []byte) { errOut.Write(p) })
+	argv := l.iso.wrap(cmd.argv, cmd.writable, lim.MemoryBytes, int64(lim.Timeout/time.Second)+1, lim.Processes)
+	pr := runProc(ctx, argv, s.tree, cmd.env, stdout, stderr, lim.Timeout, l.opts.KillGrace)
+	switch {
+	case pr.cancelled:
+		return nil, fmt.Errorf("sandbox: list cancelled: %w", ctx.Err())
+	case pr.startErr != nil:
+		return nil, fmt.Errorf("sandbox: list: %w", pr.startErr)
+	case pr.timedOut:
+		return nil, fmt.Errorf("sandbox: list timed out after %s: %w", lim.Timeout, ErrListFailed)
+	}
+	if req.Kind == task.GoTest {
+		return parseGoList(out.Bytes(), errOut.String(), pr.exitCode)
+	}
+	return parsePytestList(out.String(), errOut.String(), pr.exitCode, lim.MessageLen)
+}
+
+func parseGoList(out []byte, stderr string, exit int) ([]string, error) {
+	var ids []string
+	var build strings.Builder
+	failed := false
+	for _, line := range bytes.Split(out, []byte("\n")) {
+		var ev GoEvent
+		if len(line) == 0 || json.Unmarshal(line, &ev) != nil {
+			continue
+		}
+		switch {
+		case ev.Action == "build-output":
+			build.WriteString(ev.Output)
+		case ev.Action == "fail" && ev.Test == "":
+			failed = true
+		case ev.Action == "output" && ev.Test == "":
+			name := strings.TrimSpace(ev.Output)
+			if isTestFuncName(name) && !strings.HasPrefix(name, "Benchmark") {
+				ids = append(ids, ev.Package+"."+name)
+			}
+		}
+	}
+	if failed || exit != 0 {
+		return nil, fmt.Errorf("sandbox: go test -list: %s: %w", truncate(strings.TrimSpace(build.String()+"\n"+stderr), DefaultMessageLen), ErrListFailed)
+	}
+	sort.Strings(ids)
+	return ids, nil
+}
+
+func parsePytestList(out, stderr string, exit, messageLen int) ([]string, error) {
+	if exit == 5 {
+		return nil, nil
+	}
+	if exit != 0 {
+		return nil, fmt.Errorf("sandbox: pytest --collect-only exited %d: %s: %w", exit, truncate(strings.TrimSpace(lastLines(out, 30)+"\n"+stderr), messageLen), ErrListFailed)
+	}
+	var ids []string
+	for _, line := range strings.Split(out, "\n") {
+		line = strings.TrimRight(line, "\r")
+		if file, _, ok := strings.Cut(line, "::"); ok && strings.HasSuffix(file, ".py") && !strings.Contains(file, " ") {
+			ids = append(ids, line)
+		}
+	}
+	sort.Strings(ids)
+	return ids, nil
+}
+
+// RunKey identifies everything about this runner and a request that can change a report,
+// except the tree's contents (see Cache): the test kind, the command configuration
+// (interpreter, go command, extra environment, isolation), the selection, the extra args and
+// the effective limits.
+func (l *Local) RunKey(req task.RunRequest) string {
+	lim := l.limits(req.Limits)
+	py := ""
+	if req.Kind == task.Pytest {
+		py, _ = l.pythonPath()
+	}
+	h := sha256.New()
+	enc := json.NewEncoder(h)
+	_ = enc.Encode([]any{"local/v1", req.Kind, py, l.opts.Go, l.opts.Env, l.opts.AllowNetwork, l.opts.NoIsolation,
+		req.Select.Files, req.Select.IDs, req.Args, lim})
+	return hex.EncodeToString(h.Sum(nil))
+}

@@ -1,0 +1,288 @@
+package sandbox
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/faultline-dev/faultline/task"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+type pytestRef struct {
+	Outcomes  map[string]task.Outcome `json:"outcomes"`
+	Collected []string                `json:"collected"`
+}
+
+func loadPytestRef(t *testing.T) pytestRef {
+	t.Helper()
+	b, err := os.ReadFile("testdata/pytest-ref/expected.json")
+	require.NoError(t, err)
+	var ref pytestRef
+	require.NoError(t, json.Unmarshal(b, &ref))
+	require.NotEmpty(t, ref.Outcomes)
+	return ref
+}
+
+// TestParseJUnitMatchesPytest compares the JUnit parser (refined by the -rA summary, as
+// Local does) with pytest's own per-test verdicts recorded by testdata/pytest-ref/gen.py.
+func TestParseJUnitMatchesPytest(t *testing.T) {
+	ref := loadPytestRef(t)
+	f, err := os.Open("testdata/pytest-ref/junit.xml")
+	require.NoError(t, err)
+	defer f.Close()
+	jr, err := ParseJUnit(f, 0)
+	require.NoError(t, err)
+	assert.Empty(t, jr.CollectionErrors)
+
+	ra, err := os.ReadFile("testdata/pytest-ref/ra.txt")
+	require.NoError(t, err)
+	rep := &task.Report{}
+	l := NewLocal(Options{})
+	l.pytestReport(rep, "testdata/pytest-ref/junit.xml", ParseSummary(bytes.NewReader(ra)), string(ra), "", procResult{exitCode: 1}, l.limits(task.Limits{}))
+	assert.Equal(t, task.RunOK, rep.State)
+
+	got := map[string]task.Outcome{}
+	for _, tr := range rep.Tests {
+		got[tr.ID] = tr.Outcome
+	}
+	assert.Equal(t, ref.Outcomes, got)
+	ids := rep.IDs(func(task.Outcome) bool { return true })
+	assert.Equal(t, ref.Collected, ids, "report ids equal pytest --collect-only ids")
+
+	// JUnit alone cannot tell XPASS from PASSED.
+	for _, tr := range jr.Tests {
+		if ref.Outcomes[tr.ID] == task.XPass {
+			assert.Equal(t, task.Pass, tr.Outcome)
+		} else {
+			assert.Equal(t, ref.Outcomes[tr.ID], tr.Outcome, tr.ID)
+		}
+	}
+	r, _ := rep.Result("test_basic.py::test_fail")
+	assert.Contains(t, r.Message, "arithmetic is broken")
+	r, _ = rep.Result("test_fixtures.py::test_teardown_error")
+	assert.Contains(t, r.Message, "teardown exploded")
+}
+
+// TestParseSummaryMatchesPytest checks the -rA fallback alone against pytest's verdicts:
+// every test pytest lists in the summary (all but skips, which -rA names by location) gets
+// pytest's outcome.
+func TestParseSummaryMatchesPytest(t *testing.T) {
+	ref := loadPytestRef(t)
+	ra, err := os.ReadFile("testdata/pytest-ref/ra.txt")
+	require.NoError(t, err)
+	tests, coll := summaryResults(ParseSummary(bytes.NewReader(ra)), 0)
+	assert.Empty(t, coll)
+	want := map[string]task.Outcome{}
+	for id, o := range ref.Outcomes {
+		if o != task.Skip {
+			want[id] = o
+		}
+	}
+	got := map[string]task.Outcome{}
+	for _, tr := range tests {
+		got[tr.ID] = tr.Outcome
+	}
+	assert.Equal(t, want, got)
+}
+
+func TestParseSummaryLines(t *testing.T) {
+	in := strings.Join([]string{
+		"FAILED a/test_x.py::T::test_y[p q] - AssertionError: no",
+		"XPASS a/test_x.py::test_z reason words",
+		"ERROR a/test_bad.py - SyntaxError: invalid syntax",
+		"FAILED to do something useful",     // not a node id
+		"SKIPPED [2] a/test_x.py:3: reason", // a location, not a test
+		"PASSED a/test_x.py::test_ok",
+		"PASSED",
+	}, "\n")
+	got := ParseSummary(strings.NewReader(in))
+	want := []SummaryLine{
+		{ID: "a/test_x.py::T::test_y[p q]", Outcome: task.Fail, Message: "AssertionError: no"},
+		{ID: "a/test_x.py::test_z", Outcome: task.XPass, Message: "reason words"},
+		{ID: "a/test_bad.py", Outcome: task.Error, Message: "SyntaxError: invalid syntax"},
+		{ID: "a/test_x.py::test_ok", Outcome: task.Pass},
+	}
+	assert.Equal(t, want, got)
+	tests, coll := summaryResults(got, 0)
+	assert.Len(t, tests, 3)
+	assert.Equal(t, []string{"a/test_bad.py: SyntaxError: invalid syntax"}, coll)
+}
+
+func TestParseSummaryLongLine(t *testing.T) {
+	in := "PASSED a/test_x.py::test_a\n" + strings.Repeat("x", 3<<20) + "\nPASSED a/test_x.py::test_b\n"
+	got := ParseSummary(strings.NewReader(in))
+	require.Len(t, got, 2)
+	assert.Equal(t, "a/test_x.py::test_b", got[1].ID)
+}
+
+func TestJUnitNodeIDs(t *testing.T) {
+	cases := []struct{ file, class, name, want string }{
+		{"tests/test_a.py", "tests.test_a", "test_f", "tests/test_a.py::test_f"},
+		{"tests/test_a.py", "tests.test_a.TestC", "test_m[x]", "tests/test_a.py::TestC::test_m[x]"},
+		{"", "pkg.tests.test_a.TestC.Inner", "test_m", "pkg/tests/test_a.py::TestC::Inner::test_m"},
+		{"", "test_top", "test_f", "test_top.py::test_f"},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, junitNodeID(c.file, c.class, c.name))
+	}
+}
+
+func TestParseJUnitCollectionError(t *testing.T) {
+	xml := `<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" errors="1">
+<testcase classname="" name="test_bad" time="0.000"><error message="collection failure">  File "test_bad.py", line 1
+SyntaxError: invalid syntax</error></testcase></testsuite></testsuites>`
+	jr, err := ParseJUnit(strings.NewReader(xml), 0)
+	require.NoError(t, err)
+	assert.Empty(t, jr.Tests)
+	require.Len(t, jr.CollectionErrors, 1)
+	assert.Contains(t, jr.CollectionErrors[0], "SyntaxError")
+}
+
+func TestParseJUnitGarbage(t *testing.T) {
+	for _, in := range []string{"", "not xml", "<a><b></a>", "<testsuite><testcase name='x' classname='m'><failure>"} {
+		_, err := ParseJUnit(strings.NewReader(in), 0)
+		assert.Error(t, err, "%q", in)
+	}
+}
+
+// goFixtureStream runs the real `go test -json` on testdata/gofix (copied) and returns its
+// stream.
+func goFixtureStream(t *testing.T, pkgs ...string) []byte {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go command not found")
+	}
+	dir := t.TempDir()
+	require.NoError(t, copyTree(filepath.Join("testdata", "gofix"), filepath.Join(dir, "m")))
+	cmd := exec.Command("go", append([]string{"test", "-json", "-count=1", "-timeout=3s"}, pkgs...)...)
+	cmd.Dir = filepath.Join(dir, "m")
+	out, _ := cmd.Output()
+	require.NotEmpty(t, out)
+	return out
+}
+
+func TestGoParserRealStream(t *testing.T) {
+	out := goFixtureStream(t, "./ok", "./panics", "./broken", "./slow")
+	gr, err := ParseGoJSON(bytes.NewReader(out), 0)
+	require.NoError(t, err)
+	got := map[string]task.Outcome{}
+	for _, tr := range gr.Tests {
+		got[tr.ID] = tr.Outcome
+	}
+	want := map[string]task.Outcome{
+		"example.com/gofix/ok.TestPass":              task.Pass,
+		"example.com/gofix/ok.TestFail":              task.Fail,
+		"example.com/gofix/ok.TestSkip":              task.Skip,
+		"example.com/gofix/ok.TestSub":               task.Fail,
+		"example.com/gofix/ok.TestSub/with_space":    task.Pass,
+		"example.com/gofix/ok.TestSub/with_space#01": task.Fail,
+		"example.com/gofix/ok.TestSub/a.b":           task.Pass,
+		"example.com/gofix/panics.TestBefore":        task.Pass,
+		"example.com/gofix/panics.TestPanic":         task.Fail,
+		"example.com/gofix/slow.TestQuick":           task.Pass,
+		"example.com/gofix/slow.TestSleep":           task.Timeout,
+	}
+	assert.Equal(t, want, got)
+	assert.Equal(t, []string{"example.com/gofix/broken"}, gr.BuildFailed)
+	assert.Contains(t, gr.BuildOutput, "undefinedFunction")
+	assert.Equal(t, []string{"example.com/gofix/broken", "example.com/gofix/ok", "example.com/gofix/panics", "example.com/gofix/slow"}, gr.FailedPackages)
+	assert.Contains(t, gr.PackageOutput["example.com/gofix/panics"], "FAIL")
+	assert.False(t, gr.Incomplete)
+	r := gr.Tests[sort.Search(len(gr.Tests), func(i int) bool { return gr.Tests[i].ID >= "example.com/gofix/ok.TestFail" })]
+	assert.Contains(t, r.Message, "boom")
+	r = gr.Tests[sort.Search(len(gr.Tests), func(i int) bool { return gr.Tests[i].ID >= "example.com/gofix/panics.TestPanic" })]
+	assert.Contains(t, r.Message, "in another goroutine")
+
+	// A stream cut in the middle (the run was killed): the running test timed out.
+	cut := out[:bytes.Index(out, []byte(`"Test":"TestSleep"`))]
+	cut = cut[:bytes.LastIndexByte(cut, '\n')+1]
+	cut = append(cut, []byte(`{"Action":"run","Package":"example.com/gofix/slow","Test":"TestSleep"}`+"\n")...)
+	gr, err = ParseGoJSON(bytes.NewReader(cut), 0)
+	require.NoError(t, err)
+	assert.True(t, gr.Incomplete)
+	for _, tr := range gr.Tests {
+		if tr.ID == "example.com/gofix/slow.TestSleep" {
+			assert.Equal(t, task.Timeout, tr.Outcome)
+		}
+	}
+}
+
+func TestGoParserBoundsMessages(t *testing.T) {
+	p := NewGoParser(100)
+	p.Write([]byte(`{"Action":"run","Package":"p","Test":"TestA"}` + "\n"))
+	line := `{"Action":"output","Package":"p","Test":"TestA","Output":"` + strings.Repeat("y", 1000) + `\n"}` + "\n"
+	for range 1000 {
+		p.Write([]byte(line))
+	}
+	// Split writes at arbitrary points.
+	end := []byte(`{"Action":"fail","Package":"p","Test":"TestA"}` + "\n")
+	p.Write(end[:7])
+	p.Write(end[7:])
+	r := p.Result()
+	require.Len(t, r.Tests, 1)
+	assert.Equal(t, task.Fail, r.Tests[0].Outcome)
+	assert.LessOrEqual(t, len(r.Tests[0].Message), 100)
+}
+
+func TestSplitGoTestID(t *testing.T) {
+	cases := []struct{ id, pkg, test string }{
+		{"example.com/m/a.TestX", "example.com/m/a", "TestX"},
+		{"example.com/m/a.TestX/with_space#01", "example.com/m/a", "TestX/with_space#01"},
+		{"gopkg.in/check.v1.TestY/a.b/c", "gopkg.in/check.v1", "TestY/a.b/c"},
+		{"a.ExampleFoo", "a", "ExampleFoo"},
+		{"x.Test", "x", "Test"},
+	}
+	for _, c := range cases {
+		p, n, err := SplitGoTestID(c.id)
+		require.NoError(t, err, c.id)
+		assert.Equal(t, c.pkg, p)
+		assert.Equal(t, c.test, n)
+	}
+	for _, bad := range []string{"", "TestX", "a.Testify", "a.b", "a.Test-1"} {
+		_, _, err := SplitGoTestID(bad)
+		assert.ErrorIs(t, err, ErrBadTestID, bad)
+	}
+}
+
+func TestGoRunPattern(t *testing.T) {
+	assert.Equal(t, "", GoRunPattern(nil))
+	assert.Equal(t, "^(TestA|TestB)$", GoRunPattern([]string{"TestB", "TestA/x"}))
+	assert.Equal(t, `^(TestA)$/^(a\.b|x\(y\))$`, GoRunPattern([]string{"TestA/x(y)", "TestA/a.b"}))
+}
+
+func TestCapWriter(t *testing.T) {
+	var seen int
+	w := newCapWriter(10, func(p []byte) { seen += len(p) })
+	for i := range 100 {
+		w.Write([]byte{byte('a' + i%26)})
+	}
+	assert.Equal(t, 100, seen)
+	assert.True(t, w.Truncated())
+	s := w.String()
+	assert.True(t, strings.HasPrefix(s, "abcde"), s)
+	assert.True(t, strings.HasSuffix(s, "rstuv"), s) // bytes 95..99
+	assert.Contains(t, s, "[... 90 bytes omitted ...]")
+
+	w = newCapWriter(10, nil)
+	w.Write([]byte("abc"))
+	assert.Equal(t, "abc", w.String())
+	assert.False(t, w.Truncated())
+	w.Write([]byte(strings.Repeat("z", 50) + "12345"))
+	assert.True(t, strings.HasSuffix(w.String(), "12345"))
+}
+
+func TestTruncate(t *testing.T) {
+	assert.Equal(t, "abc", truncate("abc", 10))
+	assert.Equal(t, "abc", truncate("abc", 0))
+	s := truncate(strings.Repeat("é", 100), 50)
+	assert.LessOrEqual(t, len(s), 50)
+	assert.True(t, strings.HasSuffix(s, "[truncated]"))
+	assert.True(t, strings.ToValidUTF8(s, "?") == s)
+}

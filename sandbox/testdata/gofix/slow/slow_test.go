@@ -1,0 +1,10 @@
+package slow
+
+import (
+	"testing"
+	"time"
+)
+
+func TestQuick(t *testing.T) {}
+
+func TestSleep(t *testing.T) { time.Sleep(time.Hour) }
