@@ -16,7 +16,7 @@ func text(ls ...string) string { return strings.Join(ls, "\n") }
 // it and no forbidden string does. It counts its calls.
 type predicate struct {
 	require, forbid []string
-	calls          atomic.Int64
+	calls           atomic.Int64
 }
 
 func (p *predicate) Passes(_ context.Context, program string) (bool, error) {

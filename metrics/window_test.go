@@ -13,7 +13,9 @@ func joinW(ls []string) string { return strings.Join(ls, ",") }
 func TestReferenceWindows(t *testing.T) {
 	buggy := []string{"L1", "L2", "L3", "L4", "L5", "L6", "L7", "L8"}
 	m := &matcher{mode: Reference, buggy: buggy}
-	mod := func(l int) task.LineEdit { return task.LineEdit{Line: l, Type: task.Modify, Original: buggy[l-1], Modified: "x"} }
+	mod := func(l int) task.LineEdit {
+		return task.LineEdit{Line: l, Type: task.Modify, Original: buggy[l-1], Modified: "x"}
+	}
 
 	// Predicted blocks at 2 and 5..6.
 	rb := task.Blocks(task.Edits{mod(2), mod(5), mod(6)})
@@ -71,7 +73,9 @@ func TestReferenceWindows(t *testing.T) {
 func TestPaperWindows(t *testing.T) {
 	buggy := []string{"L1", "L2", "L3", "L4", "L5", "L6", "L7", "L8"}
 	m := &matcher{mode: Paper, buggy: buggy}
-	mod := func(l int) task.LineEdit { return task.LineEdit{Line: l, Type: task.Modify, Original: buggy[l-1], Modified: "x"} }
+	mod := func(l int) task.LineEdit {
+		return task.LineEdit{Line: l, Type: task.Modify, Original: buggy[l-1], Modified: "x"}
+	}
 	bs := task.Blocks(task.Edits{mod(2), {Line: 5, Type: task.Add, Modified: "n"}, mod(7)})
 	cases := []struct{ before, after string }{
 		{"L1", "L3,L4"},
