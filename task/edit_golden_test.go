@@ -17,20 +17,20 @@ import (
 // testdata/edits/golden.json and pairs/ are produced by testdata/edits/gen.py with CPython's
 // difflib (see that script for how to regenerate them).
 type goldenPair struct {
-	Name          string      `json:"name"`
-	Ndiff         string      `json:"ndiff"`
-	OpCodes       [][]any     `json:"opcodes"`
-	Edits         [][4]string `json:"edits"`
-	Reordered     bool        `json:"reordered_by_sort"`
-	CleanKeys     []string    `json:"clean_keys"`
-	Blocks        [][]any     `json:"blocks"`
-	Strides       [][2]*int   `json:"strides"`
-	ReverseKeys   []string    `json:"reverse_keys"`
-	ApplyClean    string      `json:"apply_clean"`
-	ApplyAlt      string      `json:"apply_alternate_blocks"`
-	ApplyShifted  string      `json:"apply_shifted"`
-	Verify        [][5]any    `json:"verify"`
-	old, new      string
+	Name         string      `json:"name"`
+	Ndiff        string      `json:"ndiff"`
+	OpCodes      [][]any     `json:"opcodes"`
+	Edits        [][4]string `json:"edits"`
+	Reordered    bool        `json:"reordered_by_sort"`
+	CleanKeys    []string    `json:"clean_keys"`
+	Blocks       [][]any     `json:"blocks"`
+	Strides      [][2]*int   `json:"strides"`
+	ReverseKeys  []string    `json:"reverse_keys"`
+	ApplyClean   string      `json:"apply_clean"`
+	ApplyAlt     string      `json:"apply_alternate_blocks"`
+	ApplyShifted string      `json:"apply_shifted"`
+	Verify       [][5]any    `json:"verify"`
+	old, new     string
 }
 
 func loadPairs(t testing.TB) []goldenPair {
@@ -202,5 +202,36 @@ func TestGoldenDiffLines(t *testing.T) {
 	if bigPairs == 0 || tiePairs == 0 || syncedPairs == 0 {
 		t.Errorf("coverage: %d pairs ≥ 200 lines, %d tied adds, %d pairs synced on identical lines",
 			bigPairs, tiePairs, syncedPairs)
+	}
+}
+
+// TestPythonWhitespace checks that Lines strips exactly the characters for which Python's
+// str.isspace() holds (recorded by gen.py), over all code points.
+func TestPythonWhitespace(t *testing.T) {
+	data, err := os.ReadFile("testdata/edits/golden.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g struct {
+		IsSpace []rune `json:"isspace"`
+	}
+	if err := json.Unmarshal(data, &g); err != nil {
+		t.Fatal(err)
+	}
+	if len(g.IsSpace) < 20 {
+		t.Fatalf("golden isspace set has %d entries", len(g.IsSpace))
+	}
+	space := map[rune]bool{}
+	for _, r := range g.IsSpace {
+		space[r] = true
+	}
+	for r := rune(0); r <= 0x10FFFF; r++ {
+		if r == '\n' || (r >= 0xD800 && r <= 0xDFFF) {
+			continue // the line separator; surrogates are not valid in Go strings
+		}
+		stripped := len(task.Lines("x" + string(r))[0]) == 1
+		if stripped != space[r] {
+			t.Errorf("U+%04X: stripped=%v, Python isspace=%v", r, stripped, space[r])
+		}
 	}
 }

@@ -17,7 +17,8 @@ import (
 //	 "15": {"type": "add", "original": "", "modified": "y()"},
 //	 "15 ": {"type": "add", "original": "", "modified": "z()"}}
 //
-// MarshalJSON writes every member with all three fields. UnmarshalJSON keeps the members'
+// MarshalJSON writes every member with all three fields; like any JSON text it carries
+// Unicode, so each invalid UTF-8 byte of an edit's text is written as U+FFFD. UnmarshalJSON keeps the members'
 // order, reads the Tie from the key's trailing spaces (other surrounding whitespace is
 // ignored, as Python's int() does), accepts the type in any case and missing or null
 // "original"/"modified" (as ""), ignores other fields, and also accepts the whole object

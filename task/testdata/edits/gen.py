@@ -242,7 +242,9 @@ def main():
     pairs.extend(cases)
 
     os.makedirs("pairs", exist_ok=True)
-    out = {"python": sys.version.split()[0], "pairs": []}
+    # str.isspace() decides what rstrip()/strip() remove; Go's unicode.IsSpace differs.
+    out = {"python": sys.version.split()[0],
+           "isspace": [c for c in range(0x110000) if chr(c).isspace()], "pairs": []}
     for name, old, new in pairs:
         for ext, text in (("old", old), ("new", new)):
             with open("pairs/%s.%s" % (name, ext), "w", encoding="utf-8", newline="") as f:
