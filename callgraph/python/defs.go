@@ -207,7 +207,7 @@ func (c *collector) function(i, dec int32, sc *scope, caller *defInfo, cond bool
 // innermost decorator receives the definition, each outer one the previous result.
 func (c *collector) applyDecorators(d *defInfo, decs []*expr, caller *defInfo) {
 	line := d.fn.DecoratorLine
-	var arg *expr = &expr{op: eDef, def: d}
+	arg := &expr{op: eDef, def: d, raw: true}
 	for k := len(decs) - 1; k >= 0; k-- {
 		cs := &callSite{caller: caller, line: line + k, callee: decs[k], args: []*expr{arg}, kws: []string{""}}
 		c.calls = append(c.calls, cs)

@@ -92,6 +92,7 @@ type expr struct {
 	keys  []string // for eDict: constant keys ("" when not a constant), parallel to elems
 	key   string   // for eSubscript: the constant key, "" when not constant
 	keyOK bool
+	raw   bool // eDef: the definition itself, before its decorators apply
 
 	// evaluation memo, valid for one resolution round
 	round int

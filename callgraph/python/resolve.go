@@ -203,7 +203,7 @@ func (r *resolver) evalOp(e *expr) []value {
 	case eDef:
 		out := []value{{kind: vDef, def: e.def}}
 		// a decorated function evaluates to what its project decorators return, too
-		if e.def.decCall != nil && e.def.fn.Kind != "class" && !r.noFlow {
+		if e.def.decCall != nil && e.def.fn.Kind != "class" && !r.noFlow && !e.raw {
 			for _, v := range r.eval(e.def.decCall) {
 				if v.kind == vDef {
 					out = addValues(out, v)
