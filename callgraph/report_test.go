@@ -1,0 +1,137 @@
+package callgraph
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/faultline-dev/faultline/task"
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/graph/formats/dot"
+	"gonum.org/v1/gonum/graph/formats/dot/ast"
+)
+
+func keysOf(m map[string]any) []string {
+	var k []string
+	for key := range m {
+		k = append(k, key)
+	}
+	slices.Sort(k)
+	return k
+}
+
+func TestWriteJSONContract(t *testing.T) {
+	g := graphWithModule(t)
+	for i := range g.nodes {
+		g.nodes[i].Metrics = Metrics{CodeLines: 10 + i, Cyclomatic: 2, HalsteadVolume: 12.5, HalsteadDifficulty: 3.25, Nesting: 1, Lines: 40}
+		g.nodes[i].Line, g.nodes[i].EndLine = i+1, i+3
+		g.nodes[i].Name = g.nodes[i].ID[len("m.py::"):]
+	}
+	c, err := g.Centrality(context.Background(), CentralityOptions{})
+	require.NoError(t, err)
+	for _, compat := range []Compat{CompatNone, CompatBreakpoint} {
+		var buf bytes.Buffer
+		require.NoError(t, g.WriteJSON(&buf, c, compat))
+		require.Equal(t, 1, bytes.Count(buf.Bytes(), []byte("\n")), "one line")
+		var doc map[string]any
+		require.NoError(t, json.Unmarshal(buf.Bytes(), &doc))
+		require.Equal(t, []string{"edges", "nodes", "stats"}, keysOf(doc))
+
+		nodes := doc["nodes"].([]any)
+		require.Len(t, nodes, g.Len())
+		for i, raw := range nodes {
+			n := raw.(map[string]any)
+			require.Equal(t, []string{"centrality", "end_line", "file", "id", "kind", "line", "metrics", "name"}, keysOf(n))
+			m := n["metrics"].(map[string]any)
+			require.Equal(t, []string{"code_lines", "cyclomatic", "halstead_difficulty", "halstead_volume", "nesting"}, keysOf(m))
+			cen := n["centrality"].(map[string]any)
+			require.Equal(t, []string{"betweenness", "distance_discount", "harmonic", "in_degree", "out_degree", "pagerank"}, keysOf(cen))
+			node := g.Node(i)
+			require.Equal(t, node.ID, n["id"])
+			require.Equal(t, "m.py", n["file"])
+			require.Equal(t, node.Name, n["name"])
+			require.Equal(t, string(node.Kind), n["kind"])
+			require.EqualValues(t, i+1, n["line"])
+			require.EqualValues(t, i+3, n["end_line"])
+			want := 10 + i
+			if compat == CompatBreakpoint {
+				want++
+			}
+			require.EqualValues(t, want, m["code_lines"])
+			require.EqualValues(t, 12.5, m["halstead_volume"])
+			require.Equal(t, c.Harmonic[i], cen["harmonic"])
+			require.Equal(t, c.PageRank[i], cen["pagerank"])
+			require.Equal(t, c.Betweenness[i], cen["betweenness"])
+			require.Equal(t, c.DistanceDiscount[i], cen["distance_discount"])
+			require.EqualValues(t, c.InDegree[i], cen["in_degree"])
+		}
+		edges := doc["edges"].([]any)
+		require.Len(t, edges, len(g.Edges()))
+		e := edges[1].(map[string]any)
+		require.Equal(t, []string{"callee", "caller", "lines"}, keysOf(e))
+		require.Equal(t, "m.py::f", e["caller"])
+		require.Equal(t, "m.py::g", e["callee"])
+		require.Equal(t, []any{3.0, 5.0}, e["lines"])
+		st := doc["stats"].(map[string]any)
+		require.Equal(t, []string{"calls", "files", "functions", "parse_errors", "resolved", "unresolved"}, keysOf(st))
+		require.EqualValues(t, 9, st["calls"])
+		require.EqualValues(t, 3, st["functions"])
+	}
+
+	// Without centrality the fields are present and zero.
+	r := g.Report(nil, CompatNone)
+	require.Zero(t, r.Nodes[1].Centrality)
+}
+
+func TestWriteDOT(t *testing.T) {
+	d := func(id string, k task.Kind) Definition { return Definition{Function: task.Function{ID: id, Kind: k}} }
+	odd := `q.py::say "hi" \ bye`
+	g, err := FromAnalyses(&Analysis{
+		Definitions: []Definition{d("q.py::<module>", task.KindModule), d(odd, task.KindFunction), d("q.py::b", task.KindFunction)},
+		Calls:       []Call{{"q.py::<module>", odd, 1}, {odd, "q.py::b", 4}, {odd, "q.py::b", 2}, {"q.py::b", "q.py::b", 7}},
+	})
+	require.NoError(t, err)
+	c, err := g.Centrality(context.Background(), CentralityOptions{})
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	require.NoError(t, g.WriteDOT(&buf, c))
+	f, err := dot.ParseBytes(buf.Bytes())
+	require.NoError(t, err, buf.String())
+	require.Len(t, f.Graphs, 1)
+	gr := f.Graphs[0]
+	require.True(t, gr.Directed)
+	labels := map[string]string{}
+	shapes := map[string]string{}
+	var edges []string
+	for _, s := range gr.Stmts {
+		switch s := s.(type) {
+		case *ast.NodeStmt:
+			for _, a := range s.Attrs {
+				switch a.Key {
+				case "label":
+					l, err := strconv.Unquote(a.Val) // DOT escapes used here are a subset of Go's
+					require.NoError(t, err)
+					labels[s.Node.ID] = l
+				case "shape":
+					shapes[s.Node.ID] = a.Val
+				}
+			}
+		case *ast.EdgeStmt:
+			lab := ""
+			for _, a := range s.Attrs {
+				if a.Key == "label" {
+					lab = a.Val
+				}
+			}
+			edges = append(edges, s.From.(*ast.Node).ID+"->"+s.To.Vertex.(*ast.Node).ID+" "+lab)
+		}
+	}
+	i, _ := g.Lookup(odd)
+	require.Equal(t, odd, labels["n"+strconv.Itoa(i)])
+	require.Len(t, labels, 3)
+	require.Equal(t, map[string]string{"n0": "box"}, shapes)
+	require.Equal(t, []string{`n0->n2 "1"`, `n1->n1 "7"`, `n2->n1 "2,4"`}, edges, "sorted by (caller, callee) index")
+}
