@@ -57,7 +57,7 @@ func (d Differ) Compare(a, b []string) []DiffLine {
 	for _, op := range m.OpCodes() {
 		switch op.Tag {
 		case 'r':
-			c.fancyReplace(op.I1, op.I2, op.J1, op.J2)
+			c.replace(op.I1, op.I2, op.J1, op.J2)
 		case 'd':
 			c.dump('-', a, op.I1, op.I2)
 		case 'i':
@@ -73,8 +73,12 @@ type comparer struct {
 	d    Differ
 	a, b []string
 	out  []DiffLine
-	// runes caches the rune slices of lines, per side.
-	ra, rb map[int][]rune
+
+	// The characters of the current top-level replace block, interned to dense ids, and
+	// the lines of that block as id sequences (indexed from alo and blo).
+	alo, blo int
+	ra, rb   [][]int32
+	cr       core
 }
 
 func (c *comparer) dump(op byte, x []string, lo, hi int) {
@@ -93,57 +97,66 @@ func (c *comparer) plainReplace(alo, ahi, blo, bhi int) {
 	c.dump('+', c.b, blo, bhi)
 }
 
-func (c *comparer) runesA(i int) []rune {
-	if c.ra == nil {
-		c.ra = make(map[int][]rune)
+// replace refines a top-level replace block after interning its characters.
+func (c *comparer) replace(alo, ahi, blo, bhi int) {
+	ids := make(map[rune]int32)
+	var runes []rune
+	intern := func(s string) []int32 {
+		out := make([]int32, 0, len(s))
+		for _, r := range s {
+			id, ok := ids[r]
+			if !ok {
+				id = int32(len(runes))
+				ids[r] = id
+				runes = append(runes, r)
+			}
+			out = append(out, id)
+		}
+		return out
 	}
-	r, ok := c.ra[i]
-	if !ok {
-		r = []rune(c.a[i])
-		c.ra[i] = r
+	c.alo, c.blo = alo, blo
+	c.ra, c.rb = c.ra[:0], c.rb[:0]
+	for i := alo; i < ahi; i++ {
+		c.ra = append(c.ra, intern(c.a[i]))
 	}
-	return r
+	for j := blo; j < bhi; j++ {
+		c.rb = append(c.rb, intern(c.b[j]))
+	}
+	var junk []bool
+	if c.d.CharJunk != nil {
+		junk = make([]bool, len(runes))
+		for id, r := range runes {
+			junk[id] = c.d.CharJunk(r)
+		}
+	}
+	c.cr = core{autoJunk: true}
+	c.cr.setAlphabet(len(runes), junk)
+	c.fancyReplace(alo, ahi, blo, bhi)
 }
 
-func (c *comparer) runesB(j int) []rune {
-	if c.rb == nil {
-		c.rb = make(map[int][]rune)
-	}
-	r, ok := c.rb[j]
-	if !ok {
-		r = []rune(c.b[j])
-		c.rb[j] = r
-	}
-	return r
-}
-
-// fancyReplace refines the replace block a[alo:ahi] / b[blo:bhi]: it synchronises on the
-// most similar pair of lines (ratio > 0.75, first found in b-major order when tied), or
-// failing that on the first identical pair, and recurses on both sides of it.
+// fancyReplace refines the replace block a[alo:ahi] / b[blo:bhi] as Python's
+// _fancy_replace: it synchronises on the most similar pair of lines (character ratio above
+// 0.74 and at least 0.75 overall, the first found scanning b then a when tied), or failing
+// that on the first identical pair, and recurses on both sides of it.
 func (c *comparer) fancyReplace(alo, ahi, blo, bhi int) {
 	const cutoff = 0.75
 	bestRatio := 0.74
 	besti, bestj := -1, -1
 	eqi, eqj := -1, -1
-	var cr *SequenceMatcher[rune]
+	cr := &c.cr
 	for j := blo; j < bhi; j++ {
 		bj := c.b[j]
-		if cr == nil {
-			cr = New(nil, c.runesB(j), SequenceOptions[rune]{AutoJunk: true, IsJunk: c.d.CharJunk})
-		} else {
-			cr.SetSeq2(c.runesB(j))
-		}
+		cr.setB(c.rb[j-c.blo])
 		for i := alo; i < ahi; i++ {
-			ai := c.a[i]
-			if ai == bj {
+			if c.a[i] == bj {
 				if eqi < 0 {
 					eqi, eqj = i, j
 				}
 				continue
 			}
-			cr.SetSeq1(c.runesA(i))
-			if cr.RealQuickRatio() > bestRatio && cr.QuickRatio() > bestRatio {
-				if r := cr.Ratio(); r > bestRatio {
+			cr.setA(c.ra[i-c.alo])
+			if cr.realQuickRatio() > bestRatio && cr.quickRatio() > bestRatio {
+				if r := cr.ratio(); r > bestRatio {
 					bestRatio, besti, bestj = r, i, j
 				}
 			}
