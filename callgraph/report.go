@@ -110,7 +110,9 @@ func (g *Graph) Report(c *Centrality, compat Compat) *Report {
 
 // WriteJSON writes g.Report(c, compat) as one line of JSON followed by a newline.
 func (g *Graph) WriteJSON(w io.Writer, c *Centrality, compat Compat) error {
-	if err := json.NewEncoder(w).Encode(g.Report(c, compat)); err != nil {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false) // keep `path::<module>` readable
+	if err := enc.Encode(g.Report(c, compat)); err != nil {
 		return fmt.Errorf("callgraph: write json: %w", err)
 	}
 	return nil

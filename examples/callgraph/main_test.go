@@ -1,0 +1,146 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/faultline-dev/faultline/callgraph"
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/graph/formats/dot"
+)
+
+const fixture = "testdata/mixed" // a Python package (with tests) and a Go module
+
+func runCLI(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+func decode(t *testing.T, s string) (*callgraph.Report, map[string]callgraph.ReportNode) {
+	t.Helper()
+	var r callgraph.Report
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.DisallowUnknownFields()
+	require.NoError(t, dec.Decode(&r))
+	byID := map[string]callgraph.ReportNode{}
+	for _, n := range r.Nodes {
+		byID[n.ID] = n
+	}
+	return &r, byID
+}
+
+func TestJSONOnMixedFixture(t *testing.T) {
+	out, stderr, code := runCLI(t, "-skip-tests", fixture)
+	require.Equal(t, 0, code, stderr)
+	r, byID := decode(t, out)
+
+	var ids []string
+	for _, n := range r.Nodes {
+		ids = append(ids, n.ID)
+	}
+	require.Equal(t, []string{
+		"shop/cart.py::<module>", "shop/cart.py::Cart", "shop/cart.py::Cart.__init__", "shop/cart.py::Cart.checkout",
+		"shop/cart.py::Cart.total", "shop/cart.py::discount", "shop/cart.py::main", "shop/cart.py::price",
+		"tools/stats.go::Acc.Add", "tools/stats.go::Acc.Mean", "tools/stats.go::Mean", "tools/stats.go::Sum",
+	}, ids, "sorted IDs, test files skipped")
+
+	chk := byID["shop/cart.py::Cart.checkout"]
+	require.Equal(t, "shop/cart.py", chk.File)
+	require.Equal(t, "Cart.checkout", chk.Name)
+	require.Equal(t, "method", string(chk.Kind))
+	require.Equal(t, 22, chk.Line)
+	require.Equal(t, 24, chk.EndLine)
+	require.Equal(t, 3, chk.Metrics.CodeLines)
+	require.Equal(t, 1, chk.Metrics.Cyclomatic)
+	require.Equal(t, 3, byID["shop/cart.py::discount"].Metrics.Cyclomatic, "if + or")
+
+	var edges []string
+	for _, e := range r.Edges {
+		edges = append(edges, e.Caller+" -> "+e.Callee)
+	}
+	require.Contains(t, edges, "shop/cart.py::main -> shop/cart.py::Cart.__init__", "C() calls C.__init__")
+	require.Contains(t, edges, "shop/cart.py::Cart.checkout -> shop/cart.py::Cart.total")
+	require.Contains(t, edges, "tools/stats.go::Acc.Mean -> tools/stats.go::Mean")
+	require.Contains(t, edges, "shop/cart.py::<module> -> shop/cart.py::main")
+	require.Equal(t, 3, r.Stats.Files, "cart.py, stats.go and go.mod (the Go front end claims it) were handed to front ends")
+	require.Equal(t, 11, r.Stats.Functions)
+	require.Zero(t, r.Stats.ParseErrors)
+
+	// Hand-computed on the 11-node centrality graph (module node excluded): main reaches
+	// __init__ and checkout at 1, total and discount at 2, price at 3.
+	m := byID["shop/cart.py::main"].Centrality
+	require.InDelta(t, (1+1+0.5+0.5+1.0/3)/10, m.Harmonic, 1e-12)
+	require.InDelta(t, 0.5+0.5+0.25+0.25+0.125, m.DistanceDiscount, 1e-12)
+	require.Equal(t, 0, m.InDegree)
+	require.Equal(t, 2, m.OutDegree)
+	require.InDelta(t, 3, byID["shop/cart.py::Cart.checkout"].Centrality.Betweenness, 1e-12)
+	require.InDelta(t, 2, byID["shop/cart.py::Cart.total"].Centrality.Betweenness, 1e-12)
+	require.Zero(t, byID["shop/cart.py::<module>"].Centrality.PageRank)
+	var sum float64
+	for _, n := range r.Nodes {
+		sum += n.Centrality.PageRank
+	}
+	require.InDelta(t, 1, sum, 1e-9)
+
+	// Breakpoint mode: α = 0.8 and one more code line.
+	out, stderr, code = runCLI(t, "-skip-tests", "-compat", "breakpoint", fixture)
+	require.Equal(t, 0, code, stderr)
+	_, bp := decode(t, out)
+	require.InDelta(t, 0.8+0.8+0.64+0.64+0.512, bp["shop/cart.py::main"].Centrality.DistanceDiscount, 1e-12)
+	require.Equal(t, 4, bp["shop/cart.py::Cart.checkout"].Metrics.CodeLines)
+	require.InDelta(t, 3.0/(10*9), bp["shop/cart.py::Cart.checkout"].Centrality.Betweenness, 1e-12)
+
+	out, stderr, code = runCLI(t, "-skip-tests", "-alpha", "0.25", "-include-modules", fixture)
+	require.Equal(t, 0, code, stderr)
+	_, al := decode(t, out)
+	require.InDelta(t, 0.25+0.25+0.0625+0.0625+0.015625, al["shop/cart.py::main"].Centrality.DistanceDiscount, 1e-12)
+	require.Equal(t, 1, al["shop/cart.py::main"].Centrality.InDegree, "the module node now counts")
+}
+
+func TestLanguagesAndTests(t *testing.T) {
+	out, stderr, code := runCLI(t, "-lang", "python", fixture)
+	require.Equal(t, 0, code, stderr)
+	r, byID := decode(t, out)
+	for _, n := range r.Nodes {
+		require.True(t, strings.HasSuffix(n.File, ".py"), n.ID)
+	}
+	_, ok := byID["shop/test_cart.py::test_checkout"]
+	require.True(t, ok, "test files are analysed unless -skip-tests")
+
+	out, stderr, code = runCLI(t, "-lang", "go", "-cha", fixture)
+	require.Equal(t, 0, code, stderr)
+	r, _ = decode(t, out)
+	require.Len(t, r.Nodes, 4)
+}
+
+func TestDOT(t *testing.T) {
+	out, stderr, code := runCLI(t, "-format", "dot", fixture)
+	require.Equal(t, 0, code, stderr)
+	f, err := dot.ParseString(out)
+	require.NoError(t, err)
+	require.Len(t, f.Graphs, 1)
+	require.Contains(t, out, `label="shop/cart.py::Cart.checkout"`)
+}
+
+func TestUsageErrors(t *testing.T) {
+	for name, args := range map[string][]string{
+		"no dir":       {},
+		"two dirs":     {"a", "b"},
+		"bad lang":     {"-lang", "cobol", fixture},
+		"bad format":   {"-format", "xml", fixture},
+		"bad compat":   {"-compat", "swe", fixture},
+		"bad alpha":    {"-alpha", "2", fixture},
+		"unknown flag": {"-frobnicate", fixture},
+	} {
+		_, _, code := runCLI(t, args...)
+		require.Equal(t, 2, code, name)
+	}
+	_, stderr, code := runCLI(t, "testdata/does-not-exist")
+	require.Equal(t, 1, code)
+	require.Contains(t, stderr, "callgraph: build:")
+}
