@@ -65,6 +65,7 @@ type GoParser struct {
 	build      strings.Builder
 	buildFail  map[string]bool
 	malformed  int
+	killed     bool
 }
 
 type goTest struct {
@@ -216,6 +217,10 @@ func buildPkg(s string) string {
 	return s
 }
 
+// Killed records that the run was killed at its time limit: tests that started and did not
+// end get Timeout even if their package then reported a failure (the kill's signal).
+func (p *GoParser) Killed() { p.killed = true }
+
 // Result finishes the stream and returns what it says. It may be called once.
 func (p *GoParser) Result() *GoResult {
 	if len(p.partial) > 0 {
@@ -245,7 +250,7 @@ func (p *GoParser) Result() *GoResult {
 		if o == "" {
 			pk := p.pkgs[t.pkg]
 			switch {
-			case pk.timedOut || !pk.ended:
+			case pk.timedOut || !pk.ended || p.killed:
 				o = task.Timeout
 			default:
 				o = task.Fail

@@ -422,6 +422,9 @@ func (l *Local) Run(ctx context.Context, req task.RunRequest) (*task.Report, err
 		return rep, nil
 	}
 	if req.Kind == task.GoTest {
+		if pr.timedOut {
+			goParser.Killed()
+		}
 		l.goReport(rep, goParser.Result(), req.Select, stderr.String(), pr, lim)
 		rep.Output = stderr.String()
 		if rep.Output == "" {
@@ -474,11 +477,6 @@ func (l *Local) goReport(rep *task.Report, gr *GoResult, sel task.Selection, std
 	case pr.timedOut:
 		rep.State = task.RunTimeout
 		rep.Detail = fmt.Sprintf("run exceeded its time limit of %s", lim.Timeout)
-		for i := range rep.Tests {
-			if rep.Tests[i].Outcome == "" {
-				rep.Tests[i].Outcome = task.Timeout
-			}
-		}
 	case len(gr.BuildFailed) > 0:
 		rep.State = task.RunBuildFailed
 		rep.Detail = truncate(strings.TrimSpace(gr.BuildOutput+"\n"+stderr), lim.MessageLen*4)

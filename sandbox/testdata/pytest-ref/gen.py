@@ -27,28 +27,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIX = os.path.join(HERE, "..", "pyfix")
 
-PLUGIN = r'''
-import json, os
-OUT = {}
-def pytest_runtest_logreport(report):
-    w = hasattr(report, "wasxfail")
-    if report.when == "call":
-        if report.passed:
-            o = "xpass" if w else "pass"
-        elif report.failed:
-            o = "fail"
-        else:
-            o = "xfail" if w else "skip"
-        if OUT.get(report.nodeid) != "error":
-            OUT[report.nodeid] = o
-    elif report.failed:
-        OUT[report.nodeid] = "error"
-    elif report.when == "setup" and report.skipped:
-        OUT[report.nodeid] = "xfail" if w else "skip"
-def pytest_sessionfinish(session):
-    with open(os.environ["REF_OUT"], "w") as f:
-        json.dump(OUT, f, indent=1, sort_keys=True)
-'''
+PLUGIN = open(os.path.join(HERE, "refplugin.py")).read()
 
 
 def main():

@@ -1,0 +1,289 @@
+package sandbox
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/faultline-dev/faultline/task"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// sharedLocal is one runner for the package's tests (its slots keep go's build cache warm).
+var (
+	sharedOnce sync.Once
+	shared     *Local
+)
+
+func local(t testing.TB) *Local {
+	sharedOnce.Do(func() { shared = NewLocal(Options{}) })
+	return shared
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared != nil {
+		shared.Close()
+	}
+	os.Exit(code)
+}
+
+func needGo(t testing.TB) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go command not found")
+	}
+}
+
+func needPytest(t testing.TB) string {
+	py, err := findPython([]string{"/usr/bin/python3", "python3"})
+	if err != nil {
+		t.Skipf("no python3 with pytest (apt-get install -y python3-pytest): %v", err)
+	}
+	return py
+}
+
+// hashTree hashes every file, link and directory (with modes and mtimes) under root.
+func hashTree(t testing.TB, root string) string {
+	h := sha256.New()
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		io.WriteString(h, rel+"\x00"+info.Mode().String()+"\x00"+info.ModTime().String()+"\x00")
+		if info.Mode().IsRegular() {
+			f, err := os.Open(p)
+			if err != nil {
+				return err
+			}
+			io.Copy(h, f)
+			f.Close()
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// fixture copies testdata/name to a fresh directory and returns it.
+func fixture(t testing.TB, name string) string {
+	dir := filepath.Join(t.TempDir(), name)
+	require.NoError(t, copyTree(filepath.Join("testdata", name), dir))
+	return dir
+}
+
+func outcomes(rep *task.Report) map[string]task.Outcome {
+	m := map[string]task.Outcome{}
+	for _, tr := range rep.Tests {
+		m[tr.ID] = tr.Outcome
+	}
+	return m
+}
+
+func TestLocalGo(t *testing.T) {
+	needGo(t)
+	root := fixture(t, "gofix")
+	before := hashTree(t, root)
+	l := local(t)
+	ctx := context.Background()
+	req := task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{Files: []string{"ok", "lib/lib_test.go", "panics"}}}
+	rep, err := l.Run(ctx, req)
+	require.NoError(t, err)
+	assert.Equal(t, task.RunOK, rep.State, rep.Detail)
+	assert.Equal(t, map[string]task.Outcome{
+		"example.com/gofix/lib.TestAdd":              task.Pass,
+		"example.com/gofix/lib.TestAddZero":          task.Pass,
+		"example.com/gofix/ok.TestPass":              task.Pass,
+		"example.com/gofix/ok.TestFail":              task.Fail,
+		"example.com/gofix/ok.TestSkip":              task.Skip,
+		"example.com/gofix/ok.TestSub":               task.Fail,
+		"example.com/gofix/ok.TestSub/with_space":    task.Pass,
+		"example.com/gofix/ok.TestSub/with_space#01": task.Fail,
+		"example.com/gofix/ok.TestSub/a.b":           task.Pass,
+		"example.com/gofix/panics.TestBefore":        task.Pass,
+		"example.com/gofix/panics.TestPanic":         task.Fail,
+	}, outcomes(rep))
+	assert.True(t, sort.SliceIsSorted(rep.Tests, func(i, j int) bool { return rep.Tests[i].ID < rep.Tests[j].ID }))
+	assert.NotEqual(t, 0, rep.ExitCode)
+	assert.Positive(t, rep.Wall)
+
+	// Selecting ids: a subtest with a mangled, duplicated name, and a whole test.
+	req.Select = task.Selection{IDs: []string{"example.com/gofix/ok.TestSub/with_space#01", "example.com/gofix/lib.TestAdd"}}
+	rep, err = l.Run(ctx, req)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]task.Outcome{
+		"example.com/gofix/lib.TestAdd":              task.Pass,
+		"example.com/gofix/ok.TestSub":               task.Fail,
+		"example.com/gofix/ok.TestSub/with_space#01": task.Fail,
+	}, outcomes(rep))
+
+	// An overlay that breaks Add fails exactly the tests that depend on it.
+	req.Select = task.Selection{Files: []string{"lib"}}
+	req.Overlay = task.Overlay{}
+	req.Overlay.Set("lib/lib.go", []byte("package lib\n\nfunc Add(a, b int) int { return a - b }\n"))
+	rep, err = l.Run(ctx, req)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]task.Outcome{
+		"example.com/gofix/lib.TestAdd":     task.Fail,
+		"example.com/gofix/lib.TestAddZero": task.Pass,
+	}, outcomes(rep))
+
+	// A build failure is "could not run", with the compiler output.
+	req.Overlay = task.Overlay{}
+	req.Overlay.Set("lib/lib.go", []byte("package lib\n\nfunc Add(a, b int) int { return a - }\n"))
+	rep, err = l.Run(ctx, req)
+	require.NoError(t, err)
+	assert.Equal(t, task.RunBuildFailed, rep.State)
+	assert.Contains(t, rep.Detail, "lib.go:3")
+	assert.False(t, rep.Ran())
+
+	ids, err := l.List(ctx, task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{Files: []string{"ok", "lib"}}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"example.com/gofix/lib.TestAdd", "example.com/gofix/lib.TestAddZero",
+		"example.com/gofix/ok.TestFail", "example.com/gofix/ok.TestPass", "example.com/gofix/ok.TestSkip", "example.com/gofix/ok.TestSub"}, ids)
+	_, err = l.List(ctx, task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{Files: []string{"broken"}}})
+	assert.ErrorIs(t, err, ErrListFailed)
+
+	assert.Equal(t, before, hashTree(t, root), "the checkout was modified")
+}
+
+func TestLocalGoTimeout(t *testing.T) {
+	needGo(t)
+	root := fixture(t, "gofix")
+	l := local(t)
+	// go's own -timeout (90% of the limit) fires first: the running test times out.
+	rep, err := l.Run(context.Background(), task.RunRequest{Root: root, Kind: task.GoTest,
+		Select: task.Selection{Files: []string{"slow"}}, Limits: task.Limits{Timeout: 12 * time.Second}})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]task.Outcome{
+		"example.com/gofix/slow.TestQuick": task.Pass,
+		"example.com/gofix/slow.TestSleep": task.Timeout,
+	}, outcomes(rep))
+	// When the hard limit hits first, the whole run is a time-out.
+	rep, err = l.Run(context.Background(), task.RunRequest{Root: root, Kind: task.GoTest,
+		Select: task.Selection{Files: []string{"slow"}}, Args: []string{"-timeout=1h"}, Limits: task.Limits{Timeout: 8 * time.Second}})
+	require.NoError(t, err)
+	assert.Equal(t, task.RunTimeout, rep.State)
+	assert.Less(t, rep.Wall, 8*time.Second+DefaultKillGrace+5*time.Second)
+	tr, ok := rep.Result("example.com/gofix/slow.TestSleep")
+	if ok { // the build may not have finished within the limit on a loaded machine
+		assert.Equal(t, task.Timeout, tr.Outcome)
+	}
+}
+
+func TestLocalPytest(t *testing.T) {
+	needPytest(t)
+	root := fixture(t, "pyfix")
+	before := hashTree(t, root)
+	l := local(t)
+	ctx := context.Background()
+	ref := loadPytestRef(t)
+	rep, err := l.Run(ctx, task.RunRequest{Root: root, Kind: task.Pytest})
+	require.NoError(t, err)
+	assert.Equal(t, task.RunOK, rep.State, rep.Detail)
+	assert.Equal(t, ref.Outcomes, outcomes(rep))
+	assert.Equal(t, 1, rep.ExitCode)
+
+	ids, err := l.List(ctx, task.RunRequest{Root: root, Kind: task.Pytest})
+	require.NoError(t, err)
+	assert.Equal(t, ref.Collected, ids)
+
+	// Selection by node ids and by file; an overlay breaking mul.
+	ov := task.Overlay{}
+	ov.Set("pkg/mathx.py", []byte("def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a + b\n"))
+	rep, err = l.Run(ctx, task.RunRequest{Root: root, Kind: task.Pytest, Overlay: ov,
+		Select: task.Selection{IDs: []string{"test_mathx.py::test_mul", "test_basic.py::test_param[two words]"}}})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]task.Outcome{"test_mathx.py::test_mul": task.Fail, "test_basic.py::test_param[two words]": task.Pass}, outcomes(rep))
+	rep, err = l.Run(ctx, task.RunRequest{Root: root, Kind: task.Pytest, Overlay: ov, Select: task.Selection{Files: []string{"test_mathx.py"}}})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]task.Outcome{"test_mathx.py::test_add": task.Pass, "test_mathx.py::test_mul": task.Fail}, outcomes(rep))
+
+	// No tests collected.
+	rep, err = l.Run(ctx, task.RunRequest{Root: root, Kind: task.Pytest, Select: task.Selection{Files: []string{"pkg/mathx.py"}}})
+	require.NoError(t, err)
+	assert.Equal(t, task.RunNoTests, rep.State)
+	assert.Equal(t, 5, rep.ExitCode)
+	assert.Equal(t, before, hashTree(t, root))
+}
+
+func TestLocalPytestCollectionError(t *testing.T) {
+	needPytest(t)
+	root := fixture(t, "pysyntax")
+	rep, err := local(t).Run(context.Background(), task.RunRequest{Root: root, Kind: task.Pytest})
+	require.NoError(t, err)
+	assert.Equal(t, task.RunCollectionError, rep.State)
+	assert.Contains(t, rep.Detail, "SyntaxError")
+	assert.Contains(t, rep.Detail, "test_bad")
+	_, err = local(t).List(context.Background(), task.RunRequest{Root: root, Kind: task.Pytest})
+	assert.ErrorIs(t, err, ErrListFailed)
+}
+
+func TestLocalBadRequests(t *testing.T) {
+	l := local(t)
+	ctx := context.Background()
+	root := t.TempDir()
+	for name, req := range map[string]task.RunRequest{
+		"relative root":    {Root: "rel", Kind: task.GoTest},
+		"missing root":     {Root: filepath.Join(root, "nope"), Kind: task.GoTest},
+		"unknown kind":     {Root: root, Kind: "jest"},
+		"escaping overlay": {Root: root, Kind: task.GoTest, Overlay: task.Overlay{"../x": {Data: []byte("x")}}},
+		"escaping file":    {Root: root, Kind: task.Pytest, Select: task.Selection{Files: []string{"/etc/passwd"}}},
+		"bad go id":        {Root: root, Kind: task.GoTest, Select: task.Selection{IDs: []string{"nodot"}}},
+	} {
+		_, err := l.Run(ctx, req)
+		assert.Error(t, err, name)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	_, err := l.Run(cctx, task.RunRequest{Root: root, Kind: task.Pytest})
+	assert.ErrorIs(t, err, context.Canceled)
+}
+
+func TestScrubbedEnv(t *testing.T) {
+	env := scrubbedEnv([]string{"PATH=/bin", "AWS_SECRET_ACCESS_KEY=x", "GITHUB_TOKEN=y", "HOME=/root", "GOFLAGS=-x"}, []string{"HOME=/h", "GOFLAGS=-y"})
+	assert.Equal(t, []string{"PATH=/bin", "GOFLAGS=-y", "HOME=/h"}, env)
+}
+
+func TestUnescapeMount(t *testing.T) {
+	assert.Equal(t, "/a b/c", unescapeMount(`/a\040b/c`))
+	assert.Equal(t, `/x\0`, unescapeMount(`/x\0`))
+}
+
+func TestGoPackages(t *testing.T) {
+	pkgs, pat, err := goPackages(task.Selection{Files: []string{"a/b_test.go", "c", "d/...", "a/x.go"}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"./a", "./c", "./d/..."}, pkgs)
+	assert.Empty(t, pat)
+	pkgs, pat, err = goPackages(task.Selection{IDs: []string{"m/p.TestA/x", "m/q.TestB"}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"m/p", "m/q"}, pkgs)
+	assert.Equal(t, "^(TestA|TestB)$", pat)
+}
+
+func TestFilterSelected(t *testing.T) {
+	tests := []task.TestResult{{ID: "p.TestA"}, {ID: "p.TestA/x"}, {ID: "p.TestA/y"}, {ID: "p.TestAB"}, {ID: "p.TestB"}, {ID: "p.TestB/z"}}
+	got := filterSelected(tests, task.Selection{IDs: []string{"p.TestA/x", "p.TestB"}})
+	var ids []string
+	for _, tr := range got {
+		ids = append(ids, tr.ID)
+	}
+	assert.Equal(t, []string{"p.TestA", "p.TestA/x", "p.TestB", "p.TestB/z"}, ids)
+	assert.Len(t, filterSelected(tests, task.Selection{}), len(tests))
+	assert.True(t, strings.HasPrefix(got[0].ID, "p."))
+}

@@ -1,0 +1,3 @@
+module example.com/hostile
+
+go 1.22
