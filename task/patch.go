@@ -186,6 +186,9 @@ func (p *parser) flush() error {
 	if !p.names || f.OldPath == "" || f.NewPath == "" {
 		return &PatchError{Line: p.start, Msg: "cannot determine the file name of this file patch"}
 	}
+	if f.Created && f.Deleted {
+		return &PatchError{Line: p.start, Msg: "file patch both creates and deletes the file"}
+	}
 	if f.Created && f.NewMode == "" {
 		f.NewMode = "100644"
 	}
@@ -347,7 +350,7 @@ func (p *parser) extendedHeader(l string) error {
 	} else if v, ok := field("index "); ok {
 		hashes, mode, _ := strings.Cut(v, " ")
 		a, b, ok := strings.Cut(hashes, "..")
-		if !ok {
+		if !ok || !isHex(a) || !isHex(b) {
 			return p.errorf("bad index line %q", l)
 		}
 		f.OldHash, f.NewHash = a, b
@@ -601,7 +604,12 @@ func (f *FilePatch) Format() []byte {
 }
 
 func (f *FilePatch) format(b *bytes.Buffer) {
-	b.WriteString("diff --git " + quoteGit("a/"+f.OldPath) + " " + quoteGit("b/"+f.NewPath) + "\n")
+	header := quoteGit("a/"+f.OldPath) + " " + quoteGit("b/"+f.NewPath)
+	if o, n, ok := splitGitHeader(header); !ok || o != f.OldPath || n != f.NewPath {
+		// Unquoted names with spaces would be ambiguous: quote them (git reads either form).
+		header = forceQuote("a/"+f.OldPath) + " " + forceQuote("b/"+f.NewPath)
+	}
+	b.WriteString("diff --git " + header + "\n")
 	modeInIndex := (f.OldHash != "" || f.NewHash != "") && f.OldMode == f.NewMode && f.OldMode != "" && !f.Created && !f.Deleted
 	if !modeInIndex && f.OldMode != "" && !f.Deleted {
 		b.WriteString("old mode " + f.OldMode + "\n")
@@ -730,6 +738,14 @@ func quoteGit(s string) string {
 	return b.String()
 }
 
+// forceQuote quotes s even when quoteGit would leave it bare.
+func forceQuote(s string) string {
+	if q := quoteGit(s); strings.HasPrefix(q, `"`) {
+		return q
+	}
+	return `"` + s + `"`
+}
+
 // unquoteGit reads a C-style quoted string at the start of s (git's quote_c_style) and
 // returns it and the rest of s after the closing quote.
 func unquoteGit(s string) (string, string, error) {
@@ -780,6 +796,18 @@ func unquoteGit(s string) (string, string, error) {
 	return "", "", fmt.Errorf("unterminated quoted name")
 }
 
+func isHex(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
 func isOctal(c byte) bool { return c >= '0' && c <= '7' }
 
 // Reverse returns the patch that undoes p: sides swapped, added lines removed and removed
@@ -787,9 +815,9 @@ func isOctal(c byte) bool { return c >= '0' && c <= '7' }
 // writes them). The reverse of a copy is a copy in the other direction (the copy's
 // destination is not deleted). p is not modified.
 func (p *Patch) Reverse() *Patch {
-	r := &Patch{Files: make([]FilePatch, len(p.Files))}
-	for i, f := range p.Files {
-		r.Files[i] = f.Reverse()
+	r := &Patch{}
+	for _, f := range p.Files {
+		r.Files = append(r.Files, f.Reverse())
 	}
 	return r
 }
@@ -801,7 +829,10 @@ func (f FilePatch) Reverse() FilePatch {
 	r.OldMode, r.NewMode = f.NewMode, f.OldMode
 	r.OldHash, r.NewHash = f.NewHash, f.OldHash
 	r.Created, r.Deleted = f.Deleted, f.Created
-	r.Hunks = make([]Hunk, len(f.Hunks))
+	r.Hunks = nil
+	if len(f.Hunks) > 0 {
+		r.Hunks = make([]Hunk, len(f.Hunks))
+	}
 	for i, h := range f.Hunks {
 		rh := Hunk{OldStart: h.NewStart, OldLines: h.NewLines, NewStart: h.OldStart, NewLines: h.OldLines, Section: h.Section}
 		rh.Lines = make([]HunkLine, 0, len(h.Lines))

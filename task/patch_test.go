@@ -2,9 +2,13 @@ package task
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -396,5 +400,49 @@ func TestDiffTextRoundTrip(t *testing.T) {
 	}
 	if b := DiffBytes("f", []byte("x\n"), []byte("x\n"), 3); b != nil {
 		t.Fatalf("DiffBytes of equal inputs = %q", b)
+	}
+}
+
+// TestDiffTextMatchesPythonDifflib compares DiffText's hunks with Python's
+// difflib.unified_diff on seeded edits of real files (testdata/patch/gen_difflib.py).
+func TestDiffTextMatchesPythonDifflib(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "patch", "difflib_vectors.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vectors struct {
+		Cases []struct {
+			Name     string
+			Old, New string
+			Hunks    map[string]string
+		}
+	}
+	if err := json.Unmarshal(data, &vectors); err != nil {
+		t.Fatal(err)
+	}
+	if len(vectors.Cases) < 20 {
+		t.Fatalf("only %d cases", len(vectors.Cases))
+	}
+	for _, c := range vectors.Cases {
+		for _, n := range []string{"0", "1", "3", "5"} {
+			want, ok := c.Hunks[n]
+			if !ok {
+				t.Fatalf("%s: no context %s", c.Name, n)
+			}
+			ctx, _ := strconv.Atoi(n)
+			fp := DiffText("f", "f", []byte(c.Old), []byte(c.New), ctx)
+			var b bytes.Buffer
+			for i := range fp.Hunks {
+				fp.Hunks[i].format(&b)
+			}
+			if b.String() != want {
+				t.Errorf("%s -U%s: hunks differ from difflib.unified_diff:\n%s", c.Name, n, firstDifference(b.Bytes(), []byte(want)))
+				continue
+			}
+			got, err := fp.ApplyBytes([]byte(c.Old))
+			if err != nil || string(got) != c.New {
+				t.Errorf("%s -U%s: applying the diff: %v", c.Name, n, err)
+			}
+		}
 	}
 }
