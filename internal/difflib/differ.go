@@ -1,5 +1,10 @@
 package difflib
 
+import (
+	"strings"
+	"unicode"
+)
+
 // DiffLine is one line of an ndiff / Differ comparison: Op is ' ' (the line is in both
 // sequences), '-' (only in a) or '+' (only in b).
 type DiffLine struct {
@@ -11,26 +16,17 @@ type DiffLine struct {
 func IsCharacterJunk(r rune) bool { return r == ' ' || r == '\t' }
 
 // IsLineJunk reports whether line is blank or contains only a '#' with optional whitespace
-// around it (Python's IS_LINE_JUNK). Ndiff does not use it; it is offered for Differ.
+// around it (Python's IS_LINE_JUNK, whose \s is str.isspace()). Ndiff does not use it; it
+// is offered for Differ.
 func IsLineJunk(line string) bool {
-	i := 0
-	skipSpace := func() {
-		for i < len(line) && isPySpace(line[i]) {
-			i++
-		}
-	}
-	skipSpace()
-	if i < len(line) && line[i] == '#' {
-		i++
-		skipSpace()
-	}
-	return i == len(line)
+	s := strings.TrimLeftFunc(line, isPySpace)
+	s = strings.TrimPrefix(s, "#")
+	return strings.TrimLeftFunc(s, isPySpace) == ""
 }
 
-// isPySpace is the ASCII part of Python's re \s (the Unicode spaces are not junk here).
-func isPySpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
-}
+// isPySpace is Python's str.isspace() for one character: Unicode White_Space plus the
+// information separators U+001C–U+001F.
+func isPySpace(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f) }
 
 // Differ compares sequences of lines as Python's difflib.Differ does. The zero value is
 // Differ() with no junk; Ndiff uses CharJunk = IsCharacterJunk.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -23,6 +24,7 @@ type goldenFile struct {
 		Quick     float64 `json:"quick"`
 		RealQuick float64 `json:"real_quick"`
 		Popular   []string
+		BJunk     []string `json:"bjunk"`
 	} `json:"seqs"`
 	Chars []struct {
 		A, B      string
@@ -32,9 +34,12 @@ type goldenFile struct {
 		RealQuick float64 `json:"real_quick"`
 	} `json:"chars"`
 	Ndiff []struct {
-		A, B  []string
-		Ndiff [][2]string `json:"ndiff"`
+		A, B     []string
+		Ndiff    string `json:"ndiff"`
+		LineJunk string `json:"linejunk"`
+		Plain    string `json:"plain"`
 	} `json:"ndiff"`
+	LineJunk [][2]any `json:"line_junk"`
 }
 
 func loadGolden(t *testing.T) goldenFile {
@@ -110,6 +115,11 @@ func TestGoldenSequenceMatcher(t *testing.T) {
 			if r := m.RealQuickRatio(); r != c.RealQuick {
 				t.Errorf("real quick ratio = %v, want %v", r, c.RealQuick)
 			}
+			junk := m.Junk()
+			slices.Sort(junk)
+			if !slices.Equal(junk, c.BJunk) && !(len(junk) == 0 && len(c.BJunk) == 0) {
+				t.Errorf("junk = %v, want %v", junk, c.BJunk)
+			}
 			pop := m.Popular()
 			slices.Sort(pop)
 			if !slices.Equal(pop, c.Popular) && !(len(pop) == 0 && len(c.Popular) == 0) {
@@ -133,25 +143,67 @@ func TestGoldenCharacterMatcher(t *testing.T) {
 	}
 }
 
+// expand turns a classification string into diff lines: ' ' and '-' take the next line
+// of a, '+' the next line of b (Python's output has that shape, so the letters determine it).
+func expand(t *testing.T, ops string, a, b []string) []DiffLine {
+	t.Helper()
+	var out []DiffLine
+	i, j := 0, 0
+	for k := 0; k < len(ops); k++ {
+		switch ops[k] {
+		case ' ':
+			if a[i] != b[j] {
+				t.Fatalf("golden ' ' line %d pairs different lines", k)
+			}
+			out = append(out, DiffLine{' ', a[i]})
+			i++
+			j++
+		case '-':
+			out = append(out, DiffLine{'-', a[i]})
+			i++
+		case '+':
+			out = append(out, DiffLine{'+', b[j]})
+			j++
+		}
+	}
+	if i != len(a) || j != len(b) {
+		t.Fatalf("golden classification covers %d/%d and %d/%d lines", i, len(a), j, len(b))
+	}
+	return out
+}
+
 func TestGoldenNdiff(t *testing.T) {
 	g := loadGolden(t)
 	fancy, synced, paired := 0, 0, 0
 	for n, c := range g.Ndiff {
-		got := Ndiff(c.A, c.B)
-		want := make([]DiffLine, len(c.Ndiff))
-		for k, w := range c.Ndiff {
-			want[k] = DiffLine{w[0][0], w[1]}
-		}
-		if !slices.Equal(got, want) {
-			for k := range min(len(got), len(want)) {
-				if got[k] != want[k] {
-					t.Errorf("case %d: first difference at line %d: got %q, want %q", n, k, got[k], want[k])
-					break
-				}
+		for _, v := range []struct {
+			name string
+			d    Differ
+			want string
+		}{
+			{"ndiff", Differ{CharJunk: IsCharacterJunk}, c.Ndiff},
+			{"ndiff linejunk", Differ{LineJunk: IsLineJunk, CharJunk: IsCharacterJunk}, c.LineJunk},
+			{"Differ()", Differ{}, c.Plain},
+		} {
+			want := expand(t, v.want, c.A, c.B)
+			got := v.d.Compare(c.A, c.B)
+			if v.name == "ndiff" && !slices.Equal(Ndiff(c.A, c.B), got) {
+				t.Errorf("case %d: Ndiff differs from Differ{CharJunk: IsCharacterJunk}", n)
 			}
-			t.Errorf("case %d: %d lines, want %d", n, len(got), len(want))
+			if !slices.Equal(got, want) {
+				for k := range min(len(got), len(want)) {
+					if got[k] != want[k] {
+						t.Errorf("case %d %s: first difference at line %d: got %q, want %q", n, v.name, k, got[k], want[k])
+						break
+					}
+				}
+				t.Errorf("case %d %s: %d lines, want %d", n, v.name, len(got), len(want))
+			}
+			if !slices.Equal(Restore(got, 1), c.A) || !slices.Equal(Restore(got, 2), c.B) {
+				t.Errorf("case %d %s: the comparison does not restore both inputs", n, v.name)
+			}
 		}
-		equal, kept := 0, 0
+		equal := 0
 		for _, op := range NewMatcher(c.A, c.B).OpCodes() {
 			switch op.Tag {
 			case 'r':
@@ -160,26 +212,28 @@ func TestGoldenNdiff(t *testing.T) {
 				equal += op.I2 - op.I1
 			}
 		}
-		for _, l := range want {
-			if l.Op == ' ' {
-				kept++
-			}
-		}
-		if kept > equal {
+		if strings.Count(c.Ndiff, " ") > equal {
 			synced++ // an identical (popular) pair was emitted inside a replace block
 		}
-		if !slices.Equal(Restore(got, 1), c.A) || !slices.Equal(Restore(got, 2), c.B) {
-			t.Errorf("case %d: the comparison does not restore both inputs", n)
-		}
-		for k := 1; k < len(want); k++ {
-			if want[k-1].Op == '-' && want[k].Op == '+' {
-				paired++
-				break
-			}
+		if strings.Contains(c.Ndiff, "-+") {
+			paired++
 		}
 	}
 	// The vectors must exercise the three ways a replace block is refined.
 	if fancy == 0 || synced == 0 || paired == 0 {
 		t.Errorf("coverage: %d replace blocks, %d cases synced on identical lines, %d with paired lines", fancy, synced, paired)
+	}
+}
+
+func TestIsLineJunk(t *testing.T) {
+	g := loadGolden(t)
+	if len(g.LineJunk) == 0 {
+		t.Fatal("no line_junk vectors")
+	}
+	for _, c := range g.LineJunk {
+		line, want := c[0].(string), c[1].(bool)
+		if got := IsLineJunk(line); got != want {
+			t.Errorf("IsLineJunk(%q) = %v, want %v", line, got, want)
+		}
 	}
 }

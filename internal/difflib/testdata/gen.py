@@ -58,6 +58,7 @@ def seq_case(a, b, autojunk, junk):
                     for n in (0, 1, 3)},
         "ratio": m.ratio(), "quick": m.quick_ratio(), "real_quick": m.real_quick_ratio(),
         "popular": sorted(m.bpopular),
+        "bjunk": sorted(m.bjunk),
     }
 
 
@@ -121,9 +122,20 @@ for n in range(60):
             b.append(rng.choice(popular + [line(), tweak(s)]))
         else:
             b.append(s)
+    if rng.random() < 0.3:
+        a = [l + rng.choice(["", " #", "\u3000"]) if not l.strip() else l for l in a]
+    # Only the classification letters are stored: the ' ' and '-' lines are a in order and
+    # the ' ' and '+' lines are b in order, so the letters determine the whole output.
+    ops = lambda d: "".join(l[0] for l in d if l[0] != "?")
     ndiffs.append({"a": a, "b": b,
-                   "ndiff": [[l[0], l[2:]] for l in difflib.ndiff(a, b) if l[0] != "?"]})
+                   "ndiff": ops(difflib.ndiff(a, b)),
+                   "linejunk": ops(difflib.ndiff(a, b, linejunk=difflib.IS_LINE_JUNK)),
+                   "plain": ops(difflib.Differ().compare(a, b))})
 
-json.dump({"python": sys.version.split()[0], "seqs": seqs, "chars": chars, "ndiff": ndiffs},
+line_junk = [[l, bool(difflib.IS_LINE_JUNK(l))] for l in
+             ["", "   ", "#", "  #  ", "\t# \u3000", "\x1f", "##", "# x", "x", "  a #", "\u200b", "#\n", "\x85#"]]
+
+json.dump({"python": sys.version.split()[0], "seqs": seqs, "chars": chars, "ndiff": ndiffs,
+           "line_junk": line_junk},
           sys.stdout, indent=None, separators=(",", ":"))
 sys.stdout.write("\n")
