@@ -1,23 +1,8 @@
 package task
 
-// This file holds the types of the PDB edit model (spec/pdb.md §Edit model). The behaviour
-// lives beside it: edit_diff.go (Lines, DiffLines, Clean), edit_apply.go (Apply,
-// ApplyStrict, Reverse), edit_blocks.go (Blocks, strides, Verify) and edit_json.go (the
-// release's gt_diff JSON form).
-//
-// # The edit model
-//
-// A text is split into lines on "\n" only and each line is stripped of trailing whitespace
-// (Python's str.rstrip(): the Unicode White_Space characters plus U+001C–U+001F). So "\r"
-// of CRLF input disappears with the rest of the trailing whitespace, a final "\n" yields a
-// final empty line, and leading whitespace stays significant.
-//
-// Edits are keyed by 1-based lines of the old ("buggy") text. Modify L replaces line L,
-// Delete L removes it, Add L inserts a line before line L (L = len+1 appends). Several Adds
-// before the same line are told apart by Tie, the number of spaces the reference appends to
-// the JSON key ("12", "12 ", "12  "). An Edits slice is ordered; DiffLines returns it sorted
-// by (Line, Type) with Add < Delete < Modify, ties keeping the derivation order, which is
-// exactly the reference's order.
+// This file holds the types of the PDB edit model (spec/pdb.md §Edit model); the behaviour
+// is in edit_diff.go (Lines, DiffLines, Clean), edit_apply.go (Apply, ApplyStrict,
+// Reverse), edit_blocks.go (Blocks, strides, Verify) and edit_json.go (the gt_diff form).
 
 // EditType is the kind of a line edit. The numeric order is the sort order the PDB edit
 // model uses for edits on the same line: Add < Delete < Modify.
@@ -65,7 +50,42 @@ func (e LineEdit) Key() string {
 	return k
 }
 
-// Edits is an ordered edit script. Order matters: it is the order of the reference's keys.
+// Edits is an ordered edit script of the PDB edit model. Order matters: it is the order of
+// the reference's keys.
+//
+// # Lines
+//
+// A text is split into lines on "\n" only and each line is stripped of trailing whitespace
+// (Python's str.rstrip(): the Unicode White_Space characters plus U+001C–U+001F). So the
+// "\r" of CRLF input disappears with the rest of the trailing whitespace, a final "\n"
+// yields a final empty line, and leading whitespace stays significant (see Lines).
+//
+// # Keys and order
+//
+// Edits are keyed by 1-based lines of the old ("buggy") text. Modify L replaces line L,
+// Delete L removes it, Add L inserts a line before line L (L = len+1 appends). Several Adds
+// before the same line are told apart by Tie, the number of spaces the reference appends to
+// the key ("12", "12 ", "12  "). DiffLines returns edits sorted by (Line, Type) with Add <
+// Delete < Modify, ties in derivation order (Tie order), exactly the reference's order.
+//
+// # JSON
+//
+// The JSON form is the PDB release's gt_diff object: one member per edit, in order, keyed
+// by the line number followed by Tie spaces, valued by an object with "type" ("add",
+// "delete" or "modify"), "original" and "modified":
+//
+//	{"12": {"type": "modify", "original": "x = 1", "modified": "x = 2"},
+//	 "15": {"type": "add", "original": "", "modified": "y()"},
+//	 "15 ": {"type": "add", "original": "", "modified": "z()"}}
+//
+// MarshalJSON writes every member with all three fields (invalid UTF-8 bytes become
+// U+FFFD, as in any JSON text) and rejects duplicate keys. UnmarshalJSON keeps the members'
+// order; reads the Tie from the key's trailing spaces (other surrounding whitespace is
+// ignored, as Python's int() does); accepts the type in any case, missing or null
+// "original"/"modified" (as "") and other fields (ignored); and also accepts the whole
+// object encoded as a JSON string, as the release sometimes stores gt_diff. JSON null
+// decodes to nil Edits. A key that appears twice keeps its first position and its last
+// value, like a Python dict.
 type Edits []LineEdit
 
 // Block is a run of adjacent edits (spec/pdb.md §Edit model, Blocks): Start and End are the

@@ -52,6 +52,12 @@ func gapAdjust(b Block) int {
 // returns them): Start − 1 for the first block, otherwise Start − prev.End − adj, where adj
 // is 0 if the previous block's bottom edit is an Add and 1 otherwise. It is the number of
 // unchanged lines between the two blocks.
+//
+// The spec's "the previous block's first edit" is read as the first edit the reference's
+// last-to-first walk puts in the block, which is its bottom edit (the one at End); with
+// that reading the stride counts the unchanged lines between blocks (an Add at End leaves
+// line End itself unchanged). The blocks' IDs likewise follow the Block type's definition
+// (ascending line order). testdata/edits/gen.py states the same reading in Python.
 func StrideBefore(blocks []Block, i int) int {
 	if i == 0 {
 		return blocks[0].Start - 1

@@ -9,24 +9,8 @@ import (
 	"strings"
 )
 
-// The JSON form of Edits is the PDB release's gt_diff object: one member per edit, in
-// order, keyed by the line number followed by Tie spaces, valued by an object with "type"
-// ("add", "delete" or "modify"), "original" and "modified":
-//
-//	{"12": {"type": "modify", "original": "x = 1", "modified": "x = 2"},
-//	 "15": {"type": "add", "original": "", "modified": "y()"},
-//	 "15 ": {"type": "add", "original": "", "modified": "z()"}}
-//
-// MarshalJSON writes every member with all three fields; like any JSON text it carries
-// Unicode, so each invalid UTF-8 byte of an edit's text is written as U+FFFD. UnmarshalJSON keeps the members'
-// order, reads the Tie from the key's trailing spaces (other surrounding whitespace is
-// ignored, as Python's int() does), accepts the type in any case and missing or null
-// "original"/"modified" (as ""), ignores other fields, and also accepts the whole object
-// encoded as a JSON string (the release sometimes stores gt_diff that way). JSON null
-// decodes to nil Edits. A key that appears twice keeps its first position and its last
-// value, like a Python dict.
-
-// MarshalJSON encodes e as a gt_diff object. Two edits with the same key are an error.
+// MarshalJSON encodes e as a gt_diff object (see Edits). Two edits with the same key, a
+// negative line or tie, or an unknown type are an error.
 func (e Edits) MarshalJSON() ([]byte, error) {
 	if e == nil {
 		return []byte("null"), nil
@@ -66,7 +50,8 @@ func (e Edits) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// UnmarshalJSON decodes a gt_diff object (or a JSON string holding one) into *e.
+// UnmarshalJSON decodes a gt_diff object, or a JSON string holding one, into *e (see
+// Edits for the accepted variants).
 func (e *Edits) UnmarshalJSON(data []byte) error {
 	data = bytes.TrimSpace(data)
 	if len(data) > 0 && data[0] == '"' {
