@@ -40,5 +40,6 @@
 // the interpreter its golden vectors were generated with.
 //
 // A SequenceMatcher caches its results and is not safe for concurrent use; distinct
-// matchers are independent.
+// matchers are independent. Ndiff and Differ.Compare keep no state between calls and are
+// safe for concurrent use.
 package difflib

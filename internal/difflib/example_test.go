@@ -26,15 +26,15 @@ func ExampleNdiff() {
 func ExampleMatcher_OpCodes() {
 	m := difflib.New([]rune("qabxcd"), []rune("abycdf"), difflib.SequenceOptions[rune]{AutoJunk: true})
 	for _, op := range m.OpCodes() {
-		fmt.Printf("%c a[%d:%d] b[%d:%d]\n", op.Tag, op.I1, op.I2, op.J1, op.J2)
+		fmt.Println(op)
 	}
 	fmt.Printf("ratio %.3f\n", m.Ratio())
 	// Output:
-	// d a[0:1] b[0:0]
-	// e a[1:3] b[0:2]
-	// r a[3:4] b[2:3]
-	// e a[4:6] b[3:5]
-	// i a[6:6] b[5:6]
+	// delete a[0:1] b[0:0]
+	// equal a[1:3] b[0:2]
+	// replace a[3:4] b[2:3]
+	// equal a[4:6] b[3:5]
+	// insert a[6:6] b[5:6]
 	// ratio 0.667
 }
 
@@ -49,5 +49,5 @@ func ExampleMatcher_GroupedOpCodes() {
 		fmt.Println(g)
 	}
 	// Output:
-	// [{101 3 5 3 5} {114 5 6 5 6} {101 6 8 6 8}]
+	// [equal a[3:5] b[3:5] replace a[5:6] b[5:6] equal a[6:8] b[6:8]]
 }

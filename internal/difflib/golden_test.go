@@ -237,3 +237,17 @@ func TestIsLineJunk(t *testing.T) {
 		}
 	}
 }
+
+func TestOpCodeString(t *testing.T) {
+	for op, want := range map[OpCode]string{
+		{'e', 0, 2, 1, 3}: "equal a[0:2] b[1:3]",
+		{'r', 1, 2, 3, 5}: "replace a[1:2] b[3:5]",
+		{'d', 4, 6, 2, 2}: "delete a[4:6] b[2:2]",
+		{'i', 3, 3, 0, 9}: "insert a[3:3] b[0:9]",
+		{'x', 0, 0, 0, 0}: "tag(x) a[0:0] b[0:0]",
+	} {
+		if got := op.String(); got != want {
+			t.Errorf("String() = %q, want %q", got, want)
+		}
+	}
+}

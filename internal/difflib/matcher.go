@@ -1,6 +1,9 @@
 package difflib
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // Match is a matching block: a[A:A+Size] == b[B:B+Size].
 type Match struct {
@@ -194,3 +197,23 @@ func (m *SequenceMatcher[T]) QuickRatio() float64 { return m.c.quickRatio() }
 
 // RealQuickRatio returns an upper bound on QuickRatio from the lengths alone.
 func (m *SequenceMatcher[T]) RealQuickRatio() float64 { return m.c.realQuickRatio() }
+
+// TagName returns Python's name of the tag: "equal", "replace", "delete" or "insert".
+func (o OpCode) TagName() string {
+	switch o.Tag {
+	case 'e':
+		return "equal"
+	case 'r':
+		return "replace"
+	case 'd':
+		return "delete"
+	case 'i':
+		return "insert"
+	}
+	return "tag(" + string(rune(o.Tag)) + ")"
+}
+
+// String formats o as "replace a[3:4] b[2:3]".
+func (o OpCode) String() string {
+	return fmt.Sprintf("%s a[%d:%d] b[%d:%d]", o.TagName(), o.I1, o.I2, o.J1, o.J2)
+}
