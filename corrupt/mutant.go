@@ -69,6 +69,7 @@ type Target struct {
 	Func task.Function
 
 	goFile *goParsed // cached Go parse (see gorules.go)
+	pyFile *pyParsed // cached Python parse (see pyrules.go)
 }
 
 // NewTarget returns a target for fn, whose spans index src.
