@@ -1,0 +1,311 @@
+package compose
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/faultline-dev/faultline/task"
+)
+
+func TestMarkPython(t *testing.T) {
+	prog := strings.Join([]string{
+		"import os",              // 1 frozen (import)
+		"def f(xs, n):",          // 2 def
+		`    """Doc string`,      // 3 docstring open
+		`    more = 1 + 2`,       // 4 inside docstring
+		`    """`,                // 5 closes
+		"    total = 0",          // 6 editable, deletable
+		"    for x in xs:",       // 7 header: editable, not deletable
+		"        total += x",     // 8 sole statement of the for block
+		"    # a comment",        // 9 comment only
+		"",                       // 10 blank
+		"    if n > 0:",          // 11 header
+		"        total *= n",     // 12 first of two
+		"        total -= 1",     // 13
+		"    try:",               // 14 try
+		"        y = g(total,",   // 15 leaves a bracket open
+		"              n)",       // 16 starts inside
+		"    except ValueError:", // 17 except
+		"        raise",          // 18 sole statement
+		"    return total",       // 19
+		"@decorator",             // 20
+		"class C:",               // 21
+		"    x = 1",              // 22 sole statement of the class
+	}, "\n")
+	marks := MarkPython(prog, 0)
+	type want struct{ e, d bool }
+	exp := map[int]want{
+		1: {false, false}, 2: {false, false}, 3: {false, false}, 4: {false, false}, 5: {false, false},
+		6: {true, true}, 7: {true, false}, 8: {true, false}, 9: {false, false}, 10: {false, false},
+		11: {true, false}, 12: {true, true}, 13: {true, true}, 14: {false, false}, 15: {true, false},
+		16: {true, false}, 17: {false, false}, 18: {true, false}, 19: {true, true}, 20: {false, false},
+		21: {false, false}, 22: {true, false},
+	}
+	for l, w := range exp {
+		got := marks[l-1]
+		if got.Editable != w.e || got.Deletable != w.d {
+			t.Errorf("line %d %q: editable %v deletable %v, want %v %v", l, task.Lines(prog)[l-1], got.Editable, got.Deletable, w.e, w.d)
+		}
+	}
+	// The frozen prefix is never editable.
+	if m := MarkPython(prog, 6); m[5].Editable || !m[6].Editable {
+		t.Errorf("frozen prefix: %+v %+v", m[5], m[6])
+	}
+}
+
+const small = "def f(x):\n    a = x + 1\n    b = a * 2\n    return b\n"
+
+// smallOracle: passes iff line 2 computes x + 1 and line 3 computes a * 2 or 2 * a.
+var smallOracle = task.OracleFunc(func(_ context.Context, p string) (bool, error) {
+	return strings.Contains(p, "a = x + 1") && (strings.Contains(p, "b = a * 2") || strings.Contains(p, "b = 2 * a")) && strings.Contains(p, "return b"), nil
+})
+
+func modify(l int, from, to string) task.LineEdit {
+	return task.LineEdit{Line: l, Type: task.Modify, Original: from, Modified: to}
+}
+
+// The atomicity filter on two constructed 2-line bugs. Non-atomic: line 2 → "x - 1" and
+// line 3 → "2 * a"; reverting only line 2 passes (2 * a is equivalent) → rejected.
+// Atomic: line 2 → "x - 1" and line 3 → "a * 3"; neither single revert passes → kept.
+func TestAtomicityFilter(t *testing.T) {
+	nonAtomic := Candidate{Rule: "non-atomic", Edits: task.Edits{modify(2, "    a = x + 1", "    a = x - 1"), modify(3, "    b = a * 2", "    b = 2 * a")}}
+	atomic := Candidate{Rule: "atomic", Edits: task.Edits{modify(2, "    a = x + 1", "    a = x - 1"), modify(3, "    b = a * 2", "    b = a * 3")}}
+	res, err := Generate(context.Background(), small, smallOracle, Options{
+		Multi: true, Source: Given{nonAtomic, atomic}, Seed: 1, KMax: 1,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Pool) != 1 || res.Pool[0].Rule != "atomic" || res.Pool[0].Atomicity != AtomicExhaustive {
+		t.Fatalf("pool %+v", res.Pool)
+	}
+	if res.Stats.Rejected[RejectNotAtomic] != 1 {
+		t.Errorf("rejections %v", res.Stats.Rejected)
+	}
+	// The correct program, both buggy programs and two partial reverts each (2^2 − 2),
+	// of which one is shared ("a = x - 1" with "b = a * 2"): 1 + 2 + 4 − 1 = 6 calls.
+	if res.Stats.OracleCalls != 6 {
+		t.Errorf("oracle calls %d, want 6", res.Stats.OracleCalls)
+	}
+	// With ExhaustiveLimit 1 the same atomic bug is checked by single-edit reverts.
+	res, err = Generate(context.Background(), small, smallOracle, Options{
+		Multi: true, Source: Given{atomic}, Seed: 1, KMax: 1, ExhaustiveLimit: 1,
+	})
+	if err != nil || len(res.Pool) != 1 || res.Pool[0].Atomicity != AtomicSingleEdit {
+		t.Fatalf("single-edit: %v %+v", err, res.Pool)
+	}
+}
+
+func TestValidationRejects(t *testing.T) {
+	cands := Given{
+		{Rule: "passes", Edits: task.Edits{modify(3, "    b = a * 2", "    b = 2 * a")}},
+		{Rule: "def line", Edits: task.Edits{modify(1, "def f(x):", "def f(y):")}},
+		{Rule: "two blocks", Edits: task.Edits{modify(2, "    a = x + 1", "    a = x"), modify(4, "    return b", "    return a")}},
+		{Rule: "no change", Buggy: small},
+		{Rule: "too large", Edits: task.Edits{modify(2, "    a = x + 1", "    a = x"), modify(3, "    b = a * 2", "    b = a")}},
+		{Rule: "good", Buggy: strings.Replace(small, "x + 1", "x + 2", 1)},
+		{Rule: "duplicate", Edits: task.Edits{modify(2, "    a = x + 1", "    a = x + 2")}},
+	}
+	res, err := Generate(context.Background(), small, smallOracle, Options{Source: cands, KMax: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{RejectPasses: 1, RejectFrozen: 1, RejectNotContiguous: 1, RejectNoChange: 1, RejectTooLarge: 1, RejectDuplicate: 1}
+	for k, v := range want {
+		if res.Stats.Rejected[k] != v {
+			t.Errorf("rejected[%s] = %d, want %d (all %v)", k, res.Stats.Rejected[k], v, res.Stats.Rejected)
+		}
+	}
+	if len(res.Pool) != 1 || res.Pool[0].Rule != "good" || res.Pool[0].Source != "given" {
+		t.Errorf("pool %+v", res.Pool)
+	}
+	if _, err := Generate(context.Background(), strings.Replace(small, "x + 1", "x - 1", 1), smallOracle, Options{}); !errors.Is(err, ErrCorrectFails) {
+		t.Errorf("failing correct program: %v", err)
+	}
+}
+
+// A synthetic program with many independent lines; the in-process oracle fails iff any
+// line differs from the original (so every mutation is a bug and every bug is atomic).
+func synthetic(n int) (string, task.Oracle) {
+	ls := []string{"def f(x):"}
+	for i := 1; i < n-1; i++ {
+		ls = append(ls, "    v"+itoa(i)+" = x + "+itoa(i))
+	}
+	ls = append(ls, "    return x")
+	prog := strings.Join(ls, "\n")
+	want := task.Normalize(prog)
+	return prog, task.OracleFunc(func(_ context.Context, p string) (bool, error) { return p == want, nil })
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// Composition: the stride holds in correct-program coordinates (start_i − end_{i−1} > s)
+// and in buggy coordinates (task.Verify on gt_diff), round trips hold, k and M3 are
+// respected, and the same seed gives byte-identical output.
+func TestComposeStrideAndDeterminism(t *testing.T) {
+	prog, oracle := synthetic(40)
+	for _, multi := range []bool{false, true} {
+		opts := Options{TaskID: "syn", Seed: 42, M1: 12, M2: 30, M3: 4, Stride: 3, Multi: multi, Jobs: 3}
+		if multi {
+			opts.Stride = 5
+		}
+		res, err := Generate(context.Background(), prog, oracle, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		perK := map[int]int{}
+		for _, ex := range res.Examples {
+			perK[ex.BugCount]++
+			if len(ex.Bugs) != ex.BugCount {
+				t.Fatalf("%s: %d bugs, bug_count %d", ex.TaskID, len(ex.Bugs), ex.BugCount)
+			}
+			for i := 1; i < len(ex.Bugs); i++ {
+				if d := ex.Bugs[i].Start - ex.Bugs[i-1].End; d <= opts.Stride {
+					t.Errorf("%s: correct-program stride %d ≤ %d", ex.TaskID, d, opts.Stride)
+				}
+			}
+			maxLines := 1
+			if multi {
+				maxLines = 4
+			}
+			if err := task.Verify(ex.GTDiff, ex.BugCount, opts.Stride, maxLines, 1); err != nil {
+				t.Errorf("%s: %v", ex.TaskID, err)
+			}
+			if task.Apply(ex.BuggyCode, ex.GTDiff) != ex.GTSolution {
+				t.Errorf("%s: round trip fails", ex.TaskID)
+			}
+			if ok, _ := oracle.Passes(context.Background(), ex.BuggyCode); ok {
+				t.Errorf("%s: buggy program passes", ex.TaskID)
+			}
+		}
+		for k := 1; k <= map[bool]int{false: 4, true: 3}[multi]; k++ {
+			if perK[k] == 0 || perK[k] > 4 {
+				t.Errorf("multi=%v: %d examples with k=%d (want 1..4)", multi, perK[k], k)
+			}
+		}
+		a, _ := json.Marshal(res)
+		res2, err := Generate(context.Background(), prog, oracle, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(res2)
+		if string(a) != string(b) {
+			t.Errorf("multi=%v: same seed, different output", multi)
+		}
+		opts.Seed++
+		res3, _ := Generate(context.Background(), prog, oracle, opts)
+		if c, _ := json.Marshal(res3); string(c) == string(a) {
+			t.Errorf("multi=%v: another seed gave the same output", multi)
+		}
+	}
+}
+
+// The independence check rejects compositions whose bugs cancel out: with one bug per
+// line, the oracle passes the correct program and also any program whose only changes are
+// the bugs on lines 2 and 8 together. Each bug alone fails, so both enter the pool; their
+// composition passes, which only the independence check notices.
+func TestIndependence(t *testing.T) {
+	prog, strict := synthetic(12)
+	lines := task.Lines(prog)
+	var given Given
+	for l := 2; l <= 11; l++ {
+		given = append(given, Candidate{Edits: task.Edits{modify(l, lines[l-1], lines[l-1]+"00")}})
+	}
+	both := task.Apply(prog, task.Edits{given[0].Edits[0], given[6].Edits[0]})
+	oracle := task.OracleFunc(func(ctx context.Context, p string) (bool, error) {
+		if p == both {
+			return true, nil
+		}
+		return strict.Passes(ctx, p)
+	})
+	hasPair := func(r *Result) bool {
+		for _, ex := range r.Examples {
+			if ex.BuggyCode == both {
+				return true
+			}
+		}
+		return false
+	}
+	opts := Options{Source: given, Seed: 3, M2: 300, M3: 1000, KMax: 2, SkipSingle: true}
+	without, err := Generate(context.Background(), prog, oracle, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Independence = true
+	with, err := Generate(context.Background(), prog, oracle, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(without.Pool) != 10 || !hasPair(without) {
+		t.Fatalf("without the check: pool %d, cancelling pair kept %v", len(without.Pool), hasPair(without))
+	}
+	if hasPair(with) || len(with.Examples) != len(without.Examples)-1 {
+		t.Errorf("with the check: %d examples (without: %d), cancelling pair kept %v", len(with.Examples), len(without.Examples), hasPair(with))
+	}
+}
+
+func TestLLMSource(t *testing.T) {
+	var cats []string
+	src := LLM{Calls: 3, Generate: func(_ context.Context, req LLMRequest) ([]string, error) {
+		cats = append(cats, req.Category)
+		return []string{strings.Replace(req.Program, "x + 1", "x + 3", 1)}, nil
+	}}
+	res, err := Generate(context.Background(), small, smallOracle, Options{Source: src, Seed: 9, KMax: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cats) != 3 || len(res.Pool) != 1 || res.Pool[0].Source != "llm" || res.Pool[0].Rule != cats[0] {
+		t.Errorf("categories %v pool %+v", cats, res.Pool)
+	}
+	for _, c := range cats {
+		found := false
+		for _, o := range ODC {
+			found = found || o.Category == c
+		}
+		if !found {
+			t.Errorf("unknown category %q", c)
+		}
+	}
+	boom := errors.New("quota")
+	_, err = Generate(context.Background(), small, smallOracle, Options{Source: LLM{Generate: func(context.Context, LLMRequest) ([]string, error) { return nil, boom }}})
+	if !errors.Is(err, boom) {
+		t.Errorf("generator error: %v", err)
+	}
+}
+
+// pytestOracle runs /usr/bin/python3 -m pytest on a temp dir holding the program as
+// module name and the given test file.
+func pytestOracle(t *testing.T, module, tests string) task.Oracle {
+	py := "/usr/bin/python3"
+	if err := exec.Command(py, "-c", "import pytest").Run(); err != nil {
+		t.Skipf("compose: %s with pytest is not available: %v", py, err)
+	}
+	return task.OracleFunc(func(ctx context.Context, program string) (bool, error) {
+		dir, err := os.MkdirTemp(t.TempDir(), "run")
+		if err != nil {
+			return false, err
+		}
+		defer os.RemoveAll(dir)
+		if err := os.WriteFile(filepath.Join(dir, module+".py"), []byte(program+"\n"), 0o644); err != nil {
+			return false, err
+		}
+		if err := os.WriteFile(filepath.Join(dir, "test_"+module+".py"), []byte(tests), 0o644); err != nil {
+			return false, err
+		}
+		cmd := exec.CommandContext(ctx, py, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", dir)
+		cmd.Dir = dir
+		err = cmd.Run()
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return false, nil
+		}
+		return err == nil, err
+	})
+}
