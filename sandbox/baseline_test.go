@@ -1,0 +1,110 @@
+package sandbox
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/faultline-dev/faultline/task"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestBaselineFlaky(t *testing.T) {
+	var n atomic.Int32
+	r := task.RunnerFunc(func(ctx context.Context, req task.RunRequest) (*task.Report, error) {
+		i := n.Add(1)
+		flip := task.Pass
+		if i%2 == 0 {
+			flip = task.Fail
+		}
+		rep := &task.Report{State: task.RunOK, Wall: time.Duration(i) * time.Second, Tests: []task.TestResult{
+			{ID: "a", Outcome: task.Pass}, {ID: "b", Outcome: task.Fail}, {ID: "c", Outcome: flip},
+			{ID: "d", Outcome: task.Skip}, {ID: "e", Outcome: task.XFail},
+		}}
+		if i == 1 {
+			rep.Tests = append(rep.Tests, task.TestResult{ID: "f", Outcome: task.Pass}) // missing later
+		}
+		return rep, nil
+	})
+	// Through a cache: Baseline must still run every time.
+	c := NewCache(r, CacheOptions{})
+	res, err := Baseline(context.Background(), c, task.RunRequest{Root: t.TempDir(), Kind: task.GoTest}, 3)
+	require.NoError(t, err)
+	assert.Equal(t, int32(3), n.Load())
+	assert.Equal(t, []string{"a", "e"}, res.Passing)
+	assert.Equal(t, []string{"b"}, res.Failing)
+	assert.Equal(t, []string{"c", "f"}, res.Flaky)
+	assert.Equal(t, 3*time.Second, res.Wall)
+	assert.Len(t, res.Reports, 3)
+}
+
+func TestBaselineBroken(t *testing.T) {
+	r := task.RunnerFunc(func(ctx context.Context, req task.RunRequest) (*task.Report, error) {
+		return &task.Report{State: task.RunBuildFailed, Detail: "no"}, nil
+	})
+	res, err := Baseline(context.Background(), r, task.RunRequest{}, 0)
+	assert.ErrorIs(t, err, ErrBaselineBroken)
+	assert.Len(t, res.Reports, 1)
+}
+
+func TestBaselineRealFlakyPytest(t *testing.T) {
+	needPytest(t)
+	root := t.TempDir()
+	// Each run gets a fresh copy, HOME and TMPDIR, so the flaky test flips a real coin.
+	require.NoError(t, os.WriteFile(filepath.Join(root, "test_f.py"), []byte(
+		"import os\n\ndef test_stable():\n    assert True\n\ndef test_random():\n    assert os.urandom(1)[0] % 2 == 0\n"), 0o644))
+	l := local(t)
+	res, err := Baseline(context.Background(), l, task.RunRequest{Root: root, Kind: task.Pytest}, 8)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"test_f.py::test_stable"}, res.Passing)
+	// 8 fair coin flips agree with probability 2/256.
+	if len(res.Flaky) == 0 {
+		t.Skip("the random test happened to agree in all runs")
+	}
+	assert.Equal(t, []string{"test_f.py::test_random"}, res.Flaky)
+}
+
+func TestTimeoutRule(t *testing.T) {
+	assert.Equal(t, 30*time.Second, TimeoutRule{}.For(10*time.Second))
+	assert.Equal(t, 10*time.Minute, TimeoutRule{}.For(time.Hour))
+	assert.Equal(t, 4*time.Second, TimeoutRule{Factor: 1.5, Constant: time.Second, Ceiling: time.Minute}.For(2*time.Second))
+}
+
+func TestFileOracle(t *testing.T) {
+	var seen atomic.Value
+	r := task.RunnerFunc(func(ctx context.Context, req task.RunRequest) (*task.Report, error) {
+		prog := string(req.Overlay["lib.py"].Data)
+		seen.Store(req.Overlay)
+		switch prog {
+		case "broken":
+			return &task.Report{State: task.RunCollectionError}, nil
+		case "empty":
+			return &task.Report{State: task.RunOK}, nil
+		case "good":
+			return &task.Report{State: task.RunOK, Tests: []task.TestResult{{ID: "a", Outcome: task.Pass}, {ID: "b", Outcome: task.XFail}}}, nil
+		}
+		return &task.Report{State: task.RunOK, Tests: []task.TestResult{{ID: "a", Outcome: task.Pass}, {ID: "b", Outcome: task.Fail}}}, nil
+	})
+	base := task.Overlay{"other.py": {Data: []byte("x")}}
+	o := FileOracle(r, task.RunRequest{Overlay: base}, "lib.py")
+	ctx := context.Background()
+	for prog, want := range map[string]bool{"broken": false, "empty": false, "good": true, "bad": false} {
+		got, err := o.Passes(ctx, prog)
+		require.NoError(t, err)
+		assert.Equal(t, want, got, prog)
+	}
+	assert.Len(t, base, 1, "the request's overlay is not modified")
+	assert.Len(t, seen.Load().(task.Overlay), 2)
+	// With ids selected, only they must pass.
+	o = FileOracle(r, task.RunRequest{Select: task.Selection{IDs: []string{"a"}}}, "lib.py")
+	ok, err := o.Passes(ctx, "bad")
+	require.NoError(t, err)
+	assert.True(t, ok)
+	o = FileOracle(r, task.RunRequest{Select: task.Selection{IDs: []string{"a", "missing"}}}, "lib.py")
+	ok, _ = o.Passes(ctx, "good")
+	assert.False(t, ok, "a selected test missing from the report did not pass")
+}

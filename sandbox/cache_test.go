@@ -1,0 +1,174 @@
+package sandbox
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/faultline-dev/faultline/task"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// countingRunner reports one passing test whose message is the content of f.txt after the
+// overlay, counting its runs; gate (when set) holds each run until closed.
+type countingRunner struct {
+	runs atomic.Int32
+	gate chan struct{}
+	cur  atomic.Int32
+	peak atomic.Int32
+}
+
+func (c *countingRunner) Run(ctx context.Context, req task.RunRequest) (*task.Report, error) {
+	c.runs.Add(1)
+	n := c.cur.Add(1)
+	defer c.cur.Add(-1)
+	for {
+		p := c.peak.Load()
+		if n <= p || c.peak.CompareAndSwap(p, n) {
+			break
+		}
+	}
+	if c.gate != nil {
+		<-c.gate
+	}
+	data, err := os.ReadFile(filepath.Join(req.Root, "f.txt"))
+	if err != nil {
+		return nil, err
+	}
+	if ch, ok := req.Overlay["f.txt"]; ok {
+		data = ch.Data
+	}
+	return &task.Report{State: task.RunOK, Wall: time.Millisecond, Tests: []task.TestResult{{ID: "t", Outcome: task.Pass, Message: string(data)}}}, nil
+}
+
+func TestCacheHitsAndKeys(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(root, "f.txt"), []byte("one"), 0o644))
+	cr := &countingRunner{}
+	c := NewCache(cr, CacheOptions{})
+	ctx := context.Background()
+	req := task.RunRequest{Root: root, Kind: task.Pytest}
+
+	rep, err := c.Run(ctx, req)
+	require.NoError(t, err)
+	assert.False(t, rep.Cached)
+	rep, err = c.Run(ctx, req)
+	require.NoError(t, err)
+	assert.True(t, rep.Cached)
+	assert.Equal(t, "one", rep.Tests[0].Message)
+	assert.Equal(t, Stats{Runs: 1, CacheHits: 1, RunTime: time.Millisecond}, c.Stats())
+
+	// A cached report is a copy: changing it does not change the cache.
+	rep.Tests[0].Message = "changed"
+	rep, _ = c.Run(ctx, req)
+	assert.Equal(t, "one", rep.Tests[0].Message)
+
+	// An overlay with the same content as the file is the same program.
+	req.Overlay = task.Overlay{}
+	req.Overlay.Set("f.txt", []byte("one"))
+	_, err = c.Run(ctx, req)
+	require.NoError(t, err)
+	assert.Equal(t, int32(1), cr.runs.Load())
+
+	// Different content, selection, kind: different keys.
+	req.Overlay.Set("f.txt", []byte("two"))
+	rep, _ = c.Run(ctx, req)
+	assert.Equal(t, "two", rep.Tests[0].Message)
+	req.Select.Files = []string{"x"}
+	c.Run(ctx, req)
+	req.Kind = task.GoTest
+	c.Run(ctx, req)
+	assert.Equal(t, int32(4), cr.runs.Load())
+
+	// Editing the file on disk (new size and mtime) changes the key.
+	req = task.RunRequest{Root: root, Kind: task.Pytest}
+	require.NoError(t, os.WriteFile(filepath.Join(root, "f.txt"), []byte("three"), 0o644))
+	rep, _ = c.Run(ctx, req)
+	assert.Equal(t, "three", rep.Tests[0].Message)
+	assert.False(t, rep.Cached)
+
+	// WithoutCache runs again.
+	rep, _ = c.Run(WithoutCache(ctx), req)
+	assert.False(t, rep.Cached)
+	assert.Equal(t, int32(6), cr.runs.Load())
+
+	_, err = c.Run(ctx, task.RunRequest{Root: filepath.Join(root, "missing"), Kind: task.Pytest})
+	assert.Error(t, err)
+}
+
+func TestCacheDisk(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(root, "f.txt"), []byte("one"), 0o644))
+	dir := t.TempDir()
+	req := task.RunRequest{Root: root, Kind: task.Pytest}
+	cr := &countingRunner{}
+	_, err := NewCache(cr, CacheOptions{Dir: dir}).Run(context.Background(), req)
+	require.NoError(t, err)
+	// A second cache (another process) finds the report on disk.
+	c2 := NewCache(cr, CacheOptions{Dir: dir})
+	rep, err := c2.Run(context.Background(), req)
+	require.NoError(t, err)
+	assert.True(t, rep.Cached)
+	assert.Equal(t, "one", rep.Tests[0].Message)
+	assert.Equal(t, int32(1), cr.runs.Load())
+	assert.Equal(t, 1, c2.Stats().CacheHits)
+
+	// A damaged entry is a miss.
+	key, err := c2.Key(req)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(c2.path(key), []byte("{garbage"), 0o644))
+	rep, err = NewCache(cr, CacheOptions{Dir: dir}).Run(context.Background(), req)
+	require.NoError(t, err)
+	assert.False(t, rep.Cached)
+}
+
+func TestCacheCoalescesAndBounds(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(root, "f.txt"), []byte("one"), 0o644))
+	cr := &countingRunner{gate: make(chan struct{})}
+	c := NewCache(cr, CacheOptions{Concurrency: 2})
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	reps := make([]*task.Report, 10)
+	for i := range reps {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req := task.RunRequest{Root: root, Kind: task.Pytest, Overlay: task.Overlay{}}
+			req.Overlay.Set("f.txt", []byte{byte('a' + i%5)}) // 5 distinct programs, 2 requests each
+			rep, err := c.Run(ctx, req)
+			assert.NoError(t, err)
+			reps[i] = rep
+		}()
+	}
+	// Let the requests pile up, then release the runs.
+	require.Eventually(t, func() bool { return cr.cur.Load() == 2 }, 5*time.Second, time.Millisecond)
+	close(cr.gate)
+	wg.Wait()
+	assert.Equal(t, int32(5), cr.runs.Load(), "identical requests ran once")
+	assert.LessOrEqual(t, cr.peak.Load(), int32(2), "concurrency bound")
+	s := c.Stats()
+	assert.Equal(t, 5, s.Runs)
+	assert.Equal(t, 5, s.Coalesced+s.CacheHits)
+	for i, rep := range reps {
+		assert.Equal(t, string(rune('a'+i%5)), rep.Tests[0].Message)
+	}
+}
+
+func TestCacheWithLocalKeys(t *testing.T) {
+	l1 := NewLocal(Options{Env: []string{"A=1"}})
+	l2 := NewLocal(Options{Env: []string{"A=2"}})
+	req := task.RunRequest{Root: "/r", Kind: task.GoTest}
+	assert.NotEqual(t, l1.RunKey(req), l2.RunKey(req))
+	req2 := req
+	req2.Limits.Timeout = time.Hour
+	assert.NotEqual(t, l1.RunKey(req), l1.RunKey(req2))
+	req2 = req
+	req2.Limits.Timeout = DefaultTimeout // the same effective limit
+	assert.Equal(t, l1.RunKey(req), l1.RunKey(req2))
+}
