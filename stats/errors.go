@@ -12,32 +12,32 @@ var (
 	// ErrTooFew reports a sample smaller than the analysis needs (for example n < 3 for a
 	// correlation p-value, an empty Mann–Whitney sample, fewer observations than logit
 	// parameters).
-	ErrTooFew = errors.New("stats: too few observations")
+	ErrTooFew = errors.New("too few observations")
 	// ErrNotFinite reports a NaN or infinite input value. The package never propagates NaN
 	// the way numpy does: a missing value is the caller's decision.
-	ErrNotFinite = errors.New("stats: value is NaN or infinite")
+	ErrNotFinite = errors.New("value is NaN or infinite")
 	// ErrLength reports paired inputs of different lengths.
-	ErrLength = errors.New("stats: length mismatch")
+	ErrLength = errors.New("length mismatch")
 	// ErrConstant reports an input with no variation where variation is required: a
 	// constant predictor in a regression, a constant variable in a correlation, zero
 	// standard deviation in a z-score.
-	ErrConstant = errors.New("stats: constant input")
+	ErrConstant = errors.New("constant input")
 	// ErrOutcomeConstant reports a binary outcome that is all 0 or all 1 (for example every
 	// task solved): the logit model has no finite maximum-likelihood estimate.
-	ErrOutcomeConstant = errors.New("stats: outcome has a single class")
+	ErrOutcomeConstant = errors.New("outcome has a single class")
 	// ErrNotBinary reports a logit outcome value other than 0 or 1.
-	ErrNotBinary = errors.New("stats: outcome is not 0/1")
+	ErrNotBinary = errors.New("outcome is not 0/1")
 	// ErrSingular reports collinear predictors (the information matrix is not positive
 	// definite).
-	ErrSingular = errors.New("stats: singular information matrix (collinear predictors)")
+	ErrSingular = errors.New("singular information matrix (collinear predictors)")
 	// ErrSeparation reports complete or quasi-complete separation in a logit fit; the error
 	// returned is a *SeparationError that also matches this sentinel.
-	ErrSeparation = errors.New("stats: separation")
+	ErrSeparation = errors.New("separation")
 	// ErrNoConvergence reports a Newton iteration that did not converge.
-	ErrNoConvergence = errors.New("stats: newton iteration did not converge")
+	ErrNoConvergence = errors.New("newton iteration did not converge")
 	// ErrRange reports an argument outside its domain (a percentile outside [0, 100], a
 	// confidence level outside (0, 1), ddof not 0 or 1).
-	ErrRange = errors.New("stats: argument out of range")
+	ErrRange = errors.New("argument out of range")
 )
 
 // SeparationError reports that the outcome of a logistic regression is separated by a linear

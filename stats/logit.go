@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize/convex/lp"
 )
@@ -148,7 +150,9 @@ func Logit(y []float64, predictors [][]float64, opts *LogitOptions) (*LogitResul
 		}
 	}
 
-	if sep, err := separated(X, y); err == nil && sep != nil {
+	if sep, err := separated(X, y); err != nil {
+		return nil, err
+	} else if sep != nil {
 		return nil, sep
 	}
 
@@ -281,32 +285,65 @@ func logSigmoid(t float64) float64 {
 	return t - math.Log1p(math.Exp(t))
 }
 
-// separated decides with a linear program whether the outcome is separated. With
-// aᵢ = sᵢ·xᵢ (sᵢ = +1 for y=1, -1 for y=0, xᵢ the design row with the intercept), the MLE
-// exists iff some w > 0 has Σ wᵢ aᵢ = 0 (Stiemke). Writing w = z + t·1 with z ≥ 0, t ≥ 0 and
-// Σ w = 1, the LP maximizes t: infeasible means complete separation (Gordan: some β has
-// aᵢ·β > 0 for all i), an optimum t = 0 quasi-complete separation. Columns are standardized
-// first (separation is invariant under that). A solver failure is returned as an error and
-// leaves the decision to the Newton iteration.
+// separated decides whether the outcome is separated. With sᵢ = +1 for y=1 and -1 for y=0,
+// aᵢ = sᵢ·xᵢ (xᵢ the design row with the intercept), the MLE exists iff some w > 0 has
+// Σ wᵢ aᵢ = 0 (Stiemke's theorem). Writing w = z + t·1 with z ≥ 0, t ≥ 0 and Σ w = 1, a linear
+// program maximizes t: infeasible means complete separation (Gordan: some β has aᵢ·β > 0 for
+// all i), an optimum t = 0 quasi-complete separation. The constraint matrix is rank deficient
+// exactly when X is (collinear predictors: ErrSingular) or when s lies in the column space of
+// X (some β has Xβ = s: complete separation), so those two cases are decided first by
+// least squares. Columns are standardized (separation is invariant under that). If the LP
+// solver fails for numerical reasons, separated returns (nil, nil) and leaves the decision to
+// the Newton iteration.
 func separated(X *mat.Dense, y []float64) (*SeparationError, error) {
 	n, k := X.Dims()
+	Z := mat.NewDense(n, k, nil)
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = 1
+		if y[i] == 0 {
+			s[i] = -1
+		}
+		Z.Set(i, 0, 1)
+	}
+	for j := 1; j < k; j++ {
+		col := mat.Col(nil, j, X)
+		c := mean(col)
+		sd := math.Sqrt(variance(col, c, 0))
+		for i, v := range col {
+			Z.Set(i, j, (v-c)/sd)
+		}
+	}
+	var svd mat.SVD
+	if !svd.Factorize(Z, mat.SVDThin) {
+		return nil, nil
+	}
+	sv := svd.Values(nil)
+	if sv[len(sv)-1] <= 1e-10*sv[0] {
+		return nil, fmt.Errorf("stats: logit: %w", ErrSingular)
+	}
+	// Least squares Zβ ≈ s through the SVD; a zero residual means complete separation.
+	var u mat.Dense
+	svd.UTo(&u)
+	resid := slices.Clone(s)
+	for j := 0; j < k; j++ {
+		dot := 0.0
+		for i := 0; i < n; i++ {
+			dot += u.At(i, j) * s[i]
+		}
+		for i := 0; i < n; i++ {
+			resid[i] -= dot * u.At(i, j)
+		}
+	}
+	if norm := floats.Norm(resid, 2); norm <= 1e-9*math.Sqrt(float64(n)) {
+		return &SeparationError{Complete: true}, nil
+	}
+
 	A := mat.NewDense(k+1, n+1, nil)
 	for j := 0; j < k; j++ {
-		col := mat.Col(nil, j, X)
-		c, s := 0.0, 1.0
-		if j > 0 {
-			c = mean(col)
-			s = math.Sqrt(variance(col, c, 0))
-		}
 		sum := 0.0
-		for i, v := range col {
-			a := (v - c) / s
-			if j == 0 {
-				a = 1
-			}
-			if y[i] == 0 {
-				a = -a
-			}
+		for i := 0; i < n; i++ {
+			a := s[i] * Z.At(i, j)
 			A.Set(j, i, a)
 			sum += a
 		}
@@ -325,7 +362,7 @@ func separated(X *mat.Dense, y []float64) (*SeparationError, error) {
 	case errors.Is(err, lp.ErrInfeasible):
 		return &SeparationError{Complete: true}, nil
 	case err != nil:
-		return nil, err
+		return nil, nil
 	case -opt*float64(n) <= 1e-9:
 		return &SeparationError{Complete: false}, nil
 	}

@@ -49,6 +49,38 @@ func TestLogitBadInput(t *testing.T) {
 
 // TestLogitDDoF checks the spec's claim: the z-scoring ddof changes only slopes, their SEs
 // and the odds ratios, and the slopes scale by sd₁/sd₀ = √(n/(n-1)).
+// TestLogitSeparationKinds covers separation that makes the LP's constraint matrix rank
+// deficient (a predictor that is a function of the outcome) next to the usual kinds.
+func TestLogitSeparationKinds(t *testing.T) {
+	y := []float64{0, 1, 0, 1, 1, 0, 1, 0}
+	flipped := []float64{5, 2, 5, 2, 2, 5, 2, 5}
+	noise := []float64{3, 1, 4, 1, 5, 9, 2, 6}
+	cases := []struct {
+		name     string
+		y        []float64
+		x        [][]float64
+		complete bool
+	}{
+		{"predictor equals outcome", y, [][]float64{y}, true},
+		{"predictor is a function of the outcome", y, [][]float64{noise, flipped}, true},
+		{"threshold", []float64{0, 0, 0, 1, 1, 1}, [][]float64{{1, 2, 3, 4, 5, 6}}, true},
+		{"binary predictor, one cell pure", []float64{0, 1, 0, 1, 1, 0, 1, 0, 1, 0}, [][]float64{{0, 1, 0, 1, 1, 0, 0, 0, 1, 0}}, false},
+		{"tie at the threshold", []float64{0, 0, 0, 1, 0, 1, 1, 1}, [][]float64{{1, 2, 3, 4, 4, 5, 6, 7}}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Logit(c.y, c.x, nil)
+			var se *SeparationError
+			if !errors.As(err, &se) {
+				t.Fatalf("err = %v, want separation", err)
+			}
+			if se.Complete != c.complete {
+				t.Errorf("Complete = %v, want %v", se.Complete, c.complete)
+			}
+		})
+	}
+}
+
 func TestLogitDDoF(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	n := 60
