@@ -13,17 +13,28 @@ type collector struct {
 	t     *tree
 	f     *fileInfo
 	rows  []int32 // prefix sums of code rows: rows[r] = code rows before row r
-	buf   []int32
 	calls []*callSite
+	sc    *scratch
+	// operands: interned per file; opID[i] is node i's operand id (-1 if not an operand)
+	nOperands int32
+	strs      []string // interned operand texts by id
+}
+
+// str returns the text of node i, interned when i is an operand (identifiers, literals).
+func (c *collector) str(i int32) string {
+	if id := c.sc.opID[i]; id >= 0 {
+		return c.strs[id]
+	}
+	return c.t.text(i)
 }
 
 // collectFile analyses one file's tree.
-func collectFile(path string, src []byte, cn []cnode) *fileInfo {
+func collectFile(path string, src []byte, cn []cnode, sc *scratch) *fileInfo {
 	f := &fileInfo{path: path}
 	f.key, f.isInit = moduleKey(path)
-	t := buildTree(src, cn)
-	c := &collector{t: t, f: f}
-	c.rows = codeRows(t)
+	t := buildTree(src, cn, sc)
+	c := &collector{t: t, f: f, sc: sc}
+	c.rows = c.codeRows()
 	f.scope = newScope(scopeModule, nil, f, nil)
 	mod := &defInfo{file: f, qual: callgraph.ModuleName, simple: callgraph.ModuleName, scope: f.scope}
 	nlines := countLines(src)
@@ -102,7 +113,13 @@ func firstError(t *tree, path string) *callgraph.SyntaxError {
 // codeRows marks the rows on which a token other than a comment or a newline starts, as
 // Python 3.11's tokenize sees them (a string literal, f-strings included, is one token at
 // its start), and returns their prefix sums.
-func codeRows(t *tree) []int32 {
+//
+// The same pass interns the Halstead operands (identifiers, literals, whole strings).
+func (c *collector) codeRows() []int32 {
+	t := c.t
+	c.sc.opID = grow(c.sc.opID, len(t.nodes))
+	opID := c.sc.opID
+	intern := map[string]int32{}
 	var maxRow uint32
 	for i := range t.nodes {
 		if r := t.nodes[i].endRow; r > maxRow {
@@ -110,15 +127,29 @@ func codeRows(t *tree) []int32 {
 		}
 	}
 	mark := make([]bool, maxRow+2)
-	inStr := make([]bool, len(t.nodes))
+	c.sc.inStr = grow(c.sc.inStr, len(t.nodes))
+	inStr := c.sc.inStr
 	for i := range t.nodes {
 		n := &t.nodes[i]
+		opID[i] = -1
+		inStr[i] = false
 		if n.parent >= 0 {
 			p := &t.nodes[n.parent]
 			inStr[i] = inStr[n.parent] || p.kind == kString
 		}
 		if inStr[i] {
 			continue
+		}
+		if n.named && (n.kind == kString || n.first < 0 && !n.extra && n.end > n.start) {
+			text := t.src[n.start:n.end]
+			id, ok := intern[string(text)]
+			if !ok {
+				id = int32(len(c.strs))
+				str := string(text)
+				intern[str] = id
+				c.strs = append(c.strs, str)
+			}
+			opID[i] = id
 		}
 		switch {
 		case n.kind == kString:
@@ -127,6 +158,7 @@ func codeRows(t *tree) []int32 {
 			mark[n.row] = true
 		}
 	}
+	c.nOperands = int32(len(intern))
 	rows := make([]int32, len(mark)+1)
 	for r, m := range mark {
 		rows[r+1] = rows[r]
@@ -218,7 +250,7 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 		c.assignment(i, sc, cond)
 	case kAugAssignment:
 		if l := t.firstNamed(i); l >= 0 && t.nodes[l].kind == kIdentifier {
-			name := t.text(l)
+			name := c.str(l)
 			if sc.kind == scopeModule && name == "__all__" {
 				c.allNames(t.nodes[l].next, true)
 			}
@@ -239,7 +271,7 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 			for target.kind == scopeLambda && target.parent != nil {
 				target = target.parent
 			}
-			c.bindName(target, t.text(l), binding{pos: n.end, cond: true, val: val})
+			c.bindName(target, c.str(l), binding{pos: n.end, cond: true, val: val})
 		}
 	case kFor:
 		if l := t.firstNamed(i); l >= 0 {
@@ -273,7 +305,7 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 					if sc.global == nil {
 						sc.global = map[string]bool{}
 					}
-					sc.global[t.text(ch)] = true
+					sc.global[c.str(ch)] = true
 				}
 			}
 		}
@@ -322,7 +354,7 @@ func (c *collector) bindTarget(i int32, val *expr, sc *scope, pos uint32, cond b
 		if val == nil {
 			val = unknownExpr
 		}
-		c.bindName(sc, t.text(i), binding{pos: pos, cond: cond, val: val})
+		c.bindName(sc, c.str(i), binding{pos: pos, cond: cond, val: val})
 	case kPatternList, kTuple, kList, kExprList, kParenthesized:
 		elems := t.namedChildren(i, nil)
 		for k, e := range elems {
@@ -340,7 +372,7 @@ func (c *collector) bindTarget(i int32, val *expr, sc *scope, pos uint32, cond b
 		if obj < 0 || t.nodes[obj].kind != kIdentifier || val == nil {
 			return
 		}
-		name := t.text(obj)
+		name := c.str(obj)
 		for s := sc; s != nil; s = s.parent {
 			if s.kind == scopeFunction {
 				if s.selfName != "" && s.selfName == name && s.class != nil {
@@ -478,7 +510,7 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 		for ch := n.first; ch >= 0; ch = t.nodes[ch].next {
 			switch t.nodes[ch].kind {
 			case kDottedName:
-				full := t.text(ch)
+				full := c.str(ch)
 				first := full
 				if k := strings.IndexByte(full, '.'); k >= 0 {
 					first = full[:k]
@@ -493,7 +525,7 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 					}
 				}
 				if dn >= 0 && alias >= 0 && t.nodes[alias].kind == kIdentifier {
-					c.bindName(sc, t.text(alias), binding{pos: pos, cond: cond, val: &expr{op: eModule, name: cleanDotted(t.text(dn))}})
+					c.bindName(sc, c.str(alias), binding{pos: pos, cond: cond, val: &expr{op: eModule, name: cleanDotted(c.str(dn))}})
 				}
 			}
 		}
@@ -504,7 +536,7 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 		for ; ch >= 0; ch = t.nodes[ch].next {
 			k := t.nodes[ch].kind
 			if k == kDottedName {
-				mod = cleanDotted(t.text(ch))
+				mod = cleanDotted(c.str(ch))
 				ch = t.nodes[ch].next
 				break
 			}
@@ -513,9 +545,9 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 					switch t.nodes[r].kind {
 					case kImportPrefix:
 						level = int(t.nodes[r].end - t.nodes[r].start)
-						level = strings.Count(t.text(r), ".")
+						level = strings.Count(c.str(r), ".")
 					case kDottedName:
-						mod = cleanDotted(t.text(r))
+						mod = cleanDotted(c.str(r))
 					}
 				}
 				ch = t.nodes[ch].next
@@ -529,7 +561,7 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 					sc.stars = append(sc.stars, starImport{level: level, mod: mod, pos: pos})
 				}
 			case kDottedName:
-				name := t.text(ch)
+				name := c.str(ch)
 				c.bindName(sc, name, binding{pos: pos, cond: cond, val: &expr{op: eFrom, level: level, name: name, x: &expr{op: eModule, name: mod}, sc: sc}})
 			case kAliasedImport:
 				dn := t.child(ch, kDottedName)
@@ -540,7 +572,7 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 					}
 				}
 				if dn >= 0 && alias >= 0 {
-					c.bindName(sc, t.text(alias), binding{pos: pos, cond: cond, val: &expr{op: eFrom, level: level, name: t.text(dn), x: &expr{op: eModule, name: mod}, sc: sc}})
+					c.bindName(sc, c.str(alias), binding{pos: pos, cond: cond, val: &expr{op: eFrom, level: level, name: c.str(dn), x: &expr{op: eModule, name: mod}, sc: sc}})
 				}
 			}
 		}

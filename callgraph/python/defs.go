@@ -11,7 +11,7 @@ func (c *collector) newDef(i, dec int32, sc *scope, k task.Kind) *defInfo {
 	n := &t.nodes[i]
 	name := ""
 	if id := t.child(i, kIdentifier); id >= 0 {
-		name = t.text(id)
+		name = c.str(id)
 	}
 	d := &defInfo{file: c.f, simple: name, outer: sc}
 	for s := sc; s != nil; s = s.parent {
@@ -150,7 +150,7 @@ func (c *collector) decorators(dec int32, sc *scope, caller *defInfo) (exprs []*
 			continue
 		}
 		exprs = append(exprs, c.conv(e, sc))
-		names = append(names, t.text(e))
+		names = append(names, c.str(e))
 		c.visit(e, sc, caller, false)
 	}
 	return exprs, names
@@ -256,7 +256,7 @@ func (c *collector) params(p int32, sc *scope, caller *defInfo) []param {
 		}
 		switch nd.kind {
 		case kIdentifier:
-			out = append(out, param{name: t.text(ch), kwOnly: kwOnly})
+			out = append(out, param{name: c.str(ch), kwOnly: kwOnly})
 		case kDefaultParameter, kTypedDefaultParameter, kTypedParameter:
 			id := t.child(ch, kIdentifier)
 			star := false
@@ -274,7 +274,7 @@ func (c *collector) params(p int32, sc *scope, caller *defInfo) []param {
 			if id < 0 {
 				continue
 			}
-			pr := param{name: t.text(id), star: star, kwOnly: kwOnly && !star}
+			pr := param{name: c.str(id), star: star, kwOnly: kwOnly && !star}
 			// the default value follows `=`
 			sawEq := false
 			for v := nd.first; v >= 0; v = t.nodes[v].next {
@@ -291,7 +291,7 @@ func (c *collector) params(p int32, sc *scope, caller *defInfo) []param {
 			out = append(out, pr)
 		case kListSplatPattern, kDictSplatPattern:
 			if id := t.child(ch, kIdentifier); id >= 0 {
-				out = append(out, param{name: t.text(id), star: true})
+				out = append(out, param{name: c.str(id), star: true})
 			}
 			if nd.kind == kListSplatPattern {
 				kwOnly = true
@@ -301,7 +301,7 @@ func (c *collector) params(p int32, sc *scope, caller *defInfo) []param {
 		case kTuple: // Python 2 tuple parameters
 			for _, e := range t.namedChildren(ch, nil) {
 				if t.nodes[e].kind == kIdentifier {
-					out = append(out, param{name: t.text(e), star: true})
+					out = append(out, param{name: c.str(e), star: true})
 				}
 			}
 		}
@@ -342,7 +342,7 @@ func (c *collector) call(i int32, sc *scope, caller *defInfo) {
 					}
 					if id >= 0 && v >= 0 {
 						cs.args = append(cs.args, c.conv(v, sc))
-						cs.kws = append(cs.kws, t.text(id))
+						cs.kws = append(cs.kws, c.str(id))
 					}
 				case kListSplat, kDictSplat:
 					cs.star = true
@@ -367,7 +367,7 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 	n := &t.nodes[i]
 	switch n.kind {
 	case kIdentifier:
-		return &expr{op: eName, name: t.text(i), sc: sc, pos: n.start}
+		return &expr{op: eName, name: c.str(i), sc: sc, pos: n.start}
 	case kAttribute:
 		obj := t.firstNamed(i)
 		attr := lastIdent(t, i)

@@ -29,6 +29,9 @@ type starImport struct {
 	level int
 	mod   string
 	pos   uint32
+	// the module's key, resolved once
+	resolved, ok bool
+	key          string
 }
 
 // scope is a lexical scope: a module, a class body, a function, a lambda or a comprehension.
@@ -95,9 +98,10 @@ type expr struct {
 	raw   bool // eDef: the definition itself, before its decorators apply
 
 	// evaluation memo, valid for one resolution round
-	round int
-	busy  bool
-	memo  []value
+	round  int
+	busy   bool
+	stable bool // the memo holds for every later round (see resolver.unstable)
+	memo   []value
 }
 
 var unknownExpr = &expr{op: eUnknown}

@@ -92,13 +92,13 @@ func (fe *Frontend) parseAll(ctx context.Context, files []callgraph.SourceFile) 
 				return
 			}
 			defer p.close()
-			var buf []cnode
+			var sc scratch
 			for i := range next {
 				if ctx.Err() != nil {
 					continue
 				}
-				buf = p.parse(files[i].Src, buf)
-				infos[i] = collectFile(files[i].Path, files[i].Src, buf)
+				sc.cn = p.parse(files[i].Src, sc.cn)
+				infos[i] = collectFile(files[i].Path, files[i].Src, sc.cn, &sc)
 			}
 		}()
 	}
@@ -144,8 +144,12 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) ([]resolution, err
 			return nil, fmt.Errorf("python: analyze: %w", err)
 		}
 		r.round = round
+		r.attrMemo, r.starMemo = map[attrKey]memoEntry{}, map[attrKey]memoEntry{}
 		changed := false
 		for k, cs := range sites {
+			if round > 1 && cs.callee.stable {
+				continue // same targets as before; its arguments already flowed
+			}
 			res[k] = resolution{site: cs, targets: nil}
 			for _, v := range r.eval(cs.callee) {
 				defs, bound := r.targets(v)

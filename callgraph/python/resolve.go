@@ -22,7 +22,22 @@ type resolver struct {
 	methods map[string][]*defInfo // simple name → methods, for the name fallback
 	depth   int
 	noFlow  bool // level 7 off
+	// per-round memo of module attribute and star-import lookups (nil while computing,
+	// which cuts import cycles)
+	attrMemo map[attrKey]memoEntry
+	starMemo map[attrKey]memoEntry
+	// unstable counts evaluations whose result may change in a later round (a parameter's
+	// flows, or a cycle cut short); an expression is stable when its evaluation did not
+	// increase it, and then keeps its memo across rounds.
+	unstable int
 }
+
+type memoEntry struct {
+	vals     []value
+	unstable bool
+}
+
+type attrKey struct{ key, name string }
 
 func newResolver(files []*fileInfo) *resolver {
 	r := &resolver{files: files, byKey: map[string]*fileInfo{}, dirs: map[string]bool{}, names: map[string]string{}}
@@ -167,20 +182,30 @@ func (r *resolver) eval(e *expr) []value {
 	if e == nil || e.op == eUnknown {
 		return nil
 	}
-	if e.round == r.round {
+	if e.round == r.round || (e.round > 0 && e.stable) {
 		if e.busy {
+			r.unstable++
 			return nil
+		}
+		if !e.stable {
+			r.unstable++
 		}
 		return e.memo
 	}
 	if r.depth > 200 {
+		r.unstable++
 		return nil
 	}
 	e.round, e.busy = r.round, true
+	before := r.unstable
 	r.depth++
 	v := r.evalOp(e)
 	r.depth--
 	e.memo, e.busy = v, false
+	e.stable = r.unstable == before
+	if !e.stable {
+		r.unstable++ // propagate to the callers
+	}
 	return v
 }
 
@@ -223,6 +248,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return r.moduleAttr(key, e.name)
 	case eParam:
+		r.unstable++
 		p := &e.def.params[e.idx]
 		var out []value
 		if p.dflt != nil {
@@ -344,12 +370,34 @@ func (r *resolver) lookup(sc *scope, name string, pos uint32) []value {
 
 // starLookup resolves a module-level name through the module's `import *` statements.
 func (r *resolver) starLookup(f *fileInfo, name string) []value {
+	if len(f.scope.stars) == 0 {
+		return nil
+	}
+	k := attrKey{f.path, name}
+	if m, ok := r.starMemo[k]; ok {
+		if m.unstable {
+			r.unstable++
+		}
+		return m.vals
+	}
+	r.starMemo[k] = memoEntry{unstable: true}
+	before := r.unstable
+	v := r.starLookupNoMemo(f, name)
+	r.starMemo[k] = memoEntry{vals: v, unstable: r.unstable != before}
+	return v
+}
+
+func (r *resolver) starLookupNoMemo(f *fileInfo, name string) []value {
 	if r.depth > 200 {
 		return nil
 	}
 	for k := len(f.scope.stars) - 1; k >= 0; k-- {
-		st := f.scope.stars[k]
-		key, ok := r.relModule(f, st.level, st.mod)
+		st := &f.scope.stars[k]
+		if !st.resolved {
+			st.key, st.ok = r.relModule(f, st.level, st.mod)
+			st.resolved = true
+		}
+		key, ok := st.key, st.ok
 		if !ok {
 			continue
 		}
@@ -386,6 +434,21 @@ func exports(f *fileInfo, name string) bool {
 
 // moduleAttr resolves attribute name of the module or package with the given key.
 func (r *resolver) moduleAttr(key, name string) []value {
+	k := attrKey{key, name}
+	if m, ok := r.attrMemo[k]; ok {
+		if m.unstable {
+			r.unstable++
+		}
+		return m.vals
+	}
+	r.attrMemo[k] = memoEntry{unstable: true}
+	before := r.unstable
+	v := r.moduleAttrNoMemo(key, name)
+	r.attrMemo[k] = memoEntry{vals: v, unstable: r.unstable != before}
+	return v
+}
+
+func (r *resolver) moduleAttrNoMemo(key, name string) []value {
 	if f, ok := r.byKey[key]; ok {
 		if bs := f.scope.names[name]; len(bs) > 0 {
 			var out []value

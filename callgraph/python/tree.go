@@ -173,6 +173,7 @@ var kindNames = map[string]kind{
 // symInfo describes one grammar symbol.
 type symInfo struct {
 	kind  kind
+	canon uint16 // the first symbol with the same name and namedness (Halstead operator identity)
 	name  string // the grammar's name: the token text for anonymous tokens
 	named bool
 }
@@ -190,6 +191,7 @@ func symbols() []symInfo {
 		lang := tspython.GetLanguage()
 		n := lang.SymbolCount()
 		t := make([]symInfo, n+1)
+		first := map[string]uint16{}
 		for i := uint32(0); i < n; i++ {
 			s := sitter.Symbol(i)
 			name := lang.SymbolName(s)
@@ -201,7 +203,16 @@ func symbols() []symInfo {
 			if name == "yield" && !named {
 				k = kOther
 			}
-			t[i] = symInfo{kind: k, name: name, named: named}
+			key := name
+			if named {
+				key = "\x00" + name
+			}
+			canon, ok := first[key]
+			if !ok {
+				canon = uint16(i)
+				first[key] = canon
+			}
+			t[i] = symInfo{kind: k, name: name, named: named, canon: canon}
 		}
 		symTable = t
 	})
@@ -231,11 +242,32 @@ type tree struct {
 	nodes []node
 }
 
+// scratch holds buffers one worker reuses from file to file.
+type scratch struct {
+	cn    []cnode
+	nodes []node
+	last  []int32
+	inStr []bool
+	opID  []int32
+	// Halstead distinct counting: stamp per operator symbol and per operand id
+	opStamp, argStamp []int32
+	stamp             int32
+}
+
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
 // buildTree converts the flat C nodes to a tree with child and sibling links.
-func buildTree(src []byte, cn []cnode) *tree {
+func buildTree(src []byte, cn []cnode, sc *scratch) *tree {
 	syms := symbols()
-	t := &tree{src: src, nodes: make([]node, len(cn))}
-	last := make([]int32, len(cn))
+	sc.nodes = grow(sc.nodes, len(cn))
+	sc.last = grow(sc.last, len(cn))
+	t := &tree{src: src, nodes: sc.nodes}
+	last := sc.last
 	for i := range cn {
 		c := &cn[i]
 		n := &t.nodes[i]

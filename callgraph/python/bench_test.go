@@ -1,0 +1,112 @@
+package python
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	sitter "github.com/smacker/go-tree-sitter"
+	tspython "github.com/smacker/go-tree-sitter/python"
+
+	"github.com/faultline-dev/faultline/callgraph"
+)
+
+// networkxFiles reads every .py file of the installed networkx package (≈165k lines).
+func networkxFiles(b *testing.B) []callgraph.SourceFile {
+	b.Helper()
+	root := filepath.Join(distPackages, "networkx")
+	if _, err := os.Stat(root); err != nil {
+		b.Skipf("networkx not installed (apt-get install python3-networkx): %v", err)
+	}
+	var files []callgraph.SourceFile
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".py") {
+			return err
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(distPackages, p)
+		files = append(files, callgraph.SourceFile{Path: filepath.ToSlash(rel), Src: src})
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return files
+}
+
+// BenchmarkAnalyzeNetworkx analyses all of networkx on one worker (compare with
+// BenchmarkParseOnlyNetworkx, which parses the same files with tree-sitter alone).
+// It reports the process's peak resident memory (VmHWM) as peak-MB.
+func BenchmarkAnalyzeNetworkx(b *testing.B) {
+	files := networkxFiles(b)
+	fe := New(Options{Workers: 1})
+	var defs, calls int
+	for b.Loop() {
+		a, err := fe.Analyze(context.Background(), files)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defs, calls = len(a.Definitions), len(a.Calls)
+	}
+	b.ReportMetric(float64(defs), "defs")
+	b.ReportMetric(float64(calls), "edges")
+	reportPeak(b)
+}
+
+// BenchmarkAnalyzeNetworkxParallel is BenchmarkAnalyzeNetworkx with one worker per CPU.
+func BenchmarkAnalyzeNetworkxParallel(b *testing.B) {
+	files := networkxFiles(b)
+	fe := New(Options{})
+	for b.Loop() {
+		if _, err := fe.Analyze(context.Background(), files); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportPeak(b)
+}
+
+// BenchmarkParseOnlyNetworkx parses the networkx files with go-tree-sitter's own API and
+// closes each tree: the baseline of BenchmarkAnalyzeNetworkx.
+func BenchmarkParseOnlyNetworkx(b *testing.B) {
+	files := networkxFiles(b)
+	p := sitter.NewParser()
+	defer p.Close()
+	p.SetLanguage(tspython.GetLanguage())
+	for b.Loop() {
+		for _, f := range files {
+			t, err := p.ParseCtx(context.Background(), nil, f.Src)
+			if err != nil {
+				b.Fatal(err)
+			}
+			t.Close()
+		}
+	}
+	reportPeak(b)
+}
+
+// reportPeak reports VmHWM from /proc/self/status (Linux) or, elsewhere, the Go heap's
+// high-water mark as seen by runtime.MemStats.
+func reportPeak(b *testing.B) {
+	if data, err := os.ReadFile("/proc/self/status"); err == nil {
+		for _, l := range strings.Split(string(data), "\n") {
+			if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmHWM:" {
+				var kb float64
+				for _, c := range f[1] {
+					kb = kb*10 + float64(c-'0')
+				}
+				b.ReportMetric(kb/1024, "peak-MB")
+				return
+			}
+		}
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(ms.Sys)/(1<<20), "peak-MB")
+}
