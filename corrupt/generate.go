@@ -1,0 +1,528 @@
+package corrupt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/faultline-dev/faultline/callgraph"
+	"github.com/faultline-dev/faultline/callgraph/python"
+	"github.com/faultline-dev/faultline/task"
+)
+
+// Mode is a Breakpoint corruption mode.
+type Mode string
+
+// The corruption modes (spec/breakpoint.md §Corruption modes).
+const (
+	Remove    Mode = "remove"    // delete the body, keep signature and docstring
+	Discovery Mode = "discovery" // a subtle behavioural change the solver must find
+)
+
+// Checker decides whether a mutated file is acceptable (it parses; for Go, it type-checks)
+// and may amend the mutant (GoChecker prunes imports). It must not write the repository.
+type Checker interface {
+	Accept(m *Mutant, src []byte) (bool, error)
+}
+
+// SyntaxChecker accepts a mutant when a call-graph front end parses the mutated file
+// without a syntax error. It is the checker for languages without a type checker here.
+type SyntaxChecker struct{ Lang callgraph.Language }
+
+// Accept parses the mutated file with the front end.
+func (s SyntaxChecker) Accept(m *Mutant, src []byte) (bool, error) {
+	a, err := s.Lang.Analyze(context.Background(), []callgraph.SourceFile{{Path: m.File, Src: m.Apply(src)}})
+	if err != nil {
+		return false, err
+	}
+	return len(a.Errors) == 0, nil
+}
+
+// Options configures Generate. The zero value generates 10 validated REMOVE tasks with
+// the Breakpoint paper's thresholds.
+type Options struct {
+	Mode Mode // default Remove
+	// N is the number of validated tasks wanted (default 10).
+	N int
+	// Seed drives every random choice; the same inputs and seed give the same tasks.
+	Seed uint64
+	// Select filters the candidate functions.
+	Select SelectOptions
+	// Group, when Group.K ≥ 2, corrupts K functions at once, pairwise within
+	// Group.Distance in the call graph (Group.N is ignored).
+	Group GroupOptions
+	// MinFailures is the number of previously passing tests a corruption must break;
+	// 0 means 5 for REMOVE and 2 for DISCOVERY or hard mode.
+	MinFailures int
+	// Run is the template of every test run: Kind, Select, Limits and Args. Root and
+	// Overlay are set by Generate.
+	Run task.RunRequest
+	// Rules are the DISCOVERY operators (nil: GoRules for Go, PythonRules for Python).
+	Rules []Rule
+	// MutantsPerFunction bounds the acceptable DISCOVERY mutants whose tests are run per
+	// function before moving on (default 6).
+	MutantsPerFunction int
+	// Checkers maps a language ("go", "python", …) to the checker of its mutants. By
+	// default Go gets a GoChecker on the repository and Python a SyntaxChecker with the
+	// Python front end; another language without a checker keeps every mutant.
+	Checkers map[string]Checker
+	// MessageLen truncates failure messages (default 2,000 bytes).
+	MessageLen int
+	// AllowFailingBaseline ignores tests that fail on the clean repository instead of
+	// refusing to run.
+	AllowFailingBaseline bool
+	// Progress, if set, is called after every validation.
+	Progress func(Progress)
+}
+
+// Progress reports one validated or rejected corruption.
+type Progress struct {
+	Tried, Accepted, Wanted int
+	Functions               []string
+	Rule                    string
+	Kept                    bool
+	Reason                  string
+}
+
+// Corrupted is one function changed by a task.
+type Corrupted struct {
+	ID        string             `json:"id"`
+	File      string             `json:"file"`
+	Name      string             `json:"name"`
+	Line      int                `json:"line"`
+	EndLine   int                `json:"end_line"`
+	Span      task.Span          `json:"span"`
+	Rule      string             `json:"rule"`
+	Desc      string             `json:"desc"`
+	CodeLines int                `json:"code_lines"`
+	Scores    map[string]float64 `json:"scores"`
+}
+
+// Result is one validated Breakpoint task.
+type Result struct {
+	Mode      Mode        `json:"mode"`
+	Seed      uint64      `json:"seed"`
+	Index     int         `json:"index"` // position among the tasks of this run
+	Functions []Corrupted `json:"functions"`
+	// Overlay holds the corrupted files; Patch is the corruption (original → corrupted) and
+	// Gold its reverse, both git-style unified diffs.
+	Overlay    task.Overlay `json:"-"`
+	Patch      string       `json:"patch"`
+	Gold       string       `json:"gold"`
+	Validation *Validation  `json:"validation"`
+}
+
+// ErrNoCandidates is wrapped when no function qualifies for corruption.
+var ErrNoCandidates = errors.New("no function qualifies")
+
+// Generate corrupts functions of the repository at root (whose call graph g and centrality
+// c were computed beforehand) until opts.N corruptions pass validation through the runner,
+// or the candidates run out (then it returns what it found; an error only when none was
+// found, wrapping the reasons). base is the clean repository's baseline. The repository is
+// only read: corruptions live in overlays.
+func Generate(ctx context.Context, root string, g *callgraph.Graph, c *callgraph.Centrality, r task.Runner, base Baseline, opts Options) ([]Result, error) {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if err := base.Check(o.AllowFailingBaseline); err != nil {
+		return nil, err
+	}
+	if o.Select.Hard && opts.MinFailures == 0 {
+		o.MinFailures = 2
+	}
+	cands := Select(g, c, o.Select)
+	if len(cands) == 0 {
+		return nil, fmt.Errorf("corrupt: %s: %w (after excluding tests and functions under the code-line and degree thresholds)", root, ErrNoCandidates)
+	}
+	gen := &generator{root: root, r: r, base: base, o: o, files: map[string][]byte{}, checkers: o.Checkers}
+	rng := rand.New(rand.NewPCG(o.Seed, o.Seed^0x9e3779b97f4a7c15))
+	var units [][]Candidate
+	if o.Group.K >= 2 {
+		gopts := o.Group
+		gopts.N = 20 * o.N
+		if units, err = Groups(g, cands, gopts, rng); err != nil {
+			return nil, err
+		}
+		if len(units) == 0 {
+			return nil, fmt.Errorf("corrupt: no %d functions pairwise within distance %d: %w", o.Group.K, o.Group.Distance, ErrNoCandidates)
+		}
+	} else {
+		for _, i := range rng.Perm(len(cands)) {
+			units = append(units, []Candidate{cands[i]})
+		}
+	}
+	var results []Result
+	reasons := map[string]int{}
+	tried := 0
+	for _, unit := range units {
+		if len(results) == o.N {
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			return results, err
+		}
+		res, reason, err := gen.try(ctx, unit, rng, len(results))
+		if err != nil {
+			return results, err
+		}
+		tried++
+		if res != nil {
+			res.Index = len(results)
+			results = append(results, *res)
+		} else {
+			reasons[reason]++
+		}
+		if o.Progress != nil {
+			p := Progress{Tried: tried, Accepted: len(results), Wanted: o.N, Kept: res != nil, Reason: reason}
+			for _, m := range unit {
+				p.Functions = append(p.Functions, m.Node.ID)
+			}
+			if res != nil {
+				p.Rule = res.Functions[0].Rule
+			}
+			o.Progress(p)
+		}
+	}
+	if len(results) == 0 {
+		return nil, fmt.Errorf("corrupt: no corruption of %d candidate(s) passed validation (%s): %w", tried, summarize(reasons), ErrNoCandidates)
+	}
+	return results, nil
+}
+
+func summarize(reasons map[string]int) string {
+	keys := make([]string, 0, len(reasons))
+	for k := range reasons {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if reasons[keys[i]] != reasons[keys[j]] {
+			return reasons[keys[i]] > reasons[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	if len(keys) > 3 {
+		keys = keys[:3]
+	}
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%d× %s", reasons[k], k))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func (o Options) withDefaults() (Options, error) {
+	switch o.Mode {
+	case "":
+		o.Mode = Remove
+	case Remove, Discovery:
+	default:
+		return o, fmt.Errorf("corrupt: unknown mode %q", o.Mode)
+	}
+	if o.N <= 0 {
+		o.N = 10
+	}
+	if o.MinFailures <= 0 {
+		o.MinFailures = 5
+		if o.Mode == Discovery || o.Select.Hard {
+			o.MinFailures = 2
+		}
+	}
+	if o.MutantsPerFunction <= 0 {
+		o.MutantsPerFunction = 6
+	}
+	if o.Run.Kind == "" {
+		return o, fmt.Errorf("corrupt: Options.Run.Kind is required (go or pytest)")
+	}
+	return o, nil
+}
+
+// LanguageOf returns the language of a source path by extension: "go", "python",
+// "javascript", "typescript", or "" when unknown.
+func LanguageOf(p string) string {
+	switch path.Ext(p) {
+	case ".go":
+		return "go"
+	case ".py", ".pyi":
+		return "python"
+	case ".js", ".mjs", ".cjs", ".jsx":
+		return "javascript"
+	case ".ts", ".tsx":
+		return "typescript"
+	}
+	return ""
+}
+
+type generator struct {
+	root     string
+	r        task.Runner
+	base     Baseline
+	o        Options
+	mu       sync.Mutex
+	files    map[string][]byte
+	checkers map[string]Checker
+}
+
+func (g *generator) read(p string) ([]byte, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if b, ok := g.files[p]; ok {
+		return b, nil
+	}
+	full, err := task.SafeJoin(g.root, p)
+	if err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(full)
+	if err != nil {
+		return nil, fmt.Errorf("corrupt: %w", err)
+	}
+	g.files[p] = b
+	return b, nil
+}
+
+func (g *generator) checker(lang string) (Checker, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if c, ok := g.checkers[lang]; ok {
+		return c, nil
+	}
+	if g.checkers == nil {
+		g.checkers = map[string]Checker{}
+	}
+	switch lang {
+	case "go":
+		c, err := NewGoChecker(g.root)
+		if err != nil {
+			return nil, err
+		}
+		g.checkers[lang] = c
+		return c, nil
+	case "python":
+		c := SyntaxChecker{Lang: python.New(python.Options{})}
+		g.checkers[lang] = c
+		return c, nil
+	}
+	g.checkers[lang] = nil
+	return nil, nil
+}
+
+func (g *generator) rules(lang string) []Rule {
+	if g.o.Rules != nil {
+		return g.o.Rules
+	}
+	switch lang {
+	case "go":
+		return GoRules()
+	case "python":
+		return PythonRules()
+	}
+	return nil
+}
+
+// accept runs the language's checker on a mutant (nil checker: accept).
+func (g *generator) accept(lang string, m *Mutant, src []byte) (bool, error) {
+	ch, err := g.checker(lang)
+	if err != nil || ch == nil {
+		return err == nil, err
+	}
+	return ch.Accept(m, src)
+}
+
+// mutantsFor lists the acceptable corruptions of one function, best first: the REMOVE stub,
+// or up to MutantsPerFunction checked DISCOVERY mutants in seeded order.
+func (g *generator) mutantsFor(cand Candidate, rng *rand.Rand) ([]Mutant, string, error) {
+	fn := cand.Node.Function
+	lang := LanguageOf(fn.File)
+	src, err := g.read(fn.File)
+	if err != nil {
+		return nil, "", err
+	}
+	if g.o.Mode == Remove {
+		m, err := Stub(lang, src, fn)
+		if err != nil {
+			return nil, "no body to remove", nil
+		}
+		ok, err := g.accept(lang, &m, src)
+		if err != nil {
+			return nil, "", err
+		}
+		if !ok {
+			return nil, "the stub does not compile", nil
+		}
+		return []Mutant{m}, "", nil
+	}
+	t, err := NewTarget(fn.File, src, fn)
+	if err != nil {
+		return nil, "no body to change", nil
+	}
+	rules := g.rules(lang)
+	if len(rules) == 0 {
+		return nil, "", fmt.Errorf("corrupt: no corruption rules for %s (%s)", lang, fn.File)
+	}
+	var out []Mutant
+	for _, m := range Candidates(t, rules, lang, rng) {
+		if len(out) == g.o.MutantsPerFunction {
+			break
+		}
+		ok, err := g.accept(lang, &m, src)
+		if err != nil {
+			return nil, "", err
+		}
+		if ok {
+			out = append(out, m)
+		}
+	}
+	if len(out) == 0 {
+		return nil, "no mutant compiles", nil
+	}
+	return out, "", nil
+}
+
+// try corrupts one unit (a function or a group) and validates it. It returns the result,
+// or the reason it was rejected.
+func (g *generator) try(ctx context.Context, unit []Candidate, rng *rand.Rand, index int) (*Result, string, error) {
+	options := make([][]Mutant, len(unit))
+	for i, cand := range unit {
+		ms, reason, err := g.mutantsFor(cand, rng)
+		if err != nil {
+			return nil, "", err
+		}
+		if len(ms) == 0 {
+			return nil, reason, nil
+		}
+		options[i] = ms
+	}
+	// A single function tries its mutants in order; a group takes each member's first
+	// acceptable mutant (the group is the unit of validation).
+	attempts := len(options[0])
+	if len(unit) > 1 {
+		attempts = 1
+	}
+	reason := ""
+	for a := 0; a < attempts; a++ {
+		chosen := make([]Mutant, len(unit))
+		for i := range unit {
+			chosen[i] = options[i][0]
+			if len(unit) == 1 {
+				chosen[i] = options[i][a]
+			}
+		}
+		overlay, why, err := g.overlay(chosen)
+		if err != nil {
+			return nil, "", err
+		}
+		if overlay == nil {
+			reason = why
+			continue
+		}
+		req := g.o.Run
+		req.Root, req.Overlay = g.root, overlay
+		v, err := Validate(ctx, g.r, req, g.base, g.o.MinFailures, g.o.MessageLen)
+		if err != nil {
+			return nil, "", err
+		}
+		if !v.Accepted {
+			reason = v.Reason
+			if v.State != task.RunOK {
+				reason = "the tests could not run"
+			} else if len(v.FailToPass) < g.o.MinFailures {
+				reason = fmt.Sprintf("fewer than %d tests fail", g.o.MinFailures)
+			}
+			continue
+		}
+		res, err := g.result(unit, chosen, overlay, v)
+		if err != nil {
+			return nil, "", err
+		}
+		return res, "", nil
+	}
+	return nil, reason, nil
+}
+
+// overlay merges the mutants into one overlay, re-checking files changed by several. It
+// returns a nil overlay and a reason when the combination is unusable.
+func (g *generator) overlay(ms []Mutant) (task.Overlay, string, error) {
+	byFile := map[string][]Edit{}
+	var files []string
+	for _, m := range ms {
+		if _, ok := byFile[m.File]; !ok {
+			files = append(files, m.File)
+		}
+		byFile[m.File] = append(byFile[m.File], m.Edits...)
+	}
+	sort.Strings(files)
+	o := task.Overlay{}
+	for _, f := range files {
+		edits := dedupeEdits(byFile[f])
+		if !sortEdits(edits) {
+			return nil, "the corruptions of the group overlap", nil
+		}
+		src, err := g.read(f)
+		if err != nil {
+			return nil, "", err
+		}
+		out := applyEdits(src, edits)
+		if n := countFile(ms, f); n > 1 {
+			lang := LanguageOf(f)
+			joint := Mutant{File: f, Edits: edits}
+			ok, err := g.accept(lang, &joint, src)
+			if err != nil {
+				return nil, "", err
+			}
+			if !ok {
+				return nil, "the group's corruptions do not compile together", nil
+			}
+			out = joint.Apply(src)
+		}
+		o.Set(f, out)
+	}
+	return o, "", nil
+}
+
+func countFile(ms []Mutant, f string) int {
+	n := 0
+	for _, m := range ms {
+		if m.File == f {
+			n++
+		}
+	}
+	return n
+}
+
+func dedupeEdits(edits []Edit) []Edit {
+	seen := map[Edit]bool{}
+	var out []Edit
+	for _, e := range edits {
+		if !seen[e] {
+			seen[e] = true
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func (g *generator) result(unit []Candidate, chosen []Mutant, overlay task.Overlay, v *Validation) (*Result, error) {
+	res := &Result{Mode: g.o.Mode, Seed: g.o.Seed, Overlay: overlay, Validation: v}
+	for i, cand := range unit {
+		fn := cand.Node.Function
+		res.Functions = append(res.Functions, Corrupted{
+			ID: fn.ID, File: fn.File, Name: fn.Name, Line: fn.Line, EndLine: fn.EndLine, Span: fn.Def,
+			Rule: chosen[i].Rule, Desc: chosen[i].Desc, CodeLines: cand.CodeLines, Scores: cand.Scores,
+		})
+	}
+	sort.Slice(res.Functions, func(i, j int) bool { return res.Functions[i].ID < res.Functions[j].ID })
+	p, err := task.DiffOverlay(g.root, overlay, task.DiffOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("corrupt: diff of the corruption: %w", err)
+	}
+	res.Patch = string(p.Format())
+	res.Gold = string(p.Reverse().Format())
+	return res, nil
+}

@@ -1,0 +1,231 @@
+package corrupt
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/faultline-dev/faultline/sandbox"
+	"github.com/faultline-dev/faultline/task"
+)
+
+// sampleRun prepares the quickstart sample: its call graph, a local runner and the
+// baseline.
+func sampleRun(t *testing.T) (task.Runner, Baseline, task.RunRequest) {
+	t.Helper()
+	if _, err := os.Stat("../examples/sample/go.mod"); err != nil {
+		t.Fatal(err)
+	}
+	r := sandbox.NewLocal(sandbox.Options{})
+	t.Cleanup(func() { r.Close() })
+	root, err := filepath.Abs("../examples/sample")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := task.RunRequest{Root: root, Kind: task.GoTest}
+	b, err := sandbox.Baseline(context.Background(), r, req, 2)
+	if err != nil {
+		t.Fatalf("baseline: %v", err)
+	}
+	// The cache makes the same-seed reruns below free: the same programs are not run twice.
+	return sandbox.NewCache(r, sandbox.CacheOptions{}), Baseline{Passing: b.Passing, Failing: b.Failing, Flaky: b.Flaky}, req
+}
+
+func hashTree(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, _ := os.ReadFile(p)
+			out[p] = string(b)
+		}
+		return nil
+	})
+	return out
+}
+
+func TestGenerateRemoveAndDiscoveryOnSample(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the sample's tests many times")
+	}
+	ctx := context.Background()
+	r, base, req := sampleRun(t)
+	g, c := sampleGraph(t)
+	before := hashTree(t, "../examples/sample")
+	for _, mode := range []Mode{Remove, Discovery} {
+		t.Run(string(mode), func(t *testing.T) {
+			opts := Options{Mode: mode, N: 3, Seed: 11, Run: req}
+			res, err := Generate(ctx, req.Root, g, c, r, base, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res) != 3 {
+				t.Fatalf("%d tasks, want 3", len(res))
+			}
+			min := 5
+			if mode == Discovery {
+				min = 2
+			}
+			for _, x := range res {
+				if len(x.Validation.FailToPass) < min || !x.Validation.Accepted {
+					t.Errorf("%s: %d failing tests", x.Functions[0].ID, len(x.Validation.FailToPass))
+				}
+				if len(x.Validation.FailToPass)+len(x.Validation.PassToPass) != len(base.Passing) {
+					t.Errorf("F2P ∪ P2P does not cover the baseline")
+				}
+				recheck(t, r, req, x)
+			}
+			// Same seed, same tasks, byte for byte.
+			again, err := Generate(ctx, req.Root, g, c, r, base, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, _ := json.Marshal(res)
+			b, _ := json.Marshal(again)
+			if string(a) != string(b) {
+				t.Errorf("same seed gave different tasks:\n%s\n%s", a, b)
+			}
+		})
+	}
+	if !reflect.DeepEqual(before, hashTree(t, "../examples/sample")) {
+		t.Error("the sample repository was modified")
+	}
+}
+
+// recheck applies the corruption patch in a fresh run and then the gold patch on top, as a
+// user of the task would.
+func recheck(t *testing.T, r task.Runner, req task.RunRequest, x Result) {
+	t.Helper()
+	ctx := context.Background()
+	p, err := task.ParsePatch([]byte(x.Patch))
+	if err != nil {
+		t.Fatalf("corruption patch: %v", err)
+	}
+	corrupted, err := p.Apply(task.DirReader(req.Root))
+	if err != nil {
+		t.Fatalf("corruption patch does not apply: %v", err)
+	}
+	q := req
+	q.Overlay = corrupted
+	rep, err := r.Run(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.AllPassed(x.Validation.FailToPass) {
+		t.Errorf("%s: the corruption no longer fails its tests", x.Functions[0].ID)
+	}
+	gold, err := task.ParsePatch([]byte(x.Gold))
+	if err != nil {
+		t.Fatalf("gold patch: %v", err)
+	}
+	read := func(path string) ([]byte, error) {
+		if ch, ok := corrupted[path]; ok {
+			return ch.Data, nil
+		}
+		return task.DirReader(req.Root)(path)
+	}
+	restored, err := gold.Apply(read)
+	if err != nil {
+		t.Fatalf("gold patch does not apply to the corrupted tree: %v", err)
+	}
+	for path, ch := range restored {
+		orig, _ := os.ReadFile(filepath.Join(req.Root, path))
+		if string(orig) != string(ch.Data) {
+			t.Errorf("%s: gold patch does not restore %s", x.Functions[0].ID, path)
+		}
+	}
+	q.Overlay = restored
+	rep, err = r.Run(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.AllPassed(append(append([]string(nil), x.Validation.FailToPass...), x.Validation.PassToPass...)) {
+		t.Errorf("%s: tests fail after the gold patch", x.Functions[0].ID)
+	}
+}
+
+func TestGenerateGroupsOnSample(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the sample's tests")
+	}
+	ctx := context.Background()
+	r, base, req := sampleRun(t)
+	g, c := sampleGraph(t)
+	for _, k := range []int{2, 3} {
+		res, err := Generate(ctx, req.Root, g, c, r, base, Options{
+			Mode: Remove, N: 1, Seed: 5, Run: req, Group: GroupOptions{K: k, Distance: 3, Undirected: true},
+			Select: SelectOptions{MinCodeLines: 1},
+		})
+		if err != nil {
+			t.Fatalf("k=%d: %v", k, err)
+		}
+		fs := res[0].Functions
+		if len(fs) != k {
+			t.Fatalf("k=%d: %d functions corrupted", k, len(fs))
+		}
+		for i := range fs {
+			for j := i + 1; j < len(fs); j++ {
+				a, _ := g.Lookup(fs[i].ID)
+				b, _ := g.Lookup(fs[j].ID)
+				if d, ok := g.Distance(a, b, true); !ok || d > 3 {
+					t.Errorf("k=%d: %s and %s at distance %d", k, fs[i].ID, fs[j].ID, d)
+				}
+			}
+		}
+		recheck(t, r, req, res[0])
+	}
+}
+
+func TestGenerateBadInputs(t *testing.T) {
+	ctx := context.Background()
+	g, c := sampleGraph(t)
+	req := task.RunRequest{Root: "../examples/sample", Kind: task.GoTest}
+	never := task.RunnerFunc(func(context.Context, task.RunRequest) (*task.Report, error) {
+		t.Fatal("the runner must not be called")
+		return nil, nil
+	})
+	_, err := Generate(ctx, "../examples/sample", g, c, never, Baseline{Passing: []string{"a"}, Failing: []string{"x.TestBroken"}}, Options{Run: req})
+	if !errors.Is(err, ErrBaselineNotGreen) {
+		t.Errorf("failing baseline: err = %v", err)
+	}
+	_, err = Generate(ctx, "../examples/sample", g, c, never, Baseline{}, Options{Run: req})
+	if !errors.Is(err, ErrNoTests) {
+		t.Errorf("no tests: err = %v", err)
+	}
+	_, err = Generate(ctx, "../examples/sample", g, c, never, Baseline{Passing: []string{"a"}}, Options{Run: req, Select: SelectOptions{MinCodeLines: 10000}})
+	if !errors.Is(err, ErrNoCandidates) {
+		t.Errorf("nothing qualifies: err = %v", err)
+	}
+	if _, err := Generate(ctx, "../examples/sample", g, c, never, Baseline{Passing: []string{"a"}}, Options{}); err == nil {
+		t.Error("missing test kind accepted")
+	}
+	// A runner whose runs never execute: every candidate is rejected with the reason.
+	broken := task.RunnerFunc(func(context.Context, task.RunRequest) (*task.Report, error) {
+		return &task.Report{State: task.RunTimeout, Detail: "too slow"}, nil
+	})
+	_, err = Generate(ctx, "../examples/sample", g, c, broken, Baseline{Passing: []string{"a"}}, Options{Run: req, N: 2})
+	if !errors.Is(err, ErrNoCandidates) || !strings.Contains(err.Error(), "could not run") {
+		t.Errorf("tests that cannot run: err = %v", err)
+	}
+}
+
+func TestNormalizeMessage(t *testing.T) {
+	cases := map[string]string{
+		"--- FAIL: TestX (0.02s)\n    x_test.go:9: boom":         "--- FAIL: TestX\n    x_test.go:9: boom",
+		"goroutine 68 [running]:\nmain.f(0xc000012345)":          "goroutine N [running]:\nmain.f(0x…)",
+		"FAILED t.py::test_a - assert 1 == 2\n1 failed in 0.31s": "FAILED t.py::test_a - assert 1 == 2\n1 failed in …s",
+		"FAIL\texample.com/p\t0.004s":                            "FAIL example.com/p",
+		"<Foo object at 0x7f3a2b1c0d90>":                         "<Foo object at 0x…>",
+		"expected 3 (three), got 4":                              "expected 3 (three), got 4",
+	}
+	for in, want := range cases {
+		if got := NormalizeMessage(in); got != want {
+			t.Errorf("NormalizeMessage(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

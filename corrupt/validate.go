@@ -1,0 +1,139 @@
+package corrupt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/faultline-dev/faultline/task"
+)
+
+// Baseline is what the clean repository's tests do, run several times (see
+// sandbox.Baseline): the tests that passed in every run, those that failed in every run, and
+// the flaky ones, which never enter FAIL_TO_PASS or PASS_TO_PASS.
+type Baseline struct {
+	Passing []string
+	Failing []string
+	Flaky   []string
+}
+
+// ErrBaselineNotGreen is wrapped when the clean repository has failing tests.
+var ErrBaselineNotGreen = errors.New("baseline not green")
+
+// ErrNoTests is wrapped when the clean repository has no passing test.
+var ErrNoTests = errors.New("no passing tests in the baseline")
+
+// Check returns an error when the baseline cannot support validation: failing tests
+// (unless allowed, in which case they are simply never counted) or no passing test.
+func (b Baseline) Check(allowFailing bool) error {
+	if len(b.Failing) > 0 && !allowFailing {
+		show := b.Failing
+		if len(show) > 5 {
+			show = show[:5]
+		}
+		return fmt.Errorf("corrupt: %d test(s) fail on the clean repository (e.g. %s): %w", len(b.Failing), strings.Join(show, ", "), ErrBaselineNotGreen)
+	}
+	if len(b.Passing) == 0 {
+		return fmt.Errorf("corrupt: %w", ErrNoTests)
+	}
+	return nil
+}
+
+// Validation is the outcome of running the tests on a corrupted repository.
+type Validation struct {
+	// FailToPass holds the baseline-passing tests that no longer pass (failed, errored,
+	// timed out, or missing from the report); PassToPass those that still pass. Sorted.
+	FailToPass []string
+	PassToPass []string
+	// Messages holds the failure messages of FailToPass tests (truncated), in the same order;
+	// a missing test has the message "missing from the test report".
+	Messages []string
+	// Accepted reports whether the corruption is kept; Reason says why not.
+	Accepted bool
+	Reason   string
+	// State is the run's state (a run that could not execute is never accepted).
+	State task.RunState
+}
+
+// Validate runs req (the corruption as its overlay) and classifies the baseline-passing
+// tests. It accepts the corruption when the tests ran and at least minFailures of them no
+// longer pass. messageLen truncates failure messages (0: 2,000 bytes).
+func Validate(ctx context.Context, r task.Runner, req task.RunRequest, base Baseline, minFailures, messageLen int) (*Validation, error) {
+	if messageLen <= 0 {
+		messageLen = 2000
+	}
+	rep, err := r.Run(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("corrupt: running the tests: %w", err)
+	}
+	v := &Validation{State: rep.State}
+	if !rep.Ran() {
+		v.Reason = fmt.Sprintf("the tests could not run (%s): %s", rep.State, truncate(rep.Detail, 300))
+		return v, nil
+	}
+	flaky := map[string]bool{}
+	for _, id := range base.Flaky {
+		flaky[id] = true
+	}
+	passing := append([]string(nil), base.Passing...)
+	sort.Strings(passing)
+	for _, id := range passing {
+		if flaky[id] {
+			continue
+		}
+		t, ok := rep.Result(id)
+		switch {
+		case ok && t.Outcome.Passed():
+			v.PassToPass = append(v.PassToPass, id)
+		case ok:
+			v.FailToPass = append(v.FailToPass, id)
+			v.Messages = append(v.Messages, truncate(NormalizeMessage(t.Message), messageLen))
+		default:
+			v.FailToPass = append(v.FailToPass, id)
+			v.Messages = append(v.Messages, "missing from the test report")
+		}
+	}
+	if len(v.FailToPass) < minFailures {
+		v.Reason = fmt.Sprintf("%d test(s) fail, want at least %d", len(v.FailToPass), minFailures)
+		return v, nil
+	}
+	v.Accepted = true
+	return v, nil
+}
+
+// volatile matches the parts of test output that change from run to run of the same
+// program: durations, goroutine numbers, addresses.
+var volatile = []struct {
+	re   *regexp.Regexp
+	with string
+}{
+	{regexp.MustCompile(` \(\d+(\.\d+)?s\)`), ""},                        // go test: --- FAIL: TestX (0.00s)
+	{regexp.MustCompile(`\b(in|after) \d+(\.\d+)?s\b`), "$1 …s"},         // pytest: 1 failed in 0.12s
+	{regexp.MustCompile(`goroutine \d+ \[`), "goroutine N ["},            // Go panics
+	{regexp.MustCompile(`0x[0-9a-fA-F]+`), "0x…"},                        // addresses, PCs
+	{regexp.MustCompile(`(?m)^(ok|FAIL)\s+(\S+)\s+\d+\.\d+s$`), "$1 $2"}, // go test package lines
+}
+
+// NormalizeMessage removes what differs between two runs of the same failing test
+// (durations, goroutine numbers, addresses), so task records are byte-identical for the
+// same inputs and seed.
+func NormalizeMessage(s string) string {
+	for _, v := range volatile {
+		s = v.re.ReplaceAllString(s, v.with)
+	}
+	return s
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	// Cut at a rune boundary.
+	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…[truncated]"
+}
