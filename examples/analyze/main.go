@@ -20,7 +20,7 @@
 // Cells: mannwhitney and percentile skip empty cells (columns of different lengths share one
 // file); logit, corr and plot read rows, so an empty cell there is an error. A missing
 // column, a cell that is not a number, NaN or ±Inf is an error naming the file, line and
-// column. Exit status: 0 on success, 1 when the input or the analysis fails (bad CSV,
+// column. Exit status: 0 on success (and for -h), 1 when the input or the analysis fails (bad CSV,
 // separation, too few values), 2 on a usage error (unknown subcommand, bad or missing flag).
 package main
 
@@ -60,12 +60,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
+	if errors.Is(err, flag.ErrHelp) {
+		return 0 // the flag package has printed the command's flags
+	}
 	fmt.Fprintln(stderr, err)
 	var ue *usageError
-	if errors.As(err, &ue) || errors.Is(err, flag.ErrHelp) {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stderr, usage)
-		}
+	if errors.As(err, &ue) {
+		fmt.Fprintln(stderr, usage)
 		return 2
 	}
 	return 1

@@ -334,6 +334,10 @@ func TestPlotCommands(t *testing.T) {
 		t.Errorf("models %v", models)
 	}
 	runFail(t, 2, "plot", "pie", "-in", path)
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"plot", "hexbin", "-h"}, &stdout, &stderr); code != 0 || !strings.Contains(stderr.String(), "-radius") {
+		t.Errorf("-h: exit %d, %q", code, stderr.String())
+	}
 	runFail(t, 2, "plot")
 }
 
