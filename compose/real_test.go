@@ -121,3 +121,43 @@ func TestComposeRealPython(t *testing.T) {
 		t.Error("same seed, different examples")
 	}
 }
+
+// The atomicity filter under the real tests. Both candidates change the two lines
+// "if result is None:" / "result = []" of flatten. Non-atomic: the second change
+// (result = list()) is harmless, so reverting the first alone passes → rejected. Atomic:
+// result = [None] — reverting either line alone still fails the tests → kept, with the
+// exhaustive filter (2^2 − 2 reverts).
+func TestAtomicityRealPython(t *testing.T) {
+	prog := task.Normalize(realProgram(t))
+	oracle := pytestOracle(t, "prog", realTests)
+	lines := task.Lines(prog)
+	at := -1
+	for i, l := range lines {
+		if l == "    if result is None:" && lines[i+1] == "        result = []" {
+			at = i + 1
+			break
+		}
+	}
+	if at < 0 {
+		t.Skip("compose: flatten's source has changed")
+	}
+	pair := func(rule, second string) Candidate {
+		return Candidate{Rule: rule, Edits: task.Edits{
+			modify(at, lines[at-1], "    if result is not None:"),
+			modify(at+1, lines[at], second),
+		}}
+	}
+	res, err := Generate(context.Background(), prog, oracle, Options{
+		Multi: true, MaxLines: 2, KMax: 1, Jobs: 2,
+		Source: Given{pair("non-atomic", "        result = list()"), pair("atomic", "        result = [None]")},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Pool) != 1 || res.Pool[0].Rule != "atomic" || res.Pool[0].Atomicity != AtomicExhaustive {
+		t.Fatalf("pool %+v stats %+v", res.Pool, res.Stats)
+	}
+	if res.Stats.Rejected[RejectNotAtomic] != 1 {
+		t.Errorf("rejected %v", res.Stats.Rejected)
+	}
+}
