@@ -23,8 +23,8 @@ func rstrip(s string) string { return strings.TrimRightFunc(s, isPySpace) }
 // blank reports whether Python's s.strip() == "".
 func blank(s string) bool { return strings.TrimFunc(s, isPySpace) == "" }
 
-// Lines splits text on "\n" and strips trailing whitespace from every line (see the edit
-// model in edit.go). The empty text is one empty line, as in Python's "".split("\n").
+// Lines splits text on "\n" and strips trailing whitespace from every line (see Edits).
+// The empty text is one empty line, as in Python's "".split("\n").
 func Lines(text string) []string {
 	ls := strings.Split(text, "\n")
 	for i, l := range ls {

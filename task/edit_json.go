@@ -9,12 +9,10 @@ import (
 	"strings"
 )
 
-// MarshalJSON encodes e as a gt_diff object (see Edits). Two edits with the same key, a
+// MarshalJSON encodes e as a gt_diff object (see Edits); no edits, nil included, is {}
+// as in the release. Two edits with the same key, a
 // negative line or tie, or an unknown type are an error.
 func (e Edits) MarshalJSON() ([]byte, error) {
-	if e == nil {
-		return []byte("null"), nil
-	}
 	var buf bytes.Buffer
 	buf.WriteByte('{')
 	seen := make(map[string]bool, len(e))

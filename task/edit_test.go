@@ -201,6 +201,11 @@ func TestEditsJSON(t *testing.T) {
 		t.Errorf("decoded %+v, want %+v", got, wantGot)
 	}
 
+	for _, empty := range []task.Edits{nil, {}, task.DiffLines("same", "same  ")} {
+		if data, err := json.Marshal(empty); err != nil || string(data) != "{}" {
+			t.Errorf("Marshal(%#v) = %s, %v; want {}", empty, data, err)
+		}
+	}
 	var nilEdits task.Edits
 	if err := json.Unmarshal([]byte("null"), &nilEdits); err != nil || nilEdits != nil {
 		t.Errorf("null decoded to %v, %v", nilEdits, err)
