@@ -122,6 +122,21 @@ func TestLogitDDoF(t *testing.T) {
 	checkClose(t, "odds ratio", r0.OddsRatio[0], math.Exp(r0.Coef[1]))
 }
 
+// TestLogitInterceptOnly checks the null model against its closed form.
+func TestLogitInterceptOnly(t *testing.T) {
+	y := []float64{1, 0, 1, 1, 0, 1, 1, 0, 1, 1}
+	r, err := Logit(y, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkClose(t, "intercept", r.Coef[0], math.Log(0.7/0.3))
+	checkClose(t, "se", r.SE[0], math.Sqrt(1/(10*0.7*0.3)))
+	checkClose(t, "llf", r.LLF, r.LLNull)
+	if math.Abs(r.McFaddenR2) > 1e-15 || len(r.OddsRatio) != 0 {
+		t.Errorf("R² %v, odds ratios %v", r.McFaddenR2, r.OddsRatio)
+	}
+}
+
 // TestLogitScoreZero checks the first-order condition at the returned estimate.
 func TestLogitScoreZero(t *testing.T) {
 	x := []float64{0.5, 1.5, 2, 2.5, 3, 4, 4.5, 5, 6, 7, 7.5, 8}
