@@ -35,6 +35,9 @@ import tokenize
 
 PACKAGES = ["simplejson", "pyflakes", "bs4"]
 ROOT = "/usr/lib/python3/dist-packages"
+# Our own hand-written corner cases (f-strings, continuations, one-liners, match), kept
+# in this directory: (golden name, root, package directory).
+LOCAL = [("tokens", os.path.dirname(os.path.abspath(__file__)), "tokens")]
 SKIP_TYPES = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE}
 
 
@@ -62,16 +65,16 @@ def compat_count(lines, node):
 
 
 def main():
-    for pkg in PACKAGES:
+    for name, root, pkg in [(p, ROOT, p) for p in PACKAGES] + LOCAL:
         out = []
-        base = os.path.join(ROOT, pkg)
+        base = os.path.join(root, pkg)
         for dirpath, dirnames, filenames in os.walk(base):
             dirnames.sort()
             for fn in sorted(filenames):
                 if not fn.endswith(".py"):
                     continue
                 path = os.path.join(dirpath, fn)
-                rel = os.path.relpath(path, ROOT)
+                rel = os.path.relpath(path, root)
                 data = open(path, "rb").read()
                 tree = ast.parse(data)
                 starts = [0]
@@ -126,7 +129,7 @@ def main():
 
                 visit(tree, "")
                 out.append({"path": rel, "sha256": hashlib.sha256(data).hexdigest(), "defs": defs})
-        with open(os.path.join("golden", pkg + ".json"), "w") as f:
+        with open(os.path.join("golden", name + ".json"), "w") as f:
             json.dump({"generator": "gen_golden.py", "python": sys.version.split()[0], "files": out}, f, indent=1)
             f.write("\n")
 

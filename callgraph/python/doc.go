@@ -1,0 +1,109 @@
+// Package python is the Python front end of the call graph: a callgraph.Language that
+// parses Python files with tree-sitter (github.com/smacker/go-tree-sitter and its Python
+// grammar), lists their definitions with exact byte spans, resolves call sites across the
+// files of a project, and measures each definition's complexity.
+//
+// # Definitions (nodes)
+//
+// A definition is a module-level function, a method (a function defined directly in a
+// class body), a nested function, a class, or the module pseudo-definition
+// `path::<module>` holding the file's module-level code (reported only for files with
+// module-level call sites). Async and decorated definitions are definitions like the
+// others. Qualified names are joined with "." through enclosing classes and functions
+// (`Outer.method.inner`); when one file holds several definitions with the same qualified
+// name (redefinitions, alternatives under if/else), every one of them gets the ID suffix
+// `@<line>` (the line of its def/class keyword). Lambdas are not definitions: a lambda is
+// folded into the enclosing definition, whose node owns the calls in its body.
+//
+// Spans follow Python's ast: Def runs from the first decorator's "@" (or the def/class
+// keyword, or "async") to the end of the last token of the body (trailing comments
+// excluded), Signature from the def/async/class keyword through the header's colon, Doc is
+// the docstring literal (the first statement, when it is a string literal that is neither
+// an f-string nor bytes, as ast.get_docstring sees it), Body from the first statement to
+// the end of the last. Line/EndLine equal ast's lineno/end_lineno, DecoratorLine the first
+// decorator's line.
+//
+// # Edges and resolution
+//
+// An edge (f, g) means that f contains a call site that resolves to g; the graph is built
+// from syntax and a flow-insensitive abstract interpretation of names, so it is neither
+// sound nor complete: calls through reflection (getattr, eval, globals()), through values
+// of unknown origin, and to code outside the analysed files are missed, and an
+// approximation may add an edge that never happens at run time. Calls to builtins and
+// third-party code are counted in Analysis.Unresolved, never as errors.
+//
+// Resolution follows spec/callgraph.md:
+//
+//  1. Lexical scopes: function locals, enclosing functions, module globals (class bodies
+//     are not enclosing scopes), `global` declarations; builtins are not nodes. A name
+//     bound several times in one scope resolves to the last unconditional binding before
+//     the use plus any conditional (if/for/while/except/match) binding after it; uses
+//     from nested scopes see the scope's final bindings.
+//  2. Imports: `import a.b`, `import a.b as c`, `from m import f as g`, relative imports,
+//     re-exports through `__init__.py`, and `import *` (names in `__all__` when the module
+//     defines it as a literal list or tuple, else its public names). Module names come from
+//     file paths: a directory with `__init__.py` is a package, and the dotted name of a
+//     file is taken from its outermost enclosing package; the full path from the root and
+//     the path below a leading `src/` or `lib/` directory are fallbacks (namespace packages,
+//     src layouts). Relative imports are resolved by directory.
+//  3. `self.m()` and `cls.m()` through the enclosing class and its bases in C3 order
+//     (bases outside the project are left out); `super().m()` from the next class in the
+//     enclosing class's order.
+//  4. A call of a class `C()` is an edge to `C.__init__`, found through the class order.
+//     A class without `__init__` in the project (object.__init__ or a third-party base)
+//     makes no edge: the call counts as unresolved. Instances flow through assignments
+//     (`x = C(); x.m()`), and so do functions (`x = f; x()`).
+//  5. Decorators: the scope defining a decorated function or class calls each decorator
+//     (from the innermost to the outermost); the edge starts at the definition enclosing
+//     the decorated one, or at the module. A decorator of a method in a class body is
+//     called by the code enclosing the class: class bodies are not callers, their calls
+//     belong to the enclosing function or module.
+//  6. Optional (Options.UniqueNameFallback, off by default): a method call obj.m() on a
+//     receiver of unknown value resolves to the project's method named m when that name is
+//     unique (code2flow's rule); Options.WidenNameFallback takes every method of that
+//     name.
+//  7. Value flow (on unless Options.NoValueFlow): arguments flow into the parameters of
+//     the resolved callees (positional, keyword, defaults; *args and **kwargs are not
+//     followed), return values flow out of calls (a generator function returns nothing
+//     callable), attributes assigned through self in any method are instance attributes,
+//     and list, tuple and dict literals indexed by constants yield their elements. A
+//     decorated name evaluates both to the definition and to what its project decorator
+//     returns, so a wrapper returned by a decorator is called too. Arguments are
+//     propagated to a fixpoint in at most four rounds. Abstract value sets are capped at
+//     32 values.
+//
+// Compared with PyCG, the reference of this style of analysis: lambdas are not nodes,
+// class nodes exist but only receive edges through decorators, and the analysis is not
+// field-sensitive beyond instance attributes of self.
+//
+// # Metrics
+//
+// Metrics cover a definition's own text from its def/class line (decorators excluded) to
+// its end, nested definitions included; the module's cover the whole file.
+//
+//   - CodeLines is Breakpoint's definition: the number of lines in that range on which a
+//     token other than a comment or a newline starts, as Python 3.11's tokenize sees them
+//     (a string literal, f-strings included, is one token at its first line; a backslash
+//     continuation is not a token). Breakpoint's released code counted one more line, the
+//     end marker of the tokenized function: Metrics.CompatCodeLines.
+//   - Cyclomatic is 1 + the decision points: if and elif, for and while statements,
+//     except clauses, each `and`/`or` operator, conditional expressions, comprehension
+//     `if` clauses and match `case` clauses. Comprehension `for` clauses, `else` and
+//     `finally` are not decision points.
+//   - Halstead: operators are all keyword and punctuation tokens (`def`, `return`, `(`,
+//     `)`, `.`, `=`, `+`, `:` ...), operands are identifiers and literals (numbers, True,
+//     False, None, and each string literal as one token, f-strings included). This counts
+//     more operators than radon, which counts only the AST's operator nodes.
+//   - Nesting is the depth of the deepest compound statement (if, for, while, try, with,
+//     match, nested def or class) in the definition's body; 0 for straight-line code.
+//   - Lines is EndLine − DecoratorLine + 1.
+//
+// # Errors and limits
+//
+// A file that does not parse cleanly still yields the definitions and calls tree-sitter
+// recovered, and a *callgraph.SyntaxError with the 1-based line and column of the first
+// ERROR or MISSING node. Arbitrary bytes (binary, invalid UTF-8) never make the front end
+// panic; files over 4 GiB are treated as empty. A Frontend is safe for concurrent use:
+// each Analyze parses on its own workers, each owning one tree-sitter parser that it
+// closes, and no tree outlives the parse of its file.
+package python
