@@ -105,6 +105,10 @@ type fn struct {
 	resolved bool
 }
 
+func (g *fn) arity() arity {
+	return arity{countParams(g.decl.child("parameters")), countParams(g.decl.child("result"))}
+}
+
 func (g *fn) resultTypes() []*typ {
 	if !g.resolved {
 		g.resolved = true
@@ -131,6 +135,7 @@ type analyzer struct {
 	out   *callgraph.Analysis
 	fns   []*fn // in definition order
 	named []*typeDecl
+	live  map[*typeDecl]bool // see liveTypes
 }
 
 // Analyze parses the Go files, lists their functions and methods, and resolves the calls
@@ -651,4 +656,3 @@ func docComment(d *node) task.Span {
 
 // lineOf returns the 1-based line of a node.
 func lineOf(n *node) int { return n.row + 1 }
-

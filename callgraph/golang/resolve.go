@@ -1,6 +1,8 @@
 package golang
 
 import (
+	"sort"
+
 	"github.com/faultline-dev/faultline/callgraph"
 )
 
@@ -354,7 +356,7 @@ func (w *walker) callee(fx *node, sc *scope) (fns []*fn, folded bool) {
 		return nil, false
 	}
 	switch fx.typ {
-	case "identifier":
+	case "identifier", "type_identifier":
 		if b := sc.lookup(fx.text(w.f.src)); b != nil {
 			return b.fns, b.lit
 		}
@@ -495,7 +497,13 @@ func (w *walker) methodTargets(t *typ, name string) []*fn {
 	case tNamed:
 		if t.decl == nil {
 			if ms, ok := knownIfaces[t.ext]; ok {
-				return w.a.implementers(ms, name)
+				ar := map[string]arity{}
+				for _, m := range ms {
+					if k, ok := knownArity[m]; ok && m != "Value" {
+						ar[m] = k
+					}
+				}
+				return w.a.implementers(append([]string{name}, ms...), name, ar)
 			}
 			return nil
 		}
@@ -626,19 +634,25 @@ func ifaceMayHave(t *typ, name string, depth int) bool {
 	return false
 }
 
-// ifaceMethods lists the known method names of an interface type.
-func ifaceMethods(t *typ, into map[string]bool, depth int) {
+// ifaceMethods lists the known method names of an interface type, and the arity of
+// those declared in the module when ar is not nil.
+func ifaceMethods(t *typ, into map[string]bool, depth int, ar ...map[string]arity) {
 	if depth > 8 {
 		return
 	}
 	for _, m := range t.methods {
 		into[m] = true
+		if len(ar) > 0 && ar[0] != nil {
+			if a, ok := t.arity[m]; ok {
+				ar[0][m] = a
+			}
+		}
 	}
 	for _, e := range t.embeds {
 		switch {
 		case e.kind == tNamed && e.decl != nil:
 			if u := e.decl.underlying(); u != nil && u.kind == tIface {
-				ifaceMethods(u, into, depth+1)
+				ifaceMethods(u, into, depth+1, ar...)
 			}
 		case e.kind == tNamed:
 			for _, m := range knownIfaces[e.ext] {
@@ -654,30 +668,39 @@ func (a *analyzer) ifaceTargets(t *typ, name string) []*fn {
 		return nil
 	}
 	set := map[string]bool{name: true}
-	ifaceMethods(t, set, 0)
+	ar := map[string]arity{}
+	ifaceMethods(t, set, 0, ar)
 	req := make([]string, 0, len(set))
 	for m := range set {
 		req = append(req, m)
 	}
-	return a.implementers(req, name)
+	sort.Strings(req)
+	return a.implementers(req, name, ar)
 }
 
 // implementers returns method name of every non-interface named type of the module whose
-// method set contains all of req (empty unless Options.CHA).
-func (a *analyzer) implementers(req []string, name string) []*fn {
+// method set contains all of req (empty unless Options.CHA), with the parameter and result
+// counts given in ar for the methods it lists.
+func (a *analyzer) implementers(req []string, name string, ar map[string]arity) []*fn {
 	if !a.fe.opts.CHA {
 		return nil
 	}
 	var out []*fn
 	seen := map[*fn]bool{}
+	live := a.liveTypes()
 	for _, td := range a.named {
-		if td.isIface() {
+		if !live[td] || td.isIface() {
 			continue
 		}
 		ms := td.methodSet()
 		ok := true
 		for _, m := range req {
-			if _, has := ms[m]; !has {
+			fns, has := ms[m]
+			if !has {
+				ok = false
+				break
+			}
+			if want, known := ar[m]; known && len(fns) > 0 && fns[0].arity() != want {
 				ok = false
 				break
 			}
@@ -1028,4 +1051,68 @@ func (a *analyzer) varType(v *varDecl) *typ {
 	}
 	v.done, v.busy = true, false
 	return v.t
+}
+
+// liveTypes returns the module's named types of which the analysed code creates values:
+// composite literals (and their element types), new(T), make(T, …), conversions T(x),
+// variables declared with type T, and, transitively, the value fields of live struct
+// types. CHA expansion only targets live types (as rapid type analysis does): a type whose
+// values are never created cannot be the dynamic type of an interface.
+func (a *analyzer) liveTypes() map[*typeDecl]bool {
+	if a.live != nil {
+		return a.live
+	}
+	live := map[*typeDecl]bool{}
+	var mark func(t *typ, depth int)
+	mark = func(t *typ, depth int) {
+		if t == nil || depth > 8 {
+			return
+		}
+		switch t.kind {
+		case tNamed:
+			if t.decl == nil || live[t.decl] {
+				return
+			}
+			live[t.decl] = true
+			if u := t.decl.underlying(); u != nil && u.kind != tNamed {
+				mark(u, depth+1)
+			}
+		case tSlice, tMap:
+			mark(t.elem, depth+1)
+			mark(t.key, depth+1)
+		case tStruct:
+			for _, fd := range t.fields {
+				mark(fd.t, depth+1)
+			}
+		case tPtr:
+			// A pointer's target is created by whoever creates it.
+		}
+	}
+	markPtr := func(t *typ) { mark(deref(t), 0) }
+	for _, f := range a.files {
+		w := &walker{a: a, f: f, caller: -1}
+		var visit func(n *node)
+		visit = func(n *node) {
+			switch n.typ {
+			case "composite_literal":
+				markPtr(f.typeExpr(n.child("type"), nil))
+			case "var_spec":
+				mark(f.typeExpr(n.child("type"), nil), 0)
+			case "call_expression":
+				fx := stripParens(n.child("function"))
+				args := exprList(firstArgList(n))
+				if fx != nil && fx.typ == "identifier" && (fx.text(f.src) == "new" || fx.text(f.src) == "make") && len(args) > 0 {
+					markPtr(w.typeNamedOrExpr(args[0], nil))
+				} else if t := w.typeNamed(fx, nil); t != nil {
+					markPtr(t)
+				}
+			}
+			for _, k := range n.kids {
+				visit(k)
+			}
+		}
+		visit(f.root)
+	}
+	a.live = live
+	return live
 }

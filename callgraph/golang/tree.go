@@ -3,6 +3,7 @@ package golang
 import (
 	"context"
 	"fmt"
+	"sort"
 	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -103,10 +104,15 @@ func newParserPool(lang *sitter.Language) *parserPool {
 }
 
 // parse parses src and returns its native copy, and the first syntax error position (row,
-// col 0-based; ok false when the tree is clean).
+// col 0-based; hasErr false when the tree is clean). Cancellation is checked before the
+// parse: go-tree-sitter's own cancellation leaves a flag set on a parser whose context is
+// cancelled after the parse finished, which would poison a pooled parser.
 func (p *parserPool) parse(ctx context.Context, src []byte) (root *node, errRow, errCol int, hasErr bool, err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, 0, 0, false, err
+	}
 	ps := p.pool.Get().(*sitter.Parser)
-	tree, err := ps.ParseCtx(ctx, nil, src)
+	tree, err := ps.ParseCtx(context.Background(), nil, src)
 	if err != nil {
 		ps.Reset()
 		p.pool.Put(ps)
@@ -114,38 +120,54 @@ func (p *parserPool) parse(ctx context.Context, src []byte) (root *node, errRow,
 	}
 	p.pool.Put(ps)
 	defer tree.Close()
-	root, errRow, errCol, hasErr = convert(tree.RootNode(), p.lang)
+	root, errRow, errCol, hasErr = convert(tree.RootNode(), p.lang, src)
 	return root, errRow, errCol, hasErr, nil
 }
 
-// convert copies the tree under n. It also returns the position of the first ERROR or
-// MISSING node in document order.
-func convert(root *sitter.Node, lang *sitter.Language) (*node, int, int, bool) {
-	names := map[sitter.Symbol]string{}
-	typeOf := func(n *sitter.Node) string {
-		s := n.Symbol()
-		if t, ok := names[s]; ok {
-			return t
+// convert copies the tree under root. It also returns the position of the first ERROR or
+// MISSING node in document order. Rows and columns are computed from byte offsets in Go,
+// and a symbol's name and namedness are looked up once, to keep cgo calls per node few.
+func convert(root *sitter.Node, lang *sitter.Language, src []byte) (*node, int, int, bool) {
+	lineStarts := []int{0}
+	for i, c := range src {
+		if c == '\n' {
+			lineStarts = append(lineStarts, i+1)
 		}
-		t := n.Type()
-		names[s] = t
-		return t
+	}
+	rowOf := func(off int) int {
+		return sort.Search(len(lineStarts), func(i int) bool { return lineStarts[i] > off }) - 1
+	}
+	type symInfo struct {
+		name  string
+		named bool
+	}
+	syms := map[sitter.Symbol]symInfo{}
+	info := func(n *sitter.Node) symInfo {
+		s := n.Symbol()
+		if si, ok := syms[s]; ok {
+			return si
+		}
+		si := symInfo{name: n.Type(), named: n.IsNamed()}
+		syms[s] = si
+		return si
 	}
 	cur := sitter.NewTreeCursor(root)
 	defer cur.Close()
 	mk := func(parent *node) *node {
 		n := cur.CurrentNode()
-		sp, ep := n.StartPoint(), n.EndPoint()
+		si := info(n)
+		start, end := int(n.StartByte()), int(n.EndByte())
+		row := rowOf(start)
 		out := &node{
-			typ:    typeOf(n),
+			typ:    si.name,
 			field:  cur.CurrentFieldName(),
-			start:  int(n.StartByte()),
-			end:    int(n.EndByte()),
-			row:    int(sp.Row),
-			col:    int(sp.Column),
-			endRow: int(ep.Row),
-			named:  n.IsNamed(),
-			bad:    n.IsError() || n.IsMissing(),
+			start:  start,
+			end:    end,
+			row:    row,
+			col:    start - lineStarts[row],
+			endRow: rowOf(max(start, end-1)),
+			named:  si.named,
+			bad:    si.name == "ERROR" || (start == end && n.IsMissing()),
 			parent: parent,
 		}
 		if parent != nil {

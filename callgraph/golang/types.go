@@ -6,27 +6,51 @@ import "strings"
 type kind int
 
 const (
-	tNamed kind = iota // a defined or builtin type name
-	tPtr               // *elem
-	tSlice             // []elem or [n]elem
-	tMap               // map[key]elem
-	tChan              // chan elem
-	tFunc              // func(...) results
-	tStruct            // struct{fields}
-	tIface             // interface{methods; embeds}
+	tNamed  kind = iota // a defined or builtin type name
+	tPtr                // *elem
+	tSlice              // []elem or [n]elem
+	tMap                // map[key]elem
+	tChan               // chan elem
+	tFunc               // func(...) results
+	tStruct             // struct{fields}
+	tIface              // interface{methods; embeds}
 )
 
 // typ is a type as far as syntax tells it. Types the front end cannot determine are nil.
 type typ struct {
 	kind    kind
-	decl    *typeDecl // tNamed: the module's declaration, nil for builtin and external types
-	ext     string    // tNamed outside the module: "import/path.Name", or the builtin's name
-	elem    *typ      // tPtr, tSlice, tMap (value), tChan
-	key     *typ      // tMap
-	results []*typ    // tFunc
-	fields  []field   // tStruct
-	methods []string  // tIface: the method names written in the literal
-	embeds  []*typ    // tIface: embedded interfaces
+	decl    *typeDecl        // tNamed: the module's declaration, nil for builtin and external types
+	ext     string           // tNamed outside the module: "import/path.Name", or the builtin's name
+	elem    *typ             // tPtr, tSlice, tMap (value), tChan
+	key     *typ             // tMap
+	results []*typ           // tFunc
+	fields  []field          // tStruct
+	methods []string         // tIface: the method names written in the literal
+	embeds  []*typ           // tIface: embedded interfaces
+	arity   map[string]arity // tIface: parameter and result counts of the methods
+}
+
+// arity is the number of parameters and results of a signature.
+type arity struct{ params, results int }
+
+// countParams counts the parameters of a parameter_list (or a single result type).
+func countParams(n *node) int {
+	if n == nil {
+		return 0
+	}
+	if n.typ != "parameter_list" {
+		return 1
+	}
+	c := 0
+	for _, pd := range n.namedKids() {
+		switch pd.typ {
+		case "parameter_declaration":
+			c += max(1, len(pd.children("name")))
+		case "variadic_parameter_declaration":
+			c++
+		}
+	}
+	return c
 }
 
 type field struct {
@@ -109,51 +133,64 @@ var builtinTypes = map[string]bool{
 // The method sets of other interfaces declared outside the module are unknown, and calls
 // through them stay unresolved.
 var knownIfaces = map[string][]string{
-	"error":                        {"Error"},
-	"fmt.Stringer":                 {"String"},
-	"fmt.GoStringer":               {"GoString"},
-	"fmt.Formatter":                {"Format"},
-	"io.Reader":                    {"Read"},
-	"io.Writer":                    {"Write"},
-	"io.Closer":                    {"Close"},
-	"io.ReadWriter":                {"Read", "Write"},
-	"io.ReadCloser":                {"Close", "Read"},
-	"io.WriteCloser":               {"Close", "Write"},
-	"io.ReadWriteCloser":           {"Close", "Read", "Write"},
-	"io.ByteReader":                {"ReadByte"},
-	"io.ByteWriter":                {"WriteByte"},
-	"io.RuneReader":                {"ReadRune"},
-	"io.StringWriter":              {"WriteString"},
-	"sort.Interface":               {"Len", "Less", "Swap"},
-	"container/heap.Interface":     {"Len", "Less", "Pop", "Push", "Swap"},
-	"encoding.TextMarshaler":       {"MarshalText"},
-	"encoding.TextUnmarshaler":     {"UnmarshalText"},
-	"encoding.BinaryMarshaler":     {"MarshalBinary"},
-	"encoding.BinaryUnmarshaler":   {"UnmarshalBinary"},
-	"encoding/json.Marshaler":      {"MarshalJSON"},
-	"encoding/json.Unmarshaler":    {"UnmarshalJSON"},
-	"math/rand.Source":             {"Int63", "Seed"},
-	"hash.Hash":                    {"BlockSize", "Reset", "Size", "Sum", "Write"},
-	"context.Context":              {"Deadline", "Done", "Err", "Value"},
-	"flag.Value":                   {"Set", "String"},
-	"database/sql/driver.Valuer":   {"Value"},
-	"net/http.Handler":             {"ServeHTTP"},
-	"go/ast.Node":                  {"End", "Pos"},
-	"math/rand/v2.Source":          {"Uint64"},
-	"encoding/xml.Marshaler":       {"MarshalXML"},
-	"encoding/xml.Unmarshaler":     {"UnmarshalXML"},
-	"encoding/gob.GobEncoder":      {"GobEncode"},
-	"encoding/gob.GobDecoder":      {"GobDecode"},
-	"image/color.Color":            {"RGBA"},
-	"image.Image":                  {"At", "Bounds", "ColorModel"},
-	"sync.Locker":                  {"Lock", "Unlock"},
-	"runtime.Error":                {"Error", "RuntimeError"},
-	"io/fs.FileInfo":               {"IsDir", "ModTime", "Mode", "Name", "Size", "Sys"},
-	"io.Seeker":                    {"Seek"},
-	"io.ReaderAt":                  {"ReadAt"},
-	"io.WriterTo":                  {"WriteTo"},
-	"io.ReaderFrom":                {"ReadFrom"},
-	"net.Conn":                     {"Close", "LocalAddr", "Read", "RemoteAddr", "SetDeadline", "SetReadDeadline", "SetWriteDeadline", "Write"},
+	"error":                      {"Error"},
+	"fmt.Stringer":               {"String"},
+	"fmt.GoStringer":             {"GoString"},
+	"fmt.Formatter":              {"Format"},
+	"io.Reader":                  {"Read"},
+	"io.Writer":                  {"Write"},
+	"io.Closer":                  {"Close"},
+	"io.ReadWriter":              {"Read", "Write"},
+	"io.ReadCloser":              {"Close", "Read"},
+	"io.WriteCloser":             {"Close", "Write"},
+	"io.ReadWriteCloser":         {"Close", "Read", "Write"},
+	"io.ByteReader":              {"ReadByte"},
+	"io.ByteWriter":              {"WriteByte"},
+	"io.RuneReader":              {"ReadRune"},
+	"io.StringWriter":            {"WriteString"},
+	"sort.Interface":             {"Len", "Less", "Swap"},
+	"container/heap.Interface":   {"Len", "Less", "Pop", "Push", "Swap"},
+	"encoding.TextMarshaler":     {"MarshalText"},
+	"encoding.TextUnmarshaler":   {"UnmarshalText"},
+	"encoding.BinaryMarshaler":   {"MarshalBinary"},
+	"encoding.BinaryUnmarshaler": {"UnmarshalBinary"},
+	"encoding/json.Marshaler":    {"MarshalJSON"},
+	"encoding/json.Unmarshaler":  {"UnmarshalJSON"},
+	"math/rand.Source":           {"Int63", "Seed"},
+	"hash.Hash":                  {"BlockSize", "Reset", "Size", "Sum", "Write"},
+	"context.Context":            {"Deadline", "Done", "Err", "Value"},
+	"flag.Value":                 {"Set", "String"},
+	"database/sql/driver.Valuer": {"Value"},
+	"net/http.Handler":           {"ServeHTTP"},
+	"go/ast.Node":                {"End", "Pos"},
+	"math/rand/v2.Source":        {"Uint64"},
+	"encoding/xml.Marshaler":     {"MarshalXML"},
+	"encoding/xml.Unmarshaler":   {"UnmarshalXML"},
+	"encoding/gob.GobEncoder":    {"GobEncode"},
+	"encoding/gob.GobDecoder":    {"GobDecode"},
+	"image/color.Color":          {"RGBA"},
+	"image.Image":                {"At", "Bounds", "ColorModel"},
+	"sync.Locker":                {"Lock", "Unlock"},
+	"runtime.Error":              {"Error", "RuntimeError"},
+	"io/fs.FileInfo":             {"IsDir", "ModTime", "Mode", "Name", "Size", "Sys"},
+	"io.Seeker":                  {"Seek"},
+	"io.ReaderAt":                {"ReadAt"},
+	"io.WriterTo":                {"WriteTo"},
+	"io.ReaderFrom":              {"ReadFrom"},
+	"net.Conn":                   {"Close", "LocalAddr", "Read", "RemoteAddr", "SetDeadline", "SetReadDeadline", "SetWriteDeadline", "Write"},
+}
+
+// knownArity gives the parameter and result counts of the knownIfaces methods, keyed by
+// method name (the standard library uses each of these names with one shape).
+var knownArity = map[string]arity{
+	"Error": {0, 1}, "String": {0, 1}, "GoString": {0, 1}, "Format": {2, 0},
+	"Read": {1, 2}, "Write": {1, 2}, "Close": {0, 1}, "ReadByte": {0, 2}, "WriteByte": {1, 1},
+	"ReadRune": {0, 3}, "WriteString": {1, 2}, "Len": {0, 1}, "Less": {2, 1}, "Swap": {2, 0},
+	"Push": {1, 0}, "Pop": {0, 1}, "MarshalText": {0, 2}, "UnmarshalText": {1, 1},
+	"MarshalBinary": {0, 2}, "UnmarshalBinary": {1, 1}, "MarshalJSON": {0, 2},
+	"UnmarshalJSON": {1, 1}, "Seek": {2, 2}, "ReadAt": {2, 2}, "WriteTo": {1, 2},
+	"ReadFrom": {1, 2}, "Lock": {0, 0}, "Unlock": {0, 0}, "ServeHTTP": {2, 0},
+	"Deadline": {0, 2}, "Done": {0, 1}, "Err": {0, 1}, "Value": {1, 1},
 }
 
 // typeExpr converts a type expression written in f to a typ. Names in tparams are type
@@ -217,7 +254,12 @@ func (f *file) typeExpr(n *node, tparams map[string]bool) *typ {
 		for _, k := range n.kids {
 			switch k.typ {
 			case "method_elem", "method_spec":
-				t.methods = append(t.methods, k.child("name").text(f.src))
+				name := k.child("name").text(f.src)
+				t.methods = append(t.methods, name)
+				if t.arity == nil {
+					t.arity = map[string]arity{}
+				}
+				t.arity[name] = arity{countParams(k.child("parameters")), countParams(k.child("result"))}
 			case "type_elem", "constraint_elem", "qualified_type", "type_identifier":
 				if e := f.typeExpr(k, tparams); e != nil {
 					t.embeds = append(t.embeds, e)
