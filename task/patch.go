@@ -25,8 +25,9 @@ import (
 //   - Header lines ending in "\r\n" are accepted (the "\r" is dropped); in hunk lines a
 //     "\r" before the "\n" is content and is kept in HunkLine.Text.
 //   - Lines that are neither headers nor hunks (commit messages, e-mail headers, "-- "
-//     signatures) are skipped, as git does, except that a line starting with '+', '-' or
-//     ' ' right after a complete hunk is an error: the hunk's header counts were wrong.
+//     signatures, diffstats of a multi-patch mailbox) are skipped, as git does, except
+//     that a line starting with '+', '-' or ' ' right after a complete hunk is an error:
+//     the hunk's header counts were wrong.
 type Patch struct {
 	Files []FilePatch
 }
@@ -145,6 +146,8 @@ type parser struct {
 	git   bool       // cur came from a `diff --git` header
 	names bool       // cur's names are known
 	start int        // line of cur's first header line
+	// hunkEnded is set right after a hunk: the next line must not look like a hunk line.
+	hunkEnded bool
 }
 
 // next returns the next line without its "\n" (and whether the "\n" was present).
@@ -243,9 +246,10 @@ func (p *parser) parse() error {
 			if err := p.extendedHeader(l); err != nil {
 				return err
 			}
-		case p.cur != nil && len(p.cur.Hunks) > 0 && len(l) > 0 && (l[0] == '+' || l[0] == '-' || l[0] == ' ') && l != "-- " && l != "--":
+		case p.hunkEnded && len(l) > 0 && (l[0] == '+' || l[0] == '-' || l[0] == ' ') && l != "-- " && l != "--":
 			return p.errorf("line after the end of a hunk: the hunk header counts are wrong")
 		}
+		p.hunkEnded = p.hunkEnded && strings.HasPrefix(l, "@@ ")
 	}
 }
 
@@ -498,6 +502,7 @@ func (p *parser) hunk(l string) error {
 		return &PatchError{Line: headerLine, Msg: err.Error()}
 	}
 	p.cur.Hunks = append(p.cur.Hunks, h)
+	p.hunkEnded = true
 	return nil
 }
 

@@ -12,6 +12,10 @@ import (
 // ParsePatch does not keep.
 var ErrBinaryPatch = errors.New("binary patches cannot be applied")
 
+// ErrUnsupportedMode is wrapped by the error for applying a file patch of a symbolic link
+// (mode 120000) or a submodule (160000): an Overlay holds regular files only.
+var ErrUnsupportedMode = errors.New("symbolic link and submodule patches cannot be applied")
+
 // ApplyError is a file patch that cannot be applied. Hunk is the 1-based index of the hunk
 // that failed and Header its "@@" line, or 0 and "" when the file as a whole is the
 // problem (a missing file, a file that already exists, an unsafe path). Err, when set, is
@@ -64,6 +68,28 @@ func (p *Patch) ApplyDir(dir string) (Overlay, error) {
 	}
 	if err := o.WriteTo(dir); err != nil {
 		return nil, err
+	}
+	// Set the modes the patch states for created files and mode changes.
+	for _, f := range p.Files {
+		if f.Deleted || (!f.Created && f.OldMode == f.NewMode) {
+			continue
+		}
+		perm := fs.FileMode(0o644)
+		switch f.NewMode {
+		case "100755":
+			perm = 0o755
+		case "100644":
+		default:
+			continue
+		}
+		c, _ := CleanRelPath(f.NewPath) // checked by Apply
+		t, err := SafeJoin(dir, c)
+		if err != nil {
+			return nil, err
+		}
+		if err := os.Chmod(t, perm); err != nil {
+			return nil, fmt.Errorf("task: patch: %w", err)
+		}
 	}
 	return o, nil
 }
@@ -128,6 +154,11 @@ func (p *Patch) Apply(read func(path string) ([]byte, error)) (Overlay, error) {
 		}
 		if f.Created && f.Deleted {
 			return nil, &ApplyError{Path: clean[i].new, Msg: "file patch both creates and deletes the file"}
+		}
+		for _, m := range []string{f.OldMode, f.NewMode} {
+			if m == "120000" || m == "160000" {
+				return nil, &ApplyError{Path: clean[i].new, Msg: "mode " + m, Err: ErrUnsupportedMode}
+			}
 		}
 		if (f.Created || f.Deleted) && (f.Renamed || f.Copied) {
 			return nil, &ApplyError{Path: clean[i].new, Msg: "file patch creates or deletes a renamed or copied file"}

@@ -281,6 +281,9 @@ func TestDiffTreesAppliedByGit(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameTree(t, "ApplyDir of DiffTrees", hashTree(t, work3), hashTree(t, newDir))
+	if st, err := os.Stat(filepath.Join(work3, "script.sh")); err != nil || st.Mode()&0o100 == 0 {
+		t.Fatalf("ApplyDir did not apply the mode change of script.sh: %v", err)
+	}
 }
 
 func TestGitDiffParsedAndApplied(t *testing.T) {
@@ -336,6 +339,24 @@ func TestGitDiffParsedAndApplied(t *testing.T) {
 	}
 	if len(p.Files) != 1 || !p.Files[0].Renamed || p.Files[0].OldPath != "nonl.txt" || p.Files[0].NewPath != "moved.txt" || p.Files[0].Similarity != 100 {
 		t.Fatalf("rename parsed as %+v", p.Files)
+	}
+	// A mailbox of two commits (diffstats, signatures and headers between the patches)
+	// applies as one patch, the second commit's file patches after the first's.
+	for _, rename := range []string{"--no-renames", "-M"} {
+		mbox := git(t, repo, "format-patch", "--stdout", rename, "HEAD~2")
+		if n := bytes.Count(mbox, []byte("\nFrom ")); n < 1 {
+			t.Fatalf("format-patch gave %d mails", n+1)
+		}
+		p, err = ParsePatch(mbox)
+		if err != nil {
+			t.Fatal(err)
+		}
+		work := t.TempDir()
+		copyTree(t, oldDir, work)
+		if _, err := p.ApplyDir(work); err != nil {
+			t.Fatal(err)
+		}
+		sameTree(t, "ApplyDir of a two-commit mailbox "+rename, hashTree(t, work), hashTree(t, repo))
 	}
 }
 

@@ -315,6 +315,7 @@ func TestApplyErrors(t *testing.T) {
 		{"absolute", "--- /dev/null\n+++ /etc/passwd\n@@ -0,0 +1 @@\n+root::0:0::/:/bin/sh\n", "/etc/passwd", 0, "unsafe path", ErrUnsafePath},
 		{"binary", "diff --git a/f b/f\nBinary files a/f and b/f differ\n", "f", 0, "binary", ErrBinaryPatch},
 		{"rename onto an existing file", "diff --git a/f b/g\nrename from f\nrename to g\n", "g", 0, "already exists", fs.ErrExist},
+		{"symbolic link", "diff --git a/l b/l\nnew file mode 120000\n--- /dev/null\n+++ b/l\n@@ -0,0 +1 @@\n+target\n\\ No newline at end of file\n", "l", 0, "mode 120000", ErrUnsupportedMode},
 		{"insertion past the end", "--- a/g\n+++ b/g\n@@ -5,0 +6 @@\n+z\n", "g", 1, "outside the file", nil},
 	}
 	for _, tc := range tests {
