@@ -50,6 +50,14 @@
 // the set rule: blank lines dropped; match iff the sets intersect, both are empty, or one is
 // empty and the other holds the file's first line (above) / last line (below).
 //
+// Where the spec leaves a choice open, both modes read it as follows: ground-truth blocks
+// are visited in ascending line order (the first near or distant-identical one wins);
+// their strides are those of the full ground truth (task.StrideBefore/StrideAfter); the
+// neighbours of a predicted block are the remaining predicted blocks after Pass 1, fixed
+// for the whole of Pass 2; windows of one size are searched left to right. Reference mode
+// is checked against testdata/reference.py, a literal Python reading of the algorithm on
+// Python's own difflib and list indexing (600 seeded vectors).
+//
 // Where this package goes beyond the evaluator: before application the merged edit script
 // of a pseudo-revision is sorted by (line, type, tie) so that edits from different blocks
 // compose; a ground-truth diff that does not fit the buggy program is an error
