@@ -6,7 +6,10 @@ import (
 )
 
 // DiffLine is one line of an ndiff / Differ comparison: Op is ' ' (the line is in both
-// sequences), '-' (only in a) or '+' (only in b).
+// sequences), '-' (only in a) or '+' (only in b); with Differ.Hints, '?' marks a hint line
+// whose Text is Python's intraline guide ('^' changed, '-' deleted, '+' inserted
+// characters, whitespace kept where the characters are equal, trailing whitespace removed)
+// without the "? " prefix and the "\n" Python appends.
 type DiffLine struct {
 	Op   byte
 	Text string
@@ -36,6 +39,8 @@ type Differ struct {
 	// CharJunk, when non-nil, marks characters that may not anchor a character-level match
 	// when similar lines are paired inside a replace block.
 	CharJunk func(rune) bool
+	// Hints adds Python's '?' guide lines after the paired '-' and '+' lines.
+	Hints bool
 }
 
 // Ndiff compares a and b with Python's ndiff defaults (no line junk, space and tab as
@@ -45,7 +50,7 @@ func Ndiff(a, b []string) []DiffLine {
 }
 
 // Compare returns the classified lines of the comparison of a and b in the order Python's
-// Differ.compare emits them, without its '?' hint lines.
+// Differ.compare emits them; its '?' hint lines only when d.Hints is set.
 func (d Differ) Compare(a, b []string) []DiffLine {
 	c := &comparer{d: d, a: a, b: b}
 	c.out = make([]DiffLine, 0, max(len(a), len(b)))
@@ -170,9 +175,64 @@ func (c *comparer) fancyReplace(alo, ahi, blo, bhi int) {
 	if equalSync {
 		c.out = append(c.out, DiffLine{' ', c.a[besti]})
 	} else {
-		c.out = append(c.out, DiffLine{'-', c.a[besti]}, DiffLine{'+', c.b[bestj]})
+		c.pair(besti, bestj)
 	}
 	c.fancyHelper(besti+1, ahi, bestj+1, bhi)
+}
+
+// pair emits a similar pair of lines, with Python's _qformat hints when asked for.
+func (c *comparer) pair(i, j int) {
+	if !c.d.Hints {
+		c.out = append(c.out, DiffLine{'-', c.a[i]}, DiffLine{'+', c.b[j]})
+		return
+	}
+	aline, bline := []rune(c.a[i]), []rune(c.b[j])
+	atags := make([]rune, 0, len(aline))
+	btags := make([]rune, 0, len(bline))
+	fill := func(tags []rune, r rune, n int) []rune {
+		for range n {
+			tags = append(tags, r)
+		}
+		return tags
+	}
+	cr := &c.cr
+	cr.setB(c.rb[j-c.blo])
+	cr.setA(c.ra[i-c.alo])
+	for _, op := range cr.opCodes() {
+		la, lb := op.I2-op.I1, op.J2-op.J1
+		switch op.Tag {
+		case 'r':
+			atags, btags = fill(atags, '^', la), fill(btags, '^', lb)
+		case 'd':
+			atags = fill(atags, '-', la)
+		case 'i':
+			btags = fill(btags, '+', lb)
+		case 'e':
+			atags, btags = fill(atags, ' ', la), fill(btags, ' ', lb)
+		}
+	}
+	c.out = append(c.out, DiffLine{'-', c.a[i]})
+	if t := keepOriginalWS(aline, atags); t != "" {
+		c.out = append(c.out, DiffLine{'?', t})
+	}
+	c.out = append(c.out, DiffLine{'+', c.b[j]})
+	if t := keepOriginalWS(bline, btags); t != "" {
+		c.out = append(c.out, DiffLine{'?', t})
+	}
+}
+
+// keepOriginalWS is Python's _keep_original_ws followed by rstrip(): where a tag is ' '
+// and the line's character is whitespace, the character itself is kept (so tabs line up).
+func keepOriginalWS(line, tags []rune) string {
+	out := make([]rune, 0, len(tags))
+	for k := range min(len(line), len(tags)) {
+		if tags[k] == ' ' && isPySpace(line[k]) {
+			out = append(out, line[k])
+		} else {
+			out = append(out, tags[k])
+		}
+	}
+	return strings.TrimRightFunc(string(out), isPySpace)
 }
 
 func (c *comparer) fancyHelper(alo, ahi, blo, bhi int) {

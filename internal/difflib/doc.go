@@ -34,8 +34,11 @@
 // Differences from Python: elements are compared with Go's == (for strings: byte equality,
 // which equals Python's code point equality for valid UTF-8); character-level comparison
 // works on runes, so invalid UTF-8 bytes each become U+FFFD where Python would have
-// failed to decode or used surrogate escapes. The '?' intraline hint lines of ndiff are not
-// produced. Results are slices, not generators. Newer CPython releases reworked the
+// failed to decode or used surrogate escapes. The '?' intraline hint lines of ndiff are
+// produced only with Differ.Hints (Ndiff omits them), as DiffLine{'?', guide} without the
+// "? " prefix and final "\n". GroupedOpCodes does not modify the cached opcodes (Python's
+// get_grouped_opcodes edits them in place, which changes later calls). Results are
+// slices, not generators. Newer CPython releases reworked the
 // replace refinement for speed and may pair lines differently; this package follows 3.11,
 // the interpreter its golden vectors were generated with.
 //

@@ -51,3 +51,16 @@ func ExampleMatcher_GroupedOpCodes() {
 	// Output:
 	// [equal a[3:5] b[3:5] replace a[5:6] b[5:6] equal a[6:8] b[6:8]]
 }
+
+// With Hints, paired lines get Python's '?' guide lines (tabs are kept so they line up).
+func ExampleDiffer_Compare() {
+	d := difflib.Differ{CharJunk: difflib.IsCharacterJunk, Hints: true}
+	for _, l := range d.Compare([]string{"\tabcDefghiJkl"}, []string{"\tabcdefGhijkl"}) {
+		fmt.Printf("%c %q\n", l.Op, l.Text)
+	}
+	// Output:
+	// - "\tabcDefghiJkl"
+	// ? "\t   ^  ^  ^"
+	// + "\tabcdefGhijkl"
+	// ? "\t   ^  ^  ^"
+}

@@ -35,9 +35,10 @@ type goldenFile struct {
 	} `json:"chars"`
 	Ndiff []struct {
 		A, B     []string
-		Ndiff    string `json:"ndiff"`
-		LineJunk string `json:"linejunk"`
-		Plain    string `json:"plain"`
+		Ndiff    string   `json:"ndiff"`
+		LineJunk string   `json:"linejunk"`
+		Plain    string   `json:"plain"`
+		Hints    [][2]any `json:"hints"`
 	} `json:"ndiff"`
 	LineJunk [][2]any `json:"line_junk"`
 }
@@ -174,7 +175,7 @@ func expand(t *testing.T, ops string, a, b []string) []DiffLine {
 
 func TestGoldenNdiff(t *testing.T) {
 	g := loadGolden(t)
-	fancy, synced, paired := 0, 0, 0
+	fancy, synced, paired, hints := 0, 0, 0, 0
 	for n, c := range g.Ndiff {
 		for _, v := range []struct {
 			name string
@@ -203,6 +204,16 @@ func TestGoldenNdiff(t *testing.T) {
 				t.Errorf("case %d %s: the comparison does not restore both inputs", n, v.name)
 			}
 		}
+		// The full ndiff output with Python's '?' hint lines inserted at their positions.
+		full := expand(t, c.Ndiff, c.A, c.B)
+		for _, h := range c.Hints {
+			k := int(h[0].(float64))
+			full = slices.Insert(full, k, DiffLine{'?', h[1].(string)})
+			hints++
+		}
+		if got := (Differ{CharJunk: IsCharacterJunk, Hints: true}).Compare(c.A, c.B); !slices.Equal(got, full) {
+			t.Errorf("case %d: ndiff with hints differs from Python's", n)
+		}
 		equal := 0
 		for _, op := range NewMatcher(c.A, c.B).OpCodes() {
 			switch op.Tag {
@@ -220,8 +231,9 @@ func TestGoldenNdiff(t *testing.T) {
 		}
 	}
 	// The vectors must exercise the three ways a replace block is refined.
-	if fancy == 0 || synced == 0 || paired == 0 {
-		t.Errorf("coverage: %d replace blocks, %d cases synced on identical lines, %d with paired lines", fancy, synced, paired)
+	if fancy == 0 || synced == 0 || paired == 0 || hints == 0 {
+		t.Errorf("coverage: %d replace blocks, %d cases synced on identical lines, %d with paired lines, %d hints",
+			fancy, synced, paired, hints)
 	}
 }
 

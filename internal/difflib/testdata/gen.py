@@ -130,7 +130,10 @@ for n in range(60):
     ndiffs.append({"a": a, "b": b,
                    "ndiff": ops(difflib.ndiff(a, b)),
                    "linejunk": ops(difflib.ndiff(a, b, linejunk=difflib.IS_LINE_JUNK)),
-                   "plain": ops(difflib.Differ().compare(a, b))})
+                   "plain": ops(difflib.Differ().compare(a, b)),
+                   # '?' lines of the full ndiff output: [position, text without "? " and "\n"]
+                   "hints": [[k, l[2:].rstrip("\n")] for k, l in enumerate(difflib.ndiff(a, b))
+                             if l[0] == "?"]})
 
 line_junk = [[l, bool(difflib.IS_LINE_JUNK(l))] for l in
              ["", "   ", "#", "  #  ", "\t# \u3000", "\x1f", "##", "# x", "x", "  a #", "\u200b", "#\n", "\x85#"]]
