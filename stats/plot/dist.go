@@ -101,7 +101,17 @@ func SolvedDistribution(models []Values, opts DistOptions) (*gplot.Plot, error) 
 		}
 	}
 	p.NominalX(names...)
+	// Margins so whisker caps and violin tips do not touch the frame.
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, m := range models {
+		lo, hi = math.Min(lo, slices.Min(m.Values)), math.Max(hi, slices.Max(m.Values))
+	}
+	pad := 0.05 * (hi - lo)
+	if pad == 0 {
+		pad = 0.5
+	}
 	p.X.Min, p.X.Max = -0.6, float64(len(models)-1)+0.6
+	p.Y.Min, p.Y.Max = lo-pad, hi+pad
 	return p, nil
 }
 

@@ -137,7 +137,9 @@ func SuccessHexbin(x1, x2, solved []float64, opts HexbinOptions) (*gplot.Plot, *
 		p.Add(line)
 		p.Legend.Add("P(solved) = 0.5", line)
 	}
-	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = xmin, xmax, ymin, ymax
+	// Head room above the data for the legend, which sits top right.
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = xmin, xmax, ymin, ymax+0.4*(ymax-ymin)
+	p.Legend.Top = true
 	return p, hb, nil
 }
 
