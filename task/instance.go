@@ -2,10 +2,13 @@ package task
 
 import (
 	"bytes"
+	"crypto/md5"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"path"
 	"sort"
 	"strconv"
 	"strings"
@@ -857,4 +860,32 @@ func firstLineDiff(a, b string) string {
 		}
 	}
 	return fmt.Sprintf("%d lines vs %d", len(al), len(bl))
+}
+
+// FeatureBenchID returns a FeatureBench instance id (spec/featurebench.md §Artifacts):
+// `{owner}__{repo}.{commit8}.{test_stem}.{hash8}.lv{level}`, where commit8 is the first 8
+// characters of the commit, test_stem the test file's base name without its last
+// extension and hash8 the first 8 hex digits of the MD5 of the test file's slash path
+// relative to the repository root, as the reference's case converter computes it.
+func FeatureBenchID(repo, commit, testFile string, level int) (string, error) {
+	owner, name, ok := strings.Cut(repo, "/")
+	if !ok || owner == "" || name == "" || strings.Contains(name, "/") {
+		return "", fmt.Errorf("task: featurebench id: repository %q is not owner/name", repo)
+	}
+	if commit == "" {
+		return "", fmt.Errorf("task: featurebench id: empty commit")
+	}
+	if level != 1 && level != 2 {
+		return "", fmt.Errorf("task: featurebench id: level %d is neither 1 nor 2", level)
+	}
+	rel, err := CleanRelPath(testFile)
+	if err != nil {
+		return "", fmt.Errorf("task: featurebench id: %w", err)
+	}
+	stem := path.Base(rel)
+	if i := strings.LastIndexByte(stem, '.'); 0 < i && i < len(stem)-1 { // pathlib's suffix rule
+		stem = stem[:i]
+	}
+	sum := md5.Sum([]byte(rel))
+	return fmt.Sprintf("%s__%s.%s.%s.%s.lv%d", owner, name, commit[:min(8, len(commit))], stem, hex.EncodeToString(sum[:])[:8], level), nil
 }

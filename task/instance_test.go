@@ -416,3 +416,30 @@ func byteDifference(got, want []byte) string {
 	lo := max(i-40, 0)
 	return fmt.Sprintf("at byte %d: got %q, want %q", i, got[lo:min(i+40, len(got))], want[lo:min(i+40, len(want))])
 }
+
+// TestFeatureBenchID checks ids against the ones Python's hashlib and pathlib computed
+// (testdata/instances/gen.py).
+func TestFeatureBenchID(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "instances", "featurebench_ids.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Repo, Commit, Test, ID string
+		Level                  int
+	}
+	if err := json.Unmarshal(data, &cases); err != nil || len(cases) == 0 {
+		t.Fatalf("%d cases: %v", len(cases), err)
+	}
+	for _, c := range cases {
+		got, err := FeatureBenchID(c.Repo, c.Commit, c.Test, c.Level)
+		if err != nil || got != c.ID {
+			t.Errorf("FeatureBenchID(%q, %q, %q, %d) = %q, %v; want %q", c.Repo, c.Commit, c.Test, c.Level, got, err, c.ID)
+		}
+	}
+	for _, bad := range [][4]any{{"noslash", "abc", "t.py", 1}, {"a/b", "", "t.py", 1}, {"a/b", "abc", "../t.py", 1}, {"a/b", "abc", "t.py", 3}} {
+		if _, err := FeatureBenchID(bad[0].(string), bad[1].(string), bad[2].(string), bad[3].(int)); err == nil || !strings.HasPrefix(err.Error(), "task: featurebench id") {
+			t.Errorf("FeatureBenchID%v: %v", bad, err)
+		}
+	}
+}

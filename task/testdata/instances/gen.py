@@ -21,6 +21,9 @@ swe_input.jsonl / swe_canonical.jsonl
     members are joined in sorted key order. Members SWEInstance does not know are written
     back as they came (compacted, nested key order kept).
 
+featurebench_ids.json
+    FeatureBench instance ids computed as its case converter does (md5 of the test path).
+
 pdb_input.jsonl / pdb_expected.json
     PDB examples: a real function-sized snippet with seeded single-line bugs; gt_diff is
     computed by the reference edit model (get_diff from ../edits/gen.py, which restates
@@ -185,6 +188,27 @@ def pdb_cases(rng):
     return inputs, expected
 
 
+def featurebench_ids():
+    """instance_id = {owner}__{repo}.{commit[:8]}.{test stem}.{md5(test path)[:8]}.lv{level},
+    as FeatureBench's case converter builds it (Path.stem drops the last suffix only)."""
+    import hashlib
+    import pathlib
+    out = []
+    for repo, commit, test, level in [
+        ("simplejson/simplejson", "0123456789abcdef0123456789abcdef01234567", "simplejson/tests/test_decode.py", 1),
+        ("Lightning-AI/pytorch-lightning", "a1b2c3d4e5f6", "tests/tests_pytorch/test_cli.py", 2),
+        ("networkx/networkx", "deadbeef", "networkx/algorithms/tests/test_cycles.py", 1),
+        ("pyflakes/pyflakes", "cafebabe00", "pyflakes/test/test_api.tar.py", 2),
+        ("a/b", "1234", "tests/.hidden", 1),
+        ("a/b", "1234", "tests/trailing.", 1),
+    ]:
+        stem = pathlib.PurePosixPath(test).stem
+        h = hashlib.md5(test.encode()).hexdigest()[:8]
+        out.append({"repo": repo, "commit": commit, "test": test, "level": level,
+                    "id": "%s.%s.%s.%s.lv%d" % (repo.replace("/", "__"), commit[:8], stem, h, level)})
+    return out
+
+
 def main():
     rng = random.Random(1122)
     raw, canon = swe_cases(rng)
@@ -198,6 +222,9 @@ def main():
         f.write(inputs[0] + "\r\n\n" + "\n".join(inputs[1:]))  # no final newline
     with open(os.path.join(HERE, "pdb_expected.json"), "w", encoding="utf-8") as f:
         json.dump({"python": sys.version.split()[0], "examples": expected}, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+    with open(os.path.join(HERE, "featurebench_ids.json"), "w", encoding="utf-8") as f:
+        json.dump(featurebench_ids(), f, indent=1)
         f.write("\n")
 
 
