@@ -60,13 +60,11 @@ func MeanStdErr(x []float64) (MeanSE, error) {
 // MacroAverage is the plain mean over tasks: every task weighs the same. It is Mean under
 // the name the papers use.
 func MacroAverage(perTask []float64) (float64, error) {
-	if len(perTask) == 0 {
-		return 0, fmt.Errorf("stats: macro average: empty input: %w", ErrTooFew)
+	m, err := Mean(perTask)
+	if err != nil {
+		return 0, fmt.Errorf("stats: macro average: %w", err)
 	}
-	if err := checkFinite("macro average", "values", perTask); err != nil {
-		return 0, err
-	}
-	return mean(perTask), nil
+	return m, nil
 }
 
 // GroupMean is the mean of the values of one group.
