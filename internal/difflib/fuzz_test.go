@@ -63,5 +63,19 @@ func FuzzMatcher(f *testing.F) {
 		if !slices.Equal(Restore(d, 1), a) || !slices.Equal(Restore(d, 2), b) {
 			t.Fatalf("ndiff does not restore its inputs: %q", d)
 		}
+		h := Differ{CharJunk: IsCharacterJunk, Hints: true}.Compare(a, b)
+		var plain []DiffLine
+		for k, l := range h {
+			if l.Op != '?' {
+				plain = append(plain, l)
+				continue
+			}
+			if k == 0 || (h[k-1].Op != '-' && h[k-1].Op != '+') || strings.TrimSpace(l.Text) == "" {
+				t.Fatalf("misplaced or empty hint at %d: %q", k, h)
+			}
+		}
+		if !slices.Equal(plain, d) {
+			t.Fatalf("hints changed the classification: %q vs %q", plain, d)
+		}
 	})
 }
