@@ -477,3 +477,59 @@ func TestDiffOverlay(t *testing.T) {
 		t.Fatalf("unsafe overlay path: %v", err)
 	}
 }
+
+func TestDiffTreesOptionsAndErrors(t *testing.T) {
+	root := t.TempDir()
+	for p, s := range map[string]string{"a.txt": "a\n", "skip/me.txt": "x\n", "d/b.bin": "\x00\x01"} {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// From the empty tree everything is created; Skip leaves out a directory.
+	p, err := DiffTrees("", root, DiffOptions{Skip: func(p string) bool { return p == "skip" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range p.Files {
+		got = append(got, fmt.Sprintf("%s created=%v binary=%v hunks=%d", f.Path(), f.Created, f.Binary, len(f.Hunks)))
+	}
+	want := "a.txt created=true binary=false hunks=1\nd/b.bin created=true binary=true hunks=0"
+	if strings.Join(got, "\n") != want {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), want)
+	}
+	if !strings.Contains(p.String(), "Binary files /dev/null and b/d/b.bin differ\n") {
+		t.Fatalf("binary file patch:\n%s", p.String())
+	}
+	// A symbolic link cannot be represented: an error, not a silent skip.
+	if err := os.Symlink("a.txt", filepath.Join(root, "link")); err != nil {
+		t.Skip("symbolic links unavailable:", err)
+	}
+	if _, err := DiffTrees("", root, DiffOptions{}); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Fatalf("symlink: %v", err)
+	}
+	if _, err := DiffTrees(filepath.Join(root, "missing"), root, DiffOptions{}); err == nil || !strings.HasPrefix(err.Error(), "task: diff") {
+		t.Fatalf("missing root: %v", err)
+	}
+	// Context: -U0 and the default 3.
+	old, new := []byte("1\n2\n3\n4\n5\n6\n7\n8\n"), []byte("1\n2\n3\n4\nfive\n6\n7\n8\n")
+	a, b := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
+	for dir, data := range map[string][]byte{a: old, b: new} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "n.txt"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for ctx, header := range map[int]string{0: "@@ -2,7 +2,7 @@", -1: "@@ -5 +5 @@", 1: "@@ -4,3 +4,3 @@"} {
+		p, err := DiffTrees(a, b, DiffOptions{Context: ctx})
+		if err != nil || len(p.Files) != 1 || p.Files[0].Hunks[0].Header() != header {
+			t.Errorf("Context %d: %v %s", ctx, err, p.String())
+		}
+	}
+}
