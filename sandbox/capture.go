@@ -7,10 +7,10 @@ import (
 	"unicode/utf8"
 )
 
-// capWriter keeps the first half and the last half of at most limit bytes written to it and
+// Capture is an io.Writer that keeps the first half and the last half of at most limit bytes written to it and
 // counts the rest, so a child printing without bound never blocks on a full pipe and never
 // grows our memory. It is safe for concurrent use (stdout and stderr may share one).
-type capWriter struct {
+type Capture struct {
 	mu      sync.Mutex
 	limit   int64
 	head    bytes.Buffer
@@ -21,14 +21,17 @@ type capWriter struct {
 	next    func(p []byte) // optional streaming consumer, sees every byte
 }
 
-func newCapWriter(limit int64, next func(p []byte)) *capWriter {
+// NewCapture returns a Capture keeping at most limit bytes; next, when not nil, sees every
+// byte written.
+func NewCapture(limit int64, next func(p []byte)) *Capture {
 	if limit < 2 {
 		limit = 2
 	}
-	return &capWriter{limit: limit, next: next}
+	return &Capture{limit: limit, next: next}
 }
 
-func (w *capWriter) Write(p []byte) (int, error) {
+// Write keeps what fits and never fails.
+func (w *Capture) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.next != nil {
@@ -67,7 +70,7 @@ func (w *capWriter) Write(p []byte) (int, error) {
 
 // String returns the kept bytes: the head, a marker with the number of bytes left out, and
 // the tail. Invalid UTF-8 at the cut points is replaced.
-func (w *capWriter) String() string {
+func (w *Capture) String() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.tailLen == 0 {
@@ -88,7 +91,7 @@ func (w *capWriter) String() string {
 }
 
 // Truncated reports whether bytes were left out.
-func (w *capWriter) Truncated() bool {
+func (w *Capture) Truncated() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.dropped > 0

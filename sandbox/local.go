@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -166,7 +167,14 @@ func (l *Local) Close() error {
 }
 
 // limits fills zero fields.
-func (l *Local) limits(in task.Limits) task.Limits {
+func (l *Local) limits(in task.Limits) task.Limits { return fillLimits(in, l.opts.Limits) }
+
+// FillLimits returns in with its zero fields taken from defaults, then from the package
+// defaults (DefaultTimeout, DefaultOutputBytes, DefaultMemoryBytes, DefaultMessageLen; no
+// process limit).
+func FillLimits(in, defaults task.Limits) task.Limits { return fillLimits(in, defaults) }
+
+func fillLimits(in, dl task.Limits) task.Limits {
 	fill := func(v, o, d int64) int64 {
 		if v > 0 {
 			return v
@@ -177,11 +185,11 @@ func (l *Local) limits(in task.Limits) task.Limits {
 		return d
 	}
 	out := in
-	out.Timeout = time.Duration(fill(int64(in.Timeout), int64(l.opts.Limits.Timeout), int64(DefaultTimeout)))
-	out.OutputBytes = fill(in.OutputBytes, l.opts.Limits.OutputBytes, DefaultOutputBytes)
-	out.MemoryBytes = fill(in.MemoryBytes, l.opts.Limits.MemoryBytes, DefaultMemoryBytes)
-	out.Processes = int(fill(int64(in.Processes), int64(l.opts.Limits.Processes), 0))
-	out.MessageLen = int(fill(int64(in.MessageLen), int64(l.opts.Limits.MessageLen), DefaultMessageLen))
+	out.Timeout = time.Duration(fill(int64(in.Timeout), int64(dl.Timeout), int64(DefaultTimeout)))
+	out.OutputBytes = fill(in.OutputBytes, dl.OutputBytes, DefaultOutputBytes)
+	out.MemoryBytes = fill(in.MemoryBytes, dl.MemoryBytes, DefaultMemoryBytes)
+	out.Processes = int(fill(int64(in.Processes), int64(dl.Processes), 0))
+	out.MessageLen = int(fill(int64(in.MessageLen), int64(dl.MessageLen), DefaultMessageLen))
 	return out
 }
 
@@ -272,24 +280,11 @@ func (l *Local) goCommand(s *slot, req task.RunRequest, lim task.Limits, list bo
 	if err != nil {
 		return command{}, err
 	}
-	pkgs, runPat, err := goPackages(req.Select)
+	args, err := GoTestArgs(req.Select, lim, req.Args, list)
 	if err != nil {
 		return command{}, err
 	}
-	argv := []string{l.opts.Go, "test", "-json"}
-	if list {
-		argv = append(argv, "-list", ".")
-	} else {
-		goTimeout := lim.Timeout * 9 / 10
-		argv = append(argv, "-count=1", "-vet=off", "-timeout="+goTimeout.String())
-		if runPat != "" {
-			argv = append(argv, "-run", runPat)
-		}
-	}
-	argv = append(argv, pkgs...)
-	if !list {
-		argv = append(argv, req.Args...)
-	}
+	argv := append([]string{l.opts.Go}, args...)
 	env := l.env(s, "GOCACHE="+cache, "GOMODCACHE="+mod)
 	return command{argv: argv, env: env, writable: []string{s.dir, cache}}, nil
 }
@@ -338,20 +333,7 @@ func (l *Local) pytestCommand(s *slot, req task.RunRequest, list bool) (command,
 	if err != nil {
 		return command{}, err
 	}
-	argv := []string{py, "-m", "pytest", "-p", "no:cacheprovider", "--rootdir=" + s.tree}
-	if list {
-		argv = append(argv, "--collect-only", "-q")
-	} else {
-		argv = append(argv, "-rA", "-o", "junit_family=xunit1", "--junitxml="+filepath.Join(s.dir, "junit.xml"))
-	}
-	for _, f := range req.Select.Files {
-		c, _ := task.CleanRelPath(f)
-		argv = append(argv, c)
-	}
-	argv = append(argv, req.Select.IDs...)
-	if !list {
-		argv = append(argv, req.Args...)
-	}
+	argv := append([]string{py, "-m", "pytest"}, PytestArgs(req.Select, s.tree, filepath.Join(s.dir, "junit.xml"), req.Args, list)...)
 	return command{argv: argv, env: l.env(s), writable: []string{s.dir}}, nil
 }
 
@@ -408,8 +390,8 @@ func (l *Local) Run(ctx context.Context, req task.RunRequest) (*task.Report, err
 			}
 		}
 	}
-	stdout := newCapWriter(lim.OutputBytes, stdoutHook)
-	stderr := newCapWriter(lim.OutputBytes, nil)
+	stdout := NewCapture(lim.OutputBytes, stdoutHook)
+	stderr := NewCapture(lim.OutputBytes, nil)
 	cpu := int64(lim.Timeout/time.Second) + 1 + int64(l.opts.KillGrace/time.Second)
 	argv := l.iso.wrap(cmd.argv, cmd.writable, lim.MemoryBytes, cpu, lim.Processes)
 	pr := runProc(ctx, argv, s.tree, cmd.env, stdout, stderr, lim.Timeout, l.opts.KillGrace)
@@ -425,7 +407,7 @@ func (l *Local) Run(ctx context.Context, req task.RunRequest) (*task.Report, err
 		if pr.timedOut {
 			goParser.Killed()
 		}
-		l.goReport(rep, goParser.Result(), req.Select, stderr.String(), pr, lim)
+		goReport(rep, goParser.Result(), req.Select, stderr.String(), pr, lim)
 		rep.Output = stderr.String()
 		if rep.Output == "" {
 			rep.Output = truncate(goOutputText(goParser), int(lim.OutputBytes))
@@ -436,7 +418,12 @@ func (l *Local) Run(ctx context.Context, req task.RunRequest) (*task.Report, err
 				sumLines = append(sumLines, sl)
 			}
 		}
-		l.pytestReport(rep, filepath.Join(s.dir, "junit.xml"), sumLines, stdout.String(), stderr.String(), pr, lim)
+		var junit io.Reader
+		if f, err := os.Open(filepath.Join(s.dir, "junit.xml")); err == nil {
+			defer f.Close()
+			junit = f
+		}
+		pytestReport(rep, junit, sumLines, stdout.String(), stderr.String(), pr, lim)
 		rep.Output = joinOutput(stdout.String(), stderr.String())
 	}
 	if stdout.Truncated() || stderr.Truncated() {
@@ -471,7 +458,7 @@ func goOutputText(p *GoParser) string {
 	return b.String()
 }
 
-func (l *Local) goReport(rep *task.Report, gr *GoResult, sel task.Selection, stderr string, pr procResult, lim task.Limits) {
+func goReport(rep *task.Report, gr *GoResult, sel task.Selection, stderr string, pr procResult, lim task.Limits) {
 	rep.Tests = filterSelected(gr.Tests, sel)
 	switch {
 	case pr.timedOut:
@@ -525,13 +512,11 @@ func filterSelected(tests []task.TestResult, sel task.Selection) []task.TestResu
 	return out
 }
 
-func (l *Local) pytestReport(rep *task.Report, junitPath string, sum []SummaryLine, stdout, stderr string, pr procResult, lim task.Limits) {
+func pytestReport(rep *task.Report, junit io.Reader, sum []SummaryLine, stdout, stderr string, pr procResult, lim task.Limits) {
 	var tests []task.TestResult
 	var collErrs []string
-	if f, err := os.Open(junitPath); err == nil {
-		jr, jerr := ParseJUnit(f, lim.MessageLen)
-		f.Close()
-		if jerr == nil {
+	if junit != nil {
+		if jr, err := ParseJUnit(junit, lim.MessageLen); err == nil {
 			tests, collErrs = jr.Tests, jr.CollectionErrors
 		}
 	}
@@ -609,8 +594,8 @@ func (l *Local) List(ctx context.Context, req task.RunRequest) ([]string, error)
 		return nil, err
 	}
 	var out, errOut bytes.Buffer
-	stdout := newCapWriter(64<<20, func(p []byte) { out.Write(p) })
-	stderr := newCapWriter(lim.OutputBytes, func(p []byte) { errOut.Write(p) })
+	stdout := NewCapture(64<<20, func(p []byte) { out.Write(p) })
+	stderr := NewCapture(lim.OutputBytes, func(p []byte) { errOut.Write(p) })
 	argv := l.iso.wrap(cmd.argv, cmd.writable, lim.MemoryBytes, int64(lim.Timeout/time.Second)+1, lim.Processes)
 	pr := runProc(ctx, argv, s.tree, cmd.env, stdout, stderr, lim.Timeout, l.opts.KillGrace)
 	switch {

@@ -45,7 +45,10 @@ func TestParseJUnitMatchesPytest(t *testing.T) {
 	require.NoError(t, err)
 	rep := &task.Report{}
 	l := NewLocal(Options{})
-	l.pytestReport(rep, "testdata/pytest-ref/junit.xml", ParseSummary(bytes.NewReader(ra)), string(ra), "", procResult{exitCode: 1}, l.limits(task.Limits{}))
+	jf, err := os.Open("testdata/pytest-ref/junit.xml")
+	require.NoError(t, err)
+	defer jf.Close()
+	pytestReport(rep, jf, ParseSummary(bytes.NewReader(ra)), string(ra), "", procResult{exitCode: 1}, l.limits(task.Limits{}))
 	assert.Equal(t, task.RunOK, rep.State)
 
 	got := map[string]task.Outcome{}
@@ -259,7 +262,7 @@ func TestGoRunPattern(t *testing.T) {
 
 func TestCapWriter(t *testing.T) {
 	var seen int
-	w := newCapWriter(10, func(p []byte) { seen += len(p) })
+	w := NewCapture(10, func(p []byte) { seen += len(p) })
 	for i := range 100 {
 		w.Write([]byte{byte('a' + i%26)})
 	}
@@ -270,7 +273,7 @@ func TestCapWriter(t *testing.T) {
 	assert.True(t, strings.HasSuffix(s, "rstuv"), s) // bytes 95..99
 	assert.Contains(t, s, "[... 90 bytes omitted ...]")
 
-	w = newCapWriter(10, nil)
+	w = NewCapture(10, nil)
 	w.Write([]byte("abc"))
 	assert.Equal(t, "abc", w.String())
 	assert.False(t, w.Truncated())

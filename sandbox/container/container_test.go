@@ -1,0 +1,171 @@
+package container
+
+import (
+	"archive/tar"
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/faultline-dev/faultline/task"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func needDocker(t testing.TB, image string) *Runner {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := Available(ctx); err != nil {
+		t.Skipf("no Docker engine reachable: %v", err)
+	}
+	r := New(Options{})
+	cli, err := r.client(ctx)
+	require.NoError(t, err)
+	if err := HasImage(ctx, cli, image); err != nil {
+		t.Skipf("%v", err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+func copyDir(t testing.TB, src string) string {
+	dst := filepath.Join(t.TempDir(), filepath.Base(src))
+	cmd := exec.Command("cp", "-a", src, dst)
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, string(out))
+	return dst
+}
+
+func outcomes(rep *task.Report) map[string]task.Outcome {
+	m := map[string]task.Outcome{}
+	for _, tr := range rep.Tests {
+		m[tr.ID] = tr.Outcome
+	}
+	return m
+}
+
+func TestWriteTreeTar(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "d", ".git"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "d", "run.sh"), []byte("#!/bin/sh\n"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "d", ".git", "HEAD"), []byte("x"), 0o644))
+	require.NoError(t, os.Symlink("run.sh", filepath.Join(root, "d", "link")))
+	var buf bytes.Buffer
+	require.NoError(t, WriteTreeTar(&buf, root, "pristine"))
+	tr := tar.NewReader(&buf)
+	got := map[string]string{}
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		require.NoError(t, err)
+		got[h.Name] = string(rune(h.Typeflag)) + " " + os.FileMode(h.Mode).Perm().String() + " " + h.Linkname
+	}
+	assert.Equal(t, map[string]string{
+		"pristine/":         "5 " + got["pristine/"][2:12] + " ",
+		"pristine/d/":       "5 -rwxr-xr-x ",
+		"pristine/d/run.sh": "0 -rwxr-xr-x ",
+		"pristine/d/link":   "2 -rwxrwxrwx run.sh",
+	}, got)
+}
+
+func TestDemux(t *testing.T) {
+	var in bytes.Buffer
+	frame := func(stream byte, s string) {
+		in.Write([]byte{stream, 0, 0, 0, 0, 0, 0, byte(len(s))})
+		in.WriteString(s)
+	}
+	frame(1, "out1 ")
+	frame(2, "err")
+	frame(1, "out2")
+	var o, e bytes.Buffer
+	require.NoError(t, demux(&in, &o, &e))
+	assert.Equal(t, "out1 out2", o.String())
+	assert.Equal(t, "err", e.String())
+	assert.Error(t, demux(bytes.NewReader([]byte{1, 0, 0, 0, 0, 0, 0, 9, 'x'}), &o, &e))
+}
+
+func TestDockerPytest(t *testing.T) {
+	r := needDocker(t, PythonImage)
+	root := copyDir(t, "../testdata/pyfix")
+	ctx := context.Background()
+	rep, err := r.Run(ctx, task.RunRequest{Root: root, Kind: task.Pytest})
+	require.NoError(t, err)
+	assert.Equal(t, task.RunOK, rep.State, rep.Detail+rep.Output)
+	assert.Equal(t, task.Pass, outcomes(rep)["test_mathx.py::test_mul"])
+	assert.Equal(t, task.XPass, outcomes(rep)["test_basic.py::test_xpass"])
+	assert.Equal(t, task.Error, outcomes(rep)["test_fixtures.py::test_setup_error"])
+
+	ov := task.Overlay{}
+	ov.Set("pkg/mathx.py", []byte("def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a + b\n"))
+	rep, err = r.Run(ctx, task.RunRequest{Root: root, Kind: task.Pytest, Overlay: ov, Select: task.Selection{Files: []string{"test_mathx.py"}}})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]task.Outcome{"test_mathx.py::test_add": task.Pass, "test_mathx.py::test_mul": task.Fail}, outcomes(rep))
+
+	// The tree is reset between runs: the overlay is gone.
+	rep, err = r.Run(ctx, task.RunRequest{Root: root, Kind: task.Pytest, Select: task.Selection{Files: []string{"test_mathx.py"}}})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]task.Outcome{"test_mathx.py::test_add": task.Pass, "test_mathx.py::test_mul": task.Pass}, outcomes(rep))
+	assert.Equal(t, 1, r.Stats().Containers, "one container reused")
+
+	ids, err := r.List(ctx, task.RunRequest{Root: root, Kind: task.Pytest, Select: task.Selection{Files: []string{"test_mathx.py"}}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"test_mathx.py::test_add", "test_mathx.py::test_mul"}, ids)
+
+	// No network inside: a connection attempt fails.
+	netRoot := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(netRoot, "test_net.py"), []byte(
+		"import socket\n\ndef test_dial():\n    socket.create_connection(('1.1.1.1', 53), timeout=2)\n"), 0o644))
+	rep, err = r.Run(ctx, task.RunRequest{Root: netRoot, Kind: task.Pytest})
+	require.NoError(t, err)
+	assert.Equal(t, task.Fail, outcomes(rep)["test_net.py::test_dial"])
+
+	// A test that sleeps forever is killed at the time limit.
+	slowRoot := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(slowRoot, "test_slow.py"), []byte(
+		"import time\n\ndef test_sleep():\n    time.sleep(3600)\n"), 0o644))
+	start := time.Now()
+	rep, err = r.Run(ctx, task.RunRequest{Root: slowRoot, Kind: task.Pytest, Limits: task.Limits{Timeout: 3 * time.Second}})
+	require.NoError(t, err)
+	assert.Equal(t, task.RunTimeout, rep.State)
+	assert.Less(t, time.Since(start), 30*time.Second)
+
+	// Collection errors.
+	rep, err = r.Run(ctx, task.RunRequest{Root: copyDir(t, "../testdata/pysyntax"), Kind: task.Pytest})
+	require.NoError(t, err)
+	assert.Equal(t, task.RunCollectionError, rep.State)
+	assert.Contains(t, rep.Detail, "SyntaxError")
+}
+
+func TestDockerGo(t *testing.T) {
+	r := needDocker(t, GoImage)
+	root := copyDir(t, "../testdata/gofix")
+	ctx := context.Background()
+	req := task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{Files: []string{"lib", "ok"}}, Limits: task.Limits{Timeout: 3 * time.Minute}}
+	rep, err := r.Run(ctx, req)
+	require.NoError(t, err)
+	require.Equal(t, task.RunOK, rep.State, rep.Detail+rep.Output)
+	assert.Equal(t, task.Pass, outcomes(rep)["example.com/gofix/lib.TestAdd"])
+	assert.Equal(t, task.Fail, outcomes(rep)["example.com/gofix/ok.TestSub/with_space#01"])
+	req.Overlay = task.Overlay{}
+	req.Overlay.Set("lib/lib.go", []byte("package lib\n\nfunc Add(a, b int) int { return a - }\n"))
+	rep, err = r.Run(ctx, req)
+	require.NoError(t, err)
+	assert.Equal(t, task.RunBuildFailed, rep.State)
+	assert.True(t, strings.Contains(rep.Detail, "lib.go:3"), rep.Detail)
+}
+
+func TestMissingImage(t *testing.T) {
+	r := needDocker(t, PythonImage)
+	r.opts.PythonImage = "faultline/does-not-exist:never"
+	_, err := r.Run(context.Background(), task.RunRequest{Root: t.TempDir(), Kind: task.Pytest})
+	assert.ErrorIs(t, err, ErrNoImage)
+	assert.Contains(t, err.Error(), "build-images.sh")
+}
