@@ -160,6 +160,18 @@ func TestComposeStrideAndDeterminism(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		multiLine := 0
+		for _, b := range res.Pool {
+			if len(b.Edits) > 1 {
+				multiLine++
+				if b.Atomicity != AtomicExhaustive {
+					t.Errorf("multi-line bug %+v: atomicity %q", b, b.Atomicity)
+				}
+			}
+		}
+		if multi != (multiLine > 0) {
+			t.Errorf("multi=%v: %d multi-line bugs in the pool", multi, multiLine)
+		}
 		perK := map[int]int{}
 		for _, ex := range res.Examples {
 			perK[ex.BugCount]++

@@ -19,8 +19,8 @@ import (
 type Options struct {
 	// TaskID names the task; example ids are TaskID + "/k<k>/<n>".
 	TaskID string
-	// Source proposes bugs; nil means Rules{} (linemut.Default single-line mutations, or
-	// spans up to MaxLines in Multi mode).
+	// Source proposes bugs; nil means Rules{MaxSpan: MaxLines} (linemut.Default mutations of
+	// single lines, and of spans of up to MaxLines consecutive lines when MaxLines > 1).
 	Source BugSource
 	// Multi selects multi-line (PDB-Wild) defaults: MaxLines 4, Stride 4, KMax 3.
 	Multi bool
@@ -62,9 +62,6 @@ type Options struct {
 }
 
 func (o Options) withDefaults() Options {
-	if o.Source == nil {
-		o.Source = Rules{MaxSpan: map[bool]int{false: 1, true: 4}[o.Multi]}
-	}
 	def := func(p *int, single, multi int) {
 		if *p <= 0 {
 			if o.Multi {
@@ -82,6 +79,9 @@ func (o Options) withDefaults() Options {
 	def(&o.MaxLines, 1, 4)
 	def(&o.ExhaustiveLimit, 4, 4)
 	def(&o.Retries, 100, 100)
+	if o.Source == nil {
+		o.Source = Rules{MaxSpan: o.MaxLines}
+	}
 	if o.Jobs <= 0 {
 		o.Jobs = runtime.GOMAXPROCS(0)
 	}
