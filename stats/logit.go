@@ -156,12 +156,11 @@ func Logit(y []float64, predictors [][]float64, opts *LogitOptions) (*LogitResul
 		return nil, sep
 	}
 
-	beta, iters, err := newton(X, y, o.MaxIter, o.Tol)
+	beta, info, llf, iters, err := newton(X, y, o.MaxIter, o.Tol)
 	res.Iterations = iters
 	if err != nil {
 		return nil, err
 	}
-	info, _, llf := logitTerms(X, y, beta)
 	var chol mat.Cholesky
 	if !chol.Factorize(info) {
 		return nil, fmt.Errorf("stats: logit: %w", ErrSingular)
@@ -194,20 +193,21 @@ func Logit(y []float64, predictors [][]float64, opts *LogitOptions) (*LogitResul
 	return res, nil
 }
 
-// newton maximizes the logit log-likelihood from β = 0. A step that lowers the likelihood is
-// halved (up to 30 times); that never changes the optimum, only guards the path to it.
-func newton(X *mat.Dense, y []float64, maxIter int, tol float64) ([]float64, int, error) {
+// newton maximizes the logit log-likelihood from β = 0 and returns the estimate with the
+// information matrix and log-likelihood there. A step that lowers the likelihood is halved
+// (up to 30 times); that never changes the optimum, only guards the path to it.
+func newton(X *mat.Dense, y []float64, maxIter int, tol float64) (beta []float64, info *mat.SymDense, llf float64, iters int, err error) {
 	_, k := X.Dims()
-	beta := make([]float64, k)
+	beta = make([]float64, k)
 	info, grad, llf := logitTerms(X, y, beta)
 	step := mat.NewVecDense(k, nil)
 	var chol mat.Cholesky
 	for it := 1; it <= maxIter; it++ {
 		if !chol.Factorize(info) {
-			return nil, it, fmt.Errorf("stats: logit: %w", ErrSingular)
+			return nil, nil, 0, it, fmt.Errorf("stats: logit: %w", ErrSingular)
 		}
 		if err := chol.SolveVecTo(step, mat.NewVecDense(k, grad)); err != nil {
-			return nil, it, fmt.Errorf("stats: logit: %w: %v", ErrSingular, err)
+			return nil, nil, 0, it, fmt.Errorf("stats: logit: %w: %v", ErrSingular, err)
 		}
 		next := make([]float64, k)
 		var nInfo *mat.SymDense
@@ -231,10 +231,10 @@ func newton(X *mat.Dense, y []float64, maxIter int, tol float64) ([]float64, int
 		}
 		beta, info, grad, llf = next, nInfo, nGrad, nLLF
 		if maxStep <= tol*(1+maxBeta) {
-			return beta, it, nil
+			return beta, info, llf, it, nil
 		}
 	}
-	return nil, maxIter, fmt.Errorf("stats: logit: %d iterations: %w", maxIter, ErrNoConvergence)
+	return nil, nil, 0, maxIter, fmt.Errorf("stats: logit: %d iterations: %w", maxIter, ErrNoConvergence)
 }
 
 // logitTerms returns the information matrix Xᵀ W X, the score Xᵀ(y - p) and the
