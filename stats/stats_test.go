@@ -33,6 +33,7 @@ func TestLogitBadInput(t *testing.T) {
 		{"collinear", y, [][]float64{x, {2, 4, 6, 8, 10, 12, 14, 16}}, nil, ErrSingular},
 		{"ddof", y, [][]float64{x}, &LogitOptions{ZScore: true, DDoF: 2}, ErrRange},
 		{"separated", []float64{0, 0, 0, 0, 1, 1, 1, 1}, [][]float64{x}, nil, ErrSeparation},
+		{"iteration limit", []float64{0, 0, 1, 0, 1, 1, 0, 1}, [][]float64{x}, &LogitOptions{MaxIter: 1}, ErrNoConvergence},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
