@@ -321,3 +321,32 @@ func pytestOracle(t *testing.T, module, tests string) task.Oracle {
 		return err == nil, err
 	})
 }
+
+// CRLF input is normalised (task.Normalize): the same program with CRLF line ends gives
+// the same examples.
+func TestCRLFProgram(t *testing.T) {
+	prog, oracle := synthetic(20)
+	opts := Options{Seed: 8, M1: 6, M2: 10, M3: 2, KMax: 3}
+	a, err := Generate(context.Background(), prog, oracle, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Generate(context.Background(), strings.ReplaceAll(prog, "\n", "\r\n"), oracle, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ja, _ := json.Marshal(a.Examples)
+	jb, _ := json.Marshal(b.Examples)
+	if len(a.Examples) == 0 || string(ja) != string(jb) {
+		t.Errorf("CRLF program gave different examples")
+	}
+	if _, err := Generate(context.Background(), "", oracle, opts); !errors.Is(err, ErrCorrectFails) {
+		t.Errorf("empty program failing its tests: %v", err)
+	}
+	// An empty program that passes has no editable line: no bug, no example, no error.
+	pass := task.OracleFunc(func(context.Context, string) (bool, error) { return true, nil })
+	res, err := Generate(context.Background(), "\n\n", pass, opts)
+	if err != nil || len(res.Pool) != 0 || len(res.Examples) != 0 || res.Stats.Candidates != 0 {
+		t.Errorf("empty program: %v %+v", err, res)
+	}
+}

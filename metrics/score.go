@@ -282,7 +282,6 @@ func rstrip(s string) string { return task.Normalize(strings.ReplaceAll(s, "\n",
 type verifier struct {
 	co      *CountingOracle
 	naive   task.Oracle
-	n       int
 	jobs    int
 	mu      sync.Mutex
 	counted int

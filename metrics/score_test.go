@@ -380,3 +380,19 @@ func TestCacheReuse(t *testing.T) {
 		t.Errorf("naive %+v vs cached %+v", naive, r1)
 	}
 }
+
+// An empty buggy program (one empty line) whose ground truth adds two lines: a prediction
+// adding the same two lines matches exactly (P = R = 1); the reference windows, which read
+// line 0 as the last line, are never needed.
+func TestEmptyBuggyProgram(t *testing.T) {
+	gt := task.DiffLines("", "x = 1\ny = 2")
+	o := &predicate{require: []string{"x = 1\ny = 2"}}
+	for _, mode := range []Mode{Paper, Reference} {
+		r := mustScore(t, Input{Buggy: "", GT: gt, Prediction: "x = 1\ny = 2\n"}, o, Options{Mode: mode})
+		checkPRU(t, r, 1, 1, 1)
+		// A prediction adding an unrelated line: near-match on empty windows (both empty →
+		// match) → pseudo-revision fails → 0.
+		r = mustScore(t, Input{Buggy: "", GT: gt, Prediction: "z = 3"}, o, Options{Mode: mode})
+		checkPRU(t, r, 0, 0, 0)
+	}
+}

@@ -99,7 +99,7 @@ func replace(line string, t Token, text string) string {
 var keywords = map[string]bool{
 	"and": true, "or": true, "not": true, "in": true, "is": true, "if": true, "elif": true,
 	"else": true, "while": true, "for": true, "return": true, "yield": true, "lambda": true,
-	"await": true, "assert": true, "del": true, "print": false, "import": true, "from": true,
+	"await": true, "assert": true, "del": true, "import": true, "from": true,
 	"raise": true, "with": true, "as": true, "def": true, "class": true,
 }
 
