@@ -178,7 +178,12 @@ func Score(ctx context.Context, in Input, o task.Oracle, opts Options) (Result, 
 
 func score(ctx context.Context, in Input, v *verifier, opts Options, res *Result) error {
 	buggy := task.Lines(in.Buggy)
-	gt := in.GT
+	// Compare texts as the edit model sees them: trailing whitespace is not significant.
+	gt := make(task.Edits, len(in.GT))
+	for i, e := range in.GT {
+		e.Original, e.Modified = rstrip(e.Original), rstrip(e.Modified)
+		gt[i] = e
+	}
 	if len(gt) == 0 {
 		return ErrNoGroundTruth
 	}

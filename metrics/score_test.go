@@ -396,3 +396,18 @@ func TestEmptyBuggyProgram(t *testing.T) {
 		checkPRU(t, r, 0, 0, 0)
 	}
 }
+
+// Ground-truth texts with trailing whitespace (as a hand-edited gt_diff may have) still
+// match the predicted edits exactly.
+func TestGroundTruthTrailingWhitespace(t *testing.T) {
+	buggy := with(base, map[int]string{3: "    b = a * 3"})
+	gt := task.DiffLines(text(buggy...), text(base...))
+	gt[0].Original += "  "
+	gt[0].Modified += "\t"
+	o := &predicate{require: []string{"b = a * 2"}}
+	r := mustScore(t, Input{Buggy: text(buggy...), GT: gt, Prediction: text(base...)}, o, Options{})
+	checkPRU(t, r, 1, 1, 1)
+	if r.Matches[0].Kind != KindExact {
+		t.Errorf("match %+v, want exact", r.Matches[0])
+	}
+}
