@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/faultline-dev/faultline/task"
 )
@@ -112,5 +113,35 @@ func TestCachedNeverCostsMore(t *testing.T) {
 	}
 	if cached >= naive {
 		t.Errorf("cached %d calls, naive %d: no saving", cached, naive)
+	}
+}
+
+// BenchmarkSlowOracle scores the same inputs with an oracle that sleeps 1ms per call (a
+// stand-in for a test suite): the cached scorer with 4 concurrent calls against the naive
+// sequential one. Compare the examples/s metrics.
+//
+//	go test -run '^$' -bench SlowOracle ./metrics
+func BenchmarkSlowOracle(b *testing.B) {
+	ins, o := benchInputs(3, 10)
+	slow := task.OracleFunc(func(ctx context.Context, p string) (bool, error) {
+		time.Sleep(time.Millisecond)
+		return o.Passes(ctx, p)
+	})
+	for _, c := range []struct {
+		name string
+		opts Options
+	}{{"cached-jobs4", Options{Jobs: 4}}, {"naive", Options{noCache: true}}} {
+		b.Run(c.name, func(b *testing.B) {
+			scored := 0
+			for b.Loop() {
+				for _, in := range ins {
+					if _, err := Score(context.Background(), in, slow, c.opts); err != nil {
+						b.Fatal(err)
+					}
+					scored++
+				}
+			}
+			b.ReportMetric(float64(scored)/b.Elapsed().Seconds(), "examples/s")
+		})
 	}
 }
