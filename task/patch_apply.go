@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 )
 
 // ErrBinaryPatch is wrapped by the error for applying a binary file patch, whose data
@@ -134,6 +135,9 @@ func (p *Patch) Apply(read func(path string) ([]byte, error)) (Overlay, error) {
 		files[path] = s
 		return s, nil
 	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
 	// Check every path before reading anything.
 	type paths struct{ old, new string }
 	clean := make([]paths, len(p.Files))
@@ -231,12 +235,65 @@ func (p *Patch) Apply(read func(path string) ([]byte, error)) (Overlay, error) {
 	return o, nil
 }
 
+// Validate checks the structure of a patch built by hand (ParsePatch only returns valid
+// ones): non-empty paths, hunk lines with op ' ', '-' or '+' and no "\n" in their text,
+// header counts equal to the hunk's lines, and a line without final newline only at the
+// end of its side. Errors are *ApplyError.
+func (p *Patch) Validate() error {
+	for i := range p.Files {
+		if err := p.Files[i].Validate(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Validate checks the file patch as Patch.Validate does.
+func (f *FilePatch) Validate() error {
+	if f.OldPath == "" || f.NewPath == "" {
+		return &ApplyError{Path: f.Path(), Msg: "empty path"}
+	}
+	for k := range f.Hunks {
+		h := &f.Hunks[k]
+		fail := func(msg string) error {
+			return &ApplyError{Path: f.Path(), Hunk: k + 1, Header: h.Header(), Msg: msg}
+		}
+		oldN, newN := 0, 0
+		for _, l := range h.Lines {
+			switch l.Op {
+			case ' ':
+				oldN++
+				newN++
+			case '-':
+				oldN++
+			case '+':
+				newN++
+			default:
+				return fail(fmt.Sprintf("line op %q is not ' ', '-' or '+'", l.Op))
+			}
+			if strings.IndexByte(l.Text, '\n') >= 0 {
+				return fail("a line's text contains a newline")
+			}
+		}
+		if oldN != h.OldLines || newN != h.NewLines {
+			return fail(fmt.Sprintf("header counts %d old and %d new lines, the hunk has %d and %d", h.OldLines, h.NewLines, oldN, newN))
+		}
+		if err := checkNoNewline(h); err != nil {
+			return fail(err.Error())
+		}
+	}
+	return nil
+}
+
 // ApplyBytes applies the file patch's hunks to old and returns the new contents, with the
 // same matching rules as Patch.Apply (path, creation and deletion checks aside). Errors
 // are *ApplyError.
 func (f *FilePatch) ApplyBytes(old []byte) ([]byte, error) {
 	if f.Binary {
 		return nil, &ApplyError{Path: f.Path(), Msg: "binary file patch", Err: ErrBinaryPatch}
+	}
+	if err := f.Validate(); err != nil {
+		return nil, err
 	}
 	return f.applyHunks(f.Path(), old)
 }
@@ -287,9 +344,6 @@ func (f *FilePatch) applyHunks(path string, data []byte) ([]byte, error) {
 			if h.Lines[i].Op != '+' {
 				old = append(old, &h.Lines[i])
 			}
-		}
-		if len(old) != h.OldLines {
-			return nil, fail(fmt.Sprintf("header counts %d old lines, hunk has %d", h.OldLines, len(old)))
 		}
 		leading, trailing := 0, 0
 		for leading < len(h.Lines) && h.Lines[leading].Op == ' ' {

@@ -447,3 +447,35 @@ func TestDiffTextMatchesPythonDifflib(t *testing.T) {
 		}
 	}
 }
+
+func TestValidateHandBuiltPatches(t *testing.T) {
+	line := func(op byte, s string) HunkLine { return HunkLine{Op: op, Text: s} }
+	tests := []struct {
+		name string
+		fp   FilePatch
+		msg  string
+	}{
+		{"empty path", FilePatch{NewPath: "f"}, "empty path"},
+		{"bad op", FilePatch{OldPath: "f", NewPath: "f", Hunks: []Hunk{{OldStart: 1, OldLines: 1, NewStart: 1, NewLines: 1, Lines: []HunkLine{line('*', "a")}}}}, "line op"},
+		{"newline in text", FilePatch{OldPath: "f", NewPath: "f", Hunks: []Hunk{{OldStart: 1, OldLines: 1, NewStart: 1, NewLines: 1, Lines: []HunkLine{line(' ', "a\nb")}}}}, "contains a newline"},
+		{"counts", FilePatch{OldPath: "f", NewPath: "f", Hunks: []Hunk{{OldStart: 1, OldLines: 2, NewStart: 1, NewLines: 1, Lines: []HunkLine{line(' ', "a")}}}}, "header counts 2 old and 1 new"},
+		{"no-newline in the middle", FilePatch{OldPath: "f", NewPath: "f", Hunks: []Hunk{{OldStart: 1, OldLines: 2, NewStart: 1, NewLines: 2,
+			Lines: []HunkLine{{Op: ' ', Text: "a", NoNewline: true}, line(' ', "b")}}}}, "a line follows"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &Patch{Files: []FilePatch{tc.fp}}
+			err := p.Validate()
+			var ae *ApplyError
+			if !errors.As(err, &ae) || !strings.Contains(err.Error(), tc.msg) {
+				t.Fatalf("Validate: %v, want an *ApplyError containing %q", err, tc.msg)
+			}
+			if _, err := p.Apply(memTree(map[string]string{"f": "a\nb\n"})); !errors.As(err, &ae) {
+				t.Fatalf("Apply accepted an invalid patch: %v", err)
+			}
+			if _, err := tc.fp.ApplyBytes([]byte("a\nb\n")); !errors.As(err, &ae) {
+				t.Fatalf("ApplyBytes accepted an invalid patch: %v", err)
+			}
+		})
+	}
+}
