@@ -3,6 +3,7 @@ package callgraph
 import (
 	"context"
 	"math"
+	"math/bits"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -20,8 +21,21 @@ const (
 	CompatBreakpoint
 )
 
+// Measure selects centrality measures to compute.
+type Measure uint8
+
+// The measures Graph.Centrality can compute; degrees are always computed.
+const (
+	MeasureHarmonic    Measure = 1 << iota // harmonic and distance discount (one BFS per source)
+	MeasureBetweenness                     // betweenness
+	MeasurePageRank                        // PageRank
+	AllMeasures        = MeasureHarmonic | MeasureBetweenness | MeasurePageRank
+)
+
 // CentralityOptions configures Graph.Centrality. The zero value gives the spec's defaults.
 type CentralityOptions struct {
+	// Measures selects what to compute; 0 means AllMeasures. Measures left out are zero.
+	Measures Measure
 	// Alpha is the distance-discount base; 0 means 0.5 (0.8 under CompatBreakpoint).
 	Alpha float64
 	// Damping is PageRank's damping factor; 0 means 0.85.
@@ -56,7 +70,7 @@ type Centrality struct {
 	InDegree         []int
 	OutDegree        []int
 	// PageRankIterations is the number of power iterations run; PageRankConverged is false
-	// when MaxIter was reached first.
+	// when MaxIter was reached first (or PageRank was not among the Measures).
 	PageRankIterations int
 	PageRankConverged  bool
 }
@@ -170,26 +184,34 @@ func computeCentrality(ctx context.Context, c *csr, opts CentralityOptions) (*Ce
 		r.InDegree[v] = int(c.rstart[v+1] - c.rstart[v])
 	}
 	var err error
-	if r.Harmonic, r.DistanceDiscount, err = closeness(ctx, c, opts.Alpha, opts.Workers); err != nil {
-		return nil, err
+	zero := make([]float64, c.n)
+	r.Harmonic, r.DistanceDiscount, r.Betweenness, r.PageRank = zero, zero, zero, zero
+	if opts.Measures&MeasureHarmonic != 0 {
+		if r.Harmonic, r.DistanceDiscount, err = closeness(ctx, c, opts.Alpha, opts.Workers); err != nil {
+			return nil, err
+		}
 	}
-	if opts.Compat == CompatBreakpoint {
-		r.Betweenness, err = treeBetweenness(ctx, c, opts.Workers)
-	} else {
-		r.Betweenness, err = brandes(ctx, c, opts.Workers)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if opts.NormalizeBetweenness || opts.Compat == CompatBreakpoint {
-		if c.n > 2 {
-			scale := 1 / (float64(c.n-1) * float64(c.n-2))
-			for v := range r.Betweenness {
-				r.Betweenness[v] *= scale
+	if opts.Measures&MeasureBetweenness != 0 {
+		if opts.Compat == CompatBreakpoint {
+			r.Betweenness, err = treeBetweenness(ctx, c, opts.Workers)
+		} else {
+			r.Betweenness, err = brandes(ctx, c, opts.Workers)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if opts.NormalizeBetweenness || opts.Compat == CompatBreakpoint {
+			if c.n > 2 {
+				scale := 1 / (float64(c.n-1) * float64(c.n-2))
+				for v := range r.Betweenness {
+					r.Betweenness[v] *= scale
+				}
 			}
 		}
 	}
-	r.PageRank, r.PageRankIterations, r.PageRankConverged = pageRank(c, opts.Damping, opts.Tol, opts.MaxIter, opts.Compat == CompatBreakpoint)
+	if opts.Measures&MeasurePageRank != 0 {
+		r.PageRank, r.PageRankIterations, r.PageRankConverged = pageRank(c, opts.Damping, opts.Tol, opts.MaxIter, opts.Compat == CompatBreakpoint)
+	}
 	return r, nil
 }
 
@@ -199,6 +221,9 @@ func (o CentralityOptions) withDefaults() CentralityOptions {
 		if o.Compat == CompatBreakpoint {
 			o.Alpha = 0.8
 		}
+	}
+	if o.Measures == 0 {
+		o.Measures = AllMeasures
 	}
 	if o.Damping == 0 {
 		o.Damping = 0.85
@@ -275,80 +300,166 @@ func forSources(ctx context.Context, n, workers int, fn func(block, lo, hi int))
 func numBlocks(n int) int { return min(n, 32) }
 
 // closeness returns outgoing harmonic centrality ÷ (n−1) and the distance discount
-// Σ α^d over reachable nodes. Each source's sums are independent, so they are computed
-// in the same order whatever the parallelism.
+// Σ α^d over reachable nodes. It runs a bit-parallel breadth-first search from 64 sources
+// at once (each node carries a 64-bit mask of the sources that have reached it, after
+// Then, Chan et al.'s MS-BFS): per level, the number of nodes each source first reaches
+// is counted, and the sums are formed per source as Σ_d count_d·(1/d) and Σ_d count_d·α^d
+// in increasing d. Each source's sums are independent of the others and of how batches
+// are spread over goroutines.
 func closeness(ctx context.Context, c *csr, alpha float64, workers int) (hc, dd []float64, err error) {
 	hc, dd = make([]float64, c.n), make([]float64, c.n)
 	pow := make([]float64, c.n+1)
-	inv := make([]float64, c.n+1)
 	p := 1.0
 	for d := range pow {
 		pow[d] = p
 		p *= alpha
-		if d > 0 {
-			inv[d] = 1 / float64(d)
-		}
 	}
 	norm := 0.0
 	if c.n > 1 {
 		norm = 1 / float64(c.n-1)
 	}
-	err = forSources(ctx, c.n, workers, func(_, lo, hi int) {
-		b := newBFS(c.n)
-		for s := lo; s < hi; s++ {
-			b.run(c, int32(s))
-			var h, x float64
-			for _, v := range b.order[1:] {
-				d := b.dist[v]
-				h += inv[d]
-				x += pow[d]
+	nbatch := (c.n + 63) / 64
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(workers, max(nbatch, 1)) {
+		wg.Go(func() {
+			seen := make([]uint64, c.n)
+			frontier := make([]uint64, c.n)
+			reach := make([]uint64, c.n)
+			var cur, nxt []int32
+			for {
+				bi := int(next.Add(1) - 1)
+				if bi >= nbatch || ctx.Err() != nil {
+					return
+				}
+				lo, hi := bi*64, min((bi+1)*64, c.n)
+				clear(seen)
+				cur = cur[:0]
+				for s := lo; s < hi; s++ {
+					seen[s] = 1 << (s - lo)
+					frontier[s] = seen[s]
+					cur = append(cur, int32(s))
+				}
+				var h, x [64]float64
+				for d := 1; len(cur) > 0; d++ {
+					nxt = nxt[:0]
+					for _, v := range cur {
+						f := frontier[v]
+						frontier[v] = 0
+						for _, w := range c.adj[c.start[v]:c.start[v+1]] {
+							if reach[w] == 0 {
+								nxt = append(nxt, w)
+							}
+							reach[w] |= f
+						}
+					}
+					var count [64]int
+					k := 0
+					for _, w := range nxt {
+						nb := reach[w] &^ seen[w]
+						reach[w] = 0
+						if nb == 0 {
+							continue
+						}
+						seen[w] |= nb
+						frontier[w] = nb
+						nxt[k] = w
+						k++
+						for nb != 0 {
+							count[bits.TrailingZeros64(nb)]++
+							nb &= nb - 1
+						}
+					}
+					inv := 1 / float64(d)
+					for i := range hi - lo {
+						if count[i] > 0 {
+							h[i] += float64(count[i]) * inv
+							x[i] += float64(count[i]) * pow[d]
+						}
+					}
+					cur, nxt = nxt[:k], cur
+				}
+				for i := range hi - lo {
+					hc[lo+i] = h[i] * norm
+					dd[lo+i] = x[i]
+				}
 			}
-			hc[s] = h * norm
-			dd[s] = x
-		}
-	})
-	return hc, dd, err
+		})
+	}
+	wg.Wait()
+	return hc, dd, ctx.Err()
 }
 
 // brandes returns raw betweenness (ordered pairs, networkx normalized=False) by Brandes'
-// algorithm with path counts σ in float64. Sources are processed in fixed blocks, each
-// with its own accumulator; blocks are summed in order.
+// algorithm with path counts σ in float64. The forward search counts paths as it goes
+// and records where each BFS level starts. The backward pass goes level by level from the
+// deepest: a node v on level L sums coef(w) = (1+δ(w))/σ(w) over all its successors and
+// gets δ(v) = σ(v)·Σ. Only level L+1 has its coefficients published while level L is
+// summed (the others are zero), so the inner loop needs no distance test; level L's
+// coefficients are published once the whole level is done. Sources are processed in
+// fixed blocks, each with its own accumulator; blocks are summed in order.
 func brandes(ctx context.Context, c *csr, workers int) ([]float64, error) {
 	nb := numBlocks(c.n)
 	acc := make([][]float64, nb)
+	start, adj := c.start, c.adj
 	err := forSources(ctx, c.n, workers, func(block, lo, hi int) {
 		bc := make([]float64, c.n)
-		b := newBFS(c.n)
+		dist := make([]int32, c.n)
+		for i := range dist {
+			dist[i] = -1
+		}
 		sigma := make([]float64, c.n)
-		delta := make([]float64, c.n)
+		coef := make([]float64, c.n) // published (1+δ)/σ of the level below, else 0
+		pending := make([]float64, c.n)
+		order := make([]int32, 0, c.n)
+		levels := make([]int, 0, 64) // order[levels[L]:levels[L+1]] is level L
 		for s := lo; s < hi; s++ {
-			for _, v := range b.order {
-				sigma[v], delta[v] = 0, 0
+			if start[s] == start[s+1] {
+				continue // reaches nothing
 			}
-			b.run(c, int32(s))
-			sigma[s] = 1
-			// Count shortest paths level by level.
-			for _, v := range b.order {
-				d := b.dist[v] + 1
-				for _, w := range c.succ(v) {
-					if b.dist[w] == d {
-						sigma[w] += sigma[v]
+			order = append(order[:0], int32(s))
+			levels = append(levels[:0], 0)
+			dist[s], sigma[s] = 0, 1
+			for h := 0; h < len(order); h++ {
+				v := order[h]
+				dv, sv := dist[v]+1, sigma[v]
+				if int(dv) > len(levels) {
+					levels = append(levels, h)
+				}
+				for _, w := range adj[start[v]:start[v+1]] {
+					switch dw := dist[w]; {
+					case dw < 0:
+						dist[w], sigma[w] = dv, sv
+						order = append(order, w)
+					case dw == dv:
+						sigma[w] += sv
 					}
 				}
 			}
-			// Dependencies in reverse BFS order: when v is reached every successor w one
-			// level further down is final.
-			for k := len(b.order) - 1; k > 0; k-- {
-				v := b.order[k]
-				d := b.dist[v] + 1
-				var dv float64
-				for _, w := range c.succ(v) {
-					if b.dist[w] == d {
-						dv += (1 + delta[w]) / sigma[w]
+			levels = append(levels, len(order))
+			for L := len(levels) - 2; L > 0; L-- {
+				lev := order[levels[L]:levels[L+1]]
+				for k, v := range lev {
+					var sum float64
+					for _, w := range adj[start[v]:start[v+1]] {
+						sum += coef[w]
+					}
+					delta := sigma[v] * sum
+					bc[v] += delta
+					pending[k] = (1 + delta) / sigma[v]
+				}
+				if L+1 < len(levels)-1 {
+					for _, w := range order[levels[L+1]:levels[L+2]] {
+						coef[w] = 0 // level L+1 is no longer anyone's successor level
 					}
 				}
-				delta[v] = sigma[v] * dv
-				bc[v] += delta[v]
+				for k, v := range lev {
+					coef[v] = pending[k]
+				}
+			}
+			for _, v := range order {
+				dist[v] = -1
+				coef[v] = 0
 			}
 		}
 		acc[block] = bc

@@ -237,3 +237,26 @@ func TestCentralityModulesAndSelfLoops(t *testing.T) {
 	require.Equal(t, 2, with.InDegree[f])
 	require.Equal(t, 3, with.TotalDegree(f))
 }
+
+func TestCentralityMeasuresSubset(t *testing.T) {
+	g := graphWithModule(t)
+	ctx := context.Background()
+	all, err := g.Centrality(ctx, CentralityOptions{})
+	require.NoError(t, err)
+	for _, m := range []Measure{MeasureHarmonic, MeasureBetweenness, MeasurePageRank, MeasureHarmonic | MeasurePageRank} {
+		sub, err := g.Centrality(ctx, CentralityOptions{Measures: m})
+		require.NoError(t, err)
+		pick := func(on Measure, v []float64) []float64 {
+			if m&on != 0 {
+				return v
+			}
+			return make([]float64, len(v))
+		}
+		require.Equal(t, pick(MeasureHarmonic, all.Harmonic), sub.Harmonic, "measures %b", m)
+		require.Equal(t, pick(MeasureHarmonic, all.DistanceDiscount), sub.DistanceDiscount, "measures %b", m)
+		require.Equal(t, pick(MeasureBetweenness, all.Betweenness), sub.Betweenness, "measures %b", m)
+		require.Equal(t, pick(MeasurePageRank, all.PageRank), sub.PageRank, "measures %b", m)
+		require.Equal(t, all.InDegree, sub.InDegree)
+		require.Equal(t, m&MeasurePageRank != 0, sub.PageRankConverged)
+	}
+}
