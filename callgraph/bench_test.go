@@ -39,7 +39,9 @@ func benchMeasure(b *testing.B, m Measure, compat Compat) {
 	}
 }
 
-func BenchmarkBetweenness5k(b *testing.B)       { benchMeasure(b, MeasureBetweenness, CompatNone) }
-func BenchmarkCompatBetweenness5k(b *testing.B) { benchMeasure(b, MeasureBetweenness, CompatBreakpoint) }
-func BenchmarkHarmonicDiscount5k(b *testing.B)  { benchMeasure(b, MeasureHarmonic, CompatNone) }
-func BenchmarkPageRank5k(b *testing.B)          { benchMeasure(b, MeasurePageRank, CompatNone) }
+func BenchmarkBetweenness5k(b *testing.B) { benchMeasure(b, MeasureBetweenness, CompatNone) }
+func BenchmarkCompatBetweenness5k(b *testing.B) {
+	benchMeasure(b, MeasureBetweenness, CompatBreakpoint)
+}
+func BenchmarkHarmonicDiscount5k(b *testing.B) { benchMeasure(b, MeasureHarmonic, CompatNone) }
+func BenchmarkPageRank5k(b *testing.B)         { benchMeasure(b, MeasurePageRank, CompatNone) }
