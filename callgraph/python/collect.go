@@ -38,7 +38,7 @@ func collectFile(path string, src []byte, cn []cnode, sc *scratch) *fileInfo {
 	f.scope = newScope(scopeModule, nil, f, nil)
 	mod := &defInfo{file: f, qual: callgraph.ModuleName, simple: callgraph.ModuleName, scope: f.scope}
 	nlines := countLines(src)
-	mod.fn = task.Function{File: path, Name: callgraph.ModuleName, Kind: task.KindModule,
+	mod.fn = task.Function{File: path, Name: callgraph.ModuleName, Kind: task.KindModule, Language: "python",
 		Line: 1, EndLine: nlines, DecoratorLine: 1,
 		Def: task.Span{Start: 0, End: len(src)}, Body: task.Span{Start: 0, End: len(src)}}
 	f.defs = append(f.defs, mod)
