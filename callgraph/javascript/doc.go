@@ -1,0 +1,73 @@
+// Package javascript is the JavaScript front end of the call graph: it implements
+// callgraph.Language for *.js, *.mjs, *.cjs and *.jsx files with the tree-sitter
+// JavaScript grammar, from syntax alone.
+//
+// # Nodes
+//
+// A node is a named function-like definition, with its qualified name joined by "."
+// through enclosing classes and functions:
+//
+//   - function declarations (and generator and async ones): `f`, nested `outer.inner`;
+//   - class methods, getters, setters, static and private methods, and class fields
+//     holding a function: `Class.method`, `Class.#priv`; `this.m = function …` assigned in
+//     a method also defines `Class.m`. A class is not a node of its own: it is
+//     represented by its constructor (`new C()` is an edge to `C.constructor`, found up the
+//     extends chain; a class without any constructor gives an unresolved call site);
+//   - arrow functions and function expressions bound to a const/let/var (named by the
+//     binding: `const f = () => …` is `f`), assigned to a property path (`obj.m = …`,
+//     `exports.k = …`, `module.exports = function …` is `module.exports`), or held by an
+//     object literal bound to a name (`const o = { m() {}, k: () => 1 }` gives `o.m`,
+//     `o.k`; `module.exports = { … }` gives `module.exports.k`); an anonymous default
+//     export is `default`;
+//   - a file's module-level code with call sites is the pseudo-node `path::<module>`
+//     (Def and Body cover the whole file).
+//
+// Anonymous functions elsewhere (callbacks, IIFEs, class expressions' bodies aside) are
+// not nodes: their code is folded into the enclosing definition, and calling one directly
+// is a resolved call site without an edge. Repeated qualified names in a file (a getter
+// and a setter, redefinitions) each get the suffix `@<line>`. Parent is the ID of the
+// enclosing function definition, if any.
+//
+// Spans: Def is the declaration (for `const f = () => …` the whole `const` statement when
+// it declares one name; for methods the method; for object members the property), without
+// the `export` keyword; Doc is the comment directly above it (above `export` when
+// exported); Signature runs from the start of Def to the end of the parameters; Body is
+// the function body (the expression of a concise arrow function).
+//
+// # Edges
+//
+// An edge f → g means f contains a call or new expression that resolves to g. Resolution:
+//
+//   - lexical names: function-level scopes (block scoping and hoisting order are not
+//     modelled), parameters shadow outer names;
+//   - ES modules: `import d, {a as b} from './x'`, `import * as ns`, `export {a as b}`,
+//     `export … from`, `export * from`, default exports; CommonJS: `require('./x')` bound
+//     to a name or destructured, `module.exports = …`, `exports.k = …`; a default import of a
+//     CommonJS module is its module.exports value. Specifiers are relative paths, tried as
+//     written, with each claimed extension, and as a directory's index file; packages
+//     (bare specifiers) are outside the analysed files and stay unresolved;
+//   - `this.m()` in class code (and in arrow functions inside it) and `super.m()` /
+//     `super()` through the extends chain (the enclosing class and its ancestors, not
+//     subclasses: there is no virtual dispatch), `this.f.m()` where the constructor
+//     assigned `this.f = new C()`;
+//   - `x.m()` where `x = new C()` in scope, `C.m()` static calls, `ns.f()` on namespaces,
+//     `o.m()` on object literals, `x = f; x()` aliases.
+//
+// Every call and new expression is a call site; calls of builtins, of packages, and on
+// values whose class syntax does not tell (function results, parameters) are unresolved.
+// The graph is neither sound nor complete: dynamic property access, prototype
+// manipulation, call/apply/bind, callbacks and values flowing through functions are
+// missed.
+//
+// # Metrics
+//
+// CodeLines counts the distinct rows of Def on which a token other than a comment starts.
+// Cyclomatic is 1 + if + for + for-in/for-of + while + do + non-default case + catch +
+// && + || + ?? + conditional expressions. Halstead operands are identifiers, numbers and
+// literals (a string, template or regex is one operand), operators the other tokens
+// except closing brackets. Nesting is the deepest stack of control statements and nested
+// functions below the definition (else-if does not nest). Lines counts the rows of Def.
+//
+// Parsers are pooled; each parse tree is copied to Go values and closed at once. A
+// Frontend is safe for concurrent use.
+package javascript

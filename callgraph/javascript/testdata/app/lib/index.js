@@ -1,0 +1,2 @@
+export * from './shapes.js';
+export { default as makeShape } from './shapes.js';
