@@ -3,6 +3,10 @@ package corrupt
 import (
 	"bytes"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"strings"
 
 	"github.com/faultline-dev/faultline/task"
 )
@@ -16,8 +20,11 @@ const RemoveRule = "remove"
 //
 //   - Python: the statements become `pass` (after the docstring, on its own line at the
 //     body's indentation; `def f(): return 1` becomes `def f(): pass`).
-//   - Go: the block becomes `{ panic("not implemented") }` — a terminating statement, so the
-//     stub compiles whatever the function returns; comments at the top of the block stay.
+//   - Go: the block returns zero values — `return *new(T1), *new(T2)` (valid for any result
+//     type, type parameters included), a bare `return` for named results, nothing for a
+//     function without results; comments at the top of the block stay. Zero values rather
+//     than a panic: a panic aborts the whole test binary, so every later test of the package
+//     would go missing and count as failing.
 //   - JavaScript/TypeScript: the block becomes `{ throw new Error("not implemented"); }`.
 //
 // A Go stub can leave an import unused (the removed body was its only user): pass Go stubs
@@ -38,7 +45,10 @@ func Stub(lang string, src []byte, fn task.Function) (Mutant, error) {
 	case "python":
 		e, err = pythonStub(src, fn)
 	case "go":
-		e, err = braceStub(src, fn, `panic("not implemented")`, "//")
+		var stmt string
+		if stmt, err = goZeroReturn(src, fn); err == nil {
+			e, err = braceStub(src, fn, stmt, "//")
+		}
 	case "javascript", "typescript":
 		e, err = braceStub(src, fn, `throw new Error("not implemented");`, "//")
 	default:
@@ -139,6 +149,37 @@ func pythonStub(src []byte, fn task.Function) (Edit, error) {
 	return Edit{Start: end, End: end, Text: "\n" + indentOf(src, fn.Doc.Start) + "pass"}, nil
 }
 
+// goZeroReturn returns the statement that ends a Go stub: it parses the function's file
+// to read the declared results.
+func goZeroReturn(src []byte, fn task.Function) (string, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, fn.File, src, parser.SkipObjectResolution)
+	if err != nil {
+		return "", fmt.Errorf("corrupt: %s: %w", fn.File, err)
+	}
+	tf := fset.File(f.Pos())
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Body == nil || tf.Offset(fd.Body.Lbrace) != fn.Body.Start {
+			continue
+		}
+		res := fd.Type.Results
+		if res == nil || len(res.List) == 0 {
+			return "", nil
+		}
+		if len(res.List[0].Names) > 0 {
+			return "return", nil
+		}
+		var zeros []string
+		for _, r := range res.List {
+			typ := string(src[tf.Offset(r.Type.Pos()):tf.Offset(r.Type.End())])
+			zeros = append(zeros, "*new("+typ+")")
+		}
+		return "return " + strings.Join(zeros, ", "), nil
+	}
+	return "", fmt.Errorf("corrupt: %s: no Go function body at byte %d", fn.File, fn.Body.Start)
+}
+
 func braceStub(src []byte, fn task.Function, stmt, marker string) (Edit, error) {
 	b := fn.Body
 	if src[b.Start] != '{' || src[b.End-1] != '}' {
@@ -147,21 +188,32 @@ func braceStub(src []byte, fn task.Function, stmt, marker string) (Edit, error) 
 	open, close := b.Start+1, b.End-1
 	first := skipComments(src, open, close, marker)
 	if !bytes.Contains(src[b.Start:b.End], []byte("\n")) {
+		if stmt == "" {
+			return Edit{Start: open, End: close}, nil // func f() { x++ }  →  func f() {}
+		}
 		return Edit{Start: open, End: close, Text: " " + stmt + " "}, nil
 	}
 	inner := indentOf(src, fn.Signature.Start) + "\t"
 	if first < close && lineStart(src, first) != lineStart(src, b.Start) {
 		inner = indentOf(src, first)
 	}
+	closing := indentOf(src, close)
 	if first == close {
 		// Only comments (or nothing) inside: add the statement after them.
 		at := trimTrailingSpace(src, open, close)
-		return Edit{Start: at, End: close, Text: "\n" + inner + stmt + "\n" + indentOf(src, close)}, nil
+		if stmt == "" {
+			return Edit{Start: at, End: at}, nil // already empty
+		}
+		return Edit{Start: at, End: close, Text: "\n" + inner + stmt + "\n" + closing}, nil
+	}
+	line := ""
+	if stmt != "" {
+		line = inner + stmt + "\n"
 	}
 	start := lineStart(src, first)
 	if start <= open {
-		start = first
-		return Edit{Start: start, End: close, Text: stmt + "\n" + indentOf(src, close)}, nil
+		// The first statement shares the line of the opening brace.
+		return Edit{Start: first, End: close, Text: strings.TrimLeft(line, " \t") + closing}, nil
 	}
-	return Edit{Start: start, End: close, Text: inner + stmt + "\n" + indentOf(src, close)}, nil
+	return Edit{Start: start, End: close, Text: line + closing}, nil
 }

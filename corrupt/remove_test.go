@@ -76,14 +76,19 @@ func TestStubPythonAlreadyEmpty(t *testing.T) {
 
 func TestStubGo(t *testing.T) {
 	cases := []struct{ name, src, want string }{
-		{"returns", "package p\n\n// F doubles.\nfunc F(x int) (int, error) {\n\ty := x * 2\n\treturn y, nil\n}\n",
-			"package p\n\n// F doubles.\nfunc F(x int) (int, error) {\n\tpanic(\"not implemented\")\n}\n"},
-		{"leading comments kept", "package p\n\nfunc (s *S) M() {\n\t// Keep this note.\n\t/* and this */\n\ts.n++\n}\n\ntype S struct{ n int }\n",
-			"package p\n\nfunc (s *S) M() {\n\t// Keep this note.\n\t/* and this */\n\tpanic(\"not implemented\")\n}\n\ntype S struct{ n int }\n"},
-		{"one line", "package p\n\nfunc F() int { return 1 }\n", "package p\n\nfunc F() int { panic(\"not implemented\") }\n"},
+		{"zero values for unnamed results", "package p\n\n// F doubles.\nfunc F(x int) (int, error) {\n\ty := x * 2\n\treturn y, nil\n}\n",
+			"package p\n\n// F doubles.\nfunc F(x int) (int, error) {\n\treturn *new(int), *new(error)\n}\n"},
+		{"bare return for named results", "package p\n\nfunc F(s []string) (n int, err error) {\n\tn = len(s)\n\treturn\n}\n",
+			"package p\n\nfunc F(s []string) (n int, err error) {\n\treturn\n}\n"},
+		{"type parameters", "package p\n\nfunc First[T any](xs []T) T {\n\treturn xs[0]\n}\n",
+			"package p\n\nfunc First[T any](xs []T) T {\n\treturn *new(T)\n}\n"},
+		{"no results: comments kept, statements gone", "package p\n\nfunc (s *S) M() {\n\t// Keep this note.\n\t/* and this */\n\ts.n++\n}\n\ntype S struct{ n int }\n",
+			"package p\n\nfunc (s *S) M() {\n\t// Keep this note.\n\t/* and this */\n}\n\ntype S struct{ n int }\n"},
+		{"one line", "package p\n\nfunc F() map[string]int { return nil }\n", "package p\n\nfunc F() map[string]int { return *new(map[string]int) }\n"},
+		{"one line without results", "package p\n\nfunc F(x *int) { *x = 1 }\n", "package p\n\nfunc F(x *int) {}\n"},
 		{"multi-line signature", "package p\n\nfunc F(\n\ta int,\n\tb int,\n) int {\n\treturn a + b\n}\n",
-			"package p\n\nfunc F(\n\ta int,\n\tb int,\n) int {\n\tpanic(\"not implemented\")\n}\n"},
-		{"comment only body", "package p\n\nfunc F() {\n\t// nothing yet\n}\n", "package p\n\nfunc F() {\n\t// nothing yet\n\tpanic(\"not implemented\")\n}\n"},
+			"package p\n\nfunc F(\n\ta int,\n\tb int,\n) int {\n\treturn *new(int)\n}\n"},
+		{"comment only body with a result", "package p\n\nfunc F() error {\n\t// TODO\n\treturn nil\n}\n", "package p\n\nfunc F() error {\n\t// TODO\n\treturn *new(error)\n}\n"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -100,6 +105,11 @@ func TestStubGo(t *testing.T) {
 				t.Errorf("stub does not parse: %v", err)
 			}
 		})
+	}
+	// A body that is already empty (comments only, no results) has nothing to remove.
+	src := "package p\n\nfunc F() {\n\t// nothing yet\n}\n"
+	if _, err := Stub("go", []byte(src), goFuncs(t, "p.go", []byte(src))[0]); !errors.Is(err, ErrNoSites) {
+		t.Errorf("empty body: err = %v, want ErrNoSites", err)
 	}
 }
 
