@@ -96,36 +96,41 @@ func TestCentralityMatchesReferences(t *testing.T) {
 	}
 }
 
-// TestCentralityRealCallGraph checks the same vectors through the public API: the graph
-// is assembled with FromAnalyses from the IDs of networkx's own call graph.
+// TestCentralityRealCallGraph checks the same vectors through the public API on the real
+// call graphs (networkx's source, name-resolved with ast, and as our Python front end
+// resolves it): each graph is assembled with FromAnalyses from its node IDs.
 func TestCentralityRealCallGraph(t *testing.T) {
-	var rc refCase
-	for _, c := range loadRefCases(t) {
-		if c.IDs != nil {
-			rc = c
+	seen := 0
+	for _, rc := range loadRefCases(t) {
+		if rc.IDs == nil {
+			continue
 		}
+		seen++
+		t.Run(rc.Name, func(t *testing.T) {
+			a := &Analysis{}
+			for _, id := range rc.IDs {
+				a.Definitions = append(a.Definitions, Definition{Function: task.Function{ID: id, Kind: task.KindFunction}})
+			}
+			for k, e := range rc.Edges {
+				a.Calls = append(a.Calls, Call{Caller: rc.IDs[e[0]], Callee: rc.IDs[e[1]], Line: k + 1})
+			}
+			g, err := FromAnalyses(a)
+			require.NoError(t, err)
+			require.Equal(t, rc.N, g.Len())
+			for i, id := range rc.IDs {
+				require.Equal(t, id, g.Node(i).ID, "nodes sorted by ID")
+			}
+			c, err := g.Centrality(context.Background(), CentralityOptions{})
+			require.NoError(t, err)
+			require.Equal(t, rc.N, c.N)
+			requireVec(t, "harmonic", c.Harmonic, rc.NetworkX["harmonic"])
+			requireVec(t, "pagerank", c.PageRank, rc.NetworkX["pagerank"])
+			requireVec(t, "betweenness", c.Betweenness, rc.NetworkX["betweenness"])
+			requireVec(t, "distance discount", c.DistanceDiscount, rc.NetworkX["distance_discount_05"])
+			requireVec(t, "in-degree", intsToFloats(c.InDegree), rc.NetworkX["in_degree"])
+		})
 	}
-	require.NotEmpty(t, rc.IDs)
-	a := &Analysis{}
-	for _, id := range rc.IDs {
-		a.Definitions = append(a.Definitions, Definition{Function: task.Function{ID: id, Kind: task.KindFunction}})
-	}
-	for k, e := range rc.Edges {
-		a.Calls = append(a.Calls, Call{Caller: rc.IDs[e[0]], Callee: rc.IDs[e[1]], Line: k + 1})
-	}
-	g, err := FromAnalyses(a)
-	require.NoError(t, err)
-	require.Equal(t, rc.N, g.Len())
-	for i, id := range rc.IDs {
-		require.Equal(t, id, g.Node(i).ID, "nodes sorted by ID")
-	}
-	c, err := g.Centrality(context.Background(), CentralityOptions{})
-	require.NoError(t, err)
-	require.Equal(t, rc.N, c.N)
-	requireVec(t, "harmonic", c.Harmonic, rc.NetworkX["harmonic"])
-	requireVec(t, "pagerank", c.PageRank, rc.NetworkX["pagerank"])
-	requireVec(t, "betweenness", c.Betweenness, rc.NetworkX["betweenness"])
-	requireVec(t, "distance discount", c.DistanceDiscount, rc.NetworkX["distance_discount_05"])
+	require.Equal(t, 2, seen, "real call graphs in testdata")
 }
 
 func TestCentralityDeterministicAcrossWorkers(t *testing.T) {

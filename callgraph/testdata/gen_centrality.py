@@ -30,14 +30,19 @@ References:
             These are independent re-implementations, not the released code.
 
 Graphs: seeded random directed graphs of several sizes and densities (with dangling
-nodes, self-loops and disconnected parts), small hand-shaped graphs, and a real call graph:
-the name-resolved call graph of networkx's own source (see real_callgraph).
+nodes, self-loops and disconnected parts), small hand-shaped graphs, and two real call
+graphs of networkx's own source: a name-resolved one of networkx/algorithms built here with
+the ast module (real_callgraph), and the one our Python front end builds for the whole
+package, obtained by running `go run ./examples/callgraph` (frontend_callgraph; needs the
+go command). The stored edge lists, not the front end, are what the Go tests read, so
+later front-end changes do not invalidate the vectors.
 """
 
 import ast
 import json
 import os
 import random
+import subprocess
 
 import igraph
 import networkx as nx
@@ -130,6 +135,23 @@ def real_callgraph():
                 continue
             edges.add((index[did], index[target]))
     return len(defs), sorted(edges), [d[0] for d in defs]
+
+
+def frontend_callgraph():
+    """The call graph our Python front end builds for networkx's own source (test files
+    left out), through the CLI: function nodes only (module pseudo-nodes and their edges
+    dropped, as centrality does by default); self-loops kept in the list."""
+    root = os.path.dirname(os.path.dirname(HERE))
+    out = subprocess.run(
+        ["go", "run", "./examples/callgraph", "-lang", "python", "-skip-tests",
+         "/usr/lib/python3/dist-packages/networkx"],
+        cwd=root, check=True, capture_output=True, text=True).stdout
+    doc = json.loads(out)
+    ids = [n["id"] for n in doc["nodes"] if n["kind"] != "module"]
+    index = {i: k for k, i in enumerate(ids)}
+    edges = sorted({(index[e["caller"]], index[e["callee"]]) for e in doc["edges"]
+                    if e["caller"] in index and e["callee"] in index})
+    return len(ids), edges, ids
 
 
 def compat_betweenness(n, adj):
@@ -242,6 +264,8 @@ def main():
         write(name, n, random_graph(seed, n, m, loops, dangling, parts))
     n, edges, ids = real_callgraph()
     write("networkx_algorithms", n, edges, ids)
+    n, edges, ids = frontend_callgraph()
+    write("networkx_pyfrontend", n, edges, ids)
 
 
 if __name__ == "__main__":
