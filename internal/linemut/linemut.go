@@ -329,6 +329,9 @@ func swapCallArgs(line string, _ Context) []Mutant {
 		if end < 0 || len(commas) != 1 {
 			continue
 		}
+		if hasIdent(toks[idx[k]:idx[end]], "for") || hasIdent(toks[idx[k]:idx[end]], "lambda") {
+			continue // a generator expression or a lambda: the comma is not an argument separator
+		}
 		c := toks[idx[commas[0]]]
 		a := strings.TrimSpace(line[open.End:c.Start])
 		b := strings.TrimSpace(line[c.End:toks[idx[end]].Start])
@@ -350,8 +353,8 @@ func deleteLine(line string, ctx Context) []Mutant {
 func returnValue(line string, _ Context) []Mutant {
 	toks := Scan(line)
 	idx := code(toks)
-	if len(idx) < 2 || toks[idx[0]].Text != "return" {
-		return nil
+	if len(idx) < 2 || toks[idx[0]].Text != "return" || !balanced(toks, idx) || strings.HasSuffix(strings.TrimSpace(line), "\\") {
+		return nil // the value continues on the next line
 	}
 	val := strings.TrimSpace(line[toks[idx[1]].Start:])
 	if c := len(toks) - 1; toks[c].Kind == Comment {
@@ -365,4 +368,18 @@ func returnValue(line string, _ Context) []Mutant {
 		repl = "null;"
 	}
 	return []Mutant{{Line: line[:toks[idx[1]].Start] + repl}}
+}
+
+// balanced reports whether the line's brackets close on the line.
+func balanced(toks []Token, idx []int) bool {
+	depth := 0
+	for _, i := range idx {
+		switch toks[i].Text {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			depth--
+		}
+	}
+	return depth == 0
 }

@@ -54,6 +54,11 @@ func TestRules(t *testing.T) {
 		{"return", ReturnValue, "    return a + b  # sum", Context{}, []string{"    return None"}},
 		{"return none", ReturnValue, "    return None", Context{}, nil},
 		{"return c", ReturnValue, "    return x;", Context{}, []string{"    return null;"}},
+		{"return open bracket", ReturnValue, "        return (", Context{}, nil},
+		{"return open call", ReturnValue, "        return self.getCommonAncestor(", Context{}, nil},
+		{"return continued", ReturnValue, "        return a + \\", Context{}, nil},
+		{"swap genexp untouched", SwapCallArgs, "    if any(count == 1 for value, count in values.items()):", Context{}, nil},
+		{"swap lambda untouched", SwapCallArgs, "    f(lambda a, b: a)", Context{}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
