@@ -104,8 +104,13 @@ func (p *Patch) ApplyDir(dir string) (Overlay, error) {
 // context and removed lines match the file exactly: first at the stated line (shifted by
 // the offset at which the previous hunk applied), then at the nearest line above or
 // below, as patch(1) and `git apply` search; there is no fuzz (context lines are never
-// ignored). A hunk with less leading than trailing context must match at the start of the
-// file, one with less trailing than leading context at its end. Creating a file that
+// ignored). A hunk with context lines that is stated at line 1, or that has less leading
+// than trailing context, must match at the start of the file (git's and patch(1)'s
+// rules); one with less trailing than leading context must match at its end (patch(1)'s
+// rule without fuzz; git anchors only hunks without trailing context, so this is
+// stricter). Zero-context hunks (`diff -U0`) are applied as `git apply --unidiff-zero`
+// applies them: an insertion goes exactly after its stated line (shifted by the previous
+// hunks' offset), other hunks are searched for like any other. Creating a file that
 // exists, changing or deleting a missing one, and deleting a file whose contents the
 // patch does not remove entirely are errors. Errors are *ApplyError.
 //
@@ -364,7 +369,11 @@ func (f *FilePatch) applyHunks(path string, data []byte) ([]byte, error) {
 			}
 			at = want
 		} else {
-			at = findHunk(lines, old, want, pos, leading < trailing, trailing < leading)
+			// Anchors: git's (a hunk with context stated at line 1 stays there) and
+			// patch(1)'s without fuzz (shorter leading context: start of file; shorter
+			// trailing: end). A hunk without context floats, as with --unidiff-zero.
+			atStart := (h.OldStart == 1 && leading+trailing > 0) || leading < trailing
+			at = findHunk(lines, old, want, pos, atStart, !atStart && trailing < leading)
 			if at < 0 {
 				return nil, fail(mismatch(lines, old, want, pos))
 			}

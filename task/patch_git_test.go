@@ -533,3 +533,103 @@ func TestDiffTreesOptionsAndErrors(t *testing.T) {
 		}
 	}
 }
+
+// gitApplies runs `git apply` of patch in dir and reports whether it succeeded.
+func gitApplies(t *testing.T, dir, patch string, args ...string) bool {
+	t.Helper()
+	cmd := exec.Command("git", append(append([]string{"apply"}, args...), patch)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "HOME="+dir, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+	return cmd.Run() == nil
+}
+
+// TestApplyOffsetsAgreeWithGit moves the context of every hunk of a real patch (lines
+// prepended to the file and inserted between hunks) and checks that our applier and
+// `git apply` agree file by file: both refuse (a hunk anchored at line 1) or both apply
+// with the same result.
+func TestApplyOffsetsAgreeWithGit(t *testing.T) {
+	requireGit(t)
+	oldDir, newDir := makeTrees(t)
+	p, err := DiffTrees(oldDir, newDir, DiffOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	applied, refused := 0, 0
+	for _, fp := range p.Files {
+		if fp.Created || fp.Deleted || fp.Binary || len(fp.Hunks) == 0 {
+			continue
+		}
+		old, err := os.ReadFile(filepath.Join(oldDir, filepath.FromSlash(fp.OldPath)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := splitLines(old)
+		var drifted bytes.Buffer
+		drifted.WriteString("# drift 1\n# drift 2\n# drift 3\n")
+		// Insert two lines in the unchanged gap after the first hunk, if any.
+		gap := -1
+		if len(fp.Hunks) > 1 {
+			h0, h1 := fp.Hunks[0], fp.Hunks[1]
+			gap = (h0.OldStart - 1 + h0.OldLines + h1.OldStart - 1) / 2
+		}
+		for i, l := range lines {
+			if i == gap {
+				drifted.WriteString("# drift between hunks\n# again\n")
+			}
+			drifted.Write(l)
+		}
+		ours, ourErr := fp.ApplyBytes(drifted.Bytes())
+
+		dir := t.TempDir()
+		target := filepath.Join(dir, filepath.FromSlash(fp.OldPath))
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(target, drifted.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		one := &Patch{Files: []FilePatch{fp}}
+		patchFile := filepath.Join(t.TempDir(), "one.diff")
+		if err := os.WriteFile(patchFile, one.Format(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// A file patch without any context line (here: the diff of an empty file) is a
+		// zero-context patch, which git applies only with --unidiff-zero.
+		var args []string
+		if noContext(fp) {
+			args = append(args, "--unidiff-zero")
+		}
+		gitOK := gitApplies(t, dir, patchFile, args...)
+		if gitOK != (ourErr == nil) {
+			t.Errorf("%s: git apply ok=%v, ours err=%v", fp.Path(), gitOK, ourErr)
+			continue
+		}
+		if !gitOK {
+			refused++
+			continue
+		}
+		applied++
+		theirs, err := os.ReadFile(target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(ours, theirs) {
+			t.Errorf("%s: results differ from git apply", fp.Path())
+		}
+	}
+	if applied < 2 {
+		t.Fatalf("only %d file patches applied with offsets (%d refused by both)", applied, refused)
+	}
+	t.Logf("%d file patches applied with offsets by both, %d refused by both", applied, refused)
+}
+
+func noContext(fp FilePatch) bool {
+	for _, h := range fp.Hunks {
+		for _, l := range h.Lines {
+			if l.Op == ' ' {
+				return false
+			}
+		}
+	}
+	return true
+}

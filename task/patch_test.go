@@ -286,11 +286,16 @@ func TestApplyOffsetsAndAnchors(t *testing.T) {
 	if _, err := start.Apply(memTree(map[string]string{"f": "x\na\nb\nc\n"})); err == nil {
 		t.Fatal("a hunk at the start of the file applied further down")
 	}
-	end, _ := ParsePatch([]byte("--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n a\n b\n-c\n+C\n"))
-	if _, err := end.Apply(memTree(map[string]string{"f": "a\nb\nc\nd\n"})); err == nil {
+	// A hunk stated at line 1 stays there even with full context (git's rule).
+	first, _ := ParsePatch([]byte("--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n"))
+	if _, err := first.Apply(memTree(map[string]string{"f": "x\na\nb\nc\n"})); err == nil {
+		t.Fatal("a hunk stated at line 1 applied at line 2")
+	}
+	end, _ := ParsePatch([]byte("--- a/f\n+++ b/f\n@@ -2,3 +2,3 @@\n a\n b\n-c\n+C\n"))
+	if _, err := end.Apply(memTree(map[string]string{"f": "x\na\nb\nc\nd\n"})); err == nil {
 		t.Fatal("a hunk at the end of the file applied before the end")
 	}
-	if o, err := end.Apply(memTree(map[string]string{"f": "z\na\nb\nc\n"})); err != nil || string(o["f"].Data) != "z\na\nb\nC\n" {
+	if o, err := end.Apply(memTree(map[string]string{"f": "z\ny\na\nb\nc\n"})); err != nil || string(o["f"].Data) != "z\ny\na\nb\nC\n" {
 		t.Fatalf("end-anchored hunk with an offset: %v %q", err, o["f"].Data)
 	}
 }
