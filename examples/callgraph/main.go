@@ -7,8 +7,9 @@
 //
 // Flags:
 //
-//	-lang auto|python|go      front ends to run (auto: all of them; each file goes to the
-//	                          first that claims it)
+//	-lang auto|python|go|javascript
+//	                          front ends to run (auto: all of them; each file goes to
+//	                          the first that claims it)
 //	-format json|dot          output format (default json)
 //	-compat breakpoint        reproduce the released Breakpoint code's quirks (α = 0.8,
 //	                          its betweenness and PageRank, code lines + 1)
@@ -41,6 +42,7 @@ import (
 
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/callgraph/golang"
+	"github.com/faultline-dev/faultline/callgraph/javascript"
 	"github.com/faultline-dev/faultline/callgraph/python"
 )
 
@@ -52,7 +54,7 @@ func main() {
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("callgraph", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	lang := fs.String("lang", "auto", "front ends: auto, python, go")
+	lang := fs.String("lang", "auto", "front ends: auto, python, go, javascript")
 	format := fs.String("format", "json", "output format: json or dot")
 	compat := fs.String("compat", "", `compatibility mode: "" or breakpoint`)
 	alpha := fs.Float64("alpha", 0, "distance-discount base (0: 0.5, or 0.8 under -compat breakpoint)")
@@ -94,16 +96,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	py := python.New(python.Options{UniqueNameFallback: *uniqueNames})
 	gofe := golang.New(golang.Options{CHA: *cha, IncludeTests: !*skipTests})
+	js := javascript.New(javascript.Options{IncludeTests: !*skipTests})
 	var langs []callgraph.Language
 	switch *lang {
 	case "auto":
-		langs = []callgraph.Language{py, gofe}
+		langs = []callgraph.Language{py, gofe, js}
 	case "python":
 		langs = []callgraph.Language{py}
 	case "go":
 		langs = []callgraph.Language{gofe}
+	case "javascript":
+		langs = []callgraph.Language{js}
 	default:
-		return usage("unknown -lang %q (want auto, python or go)", *lang)
+		return usage("unknown -lang %q (want auto, python, go or javascript)", *lang)
 	}
 
 	dir := fs.Arg(0)

@@ -12,7 +12,7 @@ import (
 	"gonum.org/v1/gonum/graph/formats/dot"
 )
 
-const fixture = "testdata/mixed" // a Python package (with tests) and a Go module
+const fixture = "testdata/mixed" // a Python package (with tests), a Go module, a JS file
 
 func runCLI(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
@@ -47,6 +47,7 @@ func TestJSONOnMixedFixture(t *testing.T) {
 		"shop/cart.py::<module>", "shop/cart.py::Cart", "shop/cart.py::Cart.__init__", "shop/cart.py::Cart.checkout",
 		"shop/cart.py::Cart.total", "shop/cart.py::discount", "shop/cart.py::main", "shop/cart.py::price",
 		"tools/stats.go::Acc.Add", "tools/stats.go::Acc.Mean", "tools/stats.go::Mean", "tools/stats.go::Sum",
+		"web/format.js::line", "web/format.js::money", "web/format.js::pad",
 	}, ids, "sorted IDs, test files skipped")
 
 	chk := byID["shop/cart.py::Cart.checkout"]
@@ -67,14 +68,15 @@ func TestJSONOnMixedFixture(t *testing.T) {
 	require.Contains(t, edges, "shop/cart.py::Cart.checkout -> shop/cart.py::Cart.total")
 	require.Contains(t, edges, "tools/stats.go::Acc.Mean -> tools/stats.go::Mean")
 	require.Contains(t, edges, "shop/cart.py::<module> -> shop/cart.py::main")
-	require.Equal(t, 3, r.Stats.Files, "cart.py, stats.go and go.mod (the Go front end claims it) were handed to front ends")
-	require.Equal(t, 11, r.Stats.Functions)
+	require.Contains(t, edges, "web/format.js::money -> web/format.js::pad")
+	require.Equal(t, 4, r.Stats.Files, "cart.py, stats.go, go.mod (the Go front end claims it) and format.js")
+	require.Equal(t, 14, r.Stats.Functions)
 	require.Zero(t, r.Stats.ParseErrors)
 
-	// Hand-computed on the 11-node centrality graph (module node excluded): main reaches
+	// Hand-computed on the 14-node centrality graph (module node excluded): main reaches
 	// __init__ and checkout at 1, total and discount at 2, price at 3.
 	m := byID["shop/cart.py::main"].Centrality
-	require.InDelta(t, (1+1+0.5+0.5+1.0/3)/10, m.Harmonic, 1e-12)
+	require.InDelta(t, (1+1+0.5+0.5+1.0/3)/13, m.Harmonic, 1e-12)
 	require.InDelta(t, 0.5+0.5+0.25+0.25+0.125, m.DistanceDiscount, 1e-12)
 	require.Equal(t, 0, m.InDegree)
 	require.Equal(t, 2, m.OutDegree)
@@ -93,7 +95,7 @@ func TestJSONOnMixedFixture(t *testing.T) {
 	_, bp := decode(t, out)
 	require.InDelta(t, 0.8+0.8+0.64+0.64+0.512, bp["shop/cart.py::main"].Centrality.DistanceDiscount, 1e-12)
 	require.Equal(t, 4, bp["shop/cart.py::Cart.checkout"].Metrics.CodeLines)
-	require.InDelta(t, 3.0/(10*9), bp["shop/cart.py::Cart.checkout"].Centrality.Betweenness, 1e-12)
+	require.InDelta(t, 3.0/(13*12), bp["shop/cart.py::Cart.checkout"].Centrality.Betweenness, 1e-12)
 
 	out, stderr, code = runCLI(t, "-skip-tests", "-alpha", "0.25", "-include-modules", fixture)
 	require.Equal(t, 0, code, stderr)
@@ -116,6 +118,13 @@ func TestLanguagesAndTests(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	r, _ = decode(t, out)
 	require.Len(t, r.Nodes, 4)
+
+	out, stderr, code = runCLI(t, "-lang", "javascript", fixture)
+	require.Equal(t, 0, code, stderr)
+	r, byID = decode(t, out)
+	require.Len(t, r.Nodes, 3)
+	require.InDelta(t, (1+0.5)/2, byID["web/format.js::line"].Centrality.Harmonic, 1e-12)
+	require.InDelta(t, 1, byID["web/format.js::money"].Centrality.Betweenness, 1e-12)
 }
 
 func TestDOT(t *testing.T) {
