@@ -240,7 +240,7 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 		for ch := n.first; ch >= 0; ch = t.nodes[ch].next {
 			if t.nodes[ch].kind == kForInClause {
 				if l := t.firstNamed(ch); l >= 0 {
-					c.bindTarget(l, nil, cs, 0, false)
+					c.bindTarget(l, c.iterOf(l, cs), cs, 0, false)
 				}
 			}
 		}
@@ -275,7 +275,7 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 		}
 	case kFor:
 		if l := t.firstNamed(i); l >= 0 {
-			c.bindTarget(l, nil, sc, n.start, true)
+			c.bindTarget(l, c.iterOf(l, sc), sc, n.start, true)
 		}
 		c.visitChildren(i, sc, caller, true)
 		return
@@ -319,8 +319,15 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 	case kYield:
 		for s := sc; s != nil; s = s.parent {
 			if s.kind == scopeFunction {
-				if s.def != nil {
-					s.def.yields = true
+				if d := s.def; d != nil {
+					d.yields = true
+					if v := t.firstNamed(i); v >= 0 && s == sc {
+						e := c.conv(v, sc)
+						if ch := t.nodes[i].first; ch >= 0 && t.nodes[ch].next >= 0 && t.isToken(t.nodes[ch].next, "from") {
+							e = &expr{op: eIter, x: e} // yield from
+						}
+						d.yieldVals = append(d.yieldVals, e)
+					}
 				}
 				break
 			}
@@ -330,6 +337,20 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 		}
 	}
 	c.visitChildren(i, sc, caller, cond)
+}
+
+// iterOf returns the value of the loop target l: an element of the iterable after `in`,
+// when the target is a plain name.
+func (c *collector) iterOf(l int32, sc *scope) *expr {
+	t := c.t
+	if t.nodes[l].kind != kIdentifier {
+		return nil
+	}
+	r := t.firstNamedAfter(l)
+	if r < 0 {
+		return nil
+	}
+	return &expr{op: eIter, x: c.conv(r, sc)}
 }
 
 // bindName binds a name in sc, or in the module scope if sc declares it global.
@@ -442,6 +463,13 @@ func (c *collector) assignment(i int32, sc *scope, cond bool) {
 	for _, tg := range targets {
 		if sc.kind == scopeModule && t.nodes[tg].kind == kIdentifier && t.textEq(tg, "__all__") {
 			c.allNames(right, false)
+		}
+		if t.nodes[tg].kind == kSubscript {
+			// x[k] = v stores v into the container x
+			if st := c.conv(tg, sc); st.op == eSubscript {
+				c.f.stores = append(c.f.stores, store{x: st.x, key: st.key, keyOK: st.keyOK, val: val})
+			}
+			continue
 		}
 		c.bindTarget(tg, val, sc, end, cond)
 	}

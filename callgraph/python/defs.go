@@ -320,11 +320,6 @@ func (c *collector) call(i int32, sc *scope, caller *defInfo) {
 		return
 	}
 	cs := &callSite{caller: caller, line: int(t.nodes[i].row) + 1, callee: c.conv(fn, sc)}
-	if fn >= 0 {
-		// a call spanning lines is reported at the line of its argument list's start,
-		// like the call's own position in Python's ast for chained calls
-		cs.line = int(t.nodes[i].row) + 1
-	}
 	if al := t.nodes[fn].next; al >= 0 {
 		switch t.nodes[al].kind {
 		case kArgumentList:
@@ -359,6 +354,51 @@ func (c *collector) call(i int32, sc *scope, caller *defInfo) {
 		}
 	}
 	c.calls = append(c.calls, cs)
+	c.containerCall(cs)
+}
+
+// containerCall records the values a call of a list, set or dict method stores into its
+// receiver: append/add(v), insert(i, v), extend(iterable), update(mapping) and
+// setdefault(k, v).
+func (c *collector) containerCall(cs *callSite) {
+	if cs.callee.op != eAttr || cs.star {
+		return
+	}
+	recv := cs.callee.x
+	pos := func(k int) *expr {
+		n := 0
+		for j, a := range cs.args {
+			if cs.kws[j] == "" {
+				if n == k {
+					return a
+				}
+				n++
+			}
+		}
+		return nil
+	}
+	switch cs.callee.name {
+	case "append", "add":
+		if v := pos(0); v != nil {
+			c.f.stores = append(c.f.stores, store{x: recv, val: v})
+		}
+	case "insert":
+		if v := pos(1); v != nil {
+			c.f.stores = append(c.f.stores, store{x: recv, val: v})
+		}
+	case "extend", "update":
+		if v := pos(0); v != nil {
+			c.f.stores = append(c.f.stores, store{x: recv, val: v, spread: true})
+		}
+	case "setdefault":
+		if k, v := pos(0), pos(1); k != nil && v != nil {
+			st := store{x: recv, val: v}
+			if k.op == eConst {
+				st.key, st.keyOK = k.name, true
+			}
+			c.f.stores = append(c.f.stores, st)
+		}
+	}
 }
 
 // conv converts expression node i, evaluated in scope sc, to a symbolic expression.
@@ -426,6 +466,9 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 		e := &expr{op: eSubscript, x: c.conv(v, sc)}
 		if k := t.firstNamedAfter(v); k >= 0 && t.firstNamedAfter(k) < 0 {
 			e.key, e.keyOK = constKey(t, k)
+			if t.symName(k) == "slice" {
+				e.slice, e.idx = true, sliceStart(t, k)
+			}
 		}
 		return e
 	case kBoolOp, kConditionalExpr:
@@ -444,8 +487,49 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 				return c.conv(r, sc)
 			}
 		}
+	case kInteger, kString:
+		if k, ok := constKey(t, i); ok {
+			return &expr{op: eConst, name: k}
+		}
 	}
 	return unknownExpr
+}
+
+// sliceStart returns the constant start of a slice without step (0 when omitted), or -1.
+func sliceStart(t *tree, k int32) int {
+	start, colons := -1, 0
+	sawStart := false
+	for ch := t.nodes[k].first; ch >= 0; ch = t.nodes[ch].next {
+		n := &t.nodes[ch]
+		if !n.named && t.symName(ch) == ":" {
+			colons++
+			continue
+		}
+		if n.extra || !n.named {
+			continue
+		}
+		if colons > 1 {
+			return -1 // a step
+		}
+		if colons == 0 {
+			sawStart = true
+			if n.kind != kInteger {
+				return -1
+			}
+			v := 0
+			for _, b := range t.src[n.start:n.end] {
+				if b < '0' || b > '9' || v > 1<<20 {
+					return -1
+				}
+				v = v*10 + int(b-'0')
+			}
+			start = v
+		}
+	}
+	if !sawStart {
+		return 0
+	}
+	return start
 }
 
 // constKey returns the constant key of a subscript or dict key: an integer or a plain

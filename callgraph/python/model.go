@@ -79,6 +79,8 @@ const (
 	eDict             // a dict literal (keys, elems)
 	eSubscript        // x[key]
 	eUnion            // any of elems (a or b, a if c else b)
+	eIter             // an element of iterating over x
+	eConst            // an integer or plain string constant (name holds constKey's form)
 )
 
 // expr is a symbolic expression: what a name, an attribute or a call may evaluate to.
@@ -96,6 +98,13 @@ type expr struct {
 	key   string   // for eSubscript: the constant key, "" when not constant
 	keyOK bool
 	raw   bool // eDef: the definition itself, before its decorators apply
+	slice bool // eSubscript: the key is a slice (the result is the container itself)
+
+	// for container literals (eSeq, eDict): values stored into them later
+	// (x[k] = v, x.append(v), ...), keyed like keys ("" for any key)
+	extraKeys []string
+	extraVals []*expr
+	extraSeen map[*expr]bool
 
 	// evaluation memo, valid for one resolution round
 	round  int
@@ -130,7 +139,8 @@ type defInfo struct {
 	class   *defInfo
 	params  []param
 	returns []*expr
-	yields  bool
+	yields    bool
+	yieldVals []*expr // values of its yield expressions (elements of the generator)
 
 	static, classMethod bool
 	decorators          []*expr // decorator expressions, innermost last
@@ -151,6 +161,16 @@ type callSite struct {
 	star   bool     // *args or **kwargs in the call: positions after it are unknown
 }
 
+// store is a value stored into a container: x[key] = val, x.append(val), x.update(val)
+// (spread: the elements of val).
+type store struct {
+	x      *expr
+	key    string
+	keyOK  bool
+	val    *expr
+	spread bool
+}
+
 // fileInfo is one analysed file.
 type fileInfo struct {
 	path      string
@@ -159,6 +179,7 @@ type fileInfo struct {
 	scope     *scope
 	defs      []*defInfo // module pseudo-definition first, then source order
 	calls     []*callSite
+	stores    []store
 	all       []string
 	hasAll    bool
 	syntaxErr *callgraph.SyntaxError
@@ -174,6 +195,7 @@ const (
 	vExternal                  // something outside the project (a third-party module)
 	vSuper                     // super() in a method of class def
 	vSeq                       // a container literal (expression)
+	vGen                       // a generator returned by calling generator function def
 )
 
 // value is an abstract value an expression may evaluate to.
@@ -183,4 +205,8 @@ type value struct {
 	def   *defInfo
 	key   string
 	lit   *expr
+	// for container values: the list was sliced; off is the constant start of the slice,
+	// -1 when unknown
+	sliced bool
+	off    int
 }

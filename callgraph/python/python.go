@@ -143,9 +143,12 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) ([]resolution, err
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("python: analyze: %w", err)
 		}
-		r.round = round
-		r.attrMemo, r.starMemo = map[attrKey]memoEntry{}, map[attrKey]memoEntry{}
+		r.newEpoch()
 		changed := false
+		if !r.noFlow && round < rounds && r.applyStores() {
+			changed = true
+			r.newEpoch() // the stored values invalidate the memos
+		}
 		for k, cs := range sites {
 			if round > 1 && cs.callee.stable {
 				continue // same targets as before; its arguments already flowed

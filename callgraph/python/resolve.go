@@ -18,7 +18,7 @@ type resolver struct {
 	byKey   map[string]*fileInfo // module key → file
 	dirs    map[string]bool      // keys of directories holding Python files (packages)
 	names   map[string]string    // dotted module name → key
-	round   int
+	round   int // the memo epoch: memos of other epochs are stale unless stable
 	methods map[string][]*defInfo // simple name → methods, for the name fallback
 	depth   int
 	noFlow  bool // level 7 off
@@ -176,7 +176,13 @@ func (r *resolver) relModule(f *fileInfo, level int, name string) (string, bool)
 	return "", false
 }
 
-// evalAll evaluates e in the current round, with memoisation and a recursion guard (a
+// newEpoch invalidates every memo that is not stable.
+func (r *resolver) newEpoch() {
+	r.round++
+	r.attrMemo, r.starMemo = map[attrKey]memoEntry{}, map[attrKey]memoEntry{}
+}
+
+// eval evaluates e in the current round, with memoisation and a recursion guard (a
 // cycle evaluates to nothing).
 func (r *resolver) eval(e *expr) []value {
 	if e == nil || e.op == eUnknown {
@@ -270,20 +276,70 @@ func (r *resolver) evalOp(e *expr) []value {
 		if r.noFlow {
 			return nil
 		}
+		r.unstable++ // containers gain stored values from round to round
 		var out []value
 		for _, v := range r.eval(e.x) {
 			if v.kind != vSeq {
 				continue
 			}
+			if e.slice {
+				sv := v
+				switch {
+				case !v.sliced:
+					sv.sliced, sv.off = true, e.idx
+				case v.off >= 0 && e.idx >= 0:
+					sv.off = v.off + e.idx
+				default:
+					sv.off = -1
+				}
+				out = addValues(out, sv)
+				continue
+			}
 			lit := v.lit
 			for k, el := range lit.elems {
+				pos := k
+				if v.sliced {
+					pos = k - v.off
+				}
 				switch {
 				case lit.op == eDict && e.keyOK && lit.keys[k] != "" && lit.keys[k] != e.key:
 					continue
-				case lit.op == eSeq && e.keyOK && strings.HasPrefix(e.key, "i") && e.key != "i"+itoa(k):
+				case lit.op == eSeq && v.sliced && v.off >= 0 && pos < 0:
+					continue
+				case lit.op == eSeq && e.keyOK && strings.HasPrefix(e.key, "i") && (!v.sliced || v.off >= 0) && e.key != "i"+itoa(pos):
 					continue
 				}
 				out = addValues(out, r.eval(el)...)
+			}
+			for k, el := range lit.extraVals {
+				// stored values: a constant key must match a dict's; list positions of
+				// appended values are unknown
+				if lit.op == eDict && e.keyOK && lit.extraKeys[k] != "" && lit.extraKeys[k] != e.key {
+					continue
+				}
+				out = addValues(out, r.eval(el)...)
+			}
+		}
+		return out
+	case eIter:
+		if r.noFlow {
+			return nil
+		}
+		r.unstable++
+		var out []value
+		for _, v := range r.eval(e.x) {
+			switch {
+			case v.kind == vSeq && v.lit.op == eSeq:
+				for _, el := range v.lit.elems {
+					out = addValues(out, r.eval(el)...)
+				}
+				for _, el := range v.lit.extraVals {
+					out = addValues(out, r.eval(el)...)
+				}
+			case v.kind == vGen:
+				for _, y := range v.def.yieldVals {
+					out = addValues(out, r.eval(y)...)
+				}
 			}
 		}
 		return out
@@ -309,6 +365,58 @@ func itoa(k int) string {
 		k /= 10
 	}
 	return string(b[i:])
+}
+
+// applyStores adds the values stored into container literals (x[k] = v, x.append(v),
+// x.update(...)) to the containers x may evaluate to. It reports whether anything new
+// was stored.
+func (r *resolver) applyStores() bool {
+	changed := false
+	add := func(lit *expr, key string, v *expr) {
+		if v == nil || v.op == eUnknown {
+			return
+		}
+		if lit.extraSeen == nil {
+			lit.extraSeen = map[*expr]bool{}
+		}
+		if lit.extraSeen[v] {
+			return
+		}
+		lit.extraSeen[v] = true
+		lit.extraKeys = append(lit.extraKeys, key)
+		lit.extraVals = append(lit.extraVals, v)
+		changed = true
+	}
+	for _, f := range r.files {
+		for _, st := range f.stores {
+			for _, c := range r.eval(st.x) {
+				if c.kind != vSeq {
+					continue
+				}
+				if !st.spread {
+					key := ""
+					if st.keyOK && c.lit.op == eDict {
+						key = st.key
+					}
+					add(c.lit, key, st.val)
+					continue
+				}
+				for _, src := range r.eval(st.val) {
+					if src.kind != vSeq {
+						continue
+					}
+					for k, el := range src.lit.elems {
+						key := ""
+						if src.lit.op == eDict && c.lit.op == eDict {
+							key = src.lit.keys[k]
+						}
+						add(c.lit, key, el)
+					}
+				}
+			}
+		}
+	}
+	return changed
 }
 
 // reaching returns the bindings of a name that may be live at pos: the last unconditional
@@ -627,8 +735,11 @@ func (r *resolver) callResult(v value) []value {
 	if d.fn.Kind == "class" {
 		return []value{{kind: vInst, def: d}}
 	}
-	if d.yields || r.noFlow {
+	if r.noFlow {
 		return nil
+	}
+	if d.yields {
+		return []value{{kind: vGen, def: d}}
 	}
 	var out []value
 	for _, e := range d.returns {
