@@ -484,3 +484,33 @@ func TestValidateHandBuiltPatches(t *testing.T) {
 		})
 	}
 }
+
+func TestReadPatchAndQuoting(t *testing.T) {
+	p, err := ReadPatch(strings.NewReader(gitSample))
+	if err != nil || len(p.Files) != 6 {
+		t.Fatalf("ReadPatch: %v", err)
+	}
+	boom := errors.New("boom")
+	if _, err := ReadPatch(iotestErrReader{boom}); !errors.Is(err, boom) || !strings.HasPrefix(err.Error(), "task: read patch") {
+		t.Fatalf("read error: %v", err)
+	}
+	for _, bad := range []string{`"abc`, `"a\`, `"\q"`, `"\12"`, `"\400"`, `abc`} {
+		if _, _, err := unquoteGit(bad); err == nil {
+			t.Errorf("unquoteGit(%s) accepted", bad)
+		}
+	}
+	for q, want := range map[string]string{`"\a\b\f\n\r\t\v\"\\"`: "\a\b\f\n\r\t\v\"\\", `"\101\060"`: "A0"} {
+		if got, rest, err := unquoteGit(q + "tail"); err != nil || got != want || rest != "tail" {
+			t.Errorf("unquoteGit(%s) = %q, %q, %v", q, got, rest, err)
+		}
+	}
+	// A name that would make an unquoted header ambiguous is quoted in the header.
+	fp := FilePatch{OldPath: "x b/y", NewPath: "z", Renamed: true}
+	if h := strings.SplitN(string(fp.Format()), "\n", 2)[0]; h != `diff --git "a/x b/y" "b/z"` {
+		t.Errorf("header %s", h)
+	}
+}
+
+type iotestErrReader struct{ err error }
+
+func (r iotestErrReader) Read([]byte) (int, error) { return 0, r.err }
