@@ -11,7 +11,8 @@ import (
 
 // JSONL (JSON Lines): one JSON value per line, as datasets and prediction files are
 // exchanged. The reader takes lines of any length (no bufio.Scanner token limit), skips
-// blank lines, accepts "\r\n" line ends and a missing final newline, and reports errors
+// blank lines, accepts "\r\n" line ends, a missing final newline and a UTF-8 byte order
+// mark at the start, and reports errors
 // with the 1-based line number and, when known, the member that failed to decode.
 
 // JSONLError is an error on one line of a JSONL stream. Field names the JSON member that
@@ -67,6 +68,9 @@ func ReadJSONL[T any](r io.Reader, fn func(line int, v T) error) error {
 		if len(line) > 0 {
 			n++
 			trimmed := bytes.TrimSpace(line)
+			if n == 1 {
+				trimmed = bytes.TrimPrefix(trimmed, []byte("\xef\xbb\xbf")) // a UTF-8 byte order mark
+			}
 			if len(trimmed) > 0 {
 				var v T
 				if err := json.Unmarshal(trimmed, &v); err != nil {

@@ -14,7 +14,7 @@ import (
 
 func TestReadJSONLLinesAndErrors(t *testing.T) {
 	long := strings.Repeat("x", 3<<20) // far beyond bufio.Scanner's 64 KiB token limit
-	in := "{\"instance_id\":\"a\",\"FAIL_TO_PASS\":[\"t\"]}\r\n" +
+	in := "\xef\xbb\xbf{\"instance_id\":\"a\",\"FAIL_TO_PASS\":[\"t\"]}\r\n" +
 		"\n   \t\n" +
 		"{\"instance_id\":\"b\",\"problem_statement\":\"" + long + "\"}\n" +
 		"{\"instance_id\":\"c\"}" // no final newline
