@@ -33,23 +33,27 @@ func Example() {
 		panic(err)
 	}
 	// Bugs are keyed by lines of the correct program, fixes by lines of the buggy one: the
-	// deleted line 3 shifts the second bug's fix up to line 8.
+	// deleted line 6 shifts the second bug's fix up to line 8.
 	for _, ex := range res.Examples {
 		fmt.Printf("%s: %d bug(s)\n", ex.TaskID, ex.BugCount)
 		for _, b := range ex.Bugs {
 			fmt.Printf("  line %d by %s\n", b.Start, b.Rule)
 		}
 		for _, e := range ex.GTDiff {
-			fmt.Printf("  fix %s %s: %q\n", e.Key(), e.Type, strings.TrimSpace(e.Modified))
+			text := e.Modified
+			if e.Type == task.Delete {
+				text = e.Original
+			}
+			fmt.Printf("  fix %s %s: %q\n", e.Key(), e.Type, strings.TrimSpace(text))
 		}
 	}
 	// Output:
 	// stats/k1/0: 1 bug(s)
-	//   line 7 by delete-statement
-	//   fix 7 add: "low = min(xs)"
+	//   line 2 by duplicate-statement
+	//   fix 2 delete: "n = len(xs)"
 	// stats/k2/0: 2 bug(s)
-	//   line 3 by delete-statement
+	//   line 6 by delete-statement
 	//   line 9 by swap-arithmetic
-	//   fix 3 add: "total = 0"
+	//   fix 6 add: "mean = total / n"
 	//   fix 8 modify: "spread = high - low"
 }

@@ -374,6 +374,12 @@ func (g *gen) precheck(c Candidate) (Bug, string, string) {
 	if len(task.Blocks(task.DiffLines(buggy, g.gt))) != 1 {
 		return b, "", RejectNotContiguous
 	}
+	// Keep the canonical form of the bug: the reference derives edits from programs, so a
+	// duplicated line, say, is keyed where difflib aligns it, not where a rule put it.
+	canon := task.DiffLines(g.gt, buggy)
+	if cb := task.Blocks(canon); len(cb) == 1 {
+		b.Edits, b.Start, b.End = canon, cb[0].Start, cb[0].End
+	}
 	return b, buggy, ""
 }
 

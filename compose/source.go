@@ -103,8 +103,8 @@ func (r Rules) Candidates(_ context.Context, req Request, rng *rand.Rand) ([]Can
 				break
 			}
 			m := ms[rng.Intn(len(ms))]
-			if m.Delete {
-				ok = false // a deleted line would merge the span with its neighbour's key space
+			if m.Delete || m.Insert {
+				ok = false // spans change lines in place: no deletion or insertion
 				break
 			}
 			edits = append(edits, mutEdit(l, req.Lines[l-1], m))
@@ -125,6 +125,9 @@ func (r Rules) Candidates(_ context.Context, req Request, rng *rand.Rand) ([]Can
 func mutEdit(line int, text string, m linemut.Mutant) task.LineEdit {
 	if m.Delete {
 		return task.LineEdit{Line: line, Type: task.Delete, Original: text}
+	}
+	if m.Insert {
+		return task.LineEdit{Line: line + 1, Type: task.Add, Modified: m.Line}
 	}
 	return task.LineEdit{Line: line, Type: task.Modify, Original: text, Modified: m.Line}
 }

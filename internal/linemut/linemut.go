@@ -29,8 +29,9 @@ type Context struct {
 // Mutant is one mutation of a line.
 type Mutant struct {
 	Rule   string // the rule's Name
-	Line   string // the mutated line (empty when Delete)
+	Line   string // the mutated line (empty when Delete); the inserted line when Insert
 	Delete bool   // the mutation deletes the line
+	Insert bool   // the mutation inserts Line after the line (which itself is kept)
 }
 
 // Rule is a named single-line mutation.
@@ -50,12 +51,13 @@ var (
 	ChangeConstant = Rule{Name: "change-constant", Doc: "replace a constant: True ↔ False (true ↔ false), 0.0 ↔ 1.0", Mutants: changeConstant}
 	SwapCallArgs   = Rule{Name: "swap-call-args", Doc: "swap the two positional arguments of a two-argument call f(a, b) → f(b, a)", Mutants: swapCallArgs}
 	DeleteLine     = Rule{Name: "delete-statement", Doc: "delete the line (only when the caller marks it deletable)", Mutants: deleteLine}
+	DuplicateLine  = Rule{Name: "duplicate-statement", Doc: "repeat the statement on a new line after it (only when the caller marks it deletable: a plain statement)", Mutants: duplicateLine}
 	ReturnValue    = Rule{Name: "return-value", Doc: "return a different value: `return x` → `return None` (`return null;` for a C-like line ending in `;`); a bare return or `return None` is left alone", Mutants: returnValue}
 )
 
 // Default returns every rule, in a fixed order.
 func Default() []Rule {
-	return []Rule{FlipComparison, OffByOne, SwapArithmetic, SwapBoolean, NegateCond, ChangeConstant, SwapCallArgs, DeleteLine, ReturnValue}
+	return []Rule{FlipComparison, OffByOne, SwapArithmetic, SwapBoolean, NegateCond, ChangeConstant, SwapCallArgs, DeleteLine, ReturnValue, DuplicateLine}
 }
 
 // All returns every distinct mutant of line under rules, in rule order then left to right;
@@ -66,9 +68,12 @@ func All(line string, ctx Context, rules []Rule) []Mutant {
 	for _, r := range rules {
 		for _, m := range r.Mutants(line, ctx) {
 			key := m.Line
-			if m.Delete {
+			switch {
+			case m.Delete:
 				key = "\x00delete"
-			} else if m.Line == line {
+			case m.Insert:
+				key = "\x00insert\x00" + m.Line
+			case m.Line == line:
 				continue
 			}
 			if seen[key] {
@@ -348,6 +353,19 @@ func deleteLine(line string, ctx Context) []Mutant {
 		return nil
 	}
 	return []Mutant{{Delete: true}}
+}
+
+func duplicateLine(line string, ctx Context) []Mutant {
+	if !ctx.Deletable || strings.TrimSpace(line) == "" {
+		return nil
+	}
+	toks := Scan(line)
+	idx := code(toks)
+	if len(idx) == 0 || !balanced(toks, idx) || toks[idx[0]].Text == "return" || toks[idx[0]].Text == "raise" ||
+		toks[idx[0]].Text == "break" || toks[idx[0]].Text == "continue" {
+		return nil // a duplicate after a jump would be dead code, not a bug
+	}
+	return []Mutant{{Line: line, Insert: true}}
 }
 
 func returnValue(line string, _ Context) []Mutant {

@@ -13,6 +13,10 @@ func lines(ms []Mutant) []string {
 			out = append(out, "<delete>")
 			continue
 		}
+		if m.Insert {
+			out = append(out, "<insert>"+m.Line)
+			continue
+		}
 		out = append(out, m.Line)
 	}
 	return out
@@ -51,6 +55,9 @@ func TestRules(t *testing.T) {
 		{"swap equal args untouched", SwapCallArgs, "    g(a, a)", Context{}, nil},
 		{"delete allowed", DeleteLine, "    x += 1", Context{Deletable: true}, []string{"<delete>"}},
 		{"delete not allowed", DeleteLine, "    x += 1", Context{}, nil},
+		{"duplicate", DuplicateLine, "    total += x", Context{Deletable: true}, []string{"<insert>    total += x"}},
+		{"duplicate not deletable", DuplicateLine, "    total += x", Context{}, nil},
+		{"duplicate return", DuplicateLine, "    return x", Context{Deletable: true}, nil},
 		{"return", ReturnValue, "    return a + b  # sum", Context{}, []string{"    return None"}},
 		{"return none", ReturnValue, "    return None", Context{}, nil},
 		{"return c", ReturnValue, "    return x;", Context{}, []string{"    return null;"}},
@@ -109,7 +116,7 @@ func TestDefaultNamesUnique(t *testing.T) {
 		}
 		seen[r.Name] = true
 	}
-	if len(seen) != 9 {
+	if len(seen) != 10 {
 		t.Errorf("%d rules", len(seen))
 	}
 }
@@ -156,7 +163,7 @@ func FuzzScan(f *testing.F) {
 			t.Fatalf("tokens do not rebuild %q", line)
 		}
 		for _, m := range All(line, Context{Deletable: true}, Default()) {
-			if !m.Delete && m.Line == line {
+			if !m.Delete && !m.Insert && m.Line == line {
 				t.Fatalf("rule %s returned the line unchanged", m.Rule)
 			}
 		}
