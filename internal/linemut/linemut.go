@@ -1,13 +1,15 @@
 // Package linemut holds language-agnostic, seeded single-line mutation rules: the default
 // bug source of package compose (and reusable by corrupt).
 //
-// A Rule turns one source line into zero or more Mutants: a replacement line, or the
-// deletion of the line. Rules are values (Name, Doc, Mutants); the caller lists the ones it
+// A Rule turns one source line into zero or more Mutants: a replacement line, the
+// deletion of the line, or the insertion of a line after it. Rules are values (Name, Doc, Mutants); the caller lists the ones it
 // wants, Default returns them all. Every rule works on the tokens of Scan, so it never
 // changes text inside string literals or comments, and it is Python-aware enough to keep
 // the line plausible: it flips only binary operators (not `*args` or a unary minus), leaves
 // the `in` of a for-loop or comprehension alone, negates only `if`/`elif`/`while` headers,
-// and deletes only lines the caller marked deletable. A mutant never equals its line.
+// and deletes or duplicates only lines the caller marked deletable (plain statements). A
+// replacement never equals its line. Python is the language the rules are tuned for; on
+// C-like lines they handle &&, ||, // comments and `return x;`.
 //
 // Mutants are listed in a deterministic order (rule order, then left to right); Sample
 // draws one with a *rand.Rand, so the same seed gives the same mutation.
