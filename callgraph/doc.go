@@ -47,9 +47,12 @@
 //     (networkx betweenness_centrality(G, normalized=False)); optionally ÷ (n−1)(n−2).
 //   - Degrees: in-degree (callers) and out-degree (callees) in the centrality graph.
 //
-// Path measures run breadth-first searches from every source on a compact CSR adjacency,
-// in parallel over fixed blocks of sources; per-block partial sums are added in block
-// order, so results are bit-for-bit identical for any GOMAXPROCS.
+// Path measures run on a compact CSR adjacency, in parallel over sources: harmonic
+// centrality and the distance discount by a bit-parallel breadth-first search from 64
+// sources at a time (each source's sums are its own), betweenness by one Brandes search
+// per source with per-block partial sums added in a fixed block order. Results are
+// bit-for-bit identical for any GOMAXPROCS. CentralityOptions.Measures selects a subset
+// (betweenness dominates the cost).
 //
 // # Breakpoint compatibility
 //
