@@ -127,18 +127,18 @@ type param struct {
 
 // defInfo is a definition under analysis.
 type defInfo struct {
-	fn      task.Function
-	metrics callgraph.Metrics
-	file    *fileInfo
-	order   int    // position in the file's definitions
-	qual    string // qualified name before duplicate suffixes
-	simple  string
-	parent  *defInfo
-	scope   *scope // body scope
-	outer   *scope // defining scope
-	class   *defInfo
-	params  []param
-	returns []*expr
+	fn        task.Function
+	metrics   callgraph.Metrics
+	file      *fileInfo
+	order     int    // position in the file's definitions
+	qual      string // qualified name before duplicate suffixes
+	simple    string
+	parent    *defInfo
+	scope     *scope // body scope
+	outer     *scope // defining scope
+	class     *defInfo
+	params    []param
+	returns   []*expr
 	yields    bool
 	yieldVals []*expr // values of its yield expressions (elements of the generator)
 

@@ -15,10 +15,10 @@ const maxRounds = 4
 // resolver evaluates symbolic expressions over all files of one analysis.
 type resolver struct {
 	files   []*fileInfo
-	byKey   map[string]*fileInfo // module key → file
-	dirs    map[string]bool      // keys of directories holding Python files (packages)
-	names   map[string]string    // dotted module name → key
-	round   int // the memo epoch: memos of other epochs are stale unless stable
+	byKey   map[string]*fileInfo  // module key → file
+	dirs    map[string]bool       // keys of directories holding Python files (packages)
+	names   map[string]string     // dotted module name → key
+	round   int                   // the memo epoch: memos of other epochs are stale unless stable
 	methods map[string][]*defInfo // simple name → methods, for the name fallback
 	depth   int
 	noFlow  bool // level 7 off
