@@ -26,6 +26,7 @@ type isolation struct {
 	netNS    bool
 	ip       string // path of ip(8), "" when absent
 	prlimit  string // path of prlimit(1), "" when absent
+	nsenter  string // path of nsenter(1) when slots keep their namespaces (root only)
 	notes    []string
 }
 
@@ -63,7 +64,7 @@ func probeIsolation(disabled bool, allowNet bool) *isolation {
 			return false
 		}
 		defer os.RemoveAll(tmp)
-		cmd := exec.Command(cand.unshare[0], cand.wrap([]string{"/bin/sh", "-c", "exit 0"}, []string{tmp}, 0, 0, 0)[1:]...)
+		cmd := exec.Command(cand.unshare[0], cand.wrap([]string{"/bin/sh", "-c", "exit 0"}, tmp, []string{tmp}, 0, 0, 0)[1:]...)
 		return cmd.Run() == nil
 	}
 	full := append(append(append([]string{}, user...), net...), "--mount", "--pid", "--fork", "--kill-child", "--mount-proc")
@@ -79,6 +80,9 @@ func probeIsolation(disabled bool, allowNet bool) *isolation {
 	if allowNet {
 		iso.notes = append(iso.notes, "network allowed by option")
 	}
+	if iso.pidNS && os.Geteuid() == 0 {
+		iso.nsenter, _ = exec.LookPath("nsenter")
+	}
 	if !iso.pidNS {
 		iso.notes = append(iso.notes, "pid namespace unavailable: processes that leave the process group may outlive the run")
 	}
@@ -88,10 +92,8 @@ func probeIsolation(disabled bool, allowNet bool) *isolation {
 // shellQuote quotes s for /bin/sh.
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
-// wrap returns the argv that runs argv under the isolation: unshare, then a /bin/sh prelude
-// that brings loopback up, bind-mounts the writable directories onto themselves and remounts
-// every other mount read-only (except /proc, /sys and /dev), then prlimit with the limits.
-func (iso *isolation) wrap(argv []string, writable []string, as int64, cpu int64, nproc int) []string {
+// limit prefixes argv with prlimit and the limits that are set.
+func (iso *isolation) limit(argv []string, as int64, cpu int64, nproc int) []string {
 	var limits []string
 	if iso.prlimit != "" {
 		if as > 0 {
@@ -104,12 +106,16 @@ func (iso *isolation) wrap(argv []string, writable []string, as int64, cpu int64
 			limits = append(limits, "--nproc="+strconv.Itoa(nproc))
 		}
 	}
-	if len(limits) > 0 {
-		argv = append(append(append([]string{iso.prlimit}, limits...), "--"), argv...)
-	}
-	if iso.unshare == nil {
+	if len(limits) == 0 {
 		return argv
 	}
+	return append(append(append([]string{iso.prlimit}, limits...), "--"), argv...)
+}
+
+// prelude is the /bin/sh script run first inside new namespaces: it brings loopback up,
+// bind-mounts the writable directories onto themselves and remounts every other mount
+// read-only (except /proc, /sys and /dev).
+func (iso *isolation) prelude(writable []string) string {
 	var sc strings.Builder
 	if iso.netNS && iso.ip != "" {
 		sc.WriteString(shellQuote(iso.ip) + " link set lo up 2>/dev/null\n")
@@ -128,9 +134,21 @@ func (iso *isolation) wrap(argv []string, writable []string, as int64, cpu int64
 			fmt.Fprintf(&sc, "mount -o remount,bind,ro %s 2>/dev/null\n", shellQuote(m))
 		}
 	}
-	sc.WriteString(`exec "$@"`)
+	return sc.String()
+}
+
+// wrap returns the argv that runs argv in fresh namespaces (unshare, then the prelude), under
+// prlimit.
+//
+// The prelude ends by changing to dir again: the working directory inherited through unshare
+// refers to the mount that was just made read-only, not to the writable bind mount.
+func (iso *isolation) wrap(argv []string, dir string, writable []string, as int64, cpu int64, nproc int) []string {
+	argv = iso.limit(argv, as, cpu, nproc)
+	if iso.unshare == nil {
+		return argv
+	}
 	out := append([]string{}, iso.unshare...)
-	out = append(out, "--", "/bin/sh", "-c", sc.String(), "sandbox")
+	out = append(out, "--", "/bin/sh", "-c", iso.prelude(writable)+"cd "+shellQuote(dir)+" || exit 97\n"+`exec "$@"`, "sandbox")
 	return append(out, argv...)
 }
 

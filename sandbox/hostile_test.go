@@ -105,6 +105,9 @@ func TestHostile(t *testing.T) {
 		require.True(t, ok)
 		assert.Equal(t, task.Fail, tr.Outcome)
 		assert.Contains(t, tr.Message, "read-only file system")
+		in, ok := rep.Result("example.com/hostile/escape.TestWriteInside")
+		require.True(t, ok)
+		assert.Equal(t, task.Pass, in.Outcome, in.Message)
 	})
 	t.Run("network", func(t *testing.T) {
 		rep := run("net", task.Limits{Timeout: time.Minute})
@@ -135,4 +138,58 @@ func TestHostileWithoutIsolation(t *testing.T) {
 	// The process group is killed even without a pid namespace.
 	time.Sleep(200 * time.Millisecond)
 	assert.Empty(t, processesWith("987654"))
+}
+
+// TestHostileFreshNamespaces runs the containment checks with new namespaces per run (the
+// path taken when slots cannot keep namespaces, e.g. without nsenter or as non-root).
+func TestHostileFreshNamespaces(t *testing.T) {
+	needGo(t)
+	root := fixture(t, "hostile")
+	target := filepath.Join(t.TempDir(), "host-file")
+	require.NoError(t, os.WriteFile(target, []byte("original"), 0o644))
+	l := NewLocal(Options{Concurrency: 1, Env: []string{"HOSTILE_TARGET=" + target}})
+	l.freshNS = true
+	defer l.Close()
+	rep, err := l.Run(context.Background(), task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{Files: []string{"escape", "fork"}}})
+	require.NoError(t, err)
+	require.Equal(t, task.RunOK, rep.State, rep.Detail)
+	if hasNote(rep, "unavailable") || hasNote(rep, "disabled") {
+		t.Skip("isolation unavailable here: " + strings.Join(rep.Notes, "; "))
+	}
+	assert.Equal(t, map[string]task.Outcome{
+		"example.com/hostile/escape.TestWriteOutside": task.Fail,
+		"example.com/hostile/escape.TestWriteInside":  task.Pass,
+		"example.com/hostile/fork.TestDaemon":         task.Pass,
+	}, outcomes(rep))
+	got, err := os.ReadFile(target)
+	require.NoError(t, err)
+	assert.Equal(t, "original", string(got))
+	time.Sleep(200 * time.Millisecond)
+	assert.Empty(t, processesWith("987655"))
+}
+
+// TestHolderRetiredAfterDaemon checks that a run leaving a daemon gets a fresh namespace
+// holder, and that the next run in the slot works.
+func TestHolderRetiredAfterDaemon(t *testing.T) {
+	needGo(t)
+	root := fixture(t, "hostile")
+	l := NewLocal(Options{Concurrency: 1})
+	defer l.Close()
+	ctx := context.Background()
+	req := task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{Files: []string{"fork"}}}
+	_, err := l.Run(ctx, req)
+	require.NoError(t, err)
+	if l.iso.nsenter == "" {
+		t.Skip("slots do not keep namespaces here")
+	}
+	first := l.holders[0]
+	assert.Nil(t, first, "the holder with a daemon in it was retired")
+	assert.Empty(t, processesWith("987655"))
+	req.Select.Files = []string{"escape"}
+	rep, err := l.Run(ctx, req)
+	require.NoError(t, err)
+	assert.Equal(t, task.RunOK, rep.State)
+	require.NotNil(t, l.holders[0])
+	assert.True(t, l.holders[0].alive())
+	assert.False(t, l.holders[0].leftovers())
 }

@@ -73,8 +73,13 @@ type Local struct {
 	initOnce sync.Once
 	initErr  error
 	iso      *isolation
+	goOnce   sync.Once
 	goCache  string
 	goMod    string
+	goErr    error
+
+	holders []*holder // per slot; touched only by the slot's owner
+	freshNS bool      // tests: new namespaces per run even when holders work
 
 	pyOnce sync.Once
 	python string
@@ -92,7 +97,7 @@ func NewLocal(opts Options) *Local {
 	if opts.KillGrace <= 0 {
 		opts.KillGrace = DefaultKillGrace
 	}
-	l := &Local{opts: opts, slots: make(chan int, opts.Concurrency)}
+	l := &Local{opts: opts, slots: make(chan int, opts.Concurrency), holders: make([]*holder, opts.Concurrency)}
 	for i := range opts.Concurrency {
 		l.slots <- i
 	}
@@ -120,23 +125,33 @@ func (l *Local) init() error {
 	return l.initErr
 }
 
-// goDirs resolves the shared Go caches (lazily: a pytest-only user needs no Go).
+// goDirs resolves the shared Go caches once (lazily: a pytest-only user needs no Go) and
+// creates the build cache, which the isolated run bind-mounts writable.
 func (l *Local) goDirs() (cache, mod string, err error) {
-	if l.opts.GoCache != "" && l.opts.GoModCache != "" {
-		return l.opts.GoCache, l.opts.GoModCache, nil
-	}
-	m, err := goEnv(l.opts.Go, "GOCACHE", "GOMODCACHE")
-	if err != nil {
-		return "", "", err
-	}
-	cache, mod = l.opts.GoCache, l.opts.GoModCache
-	if cache == "" {
-		cache = m["GOCACHE"]
-	}
-	if mod == "" {
-		mod = m["GOMODCACHE"]
-	}
-	return cache, mod, nil
+	l.goOnce.Do(func() {
+		l.goCache, l.goMod = l.opts.GoCache, l.opts.GoModCache
+		if l.goCache == "" || l.goMod == "" {
+			m, err := goEnv(l.opts.Go, "GOCACHE", "GOMODCACHE")
+			if err != nil {
+				l.goErr = err
+				return
+			}
+			if l.goCache == "" {
+				l.goCache = m["GOCACHE"]
+			}
+			if l.goMod == "" {
+				l.goMod = m["GOMODCACHE"]
+			}
+		}
+		if l.goCache == "" || l.goCache == "off" || !filepath.IsAbs(l.goCache) {
+			l.goErr = fmt.Errorf("sandbox: GOCACHE %q is not an absolute directory", l.goCache)
+			return
+		}
+		if err := os.MkdirAll(l.goCache, 0o755); err != nil {
+			l.goErr = fmt.Errorf("sandbox: GOCACHE: %w", err)
+		}
+	})
+	return l.goCache, l.goMod, l.goErr
 }
 
 func (l *Local) pythonPath() (string, error) {
@@ -158,8 +173,13 @@ func (l *Local) Notes() []string {
 	return append([]string(nil), l.iso.notes...)
 }
 
-// Close removes the runner's work directory. Runs must have finished.
+// Close stops the namespace holders and removes the runner's work directory. Runs must have
+// finished.
 func (l *Local) Close() error {
+	for i, h := range l.holders {
+		h.stop()
+		l.holders[i] = nil
+	}
 	if l.dir == "" {
 		return nil
 	}
@@ -241,8 +261,14 @@ func (l *Local) acquire(ctx context.Context, req task.RunRequest) (*slot, error)
 		l.slots <- idx
 		return nil, err
 	}
-	if err := forceRemoveAll(s.dir); err != nil {
-		return fail(fmt.Errorf("sandbox: cleaning %s: %w", s.dir, err))
+	// The slot directory itself stays (a holder's bind mount refers to it); its contents go.
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return fail(fmt.Errorf("sandbox: %w", err))
+	}
+	for _, p := range []string{s.tree, s.home, s.tmp, filepath.Join(s.dir, "junit.xml")} {
+		if err := forceRemoveAll(p); err != nil {
+			return fail(fmt.Errorf("sandbox: cleaning %s: %w", p, err))
+		}
 	}
 	for _, d := range []string{s.home, s.tmp} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
@@ -259,6 +285,40 @@ func (l *Local) acquire(ctx context.Context, req task.RunRequest) (*slot, error)
 }
 
 func (l *Local) release(s *slot) { l.slots <- s.idx }
+
+// isolate returns the argv that runs cmd in the slot's kept namespaces (starting the holder
+// when needed), or in fresh ones when holders are unavailable.
+func (l *Local) isolate(s *slot, cmd command, lim task.Limits, cpu int64) ([]string, *holder) {
+	if l.iso.nsenter != "" && !l.freshNS {
+		h := l.holders[s.idx]
+		if h != nil && !h.alive() {
+			h.stop()
+			h = nil
+		}
+		if h == nil {
+			writable := []string{s.dir}
+			if cache, _, err := l.goDirs(); err == nil {
+				writable = append(writable, cache)
+			}
+			if nh, err := l.iso.startHolder(writable); err == nil {
+				h = nh
+			}
+			l.holders[s.idx] = h
+		}
+		if h != nil {
+			return l.iso.enter(h, cmd.argv, s.tree, lim.MemoryBytes, cpu, lim.Processes), h
+		}
+	}
+	return l.iso.wrap(cmd.argv, s.tree, cmd.writable, lim.MemoryBytes, cpu, lim.Processes), nil
+}
+
+// afterRun retires a holder whose namespace still has processes of the run in it.
+func (l *Local) afterRun(s *slot, h *holder) {
+	if h != nil && h.leftovers() {
+		h.stop()
+		l.holders[s.idx] = nil
+	}
+}
 
 // command is one prepared test command.
 type command struct {
@@ -365,36 +425,20 @@ func (l *Local) Run(ctx context.Context, req task.RunRequest) (*task.Report, err
 		return &task.Report{State: task.RunSetupFailed, Detail: truncate(err.Error(), lim.MessageLen), Notes: l.Notes()}, nil
 	}
 	var goParser *GoParser
-	var sumLines []SummaryLine
+	var sum SummaryScanner // scans the whole stdout for -rA lines, however much the cap keeps
 	var stdoutHook func([]byte)
-	var lineBuf []byte
 	if req.Kind == task.GoTest {
 		goParser = NewGoParser(lim.MessageLen)
 		stdoutHook = func(p []byte) { goParser.Write(p) }
 	} else {
-		// Scan the whole stdout for -rA lines, however much of it the cap keeps.
-		stdoutHook = func(p []byte) {
-			lineBuf = append(lineBuf, p...)
-			for {
-				i := bytes.IndexByte(lineBuf, '\n')
-				if i < 0 {
-					if len(lineBuf) > 1<<20 {
-						lineBuf = lineBuf[:0]
-					}
-					break
-				}
-				if sl, ok := parseSummaryLine(string(lineBuf[:i])); ok {
-					sumLines = append(sumLines, sl)
-				}
-				lineBuf = lineBuf[i+1:]
-			}
-		}
+		stdoutHook = func(p []byte) { sum.Write(p) }
 	}
 	stdout := NewCapture(lim.OutputBytes, stdoutHook)
 	stderr := NewCapture(lim.OutputBytes, nil)
 	cpu := int64(lim.Timeout/time.Second) + 1 + int64(l.opts.KillGrace/time.Second)
-	argv := l.iso.wrap(cmd.argv, cmd.writable, lim.MemoryBytes, cpu, lim.Processes)
+	argv, h := l.isolate(s, cmd, lim, cpu)
 	pr := runProc(ctx, argv, s.tree, cmd.env, stdout, stderr, lim.Timeout, l.opts.KillGrace)
+	l.afterRun(s, h)
 	if pr.cancelled {
 		return nil, fmt.Errorf("sandbox: run cancelled: %w", ctx.Err())
 	}
@@ -413,17 +457,13 @@ func (l *Local) Run(ctx context.Context, req task.RunRequest) (*task.Report, err
 			rep.Output = truncate(goOutputText(goParser), int(lim.OutputBytes))
 		}
 	} else {
-		if len(lineBuf) > 0 {
-			if sl, ok := parseSummaryLine(string(lineBuf)); ok {
-				sumLines = append(sumLines, sl)
-			}
-		}
+		sum.Close()
 		var junit io.Reader
 		if f, err := os.Open(filepath.Join(s.dir, "junit.xml")); err == nil {
 			defer f.Close()
 			junit = f
 		}
-		pytestReport(rep, junit, sumLines, stdout.String(), stderr.String(), pr, lim)
+		pytestReport(rep, junit, sum.Lines, stdout.String(), stderr.String(), pr, lim)
 		rep.Output = joinOutput(stdout.String(), stderr.String())
 	}
 	if stdout.Truncated() || stderr.Truncated() {
@@ -545,6 +585,10 @@ func pytestReport(rep *task.Report, junit io.Reader, sum []SummaryLine, stdout, 
 	case len(collErrs) > 0:
 		rep.State = task.RunCollectionError
 		rep.Detail = truncate(strings.Join(collErrs, "\n"), lim.MessageLen*4)
+	case pr.exitCode == 1 && junit == nil && len(tests) == 0:
+		// pytest did not get as far as writing a report (e.g. "No module named pytest").
+		rep.State = task.RunCrashed
+		rep.Detail = truncate(strings.TrimSpace(stderr+"\n"+lastLines(stdout, 20)), lim.MessageLen*4)
 	case pr.exitCode == 0 || pr.exitCode == 1:
 		rep.State = task.RunOK
 	case pr.exitCode == 4:
@@ -596,8 +640,9 @@ func (l *Local) List(ctx context.Context, req task.RunRequest) ([]string, error)
 	var out, errOut bytes.Buffer
 	stdout := NewCapture(64<<20, func(p []byte) { out.Write(p) })
 	stderr := NewCapture(lim.OutputBytes, func(p []byte) { errOut.Write(p) })
-	argv := l.iso.wrap(cmd.argv, cmd.writable, lim.MemoryBytes, int64(lim.Timeout/time.Second)+1, lim.Processes)
+	argv, h := l.isolate(s, cmd, lim, int64(lim.Timeout/time.Second)+1)
 	pr := runProc(ctx, argv, s.tree, cmd.env, stdout, stderr, lim.Timeout, l.opts.KillGrace)
+	l.afterRun(s, h)
 	switch {
 	case pr.cancelled:
 		return nil, fmt.Errorf("sandbox: list cancelled: %w", ctx.Err())

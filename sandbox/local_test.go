@@ -287,3 +287,73 @@ func TestFilterSelected(t *testing.T) {
 	assert.Len(t, filterSelected(tests, task.Selection{}), len(tests))
 	assert.True(t, strings.HasPrefix(got[0].ID, "p."))
 }
+
+func TestLocalConcurrentRuns(t *testing.T) {
+	needPytest(t)
+	root := fixture(t, "pyfix")
+	l := NewLocal(Options{Concurrency: 2})
+	defer l.Close()
+	var wg sync.WaitGroup
+	reps := make([]*task.Report, 4)
+	for i := range reps {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ov := task.Overlay{}
+			if i%2 == 1 {
+				ov.Set("pkg/mathx.py", []byte("def add(a, b):\n    return 0\n\n\ndef mul(a, b):\n    return a * b\n"))
+			}
+			rep, err := l.Run(context.Background(), task.RunRequest{Root: root, Kind: task.Pytest, Overlay: ov, Select: task.Selection{Files: []string{"test_mathx.py"}}})
+			assert.NoError(t, err)
+			reps[i] = rep
+		}()
+	}
+	wg.Wait()
+	for i, rep := range reps {
+		want := task.Pass
+		if i%2 == 1 {
+			want = task.Fail
+		}
+		assert.Equal(t, want, outcomes(rep)["test_mathx.py::test_add"], "run %d", i)
+		assert.Equal(t, task.Pass, outcomes(rep)["test_mathx.py::test_mul"], "run %d", i)
+	}
+}
+
+func TestLocalCancel(t *testing.T) {
+	needGo(t)
+	root := fixture(t, "hostile")
+	l := local(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	start := time.Now()
+	_, err := l.Run(ctx, task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{Files: []string{"sleep"}}, Args: []string{"-timeout=1h"}})
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Less(t, time.Since(start), 5*time.Second+DefaultKillGrace+5*time.Second)
+	time.Sleep(200 * time.Millisecond)
+	assert.Empty(t, processesWith("987654"))
+}
+
+func TestLocalPythonWithoutPytest(t *testing.T) {
+	needPytest(t)
+	root := fixture(t, "pyfix")
+	// An interpreter that cannot import pytest: python3 -I with a bogus path still finds
+	// the standard library but we point it at a shim that hides pytest.
+	shim := filepath.Join(t.TempDir(), "nopytest")
+	require.NoError(t, os.WriteFile(shim, []byte("#!/bin/sh\nexec /usr/bin/python3 -c 'import sys; sys.modules[\"pytest\"] = None; import runpy; runpy.run_module(\"pytest\", run_name=\"__main__\")' \"$@\"\n"), 0o755))
+	l := NewLocal(Options{Python: shim, Concurrency: 1})
+	defer l.Close()
+	rep, err := l.Run(context.Background(), task.RunRequest{Root: root, Kind: task.Pytest})
+	require.NoError(t, err)
+	assert.Equal(t, task.RunCrashed, rep.State)
+	assert.Contains(t, rep.Detail, "pytest")
+	assert.False(t, rep.Ran())
+}
+
+func TestFindPython(t *testing.T) {
+	needPytest(t)
+	py, err := findPython([]string{"/nonexistent/python3", "/usr/bin/python3"})
+	require.NoError(t, err)
+	assert.Equal(t, "/usr/bin/python3", py)
+	_, err = findPython([]string{"/nonexistent/python3", "/bin/false"})
+	assert.ErrorIs(t, err, ErrNoPython)
+}

@@ -11,3 +11,13 @@ func TestWriteOutside(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestWriteInside writes relative to its directory and into TMPDIR, which must work.
+func TestWriteInside(t *testing.T) {
+	if err := os.WriteFile("inside.txt", []byte("ok"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(t.TempDir()+"/x", []byte("ok"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
