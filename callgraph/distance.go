@@ -27,7 +27,7 @@ func (g *Graph) Distance(a, b int, undirected bool) (int, bool) {
 }
 
 // Within returns the nodes other than a whose chain distance from a is at most d, sorted
-// by index.
+// by index. A negative d means no bound (every node reachable from a).
 func (g *Graph) Within(a, d int, undirected bool) []int {
 	var r []int
 	g.chainBFS(a, d, undirected, func(v, _ int) bool {
@@ -42,11 +42,15 @@ func (g *Graph) Within(a, d int, undirected bool) []int {
 // chainBFS visits the nodes reachable from a (a excluded) in BFS order with their
 // distance, up to maxDist (negative: unbounded), until visit returns false.
 func (g *Graph) chainBFS(a, maxDist int, undirected bool, visit func(v, d int) bool) {
-	dist := map[int]int{a: 0}
+	dist := make([]int32, len(g.nodes))
+	for i := range dist {
+		dist[i] = -1
+	}
+	dist[a] = 0
 	queue := []int{a}
 	for h := 0; h < len(queue); h++ {
 		v := queue[h]
-		dv := dist[v]
+		dv := int(dist[v])
 		if maxDist >= 0 && dv >= maxDist {
 			continue
 		}
@@ -54,10 +58,10 @@ func (g *Graph) chainBFS(a, maxDist int, undirected bool, visit func(v, d int) b
 			continue // never pass through module code
 		}
 		step := func(w int) bool {
-			if _, seen := dist[w]; seen {
+			if dist[w] >= 0 {
 				return true
 			}
-			dist[w] = dv + 1
+			dist[w] = int32(dv + 1)
 			queue = append(queue, w)
 			return visit(w, dv+1)
 		}

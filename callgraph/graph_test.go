@@ -210,3 +210,14 @@ func newNodes(ns []graph.Node) graph.Nodes {
 	}
 	return iterator.NewOrderedNodes(ns)
 }
+
+func TestWithinUnbounded(t *testing.T) {
+	g := graphWithModule(t)
+	f, _ := g.Lookup("m.py::f")
+	gg, _ := g.Lookup("m.py::g")
+	h, _ := g.Lookup("m.py::h")
+	require.Equal(t, []int{gg, h}, g.Within(f, -1, false))
+	require.Equal(t, []int{gg}, g.Within(f, 1, false))
+	require.Empty(t, g.Within(f, 0, true))
+	require.Equal(t, []int{0, gg, h}, g.Within(f, -1, true))
+}
