@@ -3,6 +3,7 @@ package compose
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand"
 
 	"github.com/faultline-dev/faultline/internal/linemut"
@@ -39,7 +40,8 @@ type BugSource interface {
 type Rules struct {
 	Rules   []linemut.Rule // nil means linemut.Default()
 	MaxSpan int            // 0 or 1: single-line bugs only
-	// PerRequest caps the candidates returned (0 means 8·N, at least 64).
+	// PerRequest caps the candidates returned (0: no cap). Candidates are cheap edit
+	// lists; the generator validates them in order only until it has M1 bugs.
 	PerRequest int
 }
 
@@ -52,7 +54,7 @@ func (r Rules) Candidates(_ context.Context, req Request, rng *rand.Rand) ([]Can
 	}
 	limit := r.PerRequest
 	if limit <= 0 {
-		limit = max(8*req.N, 64)
+		limit = math.MaxInt
 	}
 	type one struct {
 		line int
@@ -81,7 +83,8 @@ func (r Rules) Candidates(_ context.Context, req Request, rng *rand.Rand) ([]Can
 		}
 		return out, nil
 	}
-	// Multi-line: half the budget single-line, half spans, interleaved deterministically.
+	// Multi-line: spans at seeded start lines interleaved with single-line mutants, then
+	// the remaining single-line mutants.
 	var starts []int
 	for l := 1; l <= len(req.Lines); l++ {
 		starts = append(starts, l)
@@ -118,6 +121,10 @@ func (r Rules) Candidates(_ context.Context, req Request, rng *rand.Rand) ([]Can
 			si++
 			out = append(out, Candidate{Edits: task.Edits{mutEdit(s.line, req.Lines[s.line-1], s.m)}, Source: "rule", Rule: s.m.Rule})
 		}
+	}
+	for ; si < len(singles) && len(out) < limit; si++ {
+		s := singles[si]
+		out = append(out, Candidate{Edits: task.Edits{mutEdit(s.line, req.Lines[s.line-1], s.m)}, Source: "rule", Rule: s.m.Rule})
 	}
 	return out, nil
 }
