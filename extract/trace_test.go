@@ -15,6 +15,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/faultline-dev/faultline/callgraph"
+	"github.com/faultline-dev/faultline/callgraph/golang"
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
 )
@@ -196,5 +198,53 @@ func FuzzDecodeTrace(f *testing.F) {
 		}
 		require.NoError(t, tr.Validate())
 		require.Equal(t, len(tr.Objects), len(tr.IDs()))
+	})
+}
+
+func TestTraceGoFixture(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("extract: go command not found")
+	}
+	root, err := filepath.Abs("testdata/gotrace")
+	require.NoError(t, err)
+	ctx := context.Background()
+	g, err := callgraph.Build(ctx, root, []callgraph.Language{golang.New(golang.Options{IncludeTests: true})}, callgraph.BuildOptions{})
+	require.NoError(t, err)
+	src, err := os.ReadFile(filepath.Join(root, "calc/calc_test.go"))
+	require.NoError(t, err)
+	ids := GoTestIDs("example.com/gotrace", "calc/calc_test.go", src)
+	require.Equal(t, []string{"example.com/gotrace/calc.TestSum", "example.com/gotrace/calc.TestSorted"}, ids)
+
+	r := sandbox.NewLocal(sandbox.Options{WorkDir: t.TempDir()})
+	defer r.Close()
+	tr, rep, err := TraceGo(ctx, r, task.RunRequest{Root: root}, g, "calc/calc_test.go", ids, GoTraceOptions{})
+	require.NoError(t, err, "%+v", rep)
+	require.True(t, rep.Green())
+	require.Equal(t, readLines(t, "testdata/gotrace/want_edges.txt"), traceEdges(tr))
+	require.Equal(t, []string{
+		"calc/calc.go::Sorted::17", "calc/calc.go::Sum::6", "calc/calc.go::add::14", "calc/calc.go::less::23",
+		"calc/calc_test.go::TestSorted::11", "calc/calc_test.go::TestSum::5",
+	}, tr.IDs())
+	add, _ := tr.Lookup("calc/calc.go::add::14")
+	require.Positive(t, add.Calls)
+}
+
+func TestParseCoverProfile(t *testing.T) {
+	text := "mode: set\nok  \tx\nexample.com/m/a.go:3.10,5.2 2 1\nexample.com/m/a.go:7.1,6.2 1 1\n  example.com/m/b.go:10.3,12.4 1 0\ngarbage.go:1.1,2.2 x 1\n"
+	require.Equal(t, []CoverBlock{
+		{File: "example.com/m/a.go", StartLine: 3, EndLine: 5, Stmts: 2, Count: 1},
+		{File: "example.com/m/b.go", StartLine: 10, EndLine: 12, Stmts: 1, Count: 0},
+	}, ParseCoverProfile(text))
+}
+
+func FuzzParseCoverProfile(f *testing.F) {
+	f.Add("mode: set\na/b.go:1.2,3.4 5 6\n")
+	f.Add("a.go:0.0,0.0 0 0")
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, b := range ParseCoverProfile(text) {
+			require.Positive(t, b.StartLine)
+			require.GreaterOrEqual(t, b.EndLine, b.StartLine)
+			require.True(t, strings.HasSuffix(b.File, ".go"))
+		}
 	})
 }

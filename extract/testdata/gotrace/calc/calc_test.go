@@ -1,0 +1,15 @@
+package calc
+
+import "testing"
+
+func TestSum(t *testing.T) {
+	if Sum([]int{1, 2, 3}) != 6 {
+		t.Fatal("sum")
+	}
+}
+
+func TestSorted(t *testing.T) {
+	if got := Sorted([]int{1, 3, 2}); got[0] != 3 {
+		t.Fatal(got)
+	}
+}

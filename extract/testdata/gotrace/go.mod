@@ -1,0 +1,3 @@
+module example.com/gotrace
+
+go 1.22
