@@ -350,3 +350,35 @@ func TestCRLFProgram(t *testing.T) {
 		t.Errorf("empty program: %v %+v", err, res)
 	}
 }
+
+// Examples convert to task.PDBExample, which validates, and whose JSON decodes back to
+// the same example.
+func TestExamplePDB(t *testing.T) {
+	prog, oracle := synthetic(20)
+	res, err := Generate(context.Background(), prog, oracle, Options{TaskID: "syn", Seed: 2, M1: 6, M3: 1, KMax: 2})
+	if err != nil || len(res.Examples) == 0 {
+		t.Fatal(err, res)
+	}
+	for _, ex := range res.Examples {
+		p, err := ex.PDB()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Validate(); err != nil {
+			t.Errorf("%s: %v", ex.TaskID, err)
+		}
+		data, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Example
+		if err := json.Unmarshal(data, &back); err != nil {
+			t.Fatal(err)
+		}
+		a, _ := json.Marshal(ex)
+		b, _ := json.Marshal(back)
+		if string(a) != string(b) {
+			t.Errorf("%s: round trip through task.PDBExample:\n%s\n%s", ex.TaskID, a, b)
+		}
+	}
+}

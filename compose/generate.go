@@ -2,6 +2,7 @@ package compose
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -529,4 +530,22 @@ func (g *gen) subsample(exs []Example, k int) []Example {
 		out = append(out, ex)
 	}
 	return out
+}
+
+// PDB converts the example to the release's record, task.PDBExample, keeping the
+// generation metadata (seed, stride, bugs) as extra members; its JSON equals the
+// example's own, keys sorted.
+func (ex Example) PDB() (task.PDBExample, error) {
+	p := task.PDBExample{
+		TaskID: ex.TaskID, BuggyCode: ex.BuggyCode, GTSolution: ex.GTSolution,
+		GTDiff: ex.GTDiff, BugCount: ex.BugCount, Extra: map[string]json.RawMessage{},
+	}
+	for k, v := range map[string]any{"seed": ex.Seed, "stride": ex.Stride, "bugs": ex.Bugs} {
+		raw, err := json.Marshal(v)
+		if err != nil {
+			return task.PDBExample{}, fmt.Errorf("compose: example %s: %w", ex.TaskID, err)
+		}
+		p.Extra[k] = raw
+	}
+	return p, nil
 }
