@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/faultline-dev/faultline/task"
 )
@@ -409,5 +410,29 @@ func TestGroundTruthTrailingWhitespace(t *testing.T) {
 	checkPRU(t, r, 1, 1, 1)
 	if r.Matches[0].Kind != KindExact {
 		t.Errorf("match %+v, want exact", r.Matches[0])
+	}
+}
+
+// Candidates are verified concurrently, never more than Options.Jobs at once.
+func TestConcurrencyBounded(t *testing.T) {
+	ins, _ := benchInputs(5, 8)
+	var cur, peak atomic.Int64
+	o := task.OracleFunc(func(_ context.Context, p string) (bool, error) {
+		n := cur.Add(1)
+		for {
+			old := peak.Load()
+			if n <= old || peak.CompareAndSwap(old, n) {
+				break
+			}
+		}
+		time.Sleep(2 * time.Millisecond)
+		cur.Add(-1)
+		return !strings.Contains(p, " - "), nil
+	})
+	for _, in := range ins {
+		mustScore(t, in, o, Options{Jobs: 3})
+	}
+	if p := peak.Load(); p > 3 || p < 2 {
+		t.Errorf("peak concurrency %d, want 2..3", p)
 	}
 }
