@@ -467,7 +467,7 @@ func (c *collector) assignment(i int32, sc *scope, cond bool) {
 		if t.nodes[tg].kind == kSubscript {
 			// x[k] = v stores v into the container x
 			if st := c.conv(tg, sc); st.op == eSubscript {
-				c.f.stores = append(c.f.stores, store{x: st.x, key: st.key, keyOK: st.keyOK, val: val})
+				c.f.stores = append(c.f.stores, store{x: st.x, key: st.name, keyOK: st.keyOK, val: val})
 			}
 			continue
 		}
@@ -590,7 +590,7 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 				}
 			case kDottedName:
 				name := c.str(ch)
-				c.bindName(sc, name, binding{pos: pos, cond: cond, val: &expr{op: eFrom, level: level, name: name, x: &expr{op: eModule, name: mod}, sc: sc}})
+				c.bindName(sc, name, binding{pos: pos, cond: cond, val: &expr{op: eFrom, idx: level, name: name, x: &expr{op: eModule, name: mod}, sc: sc}})
 			case kAliasedImport:
 				dn := t.child(ch, kDottedName)
 				var alias int32 = -1
@@ -600,7 +600,7 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 					}
 				}
 				if dn >= 0 && alias >= 0 {
-					c.bindName(sc, c.str(alias), binding{pos: pos, cond: cond, val: &expr{op: eFrom, level: level, name: c.str(dn), x: &expr{op: eModule, name: mod}, sc: sc}})
+					c.bindName(sc, c.str(alias), binding{pos: pos, cond: cond, val: &expr{op: eFrom, idx: level, name: c.str(dn), x: &expr{op: eModule, name: mod}, sc: sc}})
 				}
 			}
 		}

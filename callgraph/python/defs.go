@@ -434,13 +434,13 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 			return c.conv(e, sc)
 		}
 	case kList, kTuple, kSet, kExprList:
-		e := &expr{op: eSeq}
+		e := &expr{op: eSeq, litData: &litData{}}
 		for _, ch := range t.namedChildren(i, nil) {
 			e.elems = append(e.elems, c.conv(ch, sc))
 		}
 		return e
 	case kDict:
-		e := &expr{op: eDict}
+		e := &expr{op: eDict, litData: &litData{}}
 		for _, p := range t.namedChildren(i, nil) {
 			if t.nodes[p].kind != kPair {
 				continue
@@ -465,14 +465,14 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 		}
 		e := &expr{op: eSubscript, x: c.conv(v, sc)}
 		if k := t.firstNamedAfter(v); k >= 0 && t.firstNamedAfter(k) < 0 {
-			e.key, e.keyOK = constKey(t, k)
+			e.name, e.keyOK = constKey(t, k)
 			if t.symName(k) == "slice" {
 				e.slice, e.idx = true, sliceStart(t, k)
 			}
 		}
 		return e
 	case kBoolOp, kConditionalExpr:
-		e := &expr{op: eUnion}
+		e := &expr{op: eUnion, litData: &litData{}}
 		kids := t.namedChildren(i, nil)
 		if n.kind == kConditionalExpr && len(kids) == 3 {
 			kids = []int32{kids[0], kids[2]}

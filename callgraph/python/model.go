@@ -84,33 +84,34 @@ const (
 )
 
 // expr is a symbolic expression: what a name, an attribute or a call may evaluate to.
+// Fields are used by op as documented on the ops; container data lives behind litData.
 type expr struct {
-	op    exprOp
-	name  string
-	x     *expr
-	def   *defInfo
-	sc    *scope
-	pos   uint32
-	level int
-	idx   int
-	elems []*expr
-	keys  []string // for eDict: constant keys ("" when not a constant), parallel to elems
-	key   string   // for eSubscript: the constant key, "" when not constant
-	keyOK bool
-	raw   bool // eDef: the definition itself, before its decorators apply
-	slice bool // eSubscript: the key is a slice (the result is the container itself)
+	op     exprOp
+	keyOK  bool // eSubscript: name holds a constant key
+	raw    bool // eDef: the definition itself, before its decorators apply
+	slice  bool // eSubscript: the key is a slice (idx is its constant start, -1 if unknown)
+	busy   bool // being evaluated (a cycle evaluates to nothing)
+	stable bool // the memo holds for every later epoch (see resolver.unstable)
+	pos    uint32
+	idx    int // eParam: parameter index; eFrom: relative level; eSubscript: slice start
+	round  int // the epoch of memo
+	name   string
+	x      *expr
+	def    *defInfo
+	sc     *scope
+	memo   []value
+	*litData
+}
 
-	// for container literals (eSeq, eDict): values stored into them later
-	// (x[k] = v, x.append(v), ...), keyed like keys ("" for any key)
+// litData holds the elements of container literals (eSeq, eDict) and unions (eUnion).
+type litData struct {
+	elems []*expr
+	keys  []string // eDict: constant keys ("" when not a constant), parallel to elems
+	// values stored into the container later (x[k] = v, x.append(v), ...), keyed like
+	// keys ("" for any key)
 	extraKeys []string
 	extraVals []*expr
 	extraSeen map[*expr]bool
-
-	// evaluation memo, valid for one resolution round
-	round  int
-	busy   bool
-	stable bool // the memo holds for every later round (see resolver.unstable)
-	memo   []value
 }
 
 var unknownExpr = &expr{op: eUnknown}

@@ -248,7 +248,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return []value{{kind: vExternal}}
 	case eFrom:
-		key, ok := r.relModule(e.sc.file, e.level, e.x.name)
+		key, ok := r.relModule(e.sc.file, e.idx, e.x.name)
 		if !ok {
 			return []value{{kind: vExternal}}
 		}
@@ -302,11 +302,11 @@ func (r *resolver) evalOp(e *expr) []value {
 					pos = k - v.off
 				}
 				switch {
-				case lit.op == eDict && e.keyOK && lit.keys[k] != "" && lit.keys[k] != e.key:
+				case lit.op == eDict && e.keyOK && lit.keys[k] != "" && lit.keys[k] != e.name:
 					continue
 				case lit.op == eSeq && v.sliced && v.off >= 0 && pos < 0:
 					continue
-				case lit.op == eSeq && e.keyOK && strings.HasPrefix(e.key, "i") && (!v.sliced || v.off >= 0) && e.key != "i"+itoa(pos):
+				case lit.op == eSeq && e.keyOK && strings.HasPrefix(e.name, "i") && (!v.sliced || v.off >= 0) && e.name != "i"+itoa(pos):
 					continue
 				}
 				out = addValues(out, r.eval(el)...)
@@ -314,7 +314,7 @@ func (r *resolver) evalOp(e *expr) []value {
 			for k, el := range lit.extraVals {
 				// stored values: a constant key must match a dict's; list positions of
 				// appended values are unknown
-				if lit.op == eDict && e.keyOK && lit.extraKeys[k] != "" && lit.extraKeys[k] != e.key {
+				if lit.op == eDict && e.keyOK && lit.extraKeys[k] != "" && lit.extraKeys[k] != e.name {
 					continue
 				}
 				out = addValues(out, r.eval(el)...)
