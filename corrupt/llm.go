@@ -1,0 +1,332 @@
+package corrupt
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+
+	"github.com/faultline-dev/faultline/internal/llm"
+	"github.com/faultline-dev/faultline/task"
+)
+
+// Endpoint names an OpenAI-compatible chat-completions endpoint.
+type Endpoint struct {
+	BaseURL string // e.g. "https://host/v1"
+	APIKey  string
+	Model   string
+	// HTTPClient is used for the calls (default: a client with a 5-minute timeout).
+	HTTPClient *http.Client
+	// MaxRetries bounds retries of rate limits and server errors (default 5).
+	MaxRetries int
+}
+
+// EndpointFromEnv reads FAULTLINE_LLM_BASE_URL, FAULTLINE_LLM_API_KEY and
+// FAULTLINE_LLM_MODEL (falling back to the OPENAI_* names).
+func EndpointFromEnv() (Endpoint, error) {
+	c, err := llm.FromEnv()
+	if err != nil {
+		return Endpoint{}, fmt.Errorf("corrupt: %w", err)
+	}
+	return Endpoint{BaseURL: c.BaseURL, APIKey: c.APIKey, Model: c.Model}, nil
+}
+
+func (e Endpoint) client() *llm.Client {
+	return &llm.Client{BaseURL: e.BaseURL, APIKey: e.APIKey, Model: e.Model, HTTP: e.HTTPClient, MaxRetries: e.MaxRetries}
+}
+
+// LLMCorruptor asks a model to introduce a subtle bug into a function (spec/breakpoint.md
+// §Adversarial corruption): the model sees the function, its path and up to five tests that
+// fail when the function is deleted, and submits candidate versions through a
+// submit_attempt tool that runs the tests and reports back. An attempt is acceptable when
+// the tests ran without an execution error and at least MinFailures previously passing
+// tests fail; the signature must be unchanged and no comment may be added (a comment can
+// hint at the change).
+//
+// Of the acceptable attempts the one with the fewest failing tests is kept (the subtlest;
+// ties keep the earliest). The reference implementation kept the last attempt.
+type LLMCorruptor struct {
+	Endpoint Endpoint
+	// MaxSubmissions is the test budget (default 4; the paper used 3–5).
+	MaxSubmissions int
+	// MaxToolCalls caps the model's tool calls (default 5).
+	MaxToolCalls int
+	// Temperature, if set, is sent with every request.
+	Temperature *float64
+}
+
+// LLMRequest is one function to corrupt.
+type LLMRequest struct {
+	Target *Target // the function and its file
+	Lang   string  // "go" or "python"
+	// Tests are the relevant tests' sources (at most five are shown).
+	Tests []TestSource
+	// Runner, Run, Baseline and MinFailures validate each submission (see Validate).
+	Runner      task.Runner
+	Run         task.RunRequest // Root and Kind set; Overlay is replaced per submission
+	Baseline    Baseline
+	MinFailures int
+	// Checker checks a submission before its tests run (nil: none).
+	Checker Checker
+}
+
+// TestSource is a test shown to the model.
+type TestSource struct {
+	ID     string
+	Source string
+}
+
+// Submission records one submit_attempt call.
+type Submission struct {
+	Code       string      `json:"code"`
+	Accepted   bool        `json:"accepted"`
+	Reason     string      `json:"reason,omitempty"` // why it was not acceptable
+	Validation *Validation `json:"validation,omitempty"`
+}
+
+// TranscriptEntry is one message of the conversation, recorded for the task.
+type TranscriptEntry struct {
+	Role      string `json:"role"`
+	Content   string `json:"content,omitempty"`
+	ToolCalls []struct {
+		ID        string `json:"id"`
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"tool_calls,omitempty"`
+	ToolCallID string `json:"tool_call_id,omitempty"`
+}
+
+// LLMResult is the outcome of the loop.
+type LLMResult struct {
+	Mutant      *Mutant           `json:"mutant,omitempty"` // the kept attempt, nil if none was acceptable
+	Validation  *Validation       `json:"validation,omitempty"`
+	Submissions []Submission      `json:"submissions"`
+	Transcript  []TranscriptEntry `json:"transcript"`
+	Model       string            `json:"model"`
+	ToolCalls   int               `json:"tool_calls"`
+	Stop        string            `json:"stop"` // why the loop ended
+}
+
+const corruptSystemPrompt = `You help build a debugging benchmark from a real code base whose tests pass.
+Your job: rewrite ONE given function so that it keeps its exact signature and still looks
+natural, but behaves subtly wrongly, so that at least %d of the repository's currently
+passing tests fail.
+
+Rules:
+- Change behaviour, not the interface: the signature (name, parameters, results) stays identical.
+- Do not add comments, odd strings, print statements or names that hint at the change.
+- Prefer a small, plausible mistake (a boundary, an operator, a missed case, a wrong variable)
+  that is hard to locate from the failing tests alone; avoid crashes and syntax errors.
+- Submit your version with the submit_attempt tool, giving the complete function definition.
+  Each submission runs the tests and tells you which fail. You have %d submissions.
+- When you are satisfied, answer without calling a tool.`
+
+func corruptUserPrompt(req LLMRequest) string {
+	fn := req.Target.Func
+	var b strings.Builder
+	fmt.Fprintf(&b, "File: %s\nFunction: %s (%s)\n\n```%s\n%s\n```\n", req.Target.Path, fn.Name, req.Lang, req.Lang, req.Target.Src[fn.Def.Start:fn.Def.End])
+	tests := req.Tests
+	if len(tests) > 5 {
+		tests = tests[:5]
+	}
+	if len(tests) > 0 {
+		b.WriteString("\nTests that exercise it:\n")
+		for _, t := range tests {
+			fmt.Fprintf(&b, "\n%s\n```%s\n%s\n```\n", t.ID, req.Lang, strings.TrimRight(t.Source, "\n"))
+		}
+	}
+	return b.String()
+}
+
+var submitSchema = json.RawMessage(`{"type":"object","properties":{"code":{"type":"string","description":"the complete new definition of the function, signature unchanged"}},"required":["code"]}`)
+
+// Corrupt runs the loop for one function.
+func (c *LLMCorruptor) Corrupt(ctx context.Context, req LLMRequest) (*LLMResult, error) {
+	if req.Target == nil || req.Runner == nil {
+		return nil, fmt.Errorf("corrupt: llm: Target and Runner are required")
+	}
+	maxSub, maxCalls := c.MaxSubmissions, c.MaxToolCalls
+	if maxSub <= 0 {
+		maxSub = 4
+	}
+	if maxCalls <= 0 {
+		maxCalls = 5
+	}
+	minFail := req.MinFailures
+	if minFail <= 0 {
+		minFail = 2
+	}
+	client := c.Endpoint.client()
+	msgs := []llm.Message{
+		{Role: "system", Content: fmt.Sprintf(corruptSystemPrompt, minFail, maxSub)},
+		{Role: "user", Content: corruptUserPrompt(req)},
+	}
+	res := &LLMResult{Model: c.Endpoint.Model}
+	tools := []llm.Tool{llm.NewTool(ToolSubmitAttempt, "Replace the function by your version and run the tests.", submitSchema)}
+	record := func(m llm.Message) {
+		e := TranscriptEntry{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID}
+		for _, tc := range m.ToolCalls {
+			e.ToolCalls = append(e.ToolCalls, struct {
+				ID        string `json:"id"`
+				Name      string `json:"name"`
+				Arguments string `json:"arguments"`
+			}{tc.ID, tc.Function.Name, tc.Function.Arguments})
+		}
+		res.Transcript = append(res.Transcript, e)
+	}
+	for _, m := range msgs {
+		record(m)
+	}
+	var best *Submission
+	var bestMutant *Mutant
+	for {
+		if len(res.Submissions) >= maxSub {
+			res.Stop = "submission budget used"
+			break
+		}
+		if res.ToolCalls >= maxCalls {
+			res.Stop = "tool-call budget used"
+			break
+		}
+		resp, err := client.Chat(ctx, llm.Request{Messages: msgs, Tools: tools, ToolChoice: "auto", Temperature: c.Temperature})
+		if err != nil {
+			if best != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+				res.Stop = "endpoint error: " + err.Error()
+				break
+			}
+			return res, fmt.Errorf("corrupt: llm: %w", err)
+		}
+		msg := resp.Choices[0].Message
+		msg.Role = "assistant"
+		msgs = append(msgs, msg)
+		record(msg)
+		if len(msg.ToolCalls) == 0 {
+			res.Stop = "the model ended the conversation"
+			break
+		}
+		for _, tc := range msg.ToolCalls {
+			res.ToolCalls++
+			reply := c.handle(ctx, req, tc, minFail, res, &best, &bestMutant, maxSub)
+			tm := llm.Message{Role: "tool", ToolCallID: tc.ID, Content: reply}
+			msgs = append(msgs, tm)
+			record(tm)
+		}
+	}
+	if best != nil {
+		res.Mutant, res.Validation = bestMutant, best.Validation
+	}
+	return res, nil
+}
+
+// handle executes one tool call and returns the text sent back to the model.
+func (c *LLMCorruptor) handle(ctx context.Context, req LLMRequest, tc llm.ToolCall, minFail int, res *LLMResult, best **Submission, bestMutant **Mutant, maxSub int) string {
+	if tc.Function.Name != ToolSubmitAttempt {
+		return fmt.Sprintf("error: unknown tool %q; the only tool is %s", tc.Function.Name, ToolSubmitAttempt)
+	}
+	if len(res.Submissions) >= maxSub {
+		return "error: no submissions left"
+	}
+	var args struct {
+		Code string `json:"code"`
+	}
+	if err := json.Unmarshal([]byte(tc.Function.Arguments), &args); err != nil || strings.TrimSpace(args.Code) == "" {
+		return `error: the arguments must be a JSON object {"code": "<the complete function definition>"}`
+	}
+	sub := Submission{Code: args.Code}
+	defer func() { res.Submissions = append(res.Submissions, sub) }()
+	m, reason := c.mutantOf(req, args.Code)
+	if m == nil {
+		sub.Reason = reason
+		return "rejected without running the tests: " + reason
+	}
+	if req.Checker != nil {
+		ok, err := req.Checker.Accept(m, req.Target.Src)
+		if err != nil || !ok {
+			sub.Reason = "the new code does not compile"
+			return "rejected without running the tests: the code does not parse or compile"
+		}
+	}
+	run := req.Run
+	run.Overlay = task.Overlay{}
+	run.Overlay.Set(req.Target.Path, m.Apply(req.Target.Src))
+	v, err := Validate(ctx, req.Runner, run, req.Baseline, minFail, 0)
+	if err != nil {
+		sub.Reason = err.Error()
+		return "the tests could not be run: " + err.Error()
+	}
+	sub.Validation = v
+	if !v.Accepted {
+		sub.Reason = v.Reason
+		if v.State != task.RunOK {
+			return "execution error — the tests did not run: " + v.Reason
+		}
+		return fmt.Sprintf("%d test(s) fail; at least %d must fail. Failing: %s", len(v.FailToPass), minFail, strings.Join(v.FailToPass, ", "))
+	}
+	sub.Accepted = true
+	if *best == nil || len(v.FailToPass) < len((*best).Validation.FailToPass) {
+		cp := sub
+		*best, *bestMutant = &cp, m
+	}
+	return fmt.Sprintf("accepted: %d test(s) fail: %s. You may submit a subtler version or stop.", len(v.FailToPass), strings.Join(v.FailToPass, ", "))
+}
+
+var commentRE = map[string]*regexp.Regexp{
+	"python": regexp.MustCompile(`#[^\n]*`),
+	"go":     regexp.MustCompile(`//[^\n]*|/\*[\s\S]*?\*/`),
+}
+
+// mutantOf turns a submitted definition into a mutant of the target, or says why not.
+func (c *LLMCorruptor) mutantOf(req LLMRequest, code string) (*Mutant, string) {
+	t := req.Target
+	fn := t.Func
+	code = strings.TrimRight(strings.Trim(code, "\n"), " \t")
+	code = stripFence(code)
+	orig := string(t.Src[fn.Def.Start:fn.Def.End])
+	if code == orig {
+		return nil, "the code is unchanged"
+	}
+	// The signature must be identical up to white space.
+	sig := squash(string(t.Src[fn.Signature.Start:fn.Signature.End]))
+	if !strings.Contains(squash(code), sig) {
+		return nil, "the signature changed; keep it exactly"
+	}
+	if re := commentRE[req.Lang]; re != nil {
+		have := map[string]bool{}
+		for _, m := range re.FindAllString(orig, -1) {
+			have[strings.TrimSpace(m)] = true
+		}
+		for _, m := range re.FindAllString(code, -1) {
+			if !have[strings.TrimSpace(m)] {
+				return nil, "a comment was added; do not add comments"
+			}
+		}
+	}
+	// Keep the definition's indentation (a method or nested function).
+	if ind := indentOf(t.Src, fn.Def.Start); ind != "" {
+		lines := strings.Split(code, "\n")
+		for i := 1; i < len(lines); i++ {
+			if lines[i] != "" && !strings.HasPrefix(lines[i], ind) {
+				lines[i] = ind + lines[i]
+			}
+		}
+		code = strings.TrimPrefix(strings.Join(lines, "\n"), ind)
+	}
+	return &Mutant{Rule: "llm", File: t.Path, Function: fn.String(), Line: fn.Line, Desc: "LLM-written corruption of " + fn.Name,
+		Edits: []Edit{{Start: fn.Def.Start, End: fn.Def.End, Text: code}}}, ""
+}
+
+func squash(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// stripFence removes a Markdown code fence a model may wrap its code in.
+func stripFence(s string) string {
+	if !strings.HasPrefix(s, "```") {
+		return s
+	}
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	return strings.TrimSuffix(strings.TrimRight(s, "\n"), "```")
+}
