@@ -378,10 +378,20 @@ func (c *collector) bindTarget(i int32, val *expr, sc *scope, pos uint32, cond b
 		c.bindName(sc, c.str(i), binding{pos: pos, cond: cond, val: val})
 	case kPatternList, kTuple, kList, kExprList, kParenthesized:
 		elems := t.namedChildren(i, nil)
+		starred := false
 		for k, e := range elems {
 			var ev *expr
-			if val != nil && val.op == eSeq && len(val.elems) == len(elems) {
+			switch {
+			case val == nil || starred:
+			case val.op == eSeq && len(val.elems) == len(elems):
 				ev = val.elems[k]
+			case val.op != eSeq && val.op != eUnknown:
+				// unpacking another value (a call's result, a variable): its k-th element
+				ev = &expr{op: eSubscript, x: val, name: "i" + itoa(k), keyOK: true}
+			}
+			if k := t.nodes[e].kind; k == kListSplatPattern || k == kListSplat {
+				starred = true
+				ev = nil
 			}
 			c.bindTarget(e, ev, sc, pos, cond)
 		}
