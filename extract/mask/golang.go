@@ -1,0 +1,636 @@
+package mask
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/build"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/faultline-dev/faultline/task"
+)
+
+// ErrNoBuild is wrapped by the error Mask returns when a masked Go package has type errors
+// that name no removed definition (so no protection can repair them).
+var ErrNoBuild = errors.New("mask: masked Go code does not type-check")
+
+// goMasker removes Go function and method declarations and keeps the module type-checking.
+type goMasker struct {
+	ctx     context.Context
+	root    string
+	modPath string
+	fset    *token.FileSet
+	std     types.ImporterFrom
+	orig    map[string][]byte // original contents of read files
+}
+
+func (g *goMasker) read(rel string) ([]byte, error) {
+	if b, ok := g.orig[rel]; ok {
+		return b, nil
+	}
+	b, err := readRel(g.root, rel)
+	if err != nil {
+		return nil, err
+	}
+	g.orig[rel] = b
+	return b, nil
+}
+
+func maskGo(ctx context.Context, root string, targets []Target, res *Result) error {
+	g := &goMasker{ctx: ctx, root: root, fset: token.NewFileSet(), orig: map[string][]byte{}}
+	g.modPath = goModulePath(filepath.Join(root, "go.mod"))
+	g.std = importer.ForCompiler(g.fset, "source", nil).(types.ImporterFrom)
+
+	protected := map[Target]string{}
+	for iter := 0; ; iter++ {
+		if iter > len(targets)+2 {
+			return fmt.Errorf("mask: go protection did not converge")
+		}
+		files, rems, err := g.remove(targets, protected)
+		if err != nil {
+			return err
+		}
+		if len(rems) == 0 {
+			g.finish(files, rems, protected, res)
+			return nil
+		}
+		// Type-check the changed packages and their importers; prune unused imports.
+		files, msgs, err := g.check(files)
+		if err != nil {
+			return err
+		}
+		if len(msgs) == 0 {
+			g.finish(files, rems, protected, res)
+			return nil
+		}
+		grew := false
+		for _, msg := range msgs {
+			for _, name := range namedBy(msg) {
+				for _, r := range rems {
+					if (r.Target.Name == name || strings.HasSuffix(r.Target.Name, "."+name)) && protected[r.asked] == "" {
+						protected[r.asked] = ReasonUsed + ": " + msg
+						grew = true
+					}
+				}
+			}
+		}
+		if !grew {
+			return fmt.Errorf("%w: %s", ErrNoBuild, strings.Join(msgs, "; "))
+		}
+	}
+}
+
+func (g *goMasker) finish(files map[string][]byte, rems []goRemoval, protected map[Target]string, res *Result) {
+	for t, why := range protected {
+		res.Protected = append(res.Protected, Protection{t, why})
+	}
+	for _, r := range rems {
+		res.Removed = append(res.Removed, r.Removal)
+	}
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		if !bytes.Equal(files[p], g.orig[p]) {
+			res.Overlay.Set(p, files[p])
+		}
+	}
+}
+
+type goRemoval struct {
+	Removal
+	asked Target // the target as the caller named it
+}
+
+var identWordRE = regexp.MustCompile(`^[A-Za-z_]\w*$`)
+
+// namedBy extracts the identifiers a go/types error message blames: `undefined: F`,
+// `undefined: pkg.F`, `x.M undefined (type T has no field or method M)`, and a missing
+// method in `... does not implement ... (missing method M)`.
+func namedBy(msg string) []string {
+	var out []string
+	if rest, ok := strings.CutPrefix(msg, "undefined: "); ok {
+		rest = strings.TrimSpace(rest)
+		if i := strings.LastIndexByte(rest, '.'); i >= 0 {
+			rest = rest[i+1:]
+		}
+		if identWordRE.MatchString(rest) {
+			out = append(out, rest)
+		}
+	}
+	for _, marker := range []string{"has no field or method ", "missing method "} {
+		if i := strings.Index(msg, marker); i >= 0 {
+			rest := msg[i+len(marker):]
+			j := 0
+			for j < len(rest) && (rest[j] == '_' || rest[j] >= '0' && rest[j] <= '9' || rest[j] >= 'a' && rest[j] <= 'z' || rest[j] >= 'A' && rest[j] <= 'Z' || rest[j] >= 0x80) {
+				j++
+			}
+			if j > 0 {
+				out = append(out, rest[:j])
+			}
+		}
+	}
+	return out
+}
+
+// remove deletes the declarations of the unprotected targets and returns the new contents
+// of the target files.
+func (g *goMasker) remove(targets []Target, protected map[Target]string) (map[string][]byte, []goRemoval, error) {
+	files := map[string][]byte{}
+	var rems []goRemoval
+	byFile := map[string][]Target{}
+	var paths []string
+	for _, t := range targets {
+		if _, ok := protected[t]; ok {
+			continue
+		}
+		if byFile[t.File] == nil {
+			paths = append(paths, t.File)
+		}
+		byFile[t.File] = append(byFile[t.File], t)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		src, err := g.read(p)
+		if err != nil {
+			return nil, nil, err
+		}
+		fset := token.NewFileSet()
+		af, err := parser.ParseFile(fset, p, src, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return nil, nil, fmt.Errorf("mask: %w", err)
+		}
+		tf := fset.File(af.Pos())
+		lines := pyLines(src)
+		removed := make([]bool, len(lines))
+		var found []goRemoval
+		for _, t := range byFile[p] {
+			hit := false
+			for _, d := range af.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || goFuncName(fd) != t.Name {
+					continue
+				}
+				line := tf.Line(fd.Pos())
+				first := line
+				if fd.Doc != nil {
+					first = tf.Line(fd.Doc.Pos())
+				}
+				if t.Line != 0 && t.Line != line && t.Line != first {
+					continue
+				}
+				hit = true
+				start, end := tf.Offset(fd.Pos()), tf.Offset(fd.End())
+				if fd.Doc != nil {
+					start = tf.Offset(fd.Doc.Pos())
+				}
+				if !ownsGoLines(src, start, end) {
+					protected[t] = ReasonShared
+					break
+				}
+				last := tf.Line(fd.End())
+				for i := first; i <= last; i++ {
+					removed[i-1] = true
+				}
+				kind := task.KindFunction
+				if fd.Recv != nil {
+					kind = task.KindMethod
+				}
+				nt := t
+				nt.Line = line
+				found = append(found, goRemoval{Removal: Removal{Target: nt, Kind: kind, StartLine: first, EndLine: last}, asked: t})
+			}
+			if !hit {
+				protected[t] = ReasonNotFound
+			}
+		}
+		if len(found) == 0 {
+			continue
+		}
+		rems = append(rems, found...)
+		tidyBlank(len(lines), func(i int) bool { return len(bytes.TrimSpace(src[lines[i].start:lines[i].end])) == 0 }, removed)
+		var b bytes.Buffer
+		for i, l := range lines {
+			if !removed[i] {
+				b.Write(src[l.start:l.end])
+			}
+		}
+		files[p] = b.Bytes()
+	}
+	return files, rems, nil
+}
+
+// tidyBlank removes the blank lines after a removed run that follows a blank line (or
+// starts the file), and the blank lines before a removed run that ends the file, so that
+// removals leave no growing gaps.
+func tidyBlank(n int, blank func(i int) bool, removed []bool) {
+	for i := 0; i < n; i++ {
+		if !removed[i] || (i+1 < n && removed[i+1]) {
+			continue
+		}
+		s := i
+		for s > 0 && removed[s-1] {
+			s--
+		}
+		if s == 0 || blank(s-1) {
+			for j := i + 1; j < n && blank(j) && !removed[j]; j++ {
+				removed[j] = true
+			}
+		}
+	}
+	// A removal that leaves only blank lines at the end of the file takes them too.
+	end := n
+	for end > 0 && (removed[end-1] || blank(end-1)) {
+		end--
+	}
+	if end < n {
+		any := false
+		for j := end; j < n; j++ {
+			any = any || removed[j]
+		}
+		if any {
+			for j := end; j < n; j++ {
+				removed[j] = true
+			}
+		}
+	}
+}
+
+func ownsGoLines(src []byte, start, end int) bool {
+	i := start
+	for i > 0 && (src[i-1] == ' ' || src[i-1] == '\t') {
+		i--
+	}
+	if i > 0 && src[i-1] != '\n' {
+		return false
+	}
+	j := end
+	for j < len(src) && (src[j] == ' ' || src[j] == '\t' || src[j] == '\r') {
+		j++
+	}
+	return j == len(src) || src[j] == '\n' || bytes.HasPrefix(src[j:], []byte("//"))
+}
+
+// goFuncName is `F` for a function and `T.M` for a method (any receiver form).
+func goFuncName(fd *ast.FuncDecl) string {
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return fd.Name.Name
+	}
+	t := fd.Recv.List[0].Type
+	for {
+		switch x := t.(type) {
+		case *ast.StarExpr:
+			t = x.X
+			continue
+		case *ast.ParenExpr:
+			t = x.X
+			continue
+		case *ast.IndexExpr:
+			t = x.X
+			continue
+		case *ast.IndexListExpr:
+			t = x.X
+			continue
+		case *ast.Ident:
+			return x.Name + "." + fd.Name.Name
+		}
+		return fd.Name.Name
+	}
+}
+
+func goModulePath(gomod string) string {
+	f, err := os.Open(gomod)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if rest, ok := strings.CutPrefix(line, "module"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
+			p := strings.TrimSpace(rest)
+			if i := strings.Index(p, "//"); i >= 0 {
+				p = strings.TrimSpace(p[:i])
+			}
+			if uq, err := strconv.Unquote(p); err == nil {
+				p = uq
+			}
+			return p
+		}
+	}
+	return ""
+}
+
+// pkgDirs returns the sorted package directories (slash, "." for the root) to check: those
+// of the changed files and, when the module path is known, every directory whose non-test
+// files import one of them.
+func (g *goMasker) pkgDirs(changed map[string][]byte) ([]string, error) {
+	dirs := map[string]bool{}
+	for p := range changed {
+		dirs[path.Dir(p)] = true
+	}
+	if g.modPath != "" {
+		imp := map[string]bool{}
+		for d := range dirs {
+			imp[g.importPath(d)] = true
+		}
+		all, err := walkFiles(g.ctx, g.root, ".go")
+		if err != nil {
+			return nil, err
+		}
+		fset := token.NewFileSet()
+		for _, p := range all {
+			if strings.HasSuffix(p, "_test.go") || dirs[path.Dir(p)] {
+				continue
+			}
+			src, err := g.read(p)
+			if err != nil {
+				return nil, err
+			}
+			af, err := parser.ParseFile(fset, p, src, parser.ImportsOnly)
+			if err != nil {
+				continue
+			}
+			for _, is := range af.Imports {
+				if v, err := strconv.Unquote(is.Path.Value); err == nil && imp[v] {
+					dirs[path.Dir(p)] = true
+				}
+			}
+		}
+	}
+	out := make([]string, 0, len(dirs))
+	for d := range dirs {
+		out = append(out, d)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func (g *goMasker) importPath(dir string) string {
+	if dir == "." {
+		return g.modPath
+	}
+	return g.modPath + "/" + dir
+}
+
+// check type-checks the changed packages and their importers with files applied, prunes
+// imports the removals left unused (updating files), and returns the type errors that the
+// masking added (compared with the unchanged tree), sorted.
+func (g *goMasker) check(files map[string][]byte) (map[string][]byte, []string, error) {
+	dirs, err := g.pkgDirs(files)
+	if err != nil {
+		return nil, nil, err
+	}
+	for round := 0; round < 2; round++ {
+		base, err := g.typeErrors(dirs, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		got, err := g.typeErrors(dirs, files)
+		if err != nil {
+			return nil, nil, err
+		}
+		added := subtractErrs(got, base)
+		unused := map[string]map[string]bool{} // file → import paths
+		var rest []string
+		for _, e := range added {
+			if p, ok := unusedImport(e.msg); ok && files[e.file] != nil {
+				if unused[e.file] == nil {
+					unused[e.file] = map[string]bool{}
+				}
+				unused[e.file][p] = true
+				continue
+			}
+			rest = append(rest, e.msg)
+		}
+		if len(unused) == 0 || round == 1 {
+			for f, ps := range unused {
+				for p := range ps {
+					rest = append(rest, fmt.Sprintf("%s: %q imported and not used", f, p))
+				}
+			}
+			sort.Strings(rest)
+			return files, rest, nil
+		}
+		for f, ps := range unused {
+			nb, err := pruneImports(files[f], ps)
+			if err != nil {
+				return nil, nil, err
+			}
+			files[f] = nb
+		}
+	}
+	panic("unreachable")
+}
+
+type typeErr struct{ file, msg string }
+
+// typeErrors type-checks the packages in dirs, with files overriding the disk, and returns
+// their errors sorted.
+func (g *goMasker) typeErrors(dirs []string, files map[string][]byte) ([]typeErr, error) {
+	imp := &localImporter{g: g, files: files, done: map[string]*types.Package{}}
+	var out []typeErr
+	for _, d := range dirs {
+		afs, err := imp.parseDir(d)
+		if err != nil {
+			return nil, err
+		}
+		if len(afs) == 0 {
+			continue
+		}
+		conf := types.Config{Importer: imp, Error: func(err error) {
+			var te types.Error
+			if errors.As(err, &te) {
+				pos := te.Fset.Position(te.Pos)
+				rel, _ := filepath.Rel(g.root, pos.Filename)
+				out = append(out, typeErr{file: filepath.ToSlash(rel), msg: te.Msg})
+				return
+			}
+			out = append(out, typeErr{msg: err.Error()})
+		}}
+		conf.Check(g.importPath(d), g.fset, afs, nil)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].msg != out[j].msg {
+			return out[i].msg < out[j].msg
+		}
+		return out[i].file < out[j].file
+	})
+	return out, nil
+}
+
+// subtractErrs is the multiset difference got − base by message (both sorted by message).
+func subtractErrs(got, base []typeErr) []typeErr {
+	count := map[string]int{}
+	for _, b := range base {
+		count[b.msg]++
+	}
+	var out []typeErr
+	for _, e := range got {
+		if count[e.msg] > 0 {
+			count[e.msg]--
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// localImporter imports the module's own packages from source (with overrides) and
+// everything else through the source importer.
+type localImporter struct {
+	g     *goMasker
+	files map[string][]byte
+	done  map[string]*types.Package
+}
+
+func (li *localImporter) Import(p string) (*types.Package, error) {
+	return li.ImportFrom(p, li.g.root, 0)
+}
+
+func (li *localImporter) ImportFrom(p, dir string, mode types.ImportMode) (*types.Package, error) {
+	g := li.g
+	if g.modPath != "" && (p == g.modPath || strings.HasPrefix(p, g.modPath+"/")) {
+		if pkg, ok := li.done[p]; ok {
+			if pkg == nil {
+				return nil, fmt.Errorf("mask: import cycle at %s", p)
+			}
+			return pkg, nil
+		}
+		li.done[p] = nil
+		rel := strings.TrimPrefix(strings.TrimPrefix(p, g.modPath), "/")
+		if rel == "" {
+			rel = "."
+		}
+		afs, err := li.parseDir(rel)
+		if err != nil {
+			return nil, err
+		}
+		conf := types.Config{Importer: li, Error: func(error) {}}
+		pkg, _ := conf.Check(p, g.fset, afs, nil)
+		li.done[p] = pkg
+		return pkg, nil
+	}
+	return g.std.ImportFrom(p, dir, mode)
+}
+
+// parseDir parses the non-test files of the package directory rel that match the default
+// build context.
+func (li *localImporter) parseDir(rel string) ([]*ast.File, error) {
+	dir := filepath.Join(li.g.root, filepath.FromSlash(rel))
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("mask: %w", err)
+	}
+	var out []*ast.File
+	for _, e := range ents {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		if ok, err := build.Default.MatchFile(dir, name); err != nil || !ok {
+			continue
+		}
+		fp := path.Join(rel, name)
+		if rel == "." {
+			fp = name
+		}
+		src, ok := li.files[fp]
+		if !ok {
+			if src, err = li.g.read(fp); err != nil {
+				return nil, err
+			}
+		}
+		af, err := parser.ParseFile(li.g.fset, filepath.Join(dir, name), src, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, fmt.Errorf("mask: %w", err)
+		}
+		out = append(out, af)
+	}
+	return out, nil
+}
+
+// unusedImport extracts the import path from go/types' "imported and not used" message.
+func unusedImport(msg string) (string, bool) {
+	if !strings.HasPrefix(msg, `"`) || !strings.Contains(msg, " imported") || !strings.HasSuffix(msg, "not used") {
+		return "", false
+	}
+	end := strings.Index(msg[1:], `"`)
+	if end < 0 {
+		return "", false
+	}
+	return msg[1 : end+1], true
+}
+
+// pruneImports deletes the import specs of src whose path is in paths: their lines, or the
+// whole declaration when none of its specs remains.
+func pruneImports(src []byte, paths map[string]bool) ([]byte, error) {
+	fset := token.NewFileSet()
+	af, err := parser.ParseFile(fset, "", src, parser.ImportsOnly|parser.ParseComments)
+	if err != nil {
+		return nil, fmt.Errorf("mask: %w", err)
+	}
+	tf := fset.File(af.Pos())
+	lines := pyLines(src)
+	removed := make([]bool, len(lines))
+	mark := func(a, b token.Pos) {
+		for i := tf.Line(a); i <= tf.Line(b); i++ {
+			removed[i-1] = true
+		}
+	}
+	for _, d := range af.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.IMPORT {
+			continue
+		}
+		var hit []*ast.ImportSpec
+		for _, s := range gd.Specs {
+			is := s.(*ast.ImportSpec)
+			if v, err := strconv.Unquote(is.Path.Value); err == nil && paths[v] {
+				hit = append(hit, is)
+			}
+		}
+		switch {
+		case len(hit) == 0:
+		case len(hit) == len(gd.Specs):
+			start := gd.Pos()
+			if gd.Doc != nil {
+				start = gd.Doc.Pos()
+			}
+			mark(start, gd.End())
+		default:
+			for _, is := range hit {
+				start, end := is.Pos(), is.End()
+				if is.Doc != nil {
+					start = is.Doc.Pos()
+				}
+				if is.Comment != nil {
+					end = is.Comment.End()
+				}
+				mark(start, end)
+			}
+		}
+	}
+	var b bytes.Buffer
+	for i, l := range lines {
+		if !removed[i] {
+			b.Write(src[l.start:l.end])
+		}
+	}
+	return b.Bytes(), nil
+}
