@@ -65,6 +65,10 @@ type Options struct {
 	Run task.RunRequest
 	// Rules are the DISCOVERY operators (nil: GoRules for Go, PythonRules for Python).
 	Rules []Rule
+	// LLM, when set, writes the DISCOVERY corruptions instead of the rules: for each
+	// function the REMOVE stub is run first to find the tests that depend on it (up to five
+	// are shown to the model), then the model's loop runs (see LLMCorruptor).
+	LLM *LLMCorruptor
 	// MutantsPerFunction bounds the acceptable DISCOVERY mutants whose tests are run per
 	// function before moving on (default 6).
 	MutantsPerFunction int
@@ -112,6 +116,8 @@ type Result struct {
 	Functions []Corrupted `json:"functions"`
 	// Overlay holds the corrupted files; Patch is the corruption (original → corrupted) and
 	// Gold its reverse, both git-style unified diffs.
+	// Model is the LLM that wrote the corruption (empty for rule-based and REMOVE tasks).
+	Model      string       `json:"model,omitempty"`
 	Overlay    task.Overlay `json:"-"`
 	Patch      string       `json:"patch"`
 	Gold       string       `json:"gold"`
@@ -337,7 +343,7 @@ func (g *generator) accept(lang string, m *Mutant, src []byte) (bool, error) {
 
 // mutantsFor lists the acceptable corruptions of one function, best first: the REMOVE stub,
 // or up to MutantsPerFunction checked DISCOVERY mutants in seeded order.
-func (g *generator) mutantsFor(cand Candidate, rng *rand.Rand) ([]Mutant, string, error) {
+func (g *generator) mutantsFor(ctx context.Context, cand Candidate, rng *rand.Rand) ([]Mutant, string, error) {
 	fn := cand.Node.Function
 	lang := LanguageOf(fn.File)
 	src, err := g.read(fn.File)
@@ -362,6 +368,9 @@ func (g *generator) mutantsFor(cand Candidate, rng *rand.Rand) ([]Mutant, string
 	if err != nil {
 		return nil, "no body to change", nil
 	}
+	if g.o.LLM != nil {
+		return g.llmMutant(ctx, t, lang)
+	}
 	rules := g.rules(lang)
 	if len(rules) == 0 {
 		return nil, "", fmt.Errorf("corrupt: no corruption rules for %s (%s)", lang, fn.File)
@@ -385,12 +394,51 @@ func (g *generator) mutantsFor(cand Candidate, rng *rand.Rand) ([]Mutant, string
 	return out, "", nil
 }
 
+// llmMutant runs the LLM loop for one function: the REMOVE stub first shows which tests
+// depend on it, then the model corrupts it with those tests in view.
+func (g *generator) llmMutant(ctx context.Context, t *Target, lang string) ([]Mutant, string, error) {
+	stub, err := Stub(lang, t.Src, t.Func)
+	if err != nil {
+		return nil, "no body to remove", nil
+	}
+	if ok, err := g.accept(lang, &stub, t.Src); err != nil || !ok {
+		return nil, "the stub does not compile", err
+	}
+	req := g.o.Run
+	req.Root, req.Overlay = g.root, task.Overlay{}
+	req.Overlay.Set(t.Path, stub.Apply(t.Src))
+	v, err := Validate(ctx, g.r, req, g.base, 1, g.o.MessageLen)
+	if err != nil {
+		return nil, "", err
+	}
+	if !v.Accepted {
+		return nil, "no test depends on the function", nil
+	}
+	ch, err := g.checker(lang)
+	if err != nil {
+		return nil, "", err
+	}
+	run := g.o.Run
+	run.Root = g.root
+	res, err := g.o.LLM.Corrupt(ctx, LLMRequest{Target: t, Lang: lang, Tests: testSources(g.root, v.FailToPass, lang, g.read, 5),
+		Runner: g.r, Run: run, Baseline: g.base, MinFailures: g.o.MinFailures, Checker: ch})
+	if err != nil {
+		return nil, "", err
+	}
+	if res.Mutant == nil {
+		return nil, "the model's attempts were not acceptable (" + res.Stop + ")", nil
+	}
+	m := *res.Mutant
+	m.Desc += " (" + res.Model + ")"
+	return []Mutant{m}, "", nil
+}
+
 // try corrupts one unit (a function or a group) and validates it. It returns the result,
 // or the reason it was rejected.
 func (g *generator) try(ctx context.Context, unit []Candidate, rng *rand.Rand, index int) (*Result, string, error) {
 	options := make([][]Mutant, len(unit))
 	for i, cand := range unit {
-		ms, reason, err := g.mutantsFor(cand, rng)
+		ms, reason, err := g.mutantsFor(ctx, cand, rng)
 		if err != nil {
 			return nil, "", err
 		}
@@ -510,6 +558,9 @@ func dedupeEdits(edits []Edit) []Edit {
 
 func (g *generator) result(unit []Candidate, chosen []Mutant, overlay task.Overlay, v *Validation) (*Result, error) {
 	res := &Result{Mode: g.o.Mode, Seed: g.o.Seed, Overlay: overlay, Validation: v}
+	if g.o.LLM != nil && g.o.Mode == Discovery {
+		res.Model = g.o.LLM.Endpoint.Model
+	}
 	for i, cand := range unit {
 		fn := cand.Node.Function
 		res.Functions = append(res.Functions, Corrupted{

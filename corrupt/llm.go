@@ -5,10 +5,18 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"net/http"
+	"os"
+	"path"
+	"path/filepath"
 	"regexp"
 	"strings"
 
+	"github.com/faultline-dev/faultline/callgraph"
+	"github.com/faultline-dev/faultline/callgraph/python"
 	"github.com/faultline-dev/faultline/internal/llm"
 	"github.com/faultline-dev/faultline/task"
 )
@@ -329,4 +337,105 @@ func stripFence(s string) string {
 		s = s[i+1:]
 	}
 	return strings.TrimSuffix(strings.TrimRight(s, "\n"), "```")
+}
+
+// testSources returns the source of each test id's function, read from the repository at
+// root: Go ids `import/path.TestName/sub` are looked up in the package's _test.go files by
+// the directory whose files declare them; pytest ids `path.py::Class::test[param]` in their
+// file. Tests whose source cannot be found are left out.
+func testSources(root string, ids []string, lang string, read func(string) ([]byte, error), limit int) []TestSource {
+	var out []TestSource
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if len(out) == limit {
+			break
+		}
+		var file, name string
+		switch lang {
+		case "python":
+			parts := strings.Split(id, "::")
+			if len(parts) < 2 {
+				continue
+			}
+			file = parts[0]
+			last := parts[len(parts)-1]
+			if i := strings.IndexByte(last, '['); i >= 0 {
+				last = last[:i]
+			}
+			name = strings.Join(append(parts[1:len(parts)-1], last), ".")
+		case "go":
+			// import/path.TestName/sub: the import path may hold dots and slashes, so split
+			// at ".Test" (Go test functions start with Test).
+			i := strings.Index(id, ".Test")
+			if i < 0 {
+				continue
+			}
+			file, name = id[:i], id[i+1:]
+			if j := strings.IndexByte(name, '/'); j >= 0 {
+				name = name[:j]
+			}
+		}
+		if name == "" || seen[file+"::"+name] {
+			continue
+		}
+		seen[file+"::"+name] = true
+		if src, ok := findTest(root, lang, file, name, read); ok {
+			out = append(out, TestSource{ID: id, Source: src})
+		}
+	}
+	return out
+}
+
+// findTest finds the definition of a test function.
+func findTest(root, lang, file, name string, read func(string) ([]byte, error)) (string, bool) {
+	switch lang {
+	case "python":
+		src, err := read(file)
+		if err != nil {
+			return "", false
+		}
+		a, err := python.New(python.Options{}).Analyze(context.Background(), []callgraph.SourceFile{{Path: file, Src: src}})
+		if err != nil {
+			return "", false
+		}
+		for _, d := range a.Definitions {
+			if d.Name == name {
+				return string(src[d.Def.Start:d.Def.End]), true
+			}
+		}
+	case "go":
+		// file is the import path; its last elements name a directory under root.
+		mod := readModulePath(filepath.Join(root, "go.mod"))
+		rel := strings.TrimPrefix(strings.TrimPrefix(file, mod), "/")
+		if mod == "" || (rel == file && file != mod) {
+			return "", false
+		}
+		dir := filepath.Join(root, filepath.FromSlash(rel))
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			return "", false
+		}
+		for _, e := range ents {
+			if !strings.HasSuffix(e.Name(), "_test.go") {
+				continue
+			}
+			p := path.Join(rel, e.Name())
+			src, err := read(p)
+			if err != nil {
+				continue
+			}
+			fset := token.NewFileSet()
+			f, err := parser.ParseFile(fset, p, src, parser.SkipObjectResolution)
+			if err != nil {
+				continue
+			}
+			tf := fset.File(f.Pos())
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == name {
+					return string(src[tf.Offset(fd.Pos()):tf.Offset(fd.End())]), true
+				}
+			}
+		}
+	}
+	return "", false
 }

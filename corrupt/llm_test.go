@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -158,5 +160,82 @@ func TestLLMCorruptorEndpointErrors(t *testing.T) {
 	_, err := c.Corrupt(context.Background(), LLMRequest{Target: mustTarget(t, "p.go", src, fn), Lang: "go", Runner: never})
 	if err == nil || !strings.Contains(err.Error(), "Incorrect API key") {
 		t.Errorf("err = %v, want the API error", err)
+	}
+}
+
+// flippingModel corrupts whatever function it is shown: it flips the first comparison
+// operator of the code block in the user message, like a (very simple) model would.
+type flippingModel struct {
+	mu    sync.Mutex
+	calls int
+}
+
+func (f *flippingModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls++
+	var req struct {
+		Messages []struct{ Role, Content string } `json:"messages"`
+	}
+	json.NewDecoder(r.Body).Decode(&req)
+	w.Header().Set("Content-Type", "application/json")
+	last := req.Messages[len(req.Messages)-1]
+	if last.Role == "tool" {
+		io.WriteString(w, stopTurn) // one submission, then stop
+		return
+	}
+	user := req.Messages[1].Content
+	start := strings.Index(user, "```go\n") + len("```go\n")
+	code := user[start : start+strings.Index(user[start:], "\n```")]
+	for _, op := range []string{" < ", " > ", " == ", " != "} {
+		if i := strings.Index(code, op); i >= 0 {
+			flip := map[string]string{" < ": " <= ", " > ": " >= ", " == ": " != ", " != ": " == "}[op]
+			io.WriteString(w, callTurn(fmt.Sprintf("c%d", f.calls), codeArgs(code[:i]+flip+code[i+len(op):])))
+			return
+		}
+	}
+	io.WriteString(w, stopTurn)
+}
+
+func TestGenerateWithLLM(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the sample's tests")
+	}
+	r, base, req := sampleRun(t)
+	g, c := sampleGraph(t)
+	model := &flippingModel{}
+	srv := httptest.NewServer(model)
+	defer srv.Close()
+	res, err := Generate(context.Background(), req.Root, g, c, r, base, Options{Mode: Discovery, N: 2, Seed: 3, Run: req,
+		LLM: &LLMCorruptor{Endpoint: Endpoint{BaseURL: srv.URL, Model: "flipper"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 2 {
+		t.Fatalf("%d tasks", len(res))
+	}
+	for _, x := range res {
+		p := x.Problem("sample", "")
+		if p.Model != "flipper" || p.Rule != "llm" || len(p.FailToPass) < 2 {
+			t.Errorf("record = model %q rule %q, %d failing", p.Model, p.Rule, len(p.FailToPass))
+		}
+		recheck(t, r, req, x)
+	}
+}
+
+func TestTestSources(t *testing.T) {
+	root, _ := filepath.Abs("../examples/sample")
+	read := func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(root, p)) }
+	got := testSources(root, []string{"example.com/ledger/ledger.TestFilter/january", "example.com/ledger/ledger.TestFilter/all", "example.com/ledger/ledger.TestRollup", "example.com/ledger/ledger.TestMissing"}, "go", read, 5)
+	if len(got) != 2 || !strings.HasPrefix(got[0].Source, "func TestFilter(") || !strings.HasPrefix(got[1].Source, "func TestRollup(") {
+		t.Errorf("go test sources = %+v", got)
+	}
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "tests"), 0o755)
+	os.WriteFile(filepath.Join(dir, "tests", "test_x.py"), []byte("import pytest\n\nclass TestA:\n    @pytest.mark.parametrize('n', [1, 2])\n    def test_b(self, n):\n        assert n\n\ndef test_c():\n    pass\n"), 0o644)
+	readPy := func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, p)) }
+	got = testSources(dir, []string{"tests/test_x.py::TestA::test_b[1]", "tests/test_x.py::TestA::test_b[2]", "tests/test_x.py::test_c"}, "python", readPy, 5)
+	if len(got) != 2 || !strings.Contains(got[0].Source, "def test_b(self, n):") || !strings.HasPrefix(got[0].Source, "@pytest") || !strings.HasPrefix(got[1].Source, "def test_c") {
+		t.Errorf("python test sources = %+v", got)
 	}
 }

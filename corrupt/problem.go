@@ -25,6 +25,7 @@ func (r Result) Problem(repo, commit string) task.BreakpointProblem {
 		CorruptionPatch: r.Patch,
 		GoldPatch:       r.Gold,
 		Seed:            int64(r.Seed),
+		Model:           r.Model,
 		FailToPass:      task.TestList(append([]string{}, r.Validation.FailToPass...)),
 		PassToPass:      task.TestList(append([]string{}, r.Validation.PassToPass...)),
 	}
