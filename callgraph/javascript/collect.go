@@ -29,11 +29,32 @@ func isFunc(n *node) bool {
 	return false
 }
 
+// stripParens removes parentheses, await, and TypeScript's non-null assertions (x!) and
+// type assertions (x as T, x satisfies T, <T>x).
 func stripParens(n *node) *node {
-	for n != nil && (n.typ == "parenthesized_expression" || n.typ == "await_expression") {
-		n = lastNamed(n)
+	for n != nil {
+		switch n.typ {
+		case "parenthesized_expression", "await_expression":
+			n = lastNamed(n)
+		case "non_null_expression", "as_expression", "satisfies_expression":
+			n = firstNamed(n)
+		case "type_assertion":
+			n = lastNamed(n)
+		default:
+			return n
+		}
 	}
 	return n
+}
+
+// firstNamed returns the first named child of n that is not a comment.
+func firstNamed(n *node) *node {
+	for _, k := range n.kids {
+		if k.named && k.typ != "comment" {
+			return k
+		}
+	}
+	return nil
 }
 
 // lastNamed returns the last named child of n that is not a comment.
@@ -55,8 +76,8 @@ func exportParent(n *node) *node {
 	return n
 }
 
-func (c *collector) newDef(name string, kind task.Kind, defN, fnN, docN *node, owner *def) *def {
-	d := &def{name: name, kind: kind, defN: defN, fnN: fnN, docN: docN, owner: owner, file: c.f}
+func (c *collector) newDef(name string, kind task.Kind, defN, fnN, docN *node, x ctxt) *def {
+	d := &def{name: name, kind: kind, defN: defN, fnN: fnN, docN: docN, owner: x.owner, file: c.f, sc: x.sc, cls: x.cls}
 	c.f.defs = append(c.f.defs, d)
 	c.f.byName[name] = append(c.f.byName[name], d)
 	return d
@@ -71,7 +92,15 @@ func (c *collector) walkKids(n *node, x ctxt) {
 func (c *collector) walk(n *node, x ctxt) {
 	src := c.f.src
 	switch n.typ {
-	case "comment":
+	case "comment", "interface_declaration", "type_alias_declaration", "enum_declaration",
+		"function_signature", "abstract_method_signature", "method_signature", "ambient_declaration",
+		"type_annotation", "type_arguments", "type_parameters":
+		return
+	case "internal_module", "module":
+		nm := n.child("name")
+		if b := n.child("body"); nm != nil && b != nil {
+			c.walk(b, ctxt{x.prefix + nm.text(src) + ".", x.owner, x.cls, x.sc})
+		}
 		return
 	case "function_declaration", "generator_function_declaration":
 		nm := n.child("name")
@@ -80,11 +109,11 @@ func (c *collector) walk(n *node, x ctxt) {
 			return
 		}
 		name := nm.text(src)
-		d := c.newDef(x.prefix+name, task.KindFunction, n, n, exportParent(n), x.owner)
+		d := c.newDef(x.prefix+name, task.KindFunction, n, n, exportParent(n), x)
 		x.sc.declare(name, &symbol{kind: sDef, def: d})
 		c.body(n, d, nil, x)
 		return
-	case "class_declaration", "class":
+	case "class_declaration", "class", "abstract_class_declaration":
 		c.classDecl(n, "", x)
 		return
 	case "lexical_declaration", "variable_declaration":
@@ -173,6 +202,19 @@ func (c *collector) declarePattern(n *node, sc *scope) {
 			c.declarePattern(l, sc)
 		}
 		return
+	case "required_parameter", "optional_parameter":
+		p := n.child("pattern")
+		if p == nil {
+			return
+		}
+		if t := n.child("type"); t != nil && p.typ == "identifier" {
+			sc.declare(p.text(c.f.src), &symbol{kind: sTyped, node: t, sc: sc})
+			return
+		}
+		c.declarePattern(p, sc)
+		return
+	case "type_annotation", "type_parameters", "accessibility_modifier":
+		return
 	}
 	for _, k := range n.kids {
 		if k.named {
@@ -232,12 +274,19 @@ func (c *collector) declarator(vd, defN *node, x ctxt) {
 		return
 	}
 	name := nameN.text(src)
+	if t := vd.child("type"); t != nil && !isFunc(v) && (v == nil || (v.typ != "class" && v.typ != "object")) {
+		x.sc.declare(name, &symbol{kind: sTyped, node: t, sc: x.sc})
+		if val != nil {
+			c.walk(val, x)
+		}
+		return
+	}
 	switch {
 	case v == nil:
 		x.sc.declare(name, nil)
 		return
 	case isFunc(v):
-		d := c.newDef(x.prefix+name, task.KindFunction, defN, v, exportParent(defN), x.owner)
+		d := c.newDef(x.prefix+name, task.KindFunction, defN, v, exportParent(defN), x)
 		x.sc.declare(name, &symbol{kind: sDef, def: d})
 		cls := x.cls
 		if v.typ != "arrow_function" {
@@ -254,6 +303,12 @@ func (c *collector) declarator(vd, defN *node, x ctxt) {
 		return
 	case v.typ == "new_expression":
 		x.sc.declare(name, &symbol{kind: sNew, node: v, sc: x.sc, cls: x.cls})
+	case v.typ == "call_expression":
+		if f, ok := c.requireOf(v, x); ok {
+			x.sc.declare(name, &symbol{kind: sImport, file: f, name: "*", extern: f == nil})
+		} else {
+			x.sc.declare(name, &symbol{kind: sCall, node: v, sc: x.sc, cls: x.cls})
+		}
 	case v.typ == "identifier" || v.typ == "member_expression":
 		if v.typ == "member_expression" {
 			if f, ok := c.requireOf(v.child("object"), x); ok {
@@ -285,7 +340,7 @@ func (c *collector) objectLit(obj *node, prefix string, x ctxt) map[string]*symb
 				continue
 			}
 			key := propName(nm, src)
-			d := c.newDef(prefix+"."+key, task.KindMethod, k, k, k, x.owner)
+			d := c.newDef(prefix+"."+key, task.KindMethod, k, k, k, x)
 			keys[key] = &symbol{kind: sDef, def: d}
 			c.body(k, d, x.cls, x)
 		case "pair":
@@ -294,7 +349,7 @@ func (c *collector) objectLit(obj *node, prefix string, x ctxt) map[string]*symb
 			switch {
 			case v == nil:
 			case isFunc(v) && key != "":
-				d := c.newDef(prefix+"."+key, task.KindMethod, k, v, k, x.owner)
+				d := c.newDef(prefix+"."+key, task.KindMethod, k, v, k, x)
 				keys[key] = &symbol{kind: sDef, def: d}
 				cls := x.cls
 				if v.typ != "arrow_function" {
@@ -376,7 +431,7 @@ func (c *collector) assignment(n *node, x ctxt) {
 			c.f.cjs = &symbol{kind: sObject, name: "module.exports", obj: c.f}
 			return
 		case isFunc(r):
-			d := c.newDef("module.exports", task.KindFunction, defN, r, defN, x.owner)
+			d := c.newDef("module.exports", task.KindFunction, defN, r, defN, x)
 			c.f.cjs = &symbol{kind: sDef, def: d}
 			c.body(r, d, nil, x)
 			return
@@ -394,7 +449,7 @@ func (c *collector) assignment(n *node, x ctxt) {
 		key := lt[lastDot(lt)+1:]
 		switch {
 		case isFunc(r):
-			d := c.newDef(lt, task.KindFunction, defN, r, defN, x.owner)
+			d := c.newDef(lt, task.KindFunction, defN, r, defN, x)
 			c.f.exports[key] = &symbol{kind: sDef, def: d}
 			c.body(r, d, nil, x)
 			return
@@ -409,7 +464,7 @@ func (c *collector) assignment(n *node, x ctxt) {
 		key := lt[5:]
 		switch {
 		case isFunc(r):
-			d := c.newDef(x.cls.name+"."+key, task.KindMethod, defN, r, defN, x.owner)
+			d := c.newDef(x.cls.name+"."+key, task.KindMethod, defN, r, defN, x)
 			if x.cls.methods[key] == nil {
 				x.cls.methods[key] = d
 			}
@@ -425,7 +480,7 @@ func (c *collector) assignment(n *node, x ctxt) {
 			x.cls.fields[key] = &symbol{kind: sAlias, node: r, sc: x.sc, cls: x.cls}
 		}
 	case lt != "" && isFunc(r):
-		d := c.newDef(x.prefix+lt, task.KindFunction, defN, r, defN, x.owner)
+		d := c.newDef(x.prefix+lt, task.KindFunction, defN, r, defN, x)
 		if left.typ == "identifier" {
 			if s := x.sc.lookup(lt); s != nil && s.kind == sUnknown {
 				*s = symbol{kind: sDef, def: d}
@@ -449,6 +504,25 @@ func lastDot(s string) int {
 	return -1
 }
 
+// parameterProperties records TypeScript constructor parameters with an accessibility
+// modifier or readonly (constructor(private dep: Dep)) as typed fields.
+func (c *collector) parameterProperties(params *node, cl *class, sc *scope) {
+	if params == nil {
+		return
+	}
+	for _, p := range params.kids {
+		if p.typ != "required_parameter" && p.typ != "optional_parameter" {
+			continue
+		}
+		if p.firstOfType("accessibility_modifier") == nil && p.firstOfType("readonly") == nil {
+			continue
+		}
+		if pat, t := p.child("pattern"), p.child("type"); pat != nil && t != nil && pat.typ == "identifier" {
+			cl.fields[pat.text(c.f.src)] = &symbol{kind: sTyped, node: t, sc: sc}
+		}
+	}
+}
+
 // classDecl records a class and its members; name overrides the class's own name (a
 // class expression bound to a variable is named by the binding).
 func (c *collector) classDecl(n *node, bind string, x ctxt) *class {
@@ -464,7 +538,7 @@ func (c *collector) classDecl(n *node, bind string, x ctxt) *class {
 	}
 	cl := &class{name: x.prefix + name, file: c.f, methods: map[string]*def{}, fields: map[string]*symbol{},
 		heritage: n.firstOfType("class_heritage"), sc: x.sc, outer: x.cls}
-	if n.typ == "class_declaration" || bind != "" {
+	if n.typ == "class_declaration" || n.typ == "abstract_class_declaration" || bind != "" {
 		x.sc.declare(name, &symbol{kind: sClass, class: cl})
 	}
 	if cl.heritage != nil {
@@ -482,17 +556,27 @@ func (c *collector) classDecl(n *node, bind string, x ctxt) *class {
 				continue
 			}
 			mname := propName(nm, src)
-			d := c.newDef(cl.name+"."+mname, task.KindMethod, m, m, m, x.owner)
+			d := c.newDef(cl.name+"."+mname, task.KindMethod, m, m, m, ctxt{x.prefix, x.owner, cl, x.sc})
 			if cl.methods[mname] == nil {
 				cl.methods[mname] = d
 			}
+			if mname == "constructor" {
+				c.parameterProperties(m.child("parameters"), cl, x.sc)
+			}
 			c.body(m, d, cl, x)
-		case "field_definition":
-			prop := propName(m.child("property"), src)
+		case "field_definition", "public_field_definition":
+			pn := m.child("property")
+			if pn == nil {
+				pn = m.child("name")
+			}
+			prop := propName(pn, src)
+			if t := m.child("type"); t != nil && prop != "" {
+				cl.fields[prop] = &symbol{kind: sTyped, node: t, sc: x.sc}
+			}
 			v := stripParens(m.child("value"))
 			switch {
 			case v != nil && isFunc(v) && prop != "":
-				d := c.newDef(cl.name+"."+prop, task.KindMethod, m, v, m, x.owner)
+				d := c.newDef(cl.name+"."+prop, task.KindMethod, m, v, m, ctxt{x.prefix, x.owner, cl, x.sc})
 				if cl.methods[prop] == nil {
 					cl.methods[prop] = d
 				}
@@ -527,7 +611,7 @@ func (c *collector) export(n *node, x ctxt) {
 		c.walk(decl, x)
 		var names []string
 		switch decl.typ {
-		case "function_declaration", "generator_function_declaration", "class_declaration":
+		case "function_declaration", "generator_function_declaration", "class_declaration", "abstract_class_declaration":
 			if nm := decl.child("name"); nm != nil {
 				names = append(names, nm.text(src))
 			}
@@ -552,7 +636,7 @@ func (c *collector) export(n *node, x ctxt) {
 	if v := stripParens(n.child("value")); v != nil && isDefault {
 		switch {
 		case isFunc(v):
-			d := c.newDef(x.prefix+"default", task.KindFunction, n, v, n, x.owner)
+			d := c.newDef(x.prefix+"default", task.KindFunction, n, v, n, x)
 			c.f.exports["default"] = &symbol{kind: sDef, def: d}
 			c.body(v, d, nil, x)
 		case v.typ == "class":

@@ -1,6 +1,8 @@
-// Package javascript is the JavaScript front end of the call graph: it implements
-// callgraph.Language for *.js, *.mjs, *.cjs and *.jsx files with the tree-sitter
-// JavaScript grammar, from syntax alone.
+// Package javascript is the JavaScript and TypeScript front end of the call graph: it
+// implements callgraph.Language for *.js, *.mjs, *.cjs and *.jsx files with the
+// tree-sitter JavaScript grammar and for *.ts, *.mts, *.cts (TypeScript grammar) and
+// *.tsx files (TSX grammar), from syntax alone. Definitions record Language "javascript"
+// or "typescript" by file; Options.NoTypeScript leaves TypeScript files unclaimed.
 //
 // # Nodes
 //
@@ -51,7 +53,14 @@
 //     subclasses: there is no virtual dispatch), `this.f.m()` where the constructor
 //     assigned `this.f = new C()`;
 //   - `x.m()` where `x = new C()` in scope, `C.m()` static calls, `ns.f()` on namespaces,
-//     `o.m()` on object literals, `x = f; x()` aliases.
+//     `o.m()` on object literals, `x = f; x()` aliases;
+//   - TypeScript: parameters, variables and class fields annotated with a class type
+//     (`c: Circle`, `private log: Logger`, constructor parameter properties), results of
+//     resolved functions and methods with a declared return type naming a class, `x!`,
+//     `x as T` and `x satisfies T` looked through, `namespace N { export function f }`
+//     giving `N.f`, and './x.js' specifiers resolving to x.ts (TypeScript's ESM
+//     convention). Interfaces, type aliases, enums, overload signatures and abstract
+//     methods have no bodies and are not nodes.
 //
 // Every call and new expression is a call site; calls of builtins, of packages, and on
 // values whose class syntax does not tell (function results, parameters) are unresolved.

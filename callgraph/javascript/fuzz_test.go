@@ -25,17 +25,26 @@ func FuzzAnalyze(f *testing.F) {
 	f.Add([]byte("const a = b; const b = a; a(); module.exports = module.exports; export * from './x.js';"))
 	f.Add([]byte("function (\n"))
 	f.Add([]byte{0xff, 0, '`', '$', '{'})
+	for _, p := range []string{"src/models.ts", "src/main.ts", "src/view.tsx"} {
+		src, err := os.ReadFile(filepath.Join("testdata", "tsapp", filepath.FromSlash(p)))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(src)
+	}
 	fe := New(Options{IncludeTests: true})
 	f.Fuzz(func(t *testing.T, src []byte) {
 		a, err := fe.Analyze(context.Background(), []callgraph.SourceFile{
 			{Path: "x/a.js", Src: src},
+			{Path: "x/b.ts", Src: src},
+			{Path: "x/c.tsx", Src: src},
 			{Path: "x/x.js", Src: []byte("export * from './a.js';\nexport default function f() {}\n")},
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, d := range a.Definitions {
-			if d.File != "x/a.js" {
+			if d.File == "x/x.js" {
 				continue
 			}
 			if err := d.Validate(len(src)); err != nil {

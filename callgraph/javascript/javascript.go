@@ -11,6 +11,8 @@ import (
 	"sync"
 
 	tsjs "github.com/smacker/go-tree-sitter/javascript"
+	"github.com/smacker/go-tree-sitter/typescript/tsx"
+	"github.com/smacker/go-tree-sitter/typescript/typescript"
 
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/task"
@@ -18,6 +20,9 @@ import (
 
 // Options configure the JavaScript front end. The zero value is ready to use.
 type Options struct {
+	// NoTypeScript leaves *.ts, *.tsx, *.mts and *.cts files unclaimed. By default they are
+	// analysed with the TypeScript grammars, together with the JavaScript files.
+	NoTypeScript bool
 	// IncludeTests also claims files named *.test.js / *.spec.js and files under
 	// __tests__ directories. Off by default.
 	IncludeTests bool
@@ -25,13 +30,36 @@ type Options struct {
 
 // Frontend is the JavaScript language front end. It is safe for concurrent use.
 type Frontend struct {
-	opts    Options
-	parsers *parserPool
+	opts       Options
+	parsers    *parserPool // JavaScript (and JSX)
+	tsParsers  *parserPool // TypeScript
+	tsxParsers *parserPool // TypeScript with JSX
 }
 
-// New returns a JavaScript front end.
+// New returns a JavaScript (and TypeScript) front end.
 func New(opts Options) *Frontend {
-	return &Frontend{opts: opts, parsers: newParserPool(tsjs.GetLanguage())}
+	return &Frontend{opts: opts, parsers: newParserPool(tsjs.GetLanguage()),
+		tsParsers: newParserPool(typescript.GetLanguage()), tsxParsers: newParserPool(tsx.GetLanguage())}
+}
+
+// poolFor picks the grammar of a file by its extension.
+func (fe *Frontend) poolFor(p string) *parserPool {
+	switch path.Ext(p) {
+	case ".ts", ".mts", ".cts":
+		return fe.tsParsers
+	case ".tsx":
+		return fe.tsxParsers
+	}
+	return fe.parsers
+}
+
+// languageOf is the Language recorded on a file's definitions.
+func languageOf(p string) string {
+	switch path.Ext(p) {
+	case ".ts", ".mts", ".cts", ".tsx":
+		return "typescript"
+	}
+	return "javascript"
 }
 
 var _ callgraph.Language = (*Frontend)(nil)
@@ -41,17 +69,21 @@ func (*Frontend) Name() string { return "javascript" }
 
 // extensions are the file name extensions the front end claims, in the order a relative
 // import without extension is tried.
-var extensions = []string{".js", ".mjs", ".cjs", ".jsx"}
+var extensions = []string{".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts"}
 
-// Match claims *.js, *.mjs, *.cjs and *.jsx files outside node_modules (tests only with
-// Options.IncludeTests; minified *.min.js files never).
+// Match claims *.js, *.mjs, *.cjs, *.jsx and (unless Options.NoTypeScript) *.ts, *.tsx,
+// *.mts and *.cts files outside node_modules; test files only with Options.IncludeTests;
+// minified *.min.js files and *.d.ts declaration files never.
 func (fe *Frontend) Match(p string) bool {
 	ext := path.Ext(p)
 	ok := false
 	for _, e := range extensions {
 		ok = ok || ext == e
 	}
-	if !ok || strings.HasSuffix(p, ".min.js") {
+	if !ok || strings.HasSuffix(p, ".min.js") || strings.HasSuffix(p, ".d.ts") {
+		return false
+	}
+	if fe.opts.NoTypeScript && languageOf(p) == "typescript" {
 		return false
 	}
 	base := strings.TrimSuffix(path.Base(p), ext)
@@ -82,6 +114,8 @@ const (
 	sImport                  // a binding imported from another module, resolved lazily
 	sAlias                   // another expression (x = f), resolved lazily
 	sNew                     // the value of a new expression, resolved lazily
+	sTyped                   // a value with a TypeScript type annotation, resolved lazily
+	sCall                    // the result of a call, typed by the callee's return type
 )
 
 type symbol struct {
@@ -145,6 +179,8 @@ type class struct {
 
 // def is one definition.
 type def struct {
+	sc     *scope // the scope the definition is declared in (for its return type)
+	cls    *class // the class `this` denotes in its body
 	idx    int
 	name   string
 	kind   task.Kind
@@ -207,7 +243,7 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			root, r, c, bad, err := fe.parsers.parse(ctx, srcs[i].Src)
+			root, r, c, bad, err := fe.poolFor(srcs[i].Path).parse(ctx, srcs[i].Src)
 			out[i], errs[i] = parsed{root, r, c, bad}, err
 		}()
 	}
@@ -296,7 +332,7 @@ func (a *analyzer) number(f *file) {
 
 // makeDef builds the exported definition with spans and metrics.
 func makeDef(f *file, d *def) callgraph.Definition {
-	fn := task.Function{ID: d.id, File: f.path, Name: d.name, Kind: d.kind, Language: "javascript", Parent: d.parent}
+	fn := task.Function{ID: d.id, File: f.path, Name: d.name, Kind: d.kind, Language: languageOf(f.path), Parent: d.parent}
 	if d.kind == task.KindModule {
 		lines := strings.Count(string(f.src), "\n")
 		if len(f.src) > 0 && f.src[len(f.src)-1] != '\n' {
@@ -367,6 +403,16 @@ func (a *analyzer) resolveModule(from *file, spec string) *file {
 	base := path.Join(path.Dir(from.path), spec)
 	if f := a.byPath[base]; f != nil {
 		return f
+	}
+	// TypeScript sources import their compiled names: './x.js' is './x.ts'.
+	for js, ts := range map[string][]string{".js": {".ts", ".tsx"}, ".mjs": {".mts"}, ".cjs": {".cts"}, ".jsx": {".tsx"}} {
+		if stem, ok := strings.CutSuffix(base, js); ok {
+			for _, e := range ts {
+				if f := a.byPath[stem+e]; f != nil {
+					return f
+				}
+			}
+		}
 	}
 	for _, e := range extensions {
 		if f := a.byPath[base+e]; f != nil {

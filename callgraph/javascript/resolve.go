@@ -21,6 +21,10 @@ func (a *analyzer) resolveSym(s *symbol, depth int) *symbol {
 			return a.exprSym(s.node, s.sc, s.cls, depth+1)
 		case sNew:
 			return a.newSym(s.node, s.sc, s.cls, depth+1)
+		case sTyped:
+			return a.typeSym(s.node, s.sc, depth+1)
+		case sCall:
+			return a.callResult(s.node, s.sc, s.cls, depth+1)
 		default:
 			return s
 		}
@@ -85,6 +89,9 @@ func (a *analyzer) exprSym(e *node, sc *scope, cls *class, depth int) *symbol {
 		}
 		return a.member(o, p.text(src), depth+1)
 	case "call_expression":
+		if r := a.callResult(e, sc, cls, depth+1); r != nil {
+			return r
+		}
 		fx := e.child("function")
 		if fx != nil && fx.typ == "identifier" && fx.text(src) == "require" && sc.lookup("require") == nil {
 			if args := e.child("arguments"); args != nil {
@@ -156,6 +163,55 @@ func (a *analyzer) methodLookup(c *class, name string) *def {
 	return nil
 }
 
+// typeSym is an instance of the class a TypeScript type annotation names (C, ns.C, C<T>),
+// or nil.
+func (a *analyzer) typeSym(t *node, sc *scope, depth int) *symbol {
+	if t == nil || depth >= maxDepth {
+		return nil
+	}
+	if t.typ == "type_annotation" {
+		t = firstNamed(t)
+	}
+	if t != nil && t.typ == "generic_type" {
+		t = t.child("name")
+		if t == nil {
+			return nil
+		}
+	}
+	if t == nil {
+		return nil
+	}
+	var s *symbol
+	switch t.typ {
+	case "type_identifier", "identifier":
+		s = a.resolveSym(sc.lookup(t.text(sc.file.src)), depth+1)
+	case "nested_type_identifier":
+		mod, name := firstNamed(t), lastNamed(t)
+		if mod != nil && name != nil && mod != name {
+			if o := a.exprSym(mod, sc, nil, depth+1); o != nil {
+				s = a.member(o, name.text(sc.file.src), depth+1)
+			}
+		}
+	}
+	if s != nil && s.kind == sClass {
+		return &symbol{kind: sInstance, class: s.class}
+	}
+	return nil
+}
+
+// callResult is what a call returns when the callee is resolved and declares a
+// TypeScript return type naming a class.
+func (a *analyzer) callResult(call *node, sc *scope, cls *class, depth int) *symbol {
+	if depth >= maxDepth {
+		return nil
+	}
+	d, _ := a.callee(call, sc, cls, depth+1)
+	if d == nil || d.fnN == nil || d.sc == nil {
+		return nil
+	}
+	return a.typeSym(d.fnN.child("return_type"), d.sc, depth+1)
+}
+
 // parentOf resolves a class's extends clause.
 func (a *analyzer) parentOf(c *class) *class {
 	if c.resolved || c.busy {
@@ -163,7 +219,16 @@ func (a *analyzer) parentOf(c *class) *class {
 	}
 	c.busy = true
 	if c.heritage != nil {
-		if e := lastNamed(c.heritage); e != nil {
+		e := lastNamed(c.heritage)
+		if ext := c.heritage.firstOfType("extends_clause"); ext != nil {
+			e = ext.child("value")
+			if e == nil {
+				e = firstNamed(ext)
+			}
+		} else if e != nil && e.typ == "implements_clause" {
+			e = nil
+		}
+		if e != nil {
 			if s := a.exprSym(e, c.sc, c.outer, 0); s != nil && s.kind == sClass && s.class != c {
 				c.parent = s.class
 			}
@@ -176,59 +241,7 @@ func (a *analyzer) parentOf(c *class) *class {
 // resolve resolves one call site and records its edges.
 func (a *analyzer) resolve(f *file, cs callSite) {
 	a.out.CallSites++
-	var target *def
-	folded := false
-	n := cs.n
-	src := f.src
-	line := n.row + 1
-	if n.typ == "new_expression" {
-		if s := a.exprSym(n.child("constructor"), cs.sc, cs.cls, 0); s != nil && s.kind == sClass {
-			target = a.methodLookup(s.class, "constructor")
-		}
-	} else {
-		if args := n.child("arguments"); args != nil {
-			line = args.row + 1
-		}
-		fx := stripParens(n.child("function"))
-		switch {
-		case fx == nil:
-		case fx.typ == "super":
-			if cs.cls != nil {
-				target = a.methodLookup(a.parentOf(cs.cls), "constructor")
-			}
-		case isFunc(fx):
-			folded = true
-		case fx.typ == "identifier":
-			if s := a.resolveSym(cs.sc.lookup(fx.text(src)), 0); s != nil && s.kind == sDef {
-				target = s.def
-			}
-		case fx.typ == "member_expression":
-			obj, prop := fx.child("object"), fx.child("property")
-			if obj == nil || prop == nil {
-				break
-			}
-			name := prop.text(src)
-			if obj.typ == "super" {
-				if cs.cls != nil {
-					target = a.methodLookup(a.parentOf(cs.cls), name)
-				}
-				break
-			}
-			if o := a.exprSym(obj, cs.sc, cs.cls, 0); o != nil {
-				if s := a.member(o, name, 0); s != nil && s.kind == sDef {
-					target = s.def
-				}
-			}
-			if target == nil {
-				// A function assigned to a property path (obj.m = function …).
-				if p := memberPath(fx, src); p != "" && cs.sc.lookup(firstElem(p)) == f.top.lookup(firstElem(p)) {
-					if ds := f.byName[p]; len(ds) > 0 {
-						target = ds[0]
-					}
-				}
-			}
-		}
-	}
+	target, folded := a.callee(cs.n, cs.sc, cs.cls, 0)
 	if target == nil && !folded {
 		return
 	}
@@ -236,11 +249,69 @@ func (a *analyzer) resolve(f *file, cs callSite) {
 	if target == nil {
 		return
 	}
+	line := cs.n.row + 1
+	if args := cs.n.child("arguments"); args != nil && cs.n.typ == "call_expression" {
+		line = args.row + 1
+	}
 	caller := f.module
 	if cs.owner != nil {
 		caller = cs.owner
 	}
 	a.out.Calls = append(a.out.Calls, callgraph.Call{Caller: caller.id, Callee: target.id, Line: line})
+}
+
+// callee resolves a call or new expression to a definition; folded reports a direct
+// call of an anonymous function.
+func (a *analyzer) callee(n *node, sc *scope, cls *class, depth int) (target *def, folded bool) {
+	if depth >= maxDepth {
+		return nil, false
+	}
+	f := sc.file
+	src := f.src
+	if n.typ == "new_expression" {
+		if s := a.exprSym(n.child("constructor"), sc, cls, depth+1); s != nil && s.kind == sClass {
+			return a.methodLookup(s.class, "constructor"), false
+		}
+		return nil, false
+	}
+	fx := stripParens(n.child("function"))
+	switch {
+	case fx == nil:
+	case fx.typ == "super":
+		if cls != nil {
+			return a.methodLookup(a.parentOf(cls), "constructor"), false
+		}
+	case isFunc(fx):
+		return nil, true
+	case fx.typ == "identifier":
+		if s := a.resolveSym(sc.lookup(fx.text(src)), depth+1); s != nil && s.kind == sDef {
+			return s.def, false
+		}
+	case fx.typ == "member_expression":
+		obj, prop := fx.child("object"), fx.child("property")
+		if obj == nil || prop == nil {
+			break
+		}
+		name := prop.text(src)
+		if obj.typ == "super" {
+			if cls != nil {
+				return a.methodLookup(a.parentOf(cls), name), false
+			}
+			break
+		}
+		if o := a.exprSym(obj, sc, cls, depth+1); o != nil {
+			if s := a.member(o, name, depth+1); s != nil && s.kind == sDef {
+				return s.def, false
+			}
+		}
+		// A function assigned to a property path (obj.m = function …).
+		if p := memberPath(fx, src); p != "" && sc.lookup(firstElem(p)) == f.top.lookup(firstElem(p)) {
+			if ds := f.byName[p]; len(ds) > 0 {
+				return ds[0], false
+			}
+		}
+	}
+	return nil, false
 }
 
 func firstElem(p string) string {
