@@ -34,6 +34,8 @@ func collectFile(path string, src []byte, cn []cnode, sc *scratch) *fileInfo {
 	f.key, f.isInit = moduleKey(path)
 	t := buildTree(src, cn, sc)
 	c := &collector{t: t, f: f, sc: sc}
+	sc.callMemo = grow(sc.callMemo, len(t.nodes))
+	clear(sc.callMemo)
 	c.rows = c.codeRows()
 	f.scope = newScope(scopeModule, nil, f, nil)
 	mod := &defInfo{file: f, qual: callgraph.ModuleName, simple: callgraph.ModuleName, scope: f.scope}

@@ -211,7 +211,7 @@ func (c *collector) applyDecorators(d *defInfo, decs []*expr, caller *defInfo) {
 	for k := len(decs) - 1; k >= 0; k-- {
 		cs := &callSite{caller: caller, line: line + k, callee: decs[k], args: []*expr{arg}, kws: []string{""}}
 		c.calls = append(c.calls, cs)
-		arg = &expr{op: eCall, x: decs[k]}
+		arg = &expr{op: eCall, x: decs[k], litData: &litData{elems: []*expr{arg}, keys: []string{""}}}
 		d.decCall = arg
 	}
 }
@@ -311,15 +311,42 @@ func (c *collector) params(p int32, sc *scope, caller *defInfo) []param {
 
 // call records a call site at node i.
 func (c *collector) call(i int32, sc *scope, caller *defInfo) {
-	t := c.t
-	fn := t.nodes[i].first
-	if fn < 0 || t.nodes[fn].extra {
-		fn = t.firstNamed(i)
-	}
-	if fn < 0 {
+	ce := c.callExpr(i, sc)
+	if ce.op != eCall {
+		if ce.op == eSuper {
+			c.calls = append(c.calls, &callSite{caller: caller, line: int(c.t.nodes[i].row) + 1, callee: &expr{op: eName, name: "super", sc: sc}})
+		}
 		return
 	}
-	cs := &callSite{caller: caller, line: int(t.nodes[i].row) + 1, callee: c.conv(fn, sc)}
+	cs := &callSite{caller: caller, line: int(c.t.nodes[i].row) + 1, callee: ce.x, args: ce.elems, kws: ce.keys, star: ce.slice}
+	c.calls = append(c.calls, cs)
+	c.containerCall(cs)
+}
+
+// callExpr converts call node i to an eCall expression holding its arguments (elems,
+// with their keywords in keys, "" for positional; slice set when the call has *args or
+// **kwargs, after which positional arguments are not tracked). It is memoised per node:
+// a call is both a call site and, often, part of an enclosing expression.
+func (c *collector) callExpr(i int32, sc *scope) *expr {
+	if e := c.sc.callMemo[i]; e != nil {
+		return e
+	}
+	t := c.t
+	fn := t.firstNamed(i)
+	if fn < 0 {
+		c.sc.callMemo[i] = unknownExpr
+		return unknownExpr
+	}
+	if t.nodes[fn].kind == kIdentifier && t.textEq(fn, "super") {
+		for s := sc; s != nil; s = s.parent {
+			if s.kind == scopeFunction && s.def != nil && s.def.class != nil {
+				e := &expr{op: eSuper, def: s.def.class}
+				c.sc.callMemo[i] = e
+				return e
+			}
+		}
+	}
+	e := &expr{op: eCall, x: c.conv(fn, sc), litData: &litData{}}
 	if al := t.nodes[fn].next; al >= 0 {
 		switch t.nodes[al].kind {
 		case kArgumentList:
@@ -336,25 +363,25 @@ func (c *collector) call(i int32, sc *scope, caller *defInfo) {
 						v = t.firstNamedAfter(id)
 					}
 					if id >= 0 && v >= 0 {
-						cs.args = append(cs.args, c.conv(v, sc))
-						cs.kws = append(cs.kws, c.str(id))
+						e.elems = append(e.elems, c.conv(v, sc))
+						e.keys = append(e.keys, c.str(id))
 					}
 				case kListSplat, kDictSplat:
-					cs.star = true
+					e.slice = true
 				default:
-					if !cs.star {
-						cs.args = append(cs.args, c.conv(ch, sc))
-						cs.kws = append(cs.kws, "")
+					if !e.slice {
+						e.elems = append(e.elems, c.conv(ch, sc))
+						e.keys = append(e.keys, "")
 					}
 				}
 			}
 		case kComprehension:
-			cs.args = append(cs.args, unknownExpr)
-			cs.kws = append(cs.kws, "")
+			e.elems = append(e.elems, unknownExpr)
+			e.keys = append(e.keys, "")
 		}
 	}
-	c.calls = append(c.calls, cs)
-	c.containerCall(cs)
+	c.sc.callMemo[i] = e
+	return e
 }
 
 // containerCall records the values a call of a list, set or dict method stores into its
@@ -416,19 +443,7 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 		}
 		return &expr{op: eAttr, x: c.conv(obj, sc), name: attr}
 	case kCall:
-		fn := t.firstNamed(i)
-		if fn < 0 {
-			return unknownExpr
-		}
-		if t.nodes[fn].kind == kIdentifier && t.textEq(fn, "super") {
-			for s := sc; s != nil; s = s.parent {
-				if s.kind == scopeFunction && s.def != nil && s.def.class != nil {
-					return &expr{op: eSuper, def: s.def.class}
-				}
-			}
-			return unknownExpr
-		}
-		return &expr{op: eCall, x: c.conv(fn, sc)}
+		return c.callExpr(i, sc)
 	case kParenthesized:
 		if e := t.firstNamed(i); e >= 0 {
 			return c.conv(e, sc)

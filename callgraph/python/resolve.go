@@ -228,7 +228,7 @@ func (r *resolver) evalOp(e *expr) []value {
 	case eCall:
 		var out []value
 		for _, v := range r.eval(e.x) {
-			out = addValues(out, r.callResult(v)...)
+			out = addValues(out, r.callResultAt(v, e)...)
 		}
 		return out
 	case eDef:
@@ -716,6 +716,73 @@ func c3merge(seqs [][]*defInfo) ([]*defInfo, bool) {
 			}
 		}
 	}
+}
+
+// callResultAt is what the call e of v returns. A function returning one of its own
+// parameters unchanged returns this call's argument for it (or the default), not every
+// value ever passed (one level of call-site sensitivity, which keeps identity-like
+// functions and decorators precise).
+func (r *resolver) callResultAt(v value, e *expr) []value {
+	if v.kind != vDef || v.def.fn.Kind == "class" || v.def.yields || r.noFlow || e.litData == nil {
+		return r.callResult(v)
+	}
+	d := v.def
+	var out []value
+	for _, ret := range d.returns {
+		j := paramReturned(d, ret)
+		if j < 0 {
+			out = addValues(out, r.eval(ret)...)
+			continue
+		}
+		if a := argFor(d, v.bound, e.elems, e.keys, e.slice, j); a != nil {
+			out = addValues(out, r.eval(a)...)
+		} else if dflt := d.params[j].dflt; dflt != nil {
+			out = addValues(out, r.eval(dflt)...)
+		} else if e.slice {
+			out = addValues(out, r.eval(ret)...) // the argument may come from *args
+		}
+	}
+	return out
+}
+
+// paramReturned returns the index of the parameter of d that return expression ret names
+// when that parameter is never rebound in d, else -1.
+func paramReturned(d *defInfo, ret *expr) int {
+	if ret.op != eName || ret.sc != d.scope {
+		return -1
+	}
+	bs := d.scope.names[ret.name]
+	if len(bs) != 1 || bs[0].val.op != eParam || bs[0].val.def != d {
+		return -1
+	}
+	if d.params[bs[0].val.idx].star {
+		return -1
+	}
+	return bs[0].val.idx
+}
+
+// argFor returns the argument expression a call passes for parameter j of d (bound: the
+// receiver fills the first parameter), or nil.
+func argFor(d *defInfo, bound bool, args []*expr, kws []string, star bool, j int) *expr {
+	off := 0
+	if bound && d.class != nil && !d.static {
+		off = 1
+	}
+	name := d.params[j].name
+	pos := 0
+	for k, a := range args {
+		if kws[k] != "" {
+			if kws[k] == name {
+				return a
+			}
+			continue
+		}
+		if pos+off == j && !d.params[j].kwOnly {
+			return a
+		}
+		pos++
+	}
+	return nil
 }
 
 // callResult is what calling v returns: an instance for a class, the return values for a

@@ -252,6 +252,8 @@ type scratch struct {
 	// Halstead distinct counting: stamp per operator symbol and per operand id
 	opStamp, argStamp []int32
 	stamp             int32
+	// callMemo[i] is the eCall expression of call node i (see collector.callExpr)
+	callMemo []*expr
 }
 
 func grow[T any](s []T, n int) []T {
