@@ -52,6 +52,9 @@ func collectFile(path string, src []byte, cn []cnode, sc *scratch) *fileInfo {
 		}
 	} else {
 		mod.metrics = callgraph.Metrics{Cyclomatic: 1, Lines: nlines}
+		if len(src) > maxSource {
+			f.syntaxErr = &callgraph.SyntaxError{Path: path, Line: 1, Column: 1, Msg: "file too large for tree-sitter"}
+		}
 	}
 	f.calls = c.calls
 	return f

@@ -66,15 +66,26 @@
 //     the resolved callees (positional, keyword, defaults; *args and **kwargs are not
 //     followed), return values flow out of calls (a generator function returns nothing
 //     callable), attributes assigned through self in any method are instance attributes,
-//     and list, tuple and dict literals indexed by constants yield their elements. A
+//     and list, tuple and dict literals indexed by constants yield their elements, as do
+//     values stored into them later (x[k] = v, append, insert, extend, update,
+//     setdefault), constant slices, iteration over literals, and the values a generator
+//     yields; tuples returned by calls are unpacked element-wise. A
 //     decorated name evaluates both to the definition and to what its project decorator
-//     returns, so a wrapper returned by a decorator is called too. Arguments are
+//     returns, so a wrapper returned by a decorator is called too. Parameters are merged
+//     over all call sites (context-insensitive), with one exception: a function that
+//     returns one of its parameters unchanged returns, at each call, that call's own
+//     argument, which keeps identity functions and decorators precise. Arguments are
 //     propagated to a fixpoint in at most four rounds. Abstract value sets are capped at
 //     32 values.
 //
-// Compared with PyCG, the reference of this style of analysis: lambdas are not nodes,
-// class nodes exist but only receive edges through decorators, and the analysis is not
-// field-sensitive beyond instance attributes of self.
+// Analysis.CallSites counts every call expression plus one synthetic call per decorator
+// application; super() and calls of builtins count as unresolved. Calls is deduplicated
+// by (caller, callee, line).
+//
+// Compared with PyCG, the reference of this style of analysis: lambdas are not nodes;
+// class nodes exist but receive edges only as decorated definitions' decorators (a
+// class call is an edge to __init__); attributes assigned on objects other than self
+// (obj.x = f, C.x = f, module.x = f) are not tracked; calls of builtins are not edges.
 //
 // # Metrics
 //
@@ -103,7 +114,9 @@
 // A file that does not parse cleanly still yields the definitions and calls tree-sitter
 // recovered, and a *callgraph.SyntaxError with the 1-based line and column of the first
 // ERROR or MISSING node. Arbitrary bytes (binary, invalid UTF-8) never make the front end
-// panic; files over 4 GiB are treated as empty. A Frontend is safe for concurrent use:
+// panic; a file over 4 GiB (tree-sitter's limit) is reported as a *callgraph.SyntaxError
+// at 1:1 and analysed as empty. Match claims .py files only (stubs, .pyi, would add
+// duplicate definitions). A Frontend is safe for concurrent use:
 // each Analyze parses on its own workers, each owning one tree-sitter parser that it
 // closes, and no tree outlives the parse of its file.
 package python
