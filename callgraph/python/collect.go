@@ -403,27 +403,34 @@ func (c *collector) bindTarget(i int32, val *expr, sc *scope, pos uint32, cond b
 	case kListSplatPattern, kListSplat:
 		c.bindTarget(t.firstNamed(i), nil, sc, pos, cond)
 	case kAttribute:
-		// self.x = v in a method records an instance attribute of the class.
-		obj := t.nodes[i].first
-		if obj < 0 || t.nodes[obj].kind != kIdentifier || val == nil {
+		// self.x = v in a method records an instance attribute of the class; any other
+		// obj.x = v is resolved later (resolver.applyStores).
+		if val == nil {
 			return
 		}
-		name := c.str(obj)
-		for s := sc; s != nil; s = s.parent {
-			if s.kind == scopeFunction {
-				if s.selfName != "" && s.selfName == name && s.class != nil {
-					attr := lastIdent(t, i)
-					if attr != "" {
-						cl := s.class
-						if cl.instAttrs == nil {
-							cl.instAttrs = map[string][]*expr{}
-						}
-						cl.instAttrs[attr] = append(cl.instAttrs[attr], val)
-					}
+		attr := lastIdent(t, i)
+		obj := t.nodes[i].first
+		if attr == "" || obj < 0 {
+			return
+		}
+		if t.nodes[obj].kind == kIdentifier {
+			name := c.str(obj)
+			for s := sc; s != nil; s = s.parent {
+				if s.kind != scopeFunction {
+					continue
 				}
-				return
+				if s.selfName != "" && s.selfName == name && s.class != nil {
+					cl := s.class
+					if cl.instAttrs == nil {
+						cl.instAttrs = map[string][]*expr{}
+					}
+					cl.instAttrs[attr] = append(cl.instAttrs[attr], val)
+					return
+				}
+				break
 			}
 		}
+		c.f.attrStores = append(c.f.attrStores, attrStore{obj: c.conv(obj, sc), name: attr, val: val})
 	}
 }
 

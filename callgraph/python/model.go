@@ -95,11 +95,13 @@ type expr struct {
 	pos    uint32
 	idx    int // eParam: parameter index; eFrom: relative level; eSubscript: slice start
 	round  int // the epoch of memo
-	name   string
-	x      *expr
-	def    *defInfo
-	sc     *scope
-	memo   []value
+	// the resolver's stableGen when stable was computed
+	stableGen int
+	name      string
+	x         *expr
+	def       *defInfo
+	sc        *scope
+	memo      []value
 	*litData
 }
 
@@ -148,8 +150,11 @@ type defInfo struct {
 	decCall             *expr   // the value of the decorated name: the outermost decorator's result
 	bases               []*expr
 	instAttrs           map[string][]*expr
-	mro                 []*defInfo
-	mroState            int // 0 not computed, 1 computing, 2 done
+	// attributes assigned from outside the class: on instances (obj.x = v) and on the
+	// class itself (C.x = v), found while resolving
+	dynAttrs, dynClassAttrs map[string][]*expr
+	mro                     []*defInfo
+	mroState                int // 0 not computed, 1 computing, 2 done
 }
 
 // callSite is one call expression (or a decorator application).
@@ -172,18 +177,26 @@ type store struct {
 	spread bool
 }
 
+// attrStore is obj.name = val for an obj other than a method's self.
+type attrStore struct {
+	obj  *expr
+	name string
+	val  *expr
+}
+
 // fileInfo is one analysed file.
 type fileInfo struct {
-	path      string
-	key       string // module key: the slash path without .py and /__init__
-	isInit    bool
-	scope     *scope
-	defs      []*defInfo // module pseudo-definition first, then source order
-	calls     []*callSite
-	stores    []store
-	all       []string
-	hasAll    bool
-	syntaxErr *callgraph.SyntaxError
+	path       string
+	key        string // module key: the slash path without .py and /__init__
+	isInit     bool
+	scope      *scope
+	defs       []*defInfo // module pseudo-definition first, then source order
+	calls      []*callSite
+	stores     []store
+	attrStores []attrStore
+	all        []string
+	hasAll     bool
+	syntaxErr  *callgraph.SyntaxError
 }
 
 // valueKind classifies abstract values.

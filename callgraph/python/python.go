@@ -150,7 +150,7 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) ([]resolution, err
 			r.newEpoch() // the stored values invalidate the memos
 		}
 		for k, cs := range sites {
-			if round > 1 && cs.callee.stable {
+			if round > 1 && cs.callee.isStable(r) {
 				continue // same targets as before; its arguments already flowed
 			}
 			res[k] = resolution{site: cs, targets: nil}

@@ -30,7 +30,13 @@ type resolver struct {
 	// flows, or a cycle cut short); an expression is stable when its evaluation did not
 	// increase it, and then keeps its memo across rounds.
 	unstable int
+	// stableGen invalidates every stable memo when it changes (attributes assigned from
+	// outside a class were found)
+	stableGen int
 }
+
+// isStable reports whether e's memo holds in every later epoch.
+func (e *expr) isStable(r *resolver) bool { return e.stable && e.stableGen == r.stableGen }
 
 type memoEntry struct {
 	vals     []value
@@ -188,12 +194,12 @@ func (r *resolver) eval(e *expr) []value {
 	if e == nil || e.op == eUnknown {
 		return nil
 	}
-	if e.round == r.round || (e.round > 0 && e.stable) {
+	if e.round == r.round || (e.round > 0 && e.isStable(r)) {
 		if e.busy {
 			r.unstable++
 			return nil
 		}
-		if !e.stable {
+		if !e.isStable(r) {
 			r.unstable++
 		}
 		return e.memo
@@ -208,7 +214,7 @@ func (r *resolver) eval(e *expr) []value {
 	v := r.evalOp(e)
 	r.depth--
 	e.memo, e.busy = v, false
-	e.stable = r.unstable == before
+	e.stable, e.stableGen = r.unstable == before, r.stableGen
 	if !e.stable {
 		r.unstable++ // propagate to the callers
 	}
@@ -386,6 +392,34 @@ func (r *resolver) applyStores() bool {
 		lit.extraKeys = append(lit.extraKeys, key)
 		lit.extraVals = append(lit.extraVals, v)
 		changed = true
+	}
+	addAttr := func(m *map[string][]*expr, name string, v *expr) {
+		if *m == nil {
+			*m = map[string][]*expr{}
+		}
+		for _, o := range (*m)[name] {
+			if o == v {
+				return
+			}
+		}
+		(*m)[name] = append((*m)[name], v)
+		changed = true
+		r.stableGen++ // class attributes changed: no memo is stable any more
+	}
+	for _, f := range r.files {
+		for _, st := range f.attrStores {
+			if st.val.op == eUnknown {
+				continue
+			}
+			for _, o := range r.eval(st.obj) {
+				switch {
+				case o.kind == vInst:
+					addAttr(&o.def.dynAttrs, st.name, st.val)
+				case o.kind == vDef && o.def.fn.Kind == "class":
+					addAttr(&o.def.dynClassAttrs, st.name, st.val)
+				}
+			}
+		}
 	}
 	for _, f := range r.files {
 		for _, st := range f.stores {
@@ -612,9 +646,19 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 			for _, e := range k.instAttrs[name] {
 				out = addValues(out, r.eval(e)...)
 			}
+			if k.dynAttrs != nil {
+				for _, e := range k.dynAttrs[name] {
+					out = addValues(out, r.eval(e)...)
+				}
+			}
 		}
 	}
 	for _, k := range mro[skip:] {
+		if k.dynClassAttrs != nil && !r.noFlow {
+			for _, e := range k.dynClassAttrs[name] {
+				out = addValues(out, r.eval(e)...)
+			}
+		}
 		bs := k.scope.names[name]
 		if len(bs) == 0 {
 			continue
