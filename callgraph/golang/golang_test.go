@@ -269,3 +269,28 @@ func TestNoModuleFileFallback(t *testing.T) {
 		assert.Equal(t, want, edgeSet(a))
 	}
 }
+
+// TestConcurrentDeterministic runs analyses of the same files in parallel on one Frontend:
+// every result must equal the sequential one (run with -race to check for data races).
+func TestConcurrentDeterministic(t *testing.T) {
+	files := loadTree(t, filepath.Join("testdata", "shop"))
+	fe := New(Options{CHA: true, IncludeTests: true})
+	want, err := fe.Analyze(context.Background(), files)
+	require.NoError(t, err)
+	results := make([]*callgraph.Analysis, 8)
+	errs := make([]error, len(results))
+	done := make(chan int)
+	for i := range results {
+		go func() {
+			results[i], errs[i] = fe.Analyze(context.Background(), files)
+			done <- i
+		}()
+	}
+	for range results {
+		<-done
+	}
+	for i, got := range results {
+		require.NoError(t, errs[i])
+		assert.Equal(t, want, got)
+	}
+}
