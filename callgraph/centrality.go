@@ -401,8 +401,9 @@ func closeness(ctx context.Context, c *csr, alpha float64, workers int) (hc, dd 
 func brandes(ctx context.Context, c *csr, workers int) ([]float64, error) {
 	nb := numBlocks(c.n)
 	acc := make([][]float64, nb)
-	start, adj := c.start, c.adj
+	start, adj, rstart, radj := c.start, c.adj, c.rstart, c.radj
 	err := forSources(ctx, c.n, workers, func(block, lo, hi int) {
+		var unvisited []int32
 		bc := make([]float64, c.n)
 		dist := make([]int32, c.n)
 		for i := range dist {
@@ -420,21 +421,68 @@ func brandes(ctx context.Context, c *csr, workers int) ([]float64, error) {
 			order = append(order[:0], int32(s))
 			levels = append(levels[:0], 0)
 			dist[s], sigma[s] = 0, 1
-			for h := 0; h < len(order); h++ {
-				v := order[h]
-				dv, sv := dist[v]+1, sigma[v]
-				if int(dv) > len(levels) {
-					levels = append(levels, h)
-				}
-				for _, w := range adj[start[v]:start[v+1]] {
-					switch dw := dist[w]; {
-					case dw < 0:
-						dist[w], sigma[w] = dv, sv
-						order = append(order, w)
-					case dw == dv:
-						sigma[w] += sv
+			// Direction-optimising search (Beamer et al.): expand the frontier top-down
+			// while its out-edges are fewer than the in-edges of the unvisited nodes, then
+			// bottom-up, each unvisited node summing σ over its predecessors on the
+			// frontier. Every edge is then looked at about once, from whichever end is
+			// cheaper.
+			frontierOut := int(start[s+1] - start[s])
+			remainingIn := len(adj) - int(rstart[s+1]-rstart[s])
+			bottomUp := false
+			unvisited = unvisited[:0]
+			for L := int32(0); ; L++ {
+				lo, hi := levels[L], len(order)
+				dv := L + 1
+				if !bottomUp && frontierOut > remainingIn {
+					bottomUp = true
+					for u := range int32(c.n) {
+						if dist[u] < 0 {
+							unvisited = append(unvisited, u)
+						}
 					}
 				}
+				nextOut := 0
+				if bottomUp {
+					k := 0
+					for _, u := range unvisited {
+						var sum float64
+						for _, p := range radj[rstart[u]:rstart[u+1]] {
+							if dist[p] == L {
+								sum += sigma[p]
+							}
+						}
+						if sum > 0 {
+							dist[u], sigma[u] = dv, sum
+							order = append(order, u)
+							nextOut += int(start[u+1] - start[u])
+							remainingIn -= int(rstart[u+1] - rstart[u])
+						} else {
+							unvisited[k] = u
+							k++
+						}
+					}
+					unvisited = unvisited[:k]
+				} else {
+					for _, v := range order[lo:hi] {
+						sv := sigma[v]
+						for _, w := range adj[start[v]:start[v+1]] {
+							switch dw := dist[w]; {
+							case dw < 0:
+								dist[w], sigma[w] = dv, sv
+								order = append(order, w)
+								nextOut += int(start[w+1] - start[w])
+								remainingIn -= int(rstart[w+1] - rstart[w])
+							case dw == dv:
+								sigma[w] += sv
+							}
+						}
+					}
+				}
+				if len(order) == hi {
+					break
+				}
+				levels = append(levels, hi)
+				frontierOut = nextOut
 			}
 			levels = append(levels, len(order))
 			for L := len(levels) - 2; L > 0; L-- {
