@@ -8,7 +8,8 @@
 // `path/file.go::Func` or `path/file.go::Type.Method`; the receivers (*T), (T), T[K] and
 // *T[K] all give Type T. Several definitions with the same qualified name in one file
 // (init functions, which a package may declare many times; or invalid redeclarations)
-// each get the suffix `@<line>` (task.Function). Function literals are not nodes: their
+// each get the suffix `@<line>` (task.Function), `@<line>:<column>` when they also share
+// the line. Function literals are not nodes: their
 // code is folded into the enclosing declaration (its calls are the declaration's calls,
 // its metrics part of the declaration's), and a call of a function literal is a resolved
 // call site without an edge. Package-level variable initialisers that call something

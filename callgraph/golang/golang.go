@@ -486,6 +486,7 @@ func (a *analyzer) inventory() {
 				}
 			}
 			count[qual]++
+			count[qual+"@"+strconv.Itoa(d.row+1)]++
 			list = append(list, pending{decl: d, name: qual, g: g})
 		}
 		if hasModuleCalls(f.root) {
@@ -495,7 +496,11 @@ func (a *analyzer) inventory() {
 		for _, pd := range list {
 			id := task.MakeID(f.path, pd.name)
 			if count[pd.name] > 1 {
-				id += "@" + strconv.Itoa(pd.decl.row+1)
+				at := "@" + strconv.Itoa(pd.decl.row+1)
+				id += at
+				if count[pd.name+at] > 1 { // several on one line: add the column
+					id += ":" + strconv.Itoa(pd.decl.col+1)
+				}
 			}
 			g := pd.g
 			g.id, g.def = id, len(a.out.Definitions)

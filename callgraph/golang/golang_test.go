@@ -294,3 +294,15 @@ func TestConcurrentDeterministic(t *testing.T) {
 		assert.Equal(t, want, got)
 	}
 }
+
+func TestSameLineDuplicates(t *testing.T) {
+	src := "package p\n\nfunc init() {}; func init() { f() }\n\nfunc init() {}\n\nfunc f() {}\n"
+	a, err := New(Options{}).Analyze(context.Background(), []callgraph.SourceFile{{Path: "p.go", Src: []byte(src)}})
+	require.NoError(t, err)
+	var ids []string
+	for _, d := range a.Definitions {
+		ids = append(ids, d.ID)
+	}
+	assert.Equal(t, []string{"p.go::init@3:1", "p.go::init@3:17", "p.go::init@5", "p.go::f"}, ids)
+	assert.Equal(t, []string{"p.go::init@3:17 -> p.go::f"}, edgeSet(a))
+}

@@ -640,7 +640,11 @@ func (c *collector) export(n *node, x ctxt) {
 			c.f.exports["default"] = &symbol{kind: sDef, def: d}
 			c.body(v, d, nil, x)
 		case v.typ == "class":
-			cl := c.classDecl(v, "", x)
+			name := ""
+			if v.child("name") == nil {
+				name = "default"
+			}
+			cl := c.classDecl(v, name, x)
 			c.f.exports["default"] = &symbol{kind: sClass, class: cl}
 		case v.typ == "object":
 			keys := c.objectLit(v, "default", x)

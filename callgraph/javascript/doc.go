@@ -27,7 +27,8 @@
 // Anonymous functions elsewhere (callbacks, IIFEs, class expressions' bodies aside) are
 // not nodes: their code is folded into the enclosing definition, and calling one directly
 // is a resolved call site without an edge. Repeated qualified names in a file (a getter
-// and a setter, redefinitions) each get the suffix `@<line>`. Parent is the ID of the
+// and a setter, redefinitions) each get the suffix `@<line>`, and `@<line>:<column>`
+// when they also share the line. Parent is the ID of the
 // enclosing function definition, if any.
 //
 // Spans: Def is the declaration (for `const f = () => …` the whole `const` statement when

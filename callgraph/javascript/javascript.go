@@ -314,11 +314,16 @@ func (a *analyzer) number(f *file) {
 	count := map[string]int{}
 	for _, d := range f.defs {
 		count[d.name]++
+		count[d.name+"@"+strconv.Itoa(d.defN.row+1)]++
 	}
 	for _, d := range f.defs {
 		d.id = task.MakeID(f.path, d.name)
 		if count[d.name] > 1 {
-			d.id += "@" + strconv.Itoa(d.defN.row+1)
+			at := "@" + strconv.Itoa(d.defN.row+1)
+			d.id += at
+			if count[d.name+at] > 1 { // several on one line: add the column
+				d.id += ":" + strconv.Itoa(d.defN.col+1)
+			}
 		}
 	}
 	for _, d := range f.defs {

@@ -227,7 +227,7 @@ export default () => outer();
 		parents[d.ID] = d.Parent
 	}
 	assert.Equal(t, []string{"n.js::<module>", "n.js::outer", "n.js::outer.inner", "n.js::outer.arrow",
-		"n.js::o.a", "n.js::obj.method", "n.js::K.v@10", "n.js::K.v@10", "n.js::default"}, ids)
+		"n.js::o.a", "n.js::obj.method", "n.js::K.v@10:11", "n.js::K.v@10:33", "n.js::default"}, ids)
 	assert.Equal(t, "n.js::outer", parents["n.js::outer.inner"])
 	assert.Equal(t, []string{
 		"n.js::<module> -> n.js::o.a",

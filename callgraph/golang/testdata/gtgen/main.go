@@ -13,7 +13,8 @@
 // may update its go.sum). Mapping rules, matching the front end's node definition:
 //
 //   - a function or method is `relpath/file.go::Name` / `::Type.Method` (receivers (*T),
-//     (T) and T[K] give T); names repeated in one file get `@line`;
+//     (T) and T[K] give T); names repeated in one file get `@line` (`@line:column` when
+//     they also share the line);
 //   - generic instantiations map to their origin;
 //   - function literals are folded into their enclosing declared function: edges from a
 //     literal belong to the enclosing function, and edges *to* a literal are dropped (a
@@ -94,7 +95,9 @@ func main() {
 			var decls []*ast.FuncDecl
 			for _, d := range f.Decls {
 				if fd, ok := d.(*ast.FuncDecl); ok {
-					count[qualName(fd)]++
+					q := qualName(fd)
+					count[q]++
+					count[fmt.Sprintf("%s@%d", q, fset.Position(fd.Pos()).Line)]++
 					decls = append(decls, fd)
 				}
 			}
@@ -102,7 +105,12 @@ func main() {
 				q := qualName(fd)
 				id := path + "::" + q
 				if count[q] > 1 {
-					id += fmt.Sprintf("@%d", fset.Position(fd.Pos()).Line)
+					pos := fset.Position(fd.Pos())
+					at := fmt.Sprintf("@%d", pos.Line)
+					id += at
+					if count[q+at] > 1 { // several on one line: add the column
+						id += fmt.Sprintf(":%d", pos.Column)
+					}
 				}
 				ids[fd.Name.Pos()] = id
 			}
