@@ -83,9 +83,13 @@
 // by (caller, callee, line).
 //
 // Compared with PyCG, the reference of this style of analysis: lambdas are not nodes;
-// class nodes exist but receive edges only as decorated definitions' decorators (a
-// class call is an edge to __init__); attributes assigned on objects other than self
-// (obj.x = f, C.x = f, module.x = f) are not tracked; calls of builtins are not edges.
+// class nodes exist (spans, metrics) but receive no edges, since a class call is an edge
+// to its __init__; attributes assigned on objects other than self
+// are tracked per class, not per object (obj.x = f applies to every instance of obj's
+// classes), except that an assignment replacing a method the class defines is ignored
+// (freezing or mocking an object would otherwise redirect every call of that method);
+// assignments to module attributes (module.x = f) are not tracked; calls of builtins are
+// not edges.
 //
 // # Metrics
 //

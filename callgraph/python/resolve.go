@@ -412,6 +412,11 @@ func (r *resolver) applyStores() bool {
 				continue
 			}
 			for _, o := range r.eval(st.obj) {
+				if (o.kind == vInst || o.kind == vDef) && r.definesMethod(o.def, st.name) {
+					// replacing a method on an object (freezing, mocking) is left out: it
+					// would redirect every call of the method on every instance
+					continue
+				}
 				switch {
 				case o.kind == vInst:
 					addAttr(&o.def.dynAttrs, st.name, st.val)
@@ -451,6 +456,21 @@ func (r *resolver) applyStores() bool {
 		}
 	}
 	return changed
+}
+
+// definesMethod reports whether class c or a class in its order defines a method name.
+func (r *resolver) definesMethod(c *defInfo, name string) bool {
+	if c.fn.Kind != "class" {
+		return false
+	}
+	for _, k := range r.mro(c) {
+		for _, b := range k.scope.names[name] {
+			if b.val.op == eDef && b.val.def.fn.Kind == "method" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // reaching returns the bindings of a name that may be live at pos: the last unconditional
