@@ -11,6 +11,10 @@
 // `cp -a`, writes the overlay, and runs the test command under `timeout -s KILL N` (an exec is
 // not killed when its context ends). Reusing a box is much cheaper than a container per run.
 //
+// Go builds share a Docker volume mounted as GOCACHE (Options.GoCacheVolume), so a new
+// container does not start from a cold build cache; with Options.GoModCache the host's module
+// cache is mounted read-only and GOPROXY=off.
+//
 // Containers run with NetworkMode none and memory, CPU and pids limits. The root filesystem
 // stays writable: the Docker copy API cannot write into a read-only root or a tmpfs. Runs in
 // one box are serialised; different repositories run in parallel.
@@ -69,6 +73,10 @@ type Options struct {
 	// used as GOMODCACHE (GOPROXY=off in the image: dependencies must be there). Needs an
 	// engine on this host.
 	GoModCache string
+	// GoCacheVolume is the Docker volume mounted at /gocache as GOCACHE for Go runs, shared by
+	// every container so builds stay warm across containers (default "faultline-gocache";
+	// "-" for none: each container then starts with a cold cache).
+	GoCacheVolume string
 	// Env holds extra KEY=VALUE pairs for the test command.
 	Env []string
 	// Limits fill the zero fields of each request's limits (then the sandbox defaults).
@@ -115,6 +123,9 @@ func New(opts Options) *Runner {
 	}
 	if opts.PIDs <= 0 {
 		opts.PIDs = 1024
+	}
+	if opts.GoCacheVolume == "" {
+		opts.GoCacheVolume = "faultline-gocache"
 	}
 	return &Runner{opts: opts, hasher: sandbox.NewTreeHasher(), boxes: map[string]*box{}}
 }
@@ -270,6 +281,9 @@ func (r *Runner) boxFor(ctx context.Context, req task.RunRequest) (*box, error) 
 
 func (r *Runner) start(ctx context.Context, img string) (tc.Container, error) {
 	var binds []string
+	if img == r.opts.GoImage && r.opts.GoCacheVolume != "-" {
+		binds = append(binds, r.opts.GoCacheVolume+":/gocache")
+	}
 	if r.opts.GoModCache != "" {
 		binds = append(binds, r.opts.GoModCache+":/gomodcache:ro")
 	}
@@ -455,6 +469,9 @@ func demux(r io.Reader, stdout, stderr io.Writer) error {
 
 func (r *Runner) env(kind task.TestKind) []string {
 	env := []string{"HOME=/tmp/home", "TMPDIR=/tmp", "PYTHONDONTWRITEBYTECODE=1", "PYTHONHASHSEED=0", "NO_COLOR=1"}
+	if kind == task.GoTest && r.opts.GoCacheVolume != "-" {
+		env = append(env, "GOCACHE=/gocache")
+	}
 	if kind == task.GoTest && r.opts.GoModCache != "" {
 		env = append(env, "GOMODCACHE=/gomodcache", "GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off")
 	}

@@ -169,3 +169,42 @@ func TestMissingImage(t *testing.T) {
 	assert.ErrorIs(t, err, ErrNoImage)
 	assert.Contains(t, err.Error(), "build-images.sh")
 }
+
+// TestDockerGoDiff runs github.com/sergi/go-diff (from the module cache, with a go.mod that
+// resolves offline) in the Go image with the host module cache mounted read-only, and checks
+// the verdicts against the local runner's.
+func TestDockerGoDiff(t *testing.T) {
+	needDocker(t, GoImage)
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Skip("go not found")
+	}
+	modcache := strings.TrimSpace(string(out))
+	src := filepath.Join(modcache, "github.com", "sergi", "go-diff@v1.4.0")
+	if _, err := os.Stat(src); err != nil {
+		t.Skip("go-diff not in the module cache")
+	}
+	root := copyDir(t, src)
+	require.NoError(t, exec.Command("chmod", "-R", "u+w", root).Run())
+	require.NoError(t, os.WriteFile(filepath.Join(root, "go.mod"),
+		[]byte("module github.com/sergi/go-diff\n\ngo 1.22\n\nrequire github.com/stretchr/testify v1.12.1\n"), 0o644))
+	os.Remove(filepath.Join(root, "go.sum"))
+	r := New(Options{GoModCache: modcache})
+	defer r.Close()
+	ctx := context.Background()
+	req := task.RunRequest{Root: root, Kind: task.GoTest, Limits: task.Limits{Timeout: 5 * time.Minute}}
+	ids, err := r.List(ctx, req)
+	require.NoError(t, err)
+	require.NotEmpty(t, ids)
+	rep, err := r.Run(ctx, req)
+	require.NoError(t, err)
+	require.Equal(t, task.RunOK, rep.State, rep.Detail)
+	assert.True(t, rep.Green(), "%v", rep.Failing())
+	var top []string
+	for _, tr := range rep.Tests {
+		if !strings.Contains(strings.TrimPrefix(tr.ID, "github.com/sergi/go-diff/diffmatchpatch."), "/") {
+			top = append(top, tr.ID)
+		}
+	}
+	assert.Equal(t, ids, top)
+}
