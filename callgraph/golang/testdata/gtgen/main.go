@@ -77,7 +77,7 @@ func main() {
 	ids := map[token.Pos]string{} // FuncDecl name position → node ID
 	var files []string
 	rel := func(pos token.Pos) (string, bool) {
-		p := fset.Position(pos).Filename
+		p := fset.PositionFor(pos, false).Filename // ignore //line directives (generated code)
 		r, err := filepath.Rel(root, p)
 		if err != nil || strings.HasPrefix(r, "..") || strings.HasSuffix(r, "_test.go") {
 			return "", false
@@ -97,7 +97,7 @@ func main() {
 				if fd, ok := d.(*ast.FuncDecl); ok {
 					q := qualName(fd)
 					count[q]++
-					count[fmt.Sprintf("%s@%d", q, fset.Position(fd.Pos()).Line)]++
+					count[fmt.Sprintf("%s@%d", q, fset.PositionFor(fd.Pos(), false).Line)]++
 					decls = append(decls, fd)
 				}
 			}
@@ -105,7 +105,7 @@ func main() {
 				q := qualName(fd)
 				id := path + "::" + q
 				if count[q] > 1 {
-					pos := fset.Position(fd.Pos())
+					pos := fset.PositionFor(fd.Pos(), false)
 					at := fmt.Sprintf("@%d", pos.Line)
 					id += at
 					if count[q+at] > 1 { // several on one line: add the column
