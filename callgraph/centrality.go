@@ -254,25 +254,6 @@ func newBFS(n int) *bfs {
 	return b
 }
 
-// run visits the nodes reachable from s, recording distances and BFS order.
-func (b *bfs) run(c *csr, s int32) {
-	for _, v := range b.order {
-		b.dist[v] = -1
-	}
-	b.order = append(b.order[:0], s)
-	b.dist[s] = 0
-	for h := 0; h < len(b.order); h++ {
-		v := b.order[h]
-		d := b.dist[v] + 1
-		for _, w := range c.succ(v) {
-			if b.dist[w] < 0 {
-				b.dist[w] = d
-				b.order = append(b.order, w)
-			}
-		}
-	}
-}
-
 // forSources runs fn for each block of sources [lo, hi) on up to workers goroutines.
 // Blocks are fixed by n alone (numBlocks), so a caller that keeps one accumulator per
 // block and reduces them in block order gets results independent of workers.
