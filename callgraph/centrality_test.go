@@ -265,3 +265,30 @@ func TestCentralityMeasuresSubset(t *testing.T) {
 		require.Equal(t, m&MeasurePageRank != 0, sub.PageRankConverged)
 	}
 }
+
+// The Breakpoint-compatible betweenness credits one shortest path per pair, the first in
+// node order: on the diamond 0→{1,2}→3 the pair (0,3) goes entirely through 1, where
+// Brandes splits it. Where shortest paths are unique the two agree up to the scale.
+func TestCompatBetweennessTieBreaking(t *testing.T) {
+	ctx := context.Background()
+	diamond := newCSR(4, [][2]int32{{0, 1}, {0, 2}, {1, 3}, {2, 3}})
+	bp, err := computeCentrality(ctx, diamond, CentralityOptions{Compat: CompatBreakpoint})
+	require.NoError(t, err)
+	require.Equal(t, []float64{0, 1.0 / 6, 0, 0}, bp.Betweenness)
+	br, err := computeCentrality(ctx, diamond, CentralityOptions{})
+	require.NoError(t, err)
+	require.Equal(t, []float64{0, 0.5, 0.5, 0}, br.Betweenness)
+
+	// A directed tree (unique paths): compat × (n−1)(n−2) == Brandes.
+	tree := newCSR(7, [][2]int32{{0, 1}, {0, 2}, {1, 3}, {1, 4}, {2, 5}, {5, 6}})
+	bp, err = computeCentrality(ctx, tree, CentralityOptions{Compat: CompatBreakpoint})
+	require.NoError(t, err)
+	br, err = computeCentrality(ctx, tree, CentralityOptions{})
+	require.NoError(t, err)
+	for v := range 7 {
+		require.InDelta(t, br.Betweenness[v], bp.Betweenness[v]*30, 1e-12, "node %d", v)
+	}
+	require.Equal(t, 2.0, br.Betweenness[1])
+	require.Equal(t, 2.0, br.Betweenness[2]) // (0,5), (0,6)
+	require.Equal(t, 2.0, br.Betweenness[5]) // (0,6), (2,6)
+}
