@@ -35,6 +35,7 @@ type goMasker struct {
 	fset    *token.FileSet
 	std     types.ImporterFrom
 	orig    map[string][]byte // original contents of read files
+	base    map[string][]typeErr
 }
 
 func (g *goMasker) read(rel string) ([]byte, error) {
@@ -50,7 +51,7 @@ func (g *goMasker) read(rel string) ([]byte, error) {
 }
 
 func maskGo(ctx context.Context, root string, targets []Target, res *Result) error {
-	g := &goMasker{ctx: ctx, root: root, fset: token.NewFileSet(), orig: map[string][]byte{}}
+	g := &goMasker{ctx: ctx, root: root, fset: token.NewFileSet(), orig: map[string][]byte{}, base: map[string][]typeErr{}}
 	g.modPath = goModulePath(filepath.Join(root, "go.mod"))
 	g.std = importer.ForCompiler(g.fset, "source", nil).(types.ImporterFrom)
 
@@ -68,12 +69,13 @@ func maskGo(ctx context.Context, root string, targets []Target, res *Result) err
 			return nil
 		}
 		// Type-check the changed packages and their importers; prune unused imports.
-		files, msgs, err := g.check(files)
+		files, msgs, edits, err := g.check(files)
 		if err != nil {
 			return err
 		}
 		if len(msgs) == 0 {
 			g.finish(files, rems, protected, res)
+			res.Imports = append(res.Imports, edits...)
 			return nil
 		}
 		grew := false
@@ -391,19 +393,20 @@ func (g *goMasker) importPath(dir string) string {
 // check type-checks the changed packages and their importers with files applied, prunes
 // imports the removals left unused (updating files), and returns the type errors that the
 // masking added (compared with the unchanged tree), sorted.
-func (g *goMasker) check(files map[string][]byte) (map[string][]byte, []string, error) {
+func (g *goMasker) check(files map[string][]byte) (map[string][]byte, []string, []ImportEdit, error) {
 	dirs, err := g.pkgDirs(files)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
+	var edits []ImportEdit
 	for round := 0; round < 2; round++ {
-		base, err := g.typeErrors(dirs, nil)
+		base, err := g.baselineErrors(dirs)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		got, err := g.typeErrors(dirs, files)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		added := subtractErrs(got, base)
 		unused := map[string]map[string]bool{} // file → import paths
@@ -425,20 +428,36 @@ func (g *goMasker) check(files map[string][]byte) (map[string][]byte, []string, 
 				}
 			}
 			sort.Strings(rest)
-			return files, rest, nil
+			return files, rest, edits, nil
 		}
 		for f, ps := range unused {
-			nb, err := pruneImports(files[f], ps)
+			nb, ed, err := pruneImports(f, files[f], ps)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			files[f] = nb
+			edits = append(edits, ed...)
 		}
 	}
 	panic("unreachable")
 }
 
 type typeErr struct{ file, msg string }
+
+// baselineErrors returns the type errors of the unchanged packages in dirs, computed once
+// per set of directories.
+func (g *goMasker) baselineErrors(dirs []string) ([]typeErr, error) {
+	key := strings.Join(dirs, "\x00")
+	if b, ok := g.base[key]; ok {
+		return b, nil
+	}
+	b, err := g.typeErrors(dirs, nil)
+	if err != nil {
+		return nil, err
+	}
+	g.base[key] = b
+	return b, nil
+}
 
 // typeErrors type-checks the packages in dirs, with files overriding the disk, and returns
 // their errors sorted.
@@ -579,14 +598,15 @@ func unusedImport(msg string) (string, bool) {
 
 // pruneImports deletes the import specs of src whose path is in paths: their lines, or the
 // whole declaration when none of its specs remains.
-func pruneImports(src []byte, paths map[string]bool) ([]byte, error) {
+func pruneImports(file string, src []byte, paths map[string]bool) ([]byte, []ImportEdit, error) {
 	fset := token.NewFileSet()
 	af, err := parser.ParseFile(fset, "", src, parser.ImportsOnly|parser.ParseComments)
 	if err != nil {
-		return nil, fmt.Errorf("mask: %w", err)
+		return nil, nil, fmt.Errorf("mask: %w", err)
 	}
 	tf := fset.File(af.Pos())
 	lines := pyLines(src)
+	var edits []ImportEdit
 	removed := make([]bool, len(lines))
 	mark := func(a, b token.Pos) {
 		for i := tf.Line(a); i <= tf.Line(b); i++ {
@@ -608,12 +628,14 @@ func pruneImports(src []byte, paths map[string]bool) ([]byte, error) {
 		switch {
 		case len(hit) == 0:
 		case len(hit) == len(gd.Specs):
+			edits = append(edits, ImportEdit{File: file, Line: tf.Line(gd.Pos()), Removed: specNames(hit), Dropped: true})
 			start := gd.Pos()
 			if gd.Doc != nil {
 				start = gd.Doc.Pos()
 			}
 			mark(start, gd.End())
 		default:
+			edits = append(edits, ImportEdit{File: file, Line: tf.Line(gd.Pos()), Removed: specNames(hit)})
 			for _, is := range hit {
 				start, end := is.Pos(), is.End()
 				if is.Doc != nil {
@@ -626,11 +648,24 @@ func pruneImports(src []byte, paths map[string]bool) ([]byte, error) {
 			}
 		}
 	}
+	tidyBlank(len(lines), func(i int) bool { return len(bytes.TrimSpace(src[lines[i].start:lines[i].end])) == 0 }, removed)
 	var b bytes.Buffer
 	for i, l := range lines {
 		if !removed[i] {
 			b.Write(src[l.start:l.end])
 		}
 	}
-	return b.Bytes(), nil
+	return b.Bytes(), edits, nil
+}
+
+// specNames renders import specs as written: the quoted path, after its name if any.
+func specNames(specs []*ast.ImportSpec) []string {
+	out := make([]string, len(specs))
+	for i, is := range specs {
+		out[i] = is.Path.Value
+		if is.Name != nil {
+			out[i] = is.Name.Name + " " + is.Path.Value
+		}
+	}
+	return out
 }

@@ -1,0 +1,3 @@
+module example.com/gofix
+
+go 1.22
