@@ -208,3 +208,19 @@ func TestDockerGoDiff(t *testing.T) {
 	}
 	assert.Equal(t, ids, top)
 }
+
+func FuzzDemux(f *testing.F) {
+	f.Add([]byte{1, 0, 0, 0, 0, 0, 0, 2, 'h', 'i', 2, 0, 0, 0, 0, 0, 0, 1, 'e'})
+	f.Add([]byte{1, 0, 0, 0, 255, 255, 255, 255})
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var o, e bytes.Buffer
+		err := demux(bytes.NewReader(data), &o, &e)
+		if o.Len()+e.Len() > len(data) {
+			t.Fatalf("more output than input")
+		}
+		if err == nil && o.Len()+e.Len() == 0 && len(data) >= 8 && (data[4]|data[5]|data[6]|data[7]) != 0 {
+			t.Fatalf("a frame with a payload produced no output and no error")
+		}
+	})
+}
