@@ -216,29 +216,36 @@ func fillLimits(in, dl task.Limits) task.Limits {
 // ErrBadRequest is wrapped by errors about a request the runner cannot use.
 var ErrBadRequest = errors.New("bad run request")
 
-func checkRequest(req task.RunRequest) error {
+// checkRequest validates req and returns it with Root resolved through symbolic links (a
+// root that is a link would otherwise be copied as a link to the checkout).
+func checkRequest(req task.RunRequest) (task.RunRequest, error) {
 	if req.Root == "" || !filepath.IsAbs(req.Root) {
-		return fmt.Errorf("sandbox: root %q must be an absolute path: %w", req.Root, ErrBadRequest)
+		return req, fmt.Errorf("sandbox: root %q must be an absolute path: %w", req.Root, ErrBadRequest)
 	}
-	st, err := os.Stat(req.Root)
+	root, err := filepath.EvalSymlinks(req.Root)
 	if err != nil {
-		return fmt.Errorf("sandbox: root: %w", err)
+		return req, fmt.Errorf("sandbox: root: %w", err)
+	}
+	st, err := os.Stat(root)
+	if err != nil {
+		return req, fmt.Errorf("sandbox: root: %w", err)
 	}
 	if !st.IsDir() {
-		return fmt.Errorf("sandbox: root %s: %w: %w", req.Root, errNotDir, ErrBadRequest)
+		return req, fmt.Errorf("sandbox: root %s: %w: %w", req.Root, errNotDir, ErrBadRequest)
 	}
+	req.Root = root
 	if req.Kind != task.GoTest && req.Kind != task.Pytest {
-		return fmt.Errorf("sandbox: unknown test kind %q: %w", req.Kind, ErrBadRequest)
+		return req, fmt.Errorf("sandbox: unknown test kind %q: %w", req.Kind, ErrBadRequest)
 	}
 	if err := req.Overlay.Validate(); err != nil {
-		return fmt.Errorf("sandbox: overlay: %w", err)
+		return req, fmt.Errorf("sandbox: overlay: %w", err)
 	}
 	for _, f := range req.Select.Files {
 		if _, err := task.CleanRelPath(f); err != nil {
-			return fmt.Errorf("sandbox: selection: %w", err)
+			return req, fmt.Errorf("sandbox: selection: %w", err)
 		}
 	}
-	return nil
+	return req, nil
 }
 
 // slot is one prepared run directory.
@@ -399,7 +406,8 @@ func (l *Local) pytestCommand(s *slot, req task.RunRequest, list bool) (command,
 
 // Run runs the selected tests of req.Root with req.Overlay applied, in a private copy.
 func (l *Local) Run(ctx context.Context, req task.RunRequest) (*task.Report, error) {
-	if err := checkRequest(req); err != nil {
+	req, err := checkRequest(req)
+	if err != nil {
 		return nil, err
 	}
 	if err := l.init(); err != nil {
@@ -616,7 +624,8 @@ var ErrListFailed = errors.New("test discovery failed")
 // tests, examples and fuzz targets; benchmarks are left out because a plain test run does not
 // run them) or `pytest --collect-only -q`. Ids are sorted.
 func (l *Local) List(ctx context.Context, req task.RunRequest) ([]string, error) {
-	if err := checkRequest(req); err != nil {
+	req, err := checkRequest(req)
+	if err != nil {
 		return nil, err
 	}
 	if err := l.init(); err != nil {

@@ -357,3 +357,27 @@ func TestFindPython(t *testing.T) {
 	_, err = findPython([]string{"/nonexistent/python3", "/bin/false"})
 	assert.ErrorIs(t, err, ErrNoPython)
 }
+
+func TestLocalRootSymlink(t *testing.T) {
+	needPytest(t)
+	root := fixture(t, "pyfix")
+	link := filepath.Join(t.TempDir(), "link")
+	require.NoError(t, os.Symlink(root, link))
+	before := hashTree(t, root)
+	ov := task.Overlay{}
+	ov.Set("pkg/mathx.py", []byte("def add(a, b):\n    return 0\n\n\ndef mul(a, b):\n    return 0\n"))
+	rep, err := local(t).Run(context.Background(), task.RunRequest{Root: link, Kind: task.Pytest, Overlay: ov, Select: task.Selection{Files: []string{"test_mathx.py"}}})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]task.Outcome{"test_mathx.py::test_add": task.Fail, "test_mathx.py::test_mul": task.Fail}, outcomes(rep))
+	assert.Equal(t, before, hashTree(t, root))
+
+	h := NewTreeHasher()
+	viaLink, err := h.Hash(link, nil)
+	require.NoError(t, err)
+	direct, err := h.Hash(root, nil)
+	require.NoError(t, err)
+	assert.Equal(t, direct, viaLink)
+	changed, err := h.Hash(root, ov)
+	require.NoError(t, err)
+	assert.NotEqual(t, direct, changed)
+}

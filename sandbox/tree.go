@@ -124,13 +124,16 @@ type TreeHasher struct {
 // NewTreeHasher returns an empty hasher.
 func NewTreeHasher() *TreeHasher { return &TreeHasher{roots: map[string]map[string]fileSum{}} }
 
-// Hash returns a hex SHA-256 over every file of root (the entries copyTree copies: relative
+// Hash returns a hex SHA-256 over every file of root (resolved through symbolic links) (the entries copyTree copies: relative
 // path, kind, permission bits, and content or link target) after overlay.
 func (h *TreeHasher) Hash(root string, overlay task.Overlay) (string, error) {
 	if err := overlay.Validate(); err != nil {
 		return "", fmt.Errorf("sandbox: %w", err)
 	}
-	root = filepath.Clean(root)
+	root, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", fmt.Errorf("sandbox: hashing: %w", err)
+	}
 	h.mu.Lock()
 	old := h.roots[root]
 	h.mu.Unlock()
@@ -142,7 +145,7 @@ func (h *TreeHasher) Hash(root string, overlay task.Overlay) (string, error) {
 		sum  [32]byte
 	}
 	var entries []entry
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
