@@ -26,23 +26,28 @@
 //   - stats: the papers' analyses (logistic regression, Mann–Whitney U, correlations,
 //     percentiles, bootstrap), numerically equal to scipy/statsmodels, and difficulty plots.
 //
-// A session end to end, in outline (error handling elided):
+// A session end to end (the package's Example runs exactly this; errors elided):
 //
 //	ctx := context.Background()
-//	g, _ := callgraph.Build(ctx, repo, []callgraph.Language{golang.New(golang.Options{})}, callgraph.BuildOptions{})
-//	scores := g.Centrality(callgraph.CentralityOptions{})      // harmonic, PageRank, betweenness, ...
-//	runner := sandbox.NewLocal(sandbox.Options{})              // implements task.Runner
-//	base, _ := runner.Run(ctx, task.RunRequest{Root: repo, Kind: task.GoTest})
-//	// Pick hard functions (≥ 90th percentile of code lines and harmonic centrality),
-//	// delete their bodies, and keep the corruptions that make ≥ 5 passing tests fail:
-//	tasks, _ := corrupt.Generate(ctx, g, runner, corrupt.Options{Mode: corrupt.Remove, Seed: 1})
-//	// Score a repair: rerun the tests with the solver's patch as an overlay.
-//	rep, _ := runner.Run(ctx, task.RunRequest{Root: repo, Kind: task.GoTest, Overlay: fix})
-//	fmt.Println(rep.AllPassed(tasks[0].FailToPass))
-//	// PDB scoring of a debugger's patch against ground-truth line edits:
-//	res, _ := metrics.Score(ctx, example, prediction, oracle, metrics.Options{})
-//	fmt.Println(res.Precision, res.Recall)
-//	_ = scores; _ = base
+//	g, _ := callgraph.Build(ctx, repo, []callgraph.Language{golang.New(golang.Options{})}, callgraph.BuildOptions{SkipTests: true})
+//	cent, _ := g.Centrality(ctx, callgraph.CentralityOptions{}) // harmonic, PageRank, betweenness, …
+//
+//	runner := sandbox.NewLocal(sandbox.Options{}) // a task.Runner: private copies, limits
+//	req := task.RunRequest{Root: repo, Kind: task.GoTest}
+//	base, _ := sandbox.Baseline(ctx, runner, req, 2) // clean run twice; flaky tests excluded
+//
+//	// Delete function bodies until two deletions each break ≥ 5 passing tests.
+//	tasks, _ := corrupt.Generate(ctx, repo, g, cent, runner,
+//		corrupt.Baseline{Passing: base.Passing, Flaky: base.Flaky},
+//		corrupt.Options{Mode: corrupt.Remove, N: 2, Seed: 1, Run: req})
+//	record := tasks[0].Problem("ledger", "") // a task.BreakpointProblem for JSONL
+//
+//	// Score a repair: rerun the tests with the solver's files as an overlay.
+//	rep, _ := runner.Run(ctx, task.RunRequest{Root: repo, Kind: task.GoTest, Overlay: repaired})
+//	solved := rep.AllPassed(record.FailToPass)
+//
+//	// PDB: precision and recall of a debugger's program against ground-truth line edits.
+//	res, _ := metrics.Score(ctx, metrics.Input{Buggy: buggy, GT: task.DiffLines(buggy, fixed), Prediction: pred}, oracle, metrics.Options{})
 //
 // Every package's doc comment defines its terms and says where it differs from the
 // reference implementation; the specifications live beside the design notes
