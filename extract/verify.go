@@ -1,0 +1,242 @@
+package extract
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/faultline-dev/faultline/task"
+)
+
+// DefaultMaxF2PPassRate is the highest F2P pass rate a masked repository may keep (spec:
+// 0.3, inclusive).
+const DefaultMaxF2PPassRate = 0.3
+
+// PassRate returns passed / (passed + failed + error) over the tests of rep (skips do not
+// count; a timeout counts as failed), and the denominator. It is the post-verification's
+// measure of how much of the F2P file still passes on the masked code.
+func PassRate(rep *task.Report) (float64, int) {
+	passed, total := 0, 0
+	for _, t := range rep.Tests {
+		switch {
+		case t.Outcome.Passed():
+			passed++
+			total++
+		case t.Outcome.Failed():
+			total++
+		}
+	}
+	if total == 0 {
+		return 0, 0
+	}
+	return float64(passed) / float64(total), total
+}
+
+// VerifyRequest describes one candidate instance to verify: the tree (Base.Root with
+// Base.Overlay, the original code), the mask overlay on top of it, the F2P selection (a
+// test file, or Go test ids) and one selection per P2P file.
+type VerifyRequest struct {
+	Base task.RunRequest
+	Mask task.Overlay
+	F2P  task.Selection
+	P2P  []task.Selection
+	// MaxPassRate is the highest F2P pass rate accepted on the masked code (0:
+	// DefaultMaxF2PPassRate; a negative value means 0).
+	MaxPassRate float64
+}
+
+// Verification is the verdict on a candidate. Reason says why it was rejected (empty
+// when accepted). The reports are those of the runs made, in the order F2P masked,
+// P2P masked (one per file), F2P gold, P2P gold; a rejection stops at the first failed
+// check.
+type Verification struct {
+	Accepted    bool
+	Reason      string
+	F2PPassRate float64
+	// F2PTests are the ids of the F2P tests on the original code that pass (the instance's
+	// FAIL_TO_PASS); P2PTests those of the P2P files (PASS_TO_PASS). Sorted.
+	F2PTests, P2PTests []string
+	MaskedF2P          *task.Report
+	MaskedP2P          []*task.Report
+	GoldF2P            *task.Report
+	GoldP2P            []*task.Report
+}
+
+// Verify runs the post-verification checks through r: on the masked code the F2P
+// selection still runs (collects) and its pass rate is at most MaxPassRate, and every P2P
+// selection passes entirely; on the original code (the gold patch reapplied) the F2P and
+// P2P selections pass entirely. A rejected candidate comes back with Accepted false and
+// the reason; the error is for a runner that could not be used.
+func Verify(ctx context.Context, r task.Runner, vr VerifyRequest) (*Verification, error) {
+	maxRate := vr.MaxPassRate
+	if maxRate == 0 {
+		maxRate = DefaultMaxF2PPassRate
+	}
+	if maxRate < 0 {
+		maxRate = 0
+	}
+	masked := vr.Base.Overlay.Merge(vr.Mask)
+	run := func(ov task.Overlay, sel task.Selection) (*task.Report, error) {
+		req := vr.Base
+		req.Overlay = ov
+		req.Select = sel
+		rep, err := r.Run(ctx, req)
+		if err != nil {
+			return nil, fmt.Errorf("extract: verify: %w", err)
+		}
+		return rep, nil
+	}
+	v := &Verification{}
+	reject := func(format string, a ...any) (*Verification, error) {
+		v.Reason = fmt.Sprintf(format, a...)
+		return v, nil
+	}
+	rep, err := run(masked, vr.F2P)
+	if err != nil {
+		return nil, err
+	}
+	v.MaskedF2P = rep
+	if !rep.Ran() {
+		return reject("masked F2P %s does not run: %s: %s", selName(vr.F2P), rep.State, firstLine(rep.Detail))
+	}
+	rate, n := PassRate(rep)
+	v.F2PPassRate = rate
+	if n == 0 {
+		return reject("masked F2P %s reports no passing or failing test", selName(vr.F2P))
+	}
+	if rate > maxRate {
+		return reject("masked F2P %s pass rate %.3f > %.3f", selName(vr.F2P), rate, maxRate)
+	}
+	for _, sel := range vr.P2P {
+		rep, err := run(masked, sel)
+		if err != nil {
+			return nil, err
+		}
+		v.MaskedP2P = append(v.MaskedP2P, rep)
+		if !rep.Green() {
+			return reject("masked P2P %s does not pass: %s", selName(sel), runSummary(rep))
+		}
+	}
+	rep, err = run(vr.Base.Overlay, vr.F2P)
+	if err != nil {
+		return nil, err
+	}
+	v.GoldF2P = rep
+	if !rep.Green() {
+		return reject("gold F2P %s does not pass: %s", selName(vr.F2P), runSummary(rep))
+	}
+	v.F2PTests = rep.Passing()
+	for _, sel := range vr.P2P {
+		rep, err := run(vr.Base.Overlay, sel)
+		if err != nil {
+			return nil, err
+		}
+		v.GoldP2P = append(v.GoldP2P, rep)
+		if !rep.Green() {
+			return reject("gold P2P %s does not pass: %s", selName(sel), runSummary(rep))
+		}
+		v.P2PTests = append(v.P2PTests, rep.Passing()...)
+	}
+	slices.Sort(v.F2PTests)
+	slices.Sort(v.P2PTests)
+	v.P2PTests = slices.Compact(v.P2PTests)
+	v.Accepted = true
+	return v, nil
+}
+
+func selName(s task.Selection) string {
+	switch {
+	case len(s.Files) == 1 && len(s.IDs) == 0:
+		return s.Files[0]
+	case len(s.Files) == 0 && len(s.IDs) == 1:
+		return s.IDs[0]
+	case s.All():
+		return "(all tests)"
+	}
+	return fmt.Sprintf("(%d files, %d ids)", len(s.Files), len(s.IDs))
+}
+
+func runSummary(rep *task.Report) string {
+	if !rep.Ran() {
+		return fmt.Sprintf("%s: %s", rep.State, firstLine(rep.Detail))
+	}
+	f := rep.Failing()
+	if len(f) == 0 {
+		return "no test ran"
+	}
+	return fmt.Sprintf("%d failing, first %s", len(f), f[0])
+}
+
+// Score is how one repair attempt of a FeatureBench instance did.
+type Score struct {
+	// Resolved: the F2P tests all pass and every P2P run passes.
+	Resolved bool `json:"resolved"`
+	// PassRate is the fraction of the F2P test cases that pass (PASSED or XFAIL; pytest's
+	// non-strict XPASS too, see task.Outcome.Passed); F2PPassed and F2PTotal its terms.
+	PassRate  float64 `json:"pass_rate"`
+	F2PPassed int     `json:"f2p_passed"`
+	F2PTotal  int     `json:"f2p_total"`
+	// P2PFailed counts the P2P runs that did not pass.
+	P2PFailed int `json:"p2p_failed"`
+}
+
+// ScoreRun scores an attempt from the reports of its F2P run and P2P runs. f2pIDs are the
+// instance's FAIL_TO_PASS ids: each one counts, a missing one as not passing; without
+// them every non-skipped test of the F2P report counts. A run "exits 0" when it ran,
+// reported at least one test and none failed (task.Report.Green).
+func ScoreRun(f2p *task.Report, p2p []*task.Report, f2pIDs []string) Score {
+	var s Score
+	if len(f2pIDs) > 0 {
+		s.F2PTotal = len(f2pIDs)
+		for _, id := range f2pIDs {
+			if t, ok := f2p.Result(id); ok && t.Outcome.Passed() && f2p.Ran() {
+				s.F2PPassed++
+			}
+		}
+	} else if f2p.Ran() {
+		for _, t := range f2p.Tests {
+			if t.Outcome != task.Skip {
+				s.F2PTotal++
+				if t.Outcome.Passed() {
+					s.F2PPassed++
+				}
+			}
+		}
+	}
+	if s.F2PTotal > 0 {
+		s.PassRate = float64(s.F2PPassed) / float64(s.F2PTotal)
+	}
+	for _, r := range p2p {
+		if !r.Green() {
+			s.P2PFailed++
+		}
+	}
+	s.Resolved = f2p.Green() && s.F2PTotal > 0 && s.F2PPassed == s.F2PTotal && s.P2PFailed == 0
+	return s
+}
+
+// Summary aggregates scores: the resolved rate and the mean pass rate over N attempts.
+type Summary struct {
+	N            int     `json:"n"`
+	Resolved     int     `json:"resolved"`
+	ResolvedRate float64 `json:"resolved_rate"`
+	MeanPassRate float64 `json:"mean_pass_rate"`
+}
+
+// Summarize aggregates scores (the zero Summary for none).
+func Summarize(scores []Score) Summary {
+	s := Summary{N: len(scores)}
+	if s.N == 0 {
+		return s
+	}
+	sum := 0.0
+	for _, x := range scores {
+		if x.Resolved {
+			s.Resolved++
+		}
+		sum += x.PassRate
+	}
+	s.ResolvedRate = float64(s.Resolved) / float64(s.N)
+	s.MeanPassRate = sum / float64(s.N)
+	return s
+}

@@ -1,0 +1,129 @@
+package extract
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/faultline-dev/faultline/task"
+)
+
+func report(outcomes ...string) *task.Report {
+	rep := &task.Report{State: task.RunOK}
+	for i := 0; i+1 < len(outcomes); i += 2 {
+		rep.Tests = append(rep.Tests, task.TestResult{ID: outcomes[i], Outcome: task.Outcome(outcomes[i+1])})
+	}
+	rep.Sort()
+	return rep
+}
+
+func TestPassRate(t *testing.T) {
+	r, n := PassRate(report("a", "pass", "b", "fail", "c", "error", "d", "skip", "e", "xfail", "f", "timeout"))
+	require.Equal(t, 5, n)
+	require.InDelta(t, 0.4, r, 1e-12)
+	r, n = PassRate(report("a", "skip"))
+	require.Zero(t, n)
+	require.Zero(t, r)
+}
+
+// fakeRunner answers by (masked?, selection file) from a table.
+func fakeRunner(table map[string]*task.Report, calls *[]string) task.Runner {
+	return task.RunnerFunc(func(_ context.Context, req task.RunRequest) (*task.Report, error) {
+		key := "gold:"
+		if _, ok := req.Overlay["lib.py"]; ok {
+			key = "masked:"
+		}
+		key += req.Select.Files[0]
+		*calls = append(*calls, key)
+		rep, ok := table[key]
+		if !ok {
+			return nil, errors.New("unexpected run " + key)
+		}
+		return rep, nil
+	})
+}
+
+func TestVerify(t *testing.T) {
+	base := task.RunRequest{Root: "/repo", Kind: task.Pytest}
+	mask := task.Overlay{"lib.py": {Data: []byte("pass\n")}}
+	vr := VerifyRequest{Base: base, Mask: mask, F2P: task.Selection{Files: []string{"t_f.py"}},
+		P2P: []task.Selection{{Files: []string{"t_p.py"}}}}
+	good := map[string]*task.Report{
+		"masked:t_f.py": report("t_f.py::a", "fail", "t_f.py::b", "fail", "t_f.py::c", "pass", "t_f.py::d", "fail"),
+		"masked:t_p.py": report("t_p.py::x", "pass"),
+		"gold:t_f.py":   report("t_f.py::a", "pass", "t_f.py::b", "pass", "t_f.py::c", "pass", "t_f.py::d", "pass"),
+		"gold:t_p.py":   report("t_p.py::x", "pass", "t_p.py::y", "skip"),
+	}
+	var calls []string
+	v, err := Verify(context.Background(), fakeRunner(good, &calls), vr)
+	require.NoError(t, err)
+	require.True(t, v.Accepted, v.Reason)
+	require.Equal(t, 0.25, v.F2PPassRate)
+	require.Equal(t, []string{"t_f.py::a", "t_f.py::b", "t_f.py::c", "t_f.py::d"}, v.F2PTests)
+	require.Equal(t, []string{"t_p.py::x"}, v.P2PTests)
+	require.Equal(t, []string{"masked:t_f.py", "masked:t_p.py", "gold:t_f.py", "gold:t_p.py"}, calls)
+
+	cases := map[string]struct {
+		key    string
+		rep    *task.Report
+		reason string
+	}{
+		"too many pass": {"masked:t_f.py", report("t_f.py::a", "pass", "t_f.py::b", "fail"), "pass rate 0.500 > 0.300"},
+		"no collect":    {"masked:t_f.py", &task.Report{State: task.RunCollectionError, Detail: "ImportError: cannot import name 'f'"}, "does not run: collection_error: ImportError"},
+		"all skipped":   {"masked:t_f.py", report("t_f.py::a", "skip"), "no passing or failing test"},
+		"p2p broken":    {"masked:t_p.py", report("t_p.py::x", "fail"), "masked P2P t_p.py does not pass: 1 failing"},
+		"gold broken":   {"gold:t_f.py", report("t_f.py::a", "pass", "t_f.py::b", "error"), "gold F2P t_f.py does not pass"},
+		"gold p2p":      {"gold:t_p.py", &task.Report{State: task.RunTimeout}, "gold P2P t_p.py does not pass: timeout"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			table := map[string]*task.Report{}
+			for k, v := range good {
+				table[k] = v
+			}
+			table[c.key] = c.rep
+			var calls []string
+			v, err := Verify(context.Background(), fakeRunner(table, &calls), vr)
+			require.NoError(t, err)
+			require.False(t, v.Accepted)
+			require.Contains(t, v.Reason, c.reason)
+		})
+	}
+	// The threshold is inclusive.
+	table := map[string]*task.Report{}
+	for k, v := range good {
+		table[k] = v
+	}
+	table["masked:t_f.py"] = report("a", "pass", "b", "fail", "c", "fail", "d", "fail", "e", "fail", "f", "fail", "g", "fail", "h", "fail", "i", "fail", "j", "fail")
+	vr.MaxPassRate = 0.1
+	v, err = Verify(context.Background(), fakeRunner(table, &calls), vr)
+	require.NoError(t, err)
+	require.True(t, v.Accepted, v.Reason)
+	// A runner error is an error.
+	_, err = Verify(context.Background(), fakeRunner(map[string]*task.Report{}, &calls), vr)
+	require.Error(t, err)
+}
+
+func TestScoreRun(t *testing.T) {
+	f2p := report("f::a", "pass", "f::b", "xfail", "f::c", "fail", "f::d", "skip")
+	p2pOK := report("p::x", "pass")
+	s := ScoreRun(f2p, []*task.Report{p2pOK}, nil)
+	require.Equal(t, Score{PassRate: 2.0 / 3, F2PPassed: 2, F2PTotal: 3}, s)
+	s = ScoreRun(f2p, []*task.Report{p2pOK}, []string{"f::a", "f::b", "f::missing"})
+	require.Equal(t, Score{PassRate: 2.0 / 3, F2PPassed: 2, F2PTotal: 3}, s)
+
+	all := report("f::a", "pass", "f::b", "xfail")
+	s = ScoreRun(all, []*task.Report{p2pOK, p2pOK}, []string{"f::a", "f::b"})
+	require.Equal(t, Score{Resolved: true, PassRate: 1, F2PPassed: 2, F2PTotal: 2}, s)
+	s = ScoreRun(all, []*task.Report{p2pOK, report("p::y", "error")}, []string{"f::a", "f::b"})
+	require.Equal(t, Score{PassRate: 1, F2PPassed: 2, F2PTotal: 2, P2PFailed: 1}, s)
+	broken := &task.Report{State: task.RunCollectionError, Tests: all.Tests}
+	s = ScoreRun(broken, nil, []string{"f::a", "f::b"})
+	require.Equal(t, Score{F2PTotal: 2}, s)
+
+	sum := Summarize([]Score{{Resolved: true, PassRate: 1}, {PassRate: 0.5}, {PassRate: 0}, {Resolved: true, PassRate: 1}})
+	require.Equal(t, Summary{N: 4, Resolved: 2, ResolvedRate: 0.5, MeanPassRate: 0.625}, sum)
+	require.Equal(t, Summary{}, Summarize(nil))
+}
