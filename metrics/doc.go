@@ -76,4 +76,14 @@
 //
 // Summarize averages per task (macro, as the released evaluator) and per bug count then
 // across bug counts (micro, as the paper), each with a standard error (ddof = 1).
+//
+// # FeatureBench
+//
+// FeatureBench scores an instance from its test runs (spec/featurebench.md §Evaluation):
+// resolved when the F2P file's run and every P2P file's run exit 0 with no failing test,
+// and the pass rate, the fraction of F2P cases that PASSED or XFAILed (an XPASS counts as
+// not passing here).
+//
+// Breakpoint's scores (binary success, the partial score per submission, the anti-hack rule)
+// belong to the solver environment in package corrupt, where the submissions are made.
 package metrics
