@@ -215,7 +215,7 @@ func (g *goMasker) remove(targets []Target, protected map[Target]string) (map[st
 				}
 				nt := t
 				nt.Line = line
-				found = append(found, goRemoval{Removal: Removal{Target: nt, Kind: kind, StartLine: first, EndLine: last}, asked: t})
+				found = append(found, goRemoval{Removal: Removal{Target: nt, Kind: kind, StartLine: first, EndLine: last, asked: t}, asked: t})
 			}
 			if !hit {
 				protected[t] = ReasonNotFound

@@ -48,6 +48,8 @@ type Result struct {
 	Protected []Protection
 	// Imports lists the import statements rewritten or dropped, sorted by file and line.
 	Imports []ImportEdit
+	// Runs is the number of collection runs MaskUntilCollects made (0 for Mask).
+	Runs int
 }
 
 // RemovedLines is the total number of lines the removals deleted (definitions with their

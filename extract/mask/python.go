@@ -377,7 +377,7 @@ func (f *pyFile) rewrite(rems []pyRemoval, imps map[int][]impEnt) ([]byte, []Rem
 		}
 		t := r.target
 		t.Line = r.fn.Line
-		out = append(out, Removal{Target: t, Kind: r.fn.Kind, StartLine: first, EndLine: last})
+		out = append(out, Removal{Target: t, Kind: r.fn.Kind, StartLine: first, EndLine: last, asked: r.target})
 	}
 	// Import edits.
 	repl := map[int]string{}

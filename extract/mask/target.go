@@ -106,6 +106,8 @@ type Removal struct {
 	Kind      task.Kind `json:"kind"`
 	StartLine int       `json:"start_line"`
 	EndLine   int       `json:"end_line"`
+
+	asked Target // the target as the caller named it
 }
 
 // Lines is the number of lines the removal deleted.

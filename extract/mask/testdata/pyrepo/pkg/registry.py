@@ -1,0 +1,9 @@
+def make():
+    return 1
+
+
+def other():
+    return 2
+
+
+REGISTRY = {"make": make}

@@ -1,0 +1,5 @@
+from pkg import registry
+
+
+def test_registry():
+    assert registry.REGISTRY["make"]() == 1
