@@ -124,14 +124,20 @@ func (c *collector) codeRows() []int32 {
 	t := c.t
 	c.sc.opID = grow(c.sc.opID, len(t.nodes))
 	opID := c.sc.opID
-	intern := map[string]int32{}
+	if c.sc.intern == nil {
+		c.sc.intern = map[string]int32{}
+	}
+	intern := c.sc.intern
+	clear(intern)
 	var maxRow uint32
 	for i := range t.nodes {
 		if r := t.nodes[i].endRow; r > maxRow {
 			maxRow = r
 		}
 	}
-	mark := make([]bool, maxRow+2)
+	c.sc.mark = grow(c.sc.mark, int(maxRow)+2)
+	mark := c.sc.mark
+	clear(mark)
 	c.sc.inStr = grow(c.sc.inStr, len(t.nodes))
 	inStr := c.sc.inStr
 	for i := range t.nodes {
@@ -164,7 +170,9 @@ func (c *collector) codeRows() []int32 {
 		}
 	}
 	c.nOperands = int32(len(intern))
-	rows := make([]int32, len(mark)+1)
+	c.sc.rows = grow(c.sc.rows, len(mark)+1)
+	rows := c.sc.rows
+	rows[0] = 0
 	for r, m := range mark {
 		rows[r+1] = rows[r]
 		if m {

@@ -95,13 +95,11 @@ type expr struct {
 	pos    uint32
 	idx    int // eParam: parameter index; eFrom: relative level; eSubscript: slice start
 	round  int // the epoch of memo
-	// the resolver's stableGen when stable was computed
-	stableGen int
-	name      string
-	x         *expr
-	def       *defInfo
-	sc        *scope
-	memo      []value
+	name   string
+	x      *expr
+	def    *defInfo
+	sc     *scope
+	memo   []value
 	*litData
 }
 
@@ -114,6 +112,7 @@ type litData struct {
 	extraKeys []string
 	extraVals []*expr
 	extraSeen map[*expr]bool
+	read      bool // some subscript or iteration read the container: stored values matter
 }
 
 var unknownExpr = &expr{op: eUnknown}
@@ -126,6 +125,7 @@ type param struct {
 	kwOnly    bool
 	flows     []*expr // argument expressions flowing in from resolved calls (level 7)
 	flowsSeen map[*expr]bool
+	read      bool // evaluated by some expression: new flows matter
 }
 
 // defInfo is a definition under analysis.
@@ -153,6 +153,7 @@ type defInfo struct {
 	// attributes assigned from outside the class: on instances (obj.x = v) and on the
 	// class itself (C.x = v), found while resolving
 	dynAttrs, dynClassAttrs map[string][]*expr
+	attrRead                map[string]bool // names looked up on the class (dynNames only)
 	mro                     []*defInfo
 	mroState                int // 0 not computed, 1 computing, 2 done
 }

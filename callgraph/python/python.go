@@ -145,9 +145,12 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) ([]resolution, err
 		}
 		r.newEpoch()
 		changed := false
-		if !r.noFlow && round < rounds && r.applyStores() {
-			changed = true
-			r.newEpoch() // the stored values invalidate the memos
+		if !r.noFlow && round < rounds {
+			added, ch := r.applyStores()
+			if added {
+				r.newEpoch() // the stored values invalidate the memos computed meanwhile
+			}
+			changed = ch
 		}
 		for k, cs := range sites {
 			if round > 1 && cs.callee.isStable(r) {
@@ -195,7 +198,9 @@ func appendDef(ds []*defInfo, d *defInfo) []*defInfo {
 }
 
 // bindArgs records the argument expressions of cs as values flowing into d's parameters;
-// bound means d's first parameter is the receiver. It reports whether anything was new.
+// bound means d's first parameter is the receiver. It reports whether a parameter that
+// some expression reads received a new value (flows into parameters nobody reads cannot
+// change any result).
 func bindArgs(cs *callSite, d *defInfo, bound bool) bool {
 	off := 0
 	if bound && d.class != nil && !d.static {
@@ -212,7 +217,9 @@ func bindArgs(cs *callSite, d *defInfo, bound bool) bool {
 		if !p.flowsSeen[a] {
 			p.flowsSeen[a] = true
 			p.flows = append(p.flows, a)
-			changed = true
+			if p.read {
+				changed = true
+			}
 		}
 	}
 	pos := 0

@@ -30,13 +30,13 @@ type resolver struct {
 	// flows, or a cycle cut short); an expression is stable when its evaluation did not
 	// increase it, and then keeps its memo across rounds.
 	unstable int
-	// stableGen invalidates every stable memo when it changes (attributes assigned from
-	// outside a class were found)
-	stableGen int
+	// dynNames holds the attribute names assigned from outside a class somewhere
+	// (obj.x = v): class attribute lookups of these names may change between rounds
+	dynNames map[string]bool
 }
 
 // isStable reports whether e's memo holds in every later epoch.
-func (e *expr) isStable(r *resolver) bool { return e.stable && e.stableGen == r.stableGen }
+func (e *expr) isStable(r *resolver) bool { return e.stable }
 
 type memoEntry struct {
 	vals     []value
@@ -120,6 +120,12 @@ func newResolver(files []*fileInfo) *resolver {
 		}
 		if _, ok := r.names[c.name]; !ok {
 			r.names[c.name] = c.key
+		}
+	}
+	r.dynNames = map[string]bool{}
+	for _, f := range files {
+		for _, st := range f.attrStores {
+			r.dynNames[st.name] = true
 		}
 	}
 	r.methods = map[string][]*defInfo{}
@@ -214,7 +220,7 @@ func (r *resolver) eval(e *expr) []value {
 	v := r.evalOp(e)
 	r.depth--
 	e.memo, e.busy = v, false
-	e.stable, e.stableGen = r.unstable == before, r.stableGen
+	e.stable = r.unstable == before
 	if !e.stable {
 		r.unstable++ // propagate to the callers
 	}
@@ -262,6 +268,7 @@ func (r *resolver) evalOp(e *expr) []value {
 	case eParam:
 		r.unstable++
 		p := &e.def.params[e.idx]
+		p.read = true
 		var out []value
 		if p.dflt != nil {
 			out = addValues(out, r.eval(p.dflt)...)
@@ -302,6 +309,7 @@ func (r *resolver) evalOp(e *expr) []value {
 				continue
 			}
 			lit := v.lit
+			lit.read = true
 			for k, el := range lit.elems {
 				pos := k
 				if v.sliced {
@@ -336,6 +344,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		for _, v := range r.eval(e.x) {
 			switch {
 			case v.kind == vSeq && v.lit.op == eSeq:
+				v.lit.read = true
 				for _, el := range v.lit.elems {
 					out = addValues(out, r.eval(el)...)
 				}
@@ -374,10 +383,10 @@ func itoa(k int) string {
 }
 
 // applyStores adds the values stored into container literals (x[k] = v, x.append(v),
-// x.update(...)) to the containers x may evaluate to. It reports whether anything new
-// was stored.
-func (r *resolver) applyStores() bool {
-	changed := false
+// x.update(...)) to the containers x may evaluate to, and the attributes assigned from
+// outside classes to the classes of the objects. It reports whether anything was added,
+// and whether something already read changed (another round is needed).
+func (r *resolver) applyStores() (added, changed bool) {
 	add := func(lit *expr, key string, v *expr) {
 		if v == nil || v.op == eUnknown {
 			return
@@ -391,9 +400,12 @@ func (r *resolver) applyStores() bool {
 		lit.extraSeen[v] = true
 		lit.extraKeys = append(lit.extraKeys, key)
 		lit.extraVals = append(lit.extraVals, v)
-		changed = true
+		added = true
+		if lit.read {
+			changed = true
+		}
 	}
-	addAttr := func(m *map[string][]*expr, name string, v *expr) {
+	addAttr := func(c *defInfo, m *map[string][]*expr, name string, v *expr) {
 		if *m == nil {
 			*m = map[string][]*expr{}
 		}
@@ -403,8 +415,10 @@ func (r *resolver) applyStores() bool {
 			}
 		}
 		(*m)[name] = append((*m)[name], v)
-		changed = true
-		r.stableGen++ // class attributes changed: no memo is stable any more
+		added = true
+		if c.attrRead[name] {
+			changed = true
+		}
 	}
 	for _, f := range r.files {
 		for _, st := range f.attrStores {
@@ -419,9 +433,9 @@ func (r *resolver) applyStores() bool {
 				}
 				switch {
 				case o.kind == vInst:
-					addAttr(&o.def.dynAttrs, st.name, st.val)
+					addAttr(o.def, &o.def.dynAttrs, st.name, st.val)
 				case o.kind == vDef && o.def.fn.Kind == "class":
-					addAttr(&o.def.dynClassAttrs, st.name, st.val)
+					addAttr(o.def, &o.def.dynClassAttrs, st.name, st.val)
 				}
 			}
 		}
@@ -455,7 +469,7 @@ func (r *resolver) applyStores() bool {
 			}
 		}
 	}
-	return changed
+	return added, changed
 }
 
 // definesMethod reports whether class c or a class in its order defines a method name.
@@ -659,6 +673,15 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 	mro := r.mro(c)
 	if skip > len(mro) {
 		return nil
+	}
+	if r.dynNames[name] && !r.noFlow {
+		r.unstable++ // attributes of this name are assigned from outside classes
+		for _, k := range mro[skip:] {
+			if k.attrRead == nil {
+				k.attrRead = map[string]bool{}
+			}
+			k.attrRead[name] = true
+		}
 	}
 	var out []value
 	if inst && !r.noFlow {

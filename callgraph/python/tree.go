@@ -254,6 +254,10 @@ type scratch struct {
 	stamp             int32
 	// callMemo[i] is the eCall expression of call node i (see collector.callExpr)
 	callMemo []*expr
+	// code-row marks and their prefix sums, and the operand intern table of one file
+	mark   []bool
+	rows   []int32
+	intern map[string]int32
 }
 
 func grow[T any](s []T, n int) []T {
