@@ -188,7 +188,7 @@ func (c *collector) function(i, dec int32, sc *scope, caller *defInfo, cond bool
 		case k == 0 && d.class != nil && !d.static && d.classMethod:
 			v = &expr{op: eClass, def: d.class}
 		case k == 0 && d.class != nil && !d.static:
-			v = &expr{op: eSelf, def: d.class}
+			v = &expr{op: eSelf, def: d}
 			fs.selfName, fs.class = p.name, d.class
 		default:
 			v = &expr{op: eParam, def: d, idx: k}

@@ -72,7 +72,7 @@ const (
 	eModule           // `import a.b` (name = the dotted module bound)
 	eFrom             // `from <level dots><mod> import name`
 	eParam            // parameter idx of def
-	eSelf             // an instance of class def (a method's self)
+	eSelf             // the self parameter of method def: an instance of its class or of a subclass it was called on
 	eClass            // class def itself (a class method's cls)
 	eSuper            // super() inside a method of class def
 	eSeq              // a list, tuple or set literal (elems)
@@ -154,8 +154,15 @@ type defInfo struct {
 	// class itself (C.x = v), found while resolving
 	dynAttrs, dynClassAttrs map[string][]*expr
 	attrRead                map[string]bool // names looked up on the class (dynNames only)
-	mro                     []*defInfo
-	mroState                int // 0 not computed, 1 computing, 2 done
+	// methods: classes of the instances (subclasses of the method's class) the method was
+	// called on through a subclass instance; selfRead marks a method whose self was read
+	selfFlows []*defInfo
+	selfRead  bool
+	// classes: the project has a subclass of it (so self may be a subclass instance);
+	// instantiated: a call of the class itself was resolved
+	hasSub, instantiated bool
+	mro                  []*defInfo
+	mroState             int // 0 not computed, 1 computing, 2 done
 }
 
 // callSite is one call expression (or a decorator application).
@@ -217,9 +224,11 @@ const (
 type value struct {
 	kind  valueKind
 	bound bool // a method reached through an instance (its first parameter is bound)
-	def   *defInfo
-	key   string
-	lit   *expr
+	// recv is the class of the instance a bound method was looked up on
+	recv *defInfo
+	def  *defInfo
+	key  string
+	lit  *expr
 	// for container values: the list was sliced; off is the constant start of the slice,
 	// -1 when unknown
 	sliced bool

@@ -139,6 +139,10 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) ([]resolution, err
 		rounds = 1
 		r.noFlow = true
 	}
+	if !r.noFlow {
+		r.newEpoch()
+		r.markSubclassed()
+	}
 	for round := 1; round <= rounds; round++ {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("python: analyze: %w", err)
@@ -158,10 +162,19 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) ([]resolution, err
 			}
 			res[k] = resolution{site: cs, targets: nil}
 			for _, v := range r.eval(cs.callee) {
+				if v.kind == vDef && v.def.fn.Kind == task.KindClass && !v.def.instantiated {
+					v.def.instantiated = true
+					if v.def.hasSub {
+						changed = true
+					}
+				}
 				defs, bound := r.targets(v)
 				for _, d := range defs {
 					res[k].targets = appendDef(res[k].targets, d)
 					if round < rounds && bindArgs(cs, d, bound) {
+						changed = true
+					}
+					if round < rounds && bound && flowSelf(d, v.recv) {
 						changed = true
 					}
 				}

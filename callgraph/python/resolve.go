@@ -278,7 +278,22 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return out
 	case eSelf:
-		return []value{{kind: vInst, def: e.def}}
+		d := e.def
+		if !d.class.hasSub || r.noFlow {
+			return []value{{kind: vInst, def: d.class}}
+		}
+		// self is an instance of a subclass the method was called on, or of the class
+		// itself when the class is instantiated in the project (or nothing is known)
+		r.unstable++ // subclass instances may still flow in
+		d.selfRead = true
+		var out []value
+		if d.class.instantiated || len(d.selfFlows) == 0 {
+			out = append(out, value{kind: vInst, def: d.class})
+		}
+		for _, k := range d.selfFlows {
+			out = addValues(out, value{kind: vInst, def: k})
+		}
+		return out
 	case eClass:
 		return []value{{kind: vDef, def: e.def}}
 	case eSuper:
@@ -470,6 +485,35 @@ func (r *resolver) applyStores() (added, changed bool) {
 		}
 	}
 	return added, changed
+}
+
+// markSubclassed computes every class's order and marks the classes with a subclass in
+// the project.
+func (r *resolver) markSubclassed() {
+	for _, f := range r.files {
+		for _, d := range f.defs {
+			if d.fn.Kind == "class" {
+				for _, b := range r.mro(d)[1:] {
+					b.hasSub = true
+				}
+			}
+		}
+	}
+}
+
+// flowSelf records that method d was called on an instance of class recv. It reports
+// whether that is new to a method whose self has been read.
+func flowSelf(d *defInfo, recv *defInfo) bool {
+	if recv == nil || d.class == nil || recv == d.class || !d.class.hasSub {
+		return false
+	}
+	for _, k := range d.selfFlows {
+		if k == recv {
+			return false
+		}
+	}
+	d.selfFlows = append(d.selfFlows, recv)
+	return d.selfRead
 }
 
 // definesMethod reports whether class c or a class in its order defines a method name.
@@ -710,6 +754,9 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 			for _, v := range r.eval(b.val) {
 				if v.kind == vDef && v.def.class != nil && v.def.fn.Kind == "method" {
 					v.bound = (inst || v.def.classMethod) && !v.def.static
+					if inst && v.bound && skip == 0 {
+						v.recv = c
+					}
 				}
 				out = addValues(out, v)
 			}
