@@ -491,7 +491,7 @@ func joinOutput(stdout, stderr string) string {
 	return stdout + "\n[stderr]\n" + stderr
 }
 
-// goOutputText is a placeholder-free summary for Report.Output when go wrote nothing to
+// goOutputText is Report.Output for a Go run whose go command wrote nothing to
 // stderr: the package-level output of failed packages.
 func goOutputText(p *GoParser) string {
 	var b strings.Builder
