@@ -12,6 +12,11 @@ import (
 
 // FuzzAnalyze checks that arbitrary bytes never panic the front end, that every span is
 // inside the file, and that a file with errors reports a *SyntaxError with its position.
+//
+// Under go test -fuzz almost every mutation reaches new parser paths and is minimized for
+// up to -fuzzminimizetime (60s by default), so progress looks stalled; run it as
+//
+//	go test -run XXX -fuzz FuzzAnalyze -fuzzminimizetime 1s ./callgraph/golang
 func FuzzAnalyze(f *testing.F) {
 	for _, p := range []string{"store/store.go", "store/helpers.go", "cmd/shop/main.go"} {
 		src, err := os.ReadFile(filepath.Join("testdata", "shop", filepath.FromSlash(p)))

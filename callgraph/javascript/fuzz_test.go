@@ -12,6 +12,11 @@ import (
 
 // FuzzAnalyze checks that arbitrary bytes never panic the front end, that spans stay
 // inside the file and that syntax errors carry their position.
+//
+// Under go test -fuzz almost every mutation reaches new parser paths and is minimized for
+// up to -fuzzminimizetime (60s by default), so progress looks stalled; run it as
+//
+//	go test -run XXX -fuzz FuzzAnalyze -fuzzminimizetime 1s ./callgraph/javascript
 func FuzzAnalyze(f *testing.F) {
 	for _, p := range []string{"lib/shapes.js", "lib/counter.js", "lib/legacy.cjs", "main.mjs"} {
 		src, err := os.ReadFile(filepath.Join("testdata", "app", filepath.FromSlash(p)))
