@@ -42,7 +42,7 @@ func ParseTarget(id string) (Target, error) {
 	if _, err := task.CleanRelPath(t.File); err != nil {
 		return Target{}, fmt.Errorf("mask: object id %q: %w", id, err)
 	}
-	if t.Name == "" || strings.ContainsAny(t.Name, " \t\n") {
+	if t.Name == "" || strings.ContainsAny(t.Name, " \t\n:") {
 		return Target{}, fmt.Errorf("mask: bad name in object id %q", id)
 	}
 	return t, nil
