@@ -381,3 +381,40 @@ func TestLocalRootSymlink(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotEqual(t, direct, changed)
 }
+
+func TestLocalPytestTimeoutAndFlood(t *testing.T) {
+	needPytest(t)
+	root := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(root, "test_bad.py"), []byte(`import sys, time
+
+def test_flood():
+    line = "y" * 1023 + "\n"
+    for _ in range(50 * 1024):
+        sys.stdout.write(line)
+    print("\nthe end")
+    assert False
+
+def test_sleep():
+    time.sleep(3600)
+`), 0o644))
+	l := local(t)
+	ctx := context.Background()
+	rep, err := l.Run(ctx, task.RunRequest{Root: root, Kind: task.Pytest, Select: task.Selection{IDs: []string{"test_bad.py::test_flood"}},
+		Limits: task.Limits{OutputBytes: 64 << 10, MessageLen: 512}})
+	require.NoError(t, err)
+	assert.Equal(t, task.RunOK, rep.State, rep.Detail)
+	tr, ok := rep.Result("test_bad.py::test_flood")
+	require.True(t, ok)
+	assert.Equal(t, task.Fail, tr.Outcome)
+	assert.LessOrEqual(t, len(tr.Message), 512)
+	assert.LessOrEqual(t, len(rep.Output), 80<<10)
+	assert.True(t, hasNote(rep, "output capped"))
+
+	start := time.Now()
+	rep, err = l.Run(ctx, task.RunRequest{Root: root, Kind: task.Pytest, Select: task.Selection{IDs: []string{"test_bad.py::test_sleep"}},
+		Limits: task.Limits{Timeout: 3 * time.Second}})
+	require.NoError(t, err)
+	assert.Equal(t, task.RunTimeout, rep.State)
+	assert.False(t, rep.AllPassed([]string{"test_bad.py::test_sleep"}))
+	assert.Less(t, time.Since(start), 3*time.Second+DefaultKillGrace+5*time.Second)
+}
