@@ -46,8 +46,8 @@
 // Targets are function and method declarations (`F`, `T.M`), found with go/parser; a
 // removal takes the declaration with its doc comment. After removal the changed packages and
 // every package of the module that imports one of them are type-checked with go/types
-// (module packages from source with the masked contents, others through the source
-// importer); imports the removal left unused are deleted, and a target the remaining code
+// (module packages from source with the masked contents, others from the go command's
+// export data, falling back to the source importer); imports the removal left unused are deleted, and a target the remaining code
 // still uses (`undefined: F`, `x.M undefined`, a missing interface method) is protected
 // with ReasonUsed and the masking is redone. Errors the unmasked tree already had are not
 // counted. Test files are not type-checked here (MaskUntilCollects builds the tests).

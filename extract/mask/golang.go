@@ -53,7 +53,10 @@ func (g *goMasker) read(rel string) ([]byte, error) {
 func maskGo(ctx context.Context, root string, targets []Target, res *Result) error {
 	g := &goMasker{ctx: ctx, root: root, fset: token.NewFileSet(), orig: map[string][]byte{}, base: map[string][]typeErr{}}
 	g.modPath = goModulePath(filepath.Join(root, "go.mod"))
-	g.std = importer.ForCompiler(g.fset, "source", nil).(types.ImporterFrom)
+	g.std = fallbackImporter{
+		importer.ForCompiler(g.fset, "gc", nil).(types.ImporterFrom),
+		importer.ForCompiler(g.fset, "source", nil).(types.ImporterFrom),
+	}
 
 	protected := map[Target]string{}
 	for iter := 0; ; iter++ {
@@ -440,6 +443,20 @@ func (g *goMasker) check(files map[string][]byte) (map[string][]byte, []string, 
 		}
 	}
 	panic("unreachable")
+}
+
+// fallbackImporter imports with the first importer and, when it fails, with the second:
+// compiler export data (through the go command's build cache, fast) first, then source.
+type fallbackImporter [2]types.ImporterFrom
+
+func (f fallbackImporter) Import(p string) (*types.Package, error) { return f.ImportFrom(p, "", 0) }
+
+func (f fallbackImporter) ImportFrom(p, dir string, mode types.ImportMode) (*types.Package, error) {
+	pkg, err := f[0].ImportFrom(p, dir, mode)
+	if err == nil {
+		return pkg, nil
+	}
+	return f[1].ImportFrom(p, dir, mode)
 }
 
 type typeErr struct{ file, msg string }
