@@ -9,7 +9,8 @@
 // our own tar stream (modes and symbolic links preserved; testcontainers' CopyDirToContainer
 // flattens modes and skips links), as /work/pristine; each run resets /work/tree from it with
 // `cp -a`, writes the overlay, and runs the test command under `timeout -s KILL N` (an exec is
-// not killed when its context ends). Reusing a box is much cheaper than a container per run.
+// not killed when its context ends), after killing whatever the previous run left running.
+// Reusing a box is much cheaper than a container per run.
 //
 // Go builds share a Docker volume mounted as GOCACHE (Options.GoCacheVolume), so a new
 // container does not start from a cold build cache; with Options.GoModCache the host's module
@@ -102,9 +103,10 @@ type Stats struct {
 }
 
 type box struct {
-	mu sync.Mutex
-	c  tc.Container
-	id string
+	mu  sync.Mutex
+	c   tc.Container
+	id  string
+	seq int // overlay directories copied in
 }
 
 // New returns a runner; it contacts the engine on first use.
@@ -478,41 +480,46 @@ func (r *Runner) env(kind task.TestKind) []string {
 	return append(env, r.opts.Env...)
 }
 
-// prepare resets the work tree of b from the pristine copy and applies the overlay.
-func (r *Runner) prepare(ctx context.Context, b *box, req task.RunRequest) error {
+// resetFailed marks a failure of the reset script (exit 97 with this line on stderr).
+const resetFailed = "faultline: resetting the work tree failed"
+
+// prepare copies the overlay into the container (under a fresh /work/ov-N) and returns the
+// argv prefix that, in the same exec as the test command, kills whatever a previous run left
+// running, resets /work/tree from the pristine copy with `cp -a`, applies the overlay and
+// changes into the tree. One exec per run instead of several keeps reuse cheap.
+func (r *Runner) prepare(ctx context.Context, b *box, req task.RunRequest) ([]string, error) {
 	cli, err := r.client(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	b.seq++
+	ov := "work/ov-" + strconv.Itoa(b.seq)
 	var buf bytes.Buffer
-	deletes, err := overlayTar(&buf, req.Root, req.Overlay, "work/tree")
+	deletes, err := overlayTar(&buf, req.Root, req.Overlay, ov)
 	if err != nil {
-		return fmt.Errorf("container: overlay: %w", err)
+		return nil, fmt.Errorf("container: overlay: %w", err)
 	}
-	script := "rm -rf /work/tree /work/junit.xml && cp -a /work/pristine /work/tree && mkdir -p /tmp/home"
-	var out bytes.Buffer
-	code, err := r.exec(ctx, b.id, []string{"/bin/sh", "-c", script}, nil, "/", &out, &out)
-	if err != nil {
-		return err
-	}
-	if code != 0 {
-		return fmt.Errorf("container: resetting the tree: exit %d: %s", code, out.String())
-	}
-	if buf.Len() > 0 {
+	fail := " || { echo " + shellQuote(resetFailed) + " >&2; exit 97; }\n"
+	var sc strings.Builder
+	sc.WriteString("kill -9 -1 2>/dev/null\n")
+	sc.WriteString("rm -rf /work/tree /work/junit.xml && cp -a /work/pristine /work/tree && mkdir -p /tmp/home" + fail)
+	if len(req.Overlay) > len(deletes) {
 		if _, err := cli.CopyToContainer(ctx, b.id, client.CopyToContainerOptions{DestinationPath: "/", Content: &buf}); err != nil {
-			return fmt.Errorf("container: copying the overlay: %w", err)
+			return nil, fmt.Errorf("container: copying the overlay: %w", err)
 		}
+		sc.WriteString("cp -a /" + ov + "/. /work/tree/" + fail)
 	}
+	sc.WriteString("rm -rf /work/ov-*\n")
 	if len(deletes) > 0 {
-		args := []string{"rm", "-f", "--"}
+		sc.WriteString("rm -f --")
 		for _, d := range deletes {
-			args = append(args, "/work/tree/"+d)
+			sc.WriteString(" " + shellQuote("/work/tree/"+d))
 		}
-		if code, err := r.exec(ctx, b.id, args, nil, "/", io.Discard, io.Discard); err != nil || code != 0 {
-			return fmt.Errorf("container: deleting overlay paths: exit %d: %w", code, err)
-		}
+		sc.WriteString(fail)
 	}
-	return nil
+	sc.WriteString("cd /work/tree" + fail)
+	sc.WriteString(`exec "$@"`)
+	return []string{"/bin/sh", "-c", sc.String(), "sh"}, nil
 }
 
 func checkRequest(req task.RunRequest) error {
@@ -557,11 +564,12 @@ func (r *Runner) Run(ctx context.Context, req task.RunRequest) (*task.Report, er
 		return nil, err
 	}
 	defer b.mu.Unlock()
-	if err := r.prepare(ctx, b, req); err != nil {
+	reset, err := r.prepare(ctx, b, req)
+	if err != nil {
 		return nil, err
 	}
 	secs := int64((lim.Timeout + time.Second - 1) / time.Second)
-	full := append([]string{"timeout", "-s", "KILL", strconv.FormatInt(secs, 10)}, argv...)
+	full := append(append(reset, "timeout", "-s", "KILL", strconv.FormatInt(secs, 10)), argv...)
 
 	var gp *sandbox.GoParser
 	var sum sandbox.SummaryScanner
@@ -575,10 +583,13 @@ func (r *Runner) Run(ctx context.Context, req task.RunRequest) (*task.Report, er
 	stdout := sandbox.NewCapture(lim.OutputBytes, hook)
 	stderr := sandbox.NewCapture(lim.OutputBytes, nil)
 	start := time.Now()
-	code, err := r.exec(ctx, b.id, full, r.env(req.Kind), "/work/tree", stdout, stderr)
+	code, err := r.exec(ctx, b.id, full, r.env(req.Kind), "/work", stdout, stderr)
 	wall := time.Since(start)
 	if err != nil {
 		return nil, err
+	}
+	if code == 97 && strings.Contains(stderr.String(), resetFailed) {
+		return nil, fmt.Errorf("container: %s: %s", resetFailed, stderr.String())
 	}
 	r.mu.Lock()
 	r.stats.Runs++
@@ -626,15 +637,19 @@ func (r *Runner) List(ctx context.Context, req task.RunRequest) ([]string, error
 		return nil, err
 	}
 	defer b.mu.Unlock()
-	if err := r.prepare(ctx, b, req); err != nil {
+	reset, err := r.prepare(ctx, b, req)
+	if err != nil {
 		return nil, err
 	}
 	secs := int64((lim.Timeout + time.Second - 1) / time.Second)
 	var out bytes.Buffer
 	stderr := sandbox.NewCapture(lim.OutputBytes, nil)
-	code, err := r.exec(ctx, b.id, append([]string{"timeout", "-s", "KILL", strconv.FormatInt(secs, 10)}, argv...), r.env(req.Kind), "/work/tree", &out, stderr)
+	code, err := r.exec(ctx, b.id, append(append(reset, "timeout", "-s", "KILL", strconv.FormatInt(secs, 10)), argv...), r.env(req.Kind), "/work", &out, stderr)
 	if err != nil {
 		return nil, err
+	}
+	if code == 97 && strings.Contains(stderr.String(), resetFailed) {
+		return nil, fmt.Errorf("container: %s: %s", resetFailed, stderr.String())
 	}
 	return sandbox.ParseList(req.Kind, out.Bytes(), stderr.String(), code)
 }

@@ -50,6 +50,20 @@ func outcomes(rep *task.Report) map[string]task.Outcome {
 	return m
 }
 
+// hostProcessesWith lists host processes (container processes included) whose command line
+// contains marker.
+func hostProcessesWith(marker string) []string {
+	var found []string
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && bytes.Contains(bytes.ReplaceAll(b, []byte{0}, []byte{' '}), []byte(marker)) {
+			found = append(found, e.Name())
+		}
+	}
+	return found
+}
+
 func TestWriteTreeTar(t *testing.T) {
 	root := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(root, "d", ".git"), 0o755))
@@ -115,9 +129,32 @@ func TestDockerPytest(t *testing.T) {
 	assert.Equal(t, map[string]task.Outcome{"test_mathx.py::test_add": task.Pass, "test_mathx.py::test_mul": task.Pass}, outcomes(rep))
 	assert.Equal(t, 1, r.Stats().Containers, "one container reused")
 
+	// Deletions in the overlay.
+	del := task.Overlay{}
+	del.Remove("test_basic.py")
+	del.Remove("test_fixtures.py")
+	rep, err = r.Run(ctx, task.RunRequest{Root: root, Kind: task.Pytest, Overlay: del})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]task.Outcome{"test_mathx.py::test_add": task.Pass, "test_mathx.py::test_mul": task.Pass}, outcomes(rep))
+
 	ids, err := r.List(ctx, task.RunRequest{Root: root, Kind: task.Pytest, Select: task.Selection{Files: []string{"test_mathx.py"}}})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"test_mathx.py::test_add", "test_mathx.py::test_mul"}, ids)
+
+	// A daemon left by one run is gone after the next run starts.
+	daemonRoot := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(daemonRoot, "test_d.py"), []byte(
+		"import subprocess\n\ndef test_daemon():\n    subprocess.Popen(['sleep', '987656'], start_new_session=True)\n"), 0o644))
+	dreq := task.RunRequest{Root: daemonRoot, Kind: task.Pytest}
+	rep, err = r.Run(ctx, dreq)
+	require.NoError(t, err)
+	assert.Equal(t, task.Pass, outcomes(rep)["test_d.py::test_daemon"])
+	dreq.Overlay = task.Overlay{}
+	dreq.Overlay.Set("test_d.py", []byte("def test_nothing():\n    pass\n"))
+	rep, err = r.Run(ctx, dreq)
+	require.NoError(t, err)
+	assert.Equal(t, task.Pass, outcomes(rep)["test_d.py::test_nothing"])
+	assert.Empty(t, hostProcessesWith("987656"))
 
 	// No network inside: a connection attempt fails.
 	netRoot := t.TempDir()
