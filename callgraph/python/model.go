@@ -161,8 +161,10 @@ type defInfo struct {
 	// classes: the project has a subclass of it (so self may be a subclass instance);
 	// instantiated: a call of the class itself was resolved
 	hasSub, instantiated bool
-	mro                  []*defInfo
-	mroState             int // 0 not computed, 1 computing, 2 done
+	// shared one-value results (see defValue, instValue)
+	asDef, asInst []value
+	mro           []*defInfo
+	mroState      int // 0 not computed, 1 computing, 2 done
 }
 
 // callSite is one call expression (or a decorator application).

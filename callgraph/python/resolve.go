@@ -244,7 +244,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return out
 	case eDef:
-		out := []value{{kind: vDef, def: e.def}}
+		out := e.def.defValue()
 		// a decorated function evaluates to what its project decorators return, too
 		if e.def.decCall != nil && e.def.fn.Kind != "class" && !r.noFlow && !e.raw {
 			for _, v := range r.eval(e.def.decCall) {
@@ -258,11 +258,11 @@ func (r *resolver) evalOp(e *expr) []value {
 		if k := r.absModule(e.name); k != "" {
 			return []value{{kind: vModule, key: k}}
 		}
-		return []value{{kind: vExternal}}
+		return externalValue
 	case eFrom:
 		key, ok := r.relModule(e.sc.file, e.idx, e.x.name)
 		if !ok {
-			return []value{{kind: vExternal}}
+			return externalValue
 		}
 		return r.moduleAttr(key, e.name)
 	case eParam:
@@ -280,7 +280,7 @@ func (r *resolver) evalOp(e *expr) []value {
 	case eSelf:
 		d := e.def
 		if !d.class.hasSub || r.noFlow {
-			return []value{{kind: vInst, def: d.class}}
+			return d.class.instValue()
 		}
 		// self is an instance of a subclass the method was called on, or of the class
 		// itself when the class is instantiated in the project (or nothing is known)
@@ -295,7 +295,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return out
 	case eClass:
-		return []value{{kind: vDef, def: e.def}}
+		return e.def.defValue()
 	case eSuper:
 		return []value{{kind: vSuper, def: e.def}}
 	case eSeq, eDict:
@@ -934,7 +934,7 @@ func (r *resolver) callResult(v value) []value {
 	}
 	d := v.def
 	if d.fn.Kind == "class" {
-		return []value{{kind: vInst, def: d}}
+		return d.instValue()
 	}
 	if r.noFlow {
 		return nil
@@ -972,6 +972,26 @@ func (r *resolver) targets(v value) (defs []*defInfo, bound bool) {
 		return defs, true
 	}
 	return nil, false
+}
+
+// externalValue is the shared result of something outside the project. Shared value
+// slices have len == cap, so appending to them copies.
+var externalValue = []value{{kind: vExternal}}
+
+// defValue returns the shared one-value slice holding definition d.
+func (d *defInfo) defValue() []value {
+	if d.asDef == nil {
+		d.asDef = []value{{kind: vDef, def: d}}
+	}
+	return d.asDef
+}
+
+// instValue returns the shared one-value slice holding an instance of class d.
+func (d *defInfo) instValue() []value {
+	if d.asInst == nil {
+		d.asInst = []value{{kind: vInst, def: d}}
+	}
+	return d.asInst
 }
 
 func addValues(out []value, vs ...value) []value {
