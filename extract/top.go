@@ -18,8 +18,9 @@ type Candidate struct {
 	File string `json:"file"`
 	Name string `json:"name"`
 	// Depth is the number of calls between the test file's code and the object; calls
-	// between objects of the test file itself do not count, so 1 means called directly
-	// by a test or a helper of the test file.
+	// into objects that can never be candidates (test files, conftest.py, __init__.py) do
+	// not count, so 1 means called directly by a test, a helper of the test file or a
+	// package facade function they call.
 	Depth int `json:"depth"`
 	// Imported is set when the test file imports the object by name.
 	Imported bool `json:"imported"`
@@ -76,7 +77,9 @@ func Candidates(tr *Trace, testFile string, maxDepth int, others map[string][]st
 			cur = append(cur, o.ID)
 		}
 	}
-	// 0-1 BFS: edges into the test file cost nothing.
+	// 0-1 BFS: edges into the test file, other test files, conftest.py and __init__.py cost
+	// nothing (those objects are never candidates; a package's __init__ facade such as
+	// json's dumps does not make the encoder it calls indirect).
 	for d := 0; len(cur) > 0 && d <= maxDepth; d++ {
 		var next []string
 		for k := 0; k < len(cur); k++ {
@@ -88,7 +91,7 @@ func Candidates(tr *Trace, testFile string, maxDepth int, others map[string][]st
 				if _, seen := depth[c]; seen {
 					continue
 				}
-				if f, _, _, err := ParseObjectID(c); err == nil && f == testFile {
+				if f, _, _, err := ParseObjectID(c); err == nil && (f == testFile || IsTestObjectFile(f)) {
 					depth[c] = d
 					cur = append(cur, c)
 					continue
@@ -160,7 +163,10 @@ func (f ClassifierFunc) Classify(ctx context.Context, req ClassifyRequest) ([]st
 // Heuristic is the default, deterministic classifier: a candidate is a tested object when
 // the test file calls or imports it directly (Candidate.Direct) and it is not a general
 // utility, that is not used directly by more than MaxShare of the other test files
-// (checked only when there are at least MinOthers of them). It is safe for concurrent use.
+// (checked only when there are at least MinOthers of them). When every direct candidate is
+// a utility (a library whose every test calls the same entry points, such as json's dumps
+// and loads), the least shared of them are the tested objects: those with the smallest
+// UsedBy. It is safe for concurrent use.
 type Heuristic struct {
 	// MaxShare is the share of other test files above which a directly used object is a
 	// general utility (default 0.5).
@@ -180,15 +186,25 @@ func (h Heuristic) Classify(_ context.Context, req ClassifyRequest) ([]string, e
 	if minOthers <= 0 {
 		minOthers = 4
 	}
-	var out []string
+	var out, utils []string
+	least := -1
 	for _, c := range req.Candidates {
 		if !c.Direct() {
 			continue
 		}
 		if req.OtherFiles >= minOthers && float64(c.UsedBy) > share*float64(req.OtherFiles) {
+			if least < 0 || c.UsedBy < least {
+				least, utils = c.UsedBy, utils[:0]
+			}
+			if c.UsedBy == least {
+				utils = append(utils, c.ID)
+			}
 			continue
 		}
 		out = append(out, c.ID)
+	}
+	if len(out) == 0 {
+		out = utils
 	}
 	slices.Sort(out)
 	return out, nil

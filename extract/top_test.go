@@ -64,23 +64,32 @@ func TestCandidatesAndHeuristic(t *testing.T) {
 	cs := Candidates(tr, "tests/test_a.py", 0, others)
 	require.Equal(t, []Candidate{
 		{ID: "lib/a.py::f::1", File: "lib/a.py", Name: "f", Depth: 1, UsedBy: 1},
+		// Reached through the conftest fixture and the package's __init__: both cost nothing.
+		{ID: "lib/a.py::h::30", File: "lib/a.py", Name: "h", Depth: 1},
 		{ID: "lib/util.py::u::1", File: "lib/util.py", Name: "u", Depth: 1, UsedBy: 3},
 		{ID: "lib/a.py::g::10", File: "lib/a.py", Name: "g", Depth: 2, Imported: true},
-		{ID: "lib/a.py::h::30", File: "lib/a.py", Name: "h", Depth: 3},
 	}, cs)
-	// Depth limit 2 leaves h out.
-	require.Len(t, Candidates(tr, "tests/test_a.py", 2, others), 3)
+	// Depth limit 1 leaves g out.
+	require.Len(t, Candidates(tr, "tests/test_a.py", 1, others), 3)
 
 	req := ClassifyRequest{TestFile: "tests/test_a.py", Candidates: cs, OtherFiles: 4}
 	top, err := TopObjects(context.Background(), Heuristic{}, req)
 	require.NoError(t, err)
 	// u is used by 3 of 4 other files: a general utility.
-	require.Equal(t, []string{"lib/a.py::f::1", "lib/a.py::g::10"}, top)
+	require.Equal(t, []string{"lib/a.py::f::1", "lib/a.py::g::10", "lib/a.py::h::30"}, top)
 	// With fewer other files than MinOthers no utility is recognised.
 	req.OtherFiles = 3
 	top, err = TopObjects(context.Background(), Heuristic{}, req)
 	require.NoError(t, err)
-	require.Equal(t, []string{"lib/a.py::f::1", "lib/a.py::g::10", "lib/util.py::u::1"}, top)
+	require.Equal(t, []string{"lib/a.py::f::1", "lib/a.py::g::10", "lib/a.py::h::30", "lib/util.py::u::1"}, top)
+	// When every direct candidate is a utility, the least shared ones are the tested objects.
+	req = ClassifyRequest{TestFile: "tests/test_a.py", OtherFiles: 6, Candidates: []Candidate{
+		{ID: "a.py::x::1", Depth: 1, UsedBy: 6}, {ID: "a.py::y::1", Depth: 1, UsedBy: 4},
+		{ID: "a.py::z::1", Imported: true, Depth: 3, UsedBy: 4}, {ID: "a.py::w::1", Depth: 2, UsedBy: 0},
+	}}
+	top, err = TopObjects(context.Background(), Heuristic{}, req)
+	require.NoError(t, err)
+	require.Equal(t, []string{"a.py::y::1", "a.py::z::1"}, top)
 
 	_, err = TopObjects(context.Background(), Heuristic{}, ClassifyRequest{TestFile: "t.py"})
 	require.ErrorIs(t, err, ErrNoTopObjects)

@@ -1,0 +1,428 @@
+package extract
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/faultline-dev/faultline/callgraph"
+	"github.com/faultline-dev/faultline/callgraph/golang"
+	"github.com/faultline-dev/faultline/callgraph/python"
+	"github.com/faultline-dev/faultline/extract/mask"
+	"github.com/faultline-dev/faultline/task"
+)
+
+// ErrNoLister is returned by Pipeline when the runner cannot discover tests.
+var ErrNoLister = errors.New("extract: the runner does not implement task.Lister")
+
+// Options configure Pipeline. The zero value works and follows the spec's defaults.
+type Options struct {
+	// Kind is the test framework; default task.GoTest when the root has a go.mod file,
+	// else task.Pytest.
+	Kind task.TestKind
+	// Seed drives every random choice (budgets, P2P sampling).
+	Seed int64
+	// N stops after N accepted instances (0: no limit).
+	N int
+	// MinTests is the least number of tests an F2P file needs (default 1).
+	MinTests int
+	// MinP2P and MaxP2P bound the P2P files per instance (defaults 1 and 5).
+	MinP2P, MaxP2P int
+	// MinBudget and MaxBudget bound the line budget (defaults 3000 and 5000).
+	MinBudget, MaxBudget int
+	// TopDepth is the top-object BFS depth (default 5).
+	TopDepth int
+	// MaxPassRate is the highest F2P pass rate accepted on the masked code (default 0.3).
+	MaxPassRate float64
+	// Classifier picks top objects (default Heuristic{}).
+	Classifier Classifier
+	// Limits bound every run (the runner's defaults fill zero fields).
+	Limits task.Limits
+	// Args are extra test-command arguments for every run.
+	Args []string
+	// Progress, when set, receives one line per step.
+	Progress func(msg string)
+}
+
+// Item is one F2P candidate the pipeline worked on, accepted or not.
+type Item struct {
+	// TestFile is the F2P test file; F2P the selection that runs it.
+	TestFile string         `json:"test_file"`
+	F2P      task.Selection `json:"f2p"`
+	// P2PFiles are the chosen pass-to-pass files and P2P their selections.
+	P2PFiles []string         `json:"p2p_files"`
+	P2P      []task.Selection `json:"p2p"`
+	// Top are the top objects kept; DroppedTop those given up to find P2P files.
+	Top        []string `json:"top"`
+	DroppedTop []string `json:"dropped_top,omitempty"`
+	// Seed is the item's seed (derived from Options.Seed and the test file).
+	Seed         uint64        `json:"seed"`
+	Extraction   *Extraction   `json:"extraction,omitempty"`
+	Mask         *mask.Result  `json:"mask,omitempty"`
+	Verification *Verification `json:"-"`
+	// Accepted items passed post-verification; Reason says why an item was rejected.
+	Accepted bool   `json:"accepted"`
+	Reason   string `json:"reason,omitempty"`
+}
+
+// Result is what Pipeline produced: the items in the order they were tried (F2P
+// candidates by descending test count, then path).
+type Result struct {
+	Kind  task.TestKind
+	Items []*Item
+}
+
+// Accepted returns the accepted items.
+func (r *Result) Accepted() []*Item {
+	var out []*Item
+	for _, it := range r.Items {
+		if it.Accepted {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// testFileInfo is a discovered test file with its tests and trace.
+type testFileInfo struct {
+	file   string
+	ids    []string
+	trace  *Trace
+	report *task.Report
+	passes bool
+}
+
+// Pipeline runs the FeatureBench pipeline on the repository at root through r (which must
+// also be a task.Lister): discover the tests, trace every test file, then for each F2P
+// candidate choose top objects, P2P files and a budget, extract, mask and verify. root is
+// only read. Rejected candidates are in the result with their reason; the error is for
+// discovery failures, a runner that cannot be used or a cancelled ctx.
+func Pipeline(ctx context.Context, r task.Runner, root string, opts Options) (*Result, error) {
+	lister, ok := r.(task.Lister)
+	if !ok {
+		return nil, ErrNoLister
+	}
+	progress := opts.Progress
+	if progress == nil {
+		progress = func(string) {}
+	}
+	kind := opts.Kind
+	if kind == "" {
+		kind = task.Pytest
+		if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
+			kind = task.GoTest
+		}
+	}
+	if opts.MinTests <= 0 {
+		opts.MinTests = 1
+	}
+	if opts.Classifier == nil {
+		opts.Classifier = Heuristic{}
+	}
+	base := task.RunRequest{Root: root, Kind: kind, Limits: opts.Limits, Args: slices.Clone(opts.Args)}
+	ids, err := lister.List(ctx, base)
+	if err != nil {
+		return nil, fmt.Errorf("extract: discover tests: %w", err)
+	}
+	var mod string
+	if kind == task.GoTest {
+		if mod, err = ModulePath(root); err != nil {
+			return nil, err
+		}
+	}
+	files, err := groupTests(root, kind, mod, ids)
+	if err != nil {
+		return nil, err
+	}
+	progress(fmt.Sprintf("discovered %d tests in %d files", len(ids), len(files)))
+	if len(files) == 0 {
+		return &Result{Kind: kind}, nil
+	}
+
+	// Static definitions (spans for masking and line counts; Go's graph for its traces).
+	var lang callgraph.Language = python.New(python.Options{})
+	if kind == task.GoTest {
+		lang = golang.New(golang.Options{IncludeTests: true, ModulePath: mod})
+	}
+	g, err := callgraph.Build(ctx, root, []callgraph.Language{lang}, callgraph.BuildOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("extract: definitions: %w", err)
+	}
+	var fns []task.Function
+	for _, n := range g.Nodes() {
+		fns = append(fns, n.Function)
+	}
+	defs := NewDefIndex(fns)
+
+	// Trace every test file.
+	for _, tf := range files {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if kind == task.GoTest {
+			tf.trace, tf.report, err = TraceGo(ctx, r, base, g, tf.file, tf.ids, GoTraceOptions{Limits: opts.Limits, ModulePath: mod})
+		} else {
+			tf.trace, tf.report, err = TracePython(ctx, r, base, tf.file, false, TraceOptions{Limits: opts.Limits})
+		}
+		if err != nil && !errors.Is(err, ErrNoTrace) && !errors.Is(err, ErrBadTrace) {
+			return nil, err
+		}
+		tf.passes = err == nil && tf.report.Green()
+		progress(fmt.Sprintf("traced %s: %d objects, passes=%v", tf.file, traceLen(tf.trace), tf.passes))
+	}
+	others := map[string][]string{}
+	for _, tf := range files {
+		if tf.trace != nil {
+			others[tf.file] = DirectUses(tf.trace, tf.file)
+		}
+	}
+
+	// F2P candidates: enough tests, by descending test count, then path.
+	var f2p []*testFileInfo
+	for _, tf := range files {
+		if len(tf.ids) >= opts.MinTests {
+			f2p = append(f2p, tf)
+		}
+	}
+	slices.SortStableFunc(f2p, func(a, b *testFileInfo) int { return len(b.ids) - len(a.ids) })
+
+	res := &Result{Kind: kind}
+	for _, tf := range f2p {
+		if opts.N > 0 && len(res.Accepted()) >= opts.N {
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		it, err := buildItem(ctx, r, base, root, kind, tf, files, others, defs, opts)
+		if err != nil {
+			return nil, err
+		}
+		res.Items = append(res.Items, it)
+		if it.Accepted {
+			progress(fmt.Sprintf("accepted %s: %d objects, %d lines extracted, %d P2P files", tf.file, len(it.Extraction.Extracted), it.Extraction.Lines, len(it.P2PFiles)))
+		} else {
+			progress(fmt.Sprintf("rejected %s: %s", tf.file, it.Reason))
+		}
+	}
+	return res, nil
+}
+
+func traceLen(t *Trace) int {
+	if t == nil {
+		return 0
+	}
+	return len(t.Objects)
+}
+
+// itemSeed derives an item's seed from the run's seed and the test file, so an item does
+// not depend on which others were tried before it.
+func itemSeed(seed int64, file string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(file))
+	return uint64(seed) ^ h.Sum64()
+}
+
+func selection(kind task.TestKind, tf *testFileInfo) task.Selection {
+	if kind == task.GoTest {
+		return task.Selection{IDs: slices.Clone(tf.ids)}
+	}
+	return task.Selection{Files: []string{tf.file}}
+}
+
+func buildItem(ctx context.Context, r task.Runner, base task.RunRequest, root string, kind task.TestKind,
+	tf *testFileInfo, files []*testFileInfo, others map[string][]string, defs *DefIndex, opts Options) (*Item, error) {
+	it := &Item{TestFile: tf.file, F2P: selection(kind, tf), Seed: itemSeed(opts.Seed, tf.file)}
+	reject := func(format string, a ...any) (*Item, error) {
+		it.Reason = fmt.Sprintf(format, a...)
+		return it, nil
+	}
+	if tf.trace == nil {
+		return reject("the test file could not be traced: %s", runSummary(tf.report))
+	}
+	if !tf.passes {
+		return reject("the test file does not pass on the original code: %s", runSummary(tf.report))
+	}
+	rng := rand.New(rand.NewPCG(it.Seed, 0x6665617475726562))
+
+	src, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(tf.file)))
+	cands := Candidates(tf.trace, tf.file, opts.TopDepth, others)
+	top, err := TopObjects(ctx, opts.Classifier, ClassifyRequest{TestFile: tf.file, TestSource: string(src), Candidates: cands, OtherFiles: len(files) - 1})
+	if err != nil {
+		if errors.Is(err, ErrNoTopObjects) {
+			return reject("%v", err)
+		}
+		return nil, err
+	}
+
+	var pc []P2PFile
+	for _, o := range files {
+		if o != tf && o.passes && reachesRepository(o) {
+			pc = append(pc, P2PFile{File: o.file, Trace: o.trace})
+		}
+	}
+	ch, err := ChooseP2P(top, pc, opts.MinP2P, opts.MaxP2P, rng)
+	if err != nil {
+		return reject("%v", err)
+	}
+	it.Top, it.DroppedTop, it.P2PFiles = ch.Top, ch.Dropped, ch.Files
+	var p2pTraces []*Trace
+	byFile := map[string]*testFileInfo{}
+	for _, o := range files {
+		byFile[o.file] = o
+	}
+	for _, f := range ch.Files {
+		p2pTraces = append(p2pTraces, byFile[f].trace)
+		it.P2P = append(it.P2P, selection(kind, byFile[f]))
+	}
+
+	var protected []string
+	if kind == task.Pytest {
+		col, rep, err := TracePython(ctx, r, base, tf.file, true, TraceOptions{Limits: opts.Limits})
+		if err != nil {
+			if errors.Is(err, ErrNoTrace) || errors.Is(err, ErrBadTrace) {
+				return reject("collect-only trace failed: %s", runSummary(rep))
+			}
+			return nil, err
+		}
+		protected = protectedIDs(col)
+	}
+
+	dg := NewDepGraph(tf.trace, p2pTraces, protected, defs)
+	budget := DrawBudget(rng, opts.MinBudget, opts.MaxBudget)
+	ex := Extract(dg, it.Top, budget)
+	it.Extraction = ex
+	if len(ex.Extracted) == 0 {
+		return reject("nothing to extract: the %d top objects are protected, seen in P2P or have no definition", len(it.Top))
+	}
+
+	var targets []mask.Target
+	for _, id := range ex.Extracted {
+		t, err := mask.ParseTarget(id)
+		if err != nil {
+			return nil, fmt.Errorf("extract: %w", err)
+		}
+		targets = append(targets, t)
+	}
+	var keep []mask.Target
+	for _, id := range append(slices.Clone(ex.Protected), ex.Remained...) {
+		if t, err := mask.ParseTarget(id); err == nil {
+			keep = append(keep, t)
+		}
+	}
+	mr, err := mask.Mask(ctx, root, targets, mask.Options{Keep: keep})
+	if err != nil {
+		if errors.Is(err, mask.ErrNoBuild) {
+			return reject("%v", err)
+		}
+		return nil, fmt.Errorf("extract: mask %s: %w", tf.file, err)
+	}
+	it.Mask = mr
+	if len(mr.Removed) == 0 {
+		return reject("the mask removed nothing (%d targets protected)", len(mr.Protected))
+	}
+
+	v, err := Verify(ctx, r, VerifyRequest{Base: base, Mask: mr.Overlay, F2P: it.F2P, P2P: it.P2P, MaxPassRate: opts.MaxPassRate})
+	if err != nil {
+		return nil, err
+	}
+	it.Verification = v
+	if !v.Accepted {
+		return reject("%s", v.Reason)
+	}
+	it.Accepted = true
+	return it, nil
+}
+
+// reachesRepository reports whether a test file's tests reach any candidate object (an
+// object outside test, conftest and __init__ files). Every trace holds what importing the
+// package executed; a file whose tests reach nothing beyond that (they run the code in a
+// subprocess, or only test their own helpers) says nothing about what a mask breaks, so it
+// is never a P2P file.
+func reachesRepository(tf *testFileInfo) bool {
+	return len(Candidates(tf.trace, tf.file, 0, nil)) > 0
+}
+
+// protectedIDs returns the objects a collect-only trace executed and the repository
+// objects imported by name while collecting, sorted.
+func protectedIDs(col *Trace) []string {
+	set := map[string]bool{}
+	for _, o := range col.Objects {
+		set[o.ID] = true
+	}
+	for _, im := range col.Imports {
+		if im.Target != "" {
+			set[im.Target] = true
+		}
+	}
+	out := make([]string, 0, len(set))
+	for id := range set {
+		out = append(out, id)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// groupTests groups test ids by file, sorted by path.
+func groupTests(root string, kind task.TestKind, mod string, ids []string) ([]*testFileInfo, error) {
+	byFile := map[string][]string{}
+	if kind == task.GoTest {
+		listed := map[string]bool{}
+		for _, id := range ids {
+			listed[id] = true
+		}
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				if p != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || d.Name() == "vendor") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !strings.HasSuffix(p, "_test.go") {
+				return nil
+			}
+			rel, err := filepath.Rel(root, p)
+			if err != nil {
+				return err
+			}
+			rel = filepath.ToSlash(rel)
+			src, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			for _, id := range GoTestIDs(mod, rel, src) {
+				if listed[id] {
+					byFile[rel] = append(byFile[rel], id)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("extract: discover tests: %w", err)
+		}
+	} else {
+		for _, id := range ids {
+			f, _, ok := strings.Cut(id, "::")
+			if ok && strings.HasSuffix(f, ".py") {
+				byFile[f] = append(byFile[f], id)
+			}
+		}
+	}
+	var out []*testFileInfo
+	for f, ids := range byFile {
+		slices.Sort(ids)
+		out = append(out, &testFileInfo{file: f, ids: ids})
+	}
+	slices.SortFunc(out, func(a, b *testFileInfo) int { return strings.Compare(a.file, b.file) })
+	return out, nil
+}
