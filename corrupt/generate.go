@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -81,7 +82,12 @@ type Options struct {
 	// AllowFailingBaseline ignores tests that fail on the clean repository instead of
 	// refusing to run.
 	AllowFailingBaseline bool
-	// Progress, if set, is called after every validation.
+	// Jobs bounds the units (functions or groups) validated concurrently; 0 means
+	// GOMAXPROCS. The output does not depend on it: every unit draws its mutants from its
+	// own seeded source and results are accepted in unit order (see Generate).
+	Jobs int
+	// Progress, if set, is called after every validation, in unit order, from the
+	// goroutine that called Generate.
 	Progress func(Progress)
 }
 
@@ -131,7 +137,12 @@ var ErrNoCandidates = errors.New("no function qualifies")
 // c were computed beforehand) until opts.N corruptions pass validation through the runner,
 // or the candidates run out (then it returns what it found; an error only when none was
 // found, wrapping the reasons). base is the clean repository's baseline. The repository is
-// only read: corruptions live in overlays.
+// only read: corruptions live in overlays. Functions in generated files (IsGenerated) are
+// never corrupted.
+//
+// Candidates (or groups) are tried in a seeded order; up to opts.Jobs of them are validated
+// concurrently, and the first opts.N that pass in that order are returned, so the output
+// is byte-identical for the same inputs and seed whatever Jobs is.
 func Generate(ctx context.Context, root string, g *callgraph.Graph, c *callgraph.Centrality, r task.Runner, base Baseline, opts Options) ([]Result, error) {
 	o, err := opts.withDefaults()
 	if err != nil {
@@ -143,11 +154,14 @@ func Generate(ctx context.Context, root string, g *callgraph.Graph, c *callgraph
 	if o.Select.Hard && opts.MinFailures == 0 {
 		o.MinFailures = 2
 	}
-	cands := Select(g, c, o.Select)
-	if len(cands) == 0 {
-		return nil, fmt.Errorf("corrupt: %s: %w (after excluding tests and functions under the code-line and degree thresholds)", root, ErrNoCandidates)
-	}
 	gen := &generator{root: root, r: r, base: base, o: o, files: map[string][]byte{}, checkers: o.Checkers}
+	cands, generated, err := gen.notGenerated(Select(g, c, o.Select))
+	if err != nil {
+		return nil, err
+	}
+	if len(cands) == 0 {
+		return nil, fmt.Errorf("corrupt: %s: %w (after excluding tests, generated files (%d function(s)) and functions under the code-line and degree thresholds)", root, ErrNoCandidates, generated)
+	}
 	rng := rand.New(rand.NewPCG(o.Seed, o.Seed^0x9e3779b97f4a7c15))
 	var units [][]Candidate
 	if o.Group.K >= 2 {
@@ -164,42 +178,123 @@ func Generate(ctx context.Context, root string, g *callgraph.Graph, c *callgraph
 			units = append(units, []Candidate{cands[i]})
 		}
 	}
-	var results []Result
-	reasons := map[string]int{}
-	tried := 0
-	for _, unit := range units {
-		if len(results) == o.N {
-			break
-		}
-		if err := ctx.Err(); err != nil {
-			return results, err
-		}
-		res, reason, err := gen.try(ctx, unit, rng, len(results))
-		if err != nil {
-			return results, err
-		}
-		tried++
-		if res != nil {
-			res.Index = len(results)
-			results = append(results, *res)
-		} else {
-			reasons[reason]++
-		}
-		if o.Progress != nil {
-			p := Progress{Tried: tried, Accepted: len(results), Wanted: o.N, Kept: res != nil, Reason: reason}
-			for _, m := range unit {
-				p.Functions = append(p.Functions, m.Node.ID)
-			}
-			if res != nil {
-				p.Rule = res.Functions[0].Rule
-			}
-			o.Progress(p)
-		}
+	results, reasons, tried, err := gen.run(ctx, units)
+	if err != nil {
+		return results, err
 	}
 	if len(results) == 0 {
 		return nil, fmt.Errorf("corrupt: no corruption of %d candidate(s) passed validation (%s): %w", tried, summarize(reasons), ErrNoCandidates)
 	}
 	return results, nil
+}
+
+// notGenerated drops the candidates whose file is generated code (see IsGenerated) and
+// returns how many it dropped.
+func (g *generator) notGenerated(cands []Candidate) ([]Candidate, int, error) {
+	gen := map[string]bool{}
+	out := cands[:0]
+	dropped := 0
+	for _, c := range cands {
+		f := c.Node.File
+		is, ok := gen[f]
+		if !ok {
+			src, err := g.read(f)
+			if err != nil {
+				return nil, 0, err
+			}
+			is = IsGenerated(f, src)
+			gen[f] = is
+		}
+		if is {
+			dropped++
+			continue
+		}
+		out = append(out, c)
+	}
+	return out, dropped, nil
+}
+
+// outcome is the validation of one unit.
+type outcome struct {
+	res    *Result
+	reason string
+	err    error
+}
+
+// unitRand returns the random source of the i-th unit: derived from the seed and the
+// unit's position only, so a unit's mutants do not depend on which other units were tried
+// or in what order the workers ran.
+func unitRand(seed uint64, i int) *rand.Rand {
+	z := seed + uint64(i+1)*0x9e3779b97f4a7c15 // splitmix64 finaliser
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return rand.New(rand.NewPCG(z^z>>31, uint64(i)))
+}
+
+// run validates the units with up to o.Jobs workers over a sliding window and accepts
+// results strictly in unit order, so the output equals that of one worker: the first o.N
+// units that pass. Workers may validate up to Jobs−1 units past the last one needed; their
+// outcomes are discarded. It returns the accepted results, the rejection reasons of the
+// units consumed, and how many units were consumed.
+func (g *generator) run(ctx context.Context, units [][]Candidate) ([]Result, map[string]int, int, error) {
+	o := g.o
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	outs := make([]outcome, len(units))
+	done := make([]bool, len(units))
+	finished := make(chan int)
+	next, inflight := 0, 0
+	defer func() {
+		cancel()
+		for ; inflight > 0; inflight-- {
+			<-finished
+		}
+	}()
+	var results []Result
+	reasons := map[string]int{}
+	tried := 0
+	for consumed := 0; consumed < len(units) && len(results) < o.N; consumed++ {
+		if err := ctx.Err(); err != nil {
+			return results, reasons, tried, err
+		}
+		for next < len(units) && next-consumed < o.Jobs {
+			i := next
+			next++
+			inflight++
+			go func() {
+				res, reason, err := g.try(wctx, units[i], unitRand(o.Seed, i))
+				outs[i] = outcome{res, reason, err}
+				finished <- i
+			}()
+		}
+		for !done[consumed] {
+			i := <-finished
+			inflight--
+			done[i] = true
+		}
+		out := outs[consumed]
+		if out.err != nil {
+			return results, reasons, tried, out.err
+		}
+		tried++
+		if out.res != nil {
+			out.res.Index = len(results)
+			results = append(results, *out.res)
+		} else {
+			reasons[out.reason]++
+		}
+		if o.Progress != nil {
+			p := Progress{Tried: tried, Accepted: len(results), Wanted: o.N, Kept: out.res != nil, Reason: out.reason}
+			for _, m := range units[consumed] {
+				p.Functions = append(p.Functions, m.Node.ID)
+			}
+			if out.res != nil {
+				p.Rule = out.res.Functions[0].Rule
+			}
+			o.Progress(p)
+		}
+	}
+	return results, reasons, tried, nil
 }
 
 func summarize(reasons map[string]int) string {
@@ -239,6 +334,9 @@ func (o Options) withDefaults() (Options, error) {
 		if o.Mode == Discovery || o.Select.Hard {
 			o.MinFailures = 2
 		}
+	}
+	if o.Jobs <= 0 {
+		o.Jobs = runtime.GOMAXPROCS(0)
 	}
 	if o.MutantsPerFunction <= 0 {
 		o.MutantsPerFunction = 6
@@ -435,7 +533,7 @@ func (g *generator) llmMutant(ctx context.Context, t *Target, lang string) ([]Mu
 
 // try corrupts one unit (a function or a group) and validates it. It returns the result,
 // or the reason it was rejected.
-func (g *generator) try(ctx context.Context, unit []Candidate, rng *rand.Rand, index int) (*Result, string, error) {
+func (g *generator) try(ctx context.Context, unit []Candidate, rng *rand.Rand) (*Result, string, error) {
 	options := make([][]Mutant, len(unit))
 	for i, cand := range unit {
 		ms, reason, err := g.mutantsFor(ctx, cand, rng)
@@ -478,7 +576,9 @@ func (g *generator) try(ctx context.Context, unit []Candidate, rng *rand.Rand, i
 		}
 		if !v.Accepted {
 			reason = v.Reason
-			if v.State != task.RunOK {
+			if v.State == task.RunTimeout {
+				reason = "the tests time out"
+			} else if v.State != task.RunOK {
 				reason = "the tests could not run"
 			} else if len(v.FailToPass) < g.o.MinFailures {
 				reason = fmt.Sprintf("fewer than %d tests fail", g.o.MinFailures)

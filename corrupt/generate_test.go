@@ -101,6 +101,12 @@ func TestGenerateRemoveAndDiscoveryOnSample(t *testing.T) {
 // user of the task would.
 func recheck(t *testing.T, r task.Runner, req task.RunRequest, x Result) {
 	t.Helper()
+	recheckWith(t, r, r, req, x)
+}
+
+// recheckWith is recheck with the corrupted tree run by r and the restored tree by gold.
+func recheckWith(t *testing.T, r, goldRunner task.Runner, req task.RunRequest, x Result) {
+	t.Helper()
 	ctx := context.Background()
 	p, err := task.ParsePatch([]byte(x.Patch))
 	if err != nil {
@@ -140,7 +146,7 @@ func recheck(t *testing.T, r task.Runner, req task.RunRequest, x Result) {
 		}
 	}
 	q.Overlay = restored
-	rep, err = r.Run(ctx, q)
+	rep, err = goldRunner.Run(ctx, q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,8 +215,25 @@ func TestGenerateBadInputs(t *testing.T) {
 		return &task.Report{State: task.RunTimeout, Detail: "too slow"}, nil
 	})
 	_, err = Generate(ctx, "../examples/sample", g, c, broken, Baseline{Passing: []string{"a"}}, Options{Run: req, N: 2})
+	if !errors.Is(err, ErrNoCandidates) || !strings.Contains(err.Error(), "the tests time out") {
+		t.Errorf("runs that time out: err = %v", err)
+	}
+	noBuild := task.RunnerFunc(func(context.Context, task.RunRequest) (*task.Report, error) {
+		return &task.Report{State: task.RunBuildFailed, Detail: "undefined: x"}, nil
+	})
+	_, err = Generate(ctx, "../examples/sample", g, c, noBuild, Baseline{Passing: []string{"a"}}, Options{Run: req, N: 2})
 	if !errors.Is(err, ErrNoCandidates) || !strings.Contains(err.Error(), "could not run") {
 		t.Errorf("tests that cannot run: err = %v", err)
+	}
+	// A run that reports, but one of the broken tests hung until the time limit.
+	hung := task.RunnerFunc(func(context.Context, task.RunRequest) (*task.Report, error) {
+		return &task.Report{State: task.RunOK, Tests: []task.TestResult{
+			{ID: "a", Outcome: task.Fail}, {ID: "b", Outcome: task.Timeout}, {ID: "c", Outcome: task.Fail},
+		}}, nil
+	})
+	_, err = Generate(ctx, "../examples/sample", g, c, hung, Baseline{Passing: []string{"a", "b", "c"}}, Options{Mode: Discovery, Run: req, N: 2})
+	if !errors.Is(err, ErrNoCandidates) || !strings.Contains(err.Error(), "the tests time out") {
+		t.Errorf("a hanging test: err = %v", err)
 	}
 }
 

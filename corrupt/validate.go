@@ -59,8 +59,11 @@ type Validation struct {
 }
 
 // Validate runs req (the corruption as its overlay) and classifies the baseline-passing
-// tests. It accepts the corruption when the tests ran and at least minFailures of them no
-// longer pass. messageLen truncates failure messages (0: 2,000 bytes).
+// tests. It accepts the corruption when the tests ran, none of them timed out, and at least
+// minFailures of them no longer pass. messageLen truncates failure messages (0: 2,000
+// bytes). A corruption that makes a test time out is rejected with State RunTimeout: its
+// outcome depends on the machine's speed (which tests a killed run had reached), so its
+// task would not be reproducible, and every run of it costs the whole time limit.
 func Validate(ctx context.Context, r task.Runner, req task.RunRequest, base Baseline, minFailures, messageLen int) (*Validation, error) {
 	if messageLen <= 0 {
 		messageLen = 2000
@@ -96,12 +99,30 @@ func Validate(ctx context.Context, r task.Runner, req task.RunRequest, base Base
 			v.Messages = append(v.Messages, "missing from the test report")
 		}
 	}
+	if n := timedOut(rep, v.FailToPass); n > 0 {
+		// A hang makes every later run of the task as slow as the time limit, and which
+		// tests a killed run reports depends on the machine's speed: not a reproducible task.
+		v.Reason = fmt.Sprintf("%d test(s) time out (the corruption may loop forever)", n)
+		v.State = task.RunTimeout
+		return v, nil
+	}
 	if len(v.FailToPass) < minFailures {
 		v.Reason = fmt.Sprintf("%d test(s) fail, want at least %d", len(v.FailToPass), minFailures)
 		return v, nil
 	}
 	v.Accepted = true
 	return v, nil
+}
+
+// timedOut counts the tests among ids whose outcome in rep is Timeout.
+func timedOut(rep *task.Report, ids []string) int {
+	n := 0
+	for _, id := range ids {
+		if t, ok := rep.Result(id); ok && t.Outcome == task.Timeout {
+			n++
+		}
+	}
+	return n
 }
 
 // volatile matches the parts of test output that change from run to run of the same
