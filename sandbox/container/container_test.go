@@ -261,3 +261,12 @@ func FuzzDemux(f *testing.F) {
 		}
 	})
 }
+
+func TestBuildImagesIdempotent(t *testing.T) {
+	needDocker(t, GoImage)
+	var log bytes.Buffer
+	require.NoError(t, BuildImages(context.Background(), BuildAll, false, &log))
+	assert.Contains(t, log.String(), "build-images: "+PythonImage+" exists")
+	assert.Contains(t, log.String(), "build-images: "+GoImage+" exists")
+	assert.Error(t, BuildImages(context.Background(), "rust", false, nil))
+}
