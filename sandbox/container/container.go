@@ -1,11 +1,11 @@
 // Package container runs a repository's tests in Docker containers through
 // testcontainers-go, with the same commands and reports as sandbox.Local.
 //
-// Terms: an image is a locally built test image (no registry is reachable in our
-// environments, and nothing is ever pulled): faultline/python:bookworm (a debootstrap root
-// filesystem with python3-pytest) and faultline/go:bookworm (that plus the host's Go
-// toolchain), both made by build-images.sh beside this file or by BuildImages (the same
-// script, embedded). A box is one running container per (repository tree, test kind, image): the tree is copied in once, with
+// Terms: an image is a locally built test image (no registry is reachable in our environments,
+// and nothing is ever pulled): faultline/python:bookworm (a debootstrap root filesystem with
+// python3-pytest) and faultline/go:bookworm (that plus the host's Go toolchain), both made by
+// build-images.sh beside this file or by BuildImages (the same script, embedded). A box is one
+// running container per (repository tree, test kind, image): the tree is copied in once, with
 // our own tar stream (modes and symbolic links preserved; testcontainers' CopyDirToContainer
 // flattens modes and skips links), as /work/pristine; each run resets /work/tree from it with
 // `cp -a`, writes the overlay, and runs the test command under `timeout -s KILL N` (an exec is
