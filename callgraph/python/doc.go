@@ -12,7 +12,8 @@
 // others. Qualified names are joined with "." through enclosing classes and functions
 // (`Outer.method.inner`); when one file holds several definitions with the same qualified
 // name (redefinitions, alternatives under if/else), every one of them gets the ID suffix
-// `@<line>` (the line of its def/class keyword). Lambdas are not definitions: a lambda is
+// `@<line>` (the line of its def/class keyword; `@<line>.<n>` for the n-th one on a line,
+// which only syntax-error recovery produces). Lambdas are not definitions: a lambda is
 // folded into the enclosing definition, whose node owns the calls in its body.
 //
 // Spans follow Python's ast: Def runs from the first decorator's "@" (or the def/class

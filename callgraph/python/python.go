@@ -276,10 +276,15 @@ func (fe *Frontend) report(infos []*fileInfo, res []resolution) *callgraph.Analy
 		for _, d := range f.defs {
 			count[d.qual]++
 		}
+		used := map[string]int{}
 		for _, d := range f.defs {
 			d.fn.ID = task.MakeID(f.path, d.qual)
 			if count[d.qual] > 1 && d.fn.Kind != task.KindModule {
 				d.fn.ID = fmt.Sprintf("%s@%d", d.fn.ID, d.fn.Line)
+				// two same-named definitions on one line only come from error recovery
+				if used[d.fn.ID]++; used[d.fn.ID] > 1 {
+					d.fn.ID = fmt.Sprintf("%s.%d", d.fn.ID, used[d.fn.ID])
+				}
 			}
 		}
 		for _, d := range f.defs {
