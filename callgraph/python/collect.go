@@ -1,6 +1,7 @@
 package python
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/faultline-dev/faultline/callgraph"
@@ -400,7 +401,7 @@ func (c *collector) bindTarget(i int32, val *expr, sc *scope, pos uint32, cond b
 				ev = val.elems[k]
 			case val.op != eSeq && val.op != eUnknown:
 				// unpacking another value (a call's result, a variable): its k-th element
-				ev = &expr{op: eSubscript, x: val, name: "i" + itoa(k), keyOK: true}
+				ev = &expr{op: eSubscript, x: val, name: "i" + strconv.Itoa(k), keyOK: true}
 			}
 			if k := t.nodes[e].kind; k == kListSplatPattern || k == kListSplat {
 				starred = true

@@ -157,7 +157,7 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) ([]resolution, err
 			changed = ch
 		}
 		for k, cs := range sites {
-			if round > 1 && cs.callee.isStable(r) {
+			if round > 1 && cs.callee.isStable() {
 				continue // same targets as before; its arguments already flowed
 			}
 			res[k] = resolution{site: cs, targets: nil}
@@ -263,10 +263,8 @@ func (fe *Frontend) report(infos []*fileInfo, res []resolution) *callgraph.Analy
 		a.CallSites++
 		if len(rs.targets) > 0 {
 			a.Resolved++
-			if rs.site.caller.fn.Kind == task.KindModule {
-				hasModuleCalls[rs.site.caller.file] = true
-			}
-		} else if rs.site.caller.fn.Kind == task.KindModule {
+		}
+		if rs.site.caller.fn.Kind == task.KindModule {
 			hasModuleCalls[rs.site.caller.file] = true
 		}
 	}

@@ -2,6 +2,7 @@ package python
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -36,7 +37,7 @@ type resolver struct {
 }
 
 // isStable reports whether e's memo holds in every later epoch.
-func (e *expr) isStable(r *resolver) bool { return e.stable }
+func (e *expr) isStable() bool { return e.stable }
 
 type memoEntry struct {
 	vals     []value
@@ -200,12 +201,12 @@ func (r *resolver) eval(e *expr) []value {
 	if e == nil || e.op == eUnknown {
 		return nil
 	}
-	if e.round == r.round || (e.round > 0 && e.isStable(r)) {
+	if e.round == r.round || (e.round > 0 && e.isStable()) {
 		if e.busy {
 			r.unstable++
 			return nil
 		}
-		if !e.isStable(r) {
+		if !e.isStable() {
 			r.unstable++
 		}
 		return e.memo
@@ -335,7 +336,7 @@ func (r *resolver) evalOp(e *expr) []value {
 					continue
 				case lit.op == eSeq && v.sliced && v.off >= 0 && pos < 0:
 					continue
-				case lit.op == eSeq && e.keyOK && strings.HasPrefix(e.name, "i") && (!v.sliced || v.off >= 0) && e.name != "i"+itoa(pos):
+				case lit.op == eSeq && e.keyOK && strings.HasPrefix(e.name, "i") && (!v.sliced || v.off >= 0) && e.name != "i"+strconv.Itoa(pos):
 					continue
 				}
 				out = addValues(out, r.eval(el)...)
@@ -381,20 +382,6 @@ func (r *resolver) evalOp(e *expr) []value {
 		return out
 	}
 	return nil
-}
-
-func itoa(k int) string {
-	if k == 0 {
-		return "0"
-	}
-	var b [20]byte
-	i := len(b)
-	for k > 0 {
-		i--
-		b[i] = byte('0' + k%10)
-		k /= 10
-	}
-	return string(b[i:])
 }
 
 // applyStores adds the values stored into container literals (x[k] = v, x.append(v),
