@@ -113,3 +113,22 @@ func TestMaskPythonGolden(t *testing.T) {
 		})
 	}
 }
+
+func TestParseTarget(t *testing.T) {
+	cases := map[string]Target{
+		"a/b.py::f":                       {File: "a/b.py", Name: "f"},
+		"a/b.py::C.m::12":                 {File: "a/b.py", Name: "C.m", Line: 12},
+		"a/b.py::outer.<locals>.inner::3": {File: "a/b.py", Name: "outer.inner", Line: 3},
+		"x.go::T.M@7":                     {File: "x.go", Name: "T.M", Line: 7},
+		"./a.py::f":                       {File: "./a.py", Name: "f"},
+	}
+	for id, want := range cases {
+		got, err := ParseTarget(id)
+		require.NoError(t, err, id)
+		require.Equal(t, want, got, id)
+	}
+	for _, bad := range []string{"", "a.py", "a.py::", "::f", "a.py::f::x", "a.py::f::0", "../a.py::f", "/a.py::f", "a.py::a b"} {
+		_, err := ParseTarget(bad)
+		require.Error(t, err, bad)
+	}
+}

@@ -21,7 +21,9 @@ type Target struct {
 }
 
 // ParseTarget reads a target from an object id: `file::Name` (callgraph), `file::Name@line`
-// (callgraph, duplicated names) or `file::Name::line` (the FeatureBench trace).
+// (callgraph, duplicated names) or `file::Name::line` (the FeatureBench trace). A traced
+// qualified name's `.<locals>.` separators (co_qualname of nested functions) become ".", the
+// front ends' form.
 func ParseTarget(id string) (Target, error) {
 	file, rest, ok := strings.Cut(id, "::")
 	if !ok || file == "" || rest == "" {
@@ -39,6 +41,8 @@ func ParseTarget(id string) (Target, error) {
 			t.Name, t.Line = rest[:i], n
 		}
 	}
+	// Python's co_qualname writes nested functions as outer.<locals>.inner.
+	t.Name = strings.ReplaceAll(t.Name, ".<locals>.", ".")
 	if _, err := task.CleanRelPath(t.File); err != nil {
 		return Target{}, fmt.Errorf("mask: object id %q: %w", id, err)
 	}
