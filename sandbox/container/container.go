@@ -39,6 +39,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -213,16 +214,8 @@ func sortedKeys(m map[string]*box) []string {
 	for k := range m {
 		ks = append(ks, k)
 	}
-	sortStrings(ks)
+	sort.Strings(ks)
 	return ks
-}
-
-func sortStrings(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
 }
 
 func (r *Runner) image(kind task.TestKind) string {
