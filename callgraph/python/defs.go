@@ -186,7 +186,7 @@ func (c *collector) function(i, dec int32, sc *scope, caller *defInfo, cond bool
 		var v *expr
 		switch {
 		case k == 0 && d.class != nil && !d.static && d.classMethod:
-			v = &expr{op: eClass, def: d.class}
+			v = &expr{op: eClass, def: d}
 		case k == 0 && d.class != nil && !d.static:
 			v = &expr{op: eSelf, def: d}
 			fs.selfName, fs.class = p.name, d.class

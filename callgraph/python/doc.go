@@ -49,7 +49,10 @@
 //     src layouts). Relative imports are resolved by directory.
 //  3. `self.m()` and `cls.m()` through the enclosing class and its bases in C3 order
 //     (bases outside the project are left out); `super().m()` from the next class in the
-//     enclosing class's order.
+//     enclosing class's order. With value flow (level 7), self and cls also take the
+//     subclasses a method is called on, so a base-class method calling self.m() reaches
+//     each subclass's override; self then stands for the enclosing class itself only when
+//     that class is instantiated in the project or no subclass instance flows in.
 //  4. A call of a class `C()` is an edge to `C.__init__`, found through the class order.
 //     A class without `__init__` in the project (object.__init__ or a third-party base)
 //     makes no edge: the call counts as unresolved. Instances flow through assignments

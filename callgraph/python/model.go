@@ -73,7 +73,7 @@ const (
 	eFrom             // `from <level dots><mod> import name`
 	eParam            // parameter idx of def
 	eSelf             // the self parameter of method def: an instance of its class or of a subclass it was called on
-	eClass            // class def itself (a class method's cls)
+	eClass            // the cls parameter of class method def: its class, or a subclass it was called on
 	eSuper            // super() inside a method of class def
 	eSeq              // a list, tuple or set literal (elems)
 	eDict             // a dict literal (keys, elems)

@@ -296,7 +296,16 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return out
 	case eClass:
-		return e.def.defValue()
+		d := e.def
+		out := d.class.defValue()
+		if d.class.hasSub && !r.noFlow {
+			r.unstable++ // subclasses may still flow in
+			d.selfRead = true
+			for _, k := range d.selfFlows {
+				out = addValues(out, value{kind: vDef, def: k})
+			}
+		}
+		return out
 	case eSuper:
 		return []value{{kind: vSuper, def: e.def}}
 	case eSeq, eDict:
@@ -741,8 +750,8 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 			for _, v := range r.eval(b.val) {
 				if v.kind == vDef && v.def.class != nil && v.def.fn.Kind == "method" {
 					v.bound = (inst || v.def.classMethod) && !v.def.static
-					if inst && v.bound && skip == 0 {
-						v.recv = c
+					if v.bound && skip == 0 {
+						v.recv = c // the instance's class, or the class a class method is called on
 					}
 				}
 				out = addValues(out, v)
