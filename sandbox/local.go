@@ -86,7 +86,8 @@ type Local struct {
 	pyErr  error
 }
 
-// NewLocal returns a local runner. Its work directory is created on first use.
+// NewLocal returns a local runner. Its work directory is created on first use; call Close
+// to remove it and stop the slots' namespace holders (the holders also die with the process).
 func NewLocal(opts Options) *Local {
 	if opts.Concurrency <= 0 {
 		opts.Concurrency = runtime.NumCPU()
