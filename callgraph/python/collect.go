@@ -434,6 +434,13 @@ func (c *collector) bindTarget(i int32, val *expr, sc *scope, pos uint32, cond b
 						cl.instAttrs = map[string][]*expr{}
 					}
 					cl.instAttrs[attr] = append(cl.instAttrs[attr], val)
+					if !cond && s == sc && s.def != nil && s.def.simple == "__init__" {
+						// set on every instance: it shadows a class attribute of that name
+						if cl.initAttrs == nil {
+							cl.initAttrs = map[string]bool{}
+						}
+						cl.initAttrs[attr] = true
+					}
 					return
 				}
 				break

@@ -150,6 +150,7 @@ type defInfo struct {
 	decCall             *expr   // the value of the decorated name: the outermost decorator's result
 	bases               []*expr
 	instAttrs           map[string][]*expr
+	initAttrs           map[string]bool // instance attributes __init__ always sets
 	// attributes assigned from outside the class: on instances (obj.x = v) and on the
 	// class itself (C.x = v), found while resolving
 	dynAttrs, dynClassAttrs map[string][]*expr

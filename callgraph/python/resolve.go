@@ -736,6 +736,13 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 			}
 		}
 	}
+	if inst && !r.noFlow {
+		for _, k := range mro[skip:] {
+			if k.initAttrs[name] {
+				return out // an attribute __init__ always sets shadows the class's
+			}
+		}
+	}
 	for _, k := range mro[skip:] {
 		if k.dynClassAttrs != nil && !r.noFlow {
 			for _, e := range k.dynClassAttrs[name] {
