@@ -1,0 +1,510 @@
+package corrupt
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/faultline-dev/faultline/callgraph"
+	"github.com/faultline-dev/faultline/callgraph/golang"
+	"github.com/faultline-dev/faultline/internal/llm"
+	"github.com/faultline-dev/faultline/task"
+)
+
+// fakeChat is an httptest server speaking the chat-completions wire format. Each answered
+// request is passed to script, which returns the assistant's message; the requests are
+// recorded as decoded. before, if set, may answer a request itself (an HTTP error) by
+// returning true.
+type fakeChat struct {
+	srv    *httptest.Server
+	mu     sync.Mutex
+	reqs   []llm.Request
+	calls  int // HTTP requests, answered or not
+	script func(n int, req llm.Request) llm.Message
+	before func(call int, w http.ResponseWriter) bool
+}
+
+func newFakeChat(t *testing.T, script func(n int, req llm.Request) llm.Message) *fakeChat {
+	t.Helper()
+	f := &fakeChat{script: script}
+	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/chat/completions" || r.Method != http.MethodPost {
+			http.Error(w, "not found", http.StatusNotFound)
+			return
+		}
+		var req llm.Request
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		f.mu.Lock()
+		f.calls++
+		call := f.calls
+		f.mu.Unlock()
+		if f.before != nil && f.before(call, w) {
+			return
+		}
+		f.mu.Lock()
+		f.reqs = append(f.reqs, req)
+		n := len(f.reqs)
+		f.mu.Unlock()
+		msg := f.script(n, req)
+		msg.Role = "assistant"
+		finish := "stop"
+		if len(msg.ToolCalls) > 0 {
+			finish = "tool_calls"
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(llm.Response{ID: fmt.Sprintf("resp-%d", n), Model: req.Model,
+			Choices: []llm.Choice{{Message: msg, FinishReason: finish}},
+			Usage:   llm.Usage{PromptTokens: 100 * n, CompletionTokens: 10, TotalTokens: 100*n + 10}})
+	}))
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+func (f *fakeChat) endpoint() Endpoint {
+	return Endpoint{BaseURL: f.srv.URL + "/v1", APIKey: "test-key", Model: "scripted-model"}
+}
+
+func (f *fakeChat) requests() []llm.Request {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]llm.Request(nil), f.reqs...)
+}
+
+func toolCall(id, name, args string) llm.ToolCall {
+	tc := llm.ToolCall{ID: id, Type: "function"}
+	tc.Function.Name, tc.Function.Arguments = name, args
+	return tc
+}
+
+func callMsg(calls ...llm.ToolCall) llm.Message { return llm.Message{ToolCalls: calls} }
+
+func jsonArgs(t *testing.T, kv ...string) string {
+	t.Helper()
+	m := map[string]string{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func toolNames(req llm.Request) []string {
+	var out []string
+	for _, tl := range req.Tools {
+		out = append(out, tl.Function.Name)
+	}
+	return out
+}
+
+// lastToolReply returns the content of the last tool message of a request.
+func lastToolReply(req llm.Request) string {
+	for i := len(req.Messages) - 1; i >= 0; i-- {
+		if req.Messages[i].Role == "tool" {
+			return req.Messages[i].Content
+		}
+	}
+	return ""
+}
+
+const wrongFilter = "func Filter(entries []Entry, prefix string, from, to time.Time) []Entry {\n\treturn entries\n}"
+
+// fakeSampleEnv is an Env over the sample whose runner does not run the tests: they all pass
+// when ledger/balance.go holds original, and the FAIL_TO_PASS tests fail otherwise.
+func fakeSampleEnv(t *testing.T, p task.BreakpointProblem, original string, tools, attempts int, runErr error) (*Env, *int) {
+	t.Helper()
+	runs := 0
+	r := task.RunnerFunc(func(ctx context.Context, req task.RunRequest) (*task.Report, error) {
+		runs++
+		if runErr != nil {
+			return nil, runErr
+		}
+		src := string(req.Overlay["ledger/balance.go"].Data)
+		fixed := strings.Contains(src, original)
+		rep := &task.Report{State: task.RunOK}
+		for _, id := range req.Select.IDs {
+			out := task.Pass
+			if !fixed && slices.Contains(p.FailToPass, id) {
+				out = task.Fail
+			}
+			rep.Tests = append(rep.Tests, task.TestResult{ID: id, Outcome: out, Message: "want 2 entries"})
+		}
+		return rep, nil
+	})
+	root := "../examples/sample"
+	e, err := NewEnv(root, p, r, EnvOptions{MaxToolUses: tools, MaxAttempts: attempts, Langs: []callgraph.Language{golang.New(golang.Options{})}, Run: task.RunRequest{Kind: task.GoTest}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, &runs
+}
+
+func removeSampleProblem(t *testing.T) (task.BreakpointProblem, string) {
+	t.Helper()
+	return sampleProblem(t, Remove, func(src []byte, fn task.Function) Mutant {
+		m, err := Stub("go", src, fn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	})
+}
+
+// TestSolverScriptedRemove drives a scripted model through a REMOVE task on the sample with
+// its real tests: it reads the file and the stub, submits a wrong body, then the original.
+func TestSolverScriptedRemove(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the sample's tests")
+	}
+	p, original := removeSampleProblem(t)
+	script := func(t *testing.T) func(n int, req llm.Request) llm.Message {
+		return func(n int, req llm.Request) llm.Message {
+			switch n {
+			case 1:
+				return llm.Message{Content: "Let me look at the file.", ToolCalls: []llm.ToolCall{toolCall("c1", ToolReadFile, jsonArgs(t, "path", "ledger/balance.go"))}}
+			case 2:
+				return callMsg(toolCall("c2", ToolReadFunction, jsonArgs(t, "path", "ledger/balance.go", "name", "Filter")))
+			case 3:
+				return callMsg(toolCall("c3", ToolSubmitAttempt, jsonArgs(t, "code", wrongFilter)))
+			case 4:
+				return callMsg(toolCall("c4", ToolSubmitAttempt, jsonArgs(t, "code", original)))
+			}
+			return llm.Message{Content: "The tests pass."}
+		}
+	}
+	temp := 0.0
+	solve := func() (*Trajectory, []llm.Request) {
+		fc := newFakeChat(t, script(t))
+		env := newSampleEnv(t, p, 16, 4)
+		s := Solver{Endpoint: fc.endpoint(), Temperature: &temp}
+		tr, err := s.Solve(context.Background(), env, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr, fc.requests()
+	}
+	tr, reqs := solve()
+
+	sc := tr.Score
+	if !sc.Success || sc.Partial != 1 || sc.Best != 1 || !sc.Diagnosed || sc.Hacked || sc.ToolUses != 4 || len(sc.Attempts) != 2 {
+		t.Fatalf("score = %+v", sc)
+	}
+	if a := sc.Attempts[0]; a.Passed || a.Failures == 0 || a.Partial >= 1 {
+		t.Errorf("wrong attempt scored %+v", a)
+	}
+	if tr.Stop != "the model ended the conversation" || tr.Turns != 5 || len(tr.Calls) != 4 {
+		t.Errorf("stop %q after %d turns, %d calls", tr.Stop, tr.Turns, len(tr.Calls))
+	}
+	// Usage sums what the endpoint reported: prompt 100·n, completion 10 per response.
+	if want := (Usage{Requests: 5, PromptTokens: 1500, CompletionTokens: 50, TotalTokens: 1550}); tr.Usage != want {
+		t.Errorf("usage = %+v, want %+v", tr.Usage, want)
+	}
+	if len(reqs) != 5 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	// Every request offers the Env's tools of the moment, with the schemas, and the settings.
+	wantTools := []string{ToolListDirectory, ToolSearchCode, ToolReadFile, ToolListFileFunctions, ToolReadFunction, ToolSubmitAttempt}
+	for i, req := range reqs {
+		if got := toolNames(req); !reflect.DeepEqual(got, wantTools) {
+			t.Errorf("request %d tools = %v", i+1, got)
+		}
+		if req.Model != "scripted-model" || req.Temperature == nil || *req.Temperature != 0 || req.ToolChoice != "auto" {
+			t.Errorf("request %d: model %q temperature %v choice %v", i+1, req.Model, req.Temperature, req.ToolChoice)
+		}
+	}
+	var sch map[string]any
+	if err := json.Unmarshal(reqs[0].Tools[5].Function.Parameters, &sch); err != nil || sch["type"] != "object" {
+		t.Errorf("submit_attempt schema = %s", reqs[0].Tools[5].Function.Parameters)
+	}
+	// The conversation: system and user prompts, then the replies to each call.
+	first := reqs[0].Messages
+	if len(first) != 2 || first[0].Role != "system" || !strings.Contains(first[0].Content, "submit_attempt(code)") ||
+		first[1].Role != "user" || !strings.Contains(first[1].Content, "`Filter` in `ledger/balance.go`") ||
+		!strings.Contains(first[1].Content, "example.com/ledger/ledger.TestFilter/all") || !strings.Contains(first[1].Content, "Budget: 16 tool calls, of which at most 4") {
+		t.Errorf("opening messages = %+v", first)
+	}
+	if got := lastToolReply(reqs[1]); !strings.Contains(got, "package ledger") || !strings.Contains(got, "func Filter(") {
+		t.Errorf("read_file reply = %q", got)
+	}
+	if got := lastToolReply(reqs[2]); !strings.Contains(got, "return *new([]Entry)") {
+		t.Errorf("read_function reply = %q, want the stub", got)
+	}
+	if got := lastToolReply(reqs[3]); !strings.Contains(got, "FAILED") {
+		t.Errorf("wrong submission reply = %q", got)
+	}
+	if got := lastToolReply(reqs[4]); got != "all 5 tests passed" {
+		t.Errorf("right submission reply = %q", got)
+	}
+	last := reqs[4].Messages
+	if n := len(last); n != 2+2*4 || last[n-2].Role != "assistant" || len(last[n-2].ToolCalls) != 1 || last[n-1].ToolCallID != "c4" {
+		t.Errorf("last request's messages = %+v", last)
+	}
+	if len(tr.Transcript) != 2+5+4 || tr.Transcript[2].Content != "Let me look at the file." || tr.Transcript[2].ToolCalls[0].Name != ToolReadFile {
+		t.Errorf("transcript = %+v", tr.Transcript)
+	}
+
+	// The same endpoint answers give the same trajectory.
+	again, _ := solve()
+	a, _ := json.Marshal(tr)
+	b, _ := json.Marshal(again)
+	if string(a) != string(b) {
+		t.Errorf("trajectories differ:\n%s\n%s", a, b)
+	}
+}
+
+// TestSolverForcedSubmission: a model that only ever reads is offered nothing but the
+// submission tool, as the required choice, on its last tool use, and the run then ends.
+func TestSolverForcedSubmission(t *testing.T) {
+	p, original := removeSampleProblem(t)
+	fc := newFakeChat(t, func(n int, req llm.Request) llm.Message {
+		if names := toolNames(req); len(names) == 1 && names[0] == ToolSubmitAttempt {
+			return callMsg(toolCall(fmt.Sprint("s", n), ToolSubmitAttempt, `{"code":`+strconvQuote(wrongFilter)+`}`))
+		}
+		return callMsg(toolCall(fmt.Sprint("r", n), ToolReadFile, `{"path":"go.mod"}`))
+	})
+	env, runs := fakeSampleEnv(t, p, original, 3, 2, nil)
+	tr, err := (&Solver{Endpoint: fc.endpoint()}).Solve(context.Background(), env, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := fc.requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3", len(reqs))
+	}
+	if got := toolNames(reqs[2]); !reflect.DeepEqual(got, []string{ToolSubmitAttempt}) {
+		t.Errorf("last request's tools = %v", got)
+	}
+	choice, _ := json.Marshal(reqs[2].ToolChoice)
+	if string(choice) != `{"function":{"name":"submit_attempt"},"type":"function"}` {
+		t.Errorf("last request's tool choice = %s", choice)
+	}
+	if reqs[0].ToolChoice != "auto" {
+		t.Errorf("first request's tool choice = %v", reqs[0].ToolChoice)
+	}
+	sc := tr.Score
+	if sc.ToolUses != 3 || len(sc.Attempts) != 1 || sc.Success || sc.Partial != 0 || *runs != 1 {
+		t.Errorf("score = %+v after %d runs", sc, *runs)
+	}
+	if tr.Stop != "no tools remain" || tr.Calls[2].Name != ToolSubmitAttempt || tr.Calls[2].Error {
+		t.Errorf("stop %q, calls %+v", tr.Stop, tr.Calls)
+	}
+}
+
+func strconvQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// TestSolverRefusedCalls: malformed arguments, an unknown tool, a path outside the
+// repository and a tool of the other mode are answered with errors, and the run goes on.
+func TestSolverRefusedCalls(t *testing.T) {
+	p, original := removeSampleProblem(t)
+	fc := newFakeChat(t, func(n int, req llm.Request) llm.Message {
+		switch n {
+		case 1:
+			return callMsg(
+				toolCall("a", ToolReadFile, `{"path": `),
+				toolCall("b", ToolReadFile, `{"path": 5}`),
+				toolCall("c", "delete_everything", `{}`),
+			)
+		case 2:
+			return callMsg(toolCall("d", ToolReadFile, `{"path":"../../etc/passwd"}`), toolCall("e", ToolReplaceFunction, `{"path":"ledger/balance.go","name":"Filter","code":"x"}`))
+		case 3:
+			return callMsg(toolCall("f", ToolSubmitAttempt, jsonArgs(t, "code", original)))
+		}
+		return llm.Message{Content: "done"}
+	})
+	env, runs := fakeSampleEnv(t, p, original, 16, 4, nil)
+	tr, err := (&Solver{Endpoint: fc.endpoint()}).Solve(context.Background(), env, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Calls) != 6 {
+		t.Fatalf("calls = %+v", tr.Calls)
+	}
+	for i, want := range []string{"not a JSON object", "not a JSON object", `unknown tool "delete_everything"`, "passwd", "DISCOVERY tool"} {
+		c := tr.Calls[i]
+		if !c.Error || !strings.HasPrefix(c.Result, "error: ") || !strings.Contains(c.Result, want) {
+			t.Errorf("call %s: result %q (error %v), want an error naming %q", c.ID, c.Result, c.Error, want)
+		}
+	}
+	reqs := fc.requests()
+	// All three replies of the first turn reach the model, in order, each with its call id.
+	var ids []string
+	for _, m := range reqs[1].Messages {
+		if m.Role == "tool" {
+			ids = append(ids, m.ToolCallID)
+			if !strings.HasPrefix(m.Content, "error: ") {
+				t.Errorf("reply to %s = %q", m.ToolCallID, m.Content)
+			}
+		}
+	}
+	if !reflect.DeepEqual(ids, []string{"a", "b", "c"}) {
+		t.Errorf("tool replies = %v", ids)
+	}
+	sc := tr.Score
+	// Only the calls the Env accepted to look at spend the budget: the escaping path (checked
+	// after spending), the wrong-mode tool is refused before, the submission counts.
+	if !sc.Success || len(sc.Attempts) != 1 || *runs != 1 || sc.ToolUses != 2 {
+		t.Errorf("score = %+v", sc)
+	}
+}
+
+// TestSolverRetriesRateLimit: a 429 with Retry-After is retried by the client, and the
+// trajectory counts only the answered request.
+func TestSolverRetriesRateLimit(t *testing.T) {
+	p, original := removeSampleProblem(t)
+	fc := newFakeChat(t, func(n int, req llm.Request) llm.Message {
+		if n == 1 {
+			return callMsg(toolCall("s", ToolSubmitAttempt, jsonArgs(t, "code", original)))
+		}
+		return llm.Message{Content: "done"}
+	})
+	fc.before = func(call int, w http.ResponseWriter) bool {
+		if call <= 2 {
+			w.Header().Set("Retry-After", "0.01")
+			w.WriteHeader(http.StatusTooManyRequests)
+			fmt.Fprint(w, `{"error":{"message":"slow down","type":"rate_limit"}}`)
+			return true
+		}
+		return false
+	}
+	env, _ := fakeSampleEnv(t, p, original, 16, 4, nil)
+	tr, err := (&Solver{Endpoint: fc.endpoint()}).Solve(context.Background(), env, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fc.calls != 4 || tr.Usage.Requests != 2 || !tr.Score.Success {
+		t.Errorf("%d HTTP calls, usage %+v, score %+v", fc.calls, tr.Usage, tr.Score)
+	}
+}
+
+// TestSolverFatalErrors: errors that are not refusals end the run with an error, and the
+// trajectory so far is returned, scored.
+func TestSolverFatalErrors(t *testing.T) {
+	p, original := removeSampleProblem(t)
+	submit := func(n int, req llm.Request) llm.Message {
+		if n == 1 {
+			return callMsg(toolCall("r", ToolListDirectory, `{"path":"."}`), toolCall("s", ToolSubmitAttempt, jsonArgs(t, "code", original)))
+		}
+		return llm.Message{Content: "done"}
+	}
+	t.Run("runner", func(t *testing.T) {
+		fc := newFakeChat(t, submit)
+		boom := errors.New("sandbox on fire")
+		env, _ := fakeSampleEnv(t, p, original, 16, 4, boom)
+		tr, err := (&Solver{Endpoint: fc.endpoint()}).Solve(context.Background(), env, p)
+		if !errors.Is(err, boom) || !strings.HasPrefix(err.Error(), "corrupt: solve sample.test: submit_attempt: ") {
+			t.Fatalf("err = %v", err)
+		}
+		// The Env charged the submission's tool use before the run failed.
+		if tr == nil || tr.Stop != "environment error" || len(tr.Calls) != 2 || tr.Score.ToolUses != 2 || len(tr.Score.Attempts) != 0 || len(fc.requests()) != 1 {
+			t.Errorf("trajectory: stop %q, %d calls, score %+v", tr.Stop, len(tr.Calls), tr.Score)
+		}
+	})
+	t.Run("endpoint", func(t *testing.T) {
+		fc := newFakeChat(t, submit)
+		fc.before = func(call int, w http.ResponseWriter) bool {
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprint(w, `{"error":{"message":"bad tools","type":"invalid_request_error"}}`)
+			return true
+		}
+		env, _ := fakeSampleEnv(t, p, original, 16, 4, nil)
+		tr, err := (&Solver{Endpoint: fc.endpoint()}).Solve(context.Background(), env, p)
+		var apiErr *llm.APIError
+		if !errors.As(err, &apiErr) || apiErr.Status != 400 || fc.calls != 1 {
+			t.Fatalf("err = %v after %d calls", err, fc.calls)
+		}
+		if tr.Stop != "endpoint error" || tr.Score.ToolUses != 0 || tr.Turns != 0 {
+			t.Errorf("trajectory: stop %q, %d turns, score %+v", tr.Stop, tr.Turns, tr.Score)
+		}
+	})
+	t.Run("context", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		fc := newFakeChat(t, func(n int, req llm.Request) llm.Message {
+			cancel() // the context ends while the model answers
+			return callMsg(toolCall("r", ToolListDirectory, `{"path":"."}`))
+		})
+		env, _ := fakeSampleEnv(t, p, original, 16, 4, nil)
+		tr, err := (&Solver{Endpoint: fc.endpoint()}).Solve(ctx, env, p)
+		if !errors.Is(err, context.Canceled) || tr == nil || tr.Stop != "context ended" {
+			t.Fatalf("err = %v, trajectory %v", err, tr != nil)
+		}
+	})
+	t.Run("wrong problem", func(t *testing.T) {
+		env, _ := fakeSampleEnv(t, p, original, 16, 4, nil)
+		other := p
+		other.ID = "another"
+		if _, err := (&Solver{}).Solve(context.Background(), env, other); err == nil || !strings.Contains(err.Error(), "not the Env's problem") {
+			t.Errorf("err = %v", err)
+		}
+		if _, err := (GoldSolver{}).Solve(context.Background(), env, other); err == nil {
+			t.Error("GoldSolver accepted another problem")
+		}
+	})
+}
+
+// TestSolverTurnLimit: refused calls do not spend the budget; MaxTurns stops a model that
+// only makes them.
+func TestSolverTurnLimit(t *testing.T) {
+	p, original := removeSampleProblem(t)
+	fc := newFakeChat(t, func(n int, req llm.Request) llm.Message {
+		return callMsg(toolCall("x", "no_such_tool", `{}`))
+	})
+	env, _ := fakeSampleEnv(t, p, original, 4, 1, nil)
+	tr, err := (&Solver{Endpoint: fc.endpoint(), MaxTurns: 7}).Solve(context.Background(), env, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Turns != 7 || len(fc.requests()) != 7 || tr.Stop != "turn limit (7) reached" || tr.Score.ToolUses != 0 {
+		t.Errorf("turns %d, stop %q, score %+v", tr.Turns, tr.Stop, tr.Score)
+	}
+	// The default is twice the tool uses left plus 4.
+	fc2 := newFakeChat(t, func(n int, req llm.Request) llm.Message { return callMsg(toolCall("x", "no_such_tool", `{}`)) })
+	env2, _ := fakeSampleEnv(t, p, original, 4, 1, nil)
+	tr, err = (&Solver{Endpoint: fc2.endpoint()}).Solve(context.Background(), env2, p)
+	if err != nil || tr.Turns != 12 {
+		t.Errorf("default turn limit: %d turns, %v", tr.Turns, err)
+	}
+}
+
+// TestSolverStopsWithoutSubmissions: once every submission is used, the run ends even
+// with tool uses left.
+func TestSolverStopsWithoutSubmissions(t *testing.T) {
+	p, original := removeSampleProblem(t)
+	fc := newFakeChat(t, func(n int, req llm.Request) llm.Message {
+		return callMsg(toolCall(fmt.Sprint(n), ToolSubmitAttempt, jsonArgs(t, "code", wrongFilter)))
+	})
+	env, runs := fakeSampleEnv(t, p, original, 16, 2, nil)
+	tr, err := (&Solver{Endpoint: fc.endpoint()}).Solve(context.Background(), env, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Stop != "no submissions remain" || *runs != 2 || tr.Score.ToolUses != 2 || tr.Score.Success {
+		t.Errorf("stop %q after %d runs, score %+v", tr.Stop, *runs, tr.Score)
+	}
+}
+
+func TestSystemPrompt(t *testing.T) {
+	r, d := SystemPrompt(Remove), SystemPrompt(Discovery)
+	if !strings.Contains(r, "submit_attempt(code)") || strings.Contains(r, "replace_function") {
+		t.Errorf("REMOVE prompt:\n%s", r)
+	}
+	if !strings.Contains(d, "replace_function(path, name, code)") || !strings.Contains(d, "submit_attempt()") {
+		t.Errorf("DISCOVERY prompt:\n%s", d)
+	}
+}
