@@ -169,12 +169,16 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) ([]resolution, err
 					}
 				}
 				defs, bound := r.targets(v)
+				recv := v.recv
+				if v.kind == vInst || v.kind == vDef && v.def.fn.Kind == task.KindClass {
+					recv = v.def // __init__ or __call__ runs on an instance of this class
+				}
 				for _, d := range defs {
 					res[k].targets = appendDef(res[k].targets, d)
 					if round < rounds && bindArgs(cs, d, bound) {
 						changed = true
 					}
-					if round < rounds && bound && flowSelf(d, v.recv) {
+					if round < rounds && bound && flowSelf(d, recv) {
 						changed = true
 					}
 				}
