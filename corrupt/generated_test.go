@@ -191,3 +191,30 @@ func TestGenerateSkipsGeneratedPython(t *testing.T) {
 		t.Errorf("%d tasks; files touched: %v", len(res), touched)
 	}
 }
+
+func TestValidateRelativizesPaths(t *testing.T) {
+	root, err := filepath.Abs("../examples/sample")
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := "panic: boom\n\t/tmp/faultline-sandbox-3265687085/slot-1/tree/ledger/balance.go:52 +0x1f\n" +
+		"\t/usr/local/go/src/testing/testing.go:1974 +0x2a\n" +
+		"\t/tmp/faultline-sandbox-1/slot-0/tree/ledger/new_file.go:3\n" +
+		"created by testing.(*T).Run in goroutine 22\n"
+	want := "panic: boom\n\tledger/balance.go:52 +0x…\n" +
+		"\t/usr/local/go/src/testing/testing.go:1974 +0x…\n" +
+		"\tledger/new_file.go:3\n" +
+		"created by testing.(*T).Run in goroutine N\n"
+	r := task.RunnerFunc(func(context.Context, task.RunRequest) (*task.Report, error) {
+		return &task.Report{State: task.RunOK, Tests: []task.TestResult{{ID: "a", Outcome: task.Fail, Message: msg}}}, nil
+	})
+	req := task.RunRequest{Root: root, Kind: task.GoTest, Overlay: task.Overlay{}}
+	req.Overlay.Set("ledger/new_file.go", []byte("package ledger\n"))
+	v, err := Validate(context.Background(), r, req, Baseline{Passing: []string{"a"}}, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Messages) != 1 || v.Messages[0] != want {
+		t.Errorf("messages = %q, want %q", v.Messages, want)
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -81,6 +83,7 @@ func Validate(ctx context.Context, r task.Runner, req task.RunRequest, base Base
 	for _, id := range base.Flaky {
 		flaky[id] = true
 	}
+	rel := relativizer{root: req.Root, overlay: req.Overlay, known: map[string]string{}}
 	passing := append([]string(nil), base.Passing...)
 	sort.Strings(passing)
 	for _, id := range passing {
@@ -93,7 +96,7 @@ func Validate(ctx context.Context, r task.Runner, req task.RunRequest, base Base
 			v.PassToPass = append(v.PassToPass, id)
 		case ok:
 			v.FailToPass = append(v.FailToPass, id)
-			v.Messages = append(v.Messages, truncate(NormalizeMessage(t.Message), messageLen))
+			v.Messages = append(v.Messages, truncate(NormalizeMessage(rel.relativize(t.Message)), messageLen))
 		default:
 			v.FailToPass = append(v.FailToPass, id)
 			v.Messages = append(v.Messages, "missing from the test report")
@@ -112,6 +115,46 @@ func Validate(ctx context.Context, r task.Runner, req task.RunRequest, base Base
 	}
 	v.Accepted = true
 	return v, nil
+}
+
+// absPath matches an absolute file path with an extension (as in stack traces and
+// tracebacks).
+var absPath = regexp.MustCompile(`(?:/[\w.@+-]+)+/[\w@+-][\w.@+-]*\.\w+`)
+
+// relativizer rewrites the absolute paths of a repository's files in test output (a
+// runner's private copy lives in a directory whose name changes from run to run) to
+// paths relative to the repository: the longest suffix of the path that names a file of
+// the repository (root on disk or the overlay). Other paths stay as they are.
+type relativizer struct {
+	root    string
+	overlay task.Overlay
+	known   map[string]string // absolute path → replacement
+}
+
+func (r relativizer) relativize(msg string) string {
+	if r.root == "" || !strings.Contains(msg, "/") {
+		return msg
+	}
+	return absPath.ReplaceAllStringFunc(msg, func(p string) string {
+		if rep, ok := r.known[p]; ok {
+			return rep
+		}
+		rep := p
+		parts := strings.Split(p[1:], "/")
+		for i := 1; i < len(parts); i++ {
+			rel := strings.Join(parts[i:], "/")
+			if _, ok := r.overlay[rel]; ok {
+				rep = rel
+				break
+			}
+			if st, err := os.Stat(filepath.Join(r.root, filepath.FromSlash(rel))); err == nil && st.Mode().IsRegular() {
+				rep = rel
+				break
+			}
+		}
+		r.known[p] = rep
+		return rep
+	})
 }
 
 // timedOut counts the tests among ids whose outcome in rep is Timeout.
@@ -134,6 +177,7 @@ var volatile = []struct {
 	{regexp.MustCompile(` \(\d+(\.\d+)?s\)`), ""},                        // go test: --- FAIL: TestX (0.00s)
 	{regexp.MustCompile(`\b(in|after) \d+(\.\d+)?s\b`), "$1 …s"},         // pytest: 1 failed in 0.12s
 	{regexp.MustCompile(`goroutine \d+ \[`), "goroutine N ["},            // Go panics
+	{regexp.MustCompile(`in goroutine \d+\b`), "in goroutine N"},         // created by … in goroutine 7
 	{regexp.MustCompile(`0x[0-9a-fA-F]+`), "0x…"},                        // addresses, PCs
 	{regexp.MustCompile(`(?m)^(ok|FAIL)\s+(\S+)\s+\d+\.\d+s$`), "$1 $2"}, // go test package lines
 }
