@@ -1,0 +1,116 @@
+package extract
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/faultline-dev/faultline/sandbox"
+	"github.com/faultline-dev/faultline/task"
+)
+
+// itemJSON is the deterministic part of a result (what the instances are made of).
+func itemJSON(t testing.TB, res *Result) string {
+	t.Helper()
+	b, err := json.MarshalIndent(res.Items, "", " ")
+	require.NoError(t, err)
+	return string(b)
+}
+
+// reverify checks an accepted item again in a fresh copy of the repository.
+func reverify(t *testing.T, r task.Runner, src string, it *Item) {
+	t.Helper()
+	fresh := filepath.Join(t.TempDir(), "fresh")
+	copyTree(t, src, fresh)
+	v, err := Verify(context.Background(), r, VerifyRequest{Base: task.RunRequest{Root: fresh, Kind: task.Pytest},
+		Mask: it.Mask.Overlay, F2P: it.F2P, P2P: it.P2P})
+	require.NoError(t, err)
+	require.True(t, v.Accepted, "%s: %s", it.TestFile, v.Reason)
+	require.Equal(t, it.Verification.F2PTests, v.F2PTests)
+}
+
+func TestPipelineFixture(t *testing.T) {
+	py := pythonWithPytest(t)
+	src, err := filepath.Abs("testdata/pipeline/repo")
+	require.NoError(t, err)
+	root := filepath.Join(t.TempDir(), "repo")
+	copyTree(t, src, root)
+	hasher := sandbox.NewTreeHasher()
+	before, err := hasher.Hash(root, nil)
+	require.NoError(t, err)
+
+	r := sandbox.NewLocal(sandbox.Options{WorkDir: t.TempDir(), Python: py})
+	defer r.Close()
+	ctx := context.Background()
+	res, err := Pipeline(ctx, r, root, Options{Seed: 3})
+	require.NoError(t, err)
+	require.Equal(t, task.Pytest, res.Kind)
+
+	got := map[string]string{}
+	for _, it := range res.Items {
+		if it.Accepted {
+			got[it.TestFile] = "accepted"
+		} else {
+			got[it.TestFile] = it.Reason
+		}
+	}
+	require.Equal(t, map[string]string{
+		"tests/test_geometry.py": "accepted",
+		"tests/test_text.py":     "accepted",
+		// Circular imports between cyc_a and cyc_b: both functions go, the modules still import.
+		"tests/test_cycle.py": "accepted",
+		// The test file imports feature at module level: it must stay for the file to collect.
+		"tests/test_imported.py": "nothing to extract: the 1 top objects are protected, seen in P2P or have no definition",
+		"tests/test_broken.py":   "the test file does not pass on the original code: 1 failing, first tests/test_broken.py::test_wrong",
+		"tests/test_selfonly.py": "extract: no top objects: tests/test_selfonly.py reaches no repository object outside the tests",
+	}, got)
+
+	// Items are tried by descending test count, then path.
+	var order []string
+	for _, it := range res.Items {
+		order = append(order, it.TestFile)
+	}
+	require.Equal(t, []string{"tests/test_geometry.py", "tests/test_cycle.py", "tests/test_imported.py",
+		"tests/test_text.py", "tests/test_broken.py", "tests/test_selfonly.py"}, order)
+
+	geo := res.Items[0]
+	require.Equal(t, []string{
+		"pkg/geometry.py::Box.__init__::22", "pkg/geometry.py::Box.area::25", "pkg/geometry.py::Box.scale::28",
+		"pkg/geometry.py::area::8", "pkg/geometry.py::circle_area::13", "pkg/geometry.py::perimeter::17",
+	}, geo.Top)
+	require.Equal(t, []string{
+		"pkg/geometry.py::Box.__init__::22", "pkg/geometry.py::Box.area::25", "pkg/geometry.py::Box.scale::28",
+		"pkg/geometry.py::_square::4", "pkg/geometry.py::area::8", "pkg/geometry.py::circle_area::13", "pkg/geometry.py::perimeter::17",
+	}, geo.Extraction.Extracted)
+	// The class body ran at import time and is no callee: the class stays, its methods go.
+	masked := string(geo.Mask.Overlay["pkg/geometry.py"].Data)
+	require.Contains(t, masked, "class Box:")
+	require.NotContains(t, masked, "def area")
+	require.GreaterOrEqual(t, geo.Extraction.Budget, DefaultMinBudget)
+	require.LessOrEqual(t, geo.Extraction.Budget, DefaultMaxBudget)
+	// P2P files reach repository code and avoid the top objects; broken and helper-only files
+	// never qualify.
+	require.Equal(t, []string{"tests/test_cycle.py", "tests/test_imported.py", "tests/test_text.py"}, geo.P2PFiles)
+	require.Zero(t, geo.Verification.F2PPassRate)
+	require.Len(t, geo.Verification.F2PTests, 4)
+
+	for _, it := range res.Accepted() {
+		reverify(t, r, src, it)
+	}
+
+	after, err := hasher.Hash(root, nil)
+	require.NoError(t, err)
+	require.Equal(t, before, after, "the repository was written")
+
+	// Same seed, same items; N bounds the accepted items.
+	again, err := Pipeline(ctx, r, root, Options{Seed: 3})
+	require.NoError(t, err)
+	require.Equal(t, itemJSON(t, res), itemJSON(t, again))
+	one, err := Pipeline(ctx, r, root, Options{Seed: 3, N: 1})
+	require.NoError(t, err)
+	require.Len(t, one.Accepted(), 1)
+	require.Len(t, one.Items, 1)
+}

@@ -1,0 +1,2 @@
+def feature(x):
+    return x + 1

@@ -1,0 +1,5 @@
+from pkg import text
+
+
+def test_wrong():
+    assert text.shout("a") == "a"
