@@ -4,7 +4,7 @@
 // fail, and writes the validated tasks as JSONL (task.BreakpointProblem records).
 //
 //	go run ./examples/breakpoint -repo DIR [-mode remove|discovery] [-multi k -distance d]
-//	    [-hard] [-n N] [-seed S] [-out tasks.jsonl] [-swe instances.jsonl]
+//	    [-hard] [-n N] [-seed S] [-jobs J] [-out tasks.jsonl] [-swe instances.jsonl]
 //
 // Tests run with the local sandbox runner (no Docker, no network). Progress goes to
 // stderr; the central-function table and a summary go to stdout.
@@ -38,6 +38,7 @@ func main() {
 type config struct {
 	repo, mode, out, swe, lang, name, commit string
 	multi, distance, n, top, minFailures     int
+	jobs                                     int
 	seed                                     uint64
 	hard, undirected                         bool
 	timeout                                  time.Duration
@@ -60,7 +61,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&c.lang, "lang", "auto", "language: auto, go or python")
 	fs.IntVar(&c.top, "top", 10, "print the `N` most central functions")
 	fs.IntVar(&c.minFailures, "min-failures", 0, "tests a corruption must break (0: 5 for remove, 2 for discovery or -hard)")
-	fs.DurationVar(&c.timeout, "timeout", time.Minute, "time limit of one test run")
+	fs.IntVar(&c.jobs, "jobs", 0, "candidates validated concurrently (0: the number of CPUs; the output does not depend on it)")
+	fs.DurationVar(&c.timeout, "timeout", time.Minute, "time limit of one test run (corrupted runs: 2× the clean run + 10 s, at most this)")
 	fs.StringVar(&c.name, "name", "", "repository name for the records (default: the directory name)")
 	fs.StringVar(&c.commit, "commit", "", "commit for the records (default: git HEAD of -repo, if any)")
 	if err := fs.Parse(args); err != nil {
@@ -117,15 +119,27 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 		st.Files, st.Functions, st.Calls, st.Resolved, len(g.Edges()))
 	printTop(stdout, g, cent, c.top)
 
-	runner := sandbox.NewLocal(sandbox.Options{Limits: task.Limits{Timeout: c.timeout}})
+	runner := sandbox.NewLocal(sandbox.Options{})
 	defer runner.Close()
 	cached := sandbox.NewCache(runner, sandbox.CacheOptions{})
-	req := task.RunRequest{Root: root, Kind: kind}
+	req := task.RunRequest{Root: root, Kind: kind, Limits: task.Limits{Timeout: c.timeout}}
 	fmt.Fprintln(stderr, "breakpoint: running the clean tests twice (flaky tests are excluded)")
 	base, err := sandbox.Baseline(ctx, runner, req, 2)
 	if err != nil {
 		if base != nil && len(base.Reports) > 0 {
 			last := base.Reports[len(base.Reports)-1]
+			why := ""
+			switch last.State {
+			case task.RunNoTests:
+				why = "the repository has no tests to run; Breakpoint needs a passing test suite"
+			case task.RunTimeout:
+				why = fmt.Sprintf("the test suite is slower than -timeout %v; raise it or pick a faster repository", c.timeout)
+			case task.RunBuildFailed, task.RunCollectionError:
+				why = "the clean repository's tests do not build or collect"
+			}
+			if why != "" {
+				return fmt.Errorf("%w: %s\n%s", err, why, tail(last.Output, 20))
+			}
 			return fmt.Errorf("%w\n%s", err, tail(last.Output, 20))
 		}
 		return err
@@ -134,9 +148,12 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "breakpoint: note:", n)
 	}
 	fmt.Fprintf(stdout, "baseline: %d passing, %d failing, %d flaky tests\n", len(base.Passing), len(base.Failing), len(base.Flaky))
+	// A corrupted run gets twice the clean run's time plus 10 s (at most -timeout): a
+	// corruption that hangs is rejected at that limit instead of the repository's.
+	req.Limits.Timeout = min(sandbox.TimeoutRule{}.For(base.Wall), c.timeout)
 
 	opts := corrupt.Options{
-		Mode: mode, N: c.n, Seed: c.seed, Run: req, MinFailures: c.minFailures,
+		Mode: mode, N: c.n, Seed: c.seed, Run: req, MinFailures: c.minFailures, Jobs: c.jobs,
 		Select: corrupt.SelectOptions{Hard: c.hard},
 		Progress: func(p corrupt.Progress) {
 			verdict := "kept"
