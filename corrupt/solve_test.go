@@ -508,3 +508,141 @@ func TestSystemPrompt(t *testing.T) {
 		t.Errorf("DISCOVERY prompt:\n%s", d)
 	}
 }
+
+// TestGoldSolverOnGeneratedTasks: tasks generated from the sample (REMOVE and DISCOVERY,
+// one and two functions) are solved by their gold patches through the tools, with the
+// fewest tool uses, and the repository is never written.
+func TestGoldSolverOnGeneratedTasks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the sample's tests")
+	}
+	ctx := context.Background()
+	r, base, req := sampleRun(t)
+	g, c := sampleGraph(t)
+	before := hashTree(t, "../examples/sample")
+	cases := []struct {
+		name string
+		opts Options
+	}{
+		{"remove", Options{Mode: Remove, N: 2, Seed: 3}},
+		{"discovery", Options{Mode: Discovery, N: 2, Seed: 5}},
+		{"discovery-pair", Options{Mode: Discovery, N: 1, Seed: 7, Group: GroupOptions{K: 2, Distance: 4, Undirected: true}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.opts.Run = req
+			res, err := Generate(ctx, req.Root, g, c, r, base, tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res) != tc.opts.N {
+				t.Fatalf("%d tasks, want %d", len(res), tc.opts.N)
+			}
+			for _, x := range res {
+				p := x.Problem("sample", "")
+				if k := max(tc.opts.Group.K, 1); len(p.Functions) != k {
+					t.Fatalf("%s corrupts %d functions, want %d", p.ID, len(p.Functions), k)
+				}
+				env, err := NewEnv(req.Root, p, r, EnvOptions{Langs: []callgraph.Language{golang.New(golang.Options{})}, Run: task.RunRequest{Kind: task.GoTest}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				tr, err := GoldSolver{}.Solve(ctx, env, p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sc := tr.Score
+				wantUses := 1
+				if tc.opts.Mode == Discovery {
+					wantUses = len(p.Functions) + 1
+				}
+				if !sc.Success || sc.Partial != 1 || sc.Best != 1 || !sc.Diagnosed || sc.Hacked || sc.ToolUses != wantUses || len(sc.Attempts) != 1 {
+					t.Errorf("%s: gold score = %+v", p.ID, sc)
+				}
+				if tr.Solver != "gold" || len(tr.Calls) != wantUses || tr.Calls[len(tr.Calls)-1].Name != ToolSubmitAttempt {
+					t.Errorf("%s: calls = %+v", p.ID, tr.Calls)
+				}
+				for _, call := range tr.Calls {
+					if call.Error {
+						t.Errorf("%s: refused call %+v", p.ID, call)
+					}
+				}
+			}
+		})
+	}
+	if !reflect.DeepEqual(before, hashTree(t, "../examples/sample")) {
+		t.Error("the sample repository was modified")
+	}
+}
+
+// TestGoldSolverBudgetTooSmall: with one tool use a DISCOVERY gold run can only submit the
+// corrupted repository; the refused replacement is recorded and the score is a failure.
+func TestGoldSolverBudgetTooSmall(t *testing.T) {
+	p, original := sampleProblem(t, Discovery, func(src []byte, fn task.Function) Mutant {
+		m, err := Stub("go", src, fn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	})
+	env, runs := fakeSampleEnv(t, p, original, 1, 1, nil)
+	tr, err := GoldSolver{}.Solve(context.Background(), env, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Calls) != 2 || !tr.Calls[0].Error || !strings.Contains(tr.Calls[0].Result, "must be a submission") || tr.Calls[1].Error {
+		t.Errorf("calls = %+v", tr.Calls)
+	}
+	if sc := tr.Score; sc.Success || sc.Diagnosed || len(sc.Attempts) != 1 || *runs != 1 {
+		t.Errorf("score = %+v", sc)
+	}
+	// With room for both, the same task is solved (the fake runner checks the original).
+	env, _ = fakeSampleEnv(t, p, original, 2, 1, nil)
+	if tr, err := (GoldSolver{}).Solve(context.Background(), env, p); err != nil || !tr.Score.Success {
+		t.Errorf("gold with 2 tool uses: %+v, %v", tr.Score, err)
+	}
+}
+
+// TestSolverScriptedDiscovery: a scripted model on a DISCOVERY task searches, reads the
+// corrupted function, fixes it with replace_function and submits.
+func TestSolverScriptedDiscovery(t *testing.T) {
+	p, original := sampleProblem(t, Discovery, func(src []byte, fn task.Function) Mutant {
+		m, err := Stub("go", src, fn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	})
+	fc := newFakeChat(t, func(n int, req llm.Request) llm.Message {
+		switch n {
+		case 1:
+			return callMsg(toolCall("s", ToolSearchCode, `{"pattern":"func Filter\\("}`), toolCall("l", ToolListFileFunctions, `{"path":"ledger/balance.go"}`))
+		case 2:
+			return callMsg(toolCall("r", ToolReplaceFunction, jsonArgs(t, "path", "ledger/balance.go", "name", "Filter", "code", original)))
+		case 3:
+			return callMsg(toolCall("t", ToolSubmitAttempt, `{}`))
+		}
+		return llm.Message{Content: "fixed"}
+	})
+	env, runs := fakeSampleEnv(t, p, original, 8, 2, nil)
+	tr, err := (&Solver{Endpoint: fc.endpoint()}).Solve(context.Background(), env, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := fc.requests()
+	if got := toolNames(reqs[0]); !reflect.DeepEqual(got, []string{ToolListDirectory, ToolSearchCode, ToolReadFile, ToolListFileFunctions, ToolReadFunction, ToolReplaceFunction, ToolSubmitAttempt}) {
+		t.Errorf("DISCOVERY tools = %v", got)
+	}
+	if sys := reqs[0].Messages[0].Content; !strings.Contains(sys, "replace_function(path, name, code)") {
+		t.Errorf("system prompt = %q", sys)
+	}
+	if user := reqs[0].Messages[1].Content; strings.Contains(user, "`Filter`") || !strings.Contains(user, "ledger.TestFilter/expenses") {
+		t.Errorf("the DISCOVERY prompt must name the failing tests, not the function:\n%s", user)
+	}
+	if !strings.HasPrefix(tr.Calls[0].Result, "ledger/balance.go:") || !strings.Contains(tr.Calls[1].Result, "Filter") || tr.Calls[2].Result != "replaced Filter in ledger/balance.go" {
+		t.Errorf("calls = %+v", tr.Calls)
+	}
+	if sc := tr.Score; !sc.Success || !sc.Diagnosed || sc.Hacked || sc.ToolUses != 4 || *runs != 1 || tr.Stop != "the model ended the conversation" {
+		t.Errorf("score = %+v, stop %q", sc, tr.Stop)
+	}
+}
