@@ -60,6 +60,23 @@ func BenchmarkAnalyzeNetworkx(b *testing.B) {
 	reportPeak(b)
 }
 
+// BenchmarkAnalyzeNetworkxNoValueFlow is BenchmarkAnalyzeNetworkx with level 7 off
+// (Options.NoValueFlow): the cost of the scoped resolution alone.
+func BenchmarkAnalyzeNetworkxNoValueFlow(b *testing.B) {
+	files := networkxFiles(b)
+	fe := New(Options{Workers: 1, NoValueFlow: true})
+	var calls int
+	for b.Loop() {
+		a, err := fe.Analyze(context.Background(), files)
+		if err != nil {
+			b.Fatal(err)
+		}
+		calls = len(a.Calls)
+	}
+	b.ReportMetric(float64(calls), "edges")
+	reportPeak(b)
+}
+
 // BenchmarkAnalyzeNetworkxParallel is BenchmarkAnalyzeNetworkx with one worker per CPU.
 func BenchmarkAnalyzeNetworkxParallel(b *testing.B) {
 	files := networkxFiles(b)
