@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/callgraph/golang"
+	"github.com/faultline-dev/faultline/callgraph/python"
 	"github.com/faultline-dev/faultline/internal/llm"
 	"github.com/faultline-dev/faultline/task"
 )
@@ -644,5 +647,97 @@ func TestSolverScriptedDiscovery(t *testing.T) {
 	}
 	if sc := tr.Score; !sc.Success || !sc.Diagnosed || sc.Hacked || sc.ToolUses != 4 || *runs != 1 || tr.Stop != "the model ended the conversation" {
 		t.Errorf("score = %+v, stop %q", sc, tr.Stop)
+	}
+}
+
+// TestGoldSolverPythonMethod: the original of a method (a nested definition) is submitted
+// in the form the Env re-indents, and lands in the file exactly as it was.
+func TestGoldSolverPythonMethod(t *testing.T) {
+	const clean = `class Box:
+    """A box."""
+
+    def __init__(self, w, h):
+        self.w = w
+        self.h = h
+
+    def area(self):
+        """Return the area, 0 for a negative width."""
+        if self.w < 0:
+            return 0
+        return self.w * self.h
+
+
+def total(boxes):
+    return sum(b.area() for b in boxes)
+`
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "pkg"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "pkg", "shapes.py"), []byte(clean), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var fn task.Function
+	for _, f := range pyFuncs(t, "pkg/shapes.py", []byte(clean)) {
+		if f.Name == "Box.area" {
+			fn = f
+		}
+	}
+	if fn.Name == "" {
+		t.Fatal("no Box.area")
+	}
+	for _, mode := range []Mode{Remove, Discovery} {
+		t.Run(string(mode), func(t *testing.T) {
+			m, err := Stub("python", []byte(clean), fn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := task.Overlay{}
+			o.Set("pkg/shapes.py", m.Apply([]byte(clean)))
+			patch, err := task.DiffOverlay(root, o, task.DiffOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := task.BreakpointProblem{ID: "box." + string(mode), Mode: string(mode), CorruptionPatch: string(patch.Format()), GoldPatch: string(patch.Reverse().Format()),
+				Functions:  []task.CorruptedFunction{{Path: "pkg/shapes.py", Name: "Box.area", Span: fn.Def, Line: fn.Line, EndLine: fn.EndLine}},
+				FailToPass: task.TestList{"tests/test_shapes.py::test_area"}, PassToPass: task.TestList{"tests/test_shapes.py::test_init"}}
+			var seen []string
+			r := task.RunnerFunc(func(ctx context.Context, req task.RunRequest) (*task.Report, error) {
+				got := string(req.Overlay["pkg/shapes.py"].Data)
+				seen = append(seen, got)
+				out := task.Fail
+				if got == clean {
+					out = task.Pass
+				}
+				return &task.Report{State: task.RunOK, Tests: []task.TestResult{{ID: "tests/test_shapes.py::test_area", Outcome: out}, {ID: "tests/test_shapes.py::test_init", Outcome: task.Pass}}}, nil
+			})
+			env, err := NewEnv(root, p, r, EnvOptions{Langs: []callgraph.Language{python.New(python.Options{})}, Run: task.RunRequest{Kind: task.Pytest}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr, err := GoldSolver{}.Solve(context.Background(), env, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(seen) != 1 || seen[0] != clean {
+				t.Fatalf("the submitted file differs from the clean one:\n%s", strings.Join(seen, "\n----\n"))
+			}
+			if !tr.Score.Success || !tr.Score.Diagnosed {
+				t.Errorf("score = %+v", tr.Score)
+			}
+		})
+	}
+}
+
+func TestDedentContinuation(t *testing.T) {
+	for _, tc := range []struct{ def, ind, want string }{
+		{"def f():\n    return 1", "", "def f():\n    return 1"},
+		{"def f(self):\n        return 1", "    ", "def f(self):\n    return 1"},
+		{"def f(self):\n        s = '''\nx'''\n        return s", "    ", "def f(self):\n    s = '''\nx'''\n    return s"},
+		{"def f(self):\n\t\treturn 1", "\t", "def f(self):\n\treturn 1"},
+	} {
+		if got := dedentContinuation(tc.def, tc.ind); got != tc.want {
+			t.Errorf("dedentContinuation(%q, %q) = %q, want %q", tc.def, tc.ind, got, tc.want)
+		}
 	}
 }
