@@ -317,9 +317,17 @@ func buildItem(ctx context.Context, r task.Runner, base task.RunRequest, root st
 			keep = append(keep, t)
 		}
 	}
-	mr, err := mask.Mask(ctx, root, targets, mask.Options{Keep: keep})
+	// Mask, then protect whatever the F2P and P2P files need to collect (names in collection
+	// errors, bisection) and mask again.
+	collect := task.Selection{Files: slices.Clone(it.F2P.Files), IDs: slices.Clone(it.F2P.IDs)}
+	for _, s := range it.P2P {
+		collect.Files = append(collect.Files, s.Files...)
+		collect.IDs = append(collect.IDs, s.IDs...)
+	}
+	mr, err := mask.MaskUntilCollects(ctx, r, mask.CollectRequest{Root: root, Targets: targets, Kind: kind,
+		Select: collect, Overlay: base.Overlay, Limits: opts.Limits}, mask.LoopOptions{Options: mask.Options{Keep: keep}})
 	if err != nil {
-		if errors.Is(err, mask.ErrNoBuild) {
+		if errors.Is(err, mask.ErrNoBuild) || errors.Is(err, mask.ErrNotCollected) {
 			return reject("%v", err)
 		}
 		return nil, fmt.Errorf("extract: mask %s: %w", tf.file, err)
