@@ -545,20 +545,18 @@ func (g *generator) try(ctx context.Context, unit []Candidate, rng *rand.Rand) (
 		}
 		options[i] = ms
 	}
-	// A single function tries its mutants in order; a group takes each member's first
-	// acceptable mutant (the group is the unit of validation).
-	attempts := len(options[0])
-	if len(unit) > 1 {
-		attempts = 1
+	// A single function tries its mutants in order. A group (the unit of validation) tries
+	// the members' mutants side by side: attempt a takes each member's a-th mutant, or its
+	// last when it has fewer (a REMOVE member has one: its stub).
+	attempts := 0
+	for _, ms := range options {
+		attempts = max(attempts, len(ms))
 	}
 	reason := ""
 	for a := 0; a < attempts; a++ {
 		chosen := make([]Mutant, len(unit))
 		for i := range unit {
-			chosen[i] = options[i][0]
-			if len(unit) == 1 {
-				chosen[i] = options[i][a]
-			}
+			chosen[i] = options[i][min(a, len(options[i])-1)]
 		}
 		overlay, why, err := g.overlay(chosen)
 		if err != nil {

@@ -162,15 +162,24 @@ func TestGenerateGroupsOnSample(t *testing.T) {
 	ctx := context.Background()
 	r, base, req := sampleRun(t)
 	g, c := sampleGraph(t)
-	for _, k := range []int{2, 3} {
+	for _, tc := range []struct {
+		mode Mode
+		k    int
+	}{{Remove, 2}, {Remove, 3}, {Discovery, 2}} {
+		k := tc.k
 		res, err := Generate(ctx, req.Root, g, c, r, base, Options{
-			Mode: Remove, N: 1, Seed: 5, Run: req, Group: GroupOptions{K: k, Distance: 3, Undirected: true},
+			Mode: tc.mode, N: 1, Seed: 5, Run: req, Group: GroupOptions{K: k, Distance: 3, Undirected: true},
 			Select: SelectOptions{MinCodeLines: 1},
 		})
 		if err != nil {
 			t.Fatalf("k=%d: %v", k, err)
 		}
 		fs := res[0].Functions
+		for _, f := range fs {
+			if (f.Rule == RemoveRule) != (tc.mode == Remove) {
+				t.Errorf("%s k=%d: %s corrupted by %s", tc.mode, k, f.ID, f.Rule)
+			}
+		}
 		if len(fs) != k {
 			t.Fatalf("k=%d: %d functions corrupted", k, len(fs))
 		}
