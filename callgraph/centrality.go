@@ -372,13 +372,13 @@ func closeness(ctx context.Context, c *csr, alpha float64, workers int) (hc, dd 
 }
 
 // brandes returns raw betweenness (ordered pairs, networkx normalized=False) by Brandes'
-// algorithm with path counts σ in float64. The forward search counts paths as it goes
-// and records where each BFS level starts. The backward pass goes level by level from the
-// deepest: a node v on level L sums coef(w) = (1+δ(w))/σ(w) over all its successors and
-// gets δ(v) = σ(v)·Σ. Only level L+1 has its coefficients published while level L is
-// summed (the others are zero), so the inner loop needs no distance test; level L's
-// coefficients are published once the whole level is done. Sources are processed in
-// fixed blocks, each with its own accumulator; blocks are summed in order.
+// algorithm with path counts σ in float64. The forward search counts paths as it goes,
+// records where each BFS level starts, and lists the edges of the shortest-path DAG (v on
+// level L, w on L+1) grouped by level — about a third of all edges on random graphs. The
+// backward pass goes level by level from the deepest: each DAG edge pushes its head's
+// coefficient coef(w) = (1+δ(w))/σ(w) to its tail, then every node of the level gets
+// δ(v) = σ(v)·Σ coef. Sources are processed in fixed blocks, each with its own
+// accumulator; blocks are summed in order.
 func brandes(ctx context.Context, c *csr, workers int) ([]float64, error) {
 	nb := numBlocks(c.n)
 	acc := make([][]float64, nb)
@@ -391,16 +391,22 @@ func brandes(ctx context.Context, c *csr, workers int) ([]float64, error) {
 			dist[i] = -1
 		}
 		sigma := make([]float64, c.n)
-		coef := make([]float64, c.n) // published (1+δ)/σ of the level below, else 0
-		pending := make([]float64, c.n)
+		coef := make([]float64, c.n) // (1+δ(w))/σ(w), valid once w's level is done
+		sum := make([]float64, c.n)  // Σ coef over v's DAG successors so far
 		order := make([]int32, 0, c.n)
 		levels := make([]int, 0, 64) // order[levels[L]:levels[L+1]] is level L
+		// DAG edges (v on level L, w on level L+1) in discovery order, grouped by L:
+		// dag[dagLevels[L]:dagLevels[L+1]].
+		dag := make([][2]int32, 0, len(adj))
+		dagLevels := make([]int, 0, 64)
 		for s := lo; s < hi; s++ {
 			if start[s] == start[s+1] {
 				continue // reaches nothing
 			}
 			order = append(order[:0], int32(s))
 			levels = append(levels[:0], 0)
+			dag = dag[:0]
+			dagLevels = dagLevels[:0]
 			dist[s], sigma[s] = 0, 1
 			// Direction-optimising search (Beamer et al.): expand the frontier top-down
 			// while its out-edges are fewer than the in-edges of the unvisited nodes, then
@@ -423,17 +429,19 @@ func brandes(ctx context.Context, c *csr, workers int) ([]float64, error) {
 					}
 				}
 				nextOut := 0
+				dagLevels = append(dagLevels, len(dag))
 				if bottomUp {
 					k := 0
 					for _, u := range unvisited {
-						var sum float64
+						var su float64
 						for _, p := range radj[rstart[u]:rstart[u+1]] {
 							if dist[p] == L {
-								sum += sigma[p]
+								su += sigma[p]
+								dag = append(dag, [2]int32{p, u})
 							}
 						}
-						if sum > 0 {
-							dist[u], sigma[u] = dv, sum
+						if su > 0 {
+							dist[u], sigma[u] = dv, su
 							order = append(order, u)
 							nextOut += int(start[u+1] - start[u])
 							remainingIn -= int(rstart[u+1] - rstart[u])
@@ -453,8 +461,10 @@ func brandes(ctx context.Context, c *csr, workers int) ([]float64, error) {
 								order = append(order, w)
 								nextOut += int(start[w+1] - start[w])
 								remainingIn -= int(rstart[w+1] - rstart[w])
+								dag = append(dag, [2]int32{v, w})
 							case dw == dv:
 								sigma[w] += sv
+								dag = append(dag, [2]int32{v, w})
 							}
 						}
 					}
@@ -466,29 +476,24 @@ func brandes(ctx context.Context, c *csr, workers int) ([]float64, error) {
 				frontierOut = nextOut
 			}
 			levels = append(levels, len(order))
+			dagLevels = append(dagLevels, len(dag))
+			// Backward, level by level from the deepest: push each DAG edge's coefficient
+			// to its tail, then finish the level.
 			for L := len(levels) - 2; L > 0; L-- {
-				lev := order[levels[L]:levels[L+1]]
-				for k, v := range lev {
-					var sum float64
-					for _, w := range adj[start[v]:start[v+1]] {
-						sum += coef[w]
+				if L < len(dagLevels)-1 {
+					for _, e := range dag[dagLevels[L]:dagLevels[L+1]] {
+						sum[e[0]] += coef[e[1]]
 					}
-					delta := sigma[v] * sum
+				}
+				for _, v := range order[levels[L]:levels[L+1]] {
+					delta := sigma[v] * sum[v]
+					sum[v] = 0
 					bc[v] += delta
-					pending[k] = (1 + delta) / sigma[v]
-				}
-				if L+1 < len(levels)-1 {
-					for _, w := range order[levels[L+1]:levels[L+2]] {
-						coef[w] = 0 // level L+1 is no longer anyone's successor level
-					}
-				}
-				for k, v := range lev {
-					coef[v] = pending[k]
+					coef[v] = (1 + delta) / sigma[v]
 				}
 			}
 			for _, v := range order {
 				dist[v] = -1
-				coef[v] = 0
 			}
 		}
 		acc[block] = bc
