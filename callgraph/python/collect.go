@@ -19,6 +19,17 @@ type collector struct {
 	// operands: interned per file; opID[i] is node i's operand id (-1 if not an operand)
 	nOperands int32
 	strs      []string // interned operand texts by id
+	slab      []expr
+}
+
+// newExpr allocates an expression from the collector's current slab (fewer, larger
+// allocations for the many small expressions of a file).
+func (c *collector) newExpr(e expr) *expr {
+	if len(c.slab) == cap(c.slab) {
+		c.slab = make([]expr, 0, 128)
+	}
+	c.slab = append(c.slab, e)
+	return &c.slab[len(c.slab)-1]
 }
 
 // str returns the text of node i, interned when i is an operand (identifiers, literals).
@@ -338,7 +349,7 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 					if v := t.firstNamed(i); v >= 0 && s == sc {
 						e := c.conv(v, sc)
 						if ch := t.nodes[i].first; ch >= 0 && t.nodes[ch].next >= 0 && t.isToken(t.nodes[ch].next, "from") {
-							e = &expr{op: eIter, x: e} // yield from
+							e = c.newExpr(expr{op: eIter, x: e}) // yield from
 						}
 						d.yieldVals = append(d.yieldVals, e)
 					}
@@ -364,7 +375,7 @@ func (c *collector) iterOf(l int32, sc *scope) *expr {
 	if r < 0 {
 		return nil
 	}
-	return &expr{op: eIter, x: c.conv(r, sc)}
+	return c.newExpr(expr{op: eIter, x: c.conv(r, sc)})
 }
 
 // bindName binds a name in sc, or in the module scope if sc declares it global.
@@ -401,7 +412,7 @@ func (c *collector) bindTarget(i int32, val *expr, sc *scope, pos uint32, cond b
 				ev = val.elems[k]
 			case val.op != eSeq && val.op != eUnknown:
 				// unpacking another value (a call's result, a variable): its k-th element
-				ev = &expr{op: eSubscript, x: val, name: "i" + strconv.Itoa(k), keyOK: true}
+				ev = c.newExpr(expr{op: eSubscript, x: val, name: "i" + strconv.Itoa(k), keyOK: true})
 			}
 			if k := t.nodes[e].kind; k == kListSplatPattern || k == kListSplat {
 				starred = true
@@ -581,7 +592,7 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 				if k := strings.IndexByte(full, '.'); k >= 0 {
 					first = full[:k]
 				}
-				c.bindName(sc, first, binding{pos: pos, cond: cond, val: &expr{op: eModule, name: first}})
+				c.bindName(sc, first, binding{pos: pos, cond: cond, val: c.newExpr(expr{op: eModule, name: first})})
 			case kAliasedImport:
 				dn := t.child(ch, kDottedName)
 				alias := t.nodes[ch].first
@@ -591,7 +602,7 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 					}
 				}
 				if dn >= 0 && alias >= 0 && t.nodes[alias].kind == kIdentifier {
-					c.bindName(sc, c.str(alias), binding{pos: pos, cond: cond, val: &expr{op: eModule, name: cleanDotted(c.str(dn))}})
+					c.bindName(sc, c.str(alias), binding{pos: pos, cond: cond, val: c.newExpr(expr{op: eModule, name: cleanDotted(c.str(dn))})})
 				}
 			}
 		}
@@ -628,7 +639,7 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 				}
 			case kDottedName:
 				name := c.str(ch)
-				c.bindName(sc, name, binding{pos: pos, cond: cond, val: &expr{op: eFrom, idx: level, name: name, x: &expr{op: eModule, name: mod}, sc: sc}})
+				c.bindName(sc, name, binding{pos: pos, cond: cond, val: c.newExpr(expr{op: eFrom, idx: level, name: name, x: c.newExpr(expr{op: eModule, name: mod}), sc: sc})})
 			case kAliasedImport:
 				dn := t.child(ch, kDottedName)
 				var alias int32 = -1
@@ -638,7 +649,7 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 					}
 				}
 				if dn >= 0 && alias >= 0 {
-					c.bindName(sc, c.str(alias), binding{pos: pos, cond: cond, val: &expr{op: eFrom, idx: level, name: c.str(dn), x: &expr{op: eModule, name: mod}, sc: sc}})
+					c.bindName(sc, c.str(alias), binding{pos: pos, cond: cond, val: c.newExpr(expr{op: eFrom, idx: level, name: c.str(dn), x: c.newExpr(expr{op: eModule, name: mod}), sc: sc})})
 				}
 			}
 		}

@@ -186,19 +186,19 @@ func (c *collector) function(i, dec int32, sc *scope, caller *defInfo, cond bool
 		var v *expr
 		switch {
 		case k == 0 && d.class != nil && !d.static && d.classMethod:
-			v = &expr{op: eClass, def: d}
+			v = c.newExpr(expr{op: eClass, def: d})
 		case k == 0 && d.class != nil && !d.static:
-			v = &expr{op: eSelf, def: d}
+			v = c.newExpr(expr{op: eSelf, def: d})
 			fs.selfName, fs.class = p.name, d.class
 		default:
-			v = &expr{op: eParam, def: d, idx: k}
+			v = c.newExpr(expr{op: eParam, def: d, idx: k})
 		}
 		fs.bind(p.name, binding{pos: 0, val: v})
 	}
 	if b := t.child(i, kBlock); b >= 0 {
 		c.visitChildren(b, fs, d, false)
 	}
-	val := &expr{op: eDef, def: d}
+	val := c.newExpr(expr{op: eDef, def: d})
 	c.bindName(sc, d.simple, binding{pos: t.nodes[i].end, cond: cond, val: val})
 	c.applyDecorators(d, decs, caller)
 }
@@ -207,11 +207,11 @@ func (c *collector) function(i, dec int32, sc *scope, caller *defInfo, cond bool
 // innermost decorator receives the definition, each outer one the previous result.
 func (c *collector) applyDecorators(d *defInfo, decs []*expr, caller *defInfo) {
 	line := d.fn.DecoratorLine
-	arg := &expr{op: eDef, def: d, raw: true}
+	arg := c.newExpr(expr{op: eDef, def: d, raw: true})
 	for k := len(decs) - 1; k >= 0; k-- {
 		cs := &callSite{caller: caller, line: line + k, callee: decs[k], args: []*expr{arg}, kws: []string{""}}
 		c.calls = append(c.calls, cs)
-		arg = &expr{op: eCall, x: decs[k], litData: &litData{elems: []*expr{arg}, keys: []string{""}}}
+		arg = c.newExpr(expr{op: eCall, x: decs[k], litData: &litData{elems: []*expr{arg}, keys: []string{""}}})
 		d.decCall = arg
 	}
 }
@@ -239,7 +239,7 @@ func (c *collector) class(i, dec int32, sc *scope, caller *defInfo, cond bool) {
 	if b := t.child(i, kBlock); b >= 0 {
 		c.visitChildren(b, cs, caller, false)
 	}
-	c.bindName(sc, d.simple, binding{pos: t.nodes[i].end, cond: cond, val: &expr{op: eDef, def: d}})
+	c.bindName(sc, d.simple, binding{pos: t.nodes[i].end, cond: cond, val: c.newExpr(expr{op: eDef, def: d})})
 	c.applyDecorators(d, decs, caller)
 }
 
@@ -314,7 +314,7 @@ func (c *collector) call(i int32, sc *scope, caller *defInfo) {
 	ce := c.callExpr(i, sc)
 	if ce.op != eCall {
 		if ce.op == eSuper {
-			c.calls = append(c.calls, &callSite{caller: caller, line: int(c.t.nodes[i].row) + 1, callee: &expr{op: eName, name: "super", sc: sc}})
+			c.calls = append(c.calls, &callSite{caller: caller, line: int(c.t.nodes[i].row) + 1, callee: c.newExpr(expr{op: eName, name: "super", sc: sc})})
 		}
 		return
 	}
@@ -340,13 +340,13 @@ func (c *collector) callExpr(i int32, sc *scope) *expr {
 	if t.nodes[fn].kind == kIdentifier && t.textEq(fn, "super") {
 		for s := sc; s != nil; s = s.parent {
 			if s.kind == scopeFunction && s.def != nil && s.def.class != nil {
-				e := &expr{op: eSuper, def: s.def.class}
+				e := c.newExpr(expr{op: eSuper, def: s.def.class})
 				c.sc.callMemo[i] = e
 				return e
 			}
 		}
 	}
-	e := &expr{op: eCall, x: c.conv(fn, sc), litData: &litData{}}
+	e := c.newExpr(expr{op: eCall, x: c.conv(fn, sc), litData: &litData{}})
 	if al := t.nodes[fn].next; al >= 0 {
 		switch t.nodes[al].kind {
 		case kArgumentList:
@@ -434,14 +434,14 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 	n := &t.nodes[i]
 	switch n.kind {
 	case kIdentifier:
-		return &expr{op: eName, name: c.str(i), sc: sc, pos: n.start}
+		return c.newExpr(expr{op: eName, name: c.str(i), sc: sc, pos: n.start})
 	case kAttribute:
 		obj := t.firstNamed(i)
 		attr := lastIdent(t, i)
 		if obj < 0 || attr == "" {
 			return unknownExpr
 		}
-		return &expr{op: eAttr, x: c.conv(obj, sc), name: attr}
+		return c.newExpr(expr{op: eAttr, x: c.conv(obj, sc), name: attr})
 	case kCall:
 		return c.callExpr(i, sc)
 	case kParenthesized:
@@ -449,13 +449,13 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 			return c.conv(e, sc)
 		}
 	case kList, kTuple, kSet, kExprList:
-		e := &expr{op: eSeq, litData: &litData{}}
+		e := c.newExpr(expr{op: eSeq, litData: &litData{}})
 		for _, ch := range t.namedChildren(i, nil) {
 			e.elems = append(e.elems, c.conv(ch, sc))
 		}
 		return e
 	case kDict:
-		e := &expr{op: eDict, litData: &litData{}}
+		e := c.newExpr(expr{op: eDict, litData: &litData{}})
 		for _, p := range t.namedChildren(i, nil) {
 			if t.nodes[p].kind != kPair {
 				continue
@@ -478,7 +478,7 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 		if v < 0 {
 			return unknownExpr
 		}
-		e := &expr{op: eSubscript, x: c.conv(v, sc)}
+		e := c.newExpr(expr{op: eSubscript, x: c.conv(v, sc)})
 		if k := t.firstNamedAfter(v); k >= 0 && t.firstNamedAfter(k) < 0 {
 			e.name, e.keyOK = constKey(t, k)
 			if t.symName(k) == "slice" {
@@ -487,7 +487,7 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 		}
 		return e
 	case kBoolOp, kConditionalExpr:
-		e := &expr{op: eUnion, litData: &litData{}}
+		e := c.newExpr(expr{op: eUnion, litData: &litData{}})
 		kids := t.namedChildren(i, nil)
 		if n.kind == kConditionalExpr && len(kids) == 3 {
 			kids = []int32{kids[0], kids[2]}
@@ -504,7 +504,7 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 		}
 	case kInteger, kString:
 		if k, ok := constKey(t, i); ok {
-			return &expr{op: eConst, name: k}
+			return c.newExpr(expr{op: eConst, name: k})
 		}
 	}
 	return unknownExpr

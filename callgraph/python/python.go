@@ -273,6 +273,14 @@ func (fe *Frontend) report(infos []*fileInfo, res []resolution) *callgraph.Analy
 		}
 	}
 	a.Unresolved = a.CallSites - a.Resolved
+	ndefs, ntargets := 0, 0
+	for _, f := range infos {
+		ndefs += len(f.defs)
+	}
+	for _, rs := range res {
+		ntargets += len(rs.targets)
+	}
+	a.Definitions = make([]callgraph.Definition, 0, ndefs)
 	for _, f := range infos {
 		count := map[string]int{}
 		for _, d := range f.defs {
@@ -309,8 +317,8 @@ func (fe *Frontend) report(infos []*fileInfo, res []resolution) *callgraph.Analy
 		line   int
 		callee string
 	}
-	seen := map[edge]bool{}
-	var edges []edge
+	seen := make(map[edge]bool, ntargets)
+	edges := make([]edge, 0, ntargets)
 	for _, rs := range res {
 		for _, d := range rs.targets {
 			e := edge{rs.site.caller, rs.site.line, d.fn.ID}
@@ -337,6 +345,7 @@ func (fe *Frontend) report(infos []*fileInfo, res []resolution) *callgraph.Analy
 		}
 		return a.callee < b.callee
 	})
+	a.Calls = make([]callgraph.Call, 0, len(edges))
 	for _, e := range edges {
 		a.Calls = append(a.Calls, callgraph.Call{Caller: e.caller.fn.ID, Callee: e.callee, Line: e.line})
 	}
