@@ -1,0 +1,323 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/faultline-dev/faultline/callgraph"
+	"github.com/faultline-dev/faultline/callgraph/golang"
+	"github.com/faultline-dev/faultline/corrupt"
+	"github.com/faultline-dev/faultline/sandbox"
+	"github.com/faultline-dev/faultline/task"
+)
+
+const sample = "../sample"
+
+// sampleTasks generates two REMOVE and two DISCOVERY tasks from the sample with
+// corrupt.Generate and writes them as JSONL.
+func sampleTasks(t *testing.T) (string, []task.BreakpointProblem) {
+	t.Helper()
+	ctx := context.Background()
+	root, err := filepath.Abs(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := sandbox.NewLocal(sandbox.Options{})
+	t.Cleanup(func() { r.Close() })
+	cached := sandbox.NewCache(r, sandbox.CacheOptions{})
+	req := task.RunRequest{Root: root, Kind: task.GoTest}
+	b, err := sandbox.Baseline(ctx, r, req, 2)
+	if err != nil {
+		t.Fatalf("baseline: %v", err)
+	}
+	g, err := callgraph.Build(ctx, root, []callgraph.Language{golang.New(golang.Options{})}, callgraph.BuildOptions{SkipTests: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cent, err := g.Centrality(ctx, callgraph.CentralityOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var problems []task.BreakpointProblem
+	for _, mode := range []corrupt.Mode{corrupt.Remove, corrupt.Discovery} {
+		res, err := corrupt.Generate(ctx, root, g, cent, cached, corrupt.Baseline{Passing: b.Passing, Failing: b.Failing, Flaky: b.Flaky},
+			corrupt.Options{Mode: mode, N: 2, Seed: 1, Run: req})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res) != 2 {
+			t.Fatalf("%s: %d tasks, want 2", mode, len(res))
+		}
+		for _, x := range res {
+			problems = append(problems, x.Problem("sample", ""))
+		}
+	}
+	path := filepath.Join(t.TempDir(), "tasks.jsonl")
+	var buf bytes.Buffer
+	if err := task.WriteJSONL(&buf, problems); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, problems
+}
+
+func hashTree(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, _ := os.ReadFile(p)
+			out[p] = string(b)
+		}
+		return nil
+	})
+	return out
+}
+
+// readResults splits an output file into task lines and the summary line.
+func readResults(t *testing.T, path string) ([]Result, Summary) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var lines []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	if len(lines) == 0 {
+		t.Fatal("empty output")
+	}
+	var rs []Result
+	for _, l := range lines[:len(lines)-1] {
+		var r Result
+		if err := json.Unmarshal([]byte(l), &r); err != nil || r.ID == "" {
+			t.Fatalf("task line %q: %v", l, err)
+		}
+		rs = append(rs, r)
+	}
+	var s struct {
+		Summary *Summary `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &s); err != nil || s.Summary == nil {
+		t.Fatalf("summary line %q: %v", lines[len(lines)-1], err)
+	}
+	return rs, *s.Summary
+}
+
+func TestSolveSample(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates tasks from the sample and runs its tests")
+	}
+	tasks, problems := sampleTasks(t)
+	before := hashTree(t, sample)
+	ctx := context.Background()
+
+	t.Run("gold", func(t *testing.T) {
+		dir := t.TempDir()
+		out, traj := filepath.Join(dir, "results.jsonl"), filepath.Join(dir, "trajectories.jsonl")
+		var stdout, stderr bytes.Buffer
+		code := run(ctx, []string{"-repo", sample, "-tasks", tasks, "-gold", "-tools", "8", "-attempts", "2", "-out", out, "-trajectories", traj}, &stdout, &stderr)
+		if code != 0 {
+			t.Fatalf("exit %d:\n%s", code, stderr.String())
+		}
+		rs, sum := readResults(t, out)
+		if len(rs) != len(problems) {
+			t.Fatalf("%d result lines for %d tasks", len(rs), len(problems))
+		}
+		for i, r := range rs {
+			p := problems[i]
+			wantUses := 1
+			if p.Mode == string(corrupt.Discovery) {
+				wantUses = len(p.Functions) + 1
+			}
+			if r.ID != p.ID || r.Mode != p.Mode || r.Solver != "gold" || !r.Success || r.Partial != 1 || r.Best != 1 || !r.Diagnosed || r.Hacked ||
+				r.ToolUses != wantUses || r.Attempts != 1 || r.Error != "" {
+				t.Errorf("result %d = %+v", i, r)
+			}
+		}
+		if want := (Summary{Tasks: 4, SuccessRate: 1, MeanPartial: 1, MeanBest: 1, DiagnosisRate: 1}); sum != want {
+			t.Errorf("summary = %+v, want %+v", sum, want)
+		}
+		// One full trajectory per task, in task order.
+		data, err := os.ReadFile(traj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		trs, err := task.ReadAllJSONL[corrupt.Trajectory](bytes.NewReader(data))
+		if err != nil || len(trs) != len(problems) {
+			t.Fatalf("%d trajectories, %v", len(trs), err)
+		}
+		for i, tr := range trs {
+			if tr.ProblemID != problems[i].ID || !tr.Score.Success || len(tr.Calls) != rs[i].ToolUses {
+				t.Errorf("trajectory %d: %s, score %+v, %d calls", i, tr.ProblemID, tr.Score, len(tr.Calls))
+			}
+		}
+		if !strings.Contains(stderr.String(), "success rate 1.000") {
+			t.Errorf("stderr:\n%s", stderr.String())
+		}
+	})
+
+	t.Run("model", func(t *testing.T) {
+		// A scripted model: on REMOVE it reads the target and submits the stub unchanged; on
+		// DISCOVERY it gives up at once.
+		var mu sync.Mutex
+		requests := 0
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			var req struct {
+				Messages []struct {
+					Role, Content string
+				}
+				Tools []struct {
+					Function struct{ Name string }
+				}
+			}
+			if err := json.NewDecoder(r.Body).Decode(&req); err != nil || r.Header.Get("Authorization") != "Bearer k" {
+				http.Error(w, "bad request", http.StatusBadRequest)
+				return
+			}
+			mu.Lock()
+			requests++
+			mu.Unlock()
+			msg := map[string]any{"role": "assistant", "content": "I give up."}
+			removeTask := strings.Contains(req.Messages[0].Content, "submit_attempt(code)")
+			if removeTask && len(req.Messages) == 2 {
+				msg = map[string]any{"role": "assistant", "content": nil, "tool_calls": []map[string]any{{"id": "1", "type": "function",
+					"function": map[string]any{"name": "submit_attempt", "arguments": `{"code": "func nope() {}"}`}}}}
+			}
+			json.NewEncoder(w).Encode(map[string]any{"id": "x", "choices": []map[string]any{{"index": 0, "message": msg, "finish_reason": "stop"}},
+				"usage": map[string]int{"prompt_tokens": 7, "completion_tokens": 3, "total_tokens": 10}})
+		}))
+		defer srv.Close()
+		t.Setenv("FAULTLINE_LLM_BASE_URL", srv.URL+"/v1")
+		t.Setenv("FAULTLINE_LLM_API_KEY", "k")
+		t.Setenv("FAULTLINE_LLM_MODEL", "fake-model")
+		out := filepath.Join(t.TempDir(), "results.jsonl")
+		var stdout, stderr bytes.Buffer
+		if code := run(ctx, []string{"-repo", sample, "-tasks", tasks, "-out", out, "-temperature", "0"}, &stdout, &stderr); code != 0 {
+			t.Fatalf("exit %d:\n%s", code, stderr.String())
+		}
+		rs, sum := readResults(t, out)
+		for i, r := range rs {
+			if r.Solver != "fake-model" || r.Success || r.Best != 0 || r.Error != "" {
+				t.Errorf("result %d = %+v", i, r)
+			}
+			if p := problems[i]; p.Mode == string(corrupt.Remove) {
+				// The submission replaces the function by another that leaves it undefined:
+				// the build fails, an execution error scored 0.
+				if r.ToolUses != 1 || r.Attempts != 1 || r.Turns != 2 || r.TotalTokens != 20 || !r.Diagnosed {
+					t.Errorf("REMOVE result %d = %+v", i, r)
+				}
+			} else if r.ToolUses != 0 || r.Attempts != 0 || r.Turns != 1 || r.Diagnosed || r.Stop != "the model ended the conversation" {
+				t.Errorf("DISCOVERY result %d = %+v", i, r)
+			}
+		}
+		if want := (Summary{Tasks: 4, DiagnosisRate: 0.5}); sum != want {
+			t.Errorf("summary = %+v, want %+v", sum, want)
+		}
+		if requests != 6 {
+			t.Errorf("%d model requests, want 6", requests)
+		}
+	})
+
+	if !equalTrees(before, hashTree(t, sample)) {
+		t.Error("the repository was written")
+	}
+}
+
+func equalTrees(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+func TestSolveUsage(t *testing.T) {
+	dir := t.TempDir()
+	tasks := filepath.Join(dir, "tasks.jsonl")
+	os.WriteFile(tasks, []byte(`{"id":"x","mode":"remove","functions":[],"corruption_patch":"","gold_patch":"","seed":0,"FAIL_TO_PASS":[],"PASS_TO_PASS":[]}`+"\n"), 0o644)
+	empty := filepath.Join(dir, "empty.jsonl")
+	os.WriteFile(empty, nil, 0o644)
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no repo", []string{"-tasks", tasks}, 2, "-repo DIR and -tasks FILE are required"},
+		{"budgets", []string{"-repo", sample, "-tasks", tasks, "-tools", "2", "-attempts", "3"}, 2, "0 < -attempts ≤ -tools"},
+		{"bad lang", []string{"-repo", sample, "-tasks", tasks, "-lang", "cobol", "-gold"}, 1, `unknown -lang "cobol"`},
+		{"not a dir", []string{"-repo", tasks, "-tasks", tasks, "-gold"}, 1, "is not a directory"},
+		{"no tasks", []string{"-repo", sample, "-tasks", empty, "-gold"}, 1, "holds no task"},
+		{"no endpoint", []string{"-repo", sample, "-tasks", tasks}, 1, "or pass -gold"},
+		// A record the Env refuses keeps its line, with the error, and the exit status is 1.
+		{"bad task", []string{"-repo", sample, "-tasks", tasks, "-gold", "-out", filepath.Join(dir, "out.jsonl")}, 1, "[1/1] x: error: corrupt: env: problem x names no corrupted function"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("FAULTLINE_LLM_MODEL", "")
+			t.Setenv("OPENAI_MODEL", "")
+			var stdout, stderr bytes.Buffer
+			if code := run(context.Background(), tc.args, &stdout, &stderr); code != tc.code || !strings.Contains(stderr.String(), tc.want) {
+				t.Errorf("exit %d, stderr:\n%s\nwant %d and %q", code, stderr.String(), tc.code, tc.want)
+			}
+		})
+	}
+	rs, sum := readResults(t, filepath.Join(dir, "out.jsonl"))
+	if len(rs) != 1 || rs[0].Error == "" || sum.Errors != 1 || sum.Tasks != 1 || sum.SuccessRate != 0 {
+		t.Errorf("results %+v, summary %+v", rs, sum)
+	}
+}
+
+func TestDetectLanguage(t *testing.T) {
+	py := t.TempDir()
+	os.MkdirAll(filepath.Join(py, ".venv"), 0o755)
+	os.WriteFile(filepath.Join(py, "mod.py"), []byte("x = 1\n"), 0o644)
+	hidden := t.TempDir()
+	os.MkdirAll(filepath.Join(hidden, ".venv"), 0o755)
+	os.WriteFile(filepath.Join(hidden, ".venv", "site.py"), []byte("x = 1\n"), 0o644)
+	for _, tc := range []struct{ root, flag, want string }{
+		{sample, "auto", "go"},
+		{py, "auto", "python"},
+		{py, "go", "go"},
+		{hidden, "auto", ""},
+	} {
+		got, err := detectLanguage(tc.root, tc.flag)
+		if got != tc.want || (tc.want == "") != (err != nil) {
+			t.Errorf("detectLanguage(%s, %s) = %q, %v; want %q", tc.root, tc.flag, got, err, tc.want)
+		}
+	}
+}
+
+func Example_summarize() {
+	s := summarize([]Result{
+		{ID: "a", Success: true, Partial: 1, Best: 1, Diagnosed: true},
+		{ID: "b", Partial: 0.5, Best: 0.75, Diagnosed: true},
+		{ID: "c", Hacked: true},
+		{ID: "d", Error: "llm: HTTP 401"},
+	})
+	fmt.Printf("%d tasks: success %.2f, partial %.3f, best %.4f, diagnosed %.2f, %d hacked, %d errors\n",
+		s.Tasks, s.SuccessRate, s.MeanPartial, s.MeanBest, s.DiagnosisRate, s.Hacked, s.Errors)
+	// Output:
+	// 4 tasks: success 0.25, partial 0.375, best 0.4375, diagnosed 0.50, 1 hacked, 1 errors
+}
