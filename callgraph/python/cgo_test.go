@@ -18,7 +18,7 @@ func TestFlattenMatchesGoTreeSitter(t *testing.T) {
 	if more, _ := filepath.Glob(filepath.Join(distPackages, "simplejson", "*.py")); len(more) > 0 {
 		paths = append(paths, more...)
 	}
-	sources := [][]byte{[]byte("def f(:\n  x = (1,\n"), []byte("\xff\xfe\x00def")}
+	sources := [][]byte{[]byte("def f(:\n  x = (1,\n"), []byte("\xff\xfe\x00def"), []byte("x = '\u00e9'\r\ny = f(1)\rz = \"\"\"a\n\nb\"\"\"\n")}
 	for _, p := range paths {
 		src, err := os.ReadFile(p)
 		if err != nil {
