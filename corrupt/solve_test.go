@@ -19,6 +19,7 @@ import (
 	"github.com/faultline-dev/faultline/callgraph/golang"
 	"github.com/faultline-dev/faultline/callgraph/python"
 	"github.com/faultline-dev/faultline/internal/llm"
+	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
 )
 
@@ -740,4 +741,85 @@ func TestDedentContinuation(t *testing.T) {
 			t.Errorf("dedentContinuation(%q, %q) = %q, want %q", tc.def, tc.ind, got, tc.want)
 		}
 	}
+}
+
+// A scripted model (an httptest server speaking the chat-completions wire format) restores
+// a deleted function of the sample repository: it reads the stub, then submits the
+// original definition, which the sample's own tests accept.
+func ExampleSolver() {
+	ctx := context.Background()
+	root, _ := filepath.Abs("../examples/sample")
+	const path = "ledger/balance.go"
+	src, err := os.ReadFile(filepath.Join(root, path))
+	if err != nil {
+		panic(err)
+	}
+	front := golang.New(golang.Options{})
+	a, err := front.Analyze(ctx, []callgraph.SourceFile{{Path: path, Src: src}})
+	if err != nil {
+		panic(err)
+	}
+	var fn task.Function
+	for _, d := range a.Definitions {
+		if d.Name == "Filter" {
+			fn = d.Function
+		}
+	}
+	original := string(src[fn.Def.Start:fn.Def.End])
+
+	// The task: Filter's body deleted (REMOVE).
+	stub, err := Stub("go", src, fn)
+	if err != nil {
+		panic(err)
+	}
+	o := task.Overlay{}
+	o.Set(path, stub.Apply(src))
+	patch, err := task.DiffOverlay(root, o, task.DiffOptions{})
+	if err != nil {
+		panic(err)
+	}
+	problem := task.BreakpointProblem{ID: "sample.remove.Filter", Mode: string(Remove),
+		CorruptionPatch: string(patch.Format()), GoldPatch: string(patch.Reverse().Format()),
+		Functions:  []task.CorruptedFunction{{Path: path, Name: "Filter", Span: fn.Def, Line: fn.Line, EndLine: fn.EndLine}},
+		FailToPass: task.TestList{"example.com/ledger/ledger.TestFilter", "example.com/ledger/ledger.TestFilter/all", "example.com/ledger/ledger.TestFilter/expenses"},
+		PassToPass: task.TestList{"example.com/ledger/ledger.TestBalances"}}
+
+	// The model's script.
+	turn := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		turn++
+		msg := llm.Message{Role: "assistant", Content: "Done."}
+		switch turn {
+		case 1:
+			msg.ToolCalls = []llm.ToolCall{toolCall("1", ToolReadFunction, `{"path": "ledger/balance.go", "name": "Filter"}`)}
+		case 2:
+			args, _ := json.Marshal(map[string]string{"code": original})
+			msg.ToolCalls = []llm.ToolCall{toolCall("2", ToolSubmitAttempt, string(args))}
+		}
+		json.NewEncoder(w).Encode(llm.Response{Choices: []llm.Choice{{Message: msg}}})
+	}))
+	defer srv.Close()
+
+	runner := sandbox.NewLocal(sandbox.Options{})
+	defer runner.Close()
+	env, err := NewEnv(root, problem, runner, EnvOptions{MaxToolUses: 8, MaxAttempts: 2,
+		Langs: []callgraph.Language{front}, Run: task.RunRequest{Kind: task.GoTest}})
+	if err != nil {
+		panic(err)
+	}
+	s := Solver{Endpoint: Endpoint{BaseURL: srv.URL, Model: "scripted"}}
+	tr, err := s.Solve(ctx, env, problem)
+	if err != nil {
+		panic(err)
+	}
+	for _, c := range tr.Calls {
+		first, _, _ := strings.Cut(c.Result, "\n")
+		fmt.Printf("%s: %s\n", c.Name, first)
+	}
+	fmt.Printf("success %v, partial %.1f, %d tool uses, %d submission(s); %s\n",
+		tr.Score.Success, tr.Score.Partial, tr.Score.ToolUses, len(tr.Score.Attempts), tr.Stop)
+	// Output:
+	// read_function: func Filter(entries []Entry, prefix string, from, to time.Time) []Entry {
+	// submit_attempt: all 4 tests passed
+	// success true, partial 1.0, 2 tool uses, 1 submission(s); the model ended the conversation
 }
