@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/callgraph/golang"
+	"github.com/faultline-dev/faultline/callgraph/python"
 	"github.com/faultline-dev/faultline/corrupt"
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
@@ -320,4 +322,139 @@ func Example_summarize() {
 		s.Tasks, s.SuccessRate, s.MeanPartial, s.MeanBest, s.DiagnosisRate, s.Hacked, s.Errors)
 	// Output:
 	// 4 tasks: success 0.25, partial 0.375, best 0.4375, diagnosed 0.50, 1 hacked, 1 errors
+}
+
+const statsPy = `def mean(xs):
+    """Arithmetic mean of a non-empty sequence."""
+    total = 0.0
+    for x in xs:
+        total += x
+    return total / len(xs)
+
+
+class Summary:
+    """Summary statistics of a sample."""
+
+    def __init__(self, xs):
+        self.xs = list(xs)
+
+    def spread(self):
+        """Largest minus smallest value."""
+        lo = min(self.xs)
+        hi = max(self.xs)
+        if lo == hi:
+            return 0.0
+        return hi - lo
+
+    def describe(self):
+        return "mean=%g spread=%g" % (mean(self.xs), self.spread())
+`
+
+const statsTestPy = `from pkg.stats import Summary, mean
+
+
+def test_mean_ints():
+    assert mean([1, 2, 3]) == 2
+
+
+def test_mean_one():
+    assert mean([4]) == 4
+
+
+def test_mean_floats():
+    assert mean([0.5, 1.5]) == 1.0
+
+
+def test_spread():
+    assert Summary([3, 1, 2]).spread() == 2
+
+
+def test_spread_constant():
+    assert Summary([5, 5]).spread() == 0.0
+
+
+def test_spread_negative():
+    assert Summary([-4, 4]).spread() == 8
+
+
+def test_describe():
+    assert Summary([1, 3]).describe() == "mean=2 spread=2"
+
+
+def test_describe_single():
+    assert Summary([7]).describe() == "mean=7 spread=0"
+`
+
+// TestSolvePythonGold: tasks generated from a small Python package (a function and a
+// method), solved by the gold solver through the CLI with the real pytest.
+func TestSolvePythonGold(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs pytest")
+	}
+	if err := exec.Command("/usr/bin/python3", "-c", "import pytest").Run(); err != nil {
+		t.Skip("needs /usr/bin/python3 with pytest (apt-get install python3-pytest)")
+	}
+	ctx := context.Background()
+	root := t.TempDir()
+	for p, src := range map[string]string{"pkg/__init__.py": "", "pkg/stats.py": statsPy, "tests/__init__.py": "", "tests/test_stats.py": statsTestPy} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, p), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := sandbox.NewLocal(sandbox.Options{Python: "/usr/bin/python3"})
+	t.Cleanup(func() { r.Close() })
+	req := task.RunRequest{Root: root, Kind: task.Pytest}
+	b, err := sandbox.Baseline(ctx, r, req, 2)
+	if err != nil {
+		t.Fatalf("baseline: %v", err)
+	}
+	g, err := callgraph.Build(ctx, root, []callgraph.Language{python.New(python.Options{})}, callgraph.BuildOptions{SkipTests: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cent, err := g.Centrality(ctx, callgraph.CentralityOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var problems []task.BreakpointProblem
+	names := map[string]bool{}
+	for _, mode := range []corrupt.Mode{corrupt.Remove, corrupt.Discovery} {
+		res, err := corrupt.Generate(ctx, root, g, cent, r, corrupt.Baseline{Passing: b.Passing, Failing: b.Failing, Flaky: b.Flaky},
+			corrupt.Options{Mode: mode, N: 2, Seed: 1, Run: req, MinFailures: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range res {
+			p := x.Problem("stats", "")
+			problems = append(problems, p)
+			names[p.Functions[0].Name] = true
+		}
+	}
+	if !names["Summary.spread"] {
+		t.Fatalf("no task corrupts the method Summary.spread (tasks: %v)", names)
+	}
+	tasks := filepath.Join(t.TempDir(), "tasks.jsonl")
+	var buf bytes.Buffer
+	if err := task.WriteJSONL(&buf, problems); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(tasks, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := hashTree(t, root)
+	out := filepath.Join(t.TempDir(), "results.jsonl")
+	var stdout, stderr bytes.Buffer
+	if code := run(ctx, []string{"-repo", root, "-tasks", tasks, "-gold", "-out", out}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, stderr.String())
+	}
+	rs, sum := readResults(t, out)
+	if len(rs) != len(problems) || sum.SuccessRate != 1 || sum.DiagnosisRate != 1 || sum.MeanPartial != 1 {
+		t.Errorf("results %+v, summary %+v\n%s", rs, sum, stderr.String())
+	}
+	if !equalTrees(before, hashTree(t, root)) {
+		t.Error("the repository was written")
+	}
 }
