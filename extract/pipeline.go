@@ -9,8 +9,10 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/callgraph/golang"
@@ -47,6 +49,9 @@ type Options struct {
 	Limits task.Limits
 	// Args are extra test-command arguments for every run.
 	Args []string
+	// Jobs bounds the test files traced at once (default runtime.NumCPU()); items are
+	// built one after another.
+	Jobs int
 	// Progress, when set, receives one line per step.
 	Progress func(msg string)
 }
@@ -161,21 +166,43 @@ func Pipeline(ctx context.Context, r task.Runner, root string, opts Options) (*R
 	}
 	defs := NewDefIndex(fns)
 
-	// Trace every test file.
-	for _, tf := range files {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+	// Trace every test file, Jobs at a time (each result goes to its own slot, so the
+	// order of completion does not matter).
+	jobs := opts.Jobs
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	errs := make([]error, len(files))
+	sem := make(chan struct{}, jobs)
+	var wg sync.WaitGroup
+	for k, tf := range files {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			var err error
+			if kind == task.GoTest {
+				tf.trace, tf.report, err = TraceGo(ctx, r, base, g, tf.file, tf.ids, GoTraceOptions{Limits: opts.Limits, ModulePath: mod})
+			} else {
+				tf.trace, tf.report, err = TracePython(ctx, r, base, tf.file, false, TraceOptions{Limits: opts.Limits})
+			}
+			if err != nil && !errors.Is(err, ErrNoTrace) && !errors.Is(err, ErrBadTrace) {
+				errs[k] = err
+				return
+			}
+			tf.passes = err == nil && tf.report.Green()
+		}()
+	}
+	wg.Wait()
+	for k, tf := range files {
+		if errs[k] != nil {
+			return nil, errs[k]
 		}
-		if kind == task.GoTest {
-			tf.trace, tf.report, err = TraceGo(ctx, r, base, g, tf.file, tf.ids, GoTraceOptions{Limits: opts.Limits, ModulePath: mod})
-		} else {
-			tf.trace, tf.report, err = TracePython(ctx, r, base, tf.file, false, TraceOptions{Limits: opts.Limits})
-		}
-		if err != nil && !errors.Is(err, ErrNoTrace) && !errors.Is(err, ErrBadTrace) {
-			return nil, err
-		}
-		tf.passes = err == nil && tf.report.Green()
 		progress(fmt.Sprintf("traced %s: %d objects, passes=%v", tf.file, traceLen(tf.trace), tf.passes))
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	others := map[string][]string{}
 	for _, tf := range files {
