@@ -68,13 +68,14 @@
 //     name.
 //  7. Value flow (on unless Options.NoValueFlow): arguments flow into the parameters of
 //     the resolved callees (positional, keyword, defaults; *args and **kwargs are not
-//     followed), return values flow out of calls (a generator function returns nothing
-//     callable), attributes assigned through self in any method are instance attributes,
-//     and list, tuple and dict literals indexed by constants yield their elements, as do
+//     followed), return values flow out of calls (calling a generator function returns a
+//     generator, whose iteration yields the values of its yield expressions), attributes
+//     assigned through self in any method are instance attributes (one that __init__
+//     always sets shadows a class attribute of the same name), attributes assigned from
+//     outside (obj.x = v, C.x = v) are attributes of obj's classes, and list, tuple and dict literals indexed by constants yield their elements, as do
 //     values stored into them later (x[k] = v, append, insert, extend, update,
-//     setdefault), constant slices, iteration over literals, and the values a generator
-//     yields; tuples returned by calls are unpacked element-wise. A
-//     decorated name evaluates both to the definition and to what its project decorator
+//     setdefault), constant slices and iteration over literals; tuples returned by calls
+//     are unpacked element-wise. A decorated name evaluates both to the definition and to what its project decorator
 //     returns, so a wrapper returned by a decorator is called too. Parameters are merged
 //     over all call sites (context-insensitive), with one exception: a function that
 //     returns one of its parameters unchanged returns, at each call, that call's own
