@@ -36,7 +36,7 @@ type fakeChat struct {
 	before func(call int, w http.ResponseWriter) bool
 }
 
-func newFakeChat(t *testing.T, script func(n int, req llm.Request) llm.Message) *fakeChat {
+func newFakeChat(t testing.TB, script func(n int, req llm.Request) llm.Message) *fakeChat {
 	t.Helper()
 	f := &fakeChat{script: script}
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -93,7 +93,7 @@ func toolCall(id, name, args string) llm.ToolCall {
 
 func callMsg(calls ...llm.ToolCall) llm.Message { return llm.Message{ToolCalls: calls} }
 
-func jsonArgs(t *testing.T, kv ...string) string {
+func jsonArgs(t testing.TB, kv ...string) string {
 	t.Helper()
 	m := map[string]string{}
 	for i := 0; i+1 < len(kv); i += 2 {
@@ -128,7 +128,7 @@ const wrongFilter = "func Filter(entries []Entry, prefix string, from, to time.T
 
 // fakeSampleEnv is an Env over the sample whose runner does not run the tests: they all pass
 // when ledger/balance.go holds original, and the FAIL_TO_PASS tests fail otherwise.
-func fakeSampleEnv(t *testing.T, p task.BreakpointProblem, original string, tools, attempts int, runErr error) (*Env, *int) {
+func fakeSampleEnv(t testing.TB, p task.BreakpointProblem, original string, tools, attempts int, runErr error) (*Env, *int) {
 	t.Helper()
 	runs := 0
 	r := task.RunnerFunc(func(ctx context.Context, req task.RunRequest) (*task.Report, error) {
@@ -156,15 +156,36 @@ func fakeSampleEnv(t *testing.T, p task.BreakpointProblem, original string, tool
 	return e, &runs
 }
 
-func removeSampleProblem(t *testing.T) (task.BreakpointProblem, string) {
+// removeSampleProblem deletes the body of ledger/balance.go::Filter of the sample (the
+// REMOVE problem of sampleProblem, built here for benchmarks too).
+func removeSampleProblem(t testing.TB) (task.BreakpointProblem, string) {
 	t.Helper()
-	return sampleProblem(t, Remove, func(src []byte, fn task.Function) Mutant {
-		m, err := Stub("go", src, fn)
-		if err != nil {
-			t.Fatal(err)
+	root, err := filepath.Abs("../examples/sample")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const path = "ledger/balance.go"
+	src := readFile(t, filepath.Join(root, path))
+	var fn task.Function
+	for _, f := range goFuncs(t, path, src) {
+		if f.Name == "Filter" {
+			fn = f
 		}
-		return m
-	})
+	}
+	m, err := Stub("go", src, fn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := task.Overlay{}
+	o.Set(path, m.Apply(src))
+	patch, err := task.DiffOverlay(root, o, task.DiffOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return task.BreakpointProblem{ID: "sample.test", Mode: string(Remove), CorruptionPatch: string(patch.Format()), GoldPatch: string(patch.Reverse().Format()),
+		Functions:  []task.CorruptedFunction{{Path: path, Name: "Filter", Span: fn.Def, Line: fn.Line, EndLine: fn.EndLine}},
+		FailToPass: task.TestList{"example.com/ledger/ledger.TestFilter", "example.com/ledger/ledger.TestFilter/all", "example.com/ledger/ledger.TestFilter/expenses"},
+		PassToPass: task.TestList{"example.com/ledger/ledger.TestBalances", "example.com/ledger/ledger.TestParseAmount"}}, string(src[fn.Def.Start:fn.Def.End])
 }
 
 // TestSolverScriptedRemove drives a scripted model through a REMOVE task on the sample with
@@ -822,4 +843,64 @@ func ExampleSolver() {
 	// read_function: func Filter(entries []Entry, prefix string, from, to time.Time) []Entry {
 	// submit_attempt: all 4 tests passed
 	// success true, partial 1.0, 2 tool uses, 1 submission(s); the model ended the conversation
+}
+
+// benchCalls is the tool sequence of the benchmarks: seven looks at the code, then the
+// right submission.
+func benchCalls(original string) []llm.ToolCall {
+	code, _ := json.Marshal(map[string]string{"code": original})
+	return []llm.ToolCall{
+		toolCall("1", ToolListDirectory, `{"path":"."}`),
+		toolCall("2", ToolListDirectory, `{"path":"ledger"}`),
+		toolCall("3", ToolSearchCode, `{"pattern":"Filter\\("}`),
+		toolCall("4", ToolReadFile, `{"path":"ledger/balance.go"}`),
+		toolCall("5", ToolListFileFunctions, `{"path":"ledger/balance.go"}`),
+		toolCall("6", ToolReadFunction, `{"path":"ledger/balance.go","name":"Filter"}`),
+		toolCall("7", ToolReadFile, `{"path":"ledger/balance_test.go"}`),
+		toolCall("8", ToolSubmitAttempt, string(code)),
+	}
+}
+
+// BenchmarkSolverTrajectory runs a scripted eight-call trajectory through the Solver (HTTP
+// to an httptest endpoint, JSON both ways, the growing conversation re-sent each turn) with
+// a runner that does not run tests. Compare with BenchmarkEnvCallsDirect, the same calls
+// made on the Env directly: the ratio is the harness's overhead per trajectory.
+//
+//	go test ./corrupt -run '^$' -bench 'SolverTrajectory|EnvCallsDirect' -benchmem
+func BenchmarkSolverTrajectory(b *testing.B) {
+	p, original := removeSampleProblem(b)
+	calls := benchCalls(original)
+	fc := newFakeChat(b, func(n int, req llm.Request) llm.Message {
+		if n <= len(calls) {
+			return callMsg(calls[n-1])
+		}
+		return llm.Message{Content: "done"}
+	})
+	for b.Loop() {
+		fc.mu.Lock()
+		fc.reqs = fc.reqs[:0]
+		fc.mu.Unlock()
+		env, _ := fakeSampleEnv(b, p, original, 16, 4, nil)
+		tr, err := (&Solver{Endpoint: fc.endpoint()}).Solve(context.Background(), env, p)
+		if err != nil || !tr.Score.Success {
+			b.Fatalf("%v %+v", err, tr)
+		}
+	}
+}
+
+// BenchmarkEnvCallsDirect makes BenchmarkSolverTrajectory's calls on the Env directly.
+func BenchmarkEnvCallsDirect(b *testing.B) {
+	p, original := removeSampleProblem(b)
+	calls := benchCalls(original)
+	for b.Loop() {
+		env, _ := fakeSampleEnv(b, p, original, 16, 4, nil)
+		for _, c := range calls {
+			if _, err := env.Call(context.Background(), c.Function.Name, json.RawMessage(c.Function.Arguments)); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if !env.Score().Success {
+			b.Fatal("not solved")
+		}
+	}
 }
