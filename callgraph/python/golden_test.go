@@ -93,6 +93,10 @@ func TestGoldenSpansAndCodeLines(t *testing.T) {
 			for _, f := range files {
 				srcOf[f.Path] = f.Src
 			}
+			checkAnalysis(t, a, srcOf)
+			if pkg != "tokens" && (len(a.Calls) == 0 || a.Resolved == 0) {
+				t.Errorf("no call resolved in %s", pkg)
+			}
 			checked := 0
 			seen := map[string]bool{}
 			for _, d := range a.Definitions {
