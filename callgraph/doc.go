@@ -42,7 +42,8 @@
 //   - PageRank: damping 0.85, uniform start, dangling nodes' mass spread uniformly,
 //     stopping when the L1 change is below n·1e-6 as networkx does, capped at 100
 //     iterations. Unlike gonum's PageRankSparse it starts from the uniform vector, so it
-//     is deterministic, and it matches networkx.pagerank to the tolerance's rounding.
+//     is deterministic; it is networkx's iteration, so it matches networkx.pagerank to
+//     floating-point rounding. Reaching the cap is reported, not an error.
 //   - Betweenness: Brandes' algorithm over ordered pairs with path counts in float64, raw
 //     (networkx betweenness_centrality(G, normalized=False)); optionally ÷ (n−1)(n−2).
 //   - Degrees: in-degree (callers) and out-degree (callees) in the centrality graph.
