@@ -235,13 +235,13 @@ func (r *resolver) evalOp(e *expr) []value {
 	case eAttr:
 		var out []value
 		for _, v := range r.eval(e.x) {
-			out = addValues(out, r.attr(v, e.name)...)
+			out = union(out, r.attr(v, e.name))
 		}
 		return out
 	case eCall:
 		var out []value
 		for _, v := range r.eval(e.x) {
-			out = addValues(out, r.callResultAt(v, e)...)
+			out = union(out, r.callResultAt(v, e))
 		}
 		return out
 	case eDef:
@@ -272,10 +272,10 @@ func (r *resolver) evalOp(e *expr) []value {
 		p.read = true
 		var out []value
 		if p.dflt != nil {
-			out = addValues(out, r.eval(p.dflt)...)
+			out = union(out, r.eval(p.dflt))
 		}
 		for _, a := range p.flows {
-			out = addValues(out, r.eval(a)...)
+			out = union(out, r.eval(a))
 		}
 		return out
 	case eSelf:
@@ -348,7 +348,7 @@ func (r *resolver) evalOp(e *expr) []value {
 				case lit.op == eSeq && e.keyOK && strings.HasPrefix(e.name, "i") && (!v.sliced || v.off >= 0) && e.name != "i"+strconv.Itoa(pos):
 					continue
 				}
-				out = addValues(out, r.eval(el)...)
+				out = union(out, r.eval(el))
 			}
 			for k, el := range lit.extraVals {
 				// stored values: a constant key must match a dict's; list positions of
@@ -356,7 +356,7 @@ func (r *resolver) evalOp(e *expr) []value {
 				if lit.op == eDict && e.keyOK && lit.extraKeys[k] != "" && lit.extraKeys[k] != e.name {
 					continue
 				}
-				out = addValues(out, r.eval(el)...)
+				out = union(out, r.eval(el))
 			}
 		}
 		return out
@@ -371,14 +371,14 @@ func (r *resolver) evalOp(e *expr) []value {
 			case v.kind == vSeq && v.lit.op == eSeq:
 				v.lit.read = true
 				for _, el := range v.lit.elems {
-					out = addValues(out, r.eval(el)...)
+					out = union(out, r.eval(el))
 				}
 				for _, el := range v.lit.extraVals {
-					out = addValues(out, r.eval(el)...)
+					out = union(out, r.eval(el))
 				}
 			case v.kind == vGen:
 				for _, y := range v.def.yieldVals {
-					out = addValues(out, r.eval(y)...)
+					out = union(out, r.eval(y))
 				}
 			}
 		}
@@ -386,7 +386,7 @@ func (r *resolver) evalOp(e *expr) []value {
 	case eUnion:
 		var out []value
 		for _, el := range e.elems {
-			out = addValues(out, r.eval(el)...)
+			out = union(out, r.eval(el))
 		}
 		return out
 	}
@@ -568,7 +568,7 @@ func (r *resolver) lookup(sc *scope, name string, pos uint32) []value {
 		if bs := s.names[name]; len(bs) > 0 {
 			var out []value
 			for _, b := range reaching(bs, pos) {
-				out = addValues(out, r.eval(b.val)...)
+				out = union(out, r.eval(b.val))
 			}
 			return out
 		}
@@ -669,7 +669,7 @@ func (r *resolver) moduleAttrNoMemo(key, name string) []value {
 		if bs := f.scope.names[name]; len(bs) > 0 {
 			var out []value
 			for _, b := range reaching(bs, ^uint32(0)) {
-				out = addValues(out, r.eval(b.val)...)
+				out = union(out, r.eval(b.val))
 			}
 			if len(out) > 0 {
 				return out
@@ -727,11 +727,11 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 	if inst && !r.noFlow {
 		for _, k := range mro[skip:] {
 			for _, e := range k.instAttrs[name] {
-				out = addValues(out, r.eval(e)...)
+				out = union(out, r.eval(e))
 			}
 			if k.dynAttrs != nil {
 				for _, e := range k.dynAttrs[name] {
-					out = addValues(out, r.eval(e)...)
+					out = union(out, r.eval(e))
 				}
 			}
 		}
@@ -746,7 +746,7 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 	for _, k := range mro[skip:] {
 		if k.dynClassAttrs != nil && !r.noFlow {
 			for _, e := range k.dynClassAttrs[name] {
-				out = addValues(out, r.eval(e)...)
+				out = union(out, r.eval(e))
 			}
 		}
 		bs := k.scope.names[name]
@@ -868,15 +868,15 @@ func (r *resolver) callResultAt(v value, e *expr) []value {
 	for _, ret := range d.returns {
 		j := paramReturned(d, ret)
 		if j < 0 {
-			out = addValues(out, r.eval(ret)...)
+			out = union(out, r.eval(ret))
 			continue
 		}
 		if a := argFor(d, v.bound, e.elems, e.keys, e.slice, j); a != nil {
-			out = addValues(out, r.eval(a)...)
+			out = union(out, r.eval(a))
 		} else if dflt := d.params[j].dflt; dflt != nil {
-			out = addValues(out, r.eval(dflt)...)
+			out = union(out, r.eval(dflt))
 		} else if e.slice {
-			out = addValues(out, r.eval(ret)...) // the argument may come from *args
+			out = union(out, r.eval(ret)) // the argument may come from *args
 		}
 	}
 	return out
@@ -928,7 +928,7 @@ func (r *resolver) callResult(v value) []value {
 	if v.kind == vInst {
 		var out []value
 		for _, m := range r.classAttr(v.def, "__call__", true, 0) {
-			out = addValues(out, r.callResult(m)...)
+			out = union(out, r.callResult(m))
 		}
 		return out
 	}
@@ -947,7 +947,7 @@ func (r *resolver) callResult(v value) []value {
 	}
 	var out []value
 	for _, e := range d.returns {
-		out = addValues(out, r.eval(e)...)
+		out = union(out, r.eval(e))
 	}
 	return out
 }
@@ -995,6 +995,15 @@ func (d *defInfo) instValue() []value {
 		d.asInst = []value{{kind: vInst, def: d}}
 	}
 	return d.asInst
+}
+
+// union adds the values of vs (an evaluation result: duplicate-free) to out; when out is
+// empty it returns vs itself, clipped so that appending to it copies.
+func union(out, vs []value) []value {
+	if len(out) == 0 {
+		return vs[:len(vs):len(vs)]
+	}
+	return addValues(out, vs...)
 }
 
 func addValues(out []value, vs ...value) []value {
