@@ -346,13 +346,24 @@ func buildItem(ctx context.Context, r task.Runner, base task.RunRequest, root st
 	}
 	// Mask, then protect whatever the F2P and P2P files need to collect (names in collection
 	// errors, bisection) and mask again.
+	// For Go the F2P file cannot compile without what it tests: the masked package must build
+	// and the P2P tests collect without it (the instance starts without the F2P file).
 	collect := task.Selection{Files: slices.Clone(it.F2P.Files), IDs: slices.Clone(it.F2P.IDs)}
+	under := base.Overlay
+	if kind == task.GoTest {
+		collect = task.Selection{}
+		under = base.Overlay.Clone()
+		if under == nil {
+			under = task.Overlay{}
+		}
+		under.Remove(tf.file)
+	}
 	for _, s := range it.P2P {
 		collect.Files = append(collect.Files, s.Files...)
 		collect.IDs = append(collect.IDs, s.IDs...)
 	}
 	mr, err := mask.MaskUntilCollects(ctx, r, mask.CollectRequest{Root: root, Targets: targets, Kind: kind,
-		Select: collect, Overlay: base.Overlay, Limits: opts.Limits}, mask.LoopOptions{Options: mask.Options{Keep: keep}})
+		Select: collect, Overlay: under, Limits: opts.Limits}, mask.LoopOptions{Options: mask.Options{Keep: keep}})
 	if err != nil {
 		if errors.Is(err, mask.ErrNoBuild) || errors.Is(err, mask.ErrNotCollected) {
 			return reject("%v", err)
@@ -364,7 +375,8 @@ func buildItem(ctx context.Context, r task.Runner, base task.RunRequest, root st
 		return reject("the mask removed nothing (%d targets protected)", len(mr.Protected))
 	}
 
-	v, err := Verify(ctx, r, VerifyRequest{Base: base, Mask: mr.Overlay, F2P: it.F2P, P2P: it.P2P, MaxPassRate: opts.MaxPassRate})
+	v, err := Verify(ctx, r, VerifyRequest{Base: base, Mask: mr.Overlay, F2P: it.F2P, P2P: it.P2P, MaxPassRate: opts.MaxPassRate,
+		F2PFile: tf.file, BuildFailureFails: kind == task.GoTest})
 	if err != nil {
 		return nil, err
 	}

@@ -43,6 +43,14 @@ type VerifyRequest struct {
 	// MaxPassRate is the highest F2P pass rate accepted on the masked code (0:
 	// DefaultMaxF2PPassRate; a negative value means 0).
 	MaxPassRate float64
+	// F2PFile, when set, is deleted from the tree for the P2P runs on the masked code: an
+	// instance starts without its F2P test file (the test patch restores it).
+	F2PFile string
+	// BuildFailureFails counts a masked F2P run whose build failed (task.RunBuildFailed) as
+	// every F2P test failing instead of rejecting the candidate. Go needs it: a test file
+	// that calls a removed function no longer compiles, which is how its tests fail. The
+	// P2P runs, without the F2P file, still show that the masked package itself builds.
+	BuildFailureFails bool
 }
 
 // Verification is the verdict on a candidate. Reason says why it was rejected (empty
@@ -63,8 +71,8 @@ type Verification struct {
 }
 
 // Verify runs the post-verification checks through r: on the masked code the F2P
-// selection still runs (collects) and its pass rate is at most MaxPassRate, and every P2P
-// selection passes entirely; on the original code (the gold patch reapplied) the F2P and
+// selection still runs (collects) and its pass rate is at most MaxPassRate (see
+// BuildFailureFails), and every P2P selection passes entirely (without F2PFile); on the original code (the gold patch reapplied) the F2P and
 // P2P selections pass entirely. A rejected candidate comes back with Accepted false and
 // the reason; the error is for a runner that could not be used.
 func Verify(ctx context.Context, r task.Runner, vr VerifyRequest) (*Verification, error) {
@@ -96,19 +104,28 @@ func Verify(ctx context.Context, r task.Runner, vr VerifyRequest) (*Verification
 		return nil, err
 	}
 	v.MaskedF2P = rep
-	if !rep.Ran() {
+	switch {
+	case rep.State == task.RunBuildFailed && vr.BuildFailureFails:
+		v.F2PPassRate = 0
+	case !rep.Ran():
 		return reject("masked F2P %s does not run: %s: %s", selName(vr.F2P), rep.State, firstLine(rep.Detail))
+	default:
+		rate, n := PassRate(rep)
+		v.F2PPassRate = rate
+		if n == 0 {
+			return reject("masked F2P %s reports no passing or failing test", selName(vr.F2P))
+		}
+		if rate > maxRate {
+			return reject("masked F2P %s pass rate %.3f > %.3f", selName(vr.F2P), rate, maxRate)
+		}
 	}
-	rate, n := PassRate(rep)
-	v.F2PPassRate = rate
-	if n == 0 {
-		return reject("masked F2P %s reports no passing or failing test", selName(vr.F2P))
-	}
-	if rate > maxRate {
-		return reject("masked F2P %s pass rate %.3f > %.3f", selName(vr.F2P), rate, maxRate)
+	maskedP2P := masked
+	if vr.F2PFile != "" {
+		maskedP2P = masked.Clone()
+		maskedP2P.Remove(vr.F2PFile)
 	}
 	for _, sel := range vr.P2P {
-		rep, err := run(masked, sel)
+		rep, err := run(maskedP2P, sel)
 		if err != nil {
 			return nil, err
 		}

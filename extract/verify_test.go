@@ -127,3 +127,41 @@ func TestScoreRun(t *testing.T) {
 	require.Equal(t, Summary{N: 4, Resolved: 2, ResolvedRate: 0.5, MeanPassRate: 0.625}, sum)
 	require.Equal(t, Summary{}, Summarize(nil))
 }
+
+func TestVerifyGoBuildFailure(t *testing.T) {
+	base := task.RunRequest{Root: "/repo", Kind: task.GoTest}
+	mask := task.Overlay{"lib.py": {Data: []byte("x")}}
+	vr := VerifyRequest{Base: base, Mask: mask, F2P: task.Selection{Files: []string{"a_test.go"}},
+		P2P: []task.Selection{{Files: []string{"b_test.go"}}}, F2PFile: "a_test.go"}
+	table := map[string]*task.Report{
+		"masked:a_test.go": {State: task.RunBuildFailed, Detail: "a_test.go:5: undefined: Sum"},
+		"masked:b_test.go": report("m.TestB", "pass"),
+		"gold:a_test.go":   report("m.TestA", "pass"),
+		"gold:b_test.go":   report("m.TestB", "pass"),
+	}
+	var seen []task.Overlay
+	r := task.RunnerFunc(func(ctx context.Context, req task.RunRequest) (*task.Report, error) {
+		seen = append(seen, req.Overlay)
+		var calls []string
+		return fakeRunner(table, &calls).Run(ctx, req)
+	})
+	v, err := Verify(context.Background(), r, vr)
+	require.NoError(t, err)
+	require.False(t, v.Accepted)
+	require.Contains(t, v.Reason, "does not run: build_failed")
+
+	vr.BuildFailureFails = true
+	seen = nil
+	v, err = Verify(context.Background(), r, vr)
+	require.NoError(t, err)
+	require.True(t, v.Accepted, v.Reason)
+	require.Zero(t, v.F2PPassRate)
+	// The masked P2P run had the F2P file deleted; the masked F2P run had it.
+	require.Len(t, seen, 4)
+	_, has := seen[0]["a_test.go"]
+	require.False(t, has)
+	require.True(t, seen[1]["a_test.go"].Delete)
+	require.Equal(t, []byte("x"), seen[1]["lib.py"].Data)
+	// The caller's overlay is not modified.
+	require.Len(t, vr.Mask, 1)
+}
