@@ -1,8 +1,15 @@
 package mask
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/faultline-dev/faultline/callgraph"
+	"github.com/faultline-dev/faultline/callgraph/python"
+	"github.com/faultline-dev/faultline/task"
 )
 
 // FuzzScanLogical checks the line scanner's invariants on arbitrary input: the logical
@@ -91,4 +98,94 @@ func FuzzParseTarget(f *testing.F) {
 			t.Fatalf("%q → %+v → %q → %+v, %v", s, tg, tg.String(), back, err)
 		}
 	})
+}
+
+// FuzzMaskPython masks the first definition the front end finds in arbitrary source and
+// checks that the result is the input with whole lines deleted, `pass` lines inserted and
+// nothing else: every output line is an input line (in order) or an inserted pass.
+func FuzzMaskPython(f *testing.F) {
+	for _, s := range []string{
+		"def f():\n    return 1\n",
+		"class A:\n    # c\n    @d\n    def m(self):\n        pass\n",
+		"if x:\n    def g(): pass\nelse:\n    y = 1\n",
+		"def h(a,\n      b):\n    s = '''\ndef fake():\n'''\n    return s\n\nx = 1\n",
+		"try:\n\tdef t(): return 2\nexcept E:\n\tpass\n",
+		"def f(): return 1; g()\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 4096 {
+			return
+		}
+		root := t.TempDir()
+		if err := os.WriteFile(filepath.Join(root, "m.py"), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		an, err := python.New(python.Options{}).Analyze(context.Background(), []callgraph.SourceFile{{Path: "m.py", Src: []byte(s)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var target *Target
+		for _, d := range an.Definitions {
+			if d.Kind != task.KindModule {
+				target = &Target{File: "m.py", Name: d.Name, Line: d.Line}
+				break
+			}
+		}
+		if target == nil {
+			return
+		}
+		res, err := Mask(context.Background(), root, []Target{*target}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ch, ok := res.Overlay["m.py"]
+		if !ok {
+			if len(res.Removed) > 0 {
+				t.Fatal("removed without a changed file")
+			}
+			return
+		}
+		if !deletionsAndPasses(strings.SplitAfter(s, "\n"), strings.SplitAfter(string(ch.Data), "\n")) {
+			t.Fatalf("output is not the input with lines deleted and pass lines inserted\ninput:\n%s\noutput:\n%s", s, ch.Data)
+		}
+	})
+}
+
+// deletionsAndPasses reports whether out can be made from in by deleting lines and
+// inserting lines that hold only `pass` (dynamic programming over suffixes).
+func deletionsAndPasses(in, out []string) bool {
+	in, out = nonEmpty(in), nonEmpty(out)
+	n, m := len(in), len(out)
+	// ok[i][j]: out[j:] can be made from in[i:].
+	ok := make([][]bool, n+1)
+	for i := range ok {
+		ok[i] = make([]bool, m+1)
+		ok[i][m] = true
+	}
+	for j := m - 1; j >= 0; j-- {
+		isPass := strings.TrimSpace(out[j]) == "pass"
+		for i := n; i >= 0; i-- {
+			v := false
+			if i < n {
+				v = ok[i+1][j] || (in[i] == out[j] && ok[i+1][j+1])
+			}
+			if !v && isPass {
+				v = ok[i][j+1]
+			}
+			ok[i][j] = v
+		}
+	}
+	return ok[0][0]
+}
+
+func nonEmpty(s []string) []string {
+	var out []string
+	for _, x := range s {
+		if x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
 }
