@@ -403,20 +403,38 @@ func (c *collector) bindTarget(i int32, val *expr, sc *scope, pos uint32, cond b
 		c.bindName(sc, c.str(i), binding{pos: pos, cond: cond, val: val})
 	case kPatternList, kTuple, kList, kExprList, kParenthesized:
 		elems := t.namedChildren(i, nil)
-		starred := false
+		star := -1
+		for k, e := range elems {
+			if kk := t.nodes[e].kind; kk == kListSplatPattern || kk == kListSplat {
+				star = k
+				break
+			}
+		}
 		for k, e := range elems {
 			var ev *expr
 			switch {
-			case val == nil || starred:
-			case val.op == eSeq && len(val.elems) == len(elems):
+			case val == nil:
+			case val.op == eSeq && star < 0 && len(val.elems) == len(elems):
 				ev = val.elems[k]
-			case val.op != eSeq && val.op != eUnknown:
+			case val.op == eSeq && star >= 0 && len(val.elems) >= len(elems)-1:
+				// a, *rest, z = literal: rest takes the middle elements as a list
+				rest := len(val.elems) - (len(elems) - 1)
+				switch {
+				case k < star:
+					ev = val.elems[k]
+				case k == star:
+					ev = c.newExpr(expr{op: eSeq, litData: &litData{elems: val.elems[star : star+rest]}})
+				default:
+					ev = val.elems[k-1+rest]
+				}
+			case val.op != eSeq && val.op != eUnknown && (star < 0 || k < star):
 				// unpacking another value (a call's result, a variable): its k-th element
+				// (positions after a starred target are unknown)
 				ev = c.newExpr(expr{op: eSubscript, x: val, name: "i" + strconv.Itoa(k), keyOK: true})
 			}
-			if k := t.nodes[e].kind; k == kListSplatPattern || k == kListSplat {
-				starred = true
-				ev = nil
+			if k == star {
+				c.bindTarget(t.firstNamed(e), ev, sc, pos, cond)
+				continue
 			}
 			c.bindTarget(e, ev, sc, pos, cond)
 		}
