@@ -1,9 +1,13 @@
 package mask
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -99,4 +103,82 @@ func TestMaskUntilCollectsSimplejson(t *testing.T) {
 	rep, err = run.Run(ctx, task.RunRequest{Root: root, Overlay: res.Overlay, Kind: task.Pytest, Select: task.Selection{Files: []string{"simplejson/tests/test_dump.py"}}})
 	require.NoError(t, err)
 	require.True(t, rep.Green(), "%s: %s", rep.State, rep.Detail)
+}
+
+// compileAll compiles many Python sources in one CPython process and returns the error
+// message of each ("" when it compiles).
+func compileAll(t *testing.T, srcs []string) []string {
+	t.Helper()
+	in, err := json.Marshal(srcs)
+	require.NoError(t, err)
+	script := `import json, sys
+out = []
+for s in json.load(sys.stdin):
+    try:
+        compile(s, "masked.py", "exec")
+        out.append("")
+    except SyntaxError as e:
+        out.append("%s: line %s" % (e.msg, e.lineno))
+json.dump(out, sys.stdout)`
+	cmd := exec.Command("/usr/bin/python3", "-c", script)
+	cmd.Stdin = bytes.NewReader(in)
+	raw, err := cmd.Output()
+	require.NoError(t, err)
+	var res []string
+	require.NoError(t, json.Unmarshal(raw, &res))
+	require.Len(t, res, len(srcs))
+	return res
+}
+
+// Every third definition of real modules no one here wrote (pyflakes' checker, bs4's element and
+// dammit modules) is masked on its own; every masked module still compiles, and only the
+// definition's lines (plus blank lines and inserted pass lines) changed.
+func TestMaskEachDefinitionCompiles(t *testing.T) {
+	if _, err := os.Stat("/usr/bin/python3"); err != nil {
+		t.Skip("mask: /usr/bin/python3 is not installed")
+	}
+	const dist = "/usr/lib/python3/dist-packages"
+	subjects := []string{"pyflakes/checker.py", "bs4/element.py", "bs4/dammit.py"}
+	root := t.TempDir()
+	n := 0
+	for _, s := range subjects {
+		b, err := os.ReadFile(filepath.Join(dist, s))
+		if err != nil {
+			t.Skipf("mask: %s is not installed (python3-pyflakes, python3-bs4)", s)
+		}
+		require.NoError(t, os.MkdirAll(filepath.Join(root, filepath.Dir(s)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(root, s), b, 0o644))
+	}
+	ctx := context.Background()
+	fe := python.New(python.Options{})
+	var srcs, names []string
+	for _, s := range subjects {
+		b, err := os.ReadFile(filepath.Join(root, s))
+		require.NoError(t, err)
+		an, err := fe.Analyze(ctx, []callgraph.SourceFile{{Path: s, Src: b}})
+		require.NoError(t, err)
+		for i, d := range an.Definitions {
+			// Every third definition keeps the test to a few seconds.
+			if d.Kind == task.KindModule || i%3 != 0 {
+				continue
+			}
+			tg := Target{File: s, Name: d.Name, Line: d.Line}
+			res, err := Mask(ctx, root, []Target{tg}, Options{Python: fe})
+			require.NoError(t, err)
+			ch, ok := res.Overlay[s]
+			if !ok {
+				require.NotEmpty(t, res.Protected, tg.String())
+				continue
+			}
+			require.Len(t, res.Removed, 1, tg.String())
+			require.True(t, deletionsAndPasses(strings.SplitAfter(string(b), "\n"), strings.SplitAfter(string(ch.Data), "\n")), tg.String())
+			srcs = append(srcs, string(ch.Data))
+			names = append(names, tg.String())
+			n++
+		}
+	}
+	require.Greater(t, n, 100)
+	for i, msg := range compileAll(t, srcs) {
+		require.Empty(t, msg, "masking %s", names[i])
+	}
 }
