@@ -36,4 +36,39 @@
 // Go has no tracer: TraceGo runs a test file's tests with a coverage profile, maps covered
 // blocks to the functions of the static call graph (callgraph/golang), and keeps the
 // static edges between executed functions.
+//
+// # Top objects, P2P choice, extraction
+//
+// Candidates are the objects a layered breadth-first search reaches from the test file's
+// own objects (depth ≤ 5), outside test files, conftest.py and __init__.py, without
+// pseudo-names. Calls into those excluded files cost no depth, so a package facade such
+// as json's dumps in __init__.py leaves the encoder it calls "directly called"; the
+// reference counted the facade as a level. The default classifier (Heuristic) takes the
+// candidates the test file calls or imports directly that are not general utilities
+// (used directly by more than half of the other test files), falling back to the least
+// shared ones when all are; LLMClassifier asks a model in batches of five.
+//
+// ChooseP2P keeps the passing test files whose traces hold none of the top objects,
+// dropping the most widespread top object while too few qualify, and samples up to five
+// with the item's seed. A test file whose tests reach no candidate object (they run the
+// code in a subprocess) is never a P2P file here: it cannot show what a mask breaks.
+//
+// Extract walks the dependency graph (NewDepGraph) breadth-first from the top objects
+// under a line budget drawn uniformly from [3000, 5000]: objects seen in P2P or protected
+// are kept and traversed, others are extracted while they fit. Lines are counted once
+// (LineSet): a method inside an extracted class costs nothing.
+//
+// # Verification and scores
+//
+// Verify checks a masked candidate through the runner: the F2P file still runs and at
+// most 30 % of its tests pass (passed / (passed + failed + error)), every P2P file passes
+// on the masked tree without the F2P file, and the original code passes everything.
+// For Go, a test file calling removed functions no longer compiles; that build failure is
+// how its tests fail (VerifyRequest.BuildFailureFails), and the masking loop checks that
+// the package builds without the F2P file. ScoreRun scores a repair attempt: resolved
+// when the F2P tests all pass and every P2P run passes, and the pass rate of the F2P test
+// cases (PASSED or XFAIL).
+//
+// Pipeline ties the steps together for one repository; examples/featurebench writes the
+// accepted items as instance directories (package artifact).
 package extract
