@@ -1,0 +1,262 @@
+package corrupt
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/faultline-dev/faultline/callgraph"
+	"github.com/faultline-dev/faultline/callgraph/golang"
+	"github.com/faultline-dev/faultline/callgraph/python"
+	"github.com/faultline-dev/faultline/sandbox"
+	"github.com/faultline-dev/faultline/task"
+)
+
+// copyTree copies src to dst with user-writable permissions (the module cache is read-only).
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		out := filepath.Join(dst, rel)
+		if d.IsDir() {
+			if d.Name() == "__pycache__" {
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(out, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(out, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// realRepo is a repository no one here wrote, prepared in a temporary directory.
+type realRepo struct {
+	root string
+	lang callgraph.Language
+	kind task.TestKind
+	env  []string
+}
+
+// goDiffRepo copies github.com/sergi/go-diff v1.4.0 from the module cache. Its go.mod
+// requires testify v1.4.0 and friends, which an offline machine may lack; the copy requires
+// the testify this module uses (in the cache, API-compatible for go-diff's tests) and runs
+// with GOFLAGS=-mod=mod GOPROXY=off so go.sum is completed from the cache.
+func goDiffRepo(t *testing.T) realRepo {
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Skipf("go env GOMODCACHE: %v", err)
+	}
+	cache := strings.TrimSpace(string(out))
+	src := filepath.Join(cache, "github.com/sergi/go-diff@v1.4.0")
+	if _, err := os.Stat(filepath.Join(src, "diffmatchpatch")); err != nil {
+		t.Skipf("github.com/sergi/go-diff@v1.4.0 is not in the module cache (%v)", err)
+	}
+	if _, err := os.Stat(filepath.Join(cache, "cache/download/github.com/stretchr/testify/@v/v1.12.1.zip")); err != nil {
+		t.Skipf("github.com/stretchr/testify@v1.12.1 is not in the module cache (%v)", err)
+	}
+	root := filepath.Join(t.TempDir(), "go-diff")
+	copyTree(t, src, root)
+	os.Remove(filepath.Join(root, "go.sum"))
+	gomod := "module github.com/sergi/go-diff\n\nrequire github.com/stretchr/testify v1.12.1\n\ngo 1.13\n"
+	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte(gomod), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off"}
+	cmd := exec.Command("go", "list", "-deps", "-test", "./...")
+	cmd.Dir, cmd.Env = root, append(os.Environ(), env...)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Skipf("go-diff does not resolve its dependencies offline: %v\n%s", err, b)
+	}
+	return realRepo{root: root, lang: golang.New(golang.Options{}), kind: task.GoTest, env: env}
+}
+
+// simplejsonRepo copies Debian's python3-simplejson (with its tests) under ROOT/simplejson.
+func simplejsonRepo(t *testing.T) realRepo {
+	src := "/usr/lib/python3/dist-packages/simplejson"
+	if _, err := os.Stat(filepath.Join(src, "tests")); err != nil {
+		t.Skipf("python3-simplejson with its tests is not installed (%v); apt-get install python3-simplejson", err)
+	}
+	if err := exec.Command("/usr/bin/python3", "-c", "import pytest").Run(); err != nil {
+		t.Skipf("Debian's /usr/bin/python3 cannot import pytest (%v); apt-get install python3-pytest", err)
+	}
+	root := filepath.Join(t.TempDir(), "root")
+	copyTree(t, src, filepath.Join(root, "simplejson"))
+	// Leave out the C accelerator: with it the Python scanner, decoder and encoder
+	// functions it replaces are dead code under test, and no corruption of them can fail a
+	// test. simplejson falls back to its pure-Python implementation (its own test suite
+	// skips the speedup tests then).
+	so, _ := filepath.Glob(filepath.Join(root, "simplejson", "_speedups*.so"))
+	for _, f := range so {
+		if err := os.Remove(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return realRepo{root: root, lang: python.New(python.Options{}), kind: task.Pytest}
+}
+
+// TestRealRepositories is the end-to-end acceptance test of Breakpoint generation on
+// repositories no one here wrote: a Go module from the module cache and a Debian Python
+// package. For each it generates 20 validated REMOVE and 20 DISCOVERY tasks and a 2- and
+// a 3-function group, and re-checks every task from its patches alone: the corruption
+// patch, applied to a clean copy, fails the recorded tests (run afresh for the first three
+// tasks of each kind; for the others the result cache must recognise the validated tree);
+// the gold patch restores the files byte for byte, whose tests pass. The first REMOVE and
+// DISCOVERY task of each repository is also solved in the solver environment by
+// submitting the original code.
+func TestRealRepositories(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		prep func(*testing.T) realRepo
+	}{{"go-diff", goDiffRepo}, {"simplejson", simplejsonRepo}} {
+		t.Run(c.name, func(t *testing.T) {
+			repo := c.prep(t)
+			realRepoTasks(t, repo)
+		})
+	}
+}
+
+func realRepoTasks(t *testing.T, repo realRepo) {
+	ctx := context.Background()
+	start := time.Now()
+	g, err := callgraph.Build(ctx, repo.root, []callgraph.Language{repo.lang}, callgraph.BuildOptions{SkipTests: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cent, err := g.Centrality(ctx, callgraph.CentralityOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	local := sandbox.NewLocal(sandbox.Options{Env: repo.env})
+	t.Cleanup(func() { local.Close() })
+	cached := sandbox.NewCache(local, sandbox.CacheOptions{})
+	// A corruption that hangs costs the whole limit and is rejected (see Validate): keep
+	// it a few times the suites' 2 s.
+	req := task.RunRequest{Root: repo.root, Kind: repo.kind, Limits: task.Limits{Timeout: 20 * time.Second}}
+	b, err := sandbox.Baseline(ctx, cached, req, 2)
+	if err != nil {
+		t.Fatalf("baseline: %v", err)
+	}
+	base := Baseline{Passing: b.Passing, Failing: b.Failing, Flaky: b.Flaky}
+	if err := base.Check(false); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d candidates, baseline of %d passing tests (%d flaky)", len(Select(g, cent, SelectOptions{})), len(base.Passing), len(base.Flaky))
+
+	const want = 20
+	var counts []string
+	for _, run := range []struct {
+		name string
+		opts Options
+		n    int
+	}{
+		{"remove", Options{Mode: Remove, N: want}, want},
+		{"discovery", Options{Mode: Discovery, N: want}, want},
+		{"remove k=2", Options{Mode: Remove, N: 1, Group: GroupOptions{K: 2}}, 1},
+		{"remove k=3", Options{Mode: Remove, N: 1, Group: GroupOptions{K: 3}}, 1},
+	} {
+		o := run.opts
+		o.Seed, o.Run = 7, req
+		tried := 0
+		o.Progress = func(p Progress) { tried = p.Tried }
+		res, err := Generate(ctx, repo.root, g, cent, cached, base, o)
+		if err != nil {
+			t.Fatalf("%s: %v", run.name, err)
+		}
+		counts = append(counts, fmt.Sprintf("%s: %d tasks of %d tried", run.name, len(res), tried))
+		t.Logf("%s: %d tasks of %d tried after %v", run.name, len(res), tried, time.Since(start).Round(time.Second))
+		if len(res) != run.n {
+			t.Errorf("%s: %d validated tasks, want %d", run.name, len(res), run.n)
+		}
+		rules := map[string]int{}
+		for _, x := range res {
+			if len(x.Validation.FailToPass) < o.MinFailures || len(x.Validation.FailToPass) < 2 {
+				t.Errorf("%s: %v: only %d failing tests", run.name, x.Functions, len(x.Validation.FailToPass))
+			}
+			if k := max(o.Group.K, 1); len(x.Functions) != k {
+				t.Errorf("%s: %d functions corrupted, want %d", run.name, len(x.Functions), k)
+			}
+			for i := range x.Functions {
+				rules[x.Functions[i].Rule]++
+				for j := i + 1; j < len(x.Functions); j++ {
+					a, _ := g.Lookup(x.Functions[i].ID)
+					b, _ := g.Lookup(x.Functions[j].ID)
+					d1, ok1 := g.Distance(a, b, false)
+					d2, ok2 := g.Distance(b, a, false)
+					if !(ok1 && d1 <= 4) && !(ok2 && d2 <= 4) {
+						t.Errorf("%s: %s and %s are not within distance 4", run.name, x.Functions[i].ID, x.Functions[j].ID)
+					}
+				}
+			}
+			// Every task is re-checked from its patches; the first few run afresh (the
+			// others through the cache, which serves a report only for a byte-identical
+			// tree: the patch reproduces exactly the tree that was validated).
+			var fresh task.Runner = cached
+			if x.Index < 3 {
+				fresh = local
+			}
+			hits := cached.Stats().CacheHits
+			recheckWith(t, fresh, cached, req, x)
+			if x.Index >= 3 && cached.Stats().CacheHits < hits+2 {
+				t.Errorf("%s: the patches do not reproduce the validated and the clean trees", x.Functions[0].ID)
+			}
+		}
+		if len(res) > 0 && run.opts.Group.K == 0 {
+			solveWithOriginal(t, repo, cached, req, res[0])
+		}
+		t.Logf("%s: rules %v", run.name, rules)
+	}
+	t.Logf("%s in %v (%d runs, %d cache hits)", strings.Join(counts, "; "), time.Since(start).Round(time.Second), cached.Stats().Runs, cached.Stats().CacheHits)
+}
+
+// solveWithOriginal plays a trajectory in the solver environment that submits the
+// original code of the corrupted function (REMOVE: submit_attempt(code); DISCOVERY:
+// replace_function then submit_attempt()), which must succeed with a full score.
+func solveWithOriginal(t *testing.T, repo realRepo, r task.Runner, req task.RunRequest, x Result) {
+	t.Helper()
+	ctx := context.Background()
+	p := x.Problem("real", "")
+	env, err := NewEnv(repo.root, p, r, EnvOptions{Langs: []callgraph.Language{repo.lang}, Run: task.RunRequest{Kind: req.Kind, Limits: req.Limits}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := x.Functions[0]
+	src, err := os.ReadFile(filepath.Join(repo.root, filepath.FromSlash(f.File)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	original := string(src[f.Span.Start:f.Span.End])
+	if got, err := env.ReadFunction(f.File, f.Name); err != nil || got == "" {
+		t.Fatalf("read_function(%s, %s): %q, %v", f.File, f.Name, got, err)
+	}
+	var a Attempt
+	if x.Mode == Remove {
+		a, err = env.SubmitAttempt(ctx, original)
+	} else {
+		if _, err = env.ReplaceFunction(f.File, f.Name, original); err != nil {
+			t.Fatalf("replace_function: %v", err)
+		}
+		a, err = env.Submit(ctx)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := env.Score()
+	if !a.Passed || !sc.Success || sc.Partial != 1 || !sc.Diagnosed {
+		t.Errorf("%s %s: submitting the original code: attempt %+v, score %+v", x.Mode, f.ID, a, sc)
+	}
+}
