@@ -32,6 +32,9 @@ type goMasker struct {
 	ctx     context.Context
 	root    string
 	modPath string
+	// goVersion is the go.mod's language version ("go1.13"), "" when unknown: builtins
+	// newer than it (min, max, clear) do not stand in for removed functions.
+	goVersion string
 	fset    *token.FileSet
 	std     types.ImporterFrom
 	orig    map[string][]byte // original contents of read files
@@ -52,7 +55,7 @@ func (g *goMasker) read(rel string) ([]byte, error) {
 
 func maskGo(ctx context.Context, root string, targets []Target, res *Result) error {
 	g := &goMasker{ctx: ctx, root: root, fset: token.NewFileSet(), orig: map[string][]byte{}, base: map[string][]typeErr{}}
-	g.modPath = goModulePath(filepath.Join(root, "go.mod"))
+	g.modPath, g.goVersion = goModuleInfo(filepath.Join(root, "go.mod"))
 	g.std = fallbackImporter{
 		importer.ForCompiler(g.fset, "gc", nil).(types.ImporterFrom),
 		importer.ForCompiler(g.fset, "source", nil).(types.ImporterFrom),
@@ -122,13 +125,21 @@ type goRemoval struct {
 	asked Target // the target as the caller named it
 }
 
+// requiresRE matches a builtin used below its language version, which is what a call of a
+// removed min, max or clear becomes in an old module.
+var requiresRE = regexp.MustCompile(`^(?:built-in |builtin )?([A-Za-z_]\w*) requires go1\.\d+`)
+
 var identWordRE = regexp.MustCompile(`^[A-Za-z_]\w*$`)
 
 // namedBy extracts the identifiers a go/types error message blames: `undefined: F`,
-// `undefined: pkg.F`, `x.M undefined (type T has no field or method M)`, and a missing
-// method in `... does not implement ... (missing method M)`.
+// `undefined: pkg.F`, `x.M undefined (type T has no field or method M)`, a missing method
+// in `... does not implement ... (missing method M)`, and `min requires go1.21 or later`
+// (a removed helper that a newer builtin shadows).
 func namedBy(msg string) []string {
 	var out []string
+	if m := requiresRE.FindStringSubmatch(msg); m != nil {
+		out = append(out, m[1])
+	}
 	if rest, ok := strings.CutPrefix(msg, "undefined: "); ok {
 		rest = strings.TrimSpace(rest)
 		if i := strings.LastIndexByte(rest, '.'); i >= 0 {
@@ -318,28 +329,36 @@ func goFuncName(fd *ast.FuncDecl) string {
 	}
 }
 
-func goModulePath(gomod string) string {
+// goModuleInfo reads the module path and the language version ("go1.21") of a go.mod.
+func goModuleInfo(gomod string) (mod, version string) {
 	f, err := os.Open(gomod)
 	if err != nil {
-		return ""
+		return "", ""
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
-		if rest, ok := strings.CutPrefix(line, "module"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
-			p := strings.TrimSpace(rest)
-			if i := strings.Index(p, "//"); i >= 0 {
-				p = strings.TrimSpace(p[:i])
+		if i := strings.Index(line, "//"); i >= 0 {
+			line = strings.TrimSpace(line[:i])
+		}
+		if rest, ok := strings.CutPrefix(line, "module"); ok && mod == "" && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
+			mod = strings.TrimSpace(rest)
+			if uq, err := strconv.Unquote(mod); err == nil {
+				mod = uq
 			}
-			if uq, err := strconv.Unquote(p); err == nil {
-				p = uq
+		}
+		if rest, ok := strings.CutPrefix(line, "go "); ok && version == "" {
+			v := strings.TrimSpace(rest)
+			if goVersionRE.MatchString(v) {
+				version = "go" + v
 			}
-			return p
 		}
 	}
-	return ""
+	return mod, version
 }
+
+var goVersionRE = regexp.MustCompile(`^1\.\d+(\.\d+)?$`)
 
 // pkgDirs returns the sorted package directories (slash, "." for the root) to check: those
 // of the changed files and, when the module path is known, every directory whose non-test
@@ -489,7 +508,7 @@ func (g *goMasker) typeErrors(dirs []string, files map[string][]byte) ([]typeErr
 		if len(afs) == 0 {
 			continue
 		}
-		conf := types.Config{Importer: imp, Error: func(err error) {
+		conf := types.Config{GoVersion: g.goVersion, Importer: imp, Error: func(err error) {
 			var te types.Error
 			if errors.As(err, &te) {
 				pos := te.Fset.Position(te.Pos)
@@ -557,7 +576,7 @@ func (li *localImporter) ImportFrom(p, dir string, mode types.ImportMode) (*type
 		if err != nil {
 			return nil, err
 		}
-		conf := types.Config{Importer: li, Error: func(error) {}}
+		conf := types.Config{GoVersion: g.goVersion, Importer: li, Error: func(error) {}}
 		pkg, _ := conf.Check(p, g.fset, afs, nil)
 		li.done[p] = pkg
 		return pkg, nil

@@ -48,7 +48,7 @@ func goBuilds(t *testing.T, root string, o task.Overlay) {
 	require.NoError(t, o.WriteTo(dir))
 	cmd := exec.Command("go", "vet", "./...")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off", "GOSUMDB=off")
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "masked tree does not build:\n%s", out)
 }
@@ -87,6 +87,7 @@ func TestNamedBy(t *testing.T) {
 		`"strings" imported and not used`:                                               nil,
 		"cannot use x (variable of type int) as string value in argument to f":          nil,
 		"x.Name undefined (type *T has no field or method Name, but does have field n)": {"Name"},
+		"built-in min requires go1.21 or later (-lang was set to go1.13; check go.mod)": {"min"},
 	}
 	for msg, want := range cases {
 		require.Equal(t, want, namedBy(msg), msg)

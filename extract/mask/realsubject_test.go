@@ -182,3 +182,65 @@ func TestMaskEachDefinitionCompiles(t *testing.T) {
 		require.Empty(t, msg, "masking %s", names[i])
 	}
 }
+
+// goDiffRoot copies github.com/sergi/go-diff from the module cache (not written here) and
+// points its test dependency at the testify version this module already has, so it builds
+// offline.
+func goDiffRoot(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Skip("mask: the go command is not available")
+	}
+	src := filepath.Join(strings.TrimSpace(string(out)), "github.com", "sergi", "go-diff@v1.4.0")
+	if _, err := os.Stat(filepath.Join(src, "diffmatchpatch")); err != nil {
+		t.Skip("mask: github.com/sergi/go-diff@v1.4.0 is not in the module cache")
+	}
+	root := copyTree(t, src)
+	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	require.NoError(t, err)
+	gomod = bytes.Replace(gomod, []byte("github.com/stretchr/testify v1.4.0"), []byte("github.com/stretchr/testify v1.12.1"), 1)
+	require.NoError(t, os.WriteFile(filepath.Join(root, "go.mod"), gomod, 0o644))
+	_ = os.Remove(filepath.Join(root, "go.sum"))
+	return root
+}
+
+// A go-diff feature whose F2P test file is diff_test.go (removed from the tree, as an
+// instance's starting tree lacks it): the pretty printers and delta codec go; DiffLevenshtein
+// stays because patch.go calls it and min because go.mod says go 1.13 (a Go 1.21 builtin
+// would otherwise silently replace it), both found by the type check; PatchToText stays
+// because patch_test.go calls it, found by the collection loop. The result builds with the
+// remaining tests.
+func TestMaskUntilCollectsGoDiff(t *testing.T) {
+	root := goDiffRoot(t)
+	env := []string{"GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off", "GOSUMDB=off"}
+	run := sandbox.NewLocal(sandbox.Options{WorkDir: t.TempDir(), NoIsolation: true, Env: env})
+	defer run.Close()
+	var targets []Target
+	for _, n := range []string{"DiffPrettyHtml", "DiffPrettyText", "DiffToDelta", "DiffFromDelta", "DiffLevenshtein"} {
+		targets = append(targets, Target{File: "diffmatchpatch/diff.go", Name: "DiffMatchPatch." + n})
+	}
+	targets = append(targets,
+		Target{File: "diffmatchpatch/patch.go", Name: "DiffMatchPatch.PatchToText"},
+		Target{File: "diffmatchpatch/mathutil.go", Name: "min"},
+	)
+	base := task.Overlay{}
+	base.Remove("diffmatchpatch/diff_test.go")
+	res, err := MaskUntilCollects(context.Background(), run, CollectRequest{Root: root, Targets: targets, Kind: task.GoTest, Overlay: base}, LoopOptions{})
+	require.NoError(t, err)
+	why := map[string]string{}
+	for _, p := range res.Protected {
+		why[p.Target.Name] = p.Reason
+	}
+	require.Len(t, why, 3, "%v", res.Protected)
+	require.True(t, strings.HasPrefix(why["min"], ReasonUsed), why["min"])
+	require.True(t, strings.HasPrefix(why["DiffMatchPatch.DiffLevenshtein"], ReasonUsed), why["DiffMatchPatch.DiffLevenshtein"])
+	require.Equal(t, ReasonCollect+": PatchToText", why["DiffMatchPatch.PatchToText"])
+	var removed []string
+	for _, r := range res.Removed {
+		removed = append(removed, r.Target.Name)
+	}
+	require.ElementsMatch(t, []string{"DiffMatchPatch.DiffPrettyHtml", "DiffMatchPatch.DiffPrettyText", "DiffMatchPatch.DiffToDelta", "DiffMatchPatch.DiffFromDelta"}, removed)
+	require.Equal(t, 2, res.Runs)
+	goBuilds(t, root, base.Merge(res.Overlay))
+}
