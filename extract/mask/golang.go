@@ -35,10 +35,10 @@ type goMasker struct {
 	// goVersion is the go.mod's language version ("go1.13"), "" when unknown: builtins
 	// newer than it (min, max, clear) do not stand in for removed functions.
 	goVersion string
-	fset    *token.FileSet
-	std     types.ImporterFrom
-	orig    map[string][]byte // original contents of read files
-	base    map[string][]typeErr
+	fset      *token.FileSet
+	std       types.ImporterFrom
+	orig      map[string][]byte // original contents of read files
+	base      map[string][]typeErr
 }
 
 func (g *goMasker) read(rel string) ([]byte, error) {
