@@ -14,7 +14,9 @@ import (
 // random others, and a test file calling 20 of them.
 func synthTrace(n int) (*Trace, *DefIndex) {
 	r := rand.New(rand.NewPCG(1, 1))
-	id := func(i int) string { return ObjectID(fmt.Sprintf("lib/m%02d.py", i%50), fmt.Sprintf("f%d", i), 10*(i/50)+1) }
+	id := func(i int) string {
+		return ObjectID(fmt.Sprintf("lib/m%02d.py", i%50), fmt.Sprintf("f%d", i), 10*(i/50)+1)
+	}
 	var objs []Object
 	var fns []task.Function
 	for i := range n {
