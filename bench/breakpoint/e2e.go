@@ -1,4 +1,18 @@
-package corrupt
+// Package breakpoint holds the end-to-end acceptance runs of package corrupt (Breakpoint)
+// on repositories no one here wrote: a Go module from the module cache
+// (github.com/sergi/go-diff v1.4.0) and a Debian Python package (python3-simplejson). Each
+// repository has its own test package (godiff, simplejson), so each gets its own test
+// binary and time limit:
+//
+//	go test -v ./bench/breakpoint/...
+//
+// prints, per repository, how many REMOVE and DISCOVERY tasks were validated out of how
+// many candidates tried, the rules used, and the test runs and cache hits.
+//
+// Terms: a Repo is a prepared private copy of such a repository (never the original); Run
+// generates 20 validated REMOVE and 20 DISCOVERY tasks and a 2- and a 3-function group on
+// it and re-checks every task from its patches alone (see Run).
+package breakpoint
 
 import (
 	"context"
@@ -14,18 +28,22 @@ import (
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/callgraph/golang"
 	"github.com/faultline-dev/faultline/callgraph/python"
+	"github.com/faultline-dev/faultline/corrupt"
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
 )
 
-// copyTree copies src to dst with user-writable permissions (the module cache is read-only).
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+// CopyTree copies src to dst with user-writable permissions (the module cache and Debian's
+// packages are read-only), leaving out __pycache__ directories.
+func CopyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel(src, p)
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
 		out := filepath.Join(dst, rel)
 		if d.IsDir() {
 			if d.Name() == "__pycache__" {
@@ -39,24 +57,21 @@ func copyTree(t *testing.T, src, dst string) {
 		}
 		return os.WriteFile(out, b, 0o644)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
-// realRepo is a repository no one here wrote, prepared in a temporary directory.
-type realRepo struct {
-	root string
-	lang callgraph.Language
-	kind task.TestKind
-	env  []string
+// Repo is a repository no one here wrote, prepared in a temporary directory.
+type Repo struct {
+	Root string             // the private copy
+	Lang callgraph.Language // its call-graph front end
+	Kind task.TestKind      // how its tests run
+	Env  []string           // extra environment of the test runs
 }
 
-// goDiffRepo copies github.com/sergi/go-diff v1.4.0 from the module cache. Its go.mod
+// GoDiff copies github.com/sergi/go-diff v1.4.0 from the module cache. Its go.mod
 // requires testify v1.4.0 and friends, which an offline machine may lack; the copy requires
 // the testify this module uses (in the cache, API-compatible for go-diff's tests) and runs
 // with GOFLAGS=-mod=mod GOPROXY=off so go.sum is completed from the cache.
-func goDiffRepo(t *testing.T) realRepo {
+func GoDiff(t *testing.T) Repo {
 	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
 	if err != nil {
 		t.Skipf("go env GOMODCACHE: %v", err)
@@ -70,7 +85,9 @@ func goDiffRepo(t *testing.T) realRepo {
 		t.Skipf("github.com/stretchr/testify@v1.12.1 is not in the module cache (%v)", err)
 	}
 	root := filepath.Join(t.TempDir(), "go-diff")
-	copyTree(t, src, root)
+	if err := CopyTree(src, root); err != nil {
+		t.Fatal(err)
+	}
 	os.Remove(filepath.Join(root, "go.sum"))
 	gomod := "module github.com/sergi/go-diff\n\nrequire github.com/stretchr/testify v1.12.1\n\ngo 1.13\n"
 	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte(gomod), 0o644); err != nil {
@@ -82,11 +99,11 @@ func goDiffRepo(t *testing.T) realRepo {
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Skipf("go-diff does not resolve its dependencies offline: %v\n%s", err, b)
 	}
-	return realRepo{root: root, lang: golang.New(golang.Options{}), kind: task.GoTest, env: env}
+	return Repo{Root: root, Lang: golang.New(golang.Options{}), Kind: task.GoTest, Env: env}
 }
 
-// simplejsonRepo copies Debian's python3-simplejson (with its tests) under ROOT/simplejson.
-func simplejsonRepo(t *testing.T) realRepo {
+// Simplejson copies Debian's python3-simplejson (with its tests) under ROOT/simplejson.
+func Simplejson(t *testing.T) Repo {
 	src := "/usr/lib/python3/dist-packages/simplejson"
 	if _, err := os.Stat(filepath.Join(src, "tests")); err != nil {
 		t.Skipf("python3-simplejson with its tests is not installed (%v); apt-get install python3-simplejson", err)
@@ -95,7 +112,9 @@ func simplejsonRepo(t *testing.T) realRepo {
 		t.Skipf("Debian's /usr/bin/python3 cannot import pytest (%v); apt-get install python3-pytest", err)
 	}
 	root := filepath.Join(t.TempDir(), "root")
-	copyTree(t, src, filepath.Join(root, "simplejson"))
+	if err := CopyTree(src, filepath.Join(root, "simplejson")); err != nil {
+		t.Fatal(err)
+	}
 	// Leave out the C accelerator: with it the Python scanner, decoder and encoder
 	// functions it replaces are dead code under test, and no corruption of them can fail a
 	// test. simplejson falls back to its pure-Python implementation (its own test suite
@@ -106,34 +125,20 @@ func simplejsonRepo(t *testing.T) realRepo {
 			t.Fatal(err)
 		}
 	}
-	return realRepo{root: root, lang: python.New(python.Options{}), kind: task.Pytest}
+	return Repo{Root: root, Lang: python.New(python.Options{}), Kind: task.Pytest}
 }
 
-// TestRealRepositories is the end-to-end acceptance test of Breakpoint generation on
-// repositories no one here wrote: a Go module from the module cache and a Debian Python
-// package. For each it generates 20 validated REMOVE and 20 DISCOVERY tasks and a 2- and
-// a 3-function group, and re-checks every task from its patches alone: the corruption
+// Run is the end-to-end acceptance test of Breakpoint generation on repo: it generates
+// 20 validated REMOVE and 20 DISCOVERY tasks and a 2- and a 3-function group, and re-checks every task from its patches alone: the corruption
 // patch, applied to a clean copy, fails the recorded tests (run afresh for the first three
 // tasks of each kind; for the others the result cache must recognise the validated tree);
 // the gold patch restores the files byte for byte, whose tests pass. The first REMOVE and
 // DISCOVERY task of each repository is also solved in the solver environment by
 // submitting the original code.
-func TestRealRepositories(t *testing.T) {
-	for _, c := range []struct {
-		name string
-		prep func(*testing.T) realRepo
-	}{{"go-diff", goDiffRepo}, {"simplejson", simplejsonRepo}} {
-		t.Run(c.name, func(t *testing.T) {
-			repo := c.prep(t)
-			realRepoTasks(t, repo)
-		})
-	}
-}
-
-func realRepoTasks(t *testing.T, repo realRepo) {
+func Run(t *testing.T, repo Repo) {
 	ctx := context.Background()
 	start := time.Now()
-	g, err := callgraph.Build(ctx, repo.root, []callgraph.Language{repo.lang}, callgraph.BuildOptions{SkipTests: true})
+	g, err := callgraph.Build(ctx, repo.Root, []callgraph.Language{repo.Lang}, callgraph.BuildOptions{SkipTests: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,39 +146,39 @@ func realRepoTasks(t *testing.T, repo realRepo) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	local := sandbox.NewLocal(sandbox.Options{Env: repo.env})
+	local := sandbox.NewLocal(sandbox.Options{Env: repo.Env})
 	t.Cleanup(func() { local.Close() })
 	cached := sandbox.NewCache(local, sandbox.CacheOptions{})
 	// A corruption that hangs costs the whole limit and is rejected (see Validate): keep
 	// it a few times the suites' 2 s.
-	req := task.RunRequest{Root: repo.root, Kind: repo.kind, Limits: task.Limits{Timeout: 20 * time.Second}}
+	req := task.RunRequest{Root: repo.Root, Kind: repo.Kind, Limits: task.Limits{Timeout: 20 * time.Second}}
 	b, err := sandbox.Baseline(ctx, cached, req, 2)
 	if err != nil {
 		t.Fatalf("baseline: %v", err)
 	}
-	base := Baseline{Passing: b.Passing, Failing: b.Failing, Flaky: b.Flaky}
+	base := corrupt.Baseline{Passing: b.Passing, Failing: b.Failing, Flaky: b.Flaky}
 	if err := base.Check(false); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%d candidates, baseline of %d passing tests (%d flaky)", len(Select(g, cent, SelectOptions{})), len(base.Passing), len(base.Flaky))
+	t.Logf("%d candidates, baseline of %d passing tests (%d flaky)", len(corrupt.Select(g, cent, corrupt.SelectOptions{})), len(base.Passing), len(base.Flaky))
 
 	const want = 20
 	var counts []string
 	for _, run := range []struct {
 		name string
-		opts Options
+		opts corrupt.Options
 		n    int
 	}{
-		{"remove", Options{Mode: Remove, N: want}, want},
-		{"discovery", Options{Mode: Discovery, N: want}, want},
-		{"remove k=2", Options{Mode: Remove, N: 1, Group: GroupOptions{K: 2}}, 1},
-		{"remove k=3", Options{Mode: Remove, N: 1, Group: GroupOptions{K: 3}}, 1},
+		{"remove", corrupt.Options{Mode: corrupt.Remove, N: want}, want},
+		{"discovery", corrupt.Options{Mode: corrupt.Discovery, N: want}, want},
+		{"remove k=2", corrupt.Options{Mode: corrupt.Remove, N: 1, Group: corrupt.GroupOptions{K: 2}}, 1},
+		{"remove k=3", corrupt.Options{Mode: corrupt.Remove, N: 1, Group: corrupt.GroupOptions{K: 3}}, 1},
 	} {
 		o := run.opts
 		o.Seed, o.Run = 7, req
 		tried := 0
-		o.Progress = func(p Progress) { tried = p.Tried }
-		res, err := Generate(ctx, repo.root, g, cent, cached, base, o)
+		o.Progress = func(p corrupt.Progress) { tried = p.Tried }
+		res, err := corrupt.Generate(ctx, repo.Root, g, cent, cached, base, o)
 		if err != nil {
 			t.Fatalf("%s: %v", run.name, err)
 		}
@@ -226,16 +231,16 @@ func realRepoTasks(t *testing.T, repo realRepo) {
 // solveWithOriginal plays a trajectory in the solver environment that submits the
 // original code of the corrupted function (REMOVE: submit_attempt(code); DISCOVERY:
 // replace_function then submit_attempt()), which must succeed with a full score.
-func solveWithOriginal(t *testing.T, repo realRepo, r task.Runner, req task.RunRequest, x Result) {
+func solveWithOriginal(t *testing.T, repo Repo, r task.Runner, req task.RunRequest, x corrupt.Result) {
 	t.Helper()
 	ctx := context.Background()
 	p := x.Problem("real", "")
-	env, err := NewEnv(repo.root, p, r, EnvOptions{Langs: []callgraph.Language{repo.lang}, Run: task.RunRequest{Kind: req.Kind, Limits: req.Limits}})
+	env, err := corrupt.NewEnv(repo.Root, p, r, corrupt.EnvOptions{Langs: []callgraph.Language{repo.Lang}, Run: task.RunRequest{Kind: req.Kind, Limits: req.Limits}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	f := x.Functions[0]
-	src, err := os.ReadFile(filepath.Join(repo.root, filepath.FromSlash(f.File)))
+	src, err := os.ReadFile(filepath.Join(repo.Root, filepath.FromSlash(f.File)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,8 +248,8 @@ func solveWithOriginal(t *testing.T, repo realRepo, r task.Runner, req task.RunR
 	if got, err := env.ReadFunction(f.File, f.Name); err != nil || got == "" {
 		t.Fatalf("read_function(%s, %s): %q, %v", f.File, f.Name, got, err)
 	}
-	var a Attempt
-	if x.Mode == Remove {
+	var a corrupt.Attempt
+	if x.Mode == corrupt.Remove {
 		a, err = env.SubmitAttempt(ctx, original)
 	} else {
 		if _, err = env.ReplaceFunction(f.File, f.Name, original); err != nil {
@@ -258,5 +263,59 @@ func solveWithOriginal(t *testing.T, repo realRepo, r task.Runner, req task.RunR
 	sc := env.Score()
 	if !a.Passed || !sc.Success || sc.Partial != 1 || !sc.Diagnosed {
 		t.Errorf("%s %s: submitting the original code: attempt %+v, score %+v", x.Mode, f.ID, a, sc)
+	}
+}
+
+// recheckWith applies the corruption patch to a clean tree and runs it with r (it must
+// fail the task's FAIL_TO_PASS tests), then applies the gold patch on top (it must restore
+// every file byte for byte) and runs that with goldRunner (every FAIL_TO_PASS and
+// PASS_TO_PASS test must pass), as a user of the task would.
+func recheckWith(t *testing.T, r, goldRunner task.Runner, req task.RunRequest, x corrupt.Result) {
+	t.Helper()
+	ctx := context.Background()
+	p, err := task.ParsePatch([]byte(x.Patch))
+	if err != nil {
+		t.Fatalf("corruption patch: %v", err)
+	}
+	corrupted, err := p.Apply(task.DirReader(req.Root))
+	if err != nil {
+		t.Fatalf("corruption patch does not apply: %v", err)
+	}
+	q := req
+	q.Overlay = corrupted
+	rep, err := r.Run(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.AllPassed(x.Validation.FailToPass) {
+		t.Errorf("%s: the corruption no longer fails its tests", x.Functions[0].ID)
+	}
+	gold, err := task.ParsePatch([]byte(x.Gold))
+	if err != nil {
+		t.Fatalf("gold patch: %v", err)
+	}
+	read := func(path string) ([]byte, error) {
+		if ch, ok := corrupted[path]; ok {
+			return ch.Data, nil
+		}
+		return task.DirReader(req.Root)(path)
+	}
+	restored, err := gold.Apply(read)
+	if err != nil {
+		t.Fatalf("gold patch does not apply to the corrupted tree: %v", err)
+	}
+	for path, ch := range restored {
+		orig, _ := os.ReadFile(filepath.Join(req.Root, path))
+		if string(orig) != string(ch.Data) {
+			t.Errorf("%s: gold patch does not restore %s", x.Functions[0].ID, path)
+		}
+	}
+	q.Overlay = restored
+	rep, err = goldRunner.Run(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.AllPassed(append(append([]string(nil), x.Validation.FailToPass...), x.Validation.PassToPass...)) {
+		t.Errorf("%s: tests fail after the gold patch", x.Functions[0].ID)
 	}
 }
