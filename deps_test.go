@@ -158,7 +158,7 @@ func checkDep(rel, dep string) string {
 		}
 		return "callgraph front ends import task, internal, callgraph, gonum and go-tree-sitter only"
 	case top == "corrupt" || top == "extract":
-		if inModule && (under(depRel, "task") || under(depRel, "internal") || under(depRel, "callgraph")) {
+		if inModule && (under(depRel, "task") || under(depRel, "internal") || under(depRel, "callgraph") || under(depRel, top)) {
 			return ""
 		}
 		if inModule && top == "extract" && under(depRel, "extract") {
@@ -236,6 +236,7 @@ func TestCheckDepRules(t *testing.T) {
 		{"metrics", module + "/callgraph"},
 		{"sandbox", "github.com/testcontainers/testcontainers-go"},
 		{"extract", module + "/sandbox/container"},
+		{"extract/mask", module + "/corrupt"},
 		{"stats", "gonum.org/v1/plot"},
 	}
 	for _, c := range bad {
@@ -251,6 +252,7 @@ func TestCheckDepRules(t *testing.T) {
 		{"callgraph/python", "github.com/smacker/go-tree-sitter/python"},
 		{"corrupt", module + "/callgraph"},
 		{"examples/breakpoint", module + "/sandbox/container"},
+		{"extract", module + "/extract/mask"},
 		{"sandbox/container", "github.com/testcontainers/testcontainers-go"},
 	}
 	for _, c := range good {
