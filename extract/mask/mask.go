@@ -38,18 +38,19 @@ type Options struct {
 	Python callgraph.Language
 }
 
-// Result is a masked tree: the overlay to apply on the repository and what was done.
+// Result is a masked tree: the overlay to apply on the repository and what was done. Its
+// JSON form is the report without the overlay.
 type Result struct {
-	// Overlay holds the new contents of every changed file.
-	Overlay task.Overlay
+	// Overlay holds the new contents of every changed file (not part of the JSON form).
+	Overlay task.Overlay `json:"-"`
 	// Removed lists the removed definitions, sorted by file and line.
-	Removed []Removal
+	Removed []Removal `json:"removed"`
 	// Protected lists the targets that were kept and why, sorted by target.
-	Protected []Protection
+	Protected []Protection `json:"protected,omitempty"`
 	// Imports lists the import statements rewritten or dropped, sorted by file and line.
-	Imports []ImportEdit
+	Imports []ImportEdit `json:"imports,omitempty"`
 	// Runs is the number of collection runs MaskUntilCollects made (0 for Mask).
-	Runs int
+	Runs int `json:"runs,omitempty"`
 }
 
 // RemovedLines is the total number of lines the removals deleted (definitions with their

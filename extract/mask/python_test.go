@@ -132,3 +132,18 @@ func TestParseTarget(t *testing.T) {
 		require.Error(t, err, bad)
 	}
 }
+
+func TestResultJSON(t *testing.T) {
+	res, err := Mask(context.Background(), filepath.Join("testdata", "pyrepo"), mustTargets(t, "pkg/core.py::helper", "pkg/core.py::public_fn"), Options{})
+	require.NoError(t, err)
+	b, err := json.Marshal(res)
+	require.NoError(t, err)
+	require.NotContains(t, string(b), "Overlay")
+	var back Result
+	require.NoError(t, json.Unmarshal(b, &back))
+	require.Equal(t, res.Removed[0].Target, back.Removed[0].Target)
+	require.Equal(t, res.Protected, back.Protected)
+	require.Equal(t, res.Imports, back.Imports)
+	require.Equal(t, 5, res.RemovedLines())
+	require.Equal(t, []string{"pkg/core.py"}, res.Files())
+}
