@@ -643,6 +643,7 @@ func pruneImports(file string, src []byte, paths map[string]bool) ([]byte, []Imp
 	tf := fset.File(af.Pos())
 	lines := pyLines(src)
 	var edits []ImportEdit
+	var cuts [][2]int // byte ranges to delete inside kept lines
 	removed := make([]bool, len(lines))
 	mark := func(a, b token.Pos) {
 		for i := tf.Line(a); i <= tf.Line(b); i++ {
@@ -672,7 +673,15 @@ func pruneImports(file string, src []byte, paths map[string]bool) ([]byte, []Imp
 			mark(start, gd.End())
 		default:
 			edits = append(edits, ImportEdit{File: file, Line: tf.Line(gd.Pos()), Removed: specNames(hit)})
+			hitSet := map[*ast.ImportSpec]bool{}
 			for _, is := range hit {
+				hitSet[is] = true
+			}
+			for k, sp := range gd.Specs {
+				is := sp.(*ast.ImportSpec)
+				if !hitSet[is] {
+					continue
+				}
 				start, end := is.Pos(), is.End()
 				if is.Doc != nil {
 					start = is.Doc.Pos()
@@ -680,18 +689,55 @@ func pruneImports(file string, src []byte, paths map[string]bool) ([]byte, []Imp
 				if is.Comment != nil {
 					end = is.Comment.End()
 				}
-				mark(start, end)
+				if !sharesLine(tf, gd.Specs, k, start, end) {
+					mark(start, end)
+					continue
+				}
+				// Another spec on the same line (`import ("a"; "b")`): cut the spec's bytes
+				// up to the next spec, or from the previous one for the last.
+				if k+1 < len(gd.Specs) {
+					cuts = append(cuts, [2]int{tf.Offset(is.Pos()), tf.Offset(gd.Specs[k+1].Pos())})
+				} else {
+					cuts = append(cuts, [2]int{tf.Offset(gd.Specs[k-1].End()), tf.Offset(is.End())})
+				}
 			}
 		}
 	}
 	tidyBlank(len(lines), func(i int) bool { return len(bytes.TrimSpace(src[lines[i].start:lines[i].end])) == 0 }, removed)
 	var b bytes.Buffer
 	for i, l := range lines {
-		if !removed[i] {
-			b.Write(src[l.start:l.end])
+		if removed[i] {
+			continue
+		}
+		for off := l.start; off < l.end; off++ {
+			cut := false
+			for _, c := range cuts {
+				if c[0] <= off && off < c[1] {
+					cut = true
+					break
+				}
+			}
+			if !cut {
+				b.WriteByte(src[off])
+			}
 		}
 	}
 	return b.Bytes(), edits, nil
+}
+
+// sharesLine reports whether a spec other than specs[k] has a token on a line of
+// [start, end].
+func sharesLine(tf *token.File, specs []ast.Spec, k int, start, end token.Pos) bool {
+	a, b := tf.Line(start), tf.Line(end)
+	for j, sp := range specs {
+		if j == k {
+			continue
+		}
+		if tf.Line(sp.Pos()) <= b && tf.Line(sp.End()) >= a {
+			return true
+		}
+	}
+	return false
 }
 
 // specNames renders import specs as written: the quoted path, after its name if any.

@@ -93,3 +93,29 @@ func TestNamedBy(t *testing.T) {
 		require.Equal(t, want, namedBy(msg), msg)
 	}
 }
+
+func TestPruneImports(t *testing.T) {
+	cases := []struct {
+		name, src string
+		paths     []string
+		want      string
+	}{
+		{"group", "package p\n\nimport (\n\t\"fmt\"\n\t// os doc\n\t\"os\" // trailing\n)\n", []string{"os"}, "package p\n\nimport (\n\t\"fmt\"\n)\n"},
+		{"whole", "package p\n\n// imports\nimport (\n\t\"os\"\n)\n\nvar x = 1\n", []string{"os"}, "package p\n\nvar x = 1\n"},
+		{"same line first", "package p\n\nimport (\"os\"; \"fmt\")\n", []string{"os"}, "package p\n\nimport (\"fmt\")\n"},
+		{"same line last", "package p\n\nimport (\"os\"; \"fmt\")\n", []string{"fmt"}, "package p\n\nimport (\"os\")\n"},
+		{"named", "package p\n\nimport (\n\tf \"fmt\"\n\t\"os\"\n)\n", []string{"fmt"}, "package p\n\nimport (\n\t\"os\"\n)\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ps := map[string]bool{}
+			for _, p := range c.paths {
+				ps[p] = true
+			}
+			got, edits, err := pruneImports("p.go", []byte(c.src), ps)
+			require.NoError(t, err)
+			require.Equal(t, c.want, string(got))
+			require.Len(t, edits, 1)
+		})
+	}
+}
