@@ -4,7 +4,8 @@
 // fail, and writes the validated tasks as JSONL (task.BreakpointProblem records).
 //
 //	go run ./examples/breakpoint -repo DIR [-mode remove|discovery] [-multi k -distance d]
-//	    [-hard] [-n N] [-seed S] [-jobs J] [-out tasks.jsonl] [-swe instances.jsonl]
+//	    [-hard] [-n N] [-seed S] [-jobs J] [-env KEY=VALUE]... [-out tasks.jsonl]
+//	    [-swe instances.jsonl]
 //
 // Tests run with the local sandbox runner (no Docker, no network). Progress goes to
 // stderr; the central-function table and a summary go to stdout.
@@ -39,6 +40,7 @@ type config struct {
 	repo, mode, out, swe, lang, name, commit string
 	multi, distance, n, top, minFailures     int
 	jobs                                     int
+	env                                      []string
 	seed                                     uint64
 	hard, undirected                         bool
 	timeout                                  time.Duration
@@ -61,6 +63,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&c.lang, "lang", "auto", "language: auto, go or python")
 	fs.IntVar(&c.top, "top", 10, "print the `N` most central functions")
 	fs.IntVar(&c.minFailures, "min-failures", 0, "tests a corruption must break (0: 5 for remove, 2 for discovery or -hard)")
+	fs.Func("env", "extra `KEY=VALUE` for the test runs (repeatable; e.g. GOFLAGS=-mod=mod GOPROXY=off)", func(v string) error {
+		if k, _, ok := strings.Cut(v, "="); !ok || k == "" {
+			return fmt.Errorf("want KEY=VALUE, got %q", v)
+		}
+		c.env = append(c.env, v)
+		return nil
+	})
 	fs.IntVar(&c.jobs, "jobs", 0, "candidates validated concurrently (0: the number of CPUs; the output does not depend on it)")
 	fs.DurationVar(&c.timeout, "timeout", time.Minute, "time limit of one test run (corrupted runs: 2× the clean run + 10 s, at most this)")
 	fs.StringVar(&c.name, "name", "", "repository name for the records (default: the directory name)")
@@ -119,7 +128,7 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 		st.Files, st.Functions, st.Calls, st.Resolved, len(g.Edges()))
 	printTop(stdout, g, cent, c.top)
 
-	runner := sandbox.NewLocal(sandbox.Options{})
+	runner := sandbox.NewLocal(sandbox.Options{Env: c.env})
 	defer runner.Close()
 	cached := sandbox.NewCache(runner, sandbox.CacheOptions{})
 	req := task.RunRequest{Root: root, Kind: kind, Limits: task.Limits{Timeout: c.timeout}}

@@ -111,6 +111,7 @@ func TestBadArguments(t *testing.T) {
 		{"bad mode", []string{"-repo", ".", "-mode", "chaos"}, 1, `unknown -mode "chaos"`},
 		{"bad lang", []string{"-repo", ".", "-lang", "cobol"}, 1, `unknown -lang "cobol"`},
 		{"no sources", []string{"-repo", t.TempDir()}, 1, "neither a go.mod nor Python files"},
+		{"bad env", []string{"-repo", ".", "-env", "NOEQUALS"}, 2, `want KEY=VALUE, got "NOEQUALS"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
