@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/faultline-dev/faultline/callgraph"
@@ -67,11 +68,15 @@ func FuzzIsGenerated(f *testing.F) {
 
 // failAll is a runner on which every baseline test fails, so any corruption of a
 // function validates; it records which files the corruptions touched.
+// Generate calls it from several workers, so it is safe for concurrent use.
 func failAll(ids []string, touched map[string]bool) task.Runner {
+	var mu sync.Mutex
 	return task.RunnerFunc(func(_ context.Context, req task.RunRequest) (*task.Report, error) {
+		mu.Lock()
 		for _, p := range req.Overlay.Paths() {
 			touched[p] = true
 		}
+		mu.Unlock()
 		rep := &task.Report{State: task.RunOK}
 		for _, id := range ids {
 			rep.Tests = append(rep.Tests, task.TestResult{ID: id, Outcome: task.Fail, Message: "boom"})
