@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -25,8 +26,12 @@ func reverify(t *testing.T, r task.Runner, src string, it *Item) {
 	t.Helper()
 	fresh := filepath.Join(t.TempDir(), "fresh")
 	copyTree(t, src, fresh)
-	v, err := Verify(context.Background(), r, VerifyRequest{Base: task.RunRequest{Root: fresh, Kind: task.Pytest},
-		Mask: it.Mask.Overlay, F2P: it.F2P, P2P: it.P2P})
+	kind := task.Pytest
+	if strings.HasSuffix(it.TestFile, "_test.go") {
+		kind = task.GoTest
+	}
+	v, err := Verify(context.Background(), r, VerifyRequest{Base: task.RunRequest{Root: fresh, Kind: kind},
+		Mask: it.Mask.Overlay, F2P: it.F2P, P2P: it.P2P, F2PFile: it.TestFile, BuildFailureFails: kind == task.GoTest})
 	require.NoError(t, err)
 	require.True(t, v.Accepted, "%s: %s", it.TestFile, v.Reason)
 	require.Equal(t, it.Verification.F2PTests, v.F2PTests)
