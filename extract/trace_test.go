@@ -17,6 +17,7 @@ import (
 
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/callgraph/golang"
+	"github.com/faultline-dev/faultline/callgraph/python"
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
 )
@@ -247,4 +248,46 @@ func FuzzParseCoverProfile(f *testing.F) {
 			require.True(t, strings.HasSuffix(b.File, ".go"))
 		}
 	})
+}
+
+// TestTracePythonNoQualname runs the tracer's pre-3.11 fallback (co_name, qualified by the
+// class of self/cls when that class defines the code) and checks that DefIndex still maps
+// every traced object to its definition by line.
+func TestTracePythonNoQualname(t *testing.T) {
+	py := pythonWithPytest(t)
+	third, err := filepath.Abs("testdata/trace/thirdparty")
+	require.NoError(t, err)
+	root, err := filepath.Abs("testdata/trace/repo")
+	require.NoError(t, err)
+	r := sandbox.NewLocal(sandbox.Options{WorkDir: t.TempDir(), Python: py,
+		Env: []string{"PYTHONPATH=" + third, "FAULTLINE_TRACE_NO_QUALNAME=1"}})
+	defer r.Close()
+	tr, _, err := TracePython(context.Background(), r, task.RunRequest{Root: root}, "tests/test_core.py", false, TraceOptions{})
+	require.NoError(t, err)
+	ids := tr.IDs()
+	// The second get is the one Box's dict holds: qualified. The first (reached as first_get)
+	// is not found under its name in the class: co_name only. Nested functions lose outer.
+	require.Contains(t, ids, "pkg/core.py::Box.get::23")
+	require.Contains(t, ids, "pkg/core.py::get::18")
+	require.Contains(t, ids, "pkg/core.py::Other.__init__::28")
+	require.Contains(t, ids, "pkg/core.py::inner::56")
+
+	g, err := callgraph.Build(context.Background(), root, []callgraph.Language{python.New(python.Options{})}, callgraph.BuildOptions{})
+	require.NoError(t, err)
+	var fns []task.Function
+	for _, n := range g.Nodes() {
+		fns = append(fns, n.Function)
+	}
+	defs := NewDefIndex(fns)
+	for _, o := range tr.Objects {
+		if o.File != "pkg/core.py" {
+			continue
+		}
+		d := defs.Find(o.File, o.Name, o.Line)
+		require.NotNil(t, d, o.ID)
+		require.True(t, d.Line == o.Line || d.DecoratorLine == o.Line, o.ID)
+	}
+	require.Equal(t, "Box.get", defs.Find("pkg/core.py", "get", 18).Name)
+	require.Equal(t, "outer.inner", defs.Find("pkg/core.py", "inner", 56).Name)
+	require.Nil(t, defs.Find("pkg/core.py", "nosuch", 18))
 }

@@ -39,6 +39,9 @@ _SELF = os.path.realpath(__file__) if "__file__" in globals() else ""
 _OUT = os.dup(1)
 _BEGIN = "@@FAULTLINE-TRACE-BEGIN@@"
 _END = "@@FAULTLINE-TRACE-END@@"
+# FAULTLINE_TRACE_NO_QUALNAME=1 uses the pre-3.11 fallback even where co_qualname exists
+# (it is how the fallback is tested).
+_NO_QUALNAME = os.environ.get("FAULTLINE_TRACE_NO_QUALNAME") == "1"
 _EXCLUDED_DIRS = ("site-packages", "dist-packages", ".venv", "venv", ".tox", ".git", "__pycache__")
 
 _file_cache = {}   # co_filename -> relative path or None
@@ -67,7 +70,7 @@ def _rel(filename):
 
 
 def _qualname(code, frame):
-    q = getattr(code, "co_qualname", None)
+    q = None if _NO_QUALNAME else getattr(code, "co_qualname", None)
     if q is None:
         q = code.co_name
         if frame is not None and code.co_argcount > 0:
