@@ -3,6 +3,7 @@ package extract
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -118,4 +119,36 @@ func TestPipelineFixture(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, one.Accepted(), 1)
 	require.Len(t, one.Items, 1)
+}
+
+// TestPipelineNothingQualifies: a repository whose test files are a failing one and one that
+// only tests its own helper yields no instance, a reason for each file, and no error.
+func TestPipelineNothingQualifies(t *testing.T) {
+	py := pythonWithPytest(t)
+	root := filepath.Join(t.TempDir(), "repo")
+	for _, f := range []string{"pkg/__init__.py", "pkg/text.py", "tests/test_broken.py", "tests/test_selfonly.py"} {
+		b, err := os.ReadFile(filepath.Join("testdata/pipeline/repo", f))
+		require.NoError(t, err)
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(root, f)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(root, f), b, 0o644))
+	}
+	r := sandbox.NewLocal(sandbox.Options{WorkDir: t.TempDir(), Python: py})
+	defer r.Close()
+	res, err := Pipeline(context.Background(), r, root, Options{Seed: 1})
+	require.NoError(t, err)
+	require.Empty(t, res.Accepted())
+	require.Len(t, res.Items, 2)
+	for _, it := range res.Items {
+		require.NotEmpty(t, it.Reason, it.TestFile)
+	}
+
+	// A tree without tests: nothing to do.
+	none, err := Pipeline(context.Background(), r, t.TempDir(), Options{})
+	require.NoError(t, err)
+	require.Empty(t, none.Items)
+	// A runner that cannot list tests is refused.
+	_, err = Pipeline(context.Background(), task.RunnerFunc(func(context.Context, task.RunRequest) (*task.Report, error) {
+		return nil, nil
+	}), root, Options{})
+	require.ErrorIs(t, err, ErrNoLister)
 }
