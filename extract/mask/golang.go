@@ -275,11 +275,11 @@ func tidyBlank(n int, blank func(i int) bool, removed []bool) {
 		end--
 	}
 	if end < n {
-		any := false
+		hit := false
 		for j := end; j < n; j++ {
-			any = any || removed[j]
+			hit = hit || removed[j]
 		}
-		if any {
+		if hit {
 			for j := end; j < n; j++ {
 				removed[j] = true
 			}

@@ -57,7 +57,7 @@ func (f *pyFile) fromImports() map[int]fromImport {
 	return f.imports
 }
 
-// blankLine reports whether physical line i (0-based) is blank outside any string.
+// blank reports whether physical line i (0-based) is blank outside any string.
 func (f *pyFile) blank(i int, logOf []int) bool {
 	l := f.logical[logOf[i]]
 	return !l.code && l.first == l.last && len(bytes.TrimSpace(f.src[f.lines[i].start:f.lines[i].end])) == 0
@@ -79,7 +79,7 @@ func (f *pyFile) logOf() []int {
 	return out
 }
 
-// pyState is one masking attempt's bookkeeping.
+// pyMasker masks the Python files of one repository.
 type pyMasker struct {
 	ctx   context.Context
 	root  string
@@ -440,7 +440,7 @@ func (f *pyFile) rewrite(rems []pyRemoval, imps map[int][]impEnt) ([]byte, []Rem
 			continue
 		}
 		w := indentWidth(l.indent)
-		any, alive := false, false
+		hasBody, alive := false, false
 		bodyIndent := ""
 		for j := h + 1; j < len(f.logical); j++ {
 			b := f.logical[j]
@@ -450,16 +450,16 @@ func (f *pyFile) rewrite(rems []pyRemoval, imps map[int][]impEnt) ([]byte, []Rem
 			if indentWidth(b.indent) <= w {
 				break
 			}
-			if !any {
+			if !hasBody {
 				bodyIndent = b.indent
 			}
-			any = true
+			hasBody = true
 			if !gone(j) {
 				alive = true
 				break
 			}
 		}
-		if any && !alive {
+		if hasBody && !alive {
 			pass[h] = bodyIndent
 		}
 	}
