@@ -39,7 +39,7 @@ func debianRepo(t testing.TB, pkg string) string {
 // re-verified in a fresh copy of the package.
 func TestPipelineDebian(t *testing.T) {
 	py := pythonWithPytest(t)
-	for _, pkg := range []string{"simplejson", "pyflakes"} {
+	for _, pkg := range []string{"simplejson", "pyflakes", "bs4"} {
 		t.Run(pkg, func(t *testing.T) {
 			t.Parallel()
 			root := debianRepo(t, pkg)
