@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -14,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/faultline-dev/faultline/internal/llm"
+	"github.com/faultline-dev/faultline/task"
 )
 
 // fakeModel answers chat requests: it lists the candidate ids of the prompt and calls
@@ -126,4 +129,24 @@ func FuzzParseIDList(f *testing.F) {
 			require.Regexp(t, `^lib/a\.py::f0[0-2]::[1-3]$`, id)
 		}
 	})
+}
+
+func TestAddSources(t *testing.T) {
+	root := t.TempDir()
+	src := "def f():\n    return 1\n\n\n@dec\ndef g():\n    pass\n"
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "lib"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "lib/a.py"), []byte(src), 0o644))
+	defs := NewDefIndex([]task.Function{
+		{File: "lib/a.py", Name: "f", Kind: task.KindFunction, Line: 1, EndLine: 2, DecoratorLine: 1, Def: task.Span{Start: 0, End: 21}},
+		{File: "lib/a.py", Name: "g", Kind: task.KindFunction, Line: 6, EndLine: 7, DecoratorLine: 5, Def: task.Span{Start: 24, End: 46}},
+	})
+	cs := []Candidate{
+		{ID: "lib/a.py::f::1", File: "lib/a.py", Name: "f"},
+		{ID: "lib/a.py::g::5", File: "lib/a.py", Name: "g"},
+		{ID: "lib/a.py::h::9", File: "lib/a.py", Name: "h"},
+	}
+	addSources(root, cs, defs)
+	require.Equal(t, "def f():\n    return 1", cs[0].Source)
+	require.Equal(t, "@dec\ndef g():\n    pass", cs[1].Source)
+	require.Empty(t, cs[2].Source)
 }

@@ -281,6 +281,9 @@ func buildItem(ctx context.Context, r task.Runner, base task.RunRequest, root st
 
 	src, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(tf.file)))
 	cands := Candidates(tf.trace, tf.file, opts.TopDepth, others)
+	if _, heuristic := opts.Classifier.(Heuristic); !heuristic {
+		addSources(root, cands, defs)
+	}
 	top, err := TopObjects(ctx, opts.Classifier, ClassifyRequest{TestFile: tf.file, TestSource: string(src), Candidates: cands, OtherFiles: len(files) - 1})
 	if err != nil {
 		if errors.Is(err, ErrNoTopObjects) {
@@ -386,6 +389,30 @@ func buildItem(ctx context.Context, r task.Runner, base task.RunRequest, root st
 	}
 	it.Accepted = true
 	return it, nil
+}
+
+// addSources fills Candidate.Source with each candidate's definition text (for a model).
+func addSources(root string, cands []Candidate, defs *DefIndex) {
+	files := map[string][]byte{}
+	for i := range cands {
+		c := &cands[i]
+		_, _, line, err := ParseObjectID(c.ID)
+		if err != nil {
+			continue
+		}
+		d := defs.Find(c.File, c.Name, line)
+		if d == nil {
+			continue
+		}
+		src, ok := files[c.File]
+		if !ok {
+			src, _ = os.ReadFile(filepath.Join(root, filepath.FromSlash(c.File)))
+			files[c.File] = src
+		}
+		if d.Def.End <= len(src) && d.Def.Start < d.Def.End {
+			c.Source = string(d.Def.Text(src))
+		}
+	}
 }
 
 // reachesRepository reports whether a test file's tests reach any candidate object (an
