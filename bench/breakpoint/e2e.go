@@ -1,8 +1,9 @@
 // Package breakpoint holds the end-to-end acceptance runs of package corrupt (Breakpoint)
 // on repositories no one here wrote: a Go module from the module cache
 // (github.com/sergi/go-diff v1.4.0) and a Debian Python package (python3-simplejson). Each
-// repository has its own test package (godiff, simplejson), so each gets its own test
-// binary and time limit:
+// repository and mode has its own test package (godiff/remove, godiff/discovery,
+// simplejson/remove, simplejson/discovery), so each gets its own test binary and go
+// test's ten-minute limit:
 //
 //	go test -v ./bench/breakpoint/...
 //
@@ -129,13 +130,14 @@ func Simplejson(t *testing.T) Repo {
 }
 
 // Run is the end-to-end acceptance test of Breakpoint generation on repo: it generates
-// 20 validated REMOVE and 20 DISCOVERY tasks and a 2- and a 3-function group, and re-checks every task from its patches alone: the corruption
+// 20 validated REMOVE tasks and a 2- and a 3-function REMOVE group (mode Remove), or 20
+// validated DISCOVERY tasks (mode Discovery), and re-checks every task from its patches alone: the corruption
 // patch, applied to a clean copy, fails the recorded tests (run afresh for the first three
 // tasks of each kind; for the others the result cache must recognise the validated tree);
 // the gold patch restores the files byte for byte, whose tests pass. The first REMOVE and
 // DISCOVERY task of each repository is also solved in the solver environment by
 // submitting the original code.
-func Run(t *testing.T, repo Repo) {
+func Run(t *testing.T, repo Repo, mode corrupt.Mode) {
 	ctx := context.Background()
 	start := time.Now()
 	g, err := callgraph.Build(ctx, repo.Root, []callgraph.Language{repo.Lang}, callgraph.BuildOptions{SkipTests: true})
@@ -164,16 +166,20 @@ func Run(t *testing.T, repo Repo) {
 
 	const want = 20
 	var counts []string
-	for _, run := range []struct {
+	type job struct {
 		name string
 		opts corrupt.Options
 		n    int
-	}{
-		{"remove", corrupt.Options{Mode: corrupt.Remove, N: want}, want},
-		{"discovery", corrupt.Options{Mode: corrupt.Discovery, N: want}, want},
-		{"remove k=2", corrupt.Options{Mode: corrupt.Remove, N: 1, Group: corrupt.GroupOptions{K: 2}}, 1},
-		{"remove k=3", corrupt.Options{Mode: corrupt.Remove, N: 1, Group: corrupt.GroupOptions{K: 3}}, 1},
-	} {
+	}
+	jobs := []job{{"discovery", corrupt.Options{Mode: corrupt.Discovery, N: want}, want}}
+	if mode == corrupt.Remove {
+		jobs = []job{
+			{"remove", corrupt.Options{Mode: corrupt.Remove, N: want}, want},
+			{"remove k=2", corrupt.Options{Mode: corrupt.Remove, N: 1, Group: corrupt.GroupOptions{K: 2}}, 1},
+			{"remove k=3", corrupt.Options{Mode: corrupt.Remove, N: 1, Group: corrupt.GroupOptions{K: 3}}, 1},
+		}
+	}
+	for _, run := range jobs {
 		o := run.opts
 		o.Seed, o.Run = 7, req
 		tried := 0

@@ -1,0 +1,14 @@
+// Package remove runs the Breakpoint end-to-end acceptance test in remove mode on the
+// repository of breakpoint.GoDiff (see package breakpoint).
+package remove
+
+import (
+	"testing"
+
+	"github.com/faultline-dev/faultline/bench/breakpoint"
+	"github.com/faultline-dev/faultline/corrupt"
+)
+
+func TestGoDiffRemove(t *testing.T) {
+	breakpoint.Run(t, breakpoint.GoDiff(t), corrupt.Remove)
+}
