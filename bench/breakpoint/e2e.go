@@ -104,7 +104,10 @@ func GoDiff(t *testing.T) Repo {
 }
 
 // Simplejson copies Debian's python3-simplejson (with its tests) under ROOT/simplejson.
-func Simplejson(t *testing.T) Repo {
+func Simplejson(t *testing.T) Repo { return SimplejsonTB(t) }
+
+// SimplejsonTB is Simplejson for tests and benchmarks.
+func SimplejsonTB(t testing.TB) Repo {
 	src := "/usr/lib/python3/dist-packages/simplejson"
 	if _, err := os.Stat(filepath.Join(src, "tests")); err != nil {
 		t.Skipf("python3-simplejson with its tests is not installed (%v); apt-get install python3-simplejson", err)
