@@ -575,7 +575,7 @@ func (g *generator) try(ctx context.Context, unit []Candidate, rng *rand.Rand) (
 		if !v.Accepted {
 			reason = v.Reason
 			if v.State == task.RunTimeout {
-				reason = "the tests time out"
+				reason = "the tests time out or run out of memory"
 			} else if v.State != task.RunOK {
 				reason = "the tests could not run"
 			} else if len(v.FailToPass) < g.o.MinFailures {

@@ -234,6 +234,16 @@ func TestGenerateBadInputs(t *testing.T) {
 	if !errors.Is(err, ErrNoCandidates) || !strings.Contains(err.Error(), "could not run") {
 		t.Errorf("tests that cannot run: err = %v", err)
 	}
+	// A run that reports, but one of the broken tests ran out of memory.
+	oom := task.RunnerFunc(func(context.Context, task.RunRequest) (*task.Report, error) {
+		return &task.Report{State: task.RunOK, Tests: []task.TestResult{
+			{ID: "a", Outcome: task.Fail}, {ID: "b", Outcome: task.Fail, Message: "runtime: out of memory: cannot allocate 1929379840-byte block\nfatal error: out of memory"}, {ID: "c", Outcome: task.Fail},
+		}}, nil
+	})
+	_, err = Generate(ctx, "../examples/sample", g, c, oom, Baseline{Passing: []string{"a", "b", "c"}}, Options{Mode: Discovery, Run: req, N: 2})
+	if !errors.Is(err, ErrNoCandidates) || !strings.Contains(err.Error(), "the tests time out") {
+		t.Errorf("a test out of memory: err = %v", err)
+	}
 	// A run that reports, but one of the broken tests hung until the time limit.
 	hung := task.RunnerFunc(func(context.Context, task.RunRequest) (*task.Report, error) {
 		return &task.Report{State: task.RunOK, Tests: []task.TestResult{

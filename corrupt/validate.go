@@ -61,10 +61,11 @@ type Validation struct {
 }
 
 // Validate runs req (the corruption as its overlay) and classifies the baseline-passing
-// tests. It accepts the corruption when the tests ran, none of them timed out, and at least
+// tests. It accepts the corruption when the tests ran, none of them timed out or ran out of
+// memory, and at least
 // minFailures of them no longer pass. messageLen truncates failure messages (0: 2,000
-// bytes). A corruption that makes a test time out is rejected with State RunTimeout: its
-// outcome depends on the machine's speed (which tests a killed run had reached), so its
+// bytes). A corruption that makes a test time out or exhaust memory is rejected with State
+// RunTimeout: its outcome depends on the machine's speed and load (which tests a killed run had reached), so its
 // task would not be reproducible, and every run of it costs the whole time limit.
 func Validate(ctx context.Context, r task.Runner, req task.RunRequest, base Baseline, minFailures, messageLen int) (*Validation, error) {
 	if messageLen <= 0 {
@@ -106,6 +107,13 @@ func Validate(ctx context.Context, r task.Runner, req task.RunRequest, base Base
 		// A hang makes every later run of the task as slow as the time limit, and which
 		// tests a killed run reports depends on the machine's speed: not a reproducible task.
 		v.Reason = fmt.Sprintf("%d test(s) time out (the corruption may loop forever)", n)
+		v.State = task.RunTimeout
+		return v, nil
+	}
+	if outOfMemory(rep, v.FailToPass) {
+		// A loop that allocates ends at the memory limit or the time limit, whichever the
+		// machine reaches first: not reproducible either.
+		v.Reason = "the tests run out of memory (the corruption may loop forever)"
 		v.State = task.RunTimeout
 		return v, nil
 	}
@@ -166,6 +174,30 @@ func timedOut(rep *task.Report, ids []string) int {
 		}
 	}
 	return n
+}
+
+// oomMarkers are what Go and Python print when a program exhausts its memory.
+var oomMarkers = []string{"fatal error: out of memory", "runtime: out of memory", "MemoryError"}
+
+// outOfMemory reports whether the run, or one of the tests among ids, ran out of memory.
+func outOfMemory(rep *task.Report, ids []string) bool {
+	has := func(s string) bool {
+		for _, m := range oomMarkers {
+			if strings.Contains(s, m) {
+				return true
+			}
+		}
+		return false
+	}
+	if has(rep.Detail) || has(rep.Output) {
+		return true
+	}
+	for _, id := range ids {
+		if t, ok := rep.Result(id); ok && has(t.Message) {
+			return true
+		}
+	}
+	return false
 }
 
 // volatile matches the parts of test output that change from run to run of the same

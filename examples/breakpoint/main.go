@@ -153,6 +153,9 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 		}
 		return err
 	}
+	if slow := timedOutTests(base.Reports); len(slow) > 0 {
+		return fmt.Errorf("%d test(s) did not finish within -timeout %v (e.g. %s): the test suite is slower than -timeout; raise it or pick a faster repository", len(slow), c.timeout, slow[0])
+	}
 	for _, n := range runner.Notes() {
 		fmt.Fprintln(stderr, "breakpoint: note:", n)
 	}
@@ -296,6 +299,24 @@ func gitHead(root string) string {
 		return ""
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// timedOutTests lists the tests that timed out in any baseline run, sorted.
+func timedOutTests(reports []*task.Report) []string {
+	seen := map[string]bool{}
+	for _, r := range reports {
+		for _, t := range r.Tests {
+			if t.Outcome == task.Timeout {
+				seen[t.ID] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for id := range seen {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func tail(s string, n int) string {
