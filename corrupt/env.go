@@ -458,15 +458,24 @@ func (e *Env) replaceIn(p, name string, src []byte, code string) ([]byte, error)
 	out.Write(src[:d.Def.Start])
 	out.WriteString(code)
 	out.Write(src[d.Def.End:])
+	res := out.Bytes()
+	if LanguageOf(p) == "go" {
+		// Imports the REMOVE stub pruned come back when the new code uses them.
+		if full, err := task.SafeJoin(e.root, p); err == nil {
+			if orig, err := os.ReadFile(full); err == nil {
+				res = restoreGoImports(orig, res)
+			}
+		}
+	}
 	l, _ := e.lang(p)
-	a, err := l.Analyze(context.Background(), []callgraph.SourceFile{{Path: p, Src: out.Bytes()}})
+	a, err := l.Analyze(context.Background(), []callgraph.SourceFile{{Path: p, Src: res}})
 	if err != nil {
 		return nil, err
 	}
 	if len(a.Errors) > 0 {
 		return nil, fmt.Errorf("%w: the new code does not parse: %v", ErrToolArgs, a.Errors[0])
 	}
-	return out.Bytes(), nil
+	return res, nil
 }
 
 // SubmitAttempt (REMOVE) replaces the target function by code, runs the selected tests,
