@@ -444,15 +444,29 @@ func (e *Env) replaceIn(p, name string, src []byte, code string) ([]byte, error)
 		return nil, err
 	}
 	code = strings.TrimRight(code, "\n")
-	// Re-indent Python code written at column 0 for a nested definition.
-	if ind := indentOf(src, d.Def.Start); ind != "" && !strings.HasPrefix(code, ind) {
+	// A nested definition (a method) is written from its own column. Code comes in one of
+	// two shapes: as read_function shows it (first line unindented, the rest as in the
+	// file, so the first body line is indented deeper than the definition), or written
+	// from column 0 (body indented relative to the def line). Only the second needs the
+	// definition's indentation added to its continuation lines.
+	code = strings.TrimLeft(code, " \t")
+	if ind := indentOf(src, d.Def.Start); ind != "" {
 		lines := strings.Split(code, "\n")
-		for i, l := range lines {
-			if l != "" {
-				lines[i] = ind + l
+		fileShaped := false
+		for _, l := range lines[1:] {
+			if strings.TrimSpace(l) != "" {
+				fileShaped = len(l)-len(strings.TrimLeft(l, " \t")) > len(ind)
+				break
 			}
 		}
-		code = strings.TrimPrefix(strings.Join(lines, "\n"), ind)
+		if !fileShaped {
+			for i := 1; i < len(lines); i++ {
+				if strings.TrimSpace(lines[i]) != "" {
+					lines[i] = ind + lines[i]
+				}
+			}
+			code = strings.Join(lines, "\n")
+		}
 	}
 	var out bytes.Buffer
 	out.Write(src[:d.Def.Start])
@@ -556,6 +570,7 @@ func (e *Env) runAttempt(ctx context.Context, o task.Overlay) (Attempt, error) {
 	req.Select = task.Selection{IDs: e.selected()}
 	rep, err := e.runner.Run(ctx, req)
 	if err != nil {
+		e.toolUses-- // the runner failed, not the solver: the call is not charged
 		return Attempt{}, err
 	}
 	a := Attempt{State: rep.State}

@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/callgraph/golang"
+	"github.com/faultline-dev/faultline/callgraph/python"
 	"github.com/faultline-dev/faultline/task"
 )
 
@@ -189,5 +191,52 @@ func TestEnvDiscoveryAntiHack(t *testing.T) {
 	}
 	if _, err := e.Call(ctx, "no_such_tool", nil); !errors.Is(err, ErrToolArgs) {
 		t.Errorf("unknown tool: err = %v", err)
+	}
+}
+
+// TestEnvPythonMethodRoundTrip replaces a method with the text read_function shows (first
+// line unindented, the rest as in the file) and with the same code written from column 0:
+// both must restore the file byte for byte.
+func TestEnvPythonMethodRoundTrip(t *testing.T) {
+	root := t.TempDir()
+	orig := "class Box:\n    def get(self, k):\n        \"\"\"Return k.\n\n        Indented docstring line.\n        \"\"\"\n        if k < 0:\n            return None\n        return k\n"
+	if err := os.WriteFile(filepath.Join(root, "box.py"), []byte(orig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	corrupted := strings.Replace(orig, "k < 0", "k <= 0", 1)
+	o := task.Overlay{}
+	o.Set("box.py", []byte(corrupted))
+	p, err := task.DiffOverlay(root, o, task.DiffOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prob := task.BreakpointProblem{ID: "box", Mode: string(Discovery), CorruptionPatch: string(p.Format()), GoldPatch: string(p.Reverse().Format()),
+		Functions: []task.CorruptedFunction{{Path: "box.py", Name: "Box.get"}}, PassToPass: task.TestList{"t"}}
+	never := task.RunnerFunc(func(context.Context, task.RunRequest) (*task.Report, error) { return nil, errors.New("runner down") })
+	e, err := NewEnv(root, prob, never, EnvOptions{Langs: []callgraph.Language{python.New(python.Options{})}, Run: task.RunRequest{Kind: task.Pytest}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown, err := e.ReadFunction("box.py", "Box.get")
+	if err != nil || !strings.HasPrefix(shown, "def get(self, k):\n        ") {
+		t.Fatalf("read_function = %q, %v", shown, err)
+	}
+	fixed := strings.Replace(shown, "k <= 0", "k < 0", 1)
+	column0 := "def get(self, k):\n    \"\"\"Return k.\n\n    Indented docstring line.\n    \"\"\"\n    if k < 0:\n        return None\n    return k\n"
+	for _, code := range []string{fixed, column0} {
+		if _, err := e.ReplaceFunction("box.py", "Box.get", code); err != nil {
+			t.Fatal(err)
+		}
+		if got := string(e.work["box.py"].Data); got != orig {
+			t.Errorf("after replace_function:\n%s\nwant:\n%s", got, orig)
+		}
+	}
+	// A runner failure is the environment's, not the solver's: no tool use is charged.
+	before, _ := e.Remaining()
+	if _, err := e.Submit(context.Background()); err == nil {
+		t.Fatal("runner failure not reported")
+	}
+	if after, _ := e.Remaining(); after != before {
+		t.Errorf("tool uses left %d → %d after a runner failure", before, after)
 	}
 }
