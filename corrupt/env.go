@@ -492,9 +492,10 @@ func (e *Env) replaceIn(p, name string, src []byte, code string) ([]byte, error)
 	return res, nil
 }
 
-// SubmitAttempt (REMOVE) replaces the target function by code, runs the selected tests,
+// SubmitAttempt (REMOVE) replaces the removed function by code, runs the selected tests,
 // restores the file, and returns the feedback. code is the whole definition (signature
-// included).
+// included); for a task with several removed functions it holds the definitions of all of
+// them (a method may be written without its class).
 func (e *Env) SubmitAttempt(ctx context.Context, code string) (Attempt, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -504,21 +505,73 @@ func (e *Env) SubmitAttempt(ctx context.Context, code string) (Attempt, error) {
 	if err := e.spend(true); err != nil {
 		return Attempt{}, err
 	}
-	f := e.problem.Functions[0]
-	src, err := e.read(f.Path)
-	if err != nil {
-		return Attempt{}, err
+	defs, err := e.submittedDefinitions(code)
+	trial := e.work.Clone()
+	for i, f := range e.problem.Functions {
+		if err != nil {
+			break
+		}
+		var src, out []byte
+		if ch, ok := trial[f.Path]; ok && !ch.Delete {
+			src = ch.Data
+		} else if src, err = e.read(f.Path); err != nil {
+			return Attempt{}, err
+		}
+		if out, err = e.replaceIn(f.Path, f.Name, src, defs[i]); err == nil {
+			trial.Set(f.Path, out)
+		}
 	}
-	out, err := e.replaceIn(f.Path, f.Name, src, code)
 	if err != nil {
 		// A submission that does not parse still counts: it is an execution error.
 		a := Attempt{State: task.RunCollectionError, Feedback: err.Error(), Failures: e.failsAtStart}
 		e.attempts = append(e.attempts, a)
 		return a, nil
 	}
-	trial := e.work.Clone()
-	trial.Set(f.Path, out)
 	return e.runAttempt(ctx, trial) // the working copy itself is unchanged: REMOVE restores
+}
+
+// submittedDefinitions splits a REMOVE submission into one definition per corrupted
+// function, in the problem's order. With one function the whole code is its definition;
+// with several, the code must define each of them (matched by qualified name, or by its
+// last element for a method written without its class).
+func (e *Env) submittedDefinitions(code string) ([]string, error) {
+	fs := e.problem.Functions
+	if len(fs) == 1 {
+		return []string{code}, nil
+	}
+	l, err := e.lang(fs[0].Path)
+	if err != nil {
+		return nil, err
+	}
+	src := code
+	if LanguageOf(fs[0].Path) == "go" && !strings.HasPrefix(strings.TrimSpace(code), "package ") {
+		src = "package submission\n\n" + code
+	}
+	a, err := l.Analyze(context.Background(), []callgraph.SourceFile{{Path: "submission" + path.Ext(fs[0].Path), Src: []byte(src)}})
+	if err != nil {
+		return nil, err
+	}
+	if len(a.Errors) > 0 {
+		return nil, fmt.Errorf("%w: the submission does not parse: %v", ErrToolArgs, a.Errors[0])
+	}
+	out := make([]string, len(fs))
+	var missing []string
+	for i, f := range fs {
+		last := f.Name[strings.LastIndexByte(f.Name, '.')+1:]
+		for _, d := range a.Definitions {
+			if d.Parent == "" && (d.Name == f.Name || d.Name == last) {
+				out[i] = src[d.Def.Start:d.Def.End]
+				break
+			}
+		}
+		if out[i] == "" {
+			missing = append(missing, f.Name)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("%w: the submission must define every removed function; missing: %s", ErrToolArgs, strings.Join(missing, ", "))
+	}
+	return out, nil
 }
 
 // ReplaceFunction (DISCOVERY) replaces a definition of the working copy persistently.
@@ -689,8 +742,17 @@ func (e *Env) Tools() []ToolSpec {
 	if len(e.attempts) < e.o.MaxAttempts {
 		if e.mode == Remove {
 			f := e.problem.Functions[0]
-			submit = []ToolSpec{{ToolSubmitAttempt, fmt.Sprintf("Replace the function %s in %s by your implementation (the whole definition, signature included) and run the tests; the file is restored afterwards. %d submission(s) left.", f.Name, f.Path, e.o.MaxAttempts-len(e.attempts)),
-				schema(map[string]string{"code": "the complete function definition"}, "code")}}
+			desc := fmt.Sprintf("Replace the function %s in %s by your implementation (the whole definition, signature included) and run the tests; the file is restored afterwards. %d submission(s) left.", f.Name, f.Path, e.o.MaxAttempts-len(e.attempts))
+			arg := "the complete function definition"
+			if len(e.problem.Functions) > 1 {
+				var names []string
+				for _, g := range e.problem.Functions {
+					names = append(names, g.Name+" in "+g.Path)
+				}
+				desc = fmt.Sprintf("Replace the removed functions (%s) by your implementations — all of them in one submission, each as a whole definition — and run the tests; the files are restored afterwards. %d submission(s) left.", strings.Join(names, "; "), e.o.MaxAttempts-len(e.attempts))
+				arg = "the complete definitions of every removed function, one after another"
+			}
+			submit = []ToolSpec{{ToolSubmitAttempt, desc, schema(map[string]string{"code": arg}, "code")}}
 		} else {
 			submit = []ToolSpec{{ToolSubmitAttempt, fmt.Sprintf("Run the tests on the repository as you have changed it. %d submission(s) left.", e.o.MaxAttempts-len(e.attempts)), schema(map[string]string{})}}
 		}

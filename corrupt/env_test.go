@@ -240,3 +240,43 @@ func TestEnvPythonMethodRoundTrip(t *testing.T) {
 		t.Errorf("tool uses left %d → %d after a runner failure", before, after)
 	}
 }
+
+// TestEnvRemoveGroup solves a two-function REMOVE task: one submission must define both.
+func TestEnvRemoveGroup(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the sample's tests")
+	}
+	ctx := context.Background()
+	r, base, req := sampleRun(t)
+	g, c := sampleGraph(t)
+	res, err := Generate(ctx, req.Root, g, c, r, base, Options{Mode: Remove, N: 1, Seed: 5, Run: req,
+		Group: GroupOptions{K: 2, Distance: 3, Undirected: true}, Select: SelectOptions{MinCodeLines: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := res[0].Problem("sample", "")
+	e, err := NewEnv(req.Root, p, r, EnvOptions{Langs: []callgraph.Language{golang.New(golang.Options{})}, Run: task.RunRequest{Kind: task.GoTest}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := e.Tools()
+	if d := tools[len(tools)-1].Description; !strings.Contains(d, p.Functions[0].Name) || !strings.Contains(d, p.Functions[1].Name) {
+		t.Errorf("submit_attempt description names only some functions: %s", d)
+	}
+	tr, err := (GoldSolver{}).Solve(ctx, e, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tr.Score.Success || tr.Score.ToolUses != 1 {
+		t.Fatalf("gold solver on a 2-function REMOVE task: %+v", tr.Score)
+	}
+	e2, _ := NewEnv(req.Root, p, r, EnvOptions{Langs: []callgraph.Language{golang.New(golang.Options{})}, Run: task.RunRequest{Kind: task.GoTest}})
+	var args struct{ Code string }
+	json.Unmarshal([]byte(tr.Calls[0].Arguments), &args)
+	// Only one of the two definitions: refused as an execution error naming what is missing.
+	one := args.Code[:strings.Index(args.Code, "\n\nfunc ")]
+	a, err := e2.SubmitAttempt(ctx, one)
+	if err != nil || a.Passed || !strings.Contains(a.Feedback, "missing") {
+		t.Errorf("a submission with one of two definitions: %+v, %v", a, err)
+	}
+}

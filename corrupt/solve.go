@@ -316,13 +316,11 @@ func (s *Solver) Solve(ctx context.Context, env *Env, problem task.BreakpointPro
 // GoldSolver is the scripted oracle: it solves a task with its gold patch, through the same
 // tools a model uses, and so shows that the Env can be solved and bounds what a solver can
 // score. It applies the gold patch (corrupted → clean) to the corrupted files to recover each
-// corrupted function's original definition, then in REMOVE submits the original of the
-// target function (one tool use); in DISCOVERY it replaces every corrupted function by its
-// original and submits (k + 1 tool uses). A refused call (a budget too small for that) is
-// recorded like a model's and the script goes on, so the score says what the budget allowed.
-//
-// REMOVE with several corrupted functions is not solvable in an Env, whose submission
-// replaces only the first: the gold solver then scores what that gives.
+// corrupted function's original definition, then in REMOVE submits the originals of the
+// removed functions in one submission (one tool use); in DISCOVERY it replaces every
+// corrupted function by its original and submits (k + 1 tool uses). A refused call (a
+// budget too small for that) is recorded like a model's and the script goes on, so the
+// score says what the budget allowed.
 type GoldSolver struct{}
 
 // Solve applies the gold patch of problem through env's tools.
@@ -346,7 +344,7 @@ func (GoldSolver) Solve(ctx context.Context, env *Env, problem task.BreakpointPr
 		return err
 	}
 	if Mode(problem.Mode) == Remove {
-		err = call(ToolSubmitAttempt, map[string]string{"code": originals[0]})
+		err = call(ToolSubmitAttempt, map[string]string{"code": strings.Join(originals, "\n\n")})
 	} else {
 		for i, f := range problem.Functions {
 			if err = call(ToolReplaceFunction, map[string]string{"path": f.Path, "name": f.Name, "code": originals[i]}); err != nil {
