@@ -275,56 +275,11 @@ func solveWithOriginal(t *testing.T, repo Repo, r task.Runner, req task.RunReque
 	}
 }
 
-// recheckWith applies the corruption patch to a clean tree and runs it with r (it must
-// fail the task's FAIL_TO_PASS tests), then applies the gold patch on top (it must restore
-// every file byte for byte) and runs that with goldRunner (every FAIL_TO_PASS and
-// PASS_TO_PASS test must pass), as a user of the task would.
+// recheckWith re-verifies a task from its record with corrupt.Recheck: the corruption run
+// uses r, the gold run goldRunner.
 func recheckWith(t *testing.T, r, goldRunner task.Runner, req task.RunRequest, x corrupt.Result) {
 	t.Helper()
-	ctx := context.Background()
-	p, err := task.ParsePatch([]byte(x.Patch))
-	if err != nil {
-		t.Fatalf("corruption patch: %v", err)
-	}
-	corrupted, err := p.Apply(task.DirReader(req.Root))
-	if err != nil {
-		t.Fatalf("corruption patch does not apply: %v", err)
-	}
-	q := req
-	q.Overlay = corrupted
-	rep, err := r.Run(ctx, q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.AllPassed(x.Validation.FailToPass) {
-		t.Errorf("%s: the corruption no longer fails its tests", x.Functions[0].ID)
-	}
-	gold, err := task.ParsePatch([]byte(x.Gold))
-	if err != nil {
-		t.Fatalf("gold patch: %v", err)
-	}
-	read := func(path string) ([]byte, error) {
-		if ch, ok := corrupted[path]; ok {
-			return ch.Data, nil
-		}
-		return task.DirReader(req.Root)(path)
-	}
-	restored, err := gold.Apply(read)
-	if err != nil {
-		t.Fatalf("gold patch does not apply to the corrupted tree: %v", err)
-	}
-	for path, ch := range restored {
-		orig, _ := os.ReadFile(filepath.Join(req.Root, path))
-		if string(orig) != string(ch.Data) {
-			t.Errorf("%s: gold patch does not restore %s", x.Functions[0].ID, path)
-		}
-	}
-	q.Overlay = restored
-	rep, err = goldRunner.Run(ctx, q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !rep.AllPassed(append(append([]string(nil), x.Validation.FailToPass...), x.Validation.PassToPass...)) {
-		t.Errorf("%s: tests fail after the gold patch", x.Functions[0].ID)
+	if err := corrupt.Recheck(context.Background(), r, goldRunner, req, x.Problem("recheck", "")); err != nil {
+		t.Error(err)
 	}
 }
