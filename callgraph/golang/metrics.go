@@ -28,37 +28,37 @@ func measure(n *node, src []byte, first, last int) callgraph.Metrics {
 	var h callgraph.Halstead
 	var walk func(n *node, depth int)
 	walk = func(n *node, depth int) {
-		switch n.typ {
+		switch n.Type {
 		case "comment":
 			return
 		case "if_statement", "for_statement", "expression_case", "type_case", "communication_case":
 			m.Cyclomatic++
 		case "binary_expression":
-			if op := n.child("operator"); op != nil && (op.typ == "&&" || op.typ == "||") {
+			if op := n.Child("operator"); op != nil && (op.Type == "&&" || op.Type == "||") {
 				m.Cyclomatic++
 			}
 		}
-		if nestingTypes[n.typ] && !(n.typ == "if_statement" && n.field == "alternative") {
+		if nestingTypes[n.Type] && !(n.Type == "if_statement" && n.Field == "alternative") {
 			depth++
 			if depth > m.Nesting {
 				m.Nesting = depth
 			}
 		}
-		if literalOperands[n.typ] || len(n.kids) == 0 {
-			if n.end == n.start || n.typ == "\n" || n.bad && n.end == n.start {
+		if literalOperands[n.Type] || len(n.Kids) == 0 {
+			if n.End == n.Start || n.Type == "\n" || n.Bad && n.End == n.Start {
 				return
 			}
-			rows[n.row] = true
+			rows[n.Row] = true
 			switch {
-			case literalOperands[n.typ] || n.named:
-				h.Operand(n.text(src))
-			case n.typ == ")" || n.typ == "]" || n.typ == "}":
+			case literalOperands[n.Type] || n.Named:
+				h.Operand(n.Text(src))
+			case n.Type == ")" || n.Type == "]" || n.Type == "}":
 			default:
-				h.Operator(n.typ)
+				h.Operator(n.Type)
 			}
 			return
 		}
-		for _, k := range n.kids {
+		for _, k := range n.Kids {
 			walk(k, depth)
 		}
 	}

@@ -28,36 +28,36 @@ func measure(n, self *node, src []byte, first, last int) callgraph.Metrics {
 	var h callgraph.Halstead
 	var walk func(k *node, depth int)
 	walk = func(k *node, depth int) {
-		switch k.typ {
+		switch k.Type {
 		case "comment":
 			return
 		case "if_statement", "for_statement", "for_in_statement", "while_statement", "do_statement",
 			"switch_case", "catch_clause", "ternary_expression":
 			m.Cyclomatic++
 		case "binary_expression":
-			if op := k.child("operator"); op != nil && (op.typ == "&&" || op.typ == "||" || op.typ == "??") {
+			if op := k.Child("operator"); op != nil && (op.Type == "&&" || op.Type == "||" || op.Type == "??") {
 				m.Cyclomatic++
 			}
 		}
-		if k != n && k != self && k.named && nestingTypes[k.typ] && !(k.typ == "if_statement" && k.parent != nil && k.parent.typ == "else_clause") {
+		if k != n && k != self && k.Named && nestingTypes[k.Type] && !(k.Type == "if_statement" && k.Parent != nil && k.Parent.Type == "else_clause") {
 			depth++
 			m.Nesting = max(m.Nesting, depth)
 		}
-		if literalOperands[k.typ] || len(k.kids) == 0 {
-			if k.end == k.start {
+		if literalOperands[k.Type] || len(k.Kids) == 0 {
+			if k.End == k.Start {
 				return
 			}
-			rows[k.row] = true
+			rows[k.Row] = true
 			switch {
-			case literalOperands[k.typ] || k.named:
-				h.Operand(k.text(src))
-			case k.typ == ")" || k.typ == "]" || k.typ == "}":
+			case literalOperands[k.Type] || k.Named:
+				h.Operand(k.Text(src))
+			case k.Type == ")" || k.Type == "]" || k.Type == "}":
 			default:
-				h.Operator(k.typ)
+				h.Operator(k.Type)
 			}
 			return
 		}
-		for _, c := range k.kids {
+		for _, c := range k.Kids {
 			walk(c, depth)
 		}
 	}

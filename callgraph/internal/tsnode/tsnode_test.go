@@ -1,0 +1,79 @@
+package tsnode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/smacker/go-tree-sitter/golang"
+)
+
+func TestParseCopiesTree(t *testing.T) {
+	src := []byte("package p\n\nfunc add(a, b int) int {\n\treturn a + b\n}\n")
+	pool := NewParserPool(golang.GetLanguage())
+	root, _, _, bad, err := pool.Parse(context.Background(), src)
+	if err != nil || bad {
+		t.Fatalf("parse: err %v, syntax error %v", err, bad)
+	}
+	fn := root.FirstOfType("function_declaration")
+	if fn == nil {
+		t.Fatal("no function_declaration under source_file")
+	}
+	if got := fn.Child("name").Text(src); got != "add" {
+		t.Errorf("name = %q, want add", got)
+	}
+	if fn.Row != 2 || fn.EndRow != 4 || fn.Col != 0 {
+		t.Errorf("rows %d..%d col %d, want 2..4 col 0", fn.Row, fn.EndRow, fn.Col)
+	}
+	params := fn.Child("parameters")
+	if n := len(params.NamedKids()); n != 1 {
+		t.Errorf("parameter declarations = %d, want 1 (a, b int)", n)
+	}
+	if fn.Child("name").Parent != fn {
+		t.Error("parent link lost")
+	}
+	if got := len(root.Children("nonexistent")); got != 0 {
+		t.Errorf("children under a missing field = %d", got)
+	}
+	var nilNode *Node
+	if nilNode.Child("x") != nil || nilNode.Text(src) != "" || nilNode.NamedKids() != nil {
+		t.Error("nil node accessors must return zero values")
+	}
+}
+
+func TestParseReportsFirstSyntaxError(t *testing.T) {
+	src := []byte("package p\n\nfunc ok() {}\n\nfunc broken( {\n")
+	pool := NewParserPool(golang.GetLanguage())
+	_, row, _, bad, err := pool.Parse(context.Background(), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bad || row != 4 {
+		t.Errorf("syntax error = %v at row %d, want true at row 4", bad, row)
+	}
+}
+
+func TestParseHonoursCancelledContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	pool := NewParserPool(golang.GetLanguage())
+	if _, _, _, _, err := pool.Parse(ctx, []byte("package p\n")); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	// The pooled parser is still usable afterwards.
+	if _, _, _, bad, err := pool.Parse(context.Background(), []byte("package p\n")); err != nil || bad {
+		t.Fatalf("parse after cancel: %v %v", err, bad)
+	}
+}
+
+func ExampleParserPool_Parse() {
+	src := []byte("package p\n\nfunc f() { g() }\n")
+	root, _, _, _, err := NewParserPool(golang.GetLanguage()).Parse(context.Background(), src)
+	if err != nil {
+		panic(err)
+	}
+	call := root.FirstOfType("function_declaration").Child("body").NamedKids()[0].NamedKids()[0]
+	fmt.Println(call.Type, call.Text(src), call.Row+1)
+	// Output: call_expression g() 3
+}
