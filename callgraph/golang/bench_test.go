@@ -5,12 +5,14 @@ import (
 	"go/parser"
 	"go/token"
 	"testing"
+
+	"github.com/faultline-dev/faultline/callgraph"
 )
 
 // BenchmarkTestify measures the front end on testify's 34 non-test files: "go-parser" is
 // the standard library's go/parser on the same files (the peer), "parse" the tree-sitter
 // parse and copy alone, "analyze" the whole Analyze (parse on all cores, inventory,
-// resolution, metrics) and "analyze-cha" with interface expansion. Compare the ns/op:
+// resolution, metrics) in the three interface modes (see benchModes). Compare the ns/op:
 //
 //	go test -run XXX -bench Testify -benchmem ./callgraph/golang
 func BenchmarkTestify(b *testing.B) {
@@ -34,16 +36,23 @@ func BenchmarkTestify(b *testing.B) {
 		fe := New(Options{})
 		for b.Loop() {
 			for _, f := range files {
-				if _, _, _, _, err := fe.parsers.parse(context.Background(), f.Src); err != nil {
+				if _, _, _, _, err := fe.parsers.Parse(context.Background(), f.Src); err != nil {
 					b.Fatal(err)
 				}
 			}
 		}
 	})
+	benchModes(b, files)
+}
+
+// benchModes measures Analyze in each interface mode: "analyze" is the default (type
+// flow), "analyze-none" leaves interface calls unresolved (the syntactic baseline that the
+// type flow adds to), "analyze-cha" expands them by class hierarchy.
+func benchModes(b *testing.B, files []callgraph.SourceFile) {
 	for _, c := range []struct {
 		name string
 		opts Options
-	}{{"analyze", Options{}}, {"analyze-cha", Options{CHA: true}}} {
+	}{{"analyze", Options{}}, {"analyze-none", Options{Interfaces: InterfacesNone}}, {"analyze-cha", Options{Interfaces: InterfacesCHA}}} {
 		b.Run(c.name, func(b *testing.B) {
 			fe := New(c.opts)
 			for b.Loop() {
@@ -53,4 +62,25 @@ func BenchmarkTestify(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkGonumGraph measures the front end on gonum/graph's 152 non-test files, which
+// call through interfaces throughout (the type-flow graph is largest here): "parse" is
+// the tree-sitter parse and copy alone, then the three interface modes.
+//
+//	go test -run XXX -bench GonumGraph -benchmem ./callgraph/golang
+func BenchmarkGonumGraph(b *testing.B) {
+	gt := readGroundTruth(b, "gonum-graph.txt")
+	files := loadModuleFiles(b, gt)
+	b.Run("parse", func(b *testing.B) {
+		fe := New(Options{})
+		for b.Loop() {
+			for _, f := range files {
+				if _, _, _, _, err := fe.parsers.Parse(context.Background(), f.Src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	benchModes(b, files)
 }

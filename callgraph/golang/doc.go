@@ -45,24 +45,68 @@
 //     declaration;
 //   - a variable initialised with a function or method value (g := pkg.F; g()) resolves
 //     to that function;
-//   - with Options.CHA, a call through an interface (declared in the module, or a common
-//     standard-library interface such as error, fmt.Stringer, io.Reader, sort.Interface)
-//     expands to that method on every named type of the module whose syntactic method
-//     set (declared plus promoted methods, names and parameter/result counts) covers the
-//     interface and whose values the code creates (rapid-type-analysis style: composite
-//     literals, new, make, conversions, var declarations).
+//   - calls through interfaces, by Options.Interfaces (see below).
+//
+// # Interface calls and function values
+//
+// A call x.M() where x has an interface type (declared in the module, a common
+// standard-library interface such as error, fmt.Stringer, io.Reader or sort.Interface, or
+// another interface from outside the module), or where M is promoted from an embedded
+// interface field, is resolved according to Options.Interfaces:
+//
+//   - InterfacesTypeFlow (the default) follows types as VTA (variable type analysis) does,
+//     on syntax. Every local variable, parameter, result, struct field (per declaring
+//     type), package-level variable or constant, and the elements, map keys and channel
+//     elements of each element type are locations. Expressions whose syntactic type is a
+//     concrete named type of the module seed that type; functions, method values (x.M),
+//     method expressions (T.M) and function literals used as values seed themselves (a
+//     method value on an interface-typed x holds the methods x.M() dispatches to).
+//     Assignments, :=, var declarations, conversions, composite-literal elements,
+//     append, range, sends and receives, returns, type assertions and switches, and
+//     arguments passed to every callee (the static callee, or the class-hierarchy
+//     candidates of a call through an interface, as VTA seeded with CHA does) carry them
+//     between locations. A call through a value of function type (a variable, parameter,
+//     field, element or result) links, as the values reaching it are found, its
+//     arguments to their parameters and their results to its value; a function literal
+//     passed to a function outside the module together with a slice or map (sort.Slice,
+//     slices.SortFunc…) receives the elements in its parameters of the element type.
+//     After propagation a call through an interface reaches method M of each type that
+//     reaches its receiver and whose method set implements the interface (names,
+//     parameter and result counts and, where syntax knows them, types); a type that gets
+//     M from an embedded interface field dispatches again on that field's types. A call
+//     through a function value reaches the module's functions and methods that reach it
+//     (and takes as many arguments); one reaching only function literals is resolved
+//     without an edge (literals are folded). A receiver that nothing flows into (a
+//     parameter of an exported function the module never calls) gets no edge, as in VTA.
+//   - InterfacesNone leaves interface calls unresolved, and calls through function values
+//     too (except a variable initialised with a function, g := pkg.F; g()).
+//   - InterfacesCHA (or the older Options.CHA) expands an interface call to that method on
+//     every named type of the module whose syntactic method set covers the interface and
+//     whose values the code creates (rapid-type-analysis style: composite literals, new,
+//     make, conversions, var declarations); calls through function values are as with
+//     InterfacesNone.
+//
+// Measured against golang.org/x/tools/go/callgraph VTA ∪ static (TestGroundTruth), edge
+// precision / recall with the default: go-diff 1.000 / 1.000, testify 1.000 / 0.999,
+// go-logr/logr 0.995 / 0.976, go.yaml.in/yaml/v3 1.000 / 1.000, gonum/graph 0.9997 /
+// 0.9992 (there InterfacesNone gives 1.000 / 0.229 and InterfacesCHA 0.428 / 0.997).
 //
 // Every call expression counts as a call site, conversions and builtins included; calls
-// to other modules, to builtins and through values of function type are unresolved.
+// to other modules and to builtins are unresolved, and so are calls through interfaces
+// and function values that no module function reaches.
 //
-// The graph is built from syntax alone: it is neither sound nor complete. Calls through
-// function values stored in fields or passed as arguments, reflection, calls whose
-// receiver type needs real type inference (generic type parameters, untyped results of
-// external functions) and, without CHA, interface dispatch are missed; with CHA, interface
-// calls over-approximate. Where the reference (golang.org/x/tools/go/callgraph VTA ∪
-// static, see testdata/gtgen) differs: VTA follows type flow and prunes interface
-// targets that never reach a call site, and it reports calls into function literals,
-// which this package folds.
+// The graph is built from syntax alone: it is neither sound nor complete. Reflection,
+// values that pass through code outside the module (other than the callback rule above),
+// and calls whose receiver type needs real type inference (generic type parameters,
+// untyped results of external functions) are missed; with CHA, interface calls
+// over-approximate. Where the default differs from the reference
+// (golang.org/x/tools/go/callgraph VTA ∪ static, see testdata/gtgen): VTA works on SSA
+// values (one location per assignment; here a local variable is one location for all its
+// assignments), keys container elements by exact type (here slices and maps of one
+// element type share a location), sees the standard library's code (types that flow
+// through it, such as values stored in a container/heap), and reports calls into
+// function literals, which this package folds; a value whose syntactic type is unknown
+// carries no types here.
 //
 // # Metrics
 //

@@ -49,3 +49,44 @@ func main() {
 	// main.go::main -> shape/shape.go::Square.Area at line 7
 	// 3 call sites, 2 resolved
 }
+
+// The interface modes on one program: only *Square values reach s, so type flow (the
+// default) resolves s.Area() to Square.Area alone, while class-hierarchy analysis also
+// reaches Circle.Area, and InterfacesNone leaves the call unresolved.
+func ExampleInterfaceMode() {
+	files := []callgraph.SourceFile{
+		{Path: "go.mod", Src: []byte("module example.com/m\n")},
+		{Path: "main.go", Src: []byte(`package main
+
+type Shape interface{ Area() float64 }
+
+type Square struct{ side float64 }
+
+func (q *Square) Area() float64 { return q.side * q.side }
+
+type Circle struct{ r float64 }
+
+func (c Circle) Area() float64 { return 3 * c.r * c.r }
+
+func main() {
+	var s Shape = &Square{side: 2}
+	println(s.Area(), Circle{r: 1}.r)
+}
+`)},
+	}
+	for _, mode := range []golang.InterfaceMode{golang.InterfacesTypeFlow, golang.InterfacesCHA, golang.InterfacesNone} {
+		a, err := golang.New(golang.Options{Interfaces: mode}).Analyze(context.Background(), files)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("%s:", mode)
+		for _, c := range a.Calls {
+			fmt.Printf(" %s", c.Callee)
+		}
+		fmt.Println()
+	}
+	// Output:
+	// typeflow: main.go::Square.Area
+	// cha: main.go::Square.Area main.go::Circle.Area
+	// none:
+}

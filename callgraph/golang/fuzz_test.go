@@ -30,8 +30,14 @@ func FuzzAnalyze(f *testing.F) {
 	f.Add([]byte("package p\nfunc f[T any](x T) { f[int](1); var y = func() { f(x) }; y() }\n"))
 	f.Add([]byte("package p\ntype A struct{ A }\nfunc (a A) M() { a.M(); a.A.M() }\ntype B = B\nvar x = x.y()\n"))
 	f.Add([]byte{0xff, 0xfe, 0})
-	fe := New(Options{CHA: true, IncludeTests: true})
+	f.Add([]byte("package p\ntype I interface{ M() I }\ntype T struct{ i I; s []I }\nfunc (t *T) M() I { t.s = append(t.s, t.i, t); for _, x := range t.s { x.M().M() }; return t.s[0] }\nvar g I = &T{i: &T{}}\n"))
+	cha := New(Options{CHA: true, IncludeTests: true})
+	flow := New(Options{IncludeTests: true})
 	f.Fuzz(func(t *testing.T, src []byte) {
+		fe := cha
+		if len(src)%2 == 1 {
+			fe = flow
+		}
 		a, err := fe.Analyze(context.Background(), []callgraph.SourceFile{
 			{Path: "x/a.go", Src: src},
 			{Path: "x/b_test.go", Src: []byte("package x\nfunc TestB() { f() }\n")},

@@ -16,12 +16,14 @@ import (
 	"github.com/faultline-dev/faultline/task"
 )
 
-// Options configure the Go front end. The zero value analyses non-test files and leaves
-// interface method calls unresolved.
+// Options configure the Go front end. The zero value analyses non-test files and resolves
+// interface method calls by type flow (InterfacesTypeFlow).
 type Options struct {
-	// CHA expands a call of an interface method to every method of that name on the
-	// module's named types whose syntactic method set covers the interface (class-hierarchy
-	// analysis without signature checks). Off by default: it trades precision for recall.
+	// Interfaces selects how calls of interface methods are resolved; the zero value is
+	// InterfacesTypeFlow.
+	Interfaces InterfaceMode
+	// CHA, when set, overrides Interfaces with InterfacesCHA. It is kept for callers written
+	// before Interfaces existed.
 	CHA bool
 	// IncludeTests also claims and analyses _test.go files. Off by default.
 	IncludeTests bool
@@ -29,6 +31,48 @@ type Options struct {
 	// handed to Analyze. Without either, import paths are matched to directories by their
 	// longest common suffix.
 	ModulePath string
+}
+
+// InterfaceMode is a way of resolving calls of interface methods.
+type InterfaceMode int
+
+const (
+	// InterfacesTypeFlow (the default) resolves a call x.M() through an interface to the
+	// method M of each of the module's concrete types that can reach x by type flow, in
+	// the spirit of variable type analysis (VTA): values of concrete types flow through
+	// assignments, conversions, composite literals, parameters, results, struct fields,
+	// package-level variables, slice/map/channel elements and type assertions into
+	// interface-typed locations. See the package documentation for the rules.
+	InterfacesTypeFlow InterfaceMode = iota
+	// InterfacesNone leaves calls through interfaces unresolved (the most precise and the
+	// least complete mode).
+	InterfacesNone
+	// InterfacesCHA expands a call of an interface method to every method of that name on
+	// the module's named types whose syntactic method set covers the interface and whose
+	// values the code creates (class-hierarchy analysis with a rapid-type-analysis filter,
+	// without signature checks). It trades precision for recall.
+	InterfacesCHA
+)
+
+// String returns "typeflow", "none" or "cha".
+func (m InterfaceMode) String() string {
+	switch m {
+	case InterfacesTypeFlow:
+		return "typeflow"
+	case InterfacesNone:
+		return "none"
+	case InterfacesCHA:
+		return "cha"
+	}
+	return "InterfaceMode(" + strconv.Itoa(int(m)) + ")"
+}
+
+// mode returns the effective interface mode.
+func (o Options) mode() InterfaceMode {
+	if o.CHA {
+		return InterfacesCHA
+	}
+	return o.Interfaces
 }
 
 // Frontend is the Go language front end. It is safe for concurrent use.
@@ -100,28 +144,55 @@ type fn struct {
 	recv     string // receiver type name, "" for functions
 	decl     *node
 	def      int // index into Analysis.Definitions
+	idx      int // index into analyzer.fns
 	tparams  map[string]bool
 	results  []*typ
 	resolved bool
 }
 
 func (g *fn) arity() arity {
-	return arity{countParams(g.decl.child("parameters")), countParams(g.decl.child("result"))}
+	return arity{countParams(g.decl.Child("parameters")), countParams(g.decl.Child("result")), nil}
+}
+
+// fits reports whether g's signature matches want: the same numbers of parameters and
+// results and, where both sides' types are known, the same types.
+func (g *fn) fits(want arity) bool {
+	have := g.arity()
+	if have.params != want.params || have.results != want.results {
+		return false
+	}
+	if want.types == nil {
+		return true
+	}
+	pt := g.file.paramTypes(g.decl.Child("parameters"), g.tparams)
+	for i, t := range want.types.params {
+		if i < len(pt) && !sameType(pt[i], t) {
+			return false
+		}
+	}
+	rt := g.resultTypes()
+	for i, t := range want.types.results {
+		if i < len(rt) && !sameType(rt[i], t) {
+			return false
+		}
+	}
+	return true
 }
 
 func (g *fn) resultTypes() []*typ {
 	if !g.resolved {
 		g.resolved = true
-		g.results = g.file.resultTypes(g.decl.child("result"), g.tparams)
+		g.results = g.file.resultTypes(g.decl.Child("result"), g.tparams)
 	}
 	return g.results
 }
 
-// varDecl is one package-level variable.
+// varDecl is one package-level variable or constant.
 type varDecl struct {
 	file  *file
-	spec  *node
+	spec  *node // the var_spec (the const_spec that gives a constant its type and value)
 	index int
+	konst bool
 	t     *typ
 	done  bool
 	busy  bool
@@ -136,6 +207,10 @@ type analyzer struct {
 	fns   []*fn // in definition order
 	named []*typeDecl
 	live  map[*typeDecl]bool // see liveTypes
+	flow  *flowGraph         // the type-flow graph (InterfacesTypeFlow), else nil
+	// reindexed caches indexForm's rewrites (nil: not an index expression).
+	reindexed map[*node]*node
+	chaMemo   map[chaKey][]*fn // see memoCHA
 }
 
 // Analyze parses the Go files, lists their functions and methods, and resolves the calls
@@ -180,11 +255,20 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 		return nil, fmt.Errorf("golang: %w", err)
 	}
 	a.inventory()
+	if fe.opts.mode() == InterfacesTypeFlow {
+		a.flow = newFlowGraph(len(a.named), len(a.fns))
+		for _, f := range a.files {
+			a.globalFlows(f)
+		}
+	}
 	for _, f := range a.files {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("golang: %w", err)
 		}
 		a.resolveFile(f)
+	}
+	if a.flow != nil {
+		a.finishFlow()
 	}
 	a.out.Unresolved = a.out.CallSites - a.out.Resolved
 	return a.out, nil
@@ -208,7 +292,7 @@ func (fe *Frontend) parseAll(ctx context.Context, srcs []callgraph.SourceFile) (
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			root, r, c, bad, err := fe.parsers.parse(ctx, srcs[i].Src)
+			root, r, c, bad, err := fe.parsers.Parse(ctx, srcs[i].Src)
 			out[i], errs[i] = parsedFile{root: root, row: r, col: c, hasErr: bad}, err
 		}()
 	}
@@ -255,9 +339,9 @@ func modulePath(src []byte) string {
 
 // packageName returns a file's package clause name.
 func packageName(f *file) string {
-	if pc := f.root.firstOfType("package_clause"); pc != nil {
-		if id := pc.firstOfType("package_identifier"); id != nil {
-			return id.text(f.src)
+	if pc := f.root.FirstOfType("package_clause"); pc != nil {
+		if id := pc.FirstOfType("package_identifier"); id != nil {
+			return id.Text(f.src)
 		}
 	}
 	return ""
@@ -324,31 +408,31 @@ func (a *analyzer) bindImports(mods []module) {
 	}
 	for _, f := range a.files {
 		f.imports = map[string]*imp{}
-		for _, decl := range f.root.kids {
-			if decl.typ != "import_declaration" {
+		for _, decl := range f.root.Kids {
+			if decl.Type != "import_declaration" {
 				continue
 			}
 			var specs []*node
-			for _, k := range decl.namedKids() {
-				if k.typ == "import_spec" {
+			for _, k := range decl.NamedKids() {
+				if k.Type == "import_spec" {
 					specs = append(specs, k)
-				} else if k.typ == "import_spec_list" {
-					for _, s := range k.namedKids() {
-						if s.typ == "import_spec" {
+				} else if k.Type == "import_spec_list" {
+					for _, s := range k.NamedKids() {
+						if s.Type == "import_spec" {
 							specs = append(specs, s)
 						}
 					}
 				}
 			}
 			for _, s := range specs {
-				ip, err := strconv.Unquote(s.child("path").text(f.src))
+				ip, err := strconv.Unquote(s.Child("path").Text(f.src))
 				if err != nil {
 					continue
 				}
 				im := &imp{path: ip, pkg: lookup(ip)}
 				name := ""
-				if nm := s.child("name"); nm != nil {
-					name = nm.text(f.src)
+				if nm := s.Child("name"); nm != nil {
+					name = nm.Text(f.src)
 				}
 				switch {
 				case name == "_":
@@ -403,27 +487,47 @@ func commonSuffixElems(dir, ip string) int {
 func (a *analyzer) declare() {
 	for _, p := range a.pkgs {
 		for _, f := range p.files {
-			for _, d := range f.root.kids {
-				switch d.typ {
+			for _, d := range f.root.Kids {
+				switch d.Type {
 				case "type_declaration":
-					for _, s := range d.namedKids() {
-						if s.typ != "type_spec" && s.typ != "type_alias" {
+					for _, s := range d.NamedKids() {
+						if s.Type != "type_spec" && s.Type != "type_alias" {
 							continue
 						}
-						name := s.child("name").text(f.src)
+						name := s.Child("name").Text(f.src)
 						if _, dup := p.types[name]; dup {
 							continue
 						}
-						td := &typeDecl{name: name, pkg: p, file: f, spec: s, methods: map[string][]*fn{},
-							tparams: typeParams(s.child("type_parameters"), f.src, nil)}
+						td := &typeDecl{idx: len(a.named), name: name, pkg: p, file: f, spec: s, methods: map[string][]*fn{},
+							tparams: typeParams(s.Child("type_parameters"), f.src, nil)}
 						p.types[name] = td
 						a.named = append(a.named, td)
 					}
 				case "var_declaration":
 					for _, s := range varSpecs(d) {
-						for i, nm := range s.children("name") {
-							name := nm.text(f.src)
+						for i, nm := range s.Children("name") {
+							name := nm.Text(f.src)
 							p.vars[name] = append(p.vars[name], &varDecl{file: f, spec: s, index: i})
+						}
+					}
+				case "const_declaration":
+					// Constants are recorded with the variables (their types matter when a
+					// typed constant is converted to an interface or has methods called on
+					// it). A spec without type and values repeats the previous one.
+					var prev *node
+					for _, s := range d.NamedKids() {
+						if s.Type != "const_spec" {
+							continue
+						}
+						src := s
+						if s.Child("type") == nil && s.Child("value") == nil && prev != nil {
+							src = prev
+						} else {
+							prev = s
+						}
+						for i, nm := range s.Children("name") {
+							name := nm.Text(f.src)
+							p.vars[name] = append(p.vars[name], &varDecl{file: f, spec: src, index: i, konst: true})
 						}
 					}
 				}
@@ -434,13 +538,13 @@ func (a *analyzer) declare() {
 
 func varSpecs(d *node) []*node {
 	var out []*node
-	for _, k := range d.namedKids() {
-		switch k.typ {
+	for _, k := range d.NamedKids() {
+		switch k.Type {
 		case "var_spec":
 			out = append(out, k)
 		case "var_spec_list":
-			for _, s := range k.namedKids() {
-				if s.typ == "var_spec" {
+			for _, s := range k.NamedKids() {
+				if s.Type == "var_spec" {
 					out = append(out, s)
 				}
 			}
@@ -460,19 +564,19 @@ func (a *analyzer) inventory() {
 		}
 		var list []pending
 		count := map[string]int{}
-		for _, d := range f.root.kids {
-			if d.typ != "function_declaration" && d.typ != "method_declaration" {
+		for _, d := range f.root.Kids {
+			if d.Type != "function_declaration" && d.Type != "method_declaration" {
 				continue
 			}
-			nameNode := d.child("name")
-			if nameNode == nil || nameNode.bad || nameNode.end == nameNode.start {
+			nameNode := d.Child("name")
+			if nameNode == nil || nameNode.Bad || nameNode.End == nameNode.Start {
 				continue
 			}
-			g := &fn{file: f, name: nameNode.text(f.src), decl: d}
-			g.tparams = typeParams(d.child("type_parameters"), f.src, nil)
+			g := &fn{file: f, name: nameNode.Text(f.src), decl: d}
+			g.tparams = typeParams(d.Child("type_parameters"), f.src, nil)
 			qual := g.name
-			if d.typ == "method_declaration" {
-				recvName, recvParams := receiverType(d.child("receiver"), f.src)
+			if d.Type == "method_declaration" {
+				recvName, recvParams := receiverType(d.Child("receiver"), f.src)
 				if recvName == "" {
 					continue
 				}
@@ -486,7 +590,7 @@ func (a *analyzer) inventory() {
 				}
 			}
 			count[qual]++
-			count[qual+"@"+strconv.Itoa(d.row+1)]++
+			count[qual+"@"+strconv.Itoa(d.Row+1)]++
 			list = append(list, pending{decl: d, name: qual, g: g})
 		}
 		if hasModuleCalls(f.root) {
@@ -496,14 +600,14 @@ func (a *analyzer) inventory() {
 		for _, pd := range list {
 			id := task.MakeID(f.path, pd.name)
 			if count[pd.name] > 1 {
-				at := "@" + strconv.Itoa(pd.decl.row+1)
+				at := "@" + strconv.Itoa(pd.decl.Row+1)
 				id += at
 				if count[pd.name+at] > 1 { // several on one line: add the column
-					id += ":" + strconv.Itoa(pd.decl.col+1)
+					id += ":" + strconv.Itoa(pd.decl.Col+1)
 				}
 			}
 			g := pd.g
-			g.id, g.def = id, len(a.out.Definitions)
+			g.id, g.def, g.idx = id, len(a.out.Definitions), len(a.fns)
 			a.out.Definitions = append(a.out.Definitions, makeDef(f, pd.decl, id, pd.name, g.recv != ""))
 			a.fns = append(a.fns, g)
 			if g.recv == "" {
@@ -526,8 +630,8 @@ func receiverType(recv *node, src []byte) (string, []string) {
 		return "", nil
 	}
 	var pd *node
-	for _, k := range recv.namedKids() {
-		if k.typ == "parameter_declaration" {
+	for _, k := range recv.NamedKids() {
+		if k.Type == "parameter_declaration" {
 			pd = k
 			break
 		}
@@ -535,32 +639,32 @@ func receiverType(recv *node, src []byte) (string, []string) {
 	if pd == nil {
 		return "", nil
 	}
-	t := pd.child("type")
-	for t != nil && (t.typ == "pointer_type" || t.typ == "parenthesized_type") {
+	t := pd.Child("type")
+	for t != nil && (t.Type == "pointer_type" || t.Type == "parenthesized_type") {
 		t = lastNamed(t)
 	}
 	if t == nil {
 		return "", nil
 	}
 	var params []string
-	if t.typ == "generic_type" {
-		if args := t.child("type_arguments"); args != nil {
-			for _, e := range args.namedKids() {
-				params = append(params, strings.TrimSpace(e.text(src)))
+	if t.Type == "generic_type" {
+		if args := t.Child("type_arguments"); args != nil {
+			for _, e := range args.NamedKids() {
+				params = append(params, strings.TrimSpace(e.Text(src)))
 			}
 		}
-		t = t.child("type")
+		t = t.Child("type")
 	}
-	if t == nil || t.typ != "type_identifier" {
+	if t == nil || t.Type != "type_identifier" {
 		return "", nil
 	}
-	return t.text(src), params
+	return t.Text(src), params
 }
 
 // hasModuleCalls reports whether package-level variable initialisers contain a call.
 func hasModuleCalls(root *node) bool {
-	for _, d := range root.kids {
-		if d.typ == "var_declaration" && containsCall(d) {
+	for _, d := range root.Kids {
+		if d.Type == "var_declaration" && containsCall(d) {
 			return true
 		}
 	}
@@ -568,10 +672,10 @@ func hasModuleCalls(root *node) bool {
 }
 
 func containsCall(n *node) bool {
-	if n.typ == "call_expression" {
+	if n.Type == "call_expression" {
 		return true
 	}
-	for _, k := range n.kids {
+	for _, k := range n.Kids {
 		if containsCall(k) {
 			return true
 		}
@@ -605,59 +709,59 @@ func makeDef(f *file, d *node, id, qual string, method bool) callgraph.Definitio
 	}
 	fn := task.Function{
 		ID: id, File: f.path, Name: qual, Kind: kind, Language: "go",
-		Line: d.row + 1, EndLine: d.endRow + 1, DecoratorLine: d.row + 1,
-		Def: task.Span{Start: d.start, End: d.end},
+		Line: d.Row + 1, EndLine: d.EndRow + 1, DecoratorLine: d.Row + 1,
+		Def: task.Span{Start: d.Start, End: d.End},
 	}
-	body := d.child("body")
-	sigEnd := d.end
+	body := d.Child("body")
+	sigEnd := d.End
 	if body != nil {
-		fn.Body = task.Span{Start: body.start, End: body.end}
-		sigEnd = body.start
+		fn.Body = task.Span{Start: body.Start, End: body.End}
+		sigEnd = body.Start
 		// End the signature at the last token before the body.
-		for _, k := range d.kids {
+		for _, k := range d.Kids {
 			if k == body {
 				break
 			}
-			if k.end > k.start {
-				sigEnd = k.end
+			if k.End > k.Start {
+				sigEnd = k.End
 			}
 		}
 	}
-	fn.Signature = task.Span{Start: d.start, End: sigEnd}
+	fn.Signature = task.Span{Start: d.Start, End: sigEnd}
 	fn.Doc = docComment(d)
-	return callgraph.Definition{Function: fn, Metrics: measure(d, f.src, d.row, d.endRow)}
+	return callgraph.Definition{Function: fn, Metrics: measure(d, f.src, d.Row, d.EndRow)}
 }
 
 // docComment returns the span of the comment lines directly above a declaration.
 func docComment(d *node) task.Span {
-	parent := d.parent
+	parent := d.Parent
 	idx := -1
-	for i, k := range parent.kids {
+	for i, k := range parent.Kids {
 		if k == d {
 			idx = i
 			break
 		}
 	}
 	var first, last *node
-	row := d.row
+	row := d.Row
 	for i := idx - 1; i >= 0; i-- {
-		k := parent.kids[i]
-		if k.typ == "\n" || (k.end == k.start) {
+		k := parent.Kids[i]
+		if k.Type == "\n" || (k.End == k.Start) {
 			continue
 		}
-		if k.typ != "comment" || k.endRow != row-1 {
+		if k.Type != "comment" || k.EndRow != row-1 {
 			break
 		}
 		if last == nil {
 			last = k
 		}
-		first, row = k, k.row
+		first, row = k, k.Row
 	}
 	if first == nil {
 		return task.Span{}
 	}
-	return task.Span{Start: first.start, End: last.end}
+	return task.Span{Start: first.Start, End: last.End}
 }
 
 // lineOf returns the 1-based line of a node.
-func lineOf(n *node) int { return n.row + 1 }
+func lineOf(n *node) int { return n.Row + 1 }

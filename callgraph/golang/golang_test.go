@@ -57,7 +57,8 @@ const (
 	mainGo    = "cmd/shop/main.go::"
 )
 
-// shopEdges is the hand-checked call graph of testdata/shop without CHA.
+// shopEdges is the hand-checked call graph of testdata/shop with interface calls left
+// unresolved (InterfacesNone).
 var shopEdges = []string{
 	storeGo + "<module> -> " + storeGo + "New",
 	storeGo + "Store.Add -> " + helpersGo + "validate",
@@ -76,6 +77,13 @@ var shopEdges = []string{
 	mainGo + "main -> " + mainGo + "app.run",
 	mainGo + "main -> " + helpersGo + "NewBox",
 	mainGo + "main -> " + helpersGo + "Box.Get",
+}
+
+// shopTypeFlowEdges are the extra edges of interface calls under type flow (the default):
+// only consoleLogger reaches Store.log (New(consoleLogger{…}) in defaultStore; main passes
+// nil); describe's v.Log has no edge because nothing in the module calls describe.
+var shopTypeFlowEdges = []string{
+	storeGo + "Store.Add -> " + storeGo + "consoleLogger.Log",
 }
 
 // shopCHAEdges are the extra edges of interface calls (Logger.Log) under Options.CHA.
@@ -97,8 +105,15 @@ func analyzeShop(t *testing.T, opts Options) (*callgraph.Analysis, []callgraph.S
 
 func TestShopEdges(t *testing.T) {
 	t.Run("syntactic", func(t *testing.T) {
-		a, _ := analyzeShop(t, Options{})
+		a, _ := analyzeShop(t, Options{Interfaces: InterfacesNone})
 		want := append([]string(nil), shopEdges...)
+		sort.Strings(want)
+		assert.Equal(t, want, edgeSet(a))
+		assert.Equal(t, a.CallSites, a.Resolved+a.Unresolved)
+	})
+	t.Run("typeflow", func(t *testing.T) {
+		a, _ := analyzeShop(t, Options{})
+		want := append(append([]string(nil), shopEdges...), shopTypeFlowEdges...)
 		sort.Strings(want)
 		assert.Equal(t, want, edgeSet(a))
 		assert.Equal(t, a.CallSites, a.Resolved+a.Unresolved)
@@ -110,7 +125,7 @@ func TestShopEdges(t *testing.T) {
 		assert.Equal(t, want, edgeSet(a))
 	})
 	t.Run("tests", func(t *testing.T) {
-		a, _ := analyzeShop(t, Options{IncludeTests: true})
+		a, _ := analyzeShop(t, Options{IncludeTests: true, Interfaces: InterfacesNone})
 		got := edgeSet(a)
 		for _, e := range []string{
 			"store/store_test.go::TestAdd -> " + storeGo + "New",
@@ -124,7 +139,7 @@ func TestShopEdges(t *testing.T) {
 }
 
 func TestShopCallSiteCounts(t *testing.T) {
-	a, _ := analyzeShop(t, Options{})
+	a, _ := analyzeShop(t, Options{Interfaces: InterfacesNone})
 	// Counted by hand from the fixture: every call expression, conversions and builtins
 	// included (store.go 11, helpers.go 14 with the instantiation NewBox[int](3),
 	// main.go 10).
@@ -261,7 +276,7 @@ func TestNoModuleFileFallback(t *testing.T) {
 			files = append(files, f)
 		}
 	}
-	for _, opts := range []Options{{}, {ModulePath: "example.com/shop"}} {
+	for _, opts := range []Options{{Interfaces: InterfacesNone}, {Interfaces: InterfacesNone, ModulePath: "example.com/shop"}} {
 		a, err := New(opts).Analyze(context.Background(), files)
 		require.NoError(t, err)
 		want := append([]string(nil), shopEdges...)
@@ -274,24 +289,28 @@ func TestNoModuleFileFallback(t *testing.T) {
 // every result must equal the sequential one (run with -race to check for data races).
 func TestConcurrentDeterministic(t *testing.T) {
 	files := loadTree(t, filepath.Join("testdata", "shop"))
-	fe := New(Options{CHA: true, IncludeTests: true})
-	want, err := fe.Analyze(context.Background(), files)
-	require.NoError(t, err)
-	results := make([]*callgraph.Analysis, 8)
-	errs := make([]error, len(results))
-	done := make(chan int)
-	for i := range results {
-		go func() {
-			results[i], errs[i] = fe.Analyze(context.Background(), files)
-			done <- i
-		}()
-	}
-	for range results {
-		<-done
-	}
-	for i, got := range results {
-		require.NoError(t, errs[i])
-		assert.Equal(t, want, got)
+	for _, mode := range []InterfaceMode{InterfacesCHA, InterfacesTypeFlow} {
+		t.Run(mode.String(), func(t *testing.T) {
+			fe := New(Options{Interfaces: mode, IncludeTests: true})
+			want, err := fe.Analyze(context.Background(), files)
+			require.NoError(t, err)
+			results := make([]*callgraph.Analysis, 8)
+			errs := make([]error, len(results))
+			done := make(chan int)
+			for i := range results {
+				go func() {
+					results[i], errs[i] = fe.Analyze(context.Background(), files)
+					done <- i
+				}()
+			}
+			for range results {
+				<-done
+			}
+			for i, got := range results {
+				require.NoError(t, errs[i])
+				assert.Equal(t, want, got)
+			}
+		})
 	}
 }
 

@@ -11,6 +11,7 @@ type binding struct {
 	t   *typ
 	lit bool  // a function literal: its code is folded into the enclosing definition
 	fns []*fn // a function value naming these module functions
+	loc loc   // the variable's type-flow location (0 until needed)
 }
 
 // scope is a lexical block of local names.
@@ -51,16 +52,21 @@ type walker struct {
 	tparams map[string]bool
 	// seen deduplicates edges of one call site.
 	seen map[string]bool
+	// flows makes the walker add type-flow edges (InterfacesTypeFlow); cur is the declared
+	// function whose code is walked (nil inside function literals and module code).
+	flows  bool
+	cur    *fn
+	curLit *node // the innermost function literal being walked, when cur is nil
 }
 
 // resolveFile resolves the calls of a file's module-level code and functions.
 func (a *analyzer) resolveFile(f *file) {
 	if f.module >= 0 {
-		w := &walker{a: a, f: f, caller: f.module}
-		for _, d := range f.root.kids {
-			if d.typ == "var_declaration" {
+		w := &walker{a: a, f: f, caller: f.module, flows: true}
+		for _, d := range f.root.Kids {
+			if d.Type == "var_declaration" {
 				for _, s := range varSpecs(d) {
-					if v := s.child("value"); v != nil {
+					if v := s.Child("value"); v != nil {
 						w.walk(v, newScope(nil))
 					}
 				}
@@ -71,82 +77,186 @@ func (a *analyzer) resolveFile(f *file) {
 		if g.file != f {
 			continue
 		}
-		w := &walker{a: a, f: f, caller: g.def, tparams: g.tparams}
+		w := &walker{a: a, f: f, caller: g.def, tparams: g.tparams, flows: true, cur: g}
 		sc := newScope(nil)
 		if g.recv != "" {
-			w.declareParams(g.decl.child("receiver"), sc)
+			w.declareParams(g.decl.Child("receiver"), sc)
 		}
-		w.declareParams(g.decl.child("parameters"), sc)
-		w.declareParams(g.decl.child("result"), sc)
-		if body := g.decl.child("body"); body != nil {
+		w.declareParamLocs(g.decl.Child("parameters"), sc, g, false)
+		w.declareParamLocs(g.decl.Child("result"), sc, g, true)
+		if body := g.decl.Child("body"); body != nil {
 			w.walkKids(body, sc)
 		}
 	}
 }
 
 func (w *walker) declareParams(list *node, sc *scope) {
-	if list == nil || list.typ != "parameter_list" {
+	w.declareParamLocs(list, sc, nil, false)
+}
+
+// declareLitParams declares the parameters (or named results) of function literal lit
+// at its type-flow locations.
+func (w *walker) declareLitParams(lit, list *node, sc *scope, results bool) {
+	if list == nil || list.Type != "parameter_list" {
 		return
 	}
-	for _, pd := range list.namedKids() {
+	pos := 0
+	for _, pd := range list.NamedKids() {
 		var t *typ
-		switch pd.typ {
+		switch pd.Type {
 		case "parameter_declaration":
-			t = w.f.typeExpr(pd.child("type"), w.tparams)
+			t = w.f.typeExpr(pd.Child("type"), w.tparams)
 		case "variadic_parameter_declaration":
-			t = &typ{kind: tSlice, elem: w.f.typeExpr(pd.child("type"), w.tparams)}
+			t = &typ{kind: tSlice, elem: w.f.typeExpr(pd.Child("type"), w.tparams)}
 		default:
 			continue
 		}
-		for _, nm := range pd.children("name") {
-			sc.declare(nm.text(w.f.src), &binding{t: t})
+		names := pd.Children("name")
+		for _, nm := range names {
+			b := &binding{t: t}
+			if results {
+				b.loc = w.a.flow.litResult(lit, pos)
+			} else {
+				b.loc = w.a.flow.litParam(lit, pos)
+			}
+			sc.declare(nm.Text(w.f.src), b)
+			pos++
+		}
+		if len(names) == 0 {
+			pos++
+		}
+	}
+}
+
+// declareParamLocs declares a parameter or result list; with g and type flow, the
+// variables are g's parameter (or result) locations.
+func (w *walker) declareParamLocs(list *node, sc *scope, g *fn, results bool) {
+	if list == nil || list.Type != "parameter_list" {
+		return
+	}
+	pos := 0
+	for _, pd := range list.NamedKids() {
+		var t *typ
+		switch pd.Type {
+		case "parameter_declaration":
+			t = w.f.typeExpr(pd.Child("type"), w.tparams)
+		case "variadic_parameter_declaration":
+			t = &typ{kind: tSlice, elem: w.f.typeExpr(pd.Child("type"), w.tparams)}
+		default:
+			continue
+		}
+		names := pd.Children("name")
+		for _, nm := range names {
+			b := &binding{t: t}
+			if g != nil && w.flowing() {
+				if results {
+					b.loc = w.a.flow.result(g, pos)
+				} else {
+					b.loc = w.a.flow.param(g, pos)
+				}
+			}
+			sc.declare(nm.Text(w.f.src), b)
+			pos++
+		}
+		if len(names) == 0 {
+			pos++
 		}
 	}
 }
 
 func (w *walker) walkKids(n *node, sc *scope) {
-	for _, k := range n.kids {
+	for _, k := range n.Kids {
 		w.walk(k, sc)
 	}
 }
 
 func (w *walker) walk(n *node, sc *scope) {
-	switch n.typ {
+	switch n.Type {
 	case "comment", "type_declaration":
 		return
 	case "func_literal":
 		inner := newScope(sc)
-		w.declareParams(n.child("parameters"), inner)
-		w.declareParams(n.child("result"), inner)
-		if body := n.child("body"); body != nil {
+		if w.flowing() {
+			w.declareLitParams(n, n.Child("parameters"), inner, false)
+			w.declareLitParams(n, n.Child("result"), inner, true)
+		} else {
+			w.declareParams(n.Child("parameters"), inner)
+			w.declareParams(n.Child("result"), inner)
+		}
+		if body := n.Child("body"); body != nil {
+			cur, lit := w.cur, w.curLit
+			w.cur, w.curLit = nil, n
 			w.walkKids(body, inner)
+			w.cur, w.curLit = cur, lit
 		}
 		return
 	case "block":
 		w.walkKids(n, newScope(sc))
 		return
 	case "short_var_declaration":
-		if r := n.child("right"); r != nil {
+		if r := n.Child("right"); r != nil {
 			w.walk(r, sc)
 		}
-		w.assign(n.child("left"), n.child("right"), nil, sc)
+		var rhs []flow
+		ls := exprList(n.Child("left"))
+		if w.flowing() {
+			rhs = w.rhsFlows(len(ls), n.Child("right"), sc)
+		}
+		w.assign(n.Child("left"), n.Child("right"), nil, sc)
+		if w.flowing() {
+			w.assignFlows(ls, rhs, sc)
+		}
+		return
+	case "assignment_statement":
+		w.walkKids(n, sc)
+		if w.flowing() && n.FirstOfType("=") != nil {
+			ls := exprList(n.Child("left"))
+			w.assignFlows(ls, w.rhsFlows(len(ls), n.Child("right"), sc), sc)
+			w.mapKeyFlows(ls, sc)
+		}
+		return
+	case "send_statement":
+		w.walkKids(n, sc)
+		if w.flowing() {
+			w.a.flow.flowTo(w.elemDst(n.Child("channel"), sc, false), w.flowOf(n.Child("value"), sc))
+		}
+		return
+	case "return_statement":
+		w.walkKids(n, sc)
+		if w.flowing() {
+			w.returnFlows(n, sc)
+		}
+		return
+	case "composite_literal":
+		w.walkKids(n, sc)
+		if w.flowing() {
+			w.literalFlows(n.Child("body"), w.f.typeExpr(n.Child("type"), w.tparams), sc, 0)
+		}
 		return
 	case "var_declaration":
 		for _, s := range varSpecs(n) {
-			if v := s.child("value"); v != nil {
+			if v := s.Child("value"); v != nil {
 				w.walk(v, sc)
 			}
 			var declared *typ
-			if t := s.child("type"); t != nil {
+			if t := s.Child("type"); t != nil {
 				declared = w.f.typeExpr(t, w.tparams)
 			}
-			w.assignNames(s.children("name"), s.child("value"), declared, sc)
+			var rhs []flow
+			names := s.Children("name")
+			if w.flowing() {
+				rhs = w.rhsFlows(len(names), s.Child("value"), sc)
+			}
+			w.assignNames(names, s.Child("value"), declared, sc)
+			if w.flowing() {
+				w.assignFlows(names, rhs, sc)
+			}
 		}
 		return
 	case "const_declaration":
-		for _, s := range n.namedKids() {
-			for _, nm := range s.children("name") {
-				sc.declare(nm.text(w.f.src), nil)
+		for _, s := range n.NamedKids() {
+			for _, nm := range s.Children("name") {
+				sc.declare(nm.Text(w.f.src), nil)
 			}
 		}
 		return
@@ -157,33 +267,37 @@ func (w *walker) walk(n *node, sc *scope) {
 		w.walkKids(n, newScope(sc))
 		return
 	case "range_clause":
-		r := n.child("right")
+		r := n.Child("right")
 		if r != nil {
 			w.walk(r, sc)
 		}
-		if n.firstOfType(":=") != nil {
+		ids := exprList(n.Child("left"))
+		if n.FirstOfType(":=") != nil {
 			k, v := rangeTypes(w.typeOf(r, sc))
-			ids := exprList(n.child("left"))
 			ts := []*typ{k, v}
 			for i, id := range ids {
 				if i < 2 {
-					sc.declare(id.text(w.f.src), &binding{t: ts[i]})
+					sc.declare(id.Text(w.f.src), &binding{t: ts[i]})
 				}
 			}
 		}
+		if w.flowing() && r != nil {
+			kf, vf := w.rangeFlows(r, sc)
+			w.assignFlows(ids, []flow{kf, vf}, sc)
+		}
 		return
 	case "receive_statement":
-		r := n.child("right")
+		r := n.Child("right")
 		if r != nil {
 			w.walk(r, sc)
 		}
-		if n.firstOfType(":=") != nil {
-			for i, id := range exprList(n.child("left")) {
+		if n.FirstOfType(":=") != nil {
+			for i, id := range exprList(n.Child("left")) {
 				var t *typ
 				if i == 0 {
 					t = w.typeOf(r, sc)
 				}
-				sc.declare(id.text(w.f.src), &binding{t: t})
+				sc.declare(id.Text(w.f.src), &binding{t: t})
 			}
 		}
 		return
@@ -191,13 +305,16 @@ func (w *walker) walk(n *node, sc *scope) {
 		w.typeSwitch(n, newScope(sc))
 		return
 	case "call_expression":
-		w.call(n, n.child("function"), n.child("arguments"), sc)
+		w.call(n, n.Child("function"), n.Child("arguments"), sc)
+		if w.flowing() {
+			w.callFlows(n, sc)
+		}
 	case "type_conversion_expression":
 		// F[int](x) parses as a conversion to a generic type; it is a call when F is a
 		// function.
-		if t := n.child("type"); t != nil && t.typ == "generic_type" {
-			if base := t.child("type"); base != nil && len(w.funcsNamed(base, sc)) > 0 {
-				w.call(n, base, n.firstOfType("("), sc)
+		if t := n.Child("type"); t != nil && t.Type == "generic_type" {
+			if base := t.Child("type"); base != nil && len(w.funcsNamed(base, sc)) > 0 {
+				w.call(n, base, n.FirstOfType("("), sc)
 			}
 		}
 	}
@@ -206,23 +323,23 @@ func (w *walker) walk(n *node, sc *scope) {
 
 // typeSwitch walks `switch v := x.(type)`, typing v in each single-type clause.
 func (w *walker) typeSwitch(n *node, sc *scope) {
-	if init := n.child("initializer"); init != nil {
+	if init := n.Child("initializer"); init != nil {
 		w.walk(init, sc)
 	}
-	val := n.child("value")
+	val := n.Child("value")
 	if val != nil {
 		w.walk(val, sc)
 	}
-	alias := exprList(n.child("alias"))
+	alias := exprList(n.Child("alias"))
 	xt := w.typeOf(val, sc)
-	for _, c := range n.kids {
-		if c.typ != "type_case" && c.typ != "default_case" {
+	for _, c := range n.Kids {
+		if c.Type != "type_case" && c.Type != "default_case" {
 			continue
 		}
 		cs := newScope(sc)
 		var types []*node
-		for _, t := range c.children("type") {
-			if t.named {
+		for _, t := range c.Children("type") {
+			if t.Named {
 				types = append(types, t)
 			}
 		}
@@ -231,10 +348,14 @@ func (w *walker) typeSwitch(n *node, sc *scope) {
 			if len(types) == 1 {
 				t = w.f.typeExpr(types[0], w.tparams)
 			}
-			cs.declare(alias[0].text(w.f.src), &binding{t: t})
+			b := &binding{t: t}
+			cs.declare(alias[0].Text(w.f.src), b)
+			if w.flowing() {
+				w.a.flow.flowTo([]loc{w.bindingLoc(b)}, w.flowOf(val, sc))
+			}
 		}
-		for _, k := range c.kids {
-			if k.field != "type" {
+		for _, k := range c.Kids {
+			if k.Field != "type" {
 				w.walk(k, cs)
 			}
 		}
@@ -246,12 +367,12 @@ func exprList(n *node) []*node {
 	if n == nil {
 		return nil
 	}
-	if n.typ != "expression_list" {
+	if n.Type != "expression_list" {
 		return []*node{n}
 	}
 	var out []*node
-	for _, k := range n.kids {
-		if k.named && k.typ != "comment" {
+	for _, k := range n.Kids {
+		if k.Named && k.Type != "comment" {
 			out = append(out, k)
 		}
 	}
@@ -266,7 +387,7 @@ func (w *walker) assign(left, right *node, declared *typ, sc *scope) {
 func (w *walker) assignNames(ids []*node, right *node, declared *typ, sc *scope) {
 	rs := exprList(right)
 	for i, id := range ids {
-		if id.typ != "identifier" {
+		if id.Type != "identifier" {
 			continue
 		}
 		var b *binding
@@ -277,7 +398,7 @@ func (w *walker) assignNames(ids []*node, right *node, declared *typ, sc *scope)
 			b = w.bindingFor(rs[i], sc)
 		case len(rs) == 1:
 			r := stripParens(rs[0])
-			if r.typ == "call_expression" {
+			if r.Type == "call_expression" {
 				if res := w.callResults(r, sc); i < len(res) {
 					b = &binding{t: res[i]}
 				}
@@ -285,14 +406,14 @@ func (w *walker) assignNames(ids []*node, right *node, declared *typ, sc *scope)
 				b = &binding{t: w.typeOf(r, sc)}
 			}
 		}
-		sc.declare(id.text(w.f.src), b)
+		sc.declare(id.Text(w.f.src), b)
 	}
 }
 
 // bindingFor describes what a variable initialised with e holds.
 func (w *walker) bindingFor(e *node, sc *scope) *binding {
 	e = stripParens(e)
-	switch e.typ {
+	switch e.Type {
 	case "func_literal":
 		return &binding{lit: true, t: w.typeOf(e, sc)}
 	case "identifier", "selector_expression":
@@ -307,15 +428,123 @@ func (w *walker) bindingFor(e *node, sc *scope) *binding {
 
 // isFuncRef reports whether e names a function or method value rather than a variable.
 func (w *walker) isFuncRef(e *node, sc *scope) bool {
-	if e.typ == "identifier" {
-		b := sc.lookup(e.text(w.f.src))
+	if e.Type == "identifier" {
+		b := sc.lookup(e.Text(w.f.src))
 		return b == nil || len(b.fns) > 0
 	}
 	return true
 }
 
+// indexForm returns the index expression the grammar misparses as a generic type
+// instantiation: in expression position a[x][y] (a a variable, x and y identifiers) comes
+// out as type_instantiation_expression(generic_type(a, [x]), y). Other nodes are returned
+// as they are. The rewritten nodes keep the byte spans of the originals.
+func (w *walker) indexForm(e *node, sc *scope) *node {
+	if e == nil || e.Type != "type_instantiation_expression" {
+		return e
+	}
+	if ix, ok := w.a.reindexed[e]; ok {
+		if ix == nil {
+			return e
+		}
+		return ix
+	}
+	ix := reindex(e)
+	if ix != nil && !w.isValueName(innermost(ix), sc) {
+		ix = nil
+	}
+	if w.a.reindexed == nil {
+		w.a.reindexed = map[*node]*node{}
+	}
+	w.a.reindexed[e] = ix
+	if ix == nil {
+		return e
+	}
+	return ix
+}
+
+// reindex converts a misparsed a[x][y] to index_expression nodes, or returns nil.
+func reindex(n *node) *node {
+	switch n.Type {
+	case "type_instantiation_expression", "generic_type":
+		var base *node
+		var args []*node
+		for _, k := range n.Kids {
+			switch {
+			case !k.Named || k.Type == "comment":
+			case k.Field == "type" && base == nil:
+				base = k
+			case k.Type == "type_arguments":
+				args = append(args, k.NamedKids()...)
+			default:
+				args = append(args, k)
+			}
+		}
+		if base == nil || len(args) != 1 && n.Type == "generic_type" {
+			return nil
+		}
+		op := reindex(base)
+		for _, a := range args {
+			x := reindex(a)
+			if op == nil || x == nil {
+				return nil
+			}
+			op = &node{Type: "index_expression", Start: n.Start, End: a.End, Row: n.Row, Col: n.Col, EndRow: a.EndRow,
+				Named: true, Kids: []*node{withField(op, "operand"), withField(x, "index")}}
+		}
+		return op
+	case "qualified_type":
+		pk, nm := n.Child("package"), n.Child("name")
+		if pk == nil || nm == nil {
+			return nil
+		}
+		return &node{Type: "selector_expression", Start: n.Start, End: n.End, Row: n.Row, Col: n.Col, EndRow: n.EndRow,
+			Named: true, Kids: []*node{withField(retype(pk, "identifier"), "operand"), withField(retype(nm, "field_identifier"), "field")}}
+	case "type_identifier":
+		return retype(n, "identifier")
+	case "type_elem":
+		if k := lastNamed(n); k != nil {
+			return reindex(k)
+		}
+	}
+	return nil
+}
+
+func retype(n *node, t string) *node {
+	c := *n
+	c.Type, c.Kids = t, nil
+	return &c
+}
+
+func withField(n *node, f string) *node {
+	c := *n
+	c.Field = f
+	return &c
+}
+
+// innermost returns the operand at the bottom of nested index and selector expressions.
+func innermost(n *node) *node {
+	for n != nil && (n.Type == "index_expression" || n.Type == "selector_expression") {
+		n = n.Child("operand")
+	}
+	return n
+}
+
+// isValueName reports whether identifier n names a variable (local or package-level)
+// rather than a type or a function.
+func (w *walker) isValueName(n *node, sc *scope) bool {
+	if n == nil || n.Type != "identifier" {
+		return false
+	}
+	name := n.Text(w.f.src)
+	if b := sc.lookup(name); b != nil {
+		return len(b.fns) == 0
+	}
+	return len(w.f.pkg.vars[name]) > 0
+}
+
 func stripParens(n *node) *node {
-	for n != nil && n.typ == "parenthesized_expression" {
+	for n != nil && n.Type == "parenthesized_expression" {
 		n = lastNamed(n)
 	}
 	return n
@@ -329,7 +558,27 @@ func (w *walker) call(site, fx, at *node, sc *scope) {
 	out := w.a.out
 	out.CallSites++
 	fns, folded := w.callee(fx, sc)
+	if folded && w.flowing() && site.Type == "call_expression" {
+		// A call of a variable holding a function literal: no edge, but its arguments
+		// flow into the literal's parameters.
+		if d := w.dynamicCall(site, sc); d != nil {
+			w.a.flow.pending = append(w.a.flow.pending, pendingCall{pos: len(out.Calls), dyn: d, counted: true})
+		}
+	}
 	if !folded && len(fns) == 0 {
+		if w.flowing() {
+			line := lineOf(site)
+			if at != nil {
+				line = lineOf(at)
+			}
+			p := pendingCall{pos: len(out.Calls), caller: out.Definitions[w.caller].ID, line: line}
+			if p.site = w.ifaceCall(fx, sc, true); p.site == nil && site.Type == "call_expression" {
+				p.dyn = w.dynamicCall(site, sc)
+			}
+			if p.site != nil || p.dyn != nil {
+				w.a.flow.pending = append(w.a.flow.pending, p)
+			}
+		}
 		return
 	}
 	out.Resolved++
@@ -355,18 +604,18 @@ func (w *walker) callee(fx *node, sc *scope) (fns []*fn, folded bool) {
 	if fx == nil {
 		return nil, false
 	}
-	switch fx.typ {
+	switch fx.Type {
 	case "identifier", "type_identifier":
-		if b := sc.lookup(fx.text(w.f.src)); b != nil {
+		if b := sc.lookup(fx.Text(w.f.src)); b != nil {
 			return b.fns, b.lit
 		}
-		return w.pkgFuncs(fx.text(w.f.src)), false
+		return w.pkgFuncs(fx.Text(w.f.src)), false
 	case "func_literal":
 		return nil, true
 	case "index_expression": // F[int] or pkg.F[T]
-		return w.funcsNamed(fx.child("operand"), sc), false
+		return w.funcsNamed(fx.Child("operand"), sc), false
 	case "generic_type":
-		return w.funcsNamed(fx.child("type"), sc), false
+		return w.funcsNamed(fx.Child("type"), sc), false
 	case "selector_expression":
 		return w.selectorCallee(fx, sc), false
 	}
@@ -380,23 +629,23 @@ func (w *walker) funcsNamed(n *node, sc *scope) []*fn {
 	if n == nil {
 		return nil
 	}
-	switch n.typ {
+	switch n.Type {
 	case "identifier", "type_identifier":
-		if b := sc.lookup(n.text(w.f.src)); b != nil {
+		if b := sc.lookup(n.Text(w.f.src)); b != nil {
 			return b.fns
 		}
-		return w.pkgFuncs(n.text(w.f.src))
+		return w.pkgFuncs(n.Text(w.f.src))
 	case "selector_expression", "qualified_type":
 		opField, nameField := "operand", "field"
-		if n.typ == "qualified_type" {
+		if n.Type == "qualified_type" {
 			opField, nameField = "package", "name"
 		}
-		op := n.child(opField)
-		if op == nil || (op.typ != "identifier" && op.typ != "package_identifier") || sc.lookup(op.text(w.f.src)) != nil {
+		op := n.Child(opField)
+		if op == nil || (op.Type != "identifier" && op.Type != "package_identifier") || sc.lookup(op.Text(w.f.src)) != nil {
 			return nil
 		}
-		if im := w.f.imports[op.text(w.f.src)]; im != nil && im.pkg != nil {
-			return im.pkg.funcs[n.child(nameField).text(w.f.src)]
+		if im := w.f.imports[op.Text(w.f.src)]; im != nil && im.pkg != nil {
+			return im.pkg.funcs[n.Child(nameField).Text(w.f.src)]
 		}
 	}
 	return nil
@@ -421,10 +670,10 @@ func (w *walker) pkgFuncs(name string) []*fn {
 // importOf returns the import an identifier names, unless a local or package-level name
 // shadows it.
 func (w *walker) importOf(n *node, sc *scope) *imp {
-	if n == nil || n.typ != "identifier" {
+	if n == nil || n.Type != "identifier" {
 		return nil
 	}
-	name := n.text(w.f.src)
+	name := n.Text(w.f.src)
 	if sc.lookup(name) != nil {
 		return nil
 	}
@@ -438,9 +687,9 @@ func (w *walker) typeNamed(n *node, sc *scope) *typ {
 	if n == nil {
 		return nil
 	}
-	switch n.typ {
+	switch n.Type {
 	case "identifier", "type_identifier":
-		name := n.text(w.f.src)
+		name := n.Text(w.f.src)
 		if sc.lookup(name) != nil || len(w.f.pkg.vars[name]) > 0 || len(w.f.pkg.funcs[name]) > 0 {
 			return nil
 		}
@@ -456,12 +705,12 @@ func (w *walker) typeNamed(n *node, sc *scope) *typ {
 			return &typ{kind: tNamed, ext: name}
 		}
 	case "selector_expression":
-		if im := w.importOf(n.child("operand"), sc); im != nil {
-			return w.f.importedType(im, n.child("field").text(w.f.src))
+		if im := w.importOf(n.Child("operand"), sc); im != nil {
+			return w.f.importedType(im, n.Child("field").Text(w.f.src))
 		}
 	case "unary_expression":
-		if op := n.child("operator"); op != nil && op.typ == "*" {
-			return ptrTo(w.typeNamed(n.child("operand"), sc))
+		if op := n.Child("operator"); op != nil && op.Type == "*" {
+			return ptrTo(w.typeNamed(n.Child("operand"), sc))
 		}
 	case "pointer_type", "qualified_type", "generic_type", "slice_type", "array_type", "map_type",
 		"channel_type", "function_type", "struct_type", "interface_type":
@@ -473,8 +722,8 @@ func (w *walker) typeNamed(n *node, sc *scope) *typ {
 // selectorCallee resolves x.M(...): a package function, a method expression T.M, or a
 // method on the syntactic type of x.
 func (w *walker) selectorCallee(sel *node, sc *scope) []*fn {
-	op := stripParens(sel.child("operand"))
-	name := sel.child("field").text(w.f.src)
+	op := stripParens(sel.Child("operand"))
+	name := sel.Child("field").Text(w.f.src)
 	if im := w.importOf(op, sc); im != nil {
 		if im.pkg != nil {
 			return im.pkg.funcs[name]
@@ -503,7 +752,9 @@ func (w *walker) methodTargets(t *typ, name string) []*fn {
 						ar[m] = k
 					}
 				}
-				return w.a.implementers(append([]string{name}, ms...), name, ar)
+				return w.a.memoCHA(chaKey{ext: t.ext, name: name}, func() []*fn {
+					return w.a.implementers(append([]string{name}, ms...), name, ar)
+				})
 			}
 			return nil
 		}
@@ -530,19 +781,34 @@ func (w *walker) methodTargets(t *typ, name string) []*fn {
 // promotion rule: the shallowest depth wins). It returns the methods found, or the
 // embedded interface type that provides the method.
 func findMethod(t *typ, name string) ([]*fn, *typ) {
-	level := []*typ{t}
+	fns, iface, _, _ := findMethodVia(t, name)
+	return fns, iface
+}
+
+// findMethodVia is findMethod that also names the embedded field through which an
+// interface provides the method: the type declaring the field and the field's name
+// (owner is nil when t itself is the interface).
+func findMethodVia(t *typ, name string) (fns []*fn, iface *typ, owner *typeDecl, fieldName string) {
+	type item struct {
+		t     *typ
+		owner *typeDecl
+		field string
+	}
+	level := []item{{t: t}}
 	seen := map[*typeDecl]bool{}
 	for depth := 0; depth < 8 && len(level) > 0; depth++ {
 		var found []*fn
-		var iface *typ
-		var next []*typ
+		var via *item
+		var next []item
 		blocked := false
-		for _, lt := range level {
-			lt = deref(lt)
+		for i := range level {
+			it := &level[i]
+			lt := deref(it.t)
 			if lt == nil {
 				continue
 			}
 			var fields []field
+			var decl *typeDecl
 			switch {
 			case lt.kind == tNamed && lt.decl != nil:
 				if seen[lt.decl] {
@@ -558,47 +824,47 @@ func findMethod(t *typ, name string) ([]*fn, *typ) {
 					continue
 				}
 				if u.kind == tIface {
-					if ifaceMayHave(u, name, 0) {
-						iface = lt
+					if ifaceMayHave(u, name, 0) && via == nil {
+						via = it
 					}
 					continue
 				}
 				if u.kind == tStruct {
-					fields = u.fields
+					fields, decl = u.fields, lt.decl
 				}
 			case lt.kind == tNamed:
-				if ms, ok := knownIfaces[lt.ext]; ok && contains(ms, name) {
-					iface = lt
+				if ms, ok := knownIfaces[lt.ext]; ok && contains(ms, name) && via == nil {
+					via = it
 				}
 				continue
 			case lt.kind == tStruct:
 				fields = lt.fields
 			case lt.kind == tIface:
-				if ifaceMayHave(lt, name, 0) {
-					iface = lt
+				if ifaceMayHave(lt, name, 0) && via == nil {
+					via = it
 				}
 				continue
 			}
 			for _, fd := range fields {
 				if fd.embedded {
-					next = append(next, fd.t)
+					next = append(next, item{t: fd.t, owner: decl, field: fd.name})
 				} else if fd.name == name {
 					blocked = true
 				}
 			}
 		}
 		if len(found) > 0 {
-			return found, nil
+			return found, nil, nil, ""
 		}
-		if iface != nil {
-			return nil, iface
+		if via != nil {
+			return nil, via.t, via.owner, via.field
 		}
 		if blocked {
-			return nil, nil
+			return nil, nil, nil, ""
 		}
 		level = next
 	}
-	return nil, nil
+	return nil, nil, nil, ""
 }
 
 func contains(list []string, s string) bool {
@@ -664,9 +930,27 @@ func ifaceMethods(t *typ, into map[string]bool, depth int, ar ...map[string]arit
 
 // ifaceTargets expands a call of method name through interface type t (Options.CHA).
 func (a *analyzer) ifaceTargets(t *typ, name string) []*fn {
-	if !a.fe.opts.CHA {
+	if a.fe.opts.mode() != InterfacesCHA {
 		return nil
 	}
+	return a.memoCHA(chaKey{it: t, name: name}, func() []*fn { return a.ifaceTargetsUncached(t, name) })
+}
+
+// memoCHA caches the expansion of an interface method (Options.CHA): the implementation
+// checks compare signatures, which is too slow to repeat at every call site.
+func (a *analyzer) memoCHA(k chaKey, compute func() []*fn) []*fn {
+	if fns, ok := a.chaMemo[k]; ok {
+		return fns
+	}
+	if a.chaMemo == nil {
+		a.chaMemo = map[chaKey][]*fn{}
+	}
+	fns := compute()
+	a.chaMemo[k] = fns
+	return fns
+}
+
+func (a *analyzer) ifaceTargetsUncached(t *typ, name string) []*fn {
 	set := map[string]bool{name: true}
 	ar := map[string]arity{}
 	ifaceMethods(t, set, 0, ar)
@@ -682,33 +966,29 @@ func (a *analyzer) ifaceTargets(t *typ, name string) []*fn {
 // method set contains all of req (empty unless Options.CHA), with the parameter and result
 // counts given in ar for the methods it lists.
 func (a *analyzer) implementers(req []string, name string, ar map[string]arity) []*fn {
-	if !a.fe.opts.CHA {
+	if a.fe.opts.mode() != InterfacesCHA {
 		return nil
 	}
+	return a.chaTargets(req, name, ar, true)
+}
+
+// chaTargets is implementers regardless of the interface mode; onlyLive false also
+// admits types whose values the code never creates.
+func (a *analyzer) chaTargets(req []string, name string, ar map[string]arity, onlyLive bool) []*fn {
 	var out []*fn
 	seen := map[*fn]bool{}
-	live := a.liveTypes()
+	var live map[*typeDecl]bool
+	if onlyLive {
+		live = a.liveTypes()
+	}
 	for _, td := range a.named {
-		if !live[td] || td.isIface() {
+		if (onlyLive && !live[td]) || td.isIface() {
 			continue
 		}
-		ms := td.methodSet()
-		ok := true
-		for _, m := range req {
-			fns, has := ms[m]
-			if !has {
-				ok = false
-				break
-			}
-			if want, known := ar[m]; known && len(fns) > 0 && fns[0].arity() != want {
-				ok = false
-				break
-			}
-		}
-		if !ok {
+		if !td.covers(req, ar) {
 			continue
 		}
-		for _, g := range ms[name] {
+		for _, g := range td.methodSet()[name] {
 			if !seen[g] {
 				seen[g] = true
 				out = append(out, g)
@@ -716,6 +996,22 @@ func (a *analyzer) implementers(req []string, name string, ar map[string]arity) 
 		}
 	}
 	return out
+}
+
+// covers reports whether d's method set has every method of req, with the parameter and
+// result counts given in ar for those it lists.
+func (d *typeDecl) covers(req []string, ar map[string]arity) bool {
+	ms := d.methodSet()
+	for _, m := range req {
+		fns, has := ms[m]
+		if !has {
+			return false
+		}
+		if want, known := ar[m]; known && len(fns) > 0 && !fns[0].fits(want) {
+			return false
+		}
+	}
+	return true
 }
 
 // methodSet returns the names of d's methods, declared or promoted through embedding,
@@ -784,7 +1080,9 @@ func (d *typeDecl) methodSet() map[string][]*fn {
 	return ms
 }
 
-func funcType(g *fn) *typ { return &typ{kind: tFunc, results: g.resultTypes()} }
+func funcType(g *fn) *typ {
+	return &typ{kind: tFunc, results: g.resultTypes(), params: g.file.paramTypes(g.decl.Child("parameters"), g.tparams)}
+}
 
 // rangeTypes returns the key and value types of ranging over a value of type t.
 func rangeTypes(t *typ) (*typ, *typ) {
@@ -821,13 +1119,13 @@ func under(t *typ) *typ {
 
 // typeOf infers the syntactic type of an expression, or nil.
 func (w *walker) typeOf(e *node, sc *scope) *typ {
-	e = stripParens(e)
+	e = w.indexForm(stripParens(e), sc)
 	if e == nil {
 		return nil
 	}
-	switch e.typ {
+	switch e.Type {
 	case "identifier":
-		name := e.text(w.f.src)
+		name := e.Text(w.f.src)
 		if b := sc.lookup(name); b != nil {
 			return b.t
 		}
@@ -843,14 +1141,14 @@ func (w *walker) typeOf(e *node, sc *scope) *typ {
 			}
 		}
 	case "composite_literal":
-		return w.f.typeExpr(e.child("type"), w.tparams)
+		return w.f.typeExpr(e.Child("type"), w.tparams)
 	case "unary_expression":
-		op := e.child("operator")
+		op := e.Child("operator")
 		if op == nil {
 			return nil
 		}
-		x := e.child("operand")
-		switch op.typ {
+		x := e.Child("operand")
+		switch op.Type {
 		case "&":
 			return ptrTo(w.typeOf(x, sc))
 		case "*":
@@ -865,9 +1163,9 @@ func (w *walker) typeOf(e *node, sc *scope) *typ {
 			return res[0]
 		}
 	case "type_conversion_expression":
-		t := e.child("type")
-		if t != nil && t.typ == "generic_type" {
-			if fns := w.funcsNamed(t.child("type"), sc); len(fns) > 0 {
+		t := e.Child("type")
+		if t != nil && t.Type == "generic_type" {
+			if fns := w.funcsNamed(t.Child("type"), sc); len(fns) > 0 {
 				if res := fns[0].resultTypes(); len(res) > 0 {
 					return res[0]
 				}
@@ -876,8 +1174,8 @@ func (w *walker) typeOf(e *node, sc *scope) *typ {
 		}
 		return w.f.typeExpr(t, w.tparams)
 	case "selector_expression":
-		name := e.child("field").text(w.f.src)
-		op := e.child("operand")
+		name := e.Child("field").Text(w.f.src)
+		op := e.Child("operand")
 		if im := w.importOf(stripParens(op), sc); im != nil {
 			if im.pkg == nil {
 				return nil
@@ -892,9 +1190,9 @@ func (w *walker) typeOf(e *node, sc *scope) *typ {
 		}
 		return memberType(w.typeOf(op, sc), name)
 	case "index_expression":
-		t := under(deref(w.typeOf(e.child("operand"), sc)))
+		t := under(deref(w.typeOf(e.Child("operand"), sc)))
 		if t == nil {
-			if fns := w.funcsNamed(e.child("operand"), sc); len(fns) > 0 {
+			if fns := w.funcsNamed(e.Child("operand"), sc); len(fns) > 0 {
 				return funcType(fns[0])
 			}
 			return nil
@@ -906,13 +1204,35 @@ func (w *walker) typeOf(e *node, sc *scope) *typ {
 			return t.elem
 		}
 	case "slice_expression":
-		return w.typeOf(e.child("operand"), sc)
+		return w.typeOf(e.Child("operand"), sc)
 	case "type_assertion_expression":
-		return w.f.typeExpr(e.child("type"), w.tparams)
+		return w.f.typeExpr(e.Child("type"), w.tparams)
 	case "func_literal":
-		return &typ{kind: tFunc, results: w.f.resultTypes(e.child("result"), w.tparams)}
+		return &typ{kind: tFunc, results: w.f.resultTypes(e.Child("result"), w.tparams),
+			params: w.f.paramTypes(e.Child("parameters"), w.tparams)}
 	}
 	return nil
+}
+
+// ifaceResults returns the declared result types of method name of interface type t,
+// looking through embedded interfaces declared in the module.
+func ifaceResults(t *typ, name string, depth int) ([]*typ, bool) {
+	if depth > 8 {
+		return nil, false
+	}
+	if res, ok := t.mres[name]; ok {
+		return res, true
+	}
+	for _, e := range t.embeds {
+		if e.kind == tNamed && e.decl != nil {
+			if u := e.decl.underlying(); u != nil && u.kind == tIface {
+				if res, ok := ifaceResults(u, name, depth+1); ok {
+					return res, true
+				}
+			}
+		}
+	}
+	return nil, false
 }
 
 // memberType returns the type of field or method value name of a value of type t.
@@ -938,9 +1258,17 @@ func memberType(t *typ, name string) *typ {
 				}
 				if u := lt.decl.underlying(); u != nil && u.kind == tStruct {
 					fields = u.fields
+				} else if u != nil && u.kind == tIface {
+					if res, ok := ifaceResults(u, name, 0); ok {
+						return &typ{kind: tFunc, results: res}
+					}
 				}
 			case lt.kind == tStruct:
 				fields = lt.fields
+			case lt.kind == tIface:
+				if res, ok := ifaceResults(lt, name, 0); ok {
+					return &typ{kind: tFunc, results: res}
+				}
 			}
 			for _, fd := range fields {
 				if !fd.embedded && fd.name == name {
@@ -964,13 +1292,13 @@ func memberType(t *typ, name string) *typ {
 // callResults returns the result types of a call expression: of the resolved function,
 // of a conversion, of new/make/append, or of a call through a value of function type.
 func (w *walker) callResults(call *node, sc *scope) []*typ {
-	fx := stripParens(call.child("function"))
+	fx := stripParens(call.Child("function"))
 	if fx == nil {
 		return nil
 	}
 	args := exprList(firstArgList(call))
-	if fx.typ == "identifier" && sc.lookup(fx.text(w.f.src)) == nil && w.f.pkg.funcs[fx.text(w.f.src)] == nil {
-		switch fx.text(w.f.src) {
+	if fx.Type == "identifier" && sc.lookup(fx.Text(w.f.src)) == nil && w.f.pkg.funcs[fx.Text(w.f.src)] == nil {
+		switch fx.Text(w.f.src) {
 		case "new":
 			if len(args) > 0 {
 				return []*typ{ptrTo(w.typeNamedOrExpr(args[0], sc))}
@@ -1008,14 +1336,14 @@ func (w *walker) typeNamedOrExpr(n *node, sc *scope) *typ {
 }
 
 func firstArgList(call *node) *node {
-	a := call.child("arguments")
+	a := call.Child("arguments")
 	if a == nil {
 		return nil
 	}
-	list := &node{typ: "expression_list"}
-	for _, k := range a.kids {
-		if k.named && k.typ != "comment" {
-			list.kids = append(list.kids, k)
+	list := &node{Type: "expression_list"}
+	for _, k := range a.Kids {
+		if k.Named && k.Type != "comment" {
+			list.Kids = append(list.Kids, k)
 		}
 	}
 	return list
@@ -1028,11 +1356,11 @@ func (a *analyzer) varType(v *varDecl) *typ {
 	}
 	v.busy = true
 	w := &walker{a: a, f: v.file, caller: -1}
-	if t := v.spec.child("type"); t != nil {
+	if t := v.spec.Child("type"); t != nil {
 		v.t = v.file.typeExpr(t, nil)
 	} else {
-		names := v.spec.children("name")
-		vals := exprList(v.spec.child("value"))
+		names := v.spec.Children("name")
+		vals := exprList(v.spec.Child("value"))
 		switch {
 		case len(vals) == len(names):
 			if b := w.bindingFor(vals[v.index], newScope(nil)); b != nil {
@@ -1040,7 +1368,7 @@ func (a *analyzer) varType(v *varDecl) *typ {
 			}
 		case len(vals) == 1:
 			r := stripParens(vals[0])
-			if r.typ == "call_expression" {
+			if r.Type == "call_expression" {
 				if res := w.callResults(r, newScope(nil)); v.index < len(res) {
 					v.t = res[v.index]
 				}
@@ -1093,21 +1421,21 @@ func (a *analyzer) liveTypes() map[*typeDecl]bool {
 		w := &walker{a: a, f: f, caller: -1}
 		var visit func(n *node)
 		visit = func(n *node) {
-			switch n.typ {
+			switch n.Type {
 			case "composite_literal":
-				markPtr(f.typeExpr(n.child("type"), nil))
+				markPtr(f.typeExpr(n.Child("type"), nil))
 			case "var_spec":
-				mark(f.typeExpr(n.child("type"), nil), 0)
+				mark(f.typeExpr(n.Child("type"), nil), 0)
 			case "call_expression":
-				fx := stripParens(n.child("function"))
+				fx := stripParens(n.Child("function"))
 				args := exprList(firstArgList(n))
-				if fx != nil && fx.typ == "identifier" && (fx.text(f.src) == "new" || fx.text(f.src) == "make") && len(args) > 0 {
+				if fx != nil && fx.Type == "identifier" && (fx.Text(f.src) == "new" || fx.Text(f.src) == "make") && len(args) > 0 {
 					markPtr(w.typeNamedOrExpr(args[0], nil))
 				} else if t := w.typeNamed(fx, nil); t != nil {
 					markPtr(t)
 				}
 			}
-			for _, k := range n.kids {
+			for _, k := range n.Kids {
 				visit(k)
 			}
 		}

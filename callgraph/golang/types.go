@@ -19,33 +19,43 @@ const (
 // typ is a type as far as syntax tells it. Types the front end cannot determine are nil.
 type typ struct {
 	kind    kind
-	decl    *typeDecl        // tNamed: the module's declaration, nil for builtin and external types
-	ext     string           // tNamed outside the module: "import/path.Name", or the builtin's name
-	elem    *typ             // tPtr, tSlice, tMap (value), tChan
-	key     *typ             // tMap
-	results []*typ           // tFunc
-	fields  []field          // tStruct
-	methods []string         // tIface: the method names written in the literal
-	embeds  []*typ           // tIface: embedded interfaces
-	arity   map[string]arity // tIface: parameter and result counts of the methods
+	decl    *typeDecl         // tNamed: the module's declaration, nil for builtin and external types
+	ext     string            // tNamed outside the module: "import/path.Name", or the builtin's name
+	elem    *typ              // tPtr, tSlice, tMap (value), tChan
+	key     *typ              // tMap
+	results []*typ            // tFunc
+	params  []*typ            // tFunc (a variadic parameter is a slice)
+	fields  []field           // tStruct
+	methods []string          // tIface: the method names written in the literal
+	embeds  []*typ            // tIface: embedded interfaces
+	arity   map[string]arity  // tIface: parameter and result counts of the methods
+	mres    map[string][]*typ // tIface: result types of the methods
 }
 
-// arity is the number of parameters and results of a signature.
-type arity struct{ params, results int }
+// arity is the number of parameters and results of a signature, with their syntactic
+// types when known (interface methods declared in the module).
+type arity struct {
+	params, results int
+	types           *sigTypes
+}
+
+// sigTypes are the parameter and result types of a signature (a variadic parameter is a
+// slice); unknown types are nil.
+type sigTypes struct{ params, results []*typ }
 
 // countParams counts the parameters of a parameter_list (or a single result type).
 func countParams(n *node) int {
 	if n == nil {
 		return 0
 	}
-	if n.typ != "parameter_list" {
+	if n.Type != "parameter_list" {
 		return 1
 	}
 	c := 0
-	for _, pd := range n.namedKids() {
-		switch pd.typ {
+	for _, pd := range n.NamedKids() {
+		switch pd.Type {
 		case "parameter_declaration":
-			c += max(1, len(pd.children("name")))
+			c += max(1, len(pd.Children("name")))
 		case "variadic_parameter_declaration":
 			c++
 		}
@@ -61,6 +71,7 @@ type field struct {
 
 // typeDecl is a named type declared at package level in the module.
 type typeDecl struct {
+	idx     int // index in analyzer.named
 	name    string
 	pkg     *pkg
 	file    *file
@@ -86,7 +97,7 @@ func (d *typeDecl) underlying() *typ {
 		return nil
 	}
 	d.busy = true
-	t := d.file.typeExpr(d.spec.child("type"), d.tparams)
+	t := d.file.typeExpr(d.spec.Child("type"), d.tparams)
 	if t != nil && t.kind == tNamed && t.decl != nil {
 		if u := t.decl.underlying(); u != nil && u.kind != tNamed {
 			t = u
@@ -183,14 +194,14 @@ var knownIfaces = map[string][]string{
 // knownArity gives the parameter and result counts of the knownIfaces methods, keyed by
 // method name (the standard library uses each of these names with one shape).
 var knownArity = map[string]arity{
-	"Error": {0, 1}, "String": {0, 1}, "GoString": {0, 1}, "Format": {2, 0},
-	"Read": {1, 2}, "Write": {1, 2}, "Close": {0, 1}, "ReadByte": {0, 2}, "WriteByte": {1, 1},
-	"ReadRune": {0, 3}, "WriteString": {1, 2}, "Len": {0, 1}, "Less": {2, 1}, "Swap": {2, 0},
-	"Push": {1, 0}, "Pop": {0, 1}, "MarshalText": {0, 2}, "UnmarshalText": {1, 1},
-	"MarshalBinary": {0, 2}, "UnmarshalBinary": {1, 1}, "MarshalJSON": {0, 2},
-	"UnmarshalJSON": {1, 1}, "Seek": {2, 2}, "ReadAt": {2, 2}, "WriteTo": {1, 2},
-	"ReadFrom": {1, 2}, "Lock": {0, 0}, "Unlock": {0, 0}, "ServeHTTP": {2, 0},
-	"Deadline": {0, 2}, "Done": {0, 1}, "Err": {0, 1}, "Value": {1, 1},
+	"Error": {0, 1, nil}, "String": {0, 1, nil}, "GoString": {0, 1, nil}, "Format": {2, 0, nil},
+	"Read": {1, 2, nil}, "Write": {1, 2, nil}, "Close": {0, 1, nil}, "ReadByte": {0, 2, nil}, "WriteByte": {1, 1, nil},
+	"ReadRune": {0, 3, nil}, "WriteString": {1, 2, nil}, "Len": {0, 1, nil}, "Less": {2, 1, nil}, "Swap": {2, 0, nil},
+	"Push": {1, 0, nil}, "Pop": {0, 1, nil}, "MarshalText": {0, 2, nil}, "UnmarshalText": {1, 1, nil},
+	"MarshalBinary": {0, 2, nil}, "UnmarshalBinary": {1, 1, nil}, "MarshalJSON": {0, 2, nil},
+	"UnmarshalJSON": {1, 1, nil}, "Seek": {2, 2, nil}, "ReadAt": {2, 2, nil}, "WriteTo": {1, 2, nil},
+	"ReadFrom": {1, 2, nil}, "Lock": {0, 0, nil}, "Unlock": {0, 0, nil}, "ServeHTTP": {2, 0, nil},
+	"Deadline": {0, 2, nil}, "Done": {0, 1, nil}, "Err": {0, 1, nil}, "Value": {1, 1, nil},
 }
 
 // typeExpr converts a type expression written in f to a typ. Names in tparams are type
@@ -199,9 +210,9 @@ func (f *file) typeExpr(n *node, tparams map[string]bool) *typ {
 	if n == nil {
 		return nil
 	}
-	switch n.typ {
+	switch n.Type {
 	case "type_identifier", "identifier":
-		name := n.text(f.src)
+		name := n.Text(f.src)
 		if tparams[name] {
 			return nil
 		}
@@ -220,46 +231,52 @@ func (f *file) typeExpr(n *node, tparams map[string]bool) *typ {
 		}
 		return nil
 	case "qualified_type":
-		im := f.imports[n.child("package").text(f.src)]
-		name := n.child("name").text(f.src)
+		im := f.imports[n.Child("package").Text(f.src)]
+		name := n.Child("name").Text(f.src)
 		return f.importedType(im, name)
 	case "selector_expression": // pkg.T written in expression position
-		op := n.child("operand")
-		if op == nil || op.typ != "identifier" {
+		op := n.Child("operand")
+		if op == nil || op.Type != "identifier" {
 			return nil
 		}
-		im := f.imports[op.text(f.src)]
-		return f.importedType(im, n.child("field").text(f.src))
+		im := f.imports[op.Text(f.src)]
+		return f.importedType(im, n.Child("field").Text(f.src))
 	case "pointer_type":
 		return ptrTo(f.typeExpr(lastNamed(n), tparams))
 	case "generic_type":
-		return f.typeExpr(n.child("type"), tparams)
+		return f.typeExpr(n.Child("type"), tparams)
 	case "parenthesized_type", "type_elem", "type_constraint":
 		return f.typeExpr(lastNamed(n), tparams)
 	case "slice_type", "array_type", "implicit_length_array_type":
-		if e := f.typeExpr(n.child("element"), tparams); e != nil {
+		if e := f.typeExpr(n.Child("element"), tparams); e != nil {
 			return &typ{kind: tSlice, elem: e}
 		}
 		return &typ{kind: tSlice}
 	case "map_type":
-		return &typ{kind: tMap, key: f.typeExpr(n.child("key"), tparams), elem: f.typeExpr(n.child("value"), tparams)}
+		return &typ{kind: tMap, key: f.typeExpr(n.Child("key"), tparams), elem: f.typeExpr(n.Child("value"), tparams)}
 	case "channel_type":
-		return &typ{kind: tChan, elem: f.typeExpr(n.child("value"), tparams)}
+		return &typ{kind: tChan, elem: f.typeExpr(n.Child("value"), tparams)}
 	case "function_type":
-		return &typ{kind: tFunc, results: f.resultTypes(n.child("result"), tparams)}
+		return &typ{kind: tFunc, results: f.resultTypes(n.Child("result"), tparams),
+			params: f.paramTypes(n.Child("parameters"), tparams)}
 	case "struct_type":
 		return &typ{kind: tStruct, fields: f.structFields(n, tparams)}
 	case "interface_type":
 		t := &typ{kind: tIface}
-		for _, k := range n.kids {
-			switch k.typ {
+		for _, k := range n.Kids {
+			switch k.Type {
 			case "method_elem", "method_spec":
-				name := k.child("name").text(f.src)
+				name := k.Child("name").Text(f.src)
 				t.methods = append(t.methods, name)
 				if t.arity == nil {
 					t.arity = map[string]arity{}
 				}
-				t.arity[name] = arity{countParams(k.child("parameters")), countParams(k.child("result"))}
+				t.arity[name] = arity{countParams(k.Child("parameters")), countParams(k.Child("result")),
+					&sigTypes{f.paramTypes(k.Child("parameters"), tparams), f.resultTypes(k.Child("result"), tparams)}}
+				if t.mres == nil {
+					t.mres = map[string][]*typ{}
+				}
+				t.mres[name] = f.resultTypes(k.Child("result"), tparams)
 			case "type_elem", "constraint_elem", "qualified_type", "type_identifier":
 				if e := f.typeExpr(k, tparams); e != nil {
 					t.embeds = append(t.embeds, e)
@@ -286,9 +303,9 @@ func (f *file) importedType(im *imp, name string) *typ {
 
 // lastNamed returns the last named child of n.
 func lastNamed(n *node) *node {
-	for i := len(n.kids) - 1; i >= 0; i-- {
-		if n.kids[i].named && n.kids[i].typ != "comment" {
-			return n.kids[i]
+	for i := len(n.Kids) - 1; i >= 0; i-- {
+		if n.Kids[i].Named && n.Kids[i].Type != "comment" {
+			return n.Kids[i]
 		}
 	}
 	return nil
@@ -296,23 +313,23 @@ func lastNamed(n *node) *node {
 
 // structFields lists a struct type's fields; an embedded field is named by its type name.
 func (f *file) structFields(n *node, tparams map[string]bool) []field {
-	list := n.firstOfType("field_declaration_list")
+	list := n.FirstOfType("field_declaration_list")
 	var out []field
-	for _, fd := range list.namedKids() {
-		if fd.typ != "field_declaration" {
+	for _, fd := range list.NamedKids() {
+		if fd.Type != "field_declaration" {
 			continue
 		}
-		t := f.typeExpr(fd.child("type"), tparams)
-		names := fd.children("name")
+		t := f.typeExpr(fd.Child("type"), tparams)
+		names := fd.Children("name")
 		if len(names) == 0 { // embedded
-			if fd.firstOfType("*") != nil {
+			if fd.FirstOfType("*") != nil {
 				t = ptrTo(t)
 			}
-			out = append(out, field{name: embeddedName(fd.child("type"), f.src), t: t, embedded: true})
+			out = append(out, field{name: embeddedName(fd.Child("type"), f.src), t: t, embedded: true})
 			continue
 		}
 		for _, nm := range names {
-			out = append(out, field{name: nm.text(f.src), t: t})
+			out = append(out, field{name: nm.Text(f.src), t: t})
 		}
 	}
 	return out
@@ -321,7 +338,7 @@ func (f *file) structFields(n *node, tparams map[string]bool) []field {
 // embeddedName is the field name of an embedded type: its type name without package or
 // type arguments.
 func embeddedName(n *node, src []byte) string {
-	s := n.text(src)
+	s := n.Text(src)
 	if i := strings.IndexByte(s, '['); i >= 0 {
 		s = s[:i]
 	}
@@ -332,21 +349,49 @@ func embeddedName(n *node, src []byte) string {
 	return strings.TrimSpace(s)
 }
 
+// paramTypes lists the types of a parameter_list by position (a variadic parameter is a
+// slice of its element type).
+func (f *file) paramTypes(list *node, tparams map[string]bool) []*typ {
+	if list == nil {
+		return nil
+	}
+	var out []*typ
+	for _, pd := range list.NamedKids() {
+		switch pd.Type {
+		case "parameter_declaration":
+			t := f.typeExpr(pd.Child("type"), tparams)
+			for range max(1, len(pd.Children("name"))) {
+				out = append(out, t)
+			}
+		case "variadic_parameter_declaration":
+			out = append(out, &typ{kind: tSlice, elem: f.typeExpr(pd.Child("type"), tparams)})
+		}
+	}
+	return out
+}
+
+// sameType reports whether two syntactic types may be identical: they are unless both
+// are fully known and spelled differently.
+func sameType(a, b *typ) bool {
+	ka, kb := typeKey(a), typeKey(b)
+	return ka == "" || kb == "" || ka == kb
+}
+
 // resultTypes lists a function's result types: one per name of a named result list.
 func (f *file) resultTypes(n *node, tparams map[string]bool) []*typ {
 	if n == nil {
 		return nil
 	}
-	if n.typ != "parameter_list" {
+	if n.Type != "parameter_list" {
 		return []*typ{f.typeExpr(n, tparams)}
 	}
 	var out []*typ
-	for _, pd := range n.namedKids() {
-		if pd.typ != "parameter_declaration" && pd.typ != "variadic_parameter_declaration" {
+	for _, pd := range n.NamedKids() {
+		if pd.Type != "parameter_declaration" && pd.Type != "variadic_parameter_declaration" {
 			continue
 		}
-		t := f.typeExpr(pd.child("type"), tparams)
-		if k := len(pd.children("name")); k > 1 {
+		t := f.typeExpr(pd.Child("type"), tparams)
+		if k := len(pd.Children("name")); k > 1 {
 			for range k {
 				out = append(out, t)
 			}
@@ -365,9 +410,9 @@ func typeParams(n *node, src []byte, into map[string]bool) map[string]bool {
 	if into == nil {
 		into = map[string]bool{}
 	}
-	for _, d := range n.namedKids() {
-		for _, nm := range d.children("name") {
-			into[nm.text(src)] = true
+	for _, d := range n.NamedKids() {
+		for _, nm := range d.Children("name") {
+			into[nm.Text(src)] = true
 		}
 	}
 	return into

@@ -1,0 +1,1367 @@
+package golang
+
+import (
+	"math/bits"
+	"sort"
+	"strings"
+
+	"github.com/faultline-dev/faultline/callgraph"
+)
+
+// Type flow (Options.Interfaces = InterfacesTypeFlow).
+//
+// The analysis is a syntactic take on variable type analysis (VTA, Sundaresan et al.; the
+// reference is golang.org/x/tools/go/callgraph/vta). It builds one directed graph over
+// abstract locations and labels each location with the set of the module's concrete named
+// types whose values may be stored there:
+//
+//   - a local variable (one location per declaration, not per assignment);
+//   - parameter i and result i of a declared function or method;
+//   - a struct field, per declaring type and field name (all values of the type share it);
+//   - a package-level variable;
+//   - the elements of every slice, array and channel, and the values and the keys of every
+//     map, of one element type (all containers of that element type share it, as in VTA);
+//     when the element type is not known syntactically, the container's own location
+//     stands for its elements.
+//
+// An expression whose syntactic type is a concrete named type of the module (or a pointer
+// to one) seeds its type; other expressions carry the locations they read. Assignments,
+// short variable declarations, var declarations, range clauses, channel sends, returns,
+// composite-literal elements, type switches and assertions, conversions, append, and
+// arguments of calls (into the parameters of every callee) add edges; a call's value reads
+// the callees' results. The callees that establish interprocedural flow are the static
+// callees plus, for a call through an interface, the class-hierarchy candidates (as VTA
+// does when seeded with CHA). After propagation to a fixed point, a call x.M() through an
+// interface resolves to method M of each labelled type of x whose method set covers the
+// interface; a type that gets M from an embedded interface field dispatches again on the
+// types of that field.
+//
+// Functions, method values and function literals are labels too: a call through a value
+// of function type reaches the functions that reach it, and is linked to them (arguments
+// into their parameters, results into the call's value) between rounds of propagation
+// until nothing changes.
+
+// loc is a location of the type-flow graph; 0 is no location.
+type loc int32
+
+type locKind byte
+
+const (
+	lkParam locKind = iota + 1
+	lkResult
+	lkField
+	lkGlobal
+	lkElem
+	lkKey
+	lkCall // the value of a call through a function value
+	lkLitParam
+	lkLitResult
+	lkBound // a method value x.M on an interface-typed x
+)
+
+// boundMethod is a method value x.M whose receiver has an interface type: its location
+// receives the methods the call x.M() would dispatch to.
+type boundMethod struct {
+	at   loc
+	site *ifaceSite
+	seen map[*fn]bool
+}
+
+// litInfo is a function literal that flows as a value: calls through the values it reaches
+// pass their arguments to its parameters and take its results (it has no node: its code
+// is folded into the enclosing definition, and such calls have no edge).
+type litInfo struct {
+	node *node
+	file *file
+	tps  map[string]bool
+}
+
+type locKey struct {
+	kind locKind
+	g    *fn
+	d    *typeDecl
+	v    *varDecl
+	n    *node
+	s    string
+	i    int
+}
+
+// bitset is a set of indices into analyzer.named.
+type bitset []uint64
+
+func (b bitset) has(i int) bool { return i/64 < len(b) && b[i/64]&(1<<(uint(i)%64)) != 0 }
+
+// or adds src to *dst (growing it) and reports whether *dst changed.
+func (dst *bitset) or(src bitset) bool {
+	if len(*dst) < len(src) {
+		*dst = append(*dst, make(bitset, len(src)-len(*dst))...)
+	}
+	changed := false
+	d := *dst
+	for i, w := range src {
+		if nw := d[i] | w; nw != d[i] {
+			d[i], changed = nw, true
+		}
+	}
+	return changed
+}
+
+// flowGraph is the type-flow graph of one Analyze call.
+type flowGraph struct {
+	words   int
+	ntypes  int // label bits [0, ntypes) are analyzer.named, then analyzer.fns, then lits
+	nfns    int
+	lits    []litInfo
+	litIdx  map[*node]int
+	bounds  []*boundMethod
+	boundAt map[*node]loc
+	keys    map[locKey]loc
+	succ    [][]loc
+	edges   map[[2]loc]bool
+	label   []bitset // nil when empty
+	callees map[*node][]*fn
+	cha     map[chaKey][]*fn // class-hierarchy candidates per interface method
+	pending []pendingCall
+}
+
+// chaKey identifies an interface method: the interface type (a module declaration's
+// underlying type, or a literal) or the name of a standard-library interface.
+type chaKey struct {
+	it   *typ
+	ext  string
+	name string
+}
+
+// pendingCall is a call through an interface or a function value, resolved after
+// propagation.
+type pendingCall struct {
+	pos    int // index in Analysis.Calls where its edges go
+	caller string
+	line   int
+	site   *ifaceSite
+	dyn    *dynCall
+	// counted: the call site is already counted as resolved (a folded literal call).
+	counted bool
+}
+
+// dynCall is a call through a value of function type.
+type dynCall struct {
+	call   *node
+	recv   flow   // what the called expression holds
+	args   []flow // what each argument holds
+	spread bool   // the last argument is passed with ...
+	linked map[*fn]bool
+	// litLinked are the function literals linked so far.
+	litLinked map[int]bool
+}
+
+// ifaceSite describes a call x.M() through an interface.
+type ifaceSite struct {
+	name string
+	req  []string         // methods the receiver's type must have; [name] when unknown
+	ar   map[string]arity // parameter and result counts of the methods of req, when known
+	cha  bool             // req is the interface's full method set (CHA candidates exist)
+	key  chaKey
+	recv flow
+}
+
+// flow is what an expression may hold: the locations it reads and the concrete types it
+// is known to have.
+type flow struct {
+	locs  []loc
+	types []*typeDecl
+	fns   []*fn // functions and methods named as values
+	lits  []int // function literals (indices into flowGraph.lits)
+}
+
+func (f flow) empty() bool {
+	return len(f.locs) == 0 && len(f.types) == 0 && len(f.fns) == 0 && len(f.lits) == 0
+}
+
+func (f flow) union(g flow) flow {
+	if f.empty() {
+		return g
+	}
+	if g.empty() {
+		return f
+	}
+	return flow{locs: append(append([]loc(nil), f.locs...), g.locs...),
+		types: append(append([]*typeDecl(nil), f.types...), g.types...),
+		fns:   append(append([]*fn(nil), f.fns...), g.fns...),
+		lits:  append(append([]int(nil), f.lits...), g.lits...)}
+}
+
+func newFlowGraph(ntypes, nfns int) *flowGraph {
+	return &flowGraph{
+		words: (ntypes + nfns + 63) / 64, ntypes: ntypes, nfns: nfns, litIdx: map[*node]int{}, boundAt: map[*node]loc{},
+		keys: map[locKey]loc{}, succ: make([][]loc, 1),
+		label: make([]bitset, 1), edges: map[[2]loc]bool{}, callees: map[*node][]*fn{}, cha: map[chaKey][]*fn{},
+	}
+}
+
+func (fg *flowGraph) newLoc() loc {
+	fg.succ = append(fg.succ, nil)
+	fg.label = append(fg.label, nil)
+	return loc(len(fg.succ) - 1)
+}
+
+func (fg *flowGraph) at(k locKey) loc {
+	if l, ok := fg.keys[k]; ok {
+		return l
+	}
+	l := fg.newLoc()
+	fg.keys[k] = l
+	return l
+}
+
+func (fg *flowGraph) param(g *fn, i int) loc  { return fg.at(locKey{kind: lkParam, g: g, i: i}) }
+func (fg *flowGraph) result(g *fn, i int) loc { return fg.at(locKey{kind: lkResult, g: g, i: i}) }
+func (fg *flowGraph) field(d *typeDecl, name string) loc {
+	return fg.at(locKey{kind: lkField, d: d, s: name})
+}
+func (fg *flowGraph) global(v *varDecl) loc { return fg.at(locKey{kind: lkGlobal, v: v}) }
+func (fg *flowGraph) elem(key string, mapKey bool) loc {
+	if mapKey {
+		return fg.at(locKey{kind: lkKey, s: key})
+	}
+	return fg.at(locKey{kind: lkElem, s: key})
+}
+
+func (fg *flowGraph) callValue(call *node, i int) loc {
+	return fg.at(locKey{kind: lkCall, n: call, i: i})
+}
+
+func (fg *flowGraph) seed(l loc, d *typeDecl) { fg.seedBit(l, d.idx) }
+
+func (fg *flowGraph) seedFn(l loc, g *fn) { fg.seedBit(l, fg.ntypes+g.idx) }
+
+func (fg *flowGraph) seedBit(l loc, i int) {
+	if fg.label[l] == nil {
+		fg.label[l] = make(bitset, fg.words)
+	}
+	one := make(bitset, i/64+1)
+	one[i/64] = 1 << (uint(i) % 64)
+	fg.label[l].or(one)
+}
+
+// lit returns the index of a function literal, registering it.
+func (w *walker) lit(n *node) int {
+	fg := w.a.flow
+	if i, ok := fg.litIdx[n]; ok {
+		return i
+	}
+	fg.litIdx[n] = len(fg.lits)
+	fg.lits = append(fg.lits, litInfo{node: n, file: w.f, tps: w.tparams})
+	return len(fg.lits) - 1
+}
+
+func (fg *flowGraph) litBit(i int) int { return fg.ntypes + fg.nfns + i }
+
+func (fg *flowGraph) litParam(n *node, i int) loc {
+	return fg.at(locKey{kind: lkLitParam, n: n, i: i})
+}
+
+func (fg *flowGraph) litResult(n *node, i int) loc {
+	return fg.at(locKey{kind: lkLitResult, n: n, i: i})
+}
+
+func (fg *flowGraph) addEdge(from, to loc) {
+	if from == 0 || to == 0 || from == to || fg.edges[[2]loc{from, to}] {
+		return
+	}
+	fg.edges[[2]loc{from, to}] = true
+	fg.succ[from] = append(fg.succ[from], to)
+}
+
+// flowTo adds edges from what f holds to every location of dst.
+func (fg *flowGraph) flowTo(dst []loc, f flow) {
+	for _, d := range dst {
+		if d == 0 {
+			continue
+		}
+		for _, s := range f.locs {
+			fg.addEdge(s, d)
+		}
+		for _, t := range f.types {
+			fg.seed(d, t)
+		}
+		for _, g := range f.fns {
+			fg.seedFn(d, g)
+		}
+		for _, i := range f.lits {
+			fg.seedBit(d, fg.litBit(i))
+		}
+	}
+}
+
+// propagate labels every location with the union of the labels of its predecessors, to a
+// fixed point. The result does not depend on the order of the work list.
+func (fg *flowGraph) propagate() {
+	var work []loc
+	queued := make([]bool, len(fg.succ))
+	for l := range fg.label {
+		if fg.label[l] != nil && len(fg.succ[l]) > 0 {
+			work = append(work, loc(l))
+			queued[l] = true
+		}
+	}
+	for len(work) > 0 {
+		l := work[len(work)-1]
+		work = work[:len(work)-1]
+		queued[l] = false
+		src := fg.label[l]
+		for _, d := range fg.succ[l] {
+			if fg.label[d] == nil {
+				fg.label[d] = make(bitset, fg.words)
+			}
+			changed := fg.label[d].or(src)
+			if changed && !queued[d] && len(fg.succ[d]) > 0 {
+				work = append(work, d)
+				queued[d] = true
+			}
+		}
+	}
+}
+
+// typesOf returns the union of the labels of f as a bitset.
+func (fg *flowGraph) typesOf(f flow) bitset {
+	out := make(bitset, fg.words)
+	for _, l := range f.locs {
+		out.or(fg.label[l])
+	}
+	set := func(i int) {
+		one := make(bitset, i/64+1)
+		one[i/64] = 1 << (uint(i) % 64)
+		out.or(one)
+	}
+	for _, t := range f.types {
+		set(t.idx)
+	}
+	for _, g := range f.fns {
+		set(fg.ntypes + g.idx)
+	}
+	for _, i := range f.lits {
+		set(fg.litBit(i))
+	}
+	return out
+}
+
+// dispatch returns the methods a pending interface call reaches: method name of every
+// labelled concrete type whose method set covers the site's requirements, in declaration
+// order of the types.
+func (a *analyzer) dispatch(s *ifaceSite) []*fn {
+	var out []*fn
+	seen := map[*fn]bool{}
+	var visit func(set bitset, depth int)
+	visit = func(set bitset, depth int) {
+		for wi, w := range set {
+			for w != 0 {
+				b := bits.TrailingZeros64(w)
+				w &^= 1 << uint(b)
+				if wi*64+b >= a.flow.ntypes {
+					break
+				}
+				td := a.named[wi*64+b]
+				if td.isIface() || !td.covers(s.req, s.ar) {
+					continue
+				}
+				fns := td.methodSet()[s.name]
+				if len(fns) == 0 && depth < 4 {
+					// Promoted from an embedded interface field: dispatch on that field.
+					if _, _, owner, fname := findMethodVia(named(td), s.name); owner != nil {
+						visit(a.flow.typesOf(flow{locs: []loc{a.flow.field(owner, fname)}}), depth+1)
+					}
+					continue
+				}
+				for _, g := range fns {
+					if !seen[g] {
+						seen[g] = true
+						out = append(out, g)
+					}
+				}
+			}
+		}
+	}
+	visit(a.flow.typesOf(s.recv), 0)
+	return out
+}
+
+// dynTargets returns the functions and methods that reach the called value of a call
+// through a function value and accept its number of arguments, in definition order.
+func (a *analyzer) dynTargets(d *dynCall) []*fn {
+	var out []*fn
+	set := a.flow.typesOf(d.recv)
+	for i := a.flow.ntypes; i < a.flow.ntypes+a.flow.nfns; i++ {
+		if !set.has(i) {
+			continue
+		}
+		g := a.fns[i-a.flow.ntypes]
+		params, variadic := g.paramInfo()
+		if len(d.args) == len(params) || variadic && len(d.args) >= len(params)-1 {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// finishFlow propagates the types, links the calls through function values to the
+// functions that reach them (their arguments flow into those functions' parameters,
+// their results into the call's value) and propagates again until nothing changes, then
+// inserts the edges of the pending calls at their places in Analysis.Calls.
+func (a *analyzer) finishFlow() {
+	fg := a.flow
+	for round := 0; ; round++ {
+		fg.propagate()
+		if round == 16 { // a bound on the rounds; the labels are propagated as they stand
+			break
+		}
+		changed := false
+		for _, b := range fg.bounds {
+			for _, g := range a.dispatch(b.site) {
+				if b.seen[g] {
+					continue
+				}
+				if b.seen == nil {
+					b.seen = map[*fn]bool{}
+				}
+				b.seen[g], changed = true, true
+				fg.seedFn(b.at, g)
+			}
+		}
+		for _, p := range fg.pending {
+			d := p.dyn
+			if d == nil {
+				continue
+			}
+			for _, g := range a.dynTargets(d) {
+				if d.linked[g] {
+					continue
+				}
+				if d.linked == nil {
+					d.linked = map[*fn]bool{}
+				}
+				d.linked[g], changed = true, true
+				fg.argsToParams(g, d.args, d.spread)
+				for i := range g.resultTypes() {
+					fg.addEdge(fg.result(g, i), fg.callValue(d.call, i))
+				}
+			}
+			for _, li := range a.dynLits(d) {
+				if d.litLinked[li] {
+					continue
+				}
+				if d.litLinked == nil {
+					d.litLinked = map[int]bool{}
+				}
+				d.litLinked[li], changed = true, true
+				l := fg.lits[li]
+				params := l.file.paramTypes(l.node.Child("parameters"), l.tps)
+				variadic := l.node.Child("parameters") != nil && l.node.Child("parameters").FirstOfType("variadic_parameter_declaration") != nil
+				fg.argsInto(params, variadic, d.args, d.spread, func(i int) loc { return fg.litParam(l.node, i) })
+				for i := range l.file.resultTypes(l.node.Child("result"), l.tps) {
+					fg.addEdge(fg.litResult(l.node, i), fg.callValue(d.call, i))
+				}
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	if len(fg.pending) == 0 {
+		return
+	}
+	calls := make([]callgraph.Call, 0, len(a.out.Calls)+len(fg.pending))
+	next := 0
+	for _, p := range fg.pending {
+		calls = append(calls, a.out.Calls[next:p.pos]...)
+		next = p.pos
+		var targets []*fn
+		resolved := false
+		if p.site != nil {
+			targets = a.dispatch(p.site)
+			resolved = len(targets) > 0
+		} else {
+			targets = a.dynTargets(p.dyn)
+			resolved = len(targets) > 0 || len(a.dynLits(p.dyn)) > 0
+		}
+		if p.counted {
+			continue
+		}
+		if resolved {
+			a.out.Resolved++
+		}
+		for _, g := range targets {
+			calls = append(calls, callgraph.Call{Caller: p.caller, Callee: g.id, Line: p.line})
+		}
+	}
+	a.out.Calls = append(calls, a.out.Calls[next:]...)
+}
+
+// concreteDecl returns the module's concrete named type of t (through one pointer), or nil.
+func concreteDecl(t *typ) *typeDecl {
+	t = deref(t)
+	if t == nil || t.kind != tNamed || t.decl == nil || t.decl.isIface() {
+		return nil
+	}
+	return t.decl
+}
+
+// typeKey is a canonical spelling of a syntactic type, "" when it is not fully known.
+func typeKey(t *typ) string {
+	if t == nil {
+		return ""
+	}
+	join := func(prefix string, e *typ) string {
+		k := typeKey(e)
+		if k == "" {
+			return ""
+		}
+		return prefix + k
+	}
+	switch t.kind {
+	case tNamed:
+		if t.decl != nil {
+			return t.decl.pkg.dir + ":" + t.decl.pkg.name + "." + t.decl.name
+		}
+		switch t.ext { // predeclared aliases
+		case "any":
+			return "interface{}"
+		case "byte":
+			return "uint8"
+		case "rune":
+			return "int32"
+		}
+		return t.ext
+	case tPtr:
+		return join("*", t.elem)
+	case tSlice:
+		return join("[]", t.elem)
+	case tChan:
+		return join("chan ", t.elem)
+	case tMap:
+		k := typeKey(t.key)
+		if k == "" {
+			return ""
+		}
+		return join("map["+k+"]", t.elem)
+	case tFunc:
+		k := "func("
+		for i, ts := range [][]*typ{t.params, t.results} {
+			if i == 1 {
+				k += ")("
+			}
+			for _, p := range ts {
+				pk := typeKey(p)
+				if pk == "" {
+					return ""
+				}
+				k += pk + ","
+			}
+		}
+		return k + ")"
+	case tIface:
+		parts := append([]string(nil), t.methods...)
+		for _, e := range t.embeds {
+			k := typeKey(e)
+			if k == "" {
+				return ""
+			}
+			parts = append(parts, k)
+		}
+		sort.Strings(parts)
+		return "interface{" + strings.Join(parts, ";") + "}"
+	}
+	return ""
+}
+
+// fieldOwner returns the module type that declares field name of a value of type t
+// (through embedding, shallowest first), or nil.
+func fieldOwner(t *typ, name string) *typeDecl {
+	level := []*typ{t}
+	seen := map[*typeDecl]bool{}
+	for depth := 0; depth < 8 && len(level) > 0; depth++ {
+		var next []*typ
+		for _, lt := range level {
+			lt = deref(lt)
+			if lt == nil || lt.kind != tNamed || lt.decl == nil || seen[lt.decl] {
+				continue
+			}
+			seen[lt.decl] = true
+			if len(lt.decl.methods[name]) > 0 {
+				return nil
+			}
+			u := lt.decl.underlying()
+			if u == nil || u.kind != tStruct {
+				continue
+			}
+			for _, fd := range u.fields {
+				if fd.name == name {
+					return lt.decl
+				}
+			}
+			for _, fd := range u.fields {
+				if fd.embedded {
+					next = append(next, fd.t)
+				}
+			}
+		}
+		level = next
+	}
+	return nil
+}
+
+// flowing reports whether the walker builds the type-flow graph.
+func (w *walker) flowing() bool { return w.flows && w.a.flow != nil }
+
+// bindingLoc returns (creating) the location of a local variable.
+func (w *walker) bindingLoc(b *binding) loc {
+	if b.loc == 0 {
+		b.loc = w.a.flow.newLoc()
+	}
+	return b.loc
+}
+
+func (w *walker) globalLocs(vs []*varDecl) []loc {
+	out := make([]loc, 0, len(vs))
+	for _, v := range vs {
+		out = append(out, w.a.flow.global(v))
+	}
+	return out
+}
+
+// flowOf returns what expression e may hold.
+func (w *walker) flowOf(e *node, sc *scope) flow {
+	e = w.indexForm(stripParens(e), sc)
+	if e == nil {
+		return flow{}
+	}
+	if d := concreteDecl(w.typeOf(e, sc)); d != nil {
+		if u := d.underlying(); u == nil || u.kind != tFunc {
+			return flow{types: []*typeDecl{d}}
+		}
+		// A named function type: the value has the type (for its methods) and holds
+		// function values.
+		return flow{types: []*typeDecl{d}}.union(w.valueFlow(e, sc))
+	}
+	return w.valueFlow(e, sc)
+}
+
+// valueFlow is flowOf for expressions whose type is not a concrete named type.
+func (w *walker) valueFlow(e *node, sc *scope) flow {
+	fg := w.a.flow
+	switch e.Type {
+	case "identifier":
+		name := e.Text(w.f.src)
+		if b := sc.lookup(name); b != nil {
+			return flow{locs: []loc{w.bindingLoc(b)}}
+		}
+		if vs := w.f.pkg.vars[name]; len(vs) > 0 {
+			return flow{locs: w.globalLocs(vs)}
+		}
+		for _, im := range w.f.dots {
+			if im.pkg != nil && len(im.pkg.vars[name]) > 0 {
+				return flow{locs: w.globalLocs(im.pkg.vars[name])}
+			}
+		}
+		if fns := w.pkgFuncs(name); len(fns) > 0 {
+			return flow{fns: fns}
+		}
+	case "selector_expression":
+		name := e.Child("field").Text(w.f.src)
+		op := stripParens(e.Child("operand"))
+		if im := w.importOf(op, sc); im != nil {
+			if im.pkg != nil && len(im.pkg.vars[name]) > 0 {
+				return flow{locs: w.globalLocs(im.pkg.vars[name])}
+			}
+			if im.pkg != nil && len(im.pkg.funcs[name]) > 0 {
+				return flow{fns: im.pkg.funcs[name]}
+			}
+			return flow{}
+		}
+		if t := w.typeNamed(op, sc); t != nil { // a method expression T.M
+			return flow{fns: w.methodTargets(t, name)}
+		}
+		ot := w.typeOf(op, sc)
+		if owner := fieldOwner(ot, name); owner != nil {
+			return flow{locs: []loc{fg.field(owner, name)}}
+		}
+		if concreteDecl(ot) != nil { // a method value x.M
+			return flow{fns: w.methodTargets(ot, name)}
+		}
+		if l, ok := fg.boundAt[e]; ok {
+			return flow{locs: []loc{l}}
+		}
+		if s := w.ifaceCall(e, sc, true); s != nil { // a method value on an interface
+			l := fg.at(locKey{kind: lkBound, n: e})
+			fg.boundAt[e] = l
+			fg.bounds = append(fg.bounds, &boundMethod{at: l, site: s})
+			return flow{locs: []loc{l}}
+		}
+	case "call_expression":
+		return w.callFlow(e, sc, 0)
+	case "index_expression":
+		return w.elemFlow(e.Child("operand"), sc, false)
+	case "slice_expression", "type_assertion_expression":
+		return w.flowOf(e.Child("operand"), sc)
+	case "unary_expression":
+		op := e.Child("operator")
+		if op == nil {
+			return flow{}
+		}
+		switch op.Type {
+		case "&", "*":
+			return w.flowOf(e.Child("operand"), sc)
+		case "<-":
+			return w.elemFlow(e.Child("operand"), sc, false)
+		}
+	case "func_literal":
+		return flow{lits: []int{w.lit(e)}}
+	case "composite_literal":
+		t := under(w.f.typeExpr(e.Child("type"), w.tparams))
+		if t != nil && (t.kind == tSlice || t.kind == tMap) {
+			if k := typeKey(t.elem); k != "" {
+				return flow{locs: []loc{fg.elem(k, false)}}
+			}
+		}
+	}
+	return flow{}
+}
+
+// containerType returns the syntactic type of a container expression (a pointer to an
+// array counts as the array).
+func (w *walker) containerType(c *node, sc *scope) *typ {
+	t := under(deref(w.typeOf(c, sc)))
+	if t != nil && t.kind == tPtr {
+		t = under(t.elem)
+	}
+	return t
+}
+
+// elemLoc returns the location of the elements (or map keys) of a container of type t, 0
+// when the element type is not known.
+func (fg *flowGraph) elemLoc(t *typ, mapKey bool) loc {
+	if t == nil {
+		return 0
+	}
+	var et *typ
+	switch t.kind {
+	case tSlice, tChan:
+		if mapKey {
+			return 0
+		}
+		et = t.elem
+	case tMap:
+		et = t.elem
+		if mapKey {
+			et = t.key
+		}
+	default:
+		return 0
+	}
+	if k := typeKey(et); k != "" {
+		return fg.elem(k, mapKey)
+	}
+	return 0
+}
+
+// elemFlow returns what an element (or a map key) of container c may hold.
+func (w *walker) elemFlow(c *node, sc *scope, mapKey bool) flow {
+	if l := w.a.flow.elemLoc(w.containerType(c, sc), mapKey); l != 0 {
+		return flow{locs: []loc{l}}
+	}
+	return w.flowOf(c, sc)
+}
+
+// elemDst returns the locations a store into an element (or a map key) of c writes.
+func (w *walker) elemDst(c *node, sc *scope, mapKey bool) []loc {
+	if l := w.a.flow.elemLoc(w.containerType(c, sc), mapKey); l != 0 {
+		return []loc{l}
+	}
+	return w.dstLocs(c, sc)
+}
+
+// dstLocs returns the locations an assignment to lhs writes.
+func (w *walker) dstLocs(lhs *node, sc *scope) []loc {
+	lhs = w.indexForm(stripParens(lhs), sc)
+	if lhs == nil {
+		return nil
+	}
+	switch lhs.Type {
+	case "identifier":
+		name := lhs.Text(w.f.src)
+		if name == "_" {
+			return nil
+		}
+		if b := sc.lookup(name); b != nil {
+			return []loc{w.bindingLoc(b)}
+		}
+		if vs := w.f.pkg.vars[name]; len(vs) > 0 {
+			return w.globalLocs(vs)
+		}
+	case "selector_expression":
+		name := lhs.Child("field").Text(w.f.src)
+		op := stripParens(lhs.Child("operand"))
+		if im := w.importOf(op, sc); im != nil {
+			if im.pkg != nil {
+				return w.globalLocs(im.pkg.vars[name])
+			}
+			return nil
+		}
+		if owner := fieldOwner(w.typeOf(op, sc), name); owner != nil {
+			return []loc{w.a.flow.field(owner, name)}
+		}
+	case "index_expression":
+		return w.elemDst(lhs.Child("operand"), sc, false)
+	case "unary_expression":
+		if op := lhs.Child("operator"); op != nil && op.Type == "*" {
+			return w.dstLocs(lhs.Child("operand"), sc)
+		}
+	}
+	return nil
+}
+
+// callFlow returns what result i of a call may hold.
+func (w *walker) callFlow(call *node, sc *scope, i int) flow {
+	fx := stripParens(call.Child("function"))
+	if fx == nil {
+		return flow{}
+	}
+	args := exprList(firstArgList(call))
+	if fx.Type == "identifier" && w.isBuiltin(fx, sc) {
+		if fx.Text(w.f.src) == "append" && i == 0 && len(args) > 0 {
+			f := w.flowOf(args[0], sc)
+			if w.a.flow.elemLoc(w.containerType(args[0], sc), false) == 0 {
+				for _, x := range args[1:] {
+					f = f.union(w.flowOf(x, sc))
+				}
+			}
+			return f
+		}
+		return flow{}
+	}
+	if t := w.typeNamed(fx, sc); t != nil { // a conversion
+		if i == 0 && len(args) > 0 {
+			return w.flowOf(args[0], sc)
+		}
+		return flow{}
+	}
+	var out flow
+	fns := w.flowCallees(call, sc)
+	for _, g := range fns {
+		if i < len(g.resultTypes()) {
+			out.locs = append(out.locs, w.a.flow.result(g, i))
+		}
+	}
+	if len(fns) == 0 {
+		if _, folded := w.callee(fx, sc); !folded {
+			out.locs = append(out.locs, w.a.flow.callValue(call, i))
+		}
+	}
+	return out
+}
+
+// dynamicCall describes a call whose called expression may hold function values (a
+// variable, a field, an element, a call's result), or returns nil.
+func (w *walker) dynamicCall(call *node, sc *scope) *dynCall {
+	fx := stripParens(call.Child("function"))
+	if fx == nil || fx.Type == "func_literal" || fx.Type == "identifier" && w.isBuiltin(fx, sc) || w.typeNamed(fx, sc) != nil {
+		return nil
+	}
+	if fx.Type == "selector_expression" && w.importOf(stripParens(fx.Child("operand")), sc) != nil {
+		return nil
+	}
+	recv := w.flowOf(fx, sc)
+	if len(recv.locs) == 0 {
+		return nil
+	}
+	d := &dynCall{call: call, recv: recv}
+	args := exprList(firstArgList(call))
+	if al := call.Child("arguments"); al != nil && al.FirstOfType("...") != nil {
+		d.spread = true
+	}
+	for _, x := range args {
+		d.args = append(d.args, w.flowOf(x, sc))
+	}
+	return d
+}
+
+// isBuiltin reports whether identifier fx names a predeclared function.
+func (w *walker) isBuiltin(fx *node, sc *scope) bool {
+	name := fx.Text(w.f.src)
+	if sc.lookup(name) != nil || len(w.pkgFuncs(name)) > 0 || len(w.f.pkg.vars[name]) > 0 || w.f.pkg.types[name] != nil {
+		return false
+	}
+	switch name {
+	case "append", "new", "make", "len", "cap", "copy", "delete", "panic", "recover", "print",
+		"println", "close", "clear", "min", "max", "complex", "real", "imag":
+		return true
+	}
+	return false
+}
+
+// flowCallees returns the callees through which a call's arguments and results flow: the
+// static callees, or the class-hierarchy candidates of a call through an interface.
+func (w *walker) flowCallees(call *node, sc *scope) []*fn {
+	if fns, ok := w.a.flow.callees[call]; ok {
+		return fns
+	}
+	fx := stripParens(call.Child("function"))
+	fns, _ := w.callee(fx, sc)
+	if len(fns) == 0 {
+		if s := w.ifaceCall(fx, sc, false); s != nil && s.cha {
+			var ok bool
+			if fns, ok = w.a.flow.cha[s.key]; !ok {
+				fns = w.a.chaTargets(s.req, s.name, s.ar, false)
+				w.a.flow.cha[s.key] = fns
+			}
+		}
+	}
+	w.a.flow.callees[call] = fns
+	return fns
+}
+
+// ifaceCall describes fx when it is a method selected from a value of interface type (or
+// an interface promoted through an embedded field); withRecv also computes what the
+// receiver holds.
+func (w *walker) ifaceCall(fx *node, sc *scope, withRecv bool) *ifaceSite {
+	fx = stripParens(fx)
+	if fx == nil || fx.Type != "selector_expression" {
+		return nil
+	}
+	op := stripParens(fx.Child("operand"))
+	name := fx.Child("field").Text(w.f.src)
+	if w.importOf(op, sc) != nil || w.typeNamed(op, sc) != nil {
+		return nil
+	}
+	t := deref(w.typeOf(op, sc))
+	if t == nil {
+		return nil
+	}
+	var it *typ
+	var owner *typeDecl
+	var fname string
+	switch {
+	case t.kind == tIface:
+		it = t
+	case t.kind == tNamed && t.decl == nil:
+		it = t
+	case t.kind == tNamed && t.decl.isIface():
+		it = t.decl.underlying()
+	case t.kind == tNamed || t.kind == tStruct:
+		var fns []*fn
+		fns, it, owner, fname = findMethodVia(t, name)
+		if len(fns) > 0 || it == nil {
+			return nil
+		}
+		it = deref(it)
+		if it.kind == tNamed && it.decl != nil {
+			it = it.decl.underlying()
+		}
+	default:
+		return nil
+	}
+	s := &ifaceSite{name: name, key: chaKey{it: it, name: name}}
+	switch {
+	case it.kind == tNamed && it.decl == nil:
+		s.key = chaKey{ext: it.ext, name: name}
+		if ms, ok := knownIfaces[it.ext]; ok {
+			s.ar = map[string]arity{}
+			for _, m := range ms {
+				if k, ok := knownArity[m]; ok && m != "Value" {
+					s.ar[m] = k
+				}
+			}
+			s.req, s.cha = append([]string{name}, ms...), true
+		} else {
+			s.req = []string{name} // an interface (or type) declared outside the module
+		}
+	case it.kind == tIface:
+		set := map[string]bool{name: true}
+		s.ar = map[string]arity{}
+		ifaceMethods(it, set, 0, s.ar)
+		for m := range set {
+			s.req = append(s.req, m)
+		}
+		sort.Strings(s.req)
+		s.cha = true
+	default:
+		return nil
+	}
+	if withRecv {
+		if owner != nil {
+			s.recv = flow{locs: []loc{w.a.flow.field(owner, fname)}}
+		} else {
+			s.recv = w.flowOf(op, sc)
+		}
+	}
+	return s
+}
+
+// paramInfo lists a function's parameter types by position and whether the last one is
+// variadic (its type is then the element type).
+func (g *fn) paramInfo() ([]*typ, bool) {
+	list := g.decl.Child("parameters")
+	if list == nil {
+		return nil, false
+	}
+	var out []*typ
+	variadic := false
+	for _, pd := range list.NamedKids() {
+		switch pd.Type {
+		case "parameter_declaration":
+			t := g.file.typeExpr(pd.Child("type"), g.tparams)
+			for range max(1, len(pd.Children("name"))) {
+				out = append(out, t)
+			}
+		case "variadic_parameter_declaration":
+			out = append(out, g.file.typeExpr(pd.Child("type"), g.tparams))
+			variadic = true
+		}
+	}
+	return out, variadic
+}
+
+// callFlows adds the flows of a call: arguments into the callees' parameters, and the
+// elements appended by append.
+func (w *walker) callFlows(call *node, sc *scope) {
+	fx := stripParens(call.Child("function"))
+	if fx == nil {
+		return
+	}
+	args := exprList(firstArgList(call))
+	spread := false
+	if al := call.Child("arguments"); al != nil && al.FirstOfType("...") != nil {
+		spread = true
+	}
+	fg := w.a.flow
+	if fx.Type == "selector_expression" {
+		if im := w.importOf(stripParens(fx.Child("operand")), sc); im != nil && im.pkg == nil {
+			w.externalCallbackFlows(args, sc)
+			return
+		}
+	}
+	if fx.Type == "identifier" && w.isBuiltin(fx, sc) {
+		if fx.Text(w.f.src) == "append" && len(args) > 1 {
+			dst := w.elemDst(args[0], sc, false)
+			if spread {
+				fg.flowTo(dst, w.elemFlow(args[1], sc, false))
+			} else {
+				for _, x := range args[1:] {
+					fg.flowTo(dst, w.flowOf(x, sc))
+				}
+			}
+		}
+		return
+	}
+	if w.typeNamed(fx, sc) != nil {
+		return // a conversion
+	}
+	fns := w.flowCallees(call, sc)
+	if len(fns) == 0 || len(args) == 0 {
+		return
+	}
+	if fx.Type == "selector_expression" && w.typeNamed(fx.Child("operand"), sc) != nil {
+		args = args[1:] // a method expression T.M(recv, args...)
+	}
+	flows := make([]flow, len(args))
+	for i, x := range args {
+		flows[i] = w.flowOf(x, sc)
+	}
+	for _, g := range fns {
+		fg.argsToParams(g, flows, spread)
+	}
+}
+
+// externalCallbackFlows handles a function literal passed to a function outside the
+// module together with a slice or map (slices.SortFunc(s, func(a, b T) int {…}),
+// slices.IndexFunc, sort.Slice…): the callee's code is not analysed, so each parameter of
+// the literal whose type is the element type of such an argument receives the elements.
+func (w *walker) externalCallbackFlows(args []*node, sc *scope) {
+	fg := w.a.flow
+	for _, lit := range args {
+		lit = stripParens(lit)
+		if lit.Type != "func_literal" {
+			continue
+		}
+		params := w.f.paramTypes(lit.Child("parameters"), w.tparams)
+		for _, c := range args {
+			if stripParens(c) == lit {
+				continue
+			}
+			ct := w.containerType(c, sc)
+			if ct == nil || ct.kind != tSlice && ct.kind != tMap {
+				continue
+			}
+			ek := typeKey(ct.elem)
+			if ek == "" {
+				continue
+			}
+			for i, pt := range params {
+				if typeKey(pt) == ek {
+					fg.flowTo([]loc{fg.litParam(lit, i)}, w.elemFlow(c, sc, false))
+				}
+			}
+		}
+	}
+}
+
+// argsToParams adds the flows of a call's arguments into g's parameters (variadic
+// arguments into the elements of the variadic parameter's type).
+func (fg *flowGraph) argsToParams(g *fn, flows []flow, spread bool) {
+	params, variadic := g.paramInfo()
+	fg.argsInto(params, variadic, flows, spread, func(i int) loc { return fg.param(g, i) })
+}
+
+// argsInto adds the flows of a call's arguments into parameters of the given types (for
+// paramInfo-style lists, the last is the element type when variadic).
+func (fg *flowGraph) argsInto(params []*typ, variadic bool, flows []flow, spread bool, param func(int) loc) {
+	n := len(params)
+	for i, f := range flows {
+		switch {
+		case variadic && i >= n-1 && spread:
+			fg.flowTo([]loc{param(n - 1)}, f)
+		case variadic && i >= n-1:
+			et := params[n-1]
+			if et != nil && et.kind == tSlice { // paramTypes spells it []T
+				et = et.elem
+			}
+			if k := typeKey(et); k != "" {
+				fg.flowTo([]loc{fg.elem(k, false)}, f)
+			} else {
+				fg.flowTo([]loc{param(n - 1)}, f)
+			}
+		case i < n:
+			fg.flowTo([]loc{param(i)}, f)
+		}
+	}
+}
+
+// dynLits returns the function literals that reach the called value of a call through a
+// function value and accept its number of arguments.
+func (a *analyzer) dynLits(d *dynCall) []int {
+	var out []int
+	set := a.flow.typesOf(d.recv)
+	for i, l := range a.flow.lits {
+		if !set.has(a.flow.litBit(i)) {
+			continue
+		}
+		if countParams(l.node.Child("parameters")) == len(d.args) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// assignFlows adds the flows of lhs... = rhs... (assignments, := and var declarations);
+// rhs are the flows computed before the left-hand names were declared.
+func (w *walker) assignFlows(ls []*node, rhs []flow, sc *scope) {
+	for i, l := range ls {
+		if i < len(rhs) {
+			w.a.flow.flowTo(w.dstLocs(l, sc), rhs[i])
+		}
+	}
+}
+
+// rhsFlows returns the flow into each of n left-hand sides from the right-hand side right.
+func (w *walker) rhsFlows(n int, right *node, sc *scope) []flow {
+	rs := exprList(right)
+	out := make([]flow, n)
+	switch {
+	case len(rs) == n:
+		for i, r := range rs {
+			out[i] = w.flowOf(r, sc)
+		}
+	case len(rs) == 1:
+		r := stripParens(rs[0])
+		if r.Type == "call_expression" {
+			for i := range out {
+				out[i] = w.callFlow(r, sc, i)
+			}
+		} else if n > 0 {
+			out[0] = w.flowOf(r, sc) // comma-ok forms
+		}
+	}
+	return out
+}
+
+// mapKeyFlows adds the flows of the keys of m[k] = v assignments.
+func (w *walker) mapKeyFlows(ls []*node, sc *scope) {
+	for _, l := range ls {
+		l = stripParens(l)
+		if l.Type != "index_expression" {
+			continue
+		}
+		if t := w.containerType(l.Child("operand"), sc); t != nil && t.kind == tMap {
+			if k := w.a.flow.elemLoc(t, true); k != 0 {
+				w.a.flow.flowTo([]loc{k}, w.flowOf(l.Child("index"), sc))
+			}
+		}
+	}
+}
+
+// returnFlows adds the flows of a return statement into the results of the enclosing
+// declared function (returns of function literals have no location).
+func (w *walker) returnFlows(n *node, sc *scope) {
+	g := w.cur
+	if g == nil && w.curLit == nil {
+		return
+	}
+	var list *node
+	for _, k := range n.Kids {
+		if k.Named && k.Type != "comment" {
+			list = k
+			break
+		}
+	}
+	if list == nil {
+		return
+	}
+	if g == nil { // in a function literal
+		lit := w.curLit
+		fl := w.rhsFlows(len(w.f.resultTypes(lit.Child("result"), w.tparams)), list, sc)
+		for i, f := range fl {
+			w.a.flow.flowTo([]loc{w.a.flow.litResult(lit, i)}, f)
+		}
+		return
+	}
+	nres := len(g.resultTypes())
+	fl := w.rhsFlows(nres, list, sc)
+	for i, f := range fl {
+		w.a.flow.flowTo([]loc{w.a.flow.result(g, i)}, f)
+	}
+}
+
+// literalFlows adds the flows of a composite literal's elements into its fields or its
+// element locations; elided inner literals take the element type.
+func (w *walker) literalFlows(body *node, t *typ, sc *scope, depth int) {
+	if body == nil || depth > 8 {
+		return
+	}
+	fg := w.a.flow
+	var fields []field
+	var owner *typeDecl
+	if d := concreteDecl(t); d != nil && deref(t).kind == tNamed {
+		if u := d.underlying(); u != nil && u.kind == tStruct {
+			fields, owner = u.fields, d
+		}
+	}
+	u := under(deref(t))
+	pos := 0
+	for _, el := range body.NamedKids() {
+		var key, val *node
+		switch el.Type {
+		case "keyed_element":
+			kids := el.NamedKids()
+			if len(kids) < 2 {
+				continue
+			}
+			key, val = kids[0], kids[len(kids)-1]
+		case "literal_element":
+			val = el
+		default:
+			continue
+		}
+		pos++
+		v := unwrapElement(val)
+		if v == nil {
+			continue
+		}
+		var dst []loc
+		var vt *typ
+		switch {
+		case owner != nil:
+			name := ""
+			if key != nil {
+				if k := unwrapElement(key); k != nil && k.Type == "identifier" {
+					name = k.Text(w.f.src)
+				}
+			} else if pos-1 < len(fields) {
+				name = fields[pos-1].name
+			}
+			for _, fd := range fields {
+				if fd.name == name {
+					vt = fd.t
+					dst = []loc{fg.field(owner, name)}
+					break
+				}
+			}
+		case u != nil && (u.kind == tSlice || u.kind == tMap):
+			vt = u.elem
+			dst = []loc{fg.elemLoc(u, false)}
+			if u.kind == tMap && key != nil {
+				kv := unwrapElement(key)
+				if kv != nil && kv.Type == "literal_value" {
+					w.literalFlows(kv, u.key, sc, depth+1)
+				} else if kv != nil {
+					fg.flowTo([]loc{fg.elemLoc(u, true)}, w.flowOf(kv, sc))
+				}
+			}
+		}
+		if v.Type == "literal_value" {
+			w.literalFlows(v, vt, sc, depth+1)
+			if d := concreteDecl(vt); d != nil {
+				fg.flowTo(dst, flow{types: []*typeDecl{d}})
+			}
+			continue
+		}
+		if len(dst) > 0 {
+			fg.flowTo(dst, w.flowOf(v, sc))
+		}
+	}
+}
+
+// unwrapElement returns the expression or literal_value inside a literal_element.
+func unwrapElement(n *node) *node {
+	if n == nil {
+		return nil
+	}
+	if n.Type != "literal_element" {
+		return n
+	}
+	for _, k := range n.Kids {
+		if k.Named && k.Type != "comment" {
+			return k
+		}
+	}
+	return nil
+}
+
+// rangeFlows returns what the key and the value of a range over r may hold.
+func (w *walker) rangeFlows(r *node, sc *scope) (flow, flow) {
+	t := w.containerType(r, sc)
+	if t == nil {
+		f := w.flowOf(r, sc)
+		return f, f
+	}
+	switch t.kind {
+	case tSlice:
+		return flow{}, w.elemFlow(r, sc, false)
+	case tMap:
+		return w.elemFlow(r, sc, true), w.elemFlow(r, sc, false)
+	case tChan:
+		return w.elemFlow(r, sc, false), flow{}
+	}
+	return flow{}, flow{}
+}
+
+// globalFlows adds the flows of a file's package-level variable initialisers.
+func (a *analyzer) globalFlows(f *file) {
+	w := &walker{a: a, f: f, caller: -1, flows: true}
+	sc := newScope(nil)
+	for _, d := range f.root.Kids {
+		if d.Type != "var_declaration" {
+			continue
+		}
+		for _, s := range varSpecs(d) {
+			names := s.Children("name")
+			fl := w.rhsFlows(len(names), s.Child("value"), sc)
+			for i, nm := range names {
+				for _, v := range f.pkg.vars[nm.Text(f.src)] {
+					if v.spec == s {
+						a.flow.flowTo([]loc{a.flow.global(v)}, fl[i])
+					}
+				}
+			}
+		}
+	}
+}
