@@ -23,7 +23,7 @@ func BenchmarkNpm(b *testing.B) {
 		for b.Loop() {
 			for _, f := range files {
 				if fe.Match(f.Path) {
-					if _, _, _, _, err := fe.poolFor(f.Path).parse(context.Background(), f.Src); err != nil {
+					if _, _, _, _, err := fe.poolFor(f.Path).Parse(context.Background(), f.Src); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -28,6 +28,10 @@ func FuzzAnalyze(f *testing.F) {
 	}
 	f.Add([]byte("class A extends A { constructor() { super(); this.x = new A(); this.x.m(); } }"))
 	f.Add([]byte("const a = b; const b = a; a(); module.exports = module.exports; export * from './x.js';"))
+	f.Add([]byte("/** @typedef {import('./x.js').F} T */\n/** @param {T|null} t\n * @returns {T} */\nfunction g(t) { t.m(); return g(t).m(); }\n" +
+		"function F() { this.m(); }\nF.prototype.m = function () { return new F(); };\nrequire('./x.js')();\n" +
+		"class S { static s() { return new this(); } static t() { return this.s().u(); } u() { this.v = () => 1; } v() {} }\n" +
+		"module.exports = { a: require('./x.js'), b: new S(), c: S.t() };\n"))
 	f.Add([]byte("function (\n"))
 	f.Add([]byte{0xff, 0, '`', '$', '{'})
 	for _, p := range []string{"src/models.ts", "src/main.ts", "src/view.tsx"} {

@@ -116,19 +116,29 @@ const (
 	sNew                     // the value of a new expression, resolved lazily
 	sTyped                   // a value with a TypeScript type annotation, resolved lazily
 	sCall                    // the result of a call, typed by the callee's return type
+	sDoc                     // a value with a JSDoc type (name: the type expression)
+	sArray                   // an array whose elements are elem (a lazy symbol)
+	sElem                    // an element of the array node denotes, resolved lazily
 )
 
 type symbol struct {
 	kind   symKind
 	def    *def
 	class  *class
-	file   *file  // sNS, sImport
-	name   string // sImport: the exported name ("*" for the namespace); sObject: name prefix
-	node   *node  // sAlias, sNew
-	sc     *scope // sAlias, sNew: where node is evaluated
-	cls    *class // sAlias, sNew: the class `this` denotes there
-	obj    *file  // sObject: the file of its definitions
-	extern bool   // sImport from outside the analysed files
+	file   *file   // sNS, sImport
+	name   string  // sImport: the exported name ("*" for the namespace); sObject: name prefix
+	node   *node   // sAlias, sNew
+	sc     *scope  // sAlias, sNew: where node is evaluated
+	cls    *class  // sAlias, sNew: the class `this` denotes there
+	obj    *file   // sObject: the file of its definitions
+	extern bool    // sImport from outside the analysed files
+	elem   *symbol // sArray: its elements
+
+	// A variable declared without a value (let x;) is what all its assignments agree on.
+	noInit  bool
+	assigns []*symbol
+	mixed   bool // assigned something else (or by a loop)
+	busy    bool
 }
 
 // scope is a function-level (or module-level) scope: block scoping is not modelled.
@@ -136,6 +146,7 @@ type scope struct {
 	parent *scope
 	names  map[string]*symbol
 	file   *file
+	owner  *def // the definition whose body this is (nil: module, folded function)
 }
 
 // child returns a new scope nested in s.
@@ -175,22 +186,34 @@ type class struct {
 	parent   *class
 	resolved bool
 	busy     bool
+	proto    bool   // the instances of a constructor function (F.prototype.m = …)
+	meta     *class // the class side: static methods and fields (nil for proto)
+	metaOf   *class // for a class side, its class
+	objOf    string // for `this` in an object's function, the object's qualified name
 }
 
 // def is one definition.
 type def struct {
-	sc     *scope // the scope the definition is declared in (for its return type)
-	cls    *class // the class `this` denotes in its body
-	idx    int
-	name   string
-	kind   task.Kind
-	defN   *node // the node Def covers
-	fnN    *node // the function-like node (parameters, body)
-	docN   *node // the node whose preceding comment is the doc
-	owner  *def  // enclosing definition
-	file   *file
-	id     string
-	parent string
+	sc      *scope // the scope the definition is declared in (for its return type)
+	cls     *class // the class `this` denotes in its body
+	idx     int
+	name    string
+	kind    task.Kind
+	defN    *node // the node Def covers
+	fnN     *node // the function-like node (parameters, body)
+	docN    *node // the node whose preceding comment is the doc
+	owner   *def  // enclosing definition
+	file    *file
+	id      string
+	parent  string
+	proto   *class // the instances `new F()` makes of a function definition F
+	inner   *scope // the scope of its body
+	this    *class // the class `this` denotes in its body
+	docRet  string // the JSDoc @returns type
+	viaThis bool   // defined by this.m = … in class code
+
+	retBusy, retDone bool    // inferring the value it returns
+	ret              *symbol // the value it returns, if all its returns agree
 }
 
 // callSite is a call or new expression waiting for resolution.
@@ -214,6 +237,8 @@ type file struct {
 	byName  map[string][]*def
 	calls   []callSite
 	module  *def
+	protos  map[string]*class  // constructor functions' instances by qualified name
+	types   map[string]*symbol // JSDoc @typedef {import('./m').T} T
 }
 
 type analyzer struct {
@@ -243,7 +268,7 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			root, r, c, bad, err := fe.poolFor(srcs[i].Path).parse(ctx, srcs[i].Src)
+			root, r, c, bad, err := fe.poolFor(srcs[i].Path).Parse(ctx, srcs[i].Src)
 			out[i], errs[i] = parsed{root, r, c, bad}, err
 		}()
 	}
@@ -309,20 +334,20 @@ func (a *analyzer) number(f *file) {
 		if f.defs[i].kind == task.KindModule || f.defs[j].kind == task.KindModule {
 			return f.defs[i].kind == task.KindModule && f.defs[j].kind != task.KindModule
 		}
-		return f.defs[i].defN.start < f.defs[j].defN.start
+		return f.defs[i].defN.Start < f.defs[j].defN.Start
 	})
 	count := map[string]int{}
 	for _, d := range f.defs {
 		count[d.name]++
-		count[d.name+"@"+strconv.Itoa(d.defN.row+1)]++
+		count[d.name+"@"+strconv.Itoa(d.defN.Row+1)]++
 	}
 	for _, d := range f.defs {
 		d.id = task.MakeID(f.path, d.name)
 		if count[d.name] > 1 {
-			at := "@" + strconv.Itoa(d.defN.row+1)
+			at := "@" + strconv.Itoa(d.defN.Row+1)
 			d.id += at
 			if count[d.name+at] > 1 { // several on one line: add the column
-				d.id += ":" + strconv.Itoa(d.defN.col+1)
+				d.id += ":" + strconv.Itoa(d.defN.Col+1)
 			}
 		}
 	}
@@ -349,54 +374,54 @@ func makeDef(f *file, d *def) callgraph.Definition {
 		return callgraph.Definition{Function: fn, Metrics: measure(f.root, nil, f.src, 0, lines-1)}
 	}
 	n := d.defN
-	fn.Line, fn.EndLine, fn.DecoratorLine = n.row+1, n.endRow+1, n.row+1
-	fn.Def = task.Span{Start: n.start, End: n.end}
-	sigEnd := n.end
-	if body := d.fnN.child("body"); body != nil {
-		fn.Body = task.Span{Start: body.start, End: body.end}
-		sigEnd = body.start
-		if p := d.fnN.child("parameters"); p != nil {
-			sigEnd = p.end
-		} else if p := d.fnN.child("parameter"); p != nil {
-			sigEnd = p.end
+	fn.Line, fn.EndLine, fn.DecoratorLine = n.Row+1, n.EndRow+1, n.Row+1
+	fn.Def = task.Span{Start: n.Start, End: n.End}
+	sigEnd := n.End
+	if body := d.fnN.Child("body"); body != nil {
+		fn.Body = task.Span{Start: body.Start, End: body.End}
+		sigEnd = body.Start
+		if p := d.fnN.Child("parameters"); p != nil {
+			sigEnd = p.End
+		} else if p := d.fnN.Child("parameter"); p != nil {
+			sigEnd = p.End
 		}
 	}
-	fn.Signature = task.Span{Start: n.start, End: max(sigEnd, n.start)}
+	fn.Signature = task.Span{Start: n.Start, End: max(sigEnd, n.Start)}
 	fn.Doc = docComment(d.docN)
-	return callgraph.Definition{Function: fn, Metrics: measure(n, d.fnN, f.src, n.row, n.endRow)}
+	return callgraph.Definition{Function: fn, Metrics: measure(n, d.fnN, f.src, n.Row, n.EndRow)}
 }
 
 // docComment returns the comment directly above n (a JSDoc block or line comments).
 func docComment(n *node) task.Span {
-	p := n.parent
+	p := n.Parent
 	if p == nil {
 		return task.Span{}
 	}
 	idx := -1
-	for i, k := range p.kids {
+	for i, k := range p.Kids {
 		if k == n {
 			idx = i
 		}
 	}
 	var first, last *node
-	row := n.row
+	row := n.Row
 	for i := idx - 1; i >= 0; i-- {
-		k := p.kids[i]
-		if k.end == k.start {
+		k := p.Kids[i]
+		if k.End == k.Start {
 			continue
 		}
-		if k.typ != "comment" || k.endRow < row-1 {
+		if k.Type != "comment" || k.EndRow < row-1 {
 			break
 		}
 		if last == nil {
 			last = k
 		}
-		first, row = k, k.row
+		first, row = k, k.Row
 	}
 	if first == nil {
 		return task.Span{}
 	}
-	return task.Span{Start: first.start, End: last.end}
+	return task.Span{Start: first.Start, End: last.End}
 }
 
 // resolveModule maps an import specifier to an analysed file: relative specifiers only,
@@ -434,10 +459,10 @@ func (a *analyzer) resolveModule(from *file, spec string) *file {
 
 // stringValue returns the contents of a string literal node.
 func stringValue(n *node, src []byte) (string, bool) {
-	if n == nil || n.typ != "string" {
+	if n == nil || n.Type != "string" {
 		return "", false
 	}
-	s := n.text(src)
+	s := n.Text(src)
 	if len(s) < 2 {
 		return "", false
 	}
