@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	sitter "github.com/smacker/go-tree-sitter"
 	tspython "github.com/smacker/go-tree-sitter/python"
@@ -43,11 +44,14 @@ func networkxFiles(b *testing.B) []callgraph.SourceFile {
 
 // BenchmarkAnalyzeNetworkx analyses all of networkx on one worker (compare with
 // BenchmarkParseOnlyNetworkx, which parses the same files with tree-sitter alone).
-// It reports the process's peak resident memory (VmHWM) as peak-MB.
+// It reports the process's peak resident memory (VmHWM) as peak-MB (meaningful when the
+// benchmark runs alone in its process) and the process CPU time per analysis as
+// cpu-ms/op, which other load on a shared machine disturbs less than the wall time.
 func BenchmarkAnalyzeNetworkx(b *testing.B) {
 	files := networkxFiles(b)
 	fe := New(Options{Workers: 1})
 	var defs, calls int
+	cpu := cpuMeter(b)
 	for b.Loop() {
 		a, err := fe.Analyze(context.Background(), files)
 		if err != nil {
@@ -55,9 +59,24 @@ func BenchmarkAnalyzeNetworkx(b *testing.B) {
 		}
 		defs, calls = len(a.Definitions), len(a.Calls)
 	}
+	cpu.report()
 	b.ReportMetric(float64(defs), "defs")
 	b.ReportMetric(float64(calls), "edges")
 	reportPeak(b)
+}
+
+// cpuClock measures the process's user+system CPU time over a benchmark loop.
+type cpuClock struct {
+	b     *testing.B
+	start time.Duration
+}
+
+func cpuMeter(b *testing.B) cpuClock { return cpuClock{b: b, start: processCPU()} }
+
+func (c cpuClock) report() {
+	if c.b.N > 0 {
+		c.b.ReportMetric(float64((processCPU()-c.start).Microseconds())/1000/float64(c.b.N), "cpu-ms/op")
+	}
 }
 
 // BenchmarkAnalyzeNetworkxNoValueFlow is BenchmarkAnalyzeNetworkx with level 7 off
@@ -96,6 +115,7 @@ func BenchmarkParseOnlyNetworkx(b *testing.B) {
 	p := sitter.NewParser()
 	defer p.Close()
 	p.SetLanguage(tspython.GetLanguage())
+	cpu := cpuMeter(b)
 	for b.Loop() {
 		for _, f := range files {
 			t, err := p.ParseCtx(context.Background(), nil, f.Src)
@@ -105,6 +125,7 @@ func BenchmarkParseOnlyNetworkx(b *testing.B) {
 			t.Close()
 		}
 	}
+	cpu.report()
 	reportPeak(b)
 }
 

@@ -4,6 +4,7 @@ package python
 #include <stdint.h>
 #include <stdlib.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 // Declarations of the tree-sitter C API (api.h of the tree-sitter runtime that
 // github.com/smacker/go-tree-sitter compiles and links) and of the grammar entry point
@@ -94,6 +95,90 @@ done:
 	return i;
 }
 
+// fl_gonode mirrors the Go type node: one syntax node with its child and sibling links
+// and its classification (the package's kind and namedness, from tables indexed by
+// grammar symbol).
+typedef struct {
+	uint32_t start, end;
+	uint32_t row, col;
+	uint32_t erow;
+	int32_t parent, first, next;
+	uint16_t sym;
+	uint8_t kind, named, missing, extra;
+} fl_gonode;
+
+// fl_parse_tree parses src and stores in *count the number of nodes fl_walk will write.
+static TSTree *fl_parse_tree(TSParser *p, const char *src, uint32_t n, uint32_t *count) {
+	*count = 0;
+	TSTree *t = ts_parser_parse_string(p, NULL, src, n);
+	if (t) *count = ts_node_descendant_count(ts_tree_root_node(t)) + 1;
+	return t;
+}
+
+// fl_walk writes the nodes of t in pre-order into out (capacity cap; last is scratch of
+// the same length), links children and siblings, classifies each node with the tables
+// (nsyms entries; errKind for ERROR nodes) and deletes t. It returns the number of nodes
+// written, or cap+1 when the tree has more nodes than cap.
+static uint32_t fl_walk(TSTree *t, fl_gonode *out, int32_t *last, uint32_t cap,
+		const uint8_t *kinds, const uint8_t *named, uint32_t nsyms, uint8_t errKind) {
+	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(t));
+	uint32_t i = 0;
+	int32_t parent = -1;
+	for (;;) {
+		if (i == cap) { i = cap + 1; break; }
+		TSNode nd = ts_tree_cursor_current_node(&c);
+		fl_gonode *o = &out[i];
+		TSPoint sp = ts_node_start_point(nd);
+		uint16_t sym = ts_node_symbol(nd);
+		o->start = ts_node_start_byte(nd);
+		o->end = ts_node_end_byte(nd);
+		o->row = sp.row;
+		o->col = sp.column;
+		o->erow = ts_node_end_point(nd).row;
+		o->parent = parent;
+		o->first = -1;
+		o->next = -1;
+		o->sym = sym;
+		if (sym == 0xFFFF) { o->kind = errKind; o->named = 1; }
+		else if (sym < nsyms) { o->kind = kinds[sym]; o->named = named[sym]; }
+		else { o->kind = 0; o->named = 0; }
+		o->missing = ts_node_is_missing(nd) ? 1 : 0;
+		o->extra = ts_node_is_extra(nd) ? 1 : 0;
+		last[i] = -1;
+		if (parent >= 0) {
+			int32_t l = last[parent];
+			if (l < 0) out[parent].first = (int32_t)i; else out[l].next = (int32_t)i;
+			last[parent] = (int32_t)i;
+		}
+		int32_t me = (int32_t)i++;
+		if (ts_tree_cursor_goto_first_child(&c)) { parent = me; continue; }
+		while (!ts_tree_cursor_goto_next_sibling(&c)) {
+			if (!ts_tree_cursor_goto_parent(&c)) goto done;
+			parent = out[parent].parent;
+		}
+	}
+done:
+	ts_tree_cursor_delete(&c);
+	ts_tree_delete(t);
+	return i;
+}
+
+// fl_gonode_layout returns the size of fl_gonode (k = 0) or the offset of its k-th field.
+static size_t fl_gonode_layout(int k) {
+	switch (k) {
+	case 0: return sizeof(fl_gonode);
+	case 1: return offsetof(fl_gonode, row);
+	case 2: return offsetof(fl_gonode, erow);
+	case 3: return offsetof(fl_gonode, parent);
+	case 4: return offsetof(fl_gonode, next);
+	case 5: return offsetof(fl_gonode, sym);
+	case 6: return offsetof(fl_gonode, kind);
+	case 7: return offsetof(fl_gonode, named);
+	case 8: return offsetof(fl_gonode, extra);
+	}
+	return 0;
+}
+
 static TSParser *fl_new_parser(void) {
 	TSParser *p = ts_parser_new();
 	if (p && !ts_parser_set_language(p, tree_sitter_python())) { ts_parser_delete(p); return NULL; }
@@ -104,6 +189,7 @@ import "C"
 
 import (
 	"errors"
+	"sync"
 	"unsafe"
 
 	// The tree-sitter runtime and the Python grammar: their compiled C code provides the
@@ -130,6 +216,77 @@ const (
 func init() {
 	if unsafe.Sizeof(cnode{}) != unsafe.Sizeof(C.fl_node{}) {
 		panic("python: cnode and fl_node layouts differ")
+	}
+	var n node
+	goLayout := []uintptr{unsafe.Sizeof(n), unsafe.Offsetof(n.row), unsafe.Offsetof(n.endRow),
+		unsafe.Offsetof(n.parent), unsafe.Offsetof(n.next), unsafe.Offsetof(n.sym),
+		unsafe.Offsetof(n.kind), unsafe.Offsetof(n.named), unsafe.Offsetof(n.extra)}
+	for k, off := range goLayout {
+		if uintptr(C.fl_gonode_layout(C.int(k))) != off {
+			panic("python: node and fl_gonode layouts differ")
+		}
+	}
+}
+
+// symTables are the kind and namedness of each grammar symbol, as byte tables for fl_walk.
+var (
+	symTablesOnce      sync.Once
+	symKinds, symNamed []uint8
+)
+
+func symTables() ([]uint8, []uint8) {
+	symTablesOnce.Do(func() {
+		syms := symbols()
+		symKinds, symNamed = make([]uint8, len(syms)), make([]uint8, len(syms))
+		for i, s := range syms {
+			symKinds[i] = uint8(s.kind)
+			if s.named {
+				symNamed[i] = 1
+			}
+		}
+	})
+	return symKinds, symNamed
+}
+
+// parseTree parses src into the tree held by sc's node buffers (valid until the next
+// parse with sc): the C walker writes the nodes, their links and kinds directly, which
+// saves the copy and the pass of buildTree.
+func (p *parser) parseTree(src []byte, sc *scratch) *tree {
+	t := &tree{src: src}
+	if len(src) == 0 || len(src) > maxSource {
+		sc.nodes = sc.nodes[:0]
+		t.nodes = sc.nodes
+		return t
+	}
+	var count C.uint32_t
+	ct := C.fl_parse_tree(p.p, (*C.char)(unsafe.Pointer(&src[0])), C.uint32_t(len(src)), &count)
+	if ct == nil || count == 0 {
+		if ct != nil {
+			C.ts_tree_delete(ct)
+		}
+		sc.nodes = sc.nodes[:0]
+		t.nodes = sc.nodes
+		return t
+	}
+	kinds, named := symTables()
+	for capN := int(count); ; capN *= 2 {
+		sc.nodes = grow(sc.nodes, capN)
+		sc.last = grow(sc.last, capN)
+		n := C.fl_walk(ct, (*C.fl_gonode)(unsafe.Pointer(&sc.nodes[0])), (*C.int32_t)(unsafe.Pointer(&sc.last[0])),
+			C.uint32_t(capN), (*C.uint8_t)(unsafe.Pointer(&kinds[0])), (*C.uint8_t)(unsafe.Pointer(&named[0])),
+			C.uint32_t(len(kinds)), C.uint8_t(kError))
+		if int(n) <= capN {
+			sc.nodes = sc.nodes[:n]
+			t.nodes = sc.nodes
+			return t
+		}
+		// more nodes than the tree said (never seen): parse again into a larger buffer
+		ct = C.fl_parse_tree(p.p, (*C.char)(unsafe.Pointer(&src[0])), C.uint32_t(len(src)), &count)
+		if ct == nil {
+			sc.nodes = sc.nodes[:0]
+			t.nodes = sc.nodes
+			return t
+		}
 	}
 }
 

@@ -78,3 +78,38 @@ func TestFlattenMatchesGoTreeSitter(t *testing.T) {
 		}
 	}
 }
+
+// TestParseTreeMatchesBuildTree checks the C walker that writes linked, classified nodes
+// directly (parseTree, used by Analyze) against buildTree over the flat nodes of parse.
+func TestParseTreeMatchesBuildTree(t *testing.T) {
+	paths := []string{filepath.Join("testdata", "tokens", "tricky.py")}
+	if more, _ := filepath.Glob(filepath.Join(distPackages, "bs4", "*.py")); len(more) > 0 {
+		paths = append(paths, more...)
+	}
+	sources := [][]byte{nil, []byte("def f(:\n  x = (1,\n"), []byte("\xff\xfe\x00def"), []byte("x = '\u00e9'\r\ny = f(1)\rz = \"\"\"a\n\nb\"\"\"\n")}
+	for _, p := range paths {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources = append(sources, src)
+	}
+	p, err := newParser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.close()
+	var sc scratch // reused across sources, as the workers do
+	for k, src := range sources {
+		want := buildTree(src, p.parse(src, nil), &scratch{})
+		got := p.parseTree(src, &sc)
+		if len(got.nodes) != len(want.nodes) {
+			t.Fatalf("source %d: %d nodes, buildTree %d", k, len(got.nodes), len(want.nodes))
+		}
+		for i := range got.nodes {
+			if got.nodes[i] != want.nodes[i] {
+				t.Fatalf("source %d node %d: %+v, buildTree %+v", k, i, got.nodes[i], want.nodes[i])
+			}
+		}
+	}
+}

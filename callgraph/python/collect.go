@@ -40,11 +40,15 @@ func (c *collector) str(i int32) string {
 	return c.t.text(i)
 }
 
-// collectFile analyses one file's tree.
+// collectFile analyses one file's tree, given as the C walker's flat nodes.
 func collectFile(path string, src []byte, cn []cnode, sc *scratch) *fileInfo {
+	return collectTree(path, src, buildTree(src, cn, sc), sc)
+}
+
+// collectTree analyses one file's tree.
+func collectTree(path string, src []byte, t *tree, sc *scratch) *fileInfo {
 	f := &fileInfo{path: path}
 	f.key, f.isInit = moduleKey(path)
-	t := buildTree(src, cn, sc)
 	c := &collector{t: t, f: f, sc: sc}
 	sc.callMemo = grow(sc.callMemo, len(t.nodes))
 	clear(sc.callMemo)
@@ -248,15 +252,12 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 	case kCall:
 		c.call(i, sc, caller)
 	case kLambda:
-		ls := newScope(scopeLambda, sc, c.f, nil)
-		if p := t.child(i, kLambdaParameters); p >= 0 {
-			for _, pr := range c.params(p, sc, caller) {
-				ls.bind(pr.name, binding{pos: 0, val: unknownExpr})
-			}
-		}
+		ld := c.lambda(i, sc).def
 		for ch := n.first; ch >= 0; ch = t.nodes[ch].next {
-			if t.nodes[ch].kind != kLambdaParameters {
-				c.visit(ch, ls, caller, false)
+			if t.nodes[ch].kind == kLambdaParameters {
+				c.visitChildren(ch, sc, caller, false) // calls in default values
+			} else {
+				c.visit(ch, ld.scope, caller, false)
 			}
 		}
 		return
@@ -265,7 +266,9 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 		for ch := n.first; ch >= 0; ch = t.nodes[ch].next {
 			if t.nodes[ch].kind == kForInClause {
 				if l := t.firstNamed(ch); l >= 0 {
-					c.bindTarget(l, c.iterOf(l, cs), cs, 0, false)
+					iterE, tv := c.iterOf(l, cs)
+					c.bindTarget(l, tv, cs, 0, false)
+					c.protoIter(ch, iterE, caller)
 				}
 			}
 		}
@@ -300,7 +303,9 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 		}
 	case kFor:
 		if l := t.firstNamed(i); l >= 0 {
-			c.bindTarget(l, c.iterOf(l, sc), sc, n.start, true)
+			iterE, tv := c.iterOf(l, sc)
+			c.bindTarget(l, tv, sc, n.start, true)
+			c.protoIter(i, iterE, caller)
 		}
 		c.visitChildren(i, sc, caller, true)
 		return
@@ -315,10 +320,37 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 		c.visitChildren(i, sc, caller, true)
 		return
 	case kWithItem:
-		if ap := t.child(i, kAsPattern); ap >= 0 {
-			if tg := t.child(ap, kAsPatternTarget); tg >= 0 {
-				c.bindTarget(t.firstNamed(tg), nil, sc, n.end, cond)
+		// with E as target: E.__enter__() and E.__exit__(...) are called, and the target
+		// is bound to what __enter__ returns
+		valNode := t.firstNamed(i)
+		ap := t.child(i, kAsPattern)
+		if ap >= 0 {
+			valNode = t.firstNamed(ap)
+		}
+		var enter *expr
+		if valNode >= 0 {
+			enterName, exitName := "__enter__", "__exit__"
+			if c.isAsync(i) {
+				enterName, exitName = "__aenter__", "__aexit__"
 			}
+			e := c.conv(valNode, sc)
+			line := int(n.row) + 1
+			em := c.newExpr(expr{op: eProto, x: e, name: enterName})
+			c.calls = append(c.calls,
+				&callSite{caller: caller, line: line, callee: em, implicit: true},
+				&callSite{caller: caller, line: line, callee: c.newExpr(expr{op: eProto, x: e, name: exitName}), implicit: true})
+			enter = c.newExpr(expr{op: eCall, x: em})
+		}
+		if ap >= 0 {
+			if tg := t.child(ap, kAsPatternTarget); tg >= 0 {
+				c.bindTarget(t.firstNamed(tg), enter, sc, n.end, cond)
+			}
+		}
+	case kRaise:
+		// raise C (a class, not a call) instantiates C
+		if e := t.firstNamed(i); e >= 0 && t.nodes[e].kind != kCall {
+			c.calls = append(c.calls, &callSite{caller: caller, line: int(n.row) + 1,
+				callee: c.newExpr(expr{op: eClassOf, x: c.conv(e, sc)}), implicit: true})
 		}
 	case kImport, kImportFrom, kFutureImport:
 		c.importStmt(i, sc, cond)
@@ -364,18 +396,94 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 	c.visitChildren(i, sc, caller, cond)
 }
 
-// iterOf returns the value of the loop target l: an element of the iterable after `in`,
-// when the target is a plain name.
-func (c *collector) iterOf(l int32, sc *scope) *expr {
-	t := c.t
-	if t.nodes[l].kind != kIdentifier {
-		return nil
+// lambda returns the value of lambda expression i (evaluated in scope sc): a hidden
+// definition, not a node of the graph, whose parameters receive the arguments of the
+// calls that reach it and whose result is its body's value. Its calls belong to the
+// enclosing definition. It is memoised per node, as the lambda is both converted as a
+// value and visited for its calls.
+func (c *collector) lambda(i int32, sc *scope) *expr {
+	if e := c.sc.callMemo[i]; e != nil {
+		return e
 	}
+	t := c.t
+	ld := &defInfo{file: c.f, simple: "<lambda>", qual: "<lambda>", outer: sc, lambda: true}
+	ld.fn.Kind = task.KindFunction
+	for s := sc; s != nil; s = s.parent {
+		if s.def != nil {
+			ld.parent = s.def
+			break
+		}
+	}
+	ls := newScope(scopeLambda, sc, c.f, nil)
+	ld.scope = ls
+	if p := t.child(i, kLambdaParameters); p >= 0 {
+		ld.params = c.params(p, sc, nil)
+	}
+	for k := range ld.params {
+		ls.bind(ld.params[k].name, binding{pos: 0, val: c.newExpr(expr{op: eParam, def: ld, idx: int32(k)})})
+	}
+	e := c.newExpr(expr{op: eDef, def: ld})
+	c.sc.callMemo[i] = e
+	var body int32 = -1
+	for ch := t.nodes[i].first; ch >= 0; ch = t.nodes[ch].next {
+		if t.nodes[ch].named && !t.nodes[ch].extra && t.nodes[ch].kind != kLambdaParameters {
+			body = ch
+		}
+	}
+	if body >= 0 {
+		ld.returns = append(ld.returns, c.conv(body, ls))
+	}
+	return e
+}
+
+// iterOf returns the iterable after `in` of loop target l and the value of the target:
+// an element of the iterable when the target is a plain name (nil otherwise).
+func (c *collector) iterOf(l int32, sc *scope) (iterable, elem *expr) {
+	t := c.t
 	r := t.firstNamedAfter(l)
 	if r < 0 {
-		return nil
+		return nil, nil
 	}
-	return c.newExpr(expr{op: eIter, x: c.conv(r, sc)})
+	iterable = c.conv(r, sc)
+	if t.nodes[l].kind != kIdentifier {
+		return iterable, nil
+	}
+	return iterable, c.newExpr(expr{op: eIter, x: iterable})
+}
+
+// protoIter records the implicit calls of iterating over iterable in the loop or
+// comprehension clause i: iterable.__iter__() and __next__() of what that returns
+// (__aiter__ and __anext__ for async loops).
+func (c *collector) protoIter(i int32, iterable *expr, caller *defInfo) {
+	if iterable == nil || iterable.op == eUnknown || iterable.op == eSeq || iterable.op == eDict {
+		return
+	}
+	iterName, nextName := "__iter__", "__next__"
+	if c.isAsync(i) {
+		iterName, nextName = "__aiter__", "__anext__"
+	}
+	line := int(c.t.nodes[i].row) + 1
+	m := c.newExpr(expr{op: eProto, x: iterable, name: iterName})
+	it := c.newExpr(expr{op: eCall, x: m})
+	c.calls = append(c.calls,
+		&callSite{caller: caller, line: line, callee: m, implicit: true},
+		&callSite{caller: caller, line: line, callee: c.newExpr(expr{op: eProto, x: it, name: nextName}), implicit: true})
+}
+
+// isAsync reports whether loop or with item i belongs to an `async for` / `async with`:
+// its statement (or, for a with item, the statement two levels up) starts with async.
+func (c *collector) isAsync(i int32) bool {
+	t := c.t
+	if t.nodes[i].kind == kWithItem {
+		for k := 0; k < 2 && i >= 0; k++ {
+			i = t.nodes[i].parent
+		}
+		if i < 0 {
+			return false
+		}
+	}
+	f := t.nodes[i].first
+	return f >= 0 && !t.nodes[f].named && t.symName(f) == "async"
 }
 
 // bindName binds a name in sc, or in the module scope if sc declares it global.
@@ -657,7 +765,7 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 				}
 			case kDottedName:
 				name := c.str(ch)
-				c.bindName(sc, name, binding{pos: pos, cond: cond, val: c.newExpr(expr{op: eFrom, idx: level, name: name, x: c.newExpr(expr{op: eModule, name: mod}), sc: sc})})
+				c.bindName(sc, name, binding{pos: pos, cond: cond, val: c.newExpr(expr{op: eFrom, idx: int32(level), name: name, x: c.newExpr(expr{op: eModule, name: mod}), sc: sc})})
 			case kAliasedImport:
 				dn := t.child(ch, kDottedName)
 				var alias int32 = -1
@@ -667,7 +775,7 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 					}
 				}
 				if dn >= 0 && alias >= 0 {
-					c.bindName(sc, c.str(alias), binding{pos: pos, cond: cond, val: c.newExpr(expr{op: eFrom, idx: level, name: c.str(dn), x: c.newExpr(expr{op: eModule, name: mod}), sc: sc})})
+					c.bindName(sc, c.str(alias), binding{pos: pos, cond: cond, val: c.newExpr(expr{op: eFrom, idx: int32(level), name: c.str(dn), x: c.newExpr(expr{op: eModule, name: mod}), sc: sc})})
 				}
 			}
 		}

@@ -1,6 +1,8 @@
 package python
 
 import (
+	"strings"
+
 	"github.com/faultline-dev/faultline/task"
 )
 
@@ -168,6 +170,15 @@ func (c *collector) function(i, dec int32, sc *scope, caller *defInfo, cond bool
 			d.static = true
 		case "classmethod":
 			d.classMethod = true
+		case "property", "cached_property":
+			d.property = true
+		default:
+			switch {
+			case strings.HasSuffix(dn, ".cached_property") || strings.HasSuffix(dn, ".property"):
+				d.property = true
+			case strings.HasSuffix(dn, ".setter") || strings.HasSuffix(dn, ".deleter"):
+				d.accessor = true
+			}
 		}
 	}
 	fs := newScope(scopeFunction, sc, c.f, d)
@@ -191,7 +202,7 @@ func (c *collector) function(i, dec int32, sc *scope, caller *defInfo, cond bool
 			v = c.newExpr(expr{op: eSelf, def: d})
 			fs.selfName, fs.class = p.name, d.class
 		default:
-			v = c.newExpr(expr{op: eParam, def: d, idx: k})
+			v = c.newExpr(expr{op: eParam, def: d, idx: int32(k)})
 		}
 		fs.bind(p.name, binding{pos: 0, val: v})
 	}
@@ -244,7 +255,7 @@ func (c *collector) class(i, dec int32, sc *scope, caller *defInfo, cond bool) {
 }
 
 // params reads a parameter list; default values and annotations are visited in the
-// defining scope sc.
+// defining scope sc (unless caller is nil: the caller visits them).
 func (c *collector) params(p int32, sc *scope, caller *defInfo) []param {
 	t := c.t
 	var out []param
@@ -287,7 +298,9 @@ func (c *collector) params(p int32, sc *scope, caller *defInfo) []param {
 					break
 				}
 			}
-			c.visitChildren(ch, sc, caller, false)
+			if caller != nil {
+				c.visitChildren(ch, sc, caller, false)
+			}
 			out = append(out, pr)
 		case kListSplatPattern, kDictSplatPattern:
 			if id := t.child(ch, kIdentifier); id >= 0 {
@@ -321,6 +334,85 @@ func (c *collector) call(i int32, sc *scope, caller *defInfo) {
 	cs := &callSite{caller: caller, line: int(c.t.nodes[i].row) + 1, callee: ce.x, args: ce.elems, kws: ce.keys, star: ce.slice}
 	c.calls = append(c.calls, cs)
 	c.containerCall(cs)
+	c.builtinCall(cs, ce)
+}
+
+// builtinCall records what a call of a higher-order builtin does with its arguments: map
+// and filter call their function argument on the elements of the iterables, and sorted,
+// min and max (and a list's sort method) call their key= function on the elements. Those
+// calls are implicit call sites of the caller (they apply when the builtin's name is not
+// rebound). It also records, for map and for the builtins returning the elements of their
+// argument (filter, sorted, reversed, list, tuple, set, frozenset, iter), the container
+// their result iterates over.
+func (c *collector) builtinCall(cs *callSite, ce *expr) {
+	if cs.star {
+		return
+	}
+	var positional []*expr
+	var key *expr
+	for k, a := range cs.args {
+		switch cs.kws[k] {
+		case "":
+			positional = append(positional, a)
+		case "key":
+			key = a
+		}
+	}
+	fn := cs.callee
+	name := ""
+	switch {
+	case fn.op == eName:
+		name = fn.name
+	case fn.op == eAttr && fn.name == "sort" && key != nil:
+		// xs.sort(key=f) on a list: the key function is called on its elements
+		it := c.newExpr(expr{op: eIter, x: fn.x})
+		c.calls = append(c.calls, &callSite{caller: cs.caller, line: cs.line, implicit: true,
+			callee: c.newExpr(expr{op: eBuiltinArg, name: "list.sort", x: key, litData: &litData{elems: []*expr{fn.x}}}),
+			args:   []*expr{it}, kws: []string{""}})
+		return
+	default:
+		return
+	}
+	implicit := func(f *expr, args []*expr) {
+		kws := make([]string, len(args))
+		c.calls = append(c.calls, &callSite{caller: cs.caller, line: cs.line, implicit: true,
+			callee: c.newExpr(expr{op: eBuiltinArg, name: name, sc: fn.sc, x: f}), args: args, kws: kws})
+	}
+	iters := func(xs []*expr) []*expr {
+		out := make([]*expr, len(xs))
+		for k, x := range xs {
+			out[k] = c.newExpr(expr{op: eIter, x: x})
+		}
+		return out
+	}
+	elemsOf := func(x *expr) *expr {
+		return c.newExpr(expr{op: eSeq, litData: &litData{elems: []*expr{c.newExpr(expr{op: eIter, x: x})}}})
+	}
+	switch name {
+	case "map":
+		if len(positional) >= 2 && key == nil {
+			args := iters(positional[1:])
+			implicit(positional[0], args)
+			res := c.newExpr(expr{op: eCall, x: positional[0], litData: &litData{elems: args, keys: make([]string, len(args))}})
+			ce.builtin = c.newExpr(expr{op: eSeq, litData: &litData{elems: []*expr{res}}})
+		}
+	case "filter":
+		if len(positional) == 2 && key == nil {
+			implicit(positional[0], iters(positional[1:]))
+			ce.builtin = elemsOf(positional[1])
+		}
+	case "sorted", "min", "max":
+		if key != nil && len(positional) == 1 {
+			implicit(key, iters(positional))
+		}
+		if name == "sorted" && len(positional) == 1 {
+			ce.builtin = elemsOf(positional[0])
+		}
+	case "reversed", "list", "tuple", "set", "frozenset", "iter":
+		if len(positional) == 1 && key == nil {
+			ce.builtin = elemsOf(positional[0])
+		}
+	}
 }
 
 // callExpr converts call node i to an eCall expression holding its arguments (elems,
@@ -444,6 +536,8 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 		return c.newExpr(expr{op: eAttr, x: c.conv(obj, sc), name: attr})
 	case kCall:
 		return c.callExpr(i, sc)
+	case kLambda:
+		return c.lambda(i, sc)
 	case kParenthesized:
 		if e := t.firstNamed(i); e >= 0 {
 			return c.conv(e, sc)
@@ -482,7 +576,10 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 		if k := t.firstNamedAfter(v); k >= 0 && t.firstNamedAfter(k) < 0 {
 			e.name, e.keyOK = constKey(t, k)
 			if t.symName(k) == "slice" {
-				e.slice, e.idx = true, sliceStart(t, k)
+				e.slice, e.idx = true, int32(sliceStart(t, k))
+			} else if kk := t.nodes[k].kind; !e.keyOK && (kk == kIdentifier || kk == kAttribute) {
+				// a key held by a name: constants bound to it select elements too
+				e.litData = &litData{elems: []*expr{c.conv(k, sc)}}
 			}
 		}
 		return e

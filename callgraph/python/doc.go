@@ -14,7 +14,9 @@
 // name (redefinitions, alternatives under if/else), every one of them gets the ID suffix
 // `@<line>` (the line of its def/class keyword; `@<line>.<n>` for the n-th one on a line,
 // which only syntax-error recovery produces). Lambdas are not definitions: a lambda is
-// folded into the enclosing definition, whose node owns the calls in its body.
+// folded into the enclosing definition, whose node owns the calls in its body. A lambda
+// is still a function value: its parameters take the arguments of the calls that reach
+// it and a call of it returns its body's value (a call reaching a lambda makes no edge).
 //
 // Spans follow Python's ast: Def runs from the first decorator's "@" (or the def/class
 // keyword, or "async") to the end of the last token of the body (trailing comments
@@ -72,20 +74,38 @@
 //     generator, whose iteration yields the values of its yield expressions), attributes
 //     assigned through self in any method are instance attributes (one that __init__
 //     always sets shadows a class attribute of the same name), attributes assigned from
-//     outside (obj.x = v, C.x = v) are attributes of obj's classes, and list, tuple and dict literals indexed by constants yield their elements, as do
-//     values stored into them later (x[k] = v, append, insert, extend, update,
-//     setdefault), constant slices and iteration over literals; tuples returned by calls
-//     are unpacked element-wise. A decorated name evaluates both to the definition and to what its project decorator
-//     returns, so a wrapper returned by a decorator is called too. Parameters are merged
-//     over all call sites (context-insensitive), with one exception: a function that
-//     returns one of its parameters unchanged returns, at each call, that call's own
+//     outside (obj.x = v, C.x = v) are attributes of obj's classes, and list, tuple and
+//     dict literals indexed by constants (literals, or names and imported names bound only
+//     to literals; parameters are not narrowed, since outside callers pass other values)
+//     yield their elements, as do values stored into them later (x[k] = v, append, insert,
+//     extend, update, setdefault), constant slices and iteration over literals; tuples
+//     returned by calls are unpacked element-wise. A decorated name evaluates to what its
+//     decorators return when they are project functions returning project functions (a
+//     wrapper, the function itself handed back), as Python binds it; when a decorator lies
+//     outside the project (functools, a framework) or is a project class (its instances'
+//     __call__ dispatch is often opaque), the definition is kept as the callee. Parameters
+//     are merged over all call sites (context-insensitive), with one exception: a function
+//     that returns one of its parameters unchanged returns, at each call, that call's own
 //     argument, which keeps identity functions and decorators precise. Arguments are
 //     propagated to a fixpoint in at most four rounds. Abstract value sets are capped at
 //     32 values.
 //
+// Calls the syntax makes without parentheses are call sites too: a for loop or a
+// comprehension over an instance of a project class calls its __iter__ and the __next__
+// of what __iter__ returns (the loop variable takes __next__'s results, or the values a
+// generator __iter__ yields); `with E as t` calls E's __enter__ and __exit__ and binds t
+// to __enter__'s result; `async for` and `async with` call the asynchronous methods;
+// `raise C` of a class instantiates it (an edge to C.__init__). Builtins that call their
+// function arguments do so on behalf of their caller: map and filter call the function,
+// sorted, min, max and a list's sort call the key= function, with the elements of the
+// iterables as arguments (unless the builtin's name is rebound); iterating what map
+// returns gives the function's results, and filter, sorted, reversed, list, tuple, set,
+// frozenset and iter return the elements of their argument.
+//
 // Analysis.CallSites counts every call expression plus one synthetic call per decorator
-// application; super() and calls of builtins count as unresolved. Calls is deduplicated
-// by (caller, callee, line).
+// application and each implicit call above that reaches project code (the others are not
+// counted); super() and calls of builtins count as unresolved. Calls is deduplicated by
+// (caller, callee, line).
 //
 // Compared with PyCG, the reference of this style of analysis: lambdas are not nodes;
 // class nodes exist (spans, metrics) but receive no edges, since a class call is an edge
@@ -94,7 +114,8 @@
 // classes), except that an assignment replacing a method the class defines is ignored
 // (freezing or mocking an object would otherwise redirect every call of that method);
 // assignments to module attributes (module.x = f) are not tracked; calls of builtins are
-// not edges.
+// not edges; reading a property (@property, @cached_property) on an instance evaluates
+// to what its getter returns, but the read itself is not a call edge to the getter.
 //
 // # Metrics
 //

@@ -115,7 +115,9 @@ func TestFixturesPrecisionRecall(t *testing.T) {
 
 // TestFixturesByLevel measures the fixtures with value flow off (levels 1–5 only) and
 // with the unique-name fallback on: value flow must lift recall, and neither variant may
-// lose much precision.
+// lose much precision. (Levels 1–5 cannot tell what a project decorator returns, so they
+// keep a decorated definition as the callee of its name: the decorator fixtures cost
+// them some precision.)
 func TestFixturesByLevel(t *testing.T) {
 	_, fullR := fixtureScores(t, Options{}, false)
 	basicP, basicR := fixtureScores(t, Options{NoValueFlow: true}, false)
@@ -124,7 +126,7 @@ func TestFixturesByLevel(t *testing.T) {
 	if basicR >= fullR {
 		t.Errorf("value flow does not lift recall: %.3f without, %.3f with", basicR, fullR)
 	}
-	if basicP < 0.97 || fbP < 0.95 {
+	if basicP < 0.95 || fbP < 0.95 {
 		t.Errorf("precision too low: levels 1-5 %.3f, with fallback %.3f", basicP, fbP)
 	}
 }

@@ -64,23 +64,26 @@ func (s *scope) bind(name string, b binding) {
 type exprOp uint8
 
 const (
-	eUnknown   exprOp = iota
-	eName             // a name looked up in sc at pos
-	eAttr             // x.name
-	eCall             // the result of calling x
-	eDef              // a definition (possibly decorated)
-	eModule           // `import a.b` (name = the dotted module bound)
-	eFrom             // `from <level dots><mod> import name`
-	eParam            // parameter idx of def
-	eSelf             // the self parameter of method def: an instance of its class or of a subclass it was called on
-	eClass            // the cls parameter of class method def: its class, or a subclass it was called on
-	eSuper            // super() inside a method of class def
-	eSeq              // a list, tuple or set literal (elems)
-	eDict             // a dict literal (keys, elems)
-	eSubscript        // x[key]
-	eUnion            // any of elems (a or b, a if c else b)
-	eIter             // an element of iterating over x
-	eConst            // an integer or plain string constant (name holds constKey's form)
+	eUnknown    exprOp = iota
+	eName              // a name looked up in sc at pos
+	eAttr              // x.name
+	eCall              // the result of calling x
+	eDef               // a definition (possibly decorated)
+	eModule            // `import a.b` (name = the dotted module bound)
+	eFrom              // `from <level dots><mod> import name`
+	eParam             // parameter idx of def
+	eSelf              // the self parameter of method def: an instance of its class or of a subclass it was called on
+	eClass             // the cls parameter of class method def: its class, or a subclass it was called on
+	eSuper             // super() inside a method of class def
+	eSeq               // a list, tuple or set literal (elems)
+	eDict              // a dict literal (keys, elems)
+	eSubscript         // x[key]
+	eUnion             // any of elems (a or b, a if c else b)
+	eIter              // an element of iterating over x
+	eConst             // an integer or plain string constant (name holds constKey's form)
+	eProto             // the method name (a dunder) of the instances x evaluates to: implicit protocol calls
+	eClassOf           // the project classes x evaluates to (raise C: C is instantiated)
+	eBuiltinArg        // x, when the builtin function called name (looked up in sc) is not rebound
 )
 
 // expr is a symbolic expression: what a name, an attribute or a call may evaluate to.
@@ -93,8 +96,8 @@ type expr struct {
 	busy   bool // being evaluated (a cycle evaluates to nothing)
 	stable bool // the memo holds for every later epoch (see resolver.unstable)
 	pos    uint32
-	idx    int // eParam: parameter index; eFrom: relative level; eSubscript: slice start
-	round  int // the epoch of memo
+	idx    int32 // eParam: parameter index; eFrom: relative level; eSubscript: slice start
+	round  int32 // the epoch of memo
 	name   string
 	x      *expr
 	def    *defInfo
@@ -107,12 +110,22 @@ type expr struct {
 type litData struct {
 	elems []*expr
 	keys  []string // eDict: constant keys ("" when not a constant), parallel to elems
-	// values stored into the container later (x[k] = v, x.append(v), ...), keyed like
-	// keys ("" for any key)
+	// values stored into the container later (x[k] = v, x.append(v), ...); nil until the
+	// first store
+	*stored
+	read bool // some subscript or iteration read the container: stored values matter
+	// builtin is, for an eCall of a builtin that returns the elements of its argument or
+	// the results of calling its function argument (map, filter, sorted, list, ...), a
+	// container literal holding them; it applies when the name is not rebound
+	builtin *expr
+}
+
+// stored holds the values stored into a container literal, keyed like its keys ("" for
+// any key).
+type stored struct {
 	extraKeys []string
 	extraVals []*expr
 	extraSeen map[*expr]bool
-	read      bool // some subscript or iteration read the container: stored values matter
 }
 
 var unknownExpr = &expr{op: eUnknown}
@@ -146,11 +159,15 @@ type defInfo struct {
 	yieldVals []*expr // values of its yield expressions (elements of the generator)
 
 	static, classMethod bool
-	decorators          []*expr // decorator expressions, innermost last
-	decCall             *expr   // the value of the decorated name: the outermost decorator's result
-	bases               []*expr
-	instAttrs           map[string][]*expr
-	initAttrs           map[string]bool // instance attributes __init__ always sets
+	lambda              bool // a lambda: not a node; calls reaching it make no edge
+	// property marks a property getter (@property, @cached_property): reading it on an
+	// instance gives what it returns; accessor marks its @x.setter and @x.deleter
+	property, accessor bool
+	decorators         []*expr // decorator expressions, innermost last
+	decCall            *expr   // the value of the decorated name: the outermost decorator's result
+	bases              []*expr
+	instAttrs          map[string][]*expr
+	initAttrs          map[string]bool // instance attributes __init__ always sets
 	// attributes assigned from outside the class: on instances (obj.x = v) and on the
 	// class itself (C.x = v), found while resolving
 	dynAttrs, dynClassAttrs map[string][]*expr
@@ -176,6 +193,9 @@ type callSite struct {
 	args   []*expr
 	kws    []string // keyword of each argument, "" for positional
 	star   bool     // *args or **kwargs in the call: positions after it are unknown
+	// implicit marks a call the syntax makes without call parentheses (iteration, with,
+	// raise): it counts as a call site only when it resolves
+	implicit bool
 }
 
 // store is a value stored into a container: x[key] = val, x.append(val), x.update(val)
@@ -197,6 +217,7 @@ type attrStore struct {
 
 // fileInfo is one analysed file.
 type fileInfo struct {
+	idx        int // position in the analysis (set by report)
 	path       string
 	key        string // module key: the slash path without .py and /__init__
 	isInit     bool
@@ -227,13 +248,13 @@ const (
 type value struct {
 	kind  valueKind
 	bound bool // a method reached through an instance (its first parameter is bound)
-	// recv is the class of the instance a bound method was looked up on
-	recv *defInfo
-	def  *defInfo
-	key  string
-	lit  *expr
 	// for container values: the list was sliced; off is the constant start of the slice,
 	// -1 when unknown
 	sliced bool
-	off    int
+	off    int32
+	// recv is the class of the instance a bound method was looked up on
+	recv *defInfo
+	def  *defInfo
+	lit  *expr
+	key  string
 }

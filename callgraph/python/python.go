@@ -1,9 +1,11 @@
 package python
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -97,8 +99,8 @@ func (fe *Frontend) parseAll(ctx context.Context, files []callgraph.SourceFile) 
 				if ctx.Err() != nil {
 					continue
 				}
-				sc.cn = p.parse(files[i].Src, sc.cn)
-				infos[i] = collectFile(files[i].Path, files[i].Src, sc.cn, &sc)
+				t := p.parseTree(files[i].Src, &sc)
+				infos[i] = collectTree(files[i].Path, files[i].Src, t, &sc)
 			}
 		}()
 	}
@@ -264,6 +266,9 @@ func (fe *Frontend) report(infos []*fileInfo, res []resolution) *callgraph.Analy
 	a := &callgraph.Analysis{}
 	hasModuleCalls := map[*fileInfo]bool{}
 	for _, rs := range res {
+		if rs.site.implicit && len(rs.targets) == 0 {
+			continue // an implicit protocol call that reaches no project code is not counted
+		}
 		a.CallSites++
 		if len(rs.targets) > 0 {
 			a.Resolved++
@@ -321,6 +326,9 @@ func (fe *Frontend) report(infos []*fileInfo, res []resolution) *callgraph.Analy
 	edges := make([]edge, 0, ntargets)
 	for _, rs := range res {
 		for _, d := range rs.targets {
+			if d.lambda {
+				continue // a lambda's calls belong to its enclosing definition
+			}
 			e := edge{rs.site.caller, rs.site.line, d.fn.ID}
 			if !seen[e] {
 				seen[e] = true
@@ -328,22 +336,20 @@ func (fe *Frontend) report(infos []*fileInfo, res []resolution) *callgraph.Analy
 			}
 		}
 	}
-	fileIdx := map[*fileInfo]int{}
 	for k, f := range infos {
-		fileIdx[f] = k
+		f.idx = k
 	}
-	sort.Slice(edges, func(i, j int) bool {
-		a, b := edges[i], edges[j]
+	slices.SortFunc(edges, func(a, b edge) int {
 		if a.caller != b.caller {
-			if fa, fb := fileIdx[a.caller.file], fileIdx[b.caller.file]; fa != fb {
-				return fa < fb
+			if c := cmp.Compare(a.caller.file.idx, b.caller.file.idx); c != 0 {
+				return c
 			}
-			return a.caller.order < b.caller.order
+			return cmp.Compare(a.caller.order, b.caller.order)
 		}
-		if a.line != b.line {
-			return a.line < b.line
+		if c := cmp.Compare(a.line, b.line); c != 0 {
+			return c
 		}
-		return a.callee < b.callee
+		return strings.Compare(a.callee, b.callee)
 	})
 	a.Calls = make([]callgraph.Call, 0, len(edges))
 	for _, e := range edges {

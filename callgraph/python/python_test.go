@@ -355,6 +355,30 @@ func TestCallLinesAndCounts(t *testing.T) {
 	assert.Equal(t, 2, a.Unresolved)
 }
 
+// TestImplicitCallCounts checks that the calls iteration, with and raise make implicitly
+// count as call sites only when they reach project code.
+func TestImplicitCallCounts(t *testing.T) {
+	src := `class It:
+    def __iter__(self):
+        return iter([])
+
+for x in [1, 2]:
+    pass
+for y in It():
+    pass
+with open("p") as fh:
+    pass
+raise ValueError
+`
+	a := analyze(t, Options{}, "m.py", src)
+	assert.Equal(t, []string{"m.py::<module> -> m.py::It.__iter__"}, edges(a))
+	// iter([]), It() (no __init__ in the project), the implicit It().__iter__ and
+	// open("p"): the unresolved implicit calls (iterating the list, __next__ of iter([]),
+	// the file's __enter__ and __exit__, raise ValueError) are not counted
+	assert.Equal(t, 4, a.CallSites)
+	assert.Equal(t, 1, a.Resolved)
+}
+
 func TestConcurrentAnalyzeDeterministic(t *testing.T) {
 	var files []callgraph.SourceFile
 	for _, fx := range loadFixtures(t) {

@@ -1,6 +1,7 @@
 package python
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -19,7 +20,7 @@ type resolver struct {
 	byKey   map[string]*fileInfo  // module key → file
 	dirs    map[string]bool       // keys of directories holding Python files (packages)
 	names   map[string]string     // dotted module name → key
-	round   int                   // the memo epoch: memos of other epochs are stale unless stable
+	round   int32                 // the memo epoch: memos of other epochs are stale unless stable
 	methods map[string][]*defInfo // simple name → methods, for the name fallback
 	depth   int
 	noFlow  bool // level 7 off
@@ -243,12 +244,44 @@ func (r *resolver) evalOp(e *expr) []value {
 		for _, v := range r.eval(e.x) {
 			out = union(out, r.callResultAt(v, e))
 		}
+		if e.litData != nil && e.builtin != nil && !r.noFlow && r.isBuiltin(e.x.sc, e.x.name) {
+			out = union(out, r.eval(e.builtin))
+		}
 		return out
+	case eBuiltinArg:
+		if e.name == "list.sort" {
+			// only when the receiver is not a project object (whose sort is its own)
+			for _, v := range r.eval(e.elems[0]) {
+				if v.kind != vSeq {
+					return nil
+				}
+			}
+			return r.eval(e.x)
+		}
+		if !r.isBuiltin(e.sc, e.name) {
+			return nil
+		}
+		return r.eval(e.x)
 	case eDef:
 		out := e.def.defValue()
-		// a decorated function evaluates to what its project decorators return, too
+		// A decorated function's name is bound to what its decorators return. When the
+		// decorators are project functions returning project functions (a wrapper, which
+		// calls the original through its parameter, or the function itself handed back)
+		// the name evaluates to those alone; otherwise (a decorator outside the project,
+		// a project class or instance whose dispatch is opaque) the definition is kept,
+		// with any project functions among the results.
 		if e.def.decCall != nil && e.def.fn.Kind != "class" && !r.noFlow && !e.raw {
-			for _, v := range r.eval(e.def.decCall) {
+			res := r.eval(e.def.decCall)
+			known := len(res) > 0 && r.functionDecorators(e.def)
+			for _, v := range res {
+				if v.kind != vDef || v.def.fn.Kind == "class" {
+					known = false
+				}
+			}
+			if known {
+				return res
+			}
+			for _, v := range res {
 				if v.kind == vDef {
 					out = addValues(out, v)
 				}
@@ -261,7 +294,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return externalValue
 	case eFrom:
-		key, ok := r.relModule(e.sc.file, e.idx, e.x.name)
+		key, ok := r.relModule(e.sc.file, int(e.idx), e.x.name)
 		if !ok {
 			return externalValue
 		}
@@ -314,8 +347,19 @@ func (r *resolver) evalOp(e *expr) []value {
 		if r.noFlow {
 			return nil
 		}
-		r.unstable++ // containers gain stored values from round to round
 		var out []value
+		// the constant keys selecting elements: the literal key, or the constants a
+		// name used as key holds
+		var keys []string
+		var one [1]string
+		if e.keyOK {
+			one[0] = e.name
+			keys = one[:]
+		} else if e.litData != nil {
+			if ks, ok := r.constKeys(e.elems[0], 0); ok {
+				keys = ks
+			}
+		}
 		for _, v := range r.eval(e.x) {
 			if v.kind != vSeq {
 				continue
@@ -333,27 +377,31 @@ func (r *resolver) evalOp(e *expr) []value {
 				out = addValues(out, sv)
 				continue
 			}
+			r.unstable++ // containers gain stored values from round to round
 			lit := v.lit
 			lit.read = true
 			for k, el := range lit.elems {
 				pos := k
 				if v.sliced {
-					pos = k - v.off
+					pos = k - int(v.off)
 				}
 				switch {
-				case lit.op == eDict && e.keyOK && lit.keys[k] != "" && lit.keys[k] != e.name:
+				case lit.op == eDict && len(keys) > 0 && lit.keys[k] != "" && !slices.Contains(keys, lit.keys[k]):
 					continue
 				case lit.op == eSeq && v.sliced && v.off >= 0 && pos < 0:
 					continue
-				case lit.op == eSeq && e.keyOK && strings.HasPrefix(e.name, "i") && (!v.sliced || v.off >= 0) && e.name != "i"+strconv.Itoa(pos):
+				case lit.op == eSeq && len(keys) > 0 && allIndices(keys) && (!v.sliced || v.off >= 0) && !slices.Contains(keys, "i"+strconv.Itoa(pos)):
 					continue
 				}
 				out = union(out, r.eval(el))
 			}
+			if lit.stored == nil {
+				continue
+			}
 			for k, el := range lit.extraVals {
 				// stored values: a constant key must match a dict's; list positions of
 				// appended values are unknown
-				if lit.op == eDict && e.keyOK && lit.extraKeys[k] != "" && lit.extraKeys[k] != e.name {
+				if lit.op == eDict && len(keys) > 0 && lit.extraKeys[k] != "" && !slices.Contains(keys, lit.extraKeys[k]) {
 					continue
 				}
 				out = union(out, r.eval(el))
@@ -364,14 +412,17 @@ func (r *resolver) evalOp(e *expr) []value {
 		if r.noFlow {
 			return nil
 		}
-		r.unstable++
 		var out []value
 		for _, v := range r.eval(e.x) {
 			switch {
 			case v.kind == vSeq && v.lit.op == eSeq:
+				r.unstable++ // containers gain stored values from round to round
 				v.lit.read = true
 				for _, el := range v.lit.elems {
 					out = union(out, r.eval(el))
+				}
+				if v.lit.stored == nil {
+					continue
 				}
 				for _, el := range v.lit.extraVals {
 					out = union(out, r.eval(el))
@@ -380,6 +431,8 @@ func (r *resolver) evalOp(e *expr) []value {
 				for _, y := range v.def.yieldVals {
 					out = union(out, r.eval(y))
 				}
+			case v.kind == vInst:
+				out = union(out, r.iterInstance(v.def))
 			}
 		}
 		return out
@@ -389,8 +442,162 @@ func (r *resolver) evalOp(e *expr) []value {
 			out = union(out, r.eval(el))
 		}
 		return out
+	case eProto:
+		if len(r.methods[e.name]) == 0 {
+			return nil // no class of the project defines the method
+		}
+		var out []value
+		for _, v := range r.eval(e.x) {
+			if v.kind == vInst {
+				out = union(out, r.protoMethods(v.def, e.name))
+			}
+		}
+		return out
+	case eClassOf:
+		var out []value
+		for _, v := range r.eval(e.x) {
+			if v.kind == vDef && v.def.fn.Kind == "class" {
+				out = addValues(out, v)
+			}
+		}
+		return out
 	}
 	return nil
+}
+
+// allIndices reports whether every key is an integer constant (a list index).
+func allIndices(keys []string) bool {
+	for _, k := range keys {
+		if !strings.HasPrefix(k, "i") {
+			return false
+		}
+	}
+	return true
+}
+
+// constKeys returns the constant keys (constKey's form) expression e may hold: an integer
+// or string literal, or a name or an imported name all of whose bindings are such
+// constants. ok is false when some value is not a constant or comes from a parameter.
+func (r *resolver) constKeys(e *expr, depth int) (keys []string, ok bool) {
+	if e == nil || depth > 8 {
+		return nil, false
+	}
+	add := func(bs []binding) bool {
+		if len(bs) == 0 {
+			return false
+		}
+		for _, b := range bs {
+			ks, ok := r.constKeys(b.val, depth+1)
+			if !ok {
+				return false
+			}
+			for _, k := range ks {
+				if !slices.Contains(keys, k) {
+					keys = append(keys, k)
+				}
+			}
+		}
+		return true
+	}
+	switch e.op {
+	case eConst:
+		return []string{e.name}, true
+	case eName:
+		sc, pos := e.sc, e.pos
+		for s := sc; s != nil; {
+			if s.kind == scopeFunction && s.global[e.name] {
+				s, pos = s.file.scope, ^uint32(0)
+				continue
+			}
+			if bs := s.names[e.name]; len(bs) > 0 {
+				return keys, add(reaching(bs, pos))
+			}
+			if s.kind == scopeModule {
+				return nil, false
+			}
+			s = s.parent
+			for s != nil && s.kind == scopeClass {
+				s = s.parent
+			}
+			pos = ^uint32(0)
+		}
+	case eFrom:
+		key, ok := r.relModule(e.sc.file, int(e.idx), e.x.name)
+		if !ok {
+			return nil, false
+		}
+		if f := r.byKey[key]; f != nil {
+			return keys, add(reaching(f.scope.names[e.name], ^uint32(0)))
+		}
+	}
+	// parameters are not narrowed: callers outside the project pass other constants
+	return nil, false
+}
+
+// functionDecorators reports whether every decorator of d evaluates to project functions
+// only (not classes, instances or outside code).
+func (r *resolver) functionDecorators(d *defInfo) bool {
+	for _, dec := range d.decorators {
+		vs := r.eval(dec)
+		if len(vs) == 0 {
+			return false
+		}
+		for _, v := range vs {
+			if v.kind != vDef || v.def.fn.Kind == "class" {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// isBuiltin reports whether name, looked up from scope sc, is Python's builtin: no
+// enclosing function or module scope binds it (class bodies count too, conservatively),
+// nor does a star import of the project.
+func (r *resolver) isBuiltin(sc *scope, name string) bool {
+	for s := sc; s != nil; s = s.parent {
+		if len(s.names[name]) > 0 {
+			return false
+		}
+		if s.kind == scopeModule && len(s.stars) > 0 && len(r.starLookup(s.file, name)) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// protoMethods returns the methods named name (a dunder the syntax calls implicitly)
+// that instances of class c have, bound to the instance.
+func (r *resolver) protoMethods(c *defInfo, name string) []value {
+	var out []value
+	for _, m := range r.classAttr(c, name, true, 0) {
+		if m.kind == vDef && m.def.fn.Kind == "method" {
+			out = addValues(out, m)
+		}
+	}
+	return out
+}
+
+// iterInstance returns the elements of iterating over an instance of class c: the
+// values __next__ returns on what __iter__ returns, or the yielded values when __iter__
+// is a generator.
+func (r *resolver) iterInstance(c *defInfo) []value {
+	var out []value
+	for _, m := range r.protoMethods(c, "__iter__") {
+		for _, it := range r.callResult(m) {
+			switch it.kind {
+			case vGen:
+				for _, y := range it.def.yieldVals {
+					out = union(out, r.eval(y))
+				}
+			case vInst:
+				for _, n := range r.protoMethods(it.def, "__next__") {
+					out = union(out, r.callResult(n))
+				}
+			}
+		}
+	}
+	return out
 }
 
 // applyStores adds the values stored into container literals (x[k] = v, x.append(v),
@@ -402,8 +609,8 @@ func (r *resolver) applyStores() (added, changed bool) {
 		if v == nil || v.op == eUnknown {
 			return
 		}
-		if lit.extraSeen == nil {
-			lit.extraSeen = map[*expr]bool{}
+		if lit.stored == nil {
+			lit.stored = &stored{extraSeen: map[*expr]bool{}}
 		}
 		if lit.extraSeen[v] {
 			return
@@ -754,11 +961,24 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 			continue
 		}
 		for _, b := range reaching(bs, ^uint32(0)) {
+			if b.val.op == eDef && b.val.def.accessor {
+				// a property's setter or deleter rebinds the name: the getter reads it
+				for _, g := range bs {
+					if g.val.op == eDef && g.val.def.property {
+						b = g
+					}
+				}
+			}
 			for _, v := range r.eval(b.val) {
 				if v.kind == vDef && v.def.class != nil && v.def.fn.Kind == "method" {
 					v.bound = (inst || v.def.classMethod) && !v.def.static
 					if v.bound && skip == 0 {
 						v.recv = c // the instance's class, or the class a class method is called on
+					}
+					if inst && v.def.property && !r.noFlow {
+						// reading a property on an instance gives what its getter returns
+						out = union(out, r.callResult(v))
+						continue
 					}
 				}
 				out = addValues(out, v)
@@ -895,7 +1115,7 @@ func paramReturned(d *defInfo, ret *expr) int {
 	if d.params[bs[0].val.idx].star {
 		return -1
 	}
-	return bs[0].val.idx
+	return int(bs[0].val.idx)
 }
 
 // argFor returns the argument expression a call passes for parameter j of d (bound: the

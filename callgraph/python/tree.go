@@ -86,6 +86,7 @@ const (
 	kTypeAlias
 	kKeywordSeparator
 	kPositionalSeparator
+	kRaise
 )
 
 var kindNames = map[string]kind{
@@ -168,6 +169,7 @@ var kindNames = map[string]kind{
 	"type_alias_statement":     kTypeAlias,
 	"keyword_separator":        kKeywordSeparator,
 	"positional_separator":     kPositionalSeparator,
+	"raise_statement":          kRaise,
 }
 
 // symInfo describes one grammar symbol.
