@@ -17,6 +17,7 @@ import (
 
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/callgraph/python"
+	"github.com/faultline-dev/faultline/internal/gocheck"
 	"github.com/faultline-dev/faultline/internal/llm"
 	"github.com/faultline-dev/faultline/task"
 )
@@ -405,7 +406,7 @@ func findTest(root, lang, file, name string, read func(string) ([]byte, error)) 
 		}
 	case "go":
 		// file is the import path; its last elements name a directory under root.
-		mod := readModulePath(filepath.Join(root, "go.mod"))
+		mod := gocheck.ReadGoMod(filepath.Join(root, "go.mod")).Path
 		rel := strings.TrimPrefix(strings.TrimPrefix(file, mod), "/")
 		if mod == "" || (rel == file && file != mod) {
 			return "", false

@@ -51,9 +51,8 @@
 // still uses (`undefined: F`, `x.M undefined`, a missing interface method) is protected
 // with ReasonUsed and the masking is redone. Errors the unmasked tree already had are not
 // counted. Test files are not type-checked here (MaskUntilCollects builds the tests).
-// Options.Keep protects the API the P2P tests use. Masking Go this way duplicates the idea
-// of corrupt.GoChecker, which extract may not import; moving a shared checker to internal/
-// would remove the duplication.
+// Options.Keep protects the API the P2P tests use. The type checker is internal/gocheck,
+// shared with corrupt.GoChecker (which imports from source rather than export data).
 //
 // # The collection loop
 //

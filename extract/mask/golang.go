@@ -1,18 +1,13 @@
 package mask
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"go/ast"
-	"go/build"
-	"go/importer"
 	"go/parser"
 	"go/token"
-	"go/types"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -20,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/faultline-dev/faultline/internal/gocheck"
 	"github.com/faultline-dev/faultline/task"
 )
 
@@ -29,16 +25,13 @@ var ErrNoBuild = errors.New("mask: masked Go code does not type-check")
 
 // goMasker removes Go function and method declarations and keeps the module type-checking.
 type goMasker struct {
-	ctx     context.Context
-	root    string
-	modPath string
-	// goVersion is the go.mod's language version ("go1.13"), "" when unknown: builtins
-	// newer than it (min, max, clear) do not stand in for removed functions.
-	goVersion string
-	fset      *token.FileSet
-	std       types.ImporterFrom
-	orig      map[string][]byte // original contents of read files
-	base      map[string][]typeErr
+	ctx  context.Context
+	root string
+	// check type-checks the module with the masked files, enforcing the go.mod's language
+	// version: builtins newer than it (min, max, clear) do not stand in for removed
+	// functions.
+	check *gocheck.Checker
+	orig  map[string][]byte // original contents of read files
 }
 
 func (g *goMasker) read(rel string) ([]byte, error) {
@@ -54,12 +47,14 @@ func (g *goMasker) read(rel string) ([]byte, error) {
 }
 
 func maskGo(ctx context.Context, root string, targets []Target, res *Result) error {
-	g := &goMasker{ctx: ctx, root: root, fset: token.NewFileSet(), orig: map[string][]byte{}, base: map[string][]typeErr{}}
-	g.modPath, g.goVersion = goModuleInfo(filepath.Join(root, "go.mod"))
-	g.std = fallbackImporter{
-		importer.ForCompiler(g.fset, "gc", nil).(types.ImporterFrom),
-		importer.ForCompiler(g.fset, "source", nil).(types.ImporterFrom),
+	// Packages outside the module come from export data (fast through the build cache),
+	// falling back to source.
+	mod := gocheck.ReadGoMod(filepath.Join(root, "go.mod"))
+	c, err := gocheck.New(root, gocheck.Options{Imports: gocheck.FromExportData, GoVersion: mod.GoVersion})
+	if err != nil {
+		return fmt.Errorf("mask: %w", err)
 	}
+	g := &goMasker{ctx: ctx, root: root, check: c, orig: map[string][]byte{}}
 
 	protected := map[Target]string{}
 	for iter := 0; ; iter++ {
@@ -75,7 +70,7 @@ func maskGo(ctx context.Context, root string, targets []Target, res *Result) err
 			return nil
 		}
 		// Type-check the changed packages and their importers; prune unused imports.
-		files, msgs, edits, err := g.check(files)
+		files, msgs, edits, err := g.typeCheck(files)
 		if err != nil {
 			return err
 		}
@@ -329,37 +324,6 @@ func goFuncName(fd *ast.FuncDecl) string {
 	}
 }
 
-// goModuleInfo reads the module path and the language version ("go1.21") of a go.mod.
-func goModuleInfo(gomod string) (mod, version string) {
-	f, err := os.Open(gomod)
-	if err != nil {
-		return "", ""
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if i := strings.Index(line, "//"); i >= 0 {
-			line = strings.TrimSpace(line[:i])
-		}
-		if rest, ok := strings.CutPrefix(line, "module"); ok && mod == "" && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
-			mod = strings.TrimSpace(rest)
-			if uq, err := strconv.Unquote(mod); err == nil {
-				mod = uq
-			}
-		}
-		if rest, ok := strings.CutPrefix(line, "go "); ok && version == "" {
-			v := strings.TrimSpace(rest)
-			if goVersionRE.MatchString(v) {
-				version = "go" + v
-			}
-		}
-	}
-	return mod, version
-}
-
-var goVersionRE = regexp.MustCompile(`^1\.\d+(\.\d+)?$`)
-
 // pkgDirs returns the sorted package directories (slash, "." for the root) to check: those
 // of the changed files and, when the module path is known, every directory whose non-test
 // files import one of them.
@@ -368,10 +332,10 @@ func (g *goMasker) pkgDirs(changed map[string][]byte) ([]string, error) {
 	for p := range changed {
 		dirs[path.Dir(p)] = true
 	}
-	if g.modPath != "" {
+	if g.check.Module().Path != "" {
 		imp := map[string]bool{}
 		for d := range dirs {
-			imp[g.importPath(d)] = true
+			imp[g.check.ImportPath(d)] = true
 		}
 		all, err := walkFiles(g.ctx, g.root, ".go")
 		if err != nil {
@@ -405,43 +369,31 @@ func (g *goMasker) pkgDirs(changed map[string][]byte) ([]string, error) {
 	return out, nil
 }
 
-func (g *goMasker) importPath(dir string) string {
-	if dir == "." {
-		return g.modPath
-	}
-	return g.modPath + "/" + dir
-}
-
-// check type-checks the changed packages and their importers with files applied, prunes
+// typeCheck type-checks the changed packages and their importers with files applied, prunes
 // imports the removals left unused (updating files), and returns the type errors that the
 // masking added (compared with the unchanged tree), sorted.
-func (g *goMasker) check(files map[string][]byte) (map[string][]byte, []string, []ImportEdit, error) {
+func (g *goMasker) typeCheck(files map[string][]byte) (map[string][]byte, []string, []ImportEdit, error) {
 	dirs, err := g.pkgDirs(files)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	var edits []ImportEdit
 	for round := 0; round < 2; round++ {
-		base, err := g.baselineErrors(dirs)
+		added, err := g.check.NewErrors(dirs, files)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, fmt.Errorf("mask: %w", err)
 		}
-		got, err := g.typeErrors(dirs, files)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		added := subtractErrs(got, base)
 		unused := map[string]map[string]bool{} // file → import paths
 		var rest []string
 		for _, e := range added {
-			if p, ok := unusedImport(e.msg); ok && files[e.file] != nil {
-				if unused[e.file] == nil {
-					unused[e.file] = map[string]bool{}
+			if p, ok := gocheck.UnusedImport(e.Msg); ok && files[e.File] != nil {
+				if unused[e.File] == nil {
+					unused[e.File] = map[string]bool{}
 				}
-				unused[e.file][p] = true
+				unused[e.File][p] = true
 				continue
 			}
-			rest = append(rest, e.msg)
+			rest = append(rest, e.Msg)
 		}
 		if len(unused) == 0 || round == 1 {
 			for f, ps := range unused {
@@ -464,174 +416,6 @@ func (g *goMasker) check(files map[string][]byte) (map[string][]byte, []string, 
 	panic("unreachable")
 }
 
-// fallbackImporter imports with the first importer and, when it fails, with the second:
-// compiler export data (through the go command's build cache, fast) first, then source.
-type fallbackImporter [2]types.ImporterFrom
-
-func (f fallbackImporter) Import(p string) (*types.Package, error) { return f.ImportFrom(p, "", 0) }
-
-func (f fallbackImporter) ImportFrom(p, dir string, mode types.ImportMode) (*types.Package, error) {
-	pkg, err := f[0].ImportFrom(p, dir, mode)
-	if err == nil {
-		return pkg, nil
-	}
-	return f[1].ImportFrom(p, dir, mode)
-}
-
-type typeErr struct{ file, msg string }
-
-// baselineErrors returns the type errors of the unchanged packages in dirs, computed once
-// per set of directories.
-func (g *goMasker) baselineErrors(dirs []string) ([]typeErr, error) {
-	key := strings.Join(dirs, "\x00")
-	if b, ok := g.base[key]; ok {
-		return b, nil
-	}
-	b, err := g.typeErrors(dirs, nil)
-	if err != nil {
-		return nil, err
-	}
-	g.base[key] = b
-	return b, nil
-}
-
-// typeErrors type-checks the packages in dirs, with files overriding the disk, and returns
-// their errors sorted.
-func (g *goMasker) typeErrors(dirs []string, files map[string][]byte) ([]typeErr, error) {
-	imp := &localImporter{g: g, files: files, done: map[string]*types.Package{}}
-	var out []typeErr
-	for _, d := range dirs {
-		afs, err := imp.parseDir(d)
-		if err != nil {
-			return nil, err
-		}
-		if len(afs) == 0 {
-			continue
-		}
-		conf := types.Config{GoVersion: g.goVersion, Importer: imp, Error: func(err error) {
-			var te types.Error
-			if errors.As(err, &te) {
-				pos := te.Fset.Position(te.Pos)
-				rel, _ := filepath.Rel(g.root, pos.Filename)
-				out = append(out, typeErr{file: filepath.ToSlash(rel), msg: te.Msg})
-				return
-			}
-			out = append(out, typeErr{msg: err.Error()})
-		}}
-		conf.Check(g.importPath(d), g.fset, afs, nil)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].msg != out[j].msg {
-			return out[i].msg < out[j].msg
-		}
-		return out[i].file < out[j].file
-	})
-	return out, nil
-}
-
-// subtractErrs is the multiset difference got − base by message (both sorted by message).
-func subtractErrs(got, base []typeErr) []typeErr {
-	count := map[string]int{}
-	for _, b := range base {
-		count[b.msg]++
-	}
-	var out []typeErr
-	for _, e := range got {
-		if count[e.msg] > 0 {
-			count[e.msg]--
-			continue
-		}
-		out = append(out, e)
-	}
-	return out
-}
-
-// localImporter imports the module's own packages from source (with overrides) and
-// everything else through the source importer.
-type localImporter struct {
-	g     *goMasker
-	files map[string][]byte
-	done  map[string]*types.Package
-}
-
-func (li *localImporter) Import(p string) (*types.Package, error) {
-	return li.ImportFrom(p, li.g.root, 0)
-}
-
-func (li *localImporter) ImportFrom(p, dir string, mode types.ImportMode) (*types.Package, error) {
-	g := li.g
-	if g.modPath != "" && (p == g.modPath || strings.HasPrefix(p, g.modPath+"/")) {
-		if pkg, ok := li.done[p]; ok {
-			if pkg == nil {
-				return nil, fmt.Errorf("mask: import cycle at %s", p)
-			}
-			return pkg, nil
-		}
-		li.done[p] = nil
-		rel := strings.TrimPrefix(strings.TrimPrefix(p, g.modPath), "/")
-		if rel == "" {
-			rel = "."
-		}
-		afs, err := li.parseDir(rel)
-		if err != nil {
-			return nil, err
-		}
-		conf := types.Config{GoVersion: g.goVersion, Importer: li, Error: func(error) {}}
-		pkg, _ := conf.Check(p, g.fset, afs, nil)
-		li.done[p] = pkg
-		return pkg, nil
-	}
-	return g.std.ImportFrom(p, dir, mode)
-}
-
-// parseDir parses the non-test files of the package directory rel that match the default
-// build context.
-func (li *localImporter) parseDir(rel string) ([]*ast.File, error) {
-	dir := filepath.Join(li.g.root, filepath.FromSlash(rel))
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, fmt.Errorf("mask: %w", err)
-	}
-	var out []*ast.File
-	for _, e := range ents {
-		name := e.Name()
-		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		if ok, err := build.Default.MatchFile(dir, name); err != nil || !ok {
-			continue
-		}
-		fp := path.Join(rel, name)
-		if rel == "." {
-			fp = name
-		}
-		src, ok := li.files[fp]
-		if !ok {
-			if src, err = li.g.read(fp); err != nil {
-				return nil, err
-			}
-		}
-		af, err := parser.ParseFile(li.g.fset, filepath.Join(dir, name), src, parser.SkipObjectResolution)
-		if err != nil {
-			return nil, fmt.Errorf("mask: %w", err)
-		}
-		out = append(out, af)
-	}
-	return out, nil
-}
-
-// unusedImport extracts the import path from go/types' "imported and not used" message.
-func unusedImport(msg string) (string, bool) {
-	if !strings.HasPrefix(msg, `"`) || !strings.Contains(msg, " imported") || !strings.HasSuffix(msg, "not used") {
-		return "", false
-	}
-	end := strings.Index(msg[1:], `"`)
-	if end < 0 {
-		return "", false
-	}
-	return msg[1 : end+1], true
-}
-
 // pruneImports deletes the import specs of src whose path is in paths: their lines, or the
 // whole declaration when none of its specs remains.
 func pruneImports(file string, src []byte, paths map[string]bool) ([]byte, []ImportEdit, error) {
@@ -650,21 +434,11 @@ func pruneImports(file string, src []byte, paths map[string]bool) ([]byte, []Imp
 			removed[i-1] = true
 		}
 	}
-	for _, d := range af.Decls {
-		gd, ok := d.(*ast.GenDecl)
-		if !ok || gd.Tok != token.IMPORT {
-			continue
-		}
-		var hit []*ast.ImportSpec
-		for _, s := range gd.Specs {
-			is := s.(*ast.ImportSpec)
-			if v, err := strconv.Unquote(is.Path.Value); err == nil && paths[v] {
-				hit = append(hit, is)
-			}
-		}
+	hits, _ := gocheck.FindImports(af, paths)
+	for _, h := range hits {
+		gd, hit := h.Decl, h.Specs
 		switch {
-		case len(hit) == 0:
-		case len(hit) == len(gd.Specs):
+		case h.All():
 			edits = append(edits, ImportEdit{File: file, Line: tf.Line(gd.Pos()), Removed: specNames(hit), Dropped: true})
 			start := gd.Pos()
 			if gd.Doc != nil {
