@@ -4,8 +4,24 @@
 // the masked repository and writes one instance directory per accepted item plus
 // instances.jsonl.
 //
-//	go run ./examples/featurebench -repo DIR -out OUTDIR [-n N] [-seed S] [-level 1|2]
-//	    [-name owner/repo] [-commit SHA] [-python PATH] [-llm] [-timeout D]
+//	go run ./examples/featurebench -repo DIR -out OUTDIR [-n N] [-seed S] [-level 1|2|1,2]
+//	    [-package NAME] [-name owner/repo] [-commit SHA] [-python PATH] [-llm] [-timeout D]
+//	go run ./examples/featurebench -check OUTDIR [-python PATH] [-timeout D]
+//
+// -level 1 writes Level 1 instances (implement inside the masked repository). -level 2
+// writes Level 2 instances (implement from scratch, see extract/artifact.Environment): an
+// item the pipeline accepts also needs its Level 2 instance to verify
+// (extract.VerifyLevel2: without the solution the F2P tests fail, with the gold solution
+// they pass), else it is rejected with that reason, so -n counts items with a verified
+// Level 2 instance. -level 1,2 writes both instances of every such item. -package renames
+// a Python solution package at Level 2 (default agent_code, which also keeps an installed
+// copy of the original package from satisfying the tests; empty keeps the name); a Go
+// solution keeps its module path and ignores it.
+//
+// -check re-verifies the Level 2 instances of OUTDIR/instances.jsonl from the instances
+// alone (no repository: env_patch, test_patch and patch in an empty directory), prints
+// "<id> ok" or "<id> rejected: <reason>" per instance and exits 1 when any is rejected;
+// Level 1 instances are skipped (they need the repository).
 //
 // Tests run with the local sandbox runner (no Docker, no network). The repository is
 // only read. Progress and rejected candidates with their reasons go to stderr; the
@@ -14,12 +30,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -36,11 +54,34 @@ func main() {
 }
 
 type config struct {
-	repo, out, name, commit, python string
-	n, level                        int
-	seed                            int64
-	useLLM                          bool
-	timeout                         time.Duration
+	repo, out, name, commit, python, pkg string
+	n                                    int
+	levels                               []int
+	seed                                 int64
+	useLLM                               bool
+	timeout                              time.Duration
+}
+
+// parseLevels reads -level: "1", "2" or "1,2".
+func parseLevels(s string) ([]int, error) {
+	seen := map[int]bool{}
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		switch strings.TrimSpace(f) {
+		case "1":
+			seen[1] = true
+		case "2":
+			seen[2] = true
+		default:
+			return nil, fmt.Errorf("featurebench: -level %q: want 1, 2 or 1,2", s)
+		}
+	}
+	for _, l := range []int{1, 2} {
+		if seen[l] {
+			out = append(out, l)
+		}
+	}
+	return out, nil
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -51,18 +92,33 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&c.out, "out", "", "output `DIR` for instance directories and instances.jsonl (required)")
 	fs.IntVar(&c.n, "n", 5, "stop after N accepted instances (0: try every test file)")
 	fs.Int64Var(&c.seed, "seed", 1, "random seed (same seed, same instances)")
-	fs.IntVar(&c.level, "level", 1, "problem statement level: 1 (inside the repository) or 2 (from scratch)")
+	level := fs.String("level", "1", "instance `levels`: 1 (inside the masked repository), 2 (from scratch) or 1,2")
+	fs.StringVar(&c.pkg, "package", "agent_code", "Level 2: the `name` a Python solution package is renamed to (empty keeps it)")
 	fs.StringVar(&c.name, "name", "", "repository name `owner/repo` (default local/<directory name>)")
 	fs.StringVar(&c.commit, "commit", "", "base commit (default: git HEAD, else a hash of the tree)")
 	fs.StringVar(&c.python, "python", "", "Python interpreter with pytest (default: detected)")
 	fs.BoolVar(&c.useLLM, "llm", false, "classify top objects with the model configured by FAULTLINE_LLM_* (see internal/llm)")
 	fs.DurationVar(&c.timeout, "timeout", 10*time.Minute, "time limit of one test run")
+	check := fs.String("check", "", "re-verify the Level 2 instances of `DIR`/instances.jsonl from their patches alone, instead of building")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if c.repo == "" || c.out == "" || fs.NArg() > 0 || (c.level != 1 && c.level != 2) {
-		fmt.Fprintln(stderr, "featurebench: -repo and -out are required; -level is 1 or 2")
+	if *check != "" {
+		if fs.NArg() > 0 {
+			fs.Usage()
+			return 2
+		}
+		return checkLevel2(ctx, *check, c, stdout, stderr)
+	}
+	levels, err := parseLevels(*level)
+	if c.repo == "" || c.out == "" || fs.NArg() > 0 || err != nil {
+		fmt.Fprintln(stderr, "featurebench: -repo and -out are required; -level is 1, 2 or 1,2")
 		fs.Usage()
+		return 2
+	}
+	c.levels = levels
+	if c.pkg != "" && !isIdentifier(c.pkg) {
+		fmt.Fprintf(stderr, "featurebench: -package %q is not a Python identifier\n", c.pkg)
 		return 2
 	}
 	if err := build(ctx, c, stdout, stderr); err != nil {
@@ -116,6 +172,50 @@ func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 		}
 		commit = h
 	}
+	spec := func(it *extract.Item, level int) (artifact.Spec, error) {
+		var objs []mask.Target
+		for _, id := range it.Top {
+			t, err := mask.ParseTarget(id)
+			if err != nil {
+				return artifact.Spec{}, fmt.Errorf("featurebench: %w", err)
+			}
+			objs = append(objs, t)
+		}
+		s := artifact.Spec{
+			Root: root, Repo: name, BaseCommit: commit, Level: level, TestFile: it.TestFile,
+			Masked: it.Mask.Overlay, Objects: objs, Functions: len(it.Mask.Removed),
+			FailToPass: it.Verification.F2PTests, PassToPass: it.Verification.P2PTests,
+		}
+		if level == 2 && strings.HasSuffix(it.TestFile, ".py") {
+			s.Package = c.pkg
+		}
+		return s, nil
+	}
+	level2 := map[string]*artifact.Artifacts{} // by test file; the pipeline builds items one by one
+	if slices.Contains(c.levels, 2) {
+		opts.Accept = func(ctx context.Context, it *extract.Item) (string, error) {
+			s, err := spec(it, 2)
+			if err != nil {
+				return "", err
+			}
+			a, err := artifact.Build(ctx, s, artifact.Options{})
+			if errors.Is(err, artifact.ErrBadSpec) {
+				return fmt.Sprintf("level 2: %v", err), nil
+			}
+			if err != nil {
+				return "", err
+			}
+			v, err := extract.VerifyLevel2(ctx, r, extract.Level2Request{Env: a.Env, Limits: opts.Limits})
+			if err != nil {
+				return "", err
+			}
+			if !v.Accepted {
+				return v.Reason, nil
+			}
+			level2[it.TestFile] = a
+			return "", nil
+		}
+	}
 	res, err := extract.Pipeline(ctx, r, root, opts)
 	if err != nil {
 		return err
@@ -125,28 +225,24 @@ func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	}
 	var insts []task.SWEInstance
 	for _, it := range res.Accepted() {
-		var objs []mask.Target
-		for _, id := range it.Top {
-			t, err := mask.ParseTarget(id)
-			if err != nil {
-				return fmt.Errorf("featurebench: %w", err)
+		for _, level := range c.levels {
+			a := level2[it.TestFile]
+			if level == 1 {
+				s, err := spec(it, 1)
+				if err != nil {
+					return err
+				}
+				if a, err = artifact.Build(ctx, s, artifact.Options{}); err != nil {
+					return fmt.Errorf("featurebench: %s: %w", it.TestFile, err)
+				}
 			}
-			objs = append(objs, t)
+			dir, err := a.WriteDir(out)
+			if err != nil {
+				return fmt.Errorf("featurebench: %s: %w", it.TestFile, err)
+			}
+			insts = append(insts, a.Instance)
+			fmt.Fprintln(stdout, filepath.Base(dir))
 		}
-		a, err := artifact.Build(ctx, artifact.Spec{
-			Root: root, Repo: name, BaseCommit: commit, Level: c.level, TestFile: it.TestFile,
-			Masked: it.Mask.Overlay, Objects: objs, Functions: len(it.Mask.Removed),
-			FailToPass: it.Verification.F2PTests, PassToPass: it.Verification.P2PTests,
-		}, artifact.Options{})
-		if err != nil {
-			return fmt.Errorf("featurebench: %s: %w", it.TestFile, err)
-		}
-		dir, err := a.WriteDir(out)
-		if err != nil {
-			return fmt.Errorf("featurebench: %s: %w", it.TestFile, err)
-		}
-		insts = append(insts, a.Instance)
-		fmt.Fprintln(stdout, filepath.Base(dir))
 	}
 	f, err := os.Create(filepath.Join(out, "instances.jsonl"))
 	if err != nil {
@@ -159,7 +255,7 @@ func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("featurebench: %w", err)
 	}
-	rejected := len(res.Items) - len(insts)
+	rejected := len(res.Items) - len(res.Accepted())
 	fmt.Fprintf(stderr, "featurebench: %d instances written to %s, %d candidates rejected\n", len(insts), out, rejected)
 	return nil
 }
@@ -174,4 +270,60 @@ func baseCommit(root string) string {
 		return ""
 	}
 	return strings.TrimSpace(string(b))
+}
+
+// isIdentifier reports whether s is an ASCII Python identifier (keywords are refused by
+// artifact.Build with the reason).
+func isIdentifier(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// checkLevel2 re-verifies the Level 2 instances of dir/instances.jsonl.
+func checkLevel2(ctx context.Context, dir string, c config, stdout, stderr io.Writer) int {
+	f, err := os.Open(filepath.Join(dir, "instances.jsonl"))
+	if err != nil {
+		fmt.Fprintln(stderr, "featurebench: -check:", err)
+		return 1
+	}
+	defer f.Close()
+	insts, err := task.ReadAllJSONL[task.SWEInstance](f)
+	if err != nil {
+		fmt.Fprintf(stderr, "featurebench: -check: %s: %v\n", f.Name(), err)
+		return 1
+	}
+	r := sandbox.NewLocal(sandbox.Options{Python: c.python, Limits: task.Limits{Timeout: c.timeout}})
+	defer r.Close()
+	code, checked := 0, 0
+	for _, inst := range insts {
+		if !strings.HasSuffix(inst.InstanceID, ".lv2") {
+			fmt.Fprintf(stderr, "featurebench: -check: skipped %s: a Level 1 instance needs its repository\n", inst.InstanceID)
+			continue
+		}
+		checked++
+		env, err := artifact.EnvironmentFromInstance(inst)
+		if err != nil {
+			fmt.Fprintf(stdout, "%s rejected: %v\n", inst.InstanceID, err)
+			code = 1
+			continue
+		}
+		v, err := extract.VerifyLevel2(ctx, r, extract.Level2Request{Env: env})
+		if err != nil {
+			fmt.Fprintln(stderr, "featurebench: -check:", err)
+			return 1
+		}
+		if !v.Accepted {
+			fmt.Fprintf(stdout, "%s rejected: %s\n", inst.InstanceID, v.Reason)
+			code = 1
+			continue
+		}
+		fmt.Fprintf(stdout, "%s ok\n", inst.InstanceID)
+	}
+	fmt.Fprintf(stderr, "featurebench: -check: %d Level 2 instances checked\n", checked)
+	return code
 }

@@ -80,4 +80,119 @@ func TestRunUsage(t *testing.T) {
 	stderr.Reset()
 	require.Equal(t, 1, run(context.Background(), []string{"-repo", dir, "-out", filepath.Join(dir, "out")}, &stdout, &stderr))
 	require.Contains(t, stderr.String(), "inside the repository")
+	for _, bad := range []string{"3", "1,3", "", "two"} {
+		stderr.Reset()
+		require.Equal(t, 2, run(context.Background(), []string{"-repo", dir, "-out", t.TempDir(), "-level", bad}, &stdout, &stderr), bad)
+		require.Contains(t, stderr.String(), "-level is 1, 2 or 1,2")
+	}
+	stderr.Reset()
+	require.Equal(t, 2, run(context.Background(), []string{"-repo", dir, "-out", t.TempDir(), "-package", "agent-code"}, &stdout, &stderr))
+	require.Contains(t, stderr.String(), `-package "agent-code" is not a Python identifier`)
+	levels, err := parseLevels("2,1")
+	require.NoError(t, err)
+	require.Equal(t, []int{1, 2}, levels)
+}
+
+// applyPatch applies a patch file with git in dir (an empty patch changes nothing).
+func applyPatch(t *testing.T, dir, patch string) {
+	t.Helper()
+	if patch == "" {
+		return
+	}
+	f := filepath.Join(t.TempDir(), "p.diff")
+	require.NoError(t, os.WriteFile(f, []byte(patch), 0o644))
+	cmd := exec.Command("git", "apply", f)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "git apply: %s", out)
+}
+
+// pytest runs the F2P tests of an instance in dir and returns whether they pass.
+func pytest(t *testing.T, dir string, args ...string) (bool, string) {
+	t.Helper()
+	cmd := exec.Command("/usr/bin/python3", append([]string{"-m", "pytest", "-p", "no:cacheprovider", "-q"}, args...)...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	return err == nil, string(out)
+}
+
+func TestRunLevels(t *testing.T) {
+	needPytest(t)
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("featurebench: git is not installed")
+	}
+	repo := filepath.Join(t.TempDir(), "shapes")
+	require.NoError(t, os.CopyFS(repo, os.DirFS("../../extract/testdata/pipeline/repo")))
+	ctx := context.Background()
+	var lv2 []map[string]string
+	for _, levels := range []string{"1,2", "2"} {
+		out := t.TempDir()
+		var stdout, stderr bytes.Buffer
+		code := run(ctx, []string{"-repo", repo, "-out", out, "-n", "1", "-seed", "7", "-python", "/usr/bin/python3", "-level", levels,
+			"-name", "acme/shapes", "-commit", "0123456789abcdef0123456789abcdef01234567"}, &stdout, &stderr)
+		require.Equal(t, 0, code, stderr.String())
+		ids := strings.Fields(stdout.String())
+		tree := readTree(t, out)
+		insts, err := task.ReadAllJSONL[task.SWEInstance](strings.NewReader(tree["instances.jsonl"]))
+		require.NoError(t, err)
+		if levels == "1,2" {
+			require.Len(t, ids, 2, "both levels of the accepted item")
+			require.Regexp(t, `^acme__shapes\.01234567\.test_geometry\.[0-9a-f]{8}\.lv1$`, ids[0])
+			require.Equal(t, strings.TrimSuffix(ids[0], "1")+"2", ids[1])
+			require.NotContains(t, tree, ids[0]+"/env_patch.diff")
+			require.Len(t, insts, 2)
+			require.Equal(t, insts[0].FailToPass, insts[1].FailToPass, "the test file stays at tests/: same ids")
+			ids, insts = ids[1:], insts[1:]
+		}
+		require.Len(t, ids, 1)
+		require.Len(t, insts, 1)
+		l2 := insts[0]
+		require.Equal(t, ids[0], l2.InstanceID)
+		require.True(t, strings.HasSuffix(l2.InstanceID, ".lv2"))
+		require.Len(t, l2.FailToPass, 4)
+		require.Empty(t, l2.PassToPass)
+		require.Contains(t, l2.Patch, "+++ b/agent_code/geometry.py\n")
+		require.Contains(t, l2.TestPatch, "+from agent_code import geometry\n")
+		require.Contains(t, l2.ProblemStatement, "from scratch as the package `agent_code`")
+
+		// Rebuild the Level 2 instance from its files alone: an empty directory, the
+		// environment and test patches (the tests fail), then the gold patch (they pass).
+		dir := t.TempDir()
+		applyPatch(t, dir, tree[ids[0]+"/env_patch.diff"])
+		applyPatch(t, dir, tree[ids[0]+"/test_patch.diff"])
+		ok, log := pytest(t, dir, "tests/test_geometry.py")
+		require.False(t, ok, log)
+		applyPatch(t, dir, tree[ids[0]+"/patch.diff"])
+		ok, log = pytest(t, dir, "tests/test_geometry.py")
+		require.True(t, ok, log)
+		require.Contains(t, log, "4 passed")
+
+		if levels == "1,2" {
+			// -check re-verifies the Level 2 instance from instances.jsonl alone; a broken
+			// gold patch is reported with the reason.
+			var cout, cerr bytes.Buffer
+			require.Equal(t, 0, run(ctx, []string{"-check", out, "-python", "/usr/bin/python3"}, &cout, &cerr), cerr.String())
+			require.Equal(t, ids[0]+" ok\n", cout.String())
+			require.Contains(t, cerr.String(), "skipped "+strings.TrimSuffix(ids[0], "2")+"1")
+			broken := l2
+			broken.Patch = strings.ReplaceAll(broken.Patch, "+    return ", "+    return None  # ")
+			bad := t.TempDir()
+			var buf bytes.Buffer
+			require.NoError(t, task.WriteJSONL(&buf, []task.SWEInstance{broken}))
+			require.NoError(t, os.WriteFile(filepath.Join(bad, "instances.jsonl"), buf.Bytes(), 0o644))
+			cout.Reset()
+			require.Equal(t, 1, run(ctx, []string{"-check", bad, "-python", "/usr/bin/python3"}, &cout, &cerr))
+			require.Contains(t, cout.String(), ids[0]+" rejected: level 2: gold F2P tests/test_geometry.py does not pass")
+		}
+
+		one := map[string]string{}
+		for p, data := range tree {
+			if strings.HasPrefix(p, ids[0]+"/") {
+				one[p] = data
+			}
+		}
+		require.Len(t, one, 5)
+		lv2 = append(lv2, one)
+	}
+	require.Equal(t, lv2[0], lv2[1], "same seed, byte-identical Level 2 instance")
 }

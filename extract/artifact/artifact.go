@@ -20,6 +20,7 @@ const (
 	ProblemStatementFile = "problem_statement.md"
 	PatchFile            = "patch.diff"
 	TestPatchFile        = "test_patch.diff"
+	EnvPatchFile         = "env_patch.diff" // Level 2 only: creates the starting tree
 	InstanceFile         = "instance.json"
 )
 
@@ -33,13 +34,18 @@ type Spec struct {
 	BaseCommit string
 	Level      int    // 1: implement inside the masked repository; 2: from scratch
 	TestFile   string // the F2P test file, a slash path relative to Root
-	// Masked is the mask's overlay (mask.Result.Overlay): the masked source files.
+	// Masked is the mask's overlay (mask.Result.Overlay): the masked source files. Level 1
+	// only; a Level 2 instance has no repository to mask.
 	Masked task.Overlay
 	// Objects are the top objects whose interfaces the problem statement describes, in the
 	// order given (typically sorted by the caller).
 	Objects []mask.Target
-	// Functions is the number of removed definitions (len(mask.Result.Removed)).
-	Functions  int
+	// Functions is the number of removed definitions (len(mask.Result.Removed)). Level 2
+	// counts the definitions of the solution instead.
+	Functions int
+	// FailToPass are the F2P test ids in the original repository (Level 2 maps them to
+	// the test file's place in its tree). PassToPass is ignored at Level 2: there is no
+	// repository left to regress, so the instance's PASS_TO_PASS is empty.
 	FailToPass []string
 	PassToPass []string
 	ImageName  string
@@ -50,8 +56,10 @@ type Spec struct {
 	Summary string
 	// ForbiddenURLs are listed in the NOTE block (e.g. the repository's upstream).
 	ForbiddenURLs []string
-	// Package is the import name the Level 2 solution is imported as; empty means the
-	// first import path element of the first object.
+	// Package renames the Python solution package of a Level 2 instance (e.g.
+	// "agent_code"): its directory, the imports of the tests and the package's own
+	// absolute imports are rewritten. Empty keeps the original name. It must be a Python
+	// identifier; a Go solution keeps its module path, so Package must be empty for Go.
 	Package string
 }
 
@@ -75,10 +83,16 @@ type Artifacts struct {
 	ProblemStatement string
 	// Patch is patch.diff, TestPatch test_patch.diff.
 	Patch, TestPatch []byte
-	// Overlay is the instance's starting tree relative to Root: the masked files and the
-	// deletion of the F2P test file (which TestPatch restores).
+	// Overlay is a Level 1 instance's starting tree relative to Root: the masked files and
+	// the deletion of the F2P test file (which TestPatch restores). Nil at Level 2.
 	Overlay task.Overlay
-	// Interfaces are the resolved top objects of the problem statement.
+	// Env is a Level 2 instance's tree (nil at Level 1): the starting tree, the tests and
+	// the solution, relative to an empty directory. EnvPatch (env_patch.diff) creates
+	// Env.Start, TestPatch creates Env.Tests and Patch creates Env.Solution.
+	Env      *Environment
+	EnvPatch []byte
+	// Interfaces are the resolved top objects of the problem statement (at Level 2 with
+	// the import paths of the renamed solution package).
 	Interfaces []Interface
 }
 
@@ -91,15 +105,17 @@ func Build(ctx context.Context, s Spec, opts Options) (*Artifacts, error) {
 	if len(s.FailToPass) == 0 {
 		return nil, fmt.Errorf("%w: no FAIL_TO_PASS tests", ErrBadSpec)
 	}
-	if len(s.Masked) == 0 {
-		return nil, fmt.Errorf("%w: the masked overlay is empty", ErrBadSpec)
-	}
 	testFile, err := task.CleanRelPath(s.TestFile)
 	if err != nil {
 		return nil, fmt.Errorf("%w: test file: %w", ErrBadSpec, err)
 	}
-	if _, ok := s.Masked[testFile]; ok {
-		return nil, fmt.Errorf("%w: the mask changes the F2P test file %s", ErrBadSpec, testFile)
+	if s.Level == 1 {
+		if len(s.Masked) == 0 {
+			return nil, fmt.Errorf("%w: the masked overlay is empty", ErrBadSpec)
+		}
+		if _, ok := s.Masked[testFile]; ok {
+			return nil, fmt.Errorf("%w: the mask changes the F2P test file %s", ErrBadSpec, testFile)
+		}
 	}
 	id, err := task.FeatureBenchID(s.Repo, s.BaseCommit, testFile, s.Level)
 	if err != nil {
@@ -112,6 +128,9 @@ func Build(ctx context.Context, s Spec, opts Options) (*Artifacts, error) {
 			return nil, fmt.Errorf("%w: repo settings: %w", ErrBadSpec, err)
 		}
 		settings = b.Bytes()
+	}
+	if s.Level == 2 {
+		return buildLevel2(ctx, s, opts, testFile, id, string(settings))
 	}
 	dopts := task.DiffOptions{Context: opts.Context}
 	forward, err := task.DiffOverlay(s.Root, s.Masked, dopts) // original → masked
@@ -148,7 +167,7 @@ func Build(ctx context.Context, s Spec, opts Options) (*Artifacts, error) {
 		Overlay:    s.Masked.Merge(rmTest),
 		Interfaces: ifaces,
 	}
-	a.ProblemStatement = problemStatement(s, testFile, ifaces)
+	a.ProblemStatement = problemStatement(s, testFile, ifaces, nil)
 	lines, files, fns := added, len(gold.Files), s.Functions
 	f2p, p2p := len(s.FailToPass), len(s.PassToPass)
 	a.Instance = task.SWEInstance{
@@ -196,7 +215,8 @@ func (a *Artifacts) InstanceJSON() ([]byte, error) {
 }
 
 // WriteDir writes the instance directory dir/<instance_id> (created, with parents) and
-// returns its path: problem_statement.md, patch.diff, test_patch.diff and instance.json.
+// returns its path: problem_statement.md, patch.diff, test_patch.diff and instance.json,
+// and at Level 2 env_patch.diff (empty when the starting tree is).
 func (a *Artifacts) WriteDir(dir string) (string, error) {
 	out := filepath.Join(dir, a.Instance.InstanceID)
 	if err := os.MkdirAll(out, 0o755); err != nil {
@@ -214,7 +234,11 @@ func (a *Artifacts) WriteDir(dir string) (string, error) {
 		{PatchFile, a.Patch},
 		{TestPatchFile, a.TestPatch},
 		{InstanceFile, inst},
+		{EnvPatchFile, a.EnvPatch},
 	} {
+		if f.name == EnvPatchFile && a.Env == nil {
+			continue
+		}
 		if err := os.WriteFile(filepath.Join(out, f.name), f.data, 0o644); err != nil {
 			return "", fmt.Errorf("artifact: %w", err)
 		}

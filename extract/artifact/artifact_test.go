@@ -41,7 +41,12 @@ func fixtureSpec(t *testing.T, level int) Spec {
 	res, err := mask.Mask(context.Background(), fixture, targets, mask.Options{})
 	require.NoError(t, err)
 	require.Len(t, res.Removed, 4)
+	pkg := ""
+	if level == 2 {
+		pkg = "agent_code"
+	}
 	return Spec{
+		Package:    pkg,
 		Root:       fixture,
 		Repo:       "faultline-dev/calc",
 		BaseCommit: "0123456789abcdef0123456789abcdef01234567",
@@ -83,7 +88,7 @@ func TestGoldenInstanceDirs(t *testing.T) {
 		dir, err := a.WriteDir(tmp)
 		require.NoError(t, err)
 		got := readDir(t, dir)
-		require.Len(t, got, 4)
+		require.Len(t, got, 3+level, "Level 2 adds env_patch.diff")
 		golden := filepath.Join("testdata", "golden", a.Instance.InstanceID)
 		if *update {
 			require.NoError(t, os.RemoveAll(golden))
@@ -120,16 +125,28 @@ func TestLevels(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, strings.HasSuffix(a1.Instance.InstanceID, ".lv1"))
 	require.True(t, strings.HasSuffix(a2.Instance.InstanceID, ".lv2"))
-	require.Equal(t, a1.Patch, a2.Patch)
-	require.Equal(t, a1.TestPatch, a2.TestPatch)
 	require.Contains(t, a1.ProblemStatement, "- Path: `calc/ops.py`")
 	require.NotContains(t, a2.ProblemStatement, "- Path:")
 	require.Contains(t, a1.ProblemStatement, "inside the repository `faultline-dev/calc`")
-	require.Contains(t, a2.ProblemStatement, "from scratch as the package `calc`")
+	require.Contains(t, a2.ProblemStatement, "from scratch as the package `agent_code`")
+	require.Contains(t, a1.ProblemStatement, "- Import: `from calc.ops import Accumulator`")
+	require.Contains(t, a2.ProblemStatement, "- Import: `from agent_code.ops import Accumulator`")
 	for _, a := range []*Artifacts{a1, a2} {
-		require.Contains(t, a.ProblemStatement, "- Import: `from calc.ops import Accumulator`")
 		require.Contains(t, a.ProblemStatement, "  - https://github.com/faultline-dev/calc\n  - https://pypi.org/project/calc\n")
 	}
+
+	// Level 1 starts from the masked repository; Level 2 from an empty tree, its test patch
+	// creates the renamed test file and its gold patch the whole package.
+	require.NotNil(t, a1.Overlay)
+	require.Nil(t, a1.Env)
+	require.Nil(t, a2.Overlay)
+	require.Equal(t, []string{"tests/test_ops.py"}, a2.Env.Tests.Paths())
+	require.Contains(t, string(a2.Env.Tests["tests/test_ops.py"].Data), "from agent_code import add, Accumulator\n")
+	require.Equal(t, []string{"agent_code/__init__.py", "agent_code/ops.py"}, a2.Env.Solution.Paths())
+	require.Equal(t, task.TestList{"tests/test_ops.py::test_add", "tests/test_ops.py::test_push"}, a2.Instance.FailToPass)
+	require.Empty(t, a2.Instance.PassToPass)
+	require.NotEqual(t, a1.Patch, a2.Patch)
+	require.Contains(t, string(a2.Patch), "+++ b/agent_code/ops.py\n")
 }
 
 func TestCountsAndJSONL(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/faultline-dev/faultline/extract/artifact"
 	"github.com/faultline-dev/faultline/extract/mask"
@@ -47,4 +48,34 @@ func ExampleBuild() {
 	// +def area(w, h):
 	// +    """Area of a w×h rectangle."""
 	// +    return w * h
+}
+
+// A Level 2 environment: the starting tree, the tests and the solution of a test file
+// inside its package, with the package renamed to agent_code.
+func ExampleLevel2() {
+	env, err := artifact.Level2("testdata/l2repo", "geo/tests/test_shapes.py", "agent_code",
+		[]string{"geo/tests/test_shapes.py::test_area"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("start:", env.Start.Paths())
+	fmt.Println("tests:", env.Tests.Paths())
+	fmt.Println("solution:", env.Solution.Paths())
+	fmt.Println("FAIL_TO_PASS:", env.FailToPass)
+	for _, l := range strings.Split(string(env.Tests[env.TestFile].Data), "\n") {
+		if strings.Contains(l, "agent_code") {
+			fmt.Println(l)
+		}
+	}
+	// Output:
+	// start: [pytest.ini]
+	// tests: [agent_code/tests/__init__.py agent_code/tests/helper.py agent_code/tests/square.json agent_code/tests/test_shapes.py conftest.py]
+	// solution: [agent_code/__init__.py agent_code/compat.py agent_code/data.txt agent_code/shapes.py]
+	// FAIL_TO_PASS: [agent_code/tests/test_shapes.py::test_area]
+	// import agent_code
+	// from agent_code.shapes import Square
+	// from agent_code.tests.helper import approx
+	//     assert agent_code.area(side) == 9
+	//     with mock.patch("agent_code.shapes.area", return_value=7):
 }

@@ -321,20 +321,22 @@ func goDoc(c string) string {
 	return strings.TrimSpace(strings.Join(out, "\n"))
 }
 
-// problemStatement renders problem_statement.md.
-func problemStatement(s Spec, testFile string, ifaces []Interface) string {
+// problemStatement renders problem_statement.md; env is the Level 2 environment (nil at
+// Level 1).
+func problemStatement(s Spec, testFile string, ifaces []Interface, env *Environment) string {
 	var b bytes.Buffer
 	summary := s.Summary
-	if summary == "" {
+	if summary == "" && env != nil {
+		summary = level2Summary(env, ifaces)
+	} else if summary == "" {
 		summary = defaultSummary(s, testFile, ifaces)
 	}
-	pkg := s.Package
-	if pkg == "" && len(ifaces) > 0 {
-		first := ifaces[0].ImportPath
-		if ifaces[0].Language == "python" {
-			first, _, _ = strings.Cut(first, ".")
+	pkg, noun, that := "", "package", "that package"
+	if env != nil {
+		pkg = strings.Join(env.Packages, "`, `")
+		if len(env.Packages) > 1 {
+			noun, that = "packages", "those packages"
 		}
-		pkg = first
 	}
 	b.WriteString("## Task\n\n")
 	b.WriteString("**Task Statement:** " + summary + "\n\n")
@@ -342,9 +344,11 @@ func problemStatement(s Spec, testFile string, ifaces []Interface) string {
 		b.WriteString("You work inside the repository `" + s.Repo + "`, in which this functionality has been removed. " +
 			"Implement it in place, at the paths given below, so that the rest of the repository keeps working.\n\n")
 	} else {
-		b.WriteString("Implement this functionality from scratch as the package `" + pkg + "`. " +
-			"The original repository is not available: the tests import your solution as that package, " +
+		b.WriteString("Implement this functionality from scratch as the " + noun + " `" + pkg + "`. " +
+			"The original repository is not available: the tests import your solution as " + that + ", " +
 			"through the import paths given below.\n\n")
+		b.WriteString(level2Layout(env))
+		b.WriteString("\n")
 	}
 	b.WriteString("## Interfaces\n")
 	for i, in := range ifaces {
@@ -366,7 +370,7 @@ func problemStatement(s Spec, testFile string, ifaces []Interface) string {
 	if s.Level == 1 {
 		b.WriteString("- Work inside the repository; do not rename or move the files and objects named above.\n")
 	} else {
-		b.WriteString("- Work in an empty directory and create the package `" + pkg + "` there; the repository it came from is not given.\n")
+		b.WriteString("- Work in the given directory and create the " + noun + " `" + pkg + "` there; the repository it came from is not given.\n")
 	}
 	b.WriteString("- The dependencies are installed; do not install, upgrade or remove packages.\n")
 	b.WriteString("- The tests that check your work are not shown; do not change existing tests.\n")

@@ -1,0 +1,4 @@
+package area
+
+// Half is exported for the external tests.
+var Half = half

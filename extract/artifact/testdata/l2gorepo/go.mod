@@ -1,0 +1,3 @@
+module example.com/l2
+
+go 1.22

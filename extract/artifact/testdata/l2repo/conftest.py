@@ -1,0 +1,6 @@
+import pytest
+
+
+@pytest.fixture
+def side():
+    return 3

@@ -1,0 +1,8 @@
+import pytest
+
+import units
+
+
+@pytest.fixture
+def metre():
+    return units.metres(1)

@@ -1,0 +1,2 @@
+def test_metres(metre):
+    assert metre == 1.0

@@ -1,0 +1,2 @@
+def approx(a, b):
+    return abs(a - b) < 1e-9

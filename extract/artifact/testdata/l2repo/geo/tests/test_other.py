@@ -1,0 +1,5 @@
+import geo
+
+
+def test_other():
+    assert geo.area(1) == 1

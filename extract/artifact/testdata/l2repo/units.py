@@ -1,0 +1,2 @@
+def metres(x):
+    return float(x)
