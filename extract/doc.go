@@ -69,6 +69,21 @@
 // when the F2P tests all pass and every P2P run passes, and the pass rate of the F2P test
 // cases (PASSED or XFAIL).
 //
+// # Time limits and the date filter
+//
+// Every run is bounded by the per-run limit (task.Limits.Timeout; the spec's 600 s is the
+// sandbox runner's default) and, through WithTestTimeout, by a per-test limit of 10 s: for
+// pytest a small plugin fails the test when its time is up, for go test (which has no
+// per-test limit) the test binary gets -timeout = tests selected × 10 s and any test
+// whose elapsed time is over 10 s counts as timed out. A timed-out test is a failing test
+// (task.Timeout): the file it belongs to cannot be an F2P or P2P file.
+//
+// Options.CommittedAfter keeps as F2P candidates only test files first committed after a
+// date (the committer date of the earliest commit adding the file, read with git log from
+// the repository, which is never written).
+//
 // Pipeline ties the steps together for one repository; examples/featurebench writes the
-// accepted items as instance directories (package artifact).
+// accepted items as instance directories (package artifact). VerifyLevel2 checks a Level 2
+// instance (no repository: the tests and the solution package in an empty tree, see
+// artifact.Environment) through the same runner.
 package extract

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/callgraph/golang"
@@ -35,6 +36,12 @@ type Options struct {
 	N int
 	// MinTests is the least number of tests an F2P file needs (default 1).
 	MinTests int
+	// CommittedAfter, when set, keeps as F2P candidates only the test files whose first
+	// commit (the committer date of the earliest commit adding them, see FirstCommitted)
+	// is strictly after it, e.g. after a model's training cut-off. It needs root to be in
+	// a git checkout (an error wrapping ErrNotGitCheckout otherwise); files left out are in
+	// Result.Excluded. P2P candidates are not filtered.
+	CommittedAfter time.Time
 	// MinP2P and MaxP2P bound the P2P files per instance (defaults 1 and 5).
 	MinP2P, MaxP2P int
 	// MinBudget and MaxBudget bound the line budget (defaults 3000 and 5000).
@@ -45,8 +52,14 @@ type Options struct {
 	MaxPassRate float64
 	// Classifier picks top objects (default Heuristic{}).
 	Classifier Classifier
-	// Limits bound every run (the runner's defaults fill zero fields).
+	// Limits bound every run (the runner's defaults fill zero fields): Limits.Timeout is
+	// the per-run limit (the spec's 600 s is sandbox.Local's default; a zero Timeout is
+	// taken as DefaultRunTimeout when the per-test limit is turned into Go's -timeout).
 	Limits task.Limits
+	// TestTimeout is the per-test limit (default DefaultTestTimeout, 10 s; negative: none).
+	// Every run of the pipeline goes through WithTestTimeout, which documents how pytest
+	// and go test enforce it; a test over the limit counts as failed (task.Timeout).
+	TestTimeout time.Duration
 	// Args are extra test-command arguments for every run.
 	Args []string
 	// Jobs bounds the test files traced at once (default runtime.NumCPU()); items are
@@ -54,6 +67,9 @@ type Options struct {
 	Jobs int
 	// Progress, when set, receives one line per step.
 	Progress func(msg string)
+	// Accept, when set, is a last check of an item that passed post-verification (e.g.
+	// that its Level 2 instance verifies, VerifyLevel2): a non-empty reason rejects it.
+	Accept func(ctx context.Context, it *Item) (reason string, err error)
 }
 
 // Item is one F2P candidate the pipeline worked on, accepted or not.
@@ -82,6 +98,15 @@ type Item struct {
 type Result struct {
 	Kind  task.TestKind
 	Items []*Item
+	// Excluded are the test files that were not F2P candidates (too few tests, or first
+	// committed too early), sorted by path. They may still be P2P files.
+	Excluded []Exclusion
+}
+
+// Exclusion is a test file that was not an F2P candidate, and why.
+type Exclusion struct {
+	File   string `json:"file"`
+	Reason string `json:"reason"`
 }
 
 // Accepted returns the accepted items.
@@ -131,6 +156,9 @@ func Pipeline(ctx context.Context, r task.Runner, root string, opts Options) (*R
 	if opts.Classifier == nil {
 		opts.Classifier = Heuristic{}
 	}
+	if opts.TestTimeout == 0 {
+		opts.TestTimeout = DefaultTestTimeout
+	}
 	base := task.RunRequest{Root: root, Kind: kind, Limits: opts.Limits, Args: slices.Clone(opts.Args)}
 	ids, err := lister.List(ctx, base)
 	if err != nil {
@@ -149,6 +177,31 @@ func Pipeline(ctx context.Context, r task.Runner, root string, opts Options) (*R
 	progress(fmt.Sprintf("discovered %d tests in %d files", len(ids), len(files)))
 	if len(files) == 0 {
 		return &Result{Kind: kind}, nil
+	}
+	res := &Result{Kind: kind}
+
+	// F2P candidates: enough tests (and, with a date filter, first committed after the
+	// date), decided before any test runs so that a bad root fails fast.
+	var f2p []*testFileInfo
+	for _, tf := range files {
+		if len(tf.ids) >= opts.MinTests {
+			f2p = append(f2p, tf)
+		} else {
+			res.Excluded = append(res.Excluded, Exclusion{File: tf.file,
+				Reason: fmt.Sprintf("%d tests, fewer than %d", len(tf.ids), opts.MinTests)})
+		}
+	}
+	if !opts.CommittedAfter.IsZero() {
+		var out []Exclusion
+		if f2p, out, err = filterCommittedAfter(ctx, root, opts.CommittedAfter, f2p); err != nil {
+			return nil, fmt.Errorf("extract: CommittedAfter: %w", err)
+		}
+		res.Excluded = append(res.Excluded, out...)
+		progress(fmt.Sprintf("%d test files first committed after %s", len(f2p), opts.CommittedAfter.UTC().Format(time.RFC3339)))
+	}
+	slices.SortFunc(res.Excluded, func(a, b Exclusion) int { return strings.Compare(a.File, b.File) })
+	if opts.TestTimeout > 0 {
+		r = WithTestTimeout(r, opts.TestTimeout)
 	}
 
 	// Static definitions (spans for masking and line counts; Go's graph for its traces).
@@ -211,16 +264,9 @@ func Pipeline(ctx context.Context, r task.Runner, root string, opts Options) (*R
 		}
 	}
 
-	// F2P candidates: enough tests, by descending test count, then path.
-	var f2p []*testFileInfo
-	for _, tf := range files {
-		if len(tf.ids) >= opts.MinTests {
-			f2p = append(f2p, tf)
-		}
-	}
+	// F2P candidates by descending test count, then path.
 	slices.SortStableFunc(f2p, func(a, b *testFileInfo) int { return len(b.ids) - len(a.ids) })
 
-	res := &Result{Kind: kind}
 	for _, tf := range f2p {
 		if opts.N > 0 && len(res.Accepted()) >= opts.N {
 			break
@@ -386,6 +432,15 @@ func buildItem(ctx context.Context, r task.Runner, base task.RunRequest, root st
 	it.Verification = v
 	if !v.Accepted {
 		return reject("%s", v.Reason)
+	}
+	if opts.Accept != nil {
+		reason, err := opts.Accept(ctx, it)
+		if err != nil {
+			return nil, err
+		}
+		if reason != "" {
+			return reject("%s", reason)
+		}
 	}
 	it.Accepted = true
 	return it, nil

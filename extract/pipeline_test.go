@@ -39,6 +39,7 @@ func reverify(t *testing.T, r task.Runner, src string, it *Item) {
 }
 
 func TestPipelineFixture(t *testing.T) {
+	t.Parallel() // with the per-test limit's tests, which mostly sleep
 	py := pythonWithPytest(t)
 	src, err := filepath.Abs("testdata/pipeline/repo")
 	require.NoError(t, err)
@@ -50,8 +51,11 @@ func TestPipelineFixture(t *testing.T) {
 
 	r := sandbox.NewLocal(sandbox.Options{WorkDir: t.TempDir(), Python: py})
 	defer r.Close()
+	// The first run goes through a result cache, which the N: 1 run below reuses (its
+	// runs are a subset); the determinism run does not.
+	cached := sandbox.NewCache(r, sandbox.CacheOptions{})
 	ctx := context.Background()
-	res, err := Pipeline(ctx, r, root, Options{Seed: 3})
+	res, err := Pipeline(ctx, cached, root, Options{Seed: 3})
 	require.NoError(t, err)
 	require.Equal(t, task.Pytest, res.Kind)
 
@@ -115,8 +119,10 @@ func TestPipelineFixture(t *testing.T) {
 	again, err := Pipeline(ctx, r, root, Options{Seed: 3})
 	require.NoError(t, err)
 	require.Equal(t, itemJSON(t, res), itemJSON(t, again))
-	one, err := Pipeline(ctx, r, root, Options{Seed: 3, N: 1})
+	runs := cached.Stats().Runs
+	one, err := Pipeline(ctx, cached, root, Options{Seed: 3, N: 1})
 	require.NoError(t, err)
+	require.Equal(t, runs, cached.Stats().Runs, "the N: 1 run made runs the first did not")
 	require.Len(t, one.Accepted(), 1)
 	require.Len(t, one.Items, 1)
 }
@@ -124,6 +130,7 @@ func TestPipelineFixture(t *testing.T) {
 // TestPipelineNothingQualifies: a repository whose test files are a failing one and one that
 // only tests its own helper yields no instance, a reason for each file, and no error.
 func TestPipelineNothingQualifies(t *testing.T) {
+	t.Parallel()
 	py := pythonWithPytest(t)
 	root := filepath.Join(t.TempDir(), "repo")
 	for _, f := range []string{"pkg/__init__.py", "pkg/text.py", "tests/test_broken.py", "tests/test_selfonly.py"} {

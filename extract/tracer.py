@@ -63,7 +63,10 @@ def _rel(filename):
         if p != _SELF and (p == _ROOT or p.startswith(_ROOT + os.sep)):
             rel = os.path.relpath(p, _ROOT).replace(os.sep, "/")
             parts = rel.split("/")
-            if not any(part in _EXCLUDED_DIRS for part in parts[:-1]):
+            # _faultline_*.py at the root are the runner's plugins (this tracer, the
+            # per-test time limit), not repository code.
+            plugin = len(parts) == 1 and parts[0].startswith("_faultline_")
+            if not plugin and not any(part in _EXCLUDED_DIRS for part in parts[:-1]):
                 r = rel
     _file_cache[filename] = r
     return r

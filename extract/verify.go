@@ -181,6 +181,9 @@ func runSummary(rep *task.Report) string {
 	if len(f) == 0 {
 		return "no test ran"
 	}
+	if to := rep.IDs(func(o task.Outcome) bool { return o == task.Timeout }); len(to) > 0 {
+		return fmt.Sprintf("%d failing, %d over the per-test time limit, first %s", len(f), len(to), to[0])
+	}
 	return fmt.Sprintf("%d failing, first %s", len(f), f[0])
 }
 

@@ -1,0 +1,13 @@
+// Package bs4 runs the FeatureBench end-to-end acceptance test on Debian's python3-bs4
+// (see package featurebench).
+package bs4
+
+import (
+	"testing"
+
+	"github.com/faultline-dev/faultline/bench/featurebench"
+)
+
+func TestPipeline(t *testing.T) {
+	featurebench.Run(t, featurebench.Debian(t, "bs4"))
+}

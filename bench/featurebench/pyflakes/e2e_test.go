@@ -1,0 +1,13 @@
+// Package pyflakes runs the FeatureBench end-to-end acceptance test on Debian's python3-pyflakes
+// (see package featurebench).
+package pyflakes
+
+import (
+	"testing"
+
+	"github.com/faultline-dev/faultline/bench/featurebench"
+)
+
+func TestPipeline(t *testing.T) {
+	featurebench.Run(t, featurebench.Debian(t, "pyflakes"))
+}

@@ -1,0 +1,13 @@
+// Package determinism checks on Debian's python3-simplejson that the FeatureBench pipeline
+// makes byte-identical instances from the same seed (see featurebench.Determinism).
+package determinism
+
+import (
+	"testing"
+
+	"github.com/faultline-dev/faultline/bench/featurebench"
+)
+
+func TestSameSeedSameInstances(t *testing.T) {
+	featurebench.Determinism(t, featurebench.Debian(t, "simplejson"))
+}

@@ -1,0 +1,13 @@
+// Package simplejson runs the FeatureBench end-to-end acceptance test on Debian's python3-simplejson
+// (see package featurebench).
+package simplejson
+
+import (
+	"testing"
+
+	"github.com/faultline-dev/faultline/bench/featurebench"
+)
+
+func TestPipeline(t *testing.T) {
+	featurebench.Run(t, featurebench.Debian(t, "simplejson"))
+}
