@@ -18,7 +18,6 @@ package breakpoint
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,6 +25,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/faultline-dev/faultline/bench/internal/fstree"
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/callgraph/golang"
 	"github.com/faultline-dev/faultline/callgraph/python"
@@ -33,32 +33,6 @@ import (
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
 )
-
-// CopyTree copies src to dst with user-writable permissions (the module cache and Debian's
-// packages are read-only), leaving out __pycache__ directories.
-func CopyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		out := filepath.Join(dst, rel)
-		if d.IsDir() {
-			if d.Name() == "__pycache__" {
-				return filepath.SkipDir
-			}
-			return os.MkdirAll(out, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(out, b, 0o644)
-	})
-}
 
 // Repo is a repository no one here wrote, prepared in a temporary directory.
 type Repo struct {
@@ -88,7 +62,7 @@ func GoDiff(t *testing.T) Repo {
 		t.Skipf("github.com/stretchr/testify@v1.12.1 is not in the module cache (%v)", err)
 	}
 	root := filepath.Join(t.TempDir(), "go-diff")
-	if err := CopyTree(src, root); err != nil {
+	if err := fstree.CopyTree(src, root); err != nil {
 		t.Fatal(err)
 	}
 	os.Remove(filepath.Join(root, "go.sum"))
@@ -118,7 +92,7 @@ func SimplejsonTB(t testing.TB) Repo {
 		t.Skipf("Debian's /usr/bin/python3 cannot import pytest (%v); apt-get install python3-pytest", err)
 	}
 	root := filepath.Join(t.TempDir(), "root")
-	if err := CopyTree(src, filepath.Join(root, "simplejson")); err != nil {
+	if err := fstree.CopyTree(src, filepath.Join(root, "simplejson")); err != nil {
 		t.Fatal(err)
 	}
 	// Leave out the C accelerator: with it the Python scanner, decoder and encoder

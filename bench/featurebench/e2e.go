@@ -35,6 +35,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/faultline-dev/faultline/bench/internal/fstree"
 	"github.com/faultline-dev/faultline/extract"
 	"github.com/faultline-dev/faultline/extract/artifact"
 	"github.com/faultline-dev/faultline/extract/mask"
@@ -95,37 +96,8 @@ func GoModule(t *testing.T, name, modVersion string) Subject {
 func (s Subject) Copy(t testing.TB) string {
 	t.Helper()
 	root := filepath.Join(t.TempDir(), "repo")
-	require.NoError(t, CopyTree(s.Src, filepath.Join(root, s.Dir)))
+	require.NoError(t, fstree.CopyTree(s.Src, filepath.Join(root, s.Dir)))
 	return root
-}
-
-// CopyTree copies the regular files and directories of src to dst with user-writable
-// permissions (the module cache and Debian's packages are read-only), leaving out
-// __pycache__ directories.
-func CopyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		out := filepath.Join(dst, rel)
-		switch {
-		case d.IsDir() && d.Name() == "__pycache__":
-			return filepath.SkipDir
-		case d.IsDir():
-			return os.MkdirAll(out, 0o755)
-		case !d.Type().IsRegular():
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(out, b, 0o644)
-	})
 }
 
 // Runner returns a fresh local runner for the subject (its own work directory).
