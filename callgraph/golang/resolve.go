@@ -97,40 +97,31 @@ func (w *walker) declareParams(list *node, sc *scope) {
 // declareLitParams declares the parameters (or named results) of function literal lit
 // at its type-flow locations.
 func (w *walker) declareLitParams(lit, list *node, sc *scope, results bool) {
-	if list == nil || list.Type != "parameter_list" {
-		return
+	at := w.a.flow.litParam
+	if results {
+		at = w.a.flow.litResult
 	}
-	pos := 0
-	for _, pd := range list.NamedKids() {
-		var t *typ
-		switch pd.Type {
-		case "parameter_declaration":
-			t = w.f.typeExpr(pd.Child("type"), w.tparams)
-		case "variadic_parameter_declaration":
-			t = &typ{kind: tSlice, elem: w.f.typeExpr(pd.Child("type"), w.tparams)}
-		default:
-			continue
-		}
-		names := pd.Children("name")
-		for _, nm := range names {
-			b := &binding{t: t}
-			if results {
-				b.loc = w.a.flow.litResult(lit, pos)
-			} else {
-				b.loc = w.a.flow.litParam(lit, pos)
-			}
-			sc.declare(nm.Text(w.f.src), b)
-			pos++
-		}
-		if len(names) == 0 {
-			pos++
-		}
-	}
+	w.declareList(list, sc, func(pos int) loc { return at(lit, pos) })
 }
 
 // declareParamLocs declares a parameter or result list; with g and type flow, the
 // variables are g's parameter (or result) locations.
 func (w *walker) declareParamLocs(list *node, sc *scope, g *fn, results bool) {
+	if g == nil || !w.flowing() {
+		w.declareList(list, sc, nil)
+		return
+	}
+	at := w.a.flow.param
+	if results {
+		at = w.a.flow.result
+	}
+	w.declareList(list, sc, func(pos int) loc { return at(g, pos) })
+}
+
+// declareList declares the names of a parameter list with their types; locAt, when not
+// nil, gives the type-flow location of the parameter at each position (an unnamed
+// parameter takes a position too).
+func (w *walker) declareList(list *node, sc *scope, locAt func(pos int) loc) {
 	if list == nil || list.Type != "parameter_list" {
 		return
 	}
@@ -148,12 +139,8 @@ func (w *walker) declareParamLocs(list *node, sc *scope, g *fn, results bool) {
 		names := pd.Children("name")
 		for _, nm := range names {
 			b := &binding{t: t}
-			if g != nil && w.flowing() {
-				if results {
-					b.loc = w.a.flow.result(g, pos)
-				} else {
-					b.loc = w.a.flow.param(g, pos)
-				}
+			if locAt != nil {
+				b.loc = locAt(pos)
 			}
 			sc.declare(nm.Text(w.f.src), b)
 			pos++
