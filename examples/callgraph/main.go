@@ -15,7 +15,11 @@
 //	                          its betweenness and PageRank, code lines + 1)
 //	-alpha A                  distance-discount base (default 0.5; 0.8 under -compat)
 //	-unique-names             Python: resolve obj.m() to the only method named m
-//	-cha                      Go: expand interface method calls to every implementation
+//	-interfaces typeflow|cha|none
+//	                          Go: resolve an interface method call to the types whose
+//	                          values reach the receiver (typeflow, default), to every
+//	                          implementation the code creates (cha), or not at all
+//	-cha                      Go: same as -interfaces cha
 //	-skip-tests               leave test files out
 //	-include-modules          rank module pseudo-nodes too
 //
@@ -59,7 +63,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	compat := fs.String("compat", "", `compatibility mode: "" or breakpoint`)
 	alpha := fs.Float64("alpha", 0, "distance-discount base (0: 0.5, or 0.8 under -compat breakpoint)")
 	uniqueNames := fs.Bool("unique-names", false, "Python: resolve obj.m() to the project's only method named m")
-	cha := fs.Bool("cha", false, "Go: expand interface method calls to all implementations")
+	ifaces := fs.String("interfaces", "typeflow", "Go: resolve interface method calls by typeflow (values that reach the receiver), cha (every implementation created) or none")
+	cha := fs.Bool("cha", false, "Go: same as -interfaces cha")
 	skipTests := fs.Bool("skip-tests", false, "leave test files out")
 	includeModules := fs.Bool("include-modules", false, "rank module pseudo-nodes too")
 	fs.Usage = func() {
@@ -94,8 +99,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *alpha < 0 || *alpha > 1 {
 		return usage("-alpha %g outside [0, 1]", *alpha)
 	}
+	var imode golang.InterfaceMode
+	switch *ifaces {
+	case "typeflow":
+		imode = golang.InterfacesTypeFlow
+	case "cha":
+		imode = golang.InterfacesCHA
+	case "none":
+		imode = golang.InterfacesNone
+	default:
+		return usage("unknown -interfaces %q (want typeflow, cha or none)", *ifaces)
+	}
 	py := python.New(python.Options{UniqueNameFallback: *uniqueNames})
-	gofe := golang.New(golang.Options{CHA: *cha, IncludeTests: !*skipTests})
+	gofe := golang.New(golang.Options{Interfaces: imode, CHA: *cha, IncludeTests: !*skipTests})
 	js := javascript.New(javascript.Options{IncludeTests: !*skipTests})
 	var langs []callgraph.Language
 	switch *lang {

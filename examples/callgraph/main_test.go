@@ -127,6 +127,31 @@ func TestLanguagesAndTests(t *testing.T) {
 	require.InDelta(t, 1, byID["web/format.js::money"].Centrality.Betweenness, 1e-12)
 }
 
+// TestInterfaceModes: Total's call x.Area() reaches Square.Area by type flow (only squares
+// flow into Total), both areas under CHA (a Circle is created too), neither under none.
+func TestInterfaceModes(t *testing.T) {
+	callees := func(args ...string) []string {
+		out, stderr, code := runCLI(t, append(args, "testdata/shapes")...)
+		require.Equal(t, 0, code, stderr)
+		r, _ := decode(t, out)
+		var got []string
+		for _, e := range r.Edges {
+			if e.Caller == "shapes.go::Total" {
+				got = append(got, e.Callee)
+			}
+		}
+		return got
+	}
+	require.Equal(t, []string{"shapes.go::Square.Area"}, callees())
+	require.Equal(t, []string{"shapes.go::Square.Area"}, callees("-interfaces", "typeflow"))
+	require.Equal(t, []string{"shapes.go::Circle.Area", "shapes.go::Square.Area"}, callees("-interfaces", "cha"))
+	require.Equal(t, []string{"shapes.go::Circle.Area", "shapes.go::Square.Area"}, callees("-cha"))
+	require.Empty(t, callees("-interfaces", "none"))
+	_, stderr, code := runCLI(t, "-interfaces", "vta", "testdata/shapes")
+	require.Equal(t, 2, code)
+	require.Contains(t, stderr, `unknown -interfaces "vta"`)
+}
+
 func TestDOT(t *testing.T) {
 	out, stderr, code := runCLI(t, "-format", "dot", fixture)
 	require.Equal(t, 0, code, stderr)
