@@ -149,4 +149,18 @@
 // duplicate definitions). A Frontend is safe for concurrent use:
 // each Analyze parses on its own workers, each owning one tree-sitter parser that it
 // closes, and no tree outlives the parse of its file.
+//
+// # Cost
+//
+// On the installed networkx package (≈165k lines, 7,150 definitions, 32,059 edges),
+// measured on an idle 2-core machine with
+//
+//	go test ./callgraph/python -run '^$' -bench 'Networkx' -benchtime 5x -count 3
+//
+// one worker builds the call graph in 1.96× the wall time (2.06× the CPU time) of parsing
+// the same files with go-tree-sitter alone (BenchmarkParseOnlyNetworkx); with a worker per
+// core (the default) the build takes 1.32× that single-parser time. Of the single-worker
+// time over parsing, about a fifth is copying the tree out of C, a fifth the definition and
+// call collection, a third the resolution (levels 1–7) and the rest garbage collection.
+// Peak resident memory is about 185 MB for either.
 package python
