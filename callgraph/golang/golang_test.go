@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/faultline-dev/faultline/callgraph"
+	"github.com/faultline-dev/faultline/callgraph/internal/fetest"
 	"github.com/faultline-dev/faultline/task"
 )
 
@@ -291,25 +292,7 @@ func TestConcurrentDeterministic(t *testing.T) {
 	files := loadTree(t, filepath.Join("testdata", "shop"))
 	for _, mode := range []InterfaceMode{InterfacesCHA, InterfacesTypeFlow} {
 		t.Run(mode.String(), func(t *testing.T) {
-			fe := New(Options{Interfaces: mode, IncludeTests: true})
-			want, err := fe.Analyze(context.Background(), files)
-			require.NoError(t, err)
-			results := make([]*callgraph.Analysis, 8)
-			errs := make([]error, len(results))
-			done := make(chan int)
-			for i := range results {
-				go func() {
-					results[i], errs[i] = fe.Analyze(context.Background(), files)
-					done <- i
-				}()
-			}
-			for range results {
-				<-done
-			}
-			for i, got := range results {
-				require.NoError(t, errs[i])
-				assert.Equal(t, want, got)
-			}
+			fetest.ConcurrentSame(t, New(Options{Interfaces: mode, IncludeTests: true}), files, 8)
 		})
 	}
 }

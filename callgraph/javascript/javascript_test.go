@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/faultline-dev/faultline/callgraph"
+	"github.com/faultline-dev/faultline/callgraph/internal/fetest"
 	"github.com/faultline-dev/faultline/task"
 )
 
@@ -277,23 +278,5 @@ func TestContextCancelled(t *testing.T) {
 // every result must equal the sequential one (run with -race to check for data races).
 func TestConcurrentDeterministic(t *testing.T) {
 	files := append(loadTree(t, filepath.Join("testdata", "app")), loadTree(t, filepath.Join("testdata", "tsapp"))...)
-	fe := New(Options{})
-	want, err := fe.Analyze(context.Background(), files)
-	require.NoError(t, err)
-	results := make([]*callgraph.Analysis, 8)
-	errs := make([]error, len(results))
-	done := make(chan int)
-	for i := range results {
-		go func() {
-			results[i], errs[i] = fe.Analyze(context.Background(), files)
-			done <- i
-		}()
-	}
-	for range results {
-		<-done
-	}
-	for i, got := range results {
-		require.NoError(t, errs[i])
-		assert.Equal(t, want, got)
-	}
+	fetest.ConcurrentSame(t, New(Options{}), files, 8)
 }
