@@ -6,6 +6,7 @@
 //
 //	go run ./examples/featurebench -repo DIR -out OUTDIR [-n N] [-seed S] [-level 1|2|1,2]
 //	    [-package NAME] [-name owner/repo] [-commit SHA] [-python PATH] [-llm] [-timeout D]
+//	    [-test-timeout D] [-after DATE]
 //	go run ./examples/featurebench -check OUTDIR [-python PATH] [-timeout D]
 //
 // -level 1 writes Level 1 instances (implement inside the masked repository). -level 2
@@ -17,6 +18,11 @@
 // a Python solution package at Level 2 (default agent_code, which also keeps an installed
 // copy of the original package from satisfying the tests; empty keeps the name); a Go
 // solution keeps its module path and ignores it.
+//
+// -after DATE (2006-01-02 or RFC 3339) keeps as fail-to-pass candidates only the test
+// files first committed after DATE (extract.Options.CommittedAfter; the repository must be
+// a git checkout). -test-timeout is the per-test limit (default 10 s; 0 turns it off), on
+// top of -timeout for a whole run.
 //
 // -check re-verifies the Level 2 instances of OUTDIR/instances.jsonl from the instances
 // alone (no repository: env_patch, test_patch and patch in an empty directory), prints
@@ -59,7 +65,20 @@ type config struct {
 	levels                               []int
 	seed                                 int64
 	useLLM                               bool
-	timeout                              time.Duration
+	timeout, testTimeout                 time.Duration
+	after                                time.Time
+}
+
+// parseDate reads -after: a date (2006-01-02, midnight UTC) or an RFC 3339 time.
+func parseDate(s string) (time.Time, error) {
+	if t, err := time.Parse("2006-01-02", s); err == nil {
+		return t, nil
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("featurebench: -after %q: want a date (2006-01-02) or an RFC 3339 time", s)
+	}
+	return t, nil
 }
 
 // parseLevels reads -level: "1", "2" or "1,2".
@@ -99,6 +118,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&c.python, "python", "", "Python interpreter with pytest (default: detected)")
 	fs.BoolVar(&c.useLLM, "llm", false, "classify top objects with the model configured by FAULTLINE_LLM_* (see internal/llm)")
 	fs.DurationVar(&c.timeout, "timeout", 10*time.Minute, "time limit of one test run")
+	fs.DurationVar(&c.testTimeout, "test-timeout", extract.DefaultTestTimeout, "time limit of one test (0: none)")
+	after := fs.String("after", "", "keep as fail-to-pass only test files first committed after `DATE` (2006-01-02 or RFC 3339; needs a git checkout)")
 	check := fs.String("check", "", "re-verify the Level 2 instances of `DIR`/instances.jsonl from their patches alone, instead of building")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -117,6 +138,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	c.levels = levels
+	if *after != "" {
+		if c.after, err = parseDate(*after); err != nil {
+			fmt.Fprintln(stderr, err)
+			return 2
+		}
+	}
+	if c.testTimeout < 0 {
+		fmt.Fprintf(stderr, "featurebench: -test-timeout %s is negative (0 turns the limit off)\n", c.testTimeout)
+		return 2
+	}
 	if c.pkg != "" && !isIdentifier(c.pkg) {
 		fmt.Fprintf(stderr, "featurebench: -package %q is not a Python identifier\n", c.pkg)
 		return 2
@@ -154,9 +185,14 @@ func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	r := sandbox.NewLocal(sandbox.Options{Python: c.python, Limits: task.Limits{Timeout: c.timeout}})
 	defer r.Close()
 	opts := extract.Options{
-		Seed:     c.seed,
-		N:        c.n,
-		Progress: func(msg string) { fmt.Fprintln(stderr, "featurebench:", msg) },
+		Seed:           c.seed,
+		N:              c.n,
+		CommittedAfter: c.after,
+		TestTimeout:    c.testTimeout,
+		Progress:       func(msg string) { fmt.Fprintln(stderr, "featurebench:", msg) },
+	}
+	if c.testTimeout == 0 {
+		opts.TestTimeout = -1 // the flag's 0 is "none"; the option's 0 is the default
 	}
 	if c.useLLM {
 		client, err := llm.FromEnv()
@@ -219,6 +255,9 @@ func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	res, err := extract.Pipeline(ctx, r, root, opts)
 	if err != nil {
 		return err
+	}
+	for _, x := range res.Excluded {
+		fmt.Fprintf(stderr, "featurebench: not a fail-to-pass candidate: %s: %s\n", x.File, x.Reason)
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return fmt.Errorf("featurebench: %w", err)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -88,9 +89,75 @@ func TestRunUsage(t *testing.T) {
 	stderr.Reset()
 	require.Equal(t, 2, run(context.Background(), []string{"-repo", dir, "-out", t.TempDir(), "-package", "agent-code"}, &stdout, &stderr))
 	require.Contains(t, stderr.String(), `-package "agent-code" is not a Python identifier`)
+	for _, bad := range []string{"yesterday", "2026-13-01", "2026-01-01T00:00"} {
+		stderr.Reset()
+		require.Equal(t, 2, run(context.Background(), []string{"-repo", dir, "-out", t.TempDir(), "-after", bad}, &stdout, &stderr), bad)
+		require.Contains(t, stderr.String(), "-after")
+	}
+	stderr.Reset()
+	require.Equal(t, 2, run(context.Background(), []string{"-repo", dir, "-out", t.TempDir(), "-test-timeout", "-1s"}, &stdout, &stderr))
+	require.Contains(t, stderr.String(), "-test-timeout -1s is negative")
+	d, err := parseDate("2025-06-30")
+	require.NoError(t, err)
+	require.Equal(t, "2025-06-30T00:00:00Z", d.Format(time.RFC3339))
+	d, err = parseDate("2025-06-30T12:00:00+02:00")
+	require.NoError(t, err)
+	require.Equal(t, "2025-06-30T10:00:00Z", d.UTC().Format(time.RFC3339))
 	levels, err := parseLevels("2,1")
 	require.NoError(t, err)
 	require.Equal(t, []int{1, 2}, levels)
+}
+
+// gitRepo copies the pipeline fixture into a new git repository whose one commit is dated
+// date.
+func gitRepo(t *testing.T, date string) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("featurebench: git is not installed")
+	}
+	repo := filepath.Join(t.TempDir(), "shapes")
+	require.NoError(t, os.CopyFS(repo, os.DirFS("../../extract/testdata/pipeline/repo")))
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"commit", "-q", "-m", "fixture"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com",
+			"GIT_AUTHOR_DATE="+date, "GIT_COMMITTER_DATE="+date)
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "git %v: %s", args, out)
+	}
+	return repo
+}
+
+// TestRunAfter: -after keeps only test files first committed after the date. The fixture's
+// files were all committed on 2024-03-01: -after 2024-02-01 keeps them (an instance is
+// written), -after 2024-04-01 excludes every one (none is written, each is reported), and
+// a directory that is not a git checkout is an error.
+func TestRunAfter(t *testing.T) {
+	needPytest(t)
+	repo := gitRepo(t, "2024-03-01T12:00:00Z")
+	ctx := context.Background()
+	common := []string{"-repo", repo, "-n", "1", "-seed", "7", "-python", "/usr/bin/python3"}
+
+	var stdout, stderr bytes.Buffer
+	code := run(ctx, append(common, "-out", t.TempDir(), "-after", "2024-02-01", "-test-timeout", "30s"), &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	require.Len(t, strings.Fields(stdout.String()), 1, stderr.String())
+
+	stdout.Reset()
+	stderr.Reset()
+	code = run(ctx, append(common, "-out", t.TempDir(), "-after", "2024-04-01"), &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	require.Empty(t, strings.TrimSpace(stdout.String()))
+	require.Contains(t, stderr.String(), "not a fail-to-pass candidate: tests/test_geometry.py: first committed")
+	require.Contains(t, stderr.String(), "0 instances written")
+
+	plain := filepath.Join(t.TempDir(), "shapes")
+	require.NoError(t, os.CopyFS(plain, os.DirFS("../../extract/testdata/pipeline/repo")))
+	stderr.Reset()
+	code = run(ctx, []string{"-repo", plain, "-out", t.TempDir(), "-after", "2024-02-01", "-python", "/usr/bin/python3"}, &stdout, &stderr)
+	require.Equal(t, 1, code)
+	require.Contains(t, stderr.String(), "not a git checkout")
 }
 
 // applyPatch applies a patch file with git in dir (an empty patch changes nothing).
