@@ -503,23 +503,8 @@ func (r *resolver) constKeys(e *expr, depth int) (keys []string, ok bool) {
 	case eConst:
 		return []string{e.name}, true
 	case eName:
-		sc, pos := e.sc, e.pos
-		for s := sc; s != nil; {
-			if s.kind == scopeFunction && s.global[e.name] {
-				s, pos = s.file.scope, ^uint32(0)
-				continue
-			}
-			if bs := s.names[e.name]; len(bs) > 0 {
-				return keys, add(reaching(bs, pos))
-			}
-			if s.kind == scopeModule {
-				return nil, false
-			}
-			s = s.parent
-			for s != nil && s.kind == scopeClass {
-				s = s.parent
-			}
-			pos = ^uint32(0)
+		if s, pos := bindingScope(e.sc, e.name, e.pos); s != nil && len(s.names[e.name]) > 0 {
+			return keys, add(reaching(s.names[e.name], pos))
 		}
 	case eFrom:
 		key, ok := r.relModule(e.sc.file, int(e.idx), e.x.name)
@@ -767,20 +752,33 @@ func reaching(bs []binding, pos uint32) []binding {
 // lookup resolves a name referenced at pos in scope sc by Python's scoping rules (local,
 // enclosing functions, module, builtins; class bodies are not enclosing scopes).
 func (r *resolver) lookup(sc *scope, name string, pos uint32) []value {
+	s, pos := bindingScope(sc, name, pos)
+	if s == nil {
+		return nil
+	}
+	bs := s.names[name]
+	if len(bs) == 0 {
+		return r.starLookup(s.file, name) // the module scope, which does not bind it
+	}
+	var out []value
+	for _, b := range reaching(bs, pos) {
+		out = union(out, r.eval(b.val))
+	}
+	return out
+}
+
+// bindingScope finds the scope whose bindings of name a reference at pos in scope sc
+// sees (global declarations lead to the module; class bodies are not enclosing scopes)
+// and the position to filter those bindings by. When no scope binds name it returns the
+// module scope reached (whose star imports may), or nil.
+func bindingScope(sc *scope, name string, pos uint32) (*scope, uint32) {
 	for s := sc; s != nil; {
 		if s.kind == scopeFunction && s.global[name] {
 			s, pos = s.file.scope, ^uint32(0)
 			continue
 		}
-		if bs := s.names[name]; len(bs) > 0 {
-			var out []value
-			for _, b := range reaching(bs, pos) {
-				out = union(out, r.eval(b.val))
-			}
-			return out
-		}
-		if s.kind == scopeModule {
-			return r.starLookup(s.file, name)
+		if len(s.names[name]) > 0 || s.kind == scopeModule {
+			return s, pos
 		}
 		s = s.parent
 		for s != nil && s.kind == scopeClass {
@@ -788,7 +786,7 @@ func (r *resolver) lookup(sc *scope, name string, pos uint32) []value {
 		}
 		pos = ^uint32(0)
 	}
-	return nil
+	return nil, 0
 }
 
 // starLookup resolves a module-level name through the module's `import *` statements.
