@@ -7,7 +7,7 @@
 //	go run ./examples/featurebench -repo DIR -out OUTDIR [-n N] [-seed S] [-level 1|2|1,2]
 //	    [-package NAME] [-name owner/repo] [-commit SHA] [-python PATH] [-llm] [-timeout D]
 //	    [-test-timeout D] [-after DATE]
-//	go run ./examples/featurebench -check OUTDIR [-python PATH] [-timeout D]
+//	go run ./examples/featurebench -check OUTDIR [-python PATH] [-timeout D] [-test-timeout D]
 //
 // -level 1 writes Level 1 instances (implement inside the masked repository). -level 2
 // writes Level 2 instances (implement from scratch, see extract/artifact.Environment): an
@@ -124,6 +124,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
+	if c.testTimeout < 0 {
+		fmt.Fprintf(stderr, "featurebench: -test-timeout %s is negative (0 turns the limit off)\n", c.testTimeout)
+		return 2
+	}
 	if *check != "" {
 		if fs.NArg() > 0 {
 			fs.Usage()
@@ -143,10 +147,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, err)
 			return 2
 		}
-	}
-	if c.testTimeout < 0 {
-		fmt.Fprintf(stderr, "featurebench: -test-timeout %s is negative (0 turns the limit off)\n", c.testTimeout)
-		return 2
 	}
 	if c.pkg != "" && !isIdentifier(c.pkg) {
 		fmt.Fprintf(stderr, "featurebench: -package %q is not a Python identifier\n", c.pkg)
@@ -229,6 +229,11 @@ func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	}
 	level2 := map[string]*artifact.Artifacts{} // by test file; the pipeline builds items one by one
 	if slices.Contains(c.levels, 2) {
+		// Level 2 runs get the per-test limit the pipeline gives its own runs
+		lr := task.Runner(r)
+		if opts.TestTimeout > 0 {
+			lr = extract.WithTestTimeout(r, opts.TestTimeout)
+		}
 		opts.Accept = func(ctx context.Context, it *extract.Item) (string, error) {
 			s, err := spec(it, 2)
 			if err != nil {
@@ -241,7 +246,7 @@ func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 			if err != nil {
 				return "", err
 			}
-			v, err := extract.VerifyLevel2(ctx, r, extract.Level2Request{Env: a.Env, Limits: opts.Limits})
+			v, err := extract.VerifyLevel2(ctx, lr, extract.Level2Request{Env: a.Env, Limits: opts.Limits})
 			if err != nil {
 				return "", err
 			}
@@ -336,8 +341,12 @@ func checkLevel2(ctx context.Context, dir string, c config, stdout, stderr io.Wr
 		fmt.Fprintf(stderr, "featurebench: -check: %s: %v\n", f.Name(), err)
 		return 1
 	}
-	r := sandbox.NewLocal(sandbox.Options{Python: c.python, Limits: task.Limits{Timeout: c.timeout}})
-	defer r.Close()
+	local := sandbox.NewLocal(sandbox.Options{Python: c.python, Limits: task.Limits{Timeout: c.timeout}})
+	defer local.Close()
+	r := task.Runner(local)
+	if c.testTimeout > 0 {
+		r = extract.WithTestTimeout(local, c.testTimeout)
+	}
 	code, checked := 0, 0
 	for _, inst := range insts {
 		if !strings.HasSuffix(inst.InstanceID, ".lv2") {
