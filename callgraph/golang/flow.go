@@ -577,37 +577,27 @@ func typeKey(t *typ) string {
 // fieldOwner returns the module type that declares field name of a value of type t
 // (through embedding, shallowest first), or nil.
 func fieldOwner(t *typ, name string) *typeDecl {
-	level := []*typ{t}
-	seen := map[*typeDecl]bool{}
-	for depth := 0; depth < 8 && len(level) > 0; depth++ {
-		var next []*typ
-		for _, lt := range level {
-			lt = deref(lt)
-			if lt == nil || lt.kind != tNamed || lt.decl == nil || seen[lt.decl] {
-				continue
-			}
-			seen[lt.decl] = true
-			if len(lt.decl.methods[name]) > 0 {
-				return nil
-			}
-			u := lt.decl.underlying()
-			if u == nil || u.kind != tStruct {
-				continue
-			}
-			for _, fd := range u.fields {
-				if fd.name == name {
-					return lt.decl
-				}
-			}
-			for _, fd := range u.fields {
-				if fd.embedded {
-					next = append(next, fd.t)
-				}
+	var owner *typeDecl
+	walkEmbedded(t, func(lt *typ) ([]field, bool) {
+		if lt.kind != tNamed || lt.decl == nil {
+			return nil, false
+		}
+		if len(lt.decl.methods[name]) > 0 {
+			return nil, true
+		}
+		u := lt.decl.underlying()
+		if u == nil || u.kind != tStruct {
+			return nil, false
+		}
+		for _, fd := range u.fields {
+			if fd.name == name {
+				owner = lt.decl
+				return nil, true
 			}
 		}
-		level = next
-	}
-	return nil
+		return u.fields, false
+	})
+	return owner
 }
 
 // flowing reports whether the walker builds the type-flow graph.

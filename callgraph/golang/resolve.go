@@ -1222,8 +1222,11 @@ func ifaceResults(t *typ, name string, depth int) ([]*typ, bool) {
 	return nil, false
 }
 
-// memberType returns the type of field or method value name of a value of type t.
-func memberType(t *typ, name string) *typ {
+// walkEmbedded calls visit on t and then on the types embedded in its struct fields,
+// breadth first (shallowest first, as Go promotes members), for up to 8 levels, each
+// module-declared type once; pointers are dereferenced. visit returns the fields whose
+// embedded members make up the next level, and stop to end the walk.
+func walkEmbedded(t *typ, visit func(lt *typ) (fields []field, stop bool)) {
 	level := []*typ{t}
 	seen := map[*typeDecl]bool{}
 	for depth := 0; depth < 8 && len(level) > 0; depth++ {
@@ -1233,47 +1236,68 @@ func memberType(t *typ, name string) *typ {
 			if lt == nil {
 				continue
 			}
-			var fields []field
-			switch {
-			case lt.kind == tNamed && lt.decl != nil:
+			if lt.kind == tNamed && lt.decl != nil {
 				if seen[lt.decl] {
 					continue
 				}
 				seen[lt.decl] = true
-				if ms := lt.decl.methods[name]; len(ms) > 0 {
-					return funcType(ms[0])
-				}
-				if u := lt.decl.underlying(); u != nil && u.kind == tStruct {
-					fields = u.fields
-				} else if u != nil && u.kind == tIface {
-					if res, ok := ifaceResults(u, name, 0); ok {
-						return &typ{kind: tFunc, results: res}
-					}
-				}
-			case lt.kind == tStruct:
-				fields = lt.fields
-			case lt.kind == tIface:
-				if res, ok := ifaceResults(lt, name, 0); ok {
-					return &typ{kind: tFunc, results: res}
-				}
 			}
-			for _, fd := range fields {
-				if !fd.embedded && fd.name == name {
-					return fd.t
-				}
+			fields, stop := visit(lt)
+			if stop {
+				return
 			}
 			for _, fd := range fields {
 				if fd.embedded {
-					if fd.name == name {
-						return fd.t
-					}
 					next = append(next, fd.t)
 				}
 			}
 		}
 		level = next
 	}
-	return nil
+}
+
+// memberType returns the type of field or method value name of a value of type t.
+func memberType(t *typ, name string) *typ {
+	var mt *typ
+	walkEmbedded(t, func(lt *typ) ([]field, bool) {
+		var fields []field
+		switch {
+		case lt.kind == tNamed && lt.decl != nil:
+			if ms := lt.decl.methods[name]; len(ms) > 0 {
+				mt = funcType(ms[0])
+				return nil, true
+			}
+			if u := lt.decl.underlying(); u != nil && u.kind == tStruct {
+				fields = u.fields
+			} else if u != nil && u.kind == tIface {
+				if res, ok := ifaceResults(u, name, 0); ok {
+					mt = &typ{kind: tFunc, results: res}
+					return nil, true
+				}
+			}
+		case lt.kind == tStruct:
+			fields = lt.fields
+		case lt.kind == tIface:
+			if res, ok := ifaceResults(lt, name, 0); ok {
+				mt = &typ{kind: tFunc, results: res}
+				return nil, true
+			}
+		}
+		for _, fd := range fields {
+			if !fd.embedded && fd.name == name {
+				mt = fd.t
+				return nil, true
+			}
+		}
+		for _, fd := range fields {
+			if fd.embedded && fd.name == name {
+				mt = fd.t
+				return nil, true
+			}
+		}
+		return fields, false
+	})
+	return mt
 }
 
 // callResults returns the result types of a call expression: of the resolved function,
