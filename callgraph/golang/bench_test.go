@@ -32,6 +32,14 @@ func BenchmarkTestify(b *testing.B) {
 			}
 		}
 	})
+	benchModes(b, files)
+}
+
+// benchModes measures the tree-sitter parse and copy alone ("parse"), then Analyze in
+// each interface mode: "analyze" is the default (type flow), "analyze-none" leaves
+// interface calls unresolved (the syntactic baseline that the type flow adds to),
+// "analyze-cha" expands them by class hierarchy.
+func benchModes(b *testing.B, files []callgraph.SourceFile) {
 	b.Run("parse", func(b *testing.B) {
 		fe := New(Options{})
 		for b.Loop() {
@@ -42,13 +50,6 @@ func BenchmarkTestify(b *testing.B) {
 			}
 		}
 	})
-	benchModes(b, files)
-}
-
-// benchModes measures Analyze in each interface mode: "analyze" is the default (type
-// flow), "analyze-none" leaves interface calls unresolved (the syntactic baseline that the
-// type flow adds to), "analyze-cha" expands them by class hierarchy.
-func benchModes(b *testing.B, files []callgraph.SourceFile) {
 	for _, c := range []struct {
 		name string
 		opts Options
@@ -72,15 +73,5 @@ func benchModes(b *testing.B, files []callgraph.SourceFile) {
 func BenchmarkGonumGraph(b *testing.B) {
 	gt := readGroundTruth(b, "gonum-graph.txt")
 	files := loadModuleFiles(b, gt)
-	b.Run("parse", func(b *testing.B) {
-		fe := New(Options{})
-		for b.Loop() {
-			for _, f := range files {
-				if _, _, _, _, err := fe.parsers.Parse(context.Background(), f.Src); err != nil {
-					b.Fatal(err)
-				}
-			}
-		}
-	})
 	benchModes(b, files)
 }
