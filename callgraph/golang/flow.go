@@ -455,8 +455,7 @@ func (a *analyzer) finishFlow() {
 				}
 				d.litLinked[li], changed = true, true
 				l := fg.lits[li]
-				params := l.file.paramTypes(l.node.Child("parameters"), l.tps)
-				variadic := l.node.Child("parameters") != nil && l.node.Child("parameters").FirstOfType("variadic_parameter_declaration") != nil
+				params, variadic := l.file.params(l.node.Child("parameters"), l.tps)
 				fg.argsInto(params, variadic, d.args, d.spread, func(i int) loc { return fg.litParam(l.node, i) })
 				for i := range l.file.resultTypes(l.node.Child("result"), l.tps) {
 					fg.addEdge(fg.litResult(l.node, i), fg.callValue(d.call, i))
@@ -987,28 +986,10 @@ func (w *walker) ifaceCall(fx *node, sc *scope, withRecv bool) *ifaceSite {
 	return s
 }
 
-// paramInfo lists a function's parameter types by position and whether the last one is
-// variadic (its type is then the element type).
+// paramInfo lists a function's parameter types by position (a variadic parameter is a
+// slice of its element type) and whether the last one is variadic.
 func (g *fn) paramInfo() ([]*typ, bool) {
-	list := g.decl.Child("parameters")
-	if list == nil {
-		return nil, false
-	}
-	var out []*typ
-	variadic := false
-	for _, pd := range list.NamedKids() {
-		switch pd.Type {
-		case "parameter_declaration":
-			t := g.file.typeExpr(pd.Child("type"), g.tparams)
-			for range max(1, len(pd.Children("name"))) {
-				out = append(out, t)
-			}
-		case "variadic_parameter_declaration":
-			out = append(out, g.file.typeExpr(pd.Child("type"), g.tparams))
-			variadic = true
-		}
-	}
-	return out, variadic
+	return g.file.params(g.decl.Child("parameters"), g.tparams)
 }
 
 // callFlows adds the flows of a call: arguments into the callees' parameters, and the
@@ -1102,8 +1083,8 @@ func (fg *flowGraph) argsToParams(g *fn, flows []flow, spread bool) {
 	fg.argsInto(params, variadic, flows, spread, func(i int) loc { return fg.param(g, i) })
 }
 
-// argsInto adds the flows of a call's arguments into parameters of the given types (for
-// paramInfo-style lists, the last is the element type when variadic).
+// argsInto adds the flows of a call's arguments into parameters of the given types (as
+// paramTypes lists them: a variadic parameter is a slice).
 func (fg *flowGraph) argsInto(params []*typ, variadic bool, flows []flow, spread bool, param func(int) loc) {
 	n := len(params)
 	for i, f := range flows {
@@ -1111,11 +1092,7 @@ func (fg *flowGraph) argsInto(params []*typ, variadic bool, flows []flow, spread
 		case variadic && i >= n-1 && spread:
 			fg.flowTo([]loc{param(n - 1)}, f)
 		case variadic && i >= n-1:
-			et := params[n-1]
-			if et != nil && et.kind == tSlice { // paramTypes spells it []T
-				et = et.elem
-			}
-			if k := typeKey(et); k != "" {
+			if k := typeKey(params[n-1].elem); k != "" {
 				fg.flowTo([]loc{fg.elem(k, false)}, f)
 			} else {
 				fg.flowTo([]loc{param(n - 1)}, f)

@@ -352,22 +352,28 @@ func embeddedName(n *node, src []byte) string {
 // paramTypes lists the types of a parameter_list by position (a variadic parameter is a
 // slice of its element type).
 func (f *file) paramTypes(list *node, tparams map[string]bool) []*typ {
+	ts, _ := f.params(list, tparams)
+	return ts
+}
+
+// params is paramTypes that also reports whether the last parameter is variadic.
+func (f *file) params(list *node, tparams map[string]bool) (ts []*typ, variadic bool) {
 	if list == nil {
-		return nil
+		return nil, false
 	}
-	var out []*typ
 	for _, pd := range list.NamedKids() {
 		switch pd.Type {
 		case "parameter_declaration":
 			t := f.typeExpr(pd.Child("type"), tparams)
 			for range max(1, len(pd.Children("name"))) {
-				out = append(out, t)
+				ts = append(ts, t)
 			}
 		case "variadic_parameter_declaration":
-			out = append(out, &typ{kind: tSlice, elem: f.typeExpr(pd.Child("type"), tparams)})
+			ts = append(ts, &typ{kind: tSlice, elem: f.typeExpr(pd.Child("type"), tparams)})
+			variadic = true
 		}
 	}
-	return out
+	return ts, variadic
 }
 
 // sameType reports whether two syntactic types may be identical: they are unless both
