@@ -474,6 +474,9 @@ func (a *analyzer) finishFlow() {
 	for _, p := range fg.pending {
 		calls = append(calls, a.out.Calls[next:p.pos]...)
 		next = p.pos
+		if p.counted {
+			continue
+		}
 		var targets []*fn
 		resolved := false
 		if p.site != nil {
@@ -482,9 +485,6 @@ func (a *analyzer) finishFlow() {
 		} else {
 			targets = a.dynTargets(p.dyn)
 			resolved = len(targets) > 0 || len(a.dynLits(p.dyn)) > 0
-		}
-		if p.counted {
-			continue
 		}
 		if resolved {
 			a.out.Resolved++
