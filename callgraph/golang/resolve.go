@@ -1207,8 +1207,8 @@ func ifaceResults(t *typ, name string, depth int) ([]*typ, bool) {
 	if depth > 8 {
 		return nil, false
 	}
-	if res, ok := t.mres[name]; ok {
-		return res, true
+	if a, ok := t.arity[name]; ok {
+		return a.types.results, true
 	}
 	for _, e := range t.embeds {
 		if e.kind == tNamed && e.decl != nil {

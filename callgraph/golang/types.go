@@ -19,17 +19,16 @@ const (
 // typ is a type as far as syntax tells it. Types the front end cannot determine are nil.
 type typ struct {
 	kind    kind
-	decl    *typeDecl         // tNamed: the module's declaration, nil for builtin and external types
-	ext     string            // tNamed outside the module: "import/path.Name", or the builtin's name
-	elem    *typ              // tPtr, tSlice, tMap (value), tChan
-	key     *typ              // tMap
-	results []*typ            // tFunc
-	params  []*typ            // tFunc (a variadic parameter is a slice)
-	fields  []field           // tStruct
-	methods []string          // tIface: the method names written in the literal
-	embeds  []*typ            // tIface: embedded interfaces
-	arity   map[string]arity  // tIface: parameter and result counts of the methods
-	mres    map[string][]*typ // tIface: result types of the methods
+	decl    *typeDecl        // tNamed: the module's declaration, nil for builtin and external types
+	ext     string           // tNamed outside the module: "import/path.Name", or the builtin's name
+	elem    *typ             // tPtr, tSlice, tMap (value), tChan
+	key     *typ             // tMap
+	results []*typ           // tFunc
+	params  []*typ           // tFunc (a variadic parameter is a slice)
+	fields  []field          // tStruct
+	methods []string         // tIface: the method names written in the literal
+	embeds  []*typ           // tIface: embedded interfaces
+	arity   map[string]arity // tIface: the methods' parameter and result counts and types
 }
 
 // arity is the number of parameters and results of a signature, with their syntactic
@@ -273,10 +272,6 @@ func (f *file) typeExpr(n *node, tparams map[string]bool) *typ {
 				}
 				t.arity[name] = arity{countParams(k.Child("parameters")), countParams(k.Child("result")),
 					&sigTypes{f.paramTypes(k.Child("parameters"), tparams), f.resultTypes(k.Child("result"), tparams)}}
-				if t.mres == nil {
-					t.mres = map[string][]*typ{}
-				}
-				t.mres[name] = f.resultTypes(k.Child("result"), tparams)
 			case "type_elem", "constraint_elem", "qualified_type", "type_identifier":
 				if e := f.typeExpr(k, tparams); e != nil {
 					t.embeds = append(t.embeds, e)
