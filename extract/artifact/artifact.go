@@ -168,8 +168,17 @@ func Build(ctx context.Context, s Spec, opts Options) (*Artifacts, error) {
 		Interfaces: ifaces,
 	}
 	a.ProblemStatement = problemStatement(s, testFile, ifaces, nil)
-	lines, files, fns := added, len(gold.Files), s.Functions
-	f2p, p2p := len(s.FailToPass), len(s.PassToPass)
+	if err := a.setInstance(s, id, string(settings), s.FailToPass, s.PassToPass, added, len(gold.Files), s.Functions, nil); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// setInstance fills a.Instance from the spec and a's patches and problem statement (set
+// before), with the sorted F2P and P2P ids, the gold patch's added lines and files, the
+// definition count and the Extra members, and validates it.
+func (a *Artifacts) setInstance(s Spec, id, settings string, f2p, p2p []string, lines, files, fns int, extra map[string]json.RawMessage) error {
+	nf2p, np2p := len(f2p), len(p2p)
 	a.Instance = task.SWEInstance{
 		InstanceID:       id,
 		Repo:             s.Repo,
@@ -177,20 +186,21 @@ func Build(ctx context.Context, s Spec, opts Options) (*Artifacts, error) {
 		Patch:            string(a.Patch),
 		TestPatch:        string(a.TestPatch),
 		ProblemStatement: a.ProblemStatement,
-		FailToPass:       sortedCopy(s.FailToPass),
-		PassToPass:       sortedCopy(s.PassToPass),
+		FailToPass:       sortedCopy(f2p),
+		PassToPass:       sortedCopy(p2p),
 		ImageName:        s.ImageName,
-		RepoSettings:     string(settings),
+		RepoSettings:     settings,
 		Lines:            &lines,
 		Files:            &files,
 		Functions:        &fns,
-		F2PTestPoints:    &f2p,
-		P2PTestPoints:    &p2p,
+		F2PTestPoints:    &nf2p,
+		P2PTestPoints:    &np2p,
+		Extra:            extra,
 	}
 	if err := a.Instance.Validate(); err != nil {
-		return nil, fmt.Errorf("artifact: %w", err)
+		return fmt.Errorf("artifact: %w", err)
 	}
-	return a, nil
+	return nil
 }
 
 func sortedCopy(s []string) task.TestList {

@@ -82,8 +82,6 @@ func buildLevel2(ctx context.Context, s Spec, opts Options, testFile, id, settin
 	}
 	a.ProblemStatement = problemStatement(s, testFile, ifaces, env)
 	added, _ := gold.Stat()
-	files := len(gold.Files)
-	f2p, p2p := len(env.FailToPass), 0
 	envPatch, err := json.Marshal(string(a.EnvPatch))
 	if err != nil {
 		return nil, fmt.Errorf("artifact: %w", err)
@@ -96,30 +94,10 @@ func buildLevel2(ctx context.Context, s Spec, opts Options, testFile, id, settin
 	if err != nil {
 		return nil, fmt.Errorf("artifact: %w", err)
 	}
-	a.Instance = task.SWEInstance{
-		InstanceID:       id,
-		Repo:             s.Repo,
-		BaseCommit:       s.BaseCommit,
-		Patch:            string(a.Patch),
-		TestPatch:        string(a.TestPatch),
-		ProblemStatement: a.ProblemStatement,
-		FailToPass:       sortedCopy(env.FailToPass),
-		PassToPass:       task.TestList{},
-		ImageName:        s.ImageName,
-		RepoSettings:     settings,
-		Lines:            &added,
-		Files:            &files,
-		Functions:        &fns,
-		F2PTestPoints:    &f2p,
-		P2PTestPoints:    &p2p,
-		Extra: map[string]json.RawMessage{
-			"env_patch":         envPatch,
-			"solution_packages": pkgs,
-			"test_file":         tf,
-		},
-	}
-	if err := a.Instance.Validate(); err != nil {
-		return nil, fmt.Errorf("artifact: %w", err)
+	// No PASS_TO_PASS: there is no repository left to regress.
+	extra := map[string]json.RawMessage{"env_patch": envPatch, "solution_packages": pkgs, "test_file": tf}
+	if err := a.setInstance(s, id, settings, env.FailToPass, nil, added, len(gold.Files), fns, extra); err != nil {
+		return nil, err
 	}
 	return a, nil
 }
