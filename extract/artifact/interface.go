@@ -83,23 +83,13 @@ func resolveInterfaces(ctx context.Context, root string, objs []mask.Target, gen
 		}
 		byLang[lang] = append(byLang[lang], callgraph.SourceFile{Path: o.File, Src: b})
 	}
+	found, err := definitions(ctx, byLang, true)
+	if err != nil {
+		return nil, fmt.Errorf("artifact: %w", err)
+	}
 	var defs []task.Function
-	for _, lang := range []string{"go", "python"} {
-		files := byLang[lang]
-		if len(files) == 0 {
-			continue
-		}
-		var fe callgraph.Language = python.New(python.Options{})
-		if lang == "go" {
-			fe = golang.New(golang.Options{IncludeTests: true})
-		}
-		an, err := fe.Analyze(ctx, files)
-		if err != nil {
-			return nil, fmt.Errorf("artifact: %w", err)
-		}
-		for _, d := range an.Definitions {
-			defs = append(defs, d.Function)
-		}
+	for _, d := range found {
+		defs = append(defs, d.Function)
 	}
 	modPath := goModulePath(filepath.Join(root, "go.mod"))
 	var out []Interface
@@ -148,6 +138,28 @@ func resolveInterfaces(ctx context.Context, root string, objs []mask.Target, gen
 		out = append(out, in)
 	}
 	return out, nil
+}
+
+// definitions analyses the files of each language (keyed by langOf), Go before Python, and
+// returns their definitions; goTests makes the Go front end analyse _test.go files too.
+func definitions(ctx context.Context, byLang map[string][]callgraph.SourceFile, goTests bool) ([]callgraph.Definition, error) {
+	var defs []callgraph.Definition
+	for _, lang := range []string{"go", "python"} {
+		files := byLang[lang]
+		if len(files) == 0 {
+			continue
+		}
+		var fe callgraph.Language = python.New(python.Options{})
+		if lang == "go" {
+			fe = golang.New(golang.Options{IncludeTests: goTests})
+		}
+		an, err := fe.Analyze(ctx, files)
+		if err != nil {
+			return nil, err
+		}
+		defs = append(defs, an.Definitions...)
+	}
+	return defs, nil
 }
 
 func langOf(p string) string {

@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"github.com/faultline-dev/faultline/callgraph"
-	"github.com/faultline-dev/faultline/callgraph/golang"
-	"github.com/faultline-dev/faultline/callgraph/python"
 	"github.com/faultline-dev/faultline/task"
 )
 
@@ -124,23 +122,11 @@ func countDefinitions(ctx context.Context, o task.Overlay) (int, error) {
 			byLang[l] = append(byLang[l], callgraph.SourceFile{Path: p, Src: o[p].Data})
 		}
 	}
-	n := 0
-	for _, lang := range []string{"go", "python"} {
-		files := byLang[lang]
-		if len(files) == 0 {
-			continue
-		}
-		var fe callgraph.Language = python.New(python.Options{})
-		if lang == "go" {
-			fe = golang.New(golang.Options{})
-		}
-		an, err := fe.Analyze(ctx, files)
-		if err != nil {
-			return 0, fmt.Errorf("artifact: level 2 solution: %w", err)
-		}
-		n += len(an.Definitions)
+	defs, err := definitions(ctx, byLang, false)
+	if err != nil {
+		return 0, fmt.Errorf("artifact: level 2 solution: %w", err)
 	}
-	return n, nil
+	return len(defs), nil
 }
 
 // level2Layout writes the Level 2 part of the problem statement: where the solution goes
