@@ -359,7 +359,7 @@ func problemStatement(s Spec, testFile string, ifaces []Interface, env *Environm
 		b.WriteString("Implement this functionality from scratch as the " + noun + " `" + pkg + "`. " +
 			"The original repository is not available: the tests import your solution as " + that + ", " +
 			"through the import paths given below.\n\n")
-		b.WriteString(level2Layout(env))
+		b.WriteString(level2Layout(env, s.Root))
 		b.WriteString("\n")
 	}
 	b.WriteString("## Interfaces\n")

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/faultline-dev/faultline/callgraph"
@@ -130,8 +131,8 @@ func countDefinitions(ctx context.Context, o task.Overlay) (int, error) {
 }
 
 // level2Layout writes the Level 2 part of the problem statement: where the solution goes
-// and what the tests import.
-func level2Layout(env *Environment) string {
+// and what the tests import. root is the original repository, whose go.mod env.Start holds.
+func level2Layout(env *Environment, root string) string {
 	var b strings.Builder
 	quote := func(ss []string) string {
 		q := make([]string, len(ss))
@@ -142,10 +143,7 @@ func level2Layout(env *Environment) string {
 	}
 	b.WriteString("## Layout\n\n")
 	if env.Kind == task.GoTest {
-		mod := ""
-		if gm, ok := env.Start["go.mod"]; ok {
-			mod = modulePathOf(gm.Data)
-		}
+		mod := goModulePath(filepath.Join(root, "go.mod"))
 		fmt.Fprintf(&b, "- The working directory is the Go module `%s` (its `go.mod` is given). Write %s there, in %s of the module.\n",
 			mod, quote(env.Packages), map[bool]string{false: "its directory", true: "their directories"}[len(env.Packages) > 1])
 	} else {
@@ -175,20 +173,6 @@ func otherPaths(o task.Overlay, skip string) []string {
 		}
 	}
 	return out
-}
-
-// modulePathOf reads the module path of go.mod contents.
-func modulePathOf(gomod []byte) string {
-	for _, l := range strings.Split(string(gomod), "\n") {
-		if rest, ok := strings.CutPrefix(strings.TrimSpace(l), "module"); ok && rest != "" && (rest[0] == ' ' || rest[0] == '\t') {
-			p := strings.TrimSpace(rest)
-			if i := strings.Index(p, "//"); i >= 0 {
-				p = strings.TrimSpace(p[:i])
-			}
-			return strings.Trim(p, "\"`")
-		}
-	}
-	return ""
 }
 
 // level2Summary names what to implement without naming the repository.
