@@ -1,7 +1,6 @@
 package artifact
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -16,6 +15,7 @@ import (
 	"github.com/faultline-dev/faultline/callgraph/golang"
 	"github.com/faultline-dev/faultline/callgraph/python"
 	"github.com/faultline-dev/faultline/extract/mask"
+	"github.com/faultline-dev/faultline/internal/gocheck"
 	"github.com/faultline-dev/faultline/task"
 )
 
@@ -91,7 +91,7 @@ func resolveInterfaces(ctx context.Context, root string, objs []mask.Target, gen
 	for _, d := range found {
 		defs = append(defs, d.Function)
 	}
-	modPath := goModulePath(filepath.Join(root, "go.mod"))
+	modPath := gocheck.ReadGoMod(filepath.Join(root, "go.mod")).Path
 	var out []Interface
 	for _, o := range objs {
 		var fn *task.Function
@@ -199,29 +199,6 @@ func goImportPath(mod, file string) string {
 		return mod
 	}
 	return mod + "/" + dir
-}
-
-func goModulePath(gomod string) string {
-	f, err := os.Open(gomod)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if rest, ok := strings.CutPrefix(line, "module"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
-			p := strings.TrimSpace(rest)
-			if i := strings.Index(p, "//"); i >= 0 {
-				p = strings.TrimSpace(p[:i])
-			}
-			if uq, err := strconv.Unquote(p); err == nil {
-				p = uq
-			}
-			return p
-		}
-	}
-	return ""
 }
 
 // lineStart returns the indentation before offset off on its line.

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/faultline-dev/faultline/internal/gocheck"
 	"github.com/faultline-dev/faultline/task"
 )
 
@@ -511,7 +512,7 @@ func sortedKeys[V any](m map[string]V) []string {
 // the solution packages stay at their directories of the module.
 func goLevel2(root, testFile string, f2p []string) (*Environment, error) {
 	tr := &treeReader{root: root, cache: map[string][]byte{}}
-	mod := goModulePath(filepath.Join(root, "go.mod"))
+	mod := gocheck.ReadGoMod(filepath.Join(root, "go.mod")).Path
 	if mod == "" {
 		return nil, fmt.Errorf("%w: %s has no go.mod with a module path", ErrBadSpec, root)
 	}

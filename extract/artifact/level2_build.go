@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/faultline-dev/faultline/callgraph"
+	"github.com/faultline-dev/faultline/internal/gocheck"
 	"github.com/faultline-dev/faultline/task"
 )
 
@@ -143,7 +144,7 @@ func level2Layout(env *Environment, root string) string {
 	}
 	b.WriteString("## Layout\n\n")
 	if env.Kind == task.GoTest {
-		mod := goModulePath(filepath.Join(root, "go.mod"))
+		mod := gocheck.ReadGoMod(filepath.Join(root, "go.mod")).Path
 		fmt.Fprintf(&b, "- The working directory is the Go module `%s` (its `go.mod` is given). Write %s there, in %s of the module.\n",
 			mod, quote(env.Packages), map[bool]string{false: "its directory", true: "their directories"}[len(env.Packages) > 1])
 	} else {
