@@ -64,23 +64,11 @@ func VerifyLevel2(ctx context.Context, r task.Runner, req Level2Request) (*Level
 	if maxRate < 0 {
 		maxRate = 0
 	}
-	r = withLevel2Timeout(r, req.TestTimeout)
-	dir, err := os.MkdirTemp(req.WorkDir, "faultline-level2-")
+	run, cleanup, err := level2Tree(ctx, r, req)
 	if err != nil {
-		return nil, fmt.Errorf("extract: level 2: %w", err)
+		return nil, err
 	}
-	defer os.RemoveAll(dir)
-	if err := env.Start.WriteTo(dir); err != nil {
-		return nil, fmt.Errorf("extract: level 2: %w", err)
-	}
-	run := func(ov task.Overlay) (*task.Report, error) {
-		rep, err := r.Run(ctx, task.RunRequest{Root: dir, Overlay: ov, Kind: env.Kind, Select: env.Select,
-			Limits: req.Limits, Args: slices.Clone(req.Args)})
-		if err != nil {
-			return nil, fmt.Errorf("extract: level 2: %w", err)
-		}
-		return rep, nil
-	}
+	defer cleanup()
 	v := &Level2Verification{}
 	reject := func(format string, a ...any) (*Level2Verification, error) {
 		v.Reason = fmt.Sprintf(format, a...)
@@ -159,26 +147,44 @@ func ScoreLevel2(ctx context.Context, r task.Runner, req Level2Request, solution
 	if err := solution.Validate(); err != nil {
 		return Score{}, nil, fmt.Errorf("extract: level 2: solution: %w", err)
 	}
-	r = withLevel2Timeout(r, req.TestTimeout)
-	dir, err := os.MkdirTemp(req.WorkDir, "faultline-level2-")
+	run, cleanup, err := level2Tree(ctx, r, req)
 	if err != nil {
-		return Score{}, nil, fmt.Errorf("extract: level 2: %w", err)
+		return Score{}, nil, err
 	}
-	defer os.RemoveAll(dir)
-	if err := env.Start.WriteTo(dir); err != nil {
-		return Score{}, nil, fmt.Errorf("extract: level 2: %w", err)
-	}
-	rep, err := r.Run(ctx, task.RunRequest{Root: dir, Overlay: solution.Merge(env.Tests), Kind: env.Kind, Select: env.Select,
-		Limits: req.Limits, Args: slices.Clone(req.Args)})
+	defer cleanup()
+	rep, err := run(solution.Merge(env.Tests))
 	if err != nil {
-		return Score{}, nil, fmt.Errorf("extract: level 2: %w", err)
+		return Score{}, nil, err
 	}
 	return ScoreRun(rep, nil, env.FailToPass), rep, nil
 }
 
-func withLevel2Timeout(r task.Runner, perTest time.Duration) task.Runner {
+// level2Tree writes req.Env.Start to a fresh directory under req.WorkDir. run runs the
+// F2P selection there through r (with the per-test timeout) with an overlay; cleanup
+// removes the directory.
+func level2Tree(ctx context.Context, r task.Runner, req Level2Request) (run func(task.Overlay) (*task.Report, error), cleanup func(), err error) {
+	perTest := req.TestTimeout
 	if perTest == 0 {
 		perTest = DefaultTestTimeout
 	}
-	return WithTestTimeout(r, perTest)
+	r = WithTestTimeout(r, perTest)
+	dir, err := os.MkdirTemp(req.WorkDir, "faultline-level2-")
+	if err != nil {
+		return nil, nil, fmt.Errorf("extract: level 2: %w", err)
+	}
+	cleanup = func() { os.RemoveAll(dir) }
+	if err := req.Env.Start.WriteTo(dir); err != nil {
+		cleanup()
+		return nil, nil, fmt.Errorf("extract: level 2: %w", err)
+	}
+	env := req.Env
+	run = func(ov task.Overlay) (*task.Report, error) {
+		rep, err := r.Run(ctx, task.RunRequest{Root: dir, Overlay: ov, Kind: env.Kind, Select: env.Select,
+			Limits: req.Limits, Args: slices.Clone(req.Args)})
+		if err != nil {
+			return nil, fmt.Errorf("extract: level 2: %w", err)
+		}
+		return rep, nil
+	}
+	return run, cleanup, nil
 }
