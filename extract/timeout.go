@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/faultline-dev/faultline/task"
 )
@@ -192,40 +191,9 @@ func testTimeoutRequest(req task.RunRequest, perTest time.Duration) task.RunRequ
 }
 
 // isSubtestID reports whether a Go test id `import/path.TestName/sub` names a subtest.
-// Import paths may hold dots and slashes (gopkg.in/yaml.v3), so the test name starts at
-// the first dot followed by an identifier with a test prefix that ends at a slash or at
-// the end (the rule of sandbox.SplitGoTestID).
 func isSubtestID(id string) bool {
-	for i := 1; i < len(id); i++ {
-		if id[i] != '.' {
-			continue
-		}
-		top, _, sub := strings.Cut(id[i+1:], "/")
-		if testFuncName(top) {
-			return sub
-		}
-	}
-	return false
-}
-
-// testFuncName reports whether s can name a test function: a test prefix not followed by
-// a lower-case letter (the testing package's rule), then identifier characters.
-func testFuncName(s string) bool {
-	rest, ok := "", false
-	for _, p := range []string{"Test", "Example", "Fuzz", "Benchmark"} {
-		if rest, ok = strings.CutPrefix(s, p); ok {
-			break
-		}
-	}
-	if !ok {
-		return false
-	}
-	for i, r := range rest {
-		if (i == 0 && unicode.IsLower(r)) || !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
-			return false
-		}
-	}
-	return true
+	_, test, ok := task.SplitGoTestID(id)
+	return ok && strings.Contains(test, "/")
 }
 
 func seconds(d time.Duration) string {

@@ -10,8 +10,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/faultline-dev/faultline/task"
 )
@@ -283,47 +281,14 @@ func ParseGoJSON(r io.Reader, messageLen int) (*GoResult, error) {
 var ErrBadTestID = errors.New("bad test id")
 
 // SplitGoTestID splits a Go test id `import/path.TestName/sub` into the package import path
-// and the test name `TestName/sub`. Import paths may contain dots (gopkg.in/check.v1) and
-// subtest names may contain anything, so the split is the first dot followed by a Go
-// identifier that starts with Test, Example, Fuzz or Benchmark and ends at a slash or the end.
+// and the test name `TestName/sub` (task.SplitGoTestID); an id of no such shape is an error
+// wrapping ErrBadTestID.
 func SplitGoTestID(id string) (pkg, test string, err error) {
-	for i := 0; i < len(id); i++ {
-		if id[i] != '.' || i == 0 {
-			continue
-		}
-		rest := id[i+1:]
-		top, _, _ := strings.Cut(rest, "/")
-		if isTestFuncName(top) {
-			return id[:i], rest, nil
-		}
+	pkg, test, ok := task.SplitGoTestID(id)
+	if !ok {
+		return "", "", fmt.Errorf("sandbox: go test id %q: %w", id, ErrBadTestID)
 	}
-	return "", "", fmt.Errorf("sandbox: go test id %q: %w", id, ErrBadTestID)
-}
-
-func isTestFuncName(s string) bool {
-	var prefix string
-	for _, p := range []string{"Test", "Example", "Fuzz", "Benchmark"} {
-		if strings.HasPrefix(s, p) {
-			prefix = p
-			break
-		}
-	}
-	if prefix == "" {
-		return false
-	}
-	for i, r := range s {
-		if r == utf8.RuneError || !(r == '_' || unicode.IsLetter(r) || (i > 0 && unicode.IsDigit(r))) {
-			return false
-		}
-	}
-	// testing requires the character after the prefix not to be a lower-case letter.
-	if rest := s[len(prefix):]; rest != "" {
-		r, _ := utf8.DecodeRuneInString(rest)
-		if unicode.IsLower(r) {
-			return false
-		}
-	}
-	return true
+	return pkg, test, nil
 }
 
 // GoRunPattern builds a `go test -run` pattern selecting the tests named (TestName or

@@ -683,7 +683,7 @@ func parseGoList(out []byte, stderr string, exit int) ([]string, error) {
 			failed = true
 		case ev.Action == "output" && ev.Test == "":
 			name := strings.TrimSpace(ev.Output)
-			if isTestFuncName(name) && !strings.HasPrefix(name, "Benchmark") {
+			if task.IsGoTestFunc(name) && !strings.HasPrefix(name, "Benchmark") {
 				ids = append(ids, ev.Package+"."+name)
 			}
 		}
