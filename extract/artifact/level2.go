@@ -551,7 +551,7 @@ func goLevel2(root, testFile string, f2p []string) (*Environment, error) {
 		for _, d := range f.Decls {
 			switch d := d.(type) {
 			case *ast.FuncDecl:
-				if d.Recv == nil && (!isTestFunc(d.Name.Name) || d.Name.Name == "TestMain") {
+				if d.Recv == nil && (!task.IsGoTestFunc(d.Name.Name) || d.Name.Name == "TestMain") {
 					declared[s] = append(declared[s], d.Name.Name)
 				}
 			case *ast.GenDecl:
@@ -748,13 +748,4 @@ func goLevel2(root, testFile string, f2p []string) (*Environment, error) {
 		env.Select = task.Selection{Files: []string{testFile}} // the test file's package
 	}
 	return env, env.check()
-}
-
-func isTestFunc(name string) bool {
-	for _, p := range []string{"Test", "Benchmark", "Example", "Fuzz"} {
-		if strings.HasPrefix(name, p) {
-			return true
-		}
-	}
-	return false
 }
