@@ -128,8 +128,9 @@ func blobHash(data []byte) string {
 
 const nullHash = "0000000"
 
-// isBinary applies git's rule: a NUL byte in the first 8000 bytes.
-func isBinary(data []byte) bool {
+// IsBinary reports whether data is binary by git's rule: a NUL byte in its first 8000
+// bytes. Binary files get no line diff.
+func IsBinary(data []byte) bool {
 	return bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0
 }
 
@@ -160,7 +161,7 @@ func diffFile(path string, a, b side, context int) (FilePatch, bool) {
 			fp.OldHash, fp.NewHash = blobHash(a.data), blobHash(b.data)
 		}
 	}
-	if isBinary(a.data) || isBinary(b.data) {
+	if IsBinary(a.data) || IsBinary(b.data) {
 		fp.Binary = true
 		return fp, true
 	}

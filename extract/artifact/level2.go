@@ -76,9 +76,6 @@ func isPyTestPath(rel string) bool {
 	return false
 }
 
-// isBinary is git's rule: a NUL byte in the first 8000 bytes.
-func isBinary(b []byte) bool { return bytes.IndexByte(b[:min(len(b), 8000)], 0) >= 0 }
-
 // skipFile reports files never copied into a Level 2 tree.
 func skipFile(rel string) bool {
 	for _, p := range strings.Split(rel, "/") {
@@ -424,7 +421,7 @@ func pyLevel2(root, testFile, pkg string, f2p []string) (*Environment, error) {
 		if err != nil {
 			return nil, err
 		}
-		if isBinary(b) {
+		if task.IsBinary(b) {
 			continue
 		}
 		env.Tests.Set(rename(f), b)
@@ -437,7 +434,7 @@ func pyLevel2(root, testFile, pkg string, f2p []string) (*Environment, error) {
 		if err != nil {
 			return nil, err
 		}
-		if isBinary(b) {
+		if task.IsBinary(b) {
 			continue // compiled extensions and binary data cannot travel in a patch
 		}
 		env.Solution.Set(rename(f), b)
@@ -722,7 +719,7 @@ func goLevel2(root, testFile string, f2p []string) (*Environment, error) {
 		if err != nil {
 			return nil, fmt.Errorf("artifact: level 2: %w", err)
 		}
-		if !isBinary(b) {
+		if !task.IsBinary(b) {
 			env.Tests.Set(f, b)
 		}
 	}
