@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/faultline-dev/faultline/callgraph"
+	"github.com/faultline-dev/faultline/internal/gocheck"
 	"github.com/faultline-dev/faultline/task"
 )
 
@@ -59,17 +60,14 @@ func ParseCoverProfile(text string) []CoverBlock {
 
 // ModulePath returns the module path declared by root/go.mod.
 func ModulePath(root string) (string, error) {
-	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
-	if err != nil {
+	gomod := filepath.Join(root, "go.mod")
+	if _, err := os.Stat(gomod); err != nil {
 		return "", fmt.Errorf("extract: module path: %w", err)
 	}
-	for _, l := range strings.Split(string(data), "\n") {
-		f := strings.Fields(l)
-		if len(f) >= 2 && f[0] == "module" {
-			return strings.Trim(f[1], `"`), nil
-		}
+	if p := gocheck.ReadGoMod(gomod).Path; p != "" {
+		return p, nil
 	}
-	return "", fmt.Errorf("extract: module path: %s/go.mod has no module line", root)
+	return "", fmt.Errorf("extract: module path: %s has no module line", gomod)
 }
 
 // GoTraceOptions configure TraceGo. The zero value works.

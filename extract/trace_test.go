@@ -291,3 +291,18 @@ func TestTracePythonNoQualname(t *testing.T) {
 	require.Equal(t, "outer.inner", defs.Find("pkg/core.py", "inner", 56).Name)
 	require.Nil(t, defs.Find("pkg/core.py", "nosuch", 18))
 }
+
+// TestModulePath: the module line as go.mod writes it (quoted, with a comment), and
+// errors naming the file when there is no go.mod or no module line.
+func TestModulePath(t *testing.T) {
+	dir := t.TempDir()
+	_, err := ModulePath(dir)
+	require.ErrorContains(t, err, "go.mod")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("go 1.22\n"), 0o644))
+	_, err = ModulePath(dir)
+	require.ErrorContains(t, err, filepath.Join(dir, "go.mod")+" has no module line")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("// m\nmodule \"example.com/m\" // the module\n\ngo 1.22\n"), 0o644))
+	p, err := ModulePath(dir)
+	require.NoError(t, err)
+	require.Equal(t, "example.com/m", p)
+}
