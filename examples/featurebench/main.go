@@ -148,9 +148,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	if c.pkg != "" && !isIdentifier(c.pkg) {
-		fmt.Fprintf(stderr, "featurebench: -package %q is not a Python identifier\n", c.pkg)
-		return 2
+	if c.pkg != "" {
+		if err := artifact.CheckPackageName(c.pkg); err != nil {
+			fmt.Fprintln(stderr, "featurebench: -package:", err)
+			return 2
+		}
 	}
 	if err := build(ctx, c, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, err)
@@ -314,18 +316,6 @@ func baseCommit(root string) string {
 		return ""
 	}
 	return strings.TrimSpace(string(b))
-}
-
-// isIdentifier reports whether s is an ASCII Python identifier (keywords are refused by
-// artifact.Build with the reason).
-func isIdentifier(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return s != ""
 }
 
 // checkLevel2 re-verifies the Level 2 instances of dir/instances.jsonl.

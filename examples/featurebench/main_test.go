@@ -87,8 +87,11 @@ func TestRunUsage(t *testing.T) {
 		require.Contains(t, stderr.String(), "-level is 1, 2 or 1,2")
 	}
 	stderr.Reset()
-	require.Equal(t, 2, run(context.Background(), []string{"-repo", dir, "-out", t.TempDir(), "-package", "agent-code"}, &stdout, &stderr))
-	require.Contains(t, stderr.String(), `-package "agent-code" is not a Python identifier`)
+	for _, bad := range []string{"agent-code", "class", "9lives"} {
+		stderr.Reset()
+		require.Equal(t, 2, run(context.Background(), []string{"-repo", dir, "-out", t.TempDir(), "-package", bad}, &stdout, &stderr), bad)
+		require.Contains(t, stderr.String(), `-package: artifact: bad instance spec: package name "`+bad+`" is not a Python identifier`)
+	}
 	for _, bad := range []string{"yesterday", "2026-13-01", "2026-01-01T00:00"} {
 		stderr.Reset()
 		require.Equal(t, 2, run(context.Background(), []string{"-repo", dir, "-out", t.TempDir(), "-after", bad}, &stdout, &stderr), bad)

@@ -13,6 +13,15 @@ import (
 	"github.com/faultline-dev/faultline/task"
 )
 
+// CheckPackageName reports, as an error wrapping ErrBadSpec, a name a Python solution
+// package cannot be renamed to: one that is not an ASCII identifier or is a keyword.
+func CheckPackageName(name string) error {
+	if !isIdentifier(name) {
+		return fmt.Errorf("%w: package name %q is not a Python identifier", ErrBadSpec, name)
+	}
+	return nil
+}
+
 // Level2 builds the environment of a Level 2 instance of the test file without the rest
 // of the artifacts (Build calls it): see Environment. pkg renames a Python solution
 // package ("" keeps its name).
@@ -21,8 +30,10 @@ func Level2(root, testFile, pkg string, failToPass []string) (*Environment, erro
 	if err != nil {
 		return nil, fmt.Errorf("%w: test file: %w", ErrBadSpec, err)
 	}
-	if pkg != "" && !isIdentifier(pkg) {
-		return nil, fmt.Errorf("%w: package name %q is not a Python identifier", ErrBadSpec, pkg)
+	if pkg != "" {
+		if err := CheckPackageName(pkg); err != nil {
+			return nil, err
+		}
 	}
 	switch {
 	case strings.HasSuffix(testFile, "_test.go"):
