@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 
 	"github.com/faultline-dev/faultline/task"
@@ -10,6 +11,24 @@ import (
 // This file exposes the command lines and the report assembly that Local uses, so other
 // runners (the Docker runner in sandbox/container, a user's cluster runner) produce the same
 // reports from the same commands.
+
+// CheckKind validates the kind of req and what it implies: a known task.TestKind; a Command
+// run has a program in Args and no selection. Errors wrap ErrBadRequest.
+func CheckKind(req task.RunRequest) error {
+	switch req.Kind {
+	case task.GoTest, task.Pytest:
+		return nil
+	case task.Command:
+		if len(req.Args) == 0 || req.Args[0] == "" {
+			return fmt.Errorf("sandbox: a %s run needs the program in Args: %w", req.Kind, ErrBadRequest)
+		}
+		if !req.Select.All() {
+			return fmt.Errorf("sandbox: a %s run takes no test selection: %w", req.Kind, ErrBadRequest)
+		}
+		return nil
+	}
+	return fmt.Errorf("sandbox: unknown test kind %q: %w", req.Kind, ErrBadRequest)
+}
 
 // GoTestArgs returns the arguments after `go` for a run (`test -json -count=1 -vet=off
 // -timeout=… [-run …] packages… args…`), or for discovery when list is set (`test -json
@@ -74,14 +93,17 @@ type CommandResult struct {
 func BuildReport(kind task.TestKind, sel task.Selection, lim task.Limits, res CommandResult) *task.Report {
 	rep := &task.Report{ExitCode: res.ExitCode}
 	pr := procResult{exitCode: res.ExitCode, timedOut: res.TimedOut}
-	if kind == task.GoTest {
+	switch kind {
+	case task.Command:
+		commandReport(rep, res.Stdout, res.Stderr, pr, lim)
+	case task.GoTest:
 		gr := res.Go
 		if gr == nil {
 			gr = NewGoParser(lim.MessageLen).Result()
 		}
 		goReport(rep, gr, sel, res.Stderr, pr, lim)
 		rep.Output = truncate(joinOutput("", res.Stderr), int(lim.OutputBytes))
-	} else {
+	default:
 		pytestReport(rep, res.JUnit, res.Summary, res.Stdout, res.Stderr, pr, lim)
 		rep.Output = joinOutput(res.Stdout, res.Stderr)
 	}

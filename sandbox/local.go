@@ -235,8 +235,8 @@ func checkRequest(req task.RunRequest) (task.RunRequest, error) {
 		return req, fmt.Errorf("sandbox: root %s: %w: %w", req.Root, errNotDir, ErrBadRequest)
 	}
 	req.Root = root
-	if req.Kind != task.GoTest && req.Kind != task.Pytest {
-		return req, fmt.Errorf("sandbox: unknown test kind %q: %w", req.Kind, ErrBadRequest)
+	if err := CheckKind(req); err != nil {
+		return req, err
 	}
 	if err := req.Overlay.Validate(); err != nil {
 		return req, fmt.Errorf("sandbox: overlay: %w", err)
@@ -422,10 +422,13 @@ func (l *Local) Run(ctx context.Context, req task.RunRequest) (*task.Report, err
 	defer l.release(s)
 
 	var cmd command
-	if req.Kind == task.GoTest {
+	switch req.Kind {
+	case task.GoTest:
 		cmd, err = l.goCommand(s, req, lim, false)
-	} else {
+	case task.Pytest:
 		cmd, err = l.pytestCommand(s, req, false)
+	default:
+		cmd = command{argv: append([]string(nil), req.Args...), env: l.env(s), writable: []string{s.dir}}
 	}
 	if err != nil {
 		if errors.Is(err, ErrBadTestID) {
@@ -456,7 +459,10 @@ func (l *Local) Run(ctx context.Context, req task.RunRequest) (*task.Report, err
 		rep.State, rep.Detail = task.RunSetupFailed, truncate(pr.startErr.Error(), lim.MessageLen)
 		return rep, nil
 	}
-	if req.Kind == task.GoTest {
+	switch req.Kind {
+	case task.Command:
+		commandReport(rep, stdout.String(), stderr.String(), pr, lim)
+	case task.GoTest:
 		if pr.timedOut {
 			goParser.Killed()
 		}
@@ -465,7 +471,7 @@ func (l *Local) Run(ctx context.Context, req task.RunRequest) (*task.Report, err
 		if rep.Output == "" {
 			rep.Output = truncate(goOutputText(goParser), int(lim.OutputBytes))
 		}
-	} else {
+	default:
 		sum.Close()
 		var junit io.Reader
 		if f, err := os.Open(filepath.Join(s.dir, "junit.xml")); err == nil {
@@ -480,6 +486,30 @@ func (l *Local) Run(ctx context.Context, req task.RunRequest) (*task.Report, err
 	}
 	rep.Sort()
 	return rep, nil
+}
+
+// commandReport fills the report of a Command run: one test, CommandTestID, whose outcome is
+// the program's exit status (see task.Command).
+func commandReport(rep *task.Report, stdout, stderr string, pr procResult, lim task.Limits) {
+	t := task.TestResult{ID: task.CommandTestID, Duration: pr.wall}
+	rep.State = task.RunOK
+	switch {
+	case pr.timedOut:
+		rep.State = task.RunTimeout
+		rep.Detail = fmt.Sprintf("run exceeded its time limit of %s", lim.Timeout)
+		t.Outcome, t.Message = task.Timeout, rep.Detail
+	case pr.exitCode == 0:
+		t.Outcome = task.Pass
+	default:
+		t.Outcome = task.Fail
+		how := fmt.Sprintf("exit status %d", pr.exitCode)
+		if pr.exitCode < 0 {
+			how = "killed by a signal"
+		}
+		t.Message = truncate(strings.TrimSpace(how+"\n"+lastLines(joinOutput(stdout, stderr), 20)), lim.MessageLen)
+	}
+	rep.Tests = []task.TestResult{t}
+	rep.Output = joinOutput(stdout, stderr)
 }
 
 func joinOutput(stdout, stderr string) string {
@@ -628,6 +658,9 @@ func (l *Local) List(ctx context.Context, req task.RunRequest) ([]string, error)
 	req, err := checkRequest(req)
 	if err != nil {
 		return nil, err
+	}
+	if req.Kind == task.Command {
+		return []string{task.CommandTestID}, nil
 	}
 	if err := l.init(); err != nil {
 		return nil, err

@@ -418,3 +418,49 @@ def test_sleep():
 	assert.False(t, rep.AllPassed([]string{"test_bad.py::test_sleep"}))
 	assert.Less(t, time.Since(start), 3*time.Second+DefaultKillGrace+5*time.Second)
 }
+
+// TestLocalCommand runs a program with a test command (task.Command): its exit status is the
+// verdict of the single test, the tree is a private copy with the overlay, and a bad request
+// is refused before anything runs.
+func TestLocalCommand(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(root, "prog.sh"), []byte("exit 0\n"), 0o644))
+	before := hashTree(t, root)
+	l := local(t)
+	ctx := context.Background()
+	cases := []struct {
+		name    string
+		script  string
+		timeout time.Duration
+		want    task.Outcome
+		state   task.RunState
+	}{
+		{"pass", "exit 0\n", 0, task.Pass, task.RunOK},
+		{"fail", "echo broken >&2; exit 3\n", 0, task.Fail, task.RunOK},
+		{"signal", "kill -9 $$\n", 0, task.Fail, task.RunOK},
+		{"timeout", "sleep 30\n", 500 * time.Millisecond, task.Timeout, task.RunTimeout},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rep, err := l.Run(ctx, task.RunRequest{Root: root, Kind: task.Command, Args: []string{"/bin/sh", "prog.sh"},
+				Overlay: task.Overlay{"prog.sh": {Data: []byte(c.script)}}, Limits: task.Limits{Timeout: c.timeout}})
+			require.NoError(t, err)
+			assert.Equal(t, c.state, rep.State)
+			require.Len(t, rep.Tests, 1)
+			assert.Equal(t, task.CommandTestID, rep.Tests[0].ID)
+			assert.Equal(t, c.want, rep.Tests[0].Outcome)
+			if c.name == "fail" {
+				assert.Contains(t, rep.Tests[0].Message, "exit status 3")
+				assert.Contains(t, rep.Tests[0].Message, "broken")
+			}
+		})
+	}
+	_, err := l.Run(ctx, task.RunRequest{Root: root, Kind: task.Command})
+	assert.ErrorIs(t, err, ErrBadRequest)
+	_, err = l.Run(ctx, task.RunRequest{Root: root, Kind: task.Command, Args: []string{"true"}, Select: task.Selection{IDs: []string{"x"}}})
+	assert.ErrorIs(t, err, ErrBadRequest)
+	ids, err := l.List(ctx, task.RunRequest{Root: root, Kind: task.Command, Args: []string{"true"}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{task.CommandTestID}, ids)
+	assert.Equal(t, before, hashTree(t, root), "the root must not be written")
+}

@@ -17,6 +17,12 @@ const (
 	XFail   Outcome = "xfail"   // expected failure that failed (pytest)
 	XPass   Outcome = "xpass"   // expected failure that passed (pytest, non-strict)
 	Timeout Outcome = "timeout" // started but killed by a time limit before it ended
+	// NotRun is a selected test that got no verdict of its own: the run ended before it
+	// (another test panicked or called os.Exit and took the test binary down, the interpreter
+	// crashed, the run hit its time limit) and re-running it did not give it one. Message
+	// says why. A test that did not run neither passed nor failed: it is never counted as a
+	// failure and never enters FAIL_TO_PASS or PASS_TO_PASS.
+	NotRun Outcome = "not_run"
 )
 
 // Passed reports whether the outcome counts as passing: pass, xfail and xpass. This is the
@@ -24,8 +30,12 @@ const (
 // non-strict XPASS that pytest itself reports as a success.
 func (o Outcome) Passed() bool { return o == Pass || o == XFail || o == XPass }
 
-// Failed reports whether the outcome counts as failing: fail, error and timeout.
+// Failed reports whether the outcome counts as failing: fail, error and timeout. NotRun is
+// neither passed nor failed.
 func (o Outcome) Failed() bool { return o == Fail || o == Error || o == Timeout }
+
+// Decided reports whether the test ran to a verdict of its own (every outcome but NotRun).
+func (o Outcome) Decided() bool { return o != NotRun && o != "" }
 
 // TestResult is the outcome of one test, identified by a runner-specific id that is unique
 // across the repository: Go `package/path.TestName/subtest`, pytest node ids
@@ -51,6 +61,10 @@ const (
 	RunTimeout         RunState = "timeout"          // the whole run exceeded its time limit
 	RunCrashed         RunState = "crashed"          // the command died without a usable report
 	RunSetupFailed     RunState = "setup_failed"     // the runner could not prepare or start the command
+	// RunUntrusted: the run's independent channels of evidence (exit status, the JUnit file,
+	// the -rA summary, the go test -json stream) disagree, so the tested code may have forged
+	// its verdicts. Its test outcomes are not to be believed; it is never a pass.
+	RunUntrusted RunState = "untrusted"
 )
 
 // Report is the result of one test run. Tests is sorted by ID and holds at most one entry
@@ -109,6 +123,9 @@ func (r *Report) Passing() []string { return r.IDs(Outcome.Passed) }
 
 // Failing returns the IDs of failing tests (see Outcome.Failed).
 func (r *Report) Failing() []string { return r.IDs(Outcome.Failed) }
+
+// NotRun returns the IDs of selected tests that got no verdict (see NotRun).
+func (r *Report) NotRun() []string { return r.IDs(func(o Outcome) bool { return o == NotRun }) }
 
 // AllPassed reports whether the run ran and every id in ids is present and passed. A test
 // that was selected but is missing from the report did not pass.

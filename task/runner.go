@@ -12,7 +12,16 @@ type TestKind string
 const (
 	GoTest TestKind = "go"     // `go test -json`
 	Pytest TestKind = "pytest" // `python3 -m pytest`
+	// Command runs RunRequest.Args (a program and its arguments, no shell) in the tree's
+	// root and reports one test, CommandTestID: pass when it exits 0, fail on any other exit
+	// status or a signal, timeout when the time limit kills it. It is how a program under
+	// test with a user's test command (a PDB oracle) runs inside a sandbox. Select must be
+	// empty.
+	Command TestKind = "command"
 )
+
+// CommandTestID is the id of the single test a Command run reports.
+const CommandTestID = "command"
 
 // Selection chooses which tests run. The zero Selection runs every test. Files are slash
 // paths relative to the repository root (pytest test files, or Go package directories /
