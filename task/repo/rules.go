@@ -26,6 +26,7 @@ import (
 	"io"
 	"os"
 	"path"
+	"sort"
 	"strings"
 )
 
@@ -77,6 +78,17 @@ var nonSourceDirs = map[string]bool{
 // by name.
 func SkipSourceDir(name string) bool {
 	return strings.HasPrefix(name, ".") || nonSourceDirs[name]
+}
+
+// NonSourceDirNames returns the directory names SkipSourceDir leaves out besides hidden
+// ones, sorted (for rules written in another language, such as a script run in a sandbox).
+func NonSourceDirNames() []string {
+	out := make([]string, 0, len(nonSourceDirs))
+	for n := range nonSourceDirs {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // IsVirtualEnv reports whether the directory dir is a Python virtual environment (it has a
