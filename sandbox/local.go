@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -61,6 +60,9 @@ type Options struct {
 	AllowNetwork bool
 	// NoIsolation runs without namespaces (still in a private copy, process group, limits).
 	NoIsolation bool
+	// Reruns bounds the re-runs that give tests cut off by an early end of their test binary
+	// or interpreter a verdict of their own (see Resolve). The zero value takes its defaults.
+	Reruns Reruns
 }
 
 // Local runs tests as local processes in private copies of the repository. It implements
@@ -405,7 +407,9 @@ func (l *Local) pytestCommand(s *slot, req task.RunRequest, list bool) (command,
 	return command{argv: argv, env: l.env(s), writable: []string{s.dir}}, nil
 }
 
-// Run runs the selected tests of req.Root with req.Overlay applied, in a private copy.
+// Run runs the selected tests of req.Root with req.Overlay applied, in a private copy, and
+// re-runs the tests an early end of their test binary or interpreter left without a verdict
+// (Resolve; each attempt in a fresh copy).
 func (l *Local) Run(ctx context.Context, req task.RunRequest) (*task.Report, error) {
 	req, err := checkRequest(req)
 	if err != nil {
@@ -415,77 +419,75 @@ func (l *Local) Run(ctx context.Context, req task.RunRequest) (*task.Report, err
 		return nil, err
 	}
 	lim := l.limits(req.Limits)
+	return Resolve(ctx, req, lim, l.opts.Reruns, func(ctx context.Context, a Attempt) (CommandResult, error) {
+		return l.attempt(ctx, req, a)
+	})
+}
+
+// attempt runs one attempt of a run in a fresh private copy.
+func (l *Local) attempt(ctx context.Context, req task.RunRequest, a Attempt) (CommandResult, error) {
+	lim := a.Limits
 	s, err := l.acquire(ctx, req)
 	if err != nil {
-		return nil, err
+		return CommandResult{}, err
 	}
 	defer l.release(s)
-
+	junitPath := filepath.Join(s.dir, PytestJUnitFile)
+	eventsPath := filepath.Join(s.dir, PytestEventsFile)
+	configPath := filepath.Join(s.dir, PytestConfigFile)
+	for _, p := range []string{junitPath, eventsPath, configPath} {
+		if err := forceRemoveAll(p); err != nil {
+			return CommandResult{}, fmt.Errorf("sandbox: cleaning %s: %w", p, err)
+		}
+	}
 	var cmd command
 	switch req.Kind {
 	case task.GoTest:
-		cmd, err = l.goCommand(s, req, lim, false)
+		cmd, err = l.goCommand(s, req, lim, a.List)
+		if err == nil {
+			var args []string
+			if args, err = GoAttemptArgs(a, req.Args); err == nil {
+				cmd.argv = append([]string{l.opts.Go}, args...)
+			}
+		}
 	case task.Pytest:
 		cmd, err = l.pytestCommand(s, req, false)
+		if err == nil {
+			argv, cfg := PytestAttemptArgs(a, s.tree, s.dir, req.Args)
+			cmd.argv = append([]string{cmd.argv[0]}, argv...)
+			err = os.WriteFile(configPath, cfg, 0o644)
+		}
 	default:
 		cmd = command{argv: append([]string(nil), req.Args...), env: l.env(s), writable: []string{s.dir}}
 	}
 	if err != nil {
 		if errors.Is(err, ErrBadTestID) {
-			return nil, err
+			return CommandResult{}, err
 		}
-		return &task.Report{State: task.RunSetupFailed, Detail: truncate(err.Error(), lim.MessageLen), Notes: l.Notes()}, nil
+		return CommandResult{StartErr: err, Notes: l.Notes()}, nil
 	}
-	var goParser *GoParser
-	var sum SummaryScanner // scans the whole stdout for -rA lines, however much the cap keeps
-	var stdoutHook func([]byte)
-	if req.Kind == task.GoTest {
-		goParser = NewGoParser(lim.MessageLen)
-		stdoutHook = func(p []byte) { goParser.Write(p) }
-	} else {
-		stdoutHook = func(p []byte) { sum.Write(p) }
-	}
-	stdout := NewCapture(lim.OutputBytes, stdoutHook)
-	stderr := NewCapture(lim.OutputBytes, nil)
+	out := NewAttemptOutput(req.Kind, a)
 	cpu := int64(lim.Timeout/time.Second) + 1 + int64(l.opts.KillGrace/time.Second)
 	argv, h := l.isolate(s, cmd, lim, cpu)
-	pr := runProc(ctx, argv, s.tree, cmd.env, stdout, stderr, lim.Timeout, l.opts.KillGrace)
+	pr := runProc(ctx, argv, s.tree, cmd.env, out.Stdout, out.Stderr, lim.Timeout, l.opts.KillGrace)
 	l.afterRun(s, h)
 	if pr.cancelled {
-		return nil, fmt.Errorf("sandbox: run cancelled: %w", ctx.Err())
+		return CommandResult{}, fmt.Errorf("sandbox: run cancelled: %w", ctx.Err())
 	}
-	rep := &task.Report{ExitCode: pr.exitCode, Wall: pr.wall, Notes: l.Notes()}
-	if pr.startErr != nil {
-		rep.State, rep.Detail = task.RunSetupFailed, truncate(pr.startErr.Error(), lim.MessageLen)
-		return rep, nil
-	}
-	switch req.Kind {
-	case task.Command:
-		commandReport(rep, stdout.String(), stderr.String(), pr, lim)
-	case task.GoTest:
-		if pr.timedOut {
-			goParser.Killed()
-		}
-		goReport(rep, goParser.Result(), req.Select, stderr.String(), pr, lim)
-		rep.Output = stderr.String()
-		if rep.Output == "" {
-			rep.Output = truncate(goOutputText(goParser), int(lim.OutputBytes))
-		}
-	default:
-		sum.Close()
-		var junit io.Reader
-		if f, err := os.Open(filepath.Join(s.dir, "junit.xml")); err == nil {
+	var junit, events io.Reader
+	if req.Kind == task.Pytest {
+		if f, err := os.Open(junitPath); err == nil {
 			defer f.Close()
 			junit = f
 		}
-		pytestReport(rep, junit, sum.Lines, stdout.String(), stderr.String(), pr, lim)
-		rep.Output = joinOutput(stdout.String(), stderr.String())
+		if f, err := os.Open(eventsPath); err == nil {
+			defer f.Close()
+			events = f
+		}
 	}
-	if stdout.Truncated() || stderr.Truncated() {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("output capped at %d bytes per stream", lim.OutputBytes))
-	}
-	rep.Sort()
-	return rep, nil
+	res := out.Result(pr.exitCode, pr.timedOut, pr.wall, pr.startErr, junit, events)
+	res.Notes = l.Notes()
+	return res, nil
 }
 
 // ErrListFailed is wrapped by List errors when discovery itself failed (build or collection
@@ -521,9 +523,9 @@ func (l *Local) List(ctx context.Context, req task.RunRequest) ([]string, error)
 	if err != nil {
 		return nil, err
 	}
-	var out, errOut bytes.Buffer
-	stdout := NewCapture(64<<20, func(p []byte) { out.Write(p) })
-	stderr := NewCapture(lim.OutputBytes, func(p []byte) { errOut.Write(p) })
+	lp := newListParser(req.Kind)
+	stdout := NewCapture(lim.OutputBytes, func(p []byte) { lp.Write(p) })
+	stderr := NewCapture(lim.OutputBytes, nil)
 	argv, h := l.isolate(s, cmd, lim, int64(lim.Timeout/time.Second)+1)
 	pr := runProc(ctx, argv, s.tree, cmd.env, stdout, stderr, lim.Timeout, l.opts.KillGrace)
 	l.afterRun(s, h)
@@ -535,10 +537,8 @@ func (l *Local) List(ctx context.Context, req task.RunRequest) ([]string, error)
 	case pr.timedOut:
 		return nil, fmt.Errorf("sandbox: list timed out after %s: %w", lim.Timeout, ErrListFailed)
 	}
-	if req.Kind == task.GoTest {
-		return parseGoList(out.Bytes(), errOut.String(), pr.exitCode)
-	}
-	return parsePytestList(out.String(), errOut.String(), pr.exitCode, lim.MessageLen)
+	lp.Close()
+	return lp.result(stderr.String(), pr.exitCode, lim.MessageLen)
 }
 
 // RunKey identifies everything about this runner and a request that can change a report,
@@ -553,7 +553,7 @@ func (l *Local) RunKey(req task.RunRequest) string {
 	}
 	h := sha256.New()
 	enc := json.NewEncoder(h)
-	_ = enc.Encode([]any{"local/v1", req.Kind, py, l.opts.Go, l.opts.Env, l.opts.AllowNetwork, l.opts.NoIsolation,
-		req.Select.Files, req.Select.IDs, req.Args, lim})
+	_ = enc.Encode([]any{"local/v2", req.Kind, py, l.opts.Go, l.opts.Env, l.opts.AllowNetwork, l.opts.NoIsolation,
+		req.Select.Files, req.Select.IDs, req.Args, lim, l.opts.Reruns})
 	return hex.EncodeToString(h.Sum(nil))
 }
