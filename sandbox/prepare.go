@@ -406,21 +406,6 @@ func goProblems(text, proxy string) []Problem {
 	return out
 }
 
-func dedupe(sorted []string) []string {
-	out := sorted[:0]
-	for i, s := range sorted {
-		if i == 0 || s != sorted[i-1] {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	return s
-}
-
 // goPrepareKey hashes what decides the downloaded state: go.mod, go.sum and the go
 // configuration. "" when go.mod cannot be read.
 func goPrepareKey(root string, env map[string]string, extra []string) string {
