@@ -19,17 +19,9 @@ type golden struct {
 		X          [][]float64 `json:"x"`
 		ZScore     bool        `json:"zscore"`
 		DDoF       int         `json:"ddof"`
-		Coef       []float64   `json:"coef"`
-		SE         []float64   `json:"se"`
-		Z          []float64   `json:"z"`
-		P          []float64   `json:"p"`
-		LLF        float64     `json:"llf"`
-		LLNull     float64     `json:"llnull"`
-		McFadden   float64     `json:"mcfadden_r2"`
-		AIC        float64     `json:"aic"`
-		BIC        float64     `json:"bic"`
 		OddsRatio  []float64   `json:"odds_ratio"`
 		Separation string      `json:"separation"`
+		logitEstimates
 		logitInference
 	} `json:"logit"`
 	LogitReal []struct {
@@ -40,16 +32,8 @@ type golden struct {
 		ZScore    bool      `json:"zscore"`
 		DDoF      int       `json:"ddof"`
 		N         int       `json:"n"`
-		Coef      []float64 `json:"coef"`
-		SE        []float64 `json:"se"`
-		Z         []float64 `json:"z"`
-		P         []float64 `json:"p"`
-		LLF       float64   `json:"llf"`
-		LLNull    float64   `json:"llnull"`
-		McFadden  float64   `json:"mcfadden_r2"`
-		AIC       float64   `json:"aic"`
-		BIC       float64   `json:"bic"`
 		OddsRatio []float64 `json:"odds_ratio"` // intercept included
+		logitEstimates
 		logitInference
 		Summary []string `json:"summary"` // statsmodels' text without Date and Time
 	} `json:"logit_real"`
@@ -96,6 +80,33 @@ type golden struct {
 		Lo90    float64   `json:"lo90"`
 		Hi90    float64   `json:"hi90"`
 	} `json:"bootstrap"`
+}
+
+// logitEstimates holds statsmodels' estimates and likelihoods of one fit.
+type logitEstimates struct {
+	Coef     []float64 `json:"coef"`
+	SE       []float64 `json:"se"`
+	Z        []float64 `json:"z"`
+	P        []float64 `json:"p"`
+	LLF      float64   `json:"llf"`
+	LLNull   float64   `json:"llnull"`
+	McFadden float64   `json:"mcfadden_r2"`
+	AIC      float64   `json:"aic"`
+	BIC      float64   `json:"bic"`
+}
+
+// check compares the estimates of r with statsmodels'. McFadden's R² is left to
+// logitInference.check, which compares it with the exact null likelihood.
+func (ref *logitEstimates) check(t *testing.T, r *LogitResult) {
+	t.Helper()
+	checkSlice(t, "coef", r.Coef, ref.Coef)
+	checkSlice(t, "se", r.SE, ref.SE)
+	checkSlice(t, "z", r.Z, ref.Z)
+	checkSlice(t, "p", r.P, ref.P)
+	checkClose(t, "llf", r.LLF, ref.LLF)
+	checkClose(t, "llnull", r.LLNull, ref.LLNull)
+	checkClose(t, "aic", r.AIC, ref.AIC)
+	checkClose(t, "bic", r.BIC, ref.BIC)
 }
 
 // logitInference holds statsmodels' intervals (alpha 0.05 and 0.10), likelihood-ratio
@@ -219,16 +230,9 @@ func TestGoldenLogit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkSlice(t, "coef", r.Coef, c.Coef)
-			checkSlice(t, "se", r.SE, c.SE)
-			checkSlice(t, "z", r.Z, c.Z)
-			checkSlice(t, "p", r.P, c.P)
+			c.logitEstimates.check(t, r)
 			checkSlice(t, "odds ratio", r.OddsRatio, c.OddsRatio)
-			checkClose(t, "llf", r.LLF, c.LLF)
-			checkClose(t, "llnull", r.LLNull, c.LLNull)
 			checkClose(t, "mcfadden r2", r.McFaddenR2, c.McFadden)
-			checkClose(t, "aic", r.AIC, c.AIC)
-			checkClose(t, "bic", r.BIC, c.BIC)
 			if r.N != len(c.Y) || r.K != len(c.X)+1 {
 				t.Errorf("N, K = %d, %d", r.N, r.K)
 			}

@@ -203,8 +203,7 @@ func (f fixedDates) WriteTo(w io.Writer) (int64, error) {
 }
 
 // Save renders c to path in the format named by the path's extension. Nothing is written
-// if rendering fails, and the file appears whole or not at all (it is written beside path
-// under a temporary name, then renamed).
+// if rendering fails.
 func Save(c Chart, path string, o RenderOptions) error {
 	f, err := FormatOf(path)
 	if err != nil {
@@ -214,28 +213,8 @@ func Save(c Chart, path string, o RenderOptions) error {
 	if err := Render(&buf, c, f, o); err != nil {
 		return err
 	}
-	return writeFileAtomic(path, buf.Bytes())
-}
-
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("stats/plot: %w", err)
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp.Name(), 0o644)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("stats/plot: %w", werr)
 	}
 	return nil
 }
