@@ -220,8 +220,8 @@ func Save(c Chart, path string, o RenderOptions) error {
 }
 
 // axisLimits returns the limits of an axis showing data in [lo, hi] with a 5 % margin on
-// each side (at least 1e-6 of the magnitude, so gonum's tick marks have room; ±0.5 around
-// zero), clamped to the float64 range and dropped when the span with margins would
+// each side (at least 1e-6 of the magnitude, so gonum's tick marks have room; ±5 % of a
+// single value; ±0.5 around zero), clamped to the float64 range and dropped when the span with margins would
 // overflow. It fails with stats.ErrOverflow when hi - lo itself overflows.
 func axisLimits(what string, lo, hi float64) (float64, float64, error) {
 	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) || lo > hi {
@@ -231,6 +231,9 @@ func axisLimits(what string, lo, hi float64) (float64, float64, error) {
 		return 0, 0, fmt.Errorf("stats/plot: %s values span %g to %g, wider than float64 can hold: %w", what, lo, hi, stats.ErrOverflow)
 	}
 	pad := max(0.05*(hi-lo), 1e-6*max(math.Abs(lo), math.Abs(hi)))
+	if lo == hi {
+		pad = 0.05 * math.Abs(lo) // one value: ±5 % of it
+	}
 	if pad == 0 {
 		pad = 0.5
 	}
