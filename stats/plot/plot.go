@@ -6,10 +6,12 @@
 //     fail — separation on a resample, for example — counted as missing and reported).
 //   - SuccessHexbin: a hexagonal-bin map of the success rate over two z-scored predictors
 //     (for example code lines and harmonic centrality). A hexagon's colour is the share of
-//     its tasks that were solved, read off a colour bar; its area is proportional to the
-//     number of tasks it holds (a size key shows the scale), so a hexagon of one task does
-//     not look like a dense one. The axes span the data. The dashed line is the zero-logit line of the joint logistic
-//     model β₀ + β₁z₁ + β₂z₂ = 0, where the fitted success probability is ½.
+//     its tasks that were solved, read off a colour bar; its size grows with the number of
+//     tasks it holds (the radius runs from 0.3 of the bin's radius for one task to the full
+//     radius for the densest bin, on a log scale of the count; a size key shows it), so a
+//     hexagon of one task does not look like a dense one. The axes span the hexagons. The
+//     dashed line is the zero-logit line of the joint logistic model
+//     β₀ + β₁z₁ + β₂z₂ = 0, where the fitted success probability is ½.
 //   - SolvedDistribution: the distribution of a difficulty metric per model (for example
 //     among the tasks each model solved), as box plots or violins, with each group's size
 //     n under its name. Boxes follow matplotlib's boxplot: numpy-linear quartiles, whiskers
