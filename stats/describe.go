@@ -144,6 +144,9 @@ func meanSD(fn string, x []float64, ddof int) (m, sd float64, err error) {
 	if err := checkFinite(fn, "x", x); err != nil {
 		return 0, 0, err
 	}
+	if err := checkScale(fn, "x", x); err != nil {
+		return 0, 0, err
+	}
 	m = mean(x)
 	sd = math.Sqrt(variance(x, m, ddof))
 	if sd == 0 || isConstant(x) {

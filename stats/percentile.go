@@ -10,7 +10,9 @@ import (
 // method (Hyndman–Fan type 7), bit for bit: with the sorted values v, the virtual index
 // h = (n-1)·(q/100), and γ = h - ⌊h⌋, the result is v[⌊h⌋] + (v[⌊h⌋+1]-v[⌊h⌋])·γ when γ < 0.5
 // and v[⌊h⌋+1] - (v[⌊h⌋+1]-v[⌊h⌋])·(1-γ) otherwise (numpy's _lerp). gonum's stat.Quantile
-// kinds differ: the 90th percentile of 1..10 is 9.1 here and in numpy, 9 in gonum.
+// kinds differ: the 90th percentile of 1..10 is 9.1 here and in numpy, 9 in gonum. Where
+// numpy overflows (two neighbours whose difference exceeds the float64 range, such as -1e308
+// and 1e308) the result here is still the interpolated value between them.
 func Percentile(x []float64, q float64) (float64, error) {
 	v, err := Percentiles(x, q)
 	if err != nil {
@@ -56,6 +58,15 @@ func sortedPercentile(s []float64, q float64) float64 {
 	g := h - lo
 	a, b := s[i], s[i+1]
 	d := b - a
+	if math.IsInf(d, 0) {
+		// b - a overflows (values near ±1.8e308 of opposite signs), where numpy returns
+		// ±inf or nan: interpolate on the halved difference, which stays between a and b.
+		h := b/2 - a/2
+		if g >= 0.5 {
+			return b - h*(2*(1-g))
+		}
+		return a + h*(2*g)
+	}
 	if g >= 0.5 {
 		return b - d*(1-g)
 	}
