@@ -33,8 +33,10 @@ func TestPipelinePytest(t *testing.T) {
 	dir := t.TempDir()
 	prog := filepath.Join(dir, "prog.py")
 	os.WriteFile(prog, append([]byte("from collections.abc import Iterable, Sized\n\n\n"), src[i:j]...), 0o644)
-	tests := filepath.Join(dir, "test_prog.py")
-	os.WriteFile(tests, []byte(`from prog import flatten
+	// The tests live in the directory every run copies; the program is written beside them.
+	repo := filepath.Join(dir, "repo")
+	os.Mkdir(repo, 0o755)
+	os.WriteFile(filepath.Join(repo, "test_prog.py"), []byte(`from prog import flatten
 
 
 def test_flatten():
@@ -43,10 +45,10 @@ def test_flatten():
     assert flatten(7) == 7
     assert flatten([[1], 2], [0]) == (0, 1, 2)
 `), 0o644)
-	cmd := "cp " + shellQuote(tests) + " {dir}/ && cd {dir} && " + py + " -m pytest -q -x -p no:cacheprovider >/dev/null 2>&1"
+	cmd := "{python} -m pytest -q -x -p no:cacheprovider >/dev/null 2>&1"
 	exPath := filepath.Join(dir, "ex.jsonl")
 	var stderr bytes.Buffer
-	if code := run(context.Background(), []string{"compose", "-program", prog, "-tests", cmd, "-k-max", "2", "-m1", "3", "-m2", "5", "-m3", "1", "-stride", "2", "-seed", "2", "-jobs", "2", "-out", exPath}, &bytes.Buffer{}, &stderr); code != 0 {
+	if code := run(context.Background(), []string{"compose", "-program", prog, "-repo", repo, "-python", py, "-tests", cmd, "-k-max", "2", "-m1", "3", "-m2", "5", "-m3", "1", "-stride", "2", "-seed", "2", "-jobs", "2", "-out", exPath}, &bytes.Buffer{}, &stderr); code != 0 {
 		t.Fatalf("compose: %s", stderr.String())
 	}
 	data, _ := os.ReadFile(exPath)
@@ -66,14 +68,14 @@ def test_flatten():
 	}
 	predPath := filepath.Join(dir, "pred.jsonl")
 	os.WriteFile(predPath, []byte(pred.String()), 0o644)
-	out, raw := runScore(t, "-in", exPath, "-pred", predPath, "-oracle-cmd", cmd, "-program-name", "prog.py", "-mode", "reference", "-jobs", "2")
+	out, raw, _ := runScore(t, "-in", exPath, "-pred", predPath, "-repo", repo, "-python", py, "-oracle-cmd", cmd, "-program-name", "prog.py", "-mode", "reference", "-jobs", "2")
 	if len(out) != 3 || out[0].Error != "" || out[1].Error != "" {
 		t.Fatalf("score output:\n%s", raw)
 	}
-	if *out[0].Precision != 1 || *out[0].Recall != 1 || *out[0].Unit != 1 {
+	if out[0].Precision != 1 || out[0].Recall != 1 || out[0].Unit != 1 || out[0].UnitOutcome != task.Pass {
 		t.Errorf("ground truth scored %s", raw)
 	}
-	if *out[1].Precision != 0 || *out[1].Recall != 0 || *out[1].Unit != 0 {
+	if out[1].Precision != 0 || out[1].Recall != 0 || out[1].Unit != 0 || out[1].UnitOutcome != task.Fail {
 		t.Errorf("buggy program scored %s", raw)
 	}
 }
