@@ -302,4 +302,3 @@ func TestComposeCmd(t *testing.T) {
 		t.Errorf("failing correct program: exit %d", code)
 	}
 }
-
