@@ -828,8 +828,9 @@ func (d *DebugResult) UnmarshalJSON(data []byte) error {
 //
 // JSON: task_id is read from a string or a number; gt_diff is read in the object or
 // JSON-string form (see Edits.UnmarshalJSON) and written as an object; debug_results is
-// read from a single object or a list and written back in the same form; bug_type is also
-// read from "category" (the name earlier versions of this package wrote). Unknown members
+// read from a single object or a list and written back in the same form; bug_type and
+// bug_subtype are read when they are strings (other values stay in Extra), bug_type also
+// from "category" (the name earlier versions of this package wrote). Unknown members
 // (the release's frozen_lines, gt_length, editable_lines, deletable_lines, is_buggy,
 // round, …) are kept in Extra; keys are written in sorted order.
 type PDBExample struct {
@@ -891,16 +892,22 @@ func (p *PDBExample) UnmarshalJSON(data []byte) error {
 	}{
 		{"task_id", &id}, {"buggy_code", &v.BuggyCode}, {"gt_solution", &v.GTSolution},
 		{"gt_diff", &v.GTDiff}, {"bug_count", &v.BugCount}, {"task_prompt", &v.TaskPrompt},
-		{"source_model", &v.SourceModel}, {"bug_type", &v.BugType}, {"bug_subtype", &v.BugSubtype},
-		{"source", &v.Source},
+		{"source_model", &v.SourceModel}, {"source", &v.Source},
 	} {
 		if err := m.take(f.key, f.dst); err != nil {
 			return err
 		}
 	}
-	if v.BugType == "" {
-		if err := m.take("category", &v.BugType); err != nil {
-			return err
+	// The labels are strings in the release's files; its generator's intermediate files
+	// hold lists. Anything but a string stays in Extra.
+	for _, f := range []struct {
+		key string
+		dst *string
+	}{{"bug_type", &v.BugType}, {"bug_subtype", &v.BugSubtype}, {"category", &v.BugType}} {
+		var s string
+		if raw, ok := m[f.key]; ok && *f.dst == "" && json.Unmarshal(raw, &s) == nil && s != "" {
+			*f.dst = s
+			delete(m, f.key)
 		}
 	}
 	v.TaskID = string(id)

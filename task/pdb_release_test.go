@@ -78,6 +78,11 @@ func TestPDBExampleReleaseFormat(t *testing.T) {
 	if !strings.Contains(string(m["gt_diff"]), `"type":"Modify"`) {
 		t.Errorf("gt_diff written as %s", m["gt_diff"])
 	}
+	// Labels that are not strings (lists, in the release's intermediate files) are kept.
+	var lists PDBExample
+	if err := json.Unmarshal([]byte(`{"task_id": "x", "buggy_code": "a", "gt_diff": {}, "bug_type": ["Checking", "Algorithm"], "bug_subtype": "s"}`), &lists); err != nil || lists.BugType != "" || lists.BugSubtype != "s" || string(lists.Extra["bug_type"]) != `["Checking","Algorithm"]` {
+		t.Errorf("list bug_type: %+v %v", lists, err)
+	}
 	// Earlier versions wrote the category as "category": still read, written as bug_type.
 	var old PDBExample
 	if err := json.Unmarshal([]byte(`{"task_id": "x", "buggy_code": "a", "gt_diff": {}, "category": "Checking"}`), &old); err != nil || old.BugType != "Checking" {
