@@ -378,12 +378,18 @@ func scoreCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
+// releaseLine is the summary line the release's evaluator prints: the means over the
+// tasks (the macro aggregate).
+func releaseLine(s metrics.Summary) string {
+	m := s.Macro
+	return fmt.Sprintf("unit=%.3f prec=%.3f rec=%.3f f1=%.3f (n=%d)", m.Unit.Mean, m.Precision.Mean, m.Recall.Mean, m.F1.Mean, m.Unit.N)
+}
+
 // printSummary writes the release's one-line summary (its average over the tasks), the
 // macro and micro summaries with standard errors, and the tasks that could not be scored.
 func printSummary(w io.Writer, s metrics.Summary, results []metrics.Result, tasks []scoreTask, in string) {
 	m := s.Macro
-	fmt.Fprintf(w, "pdb score: unit=%.3f prec=%.3f rec=%.3f f1=%.3f (n=%d)\n",
-		m.Unit.Mean, m.Precision.Mean, m.Recall.Mean, m.F1.Mean, m.Unit.N)
+	fmt.Fprintf(w, "pdb score: %s\n", releaseLine(s))
 	agg := func(a metrics.Aggregate) string {
 		return fmt.Sprintf("prec=%.3f±%.3f rec=%.3f±%.3f f1=%.3f±%.3f unit=%.3f±%.3f",
 			a.Precision.Mean, a.Precision.SE, a.Recall.Mean, a.Recall.SE, a.F1.Mean, a.F1.SE, a.Unit.Mean, a.Unit.SE)
