@@ -302,3 +302,37 @@ func TestComposeCmd(t *testing.T) {
 		t.Errorf("failing correct program: exit %d", code)
 	}
 }
+
+// A mutant whose tests hang is rejected (a timeout verdict) and compose goes on, also in
+// multi-line mode; stderr counts the rejections.
+func TestComposeHangingMutant(t *testing.T) {
+	prog := writeFile(t, "calc.py", strings.Join([]string{
+		"def calc(xs):", "    n = len(xs)", "    total = 0", "    for x in xs:", "        total += x",
+		"    mean = total / n", "    low = min(xs)", "    high = max(xs)", "    spread = high - low",
+		"    return mean, spread"}, "\n"))
+	repo := t.TempDir()
+	src, _ := os.ReadFile(prog)
+	os.WriteFile(filepath.Join(repo, "want.py"), src, 0o644)
+	// Mutants of the "low" line hang; every other mutant fails.
+	tests := `cmp -s {program} want.py && exit 0; grep -q '    low = min(xs)' {program} || sleep 30; exit 1`
+	for _, multi := range []string{"-multi=false", "-multi=true"} {
+		start := time.Now()
+		code, stdout, stderr := runPDB(context.Background(), "compose", multi, "-program", prog, "-repo", repo, "-tests", tests,
+			"-timeout", "1s", "-m1", "10", "-m3", "1", "-k-max", "2", "-seed", "3", "-jobs", "2")
+		if code != 0 {
+			t.Fatalf("%s: exit %d\n%s", multi, code, stderr)
+		}
+		if !strings.Contains(stderr, "timeout ") || time.Since(start) > 2*time.Minute {
+			t.Errorf("%s: no hanging mutant was met, or it was not stopped:\n%s", multi, stderr)
+		}
+		exs, err := task.ReadAllJSONL[task.PDBExample](strings.NewReader(stdout))
+		if err != nil || len(exs) == 0 {
+			t.Fatalf("%s: %v, %d examples", multi, err, len(exs))
+		}
+		for _, ex := range exs {
+			if !strings.Contains(ex.BuggyCode, "    low = min(xs)") {
+				t.Errorf("%s: %s keeps a hanging bug", multi, ex.TaskID)
+			}
+		}
+	}
+}

@@ -144,7 +144,9 @@ func TestPipelinePytest(t *testing.T) {
 		os.WriteFile(filepath.Join("testdata", "release", "compose_program.json"), append(data, '\n'), 0o644)
 	}
 
-	// Score the ground truth and the buggy program of each example with the real tests.
+	// Score the ground truth and the buggy program of two examples of each run with the
+	// real tests.
+	all = append(all[:2:2], all[len(all)-2:]...)
 	var preds []any
 	for k, ex := range all {
 		sol := ex.GTSolution

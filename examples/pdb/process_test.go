@@ -105,7 +105,7 @@ func slowScoreInputs(t *testing.T) (in, repo string) {
 	os.WriteFile(in, []byte(jsonl(t, recs...)), 0o644)
 	repo = filepath.Join(dir, "repo")
 	os.Mkdir(repo, 0o755)
-	os.WriteFile(filepath.Join(repo, "check.sh"), []byte("sleep 1\ngrep -Eq 'a = (x \\+ 1|1 \\+ x)' \"$PDB_PROGRAM\"\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, "check.sh"), []byte("sleep 0.5\ngrep -Eq 'a = (x \\+ 1|1 \\+ x)' \"$PDB_PROGRAM\"\n"), 0o644)
 	return in, repo
 }
 

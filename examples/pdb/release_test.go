@@ -230,3 +230,52 @@ func TestReleaseBugDataFile(t *testing.T) {
 		t.Errorf("summary:\n%s", stderr)
 	}
 }
+
+// TestReleaseRepositoryFiles reads the release's own bug-data files when a checkout is
+// named by PDB_RELEASE (they are not part of this repository): every record of every
+// results/*/bug_data/*.json reads, validates with the evaluator's default stride of 2
+// (as the evaluator accepts them all), and its ground-truth solution scores P = R = 1.
+func TestReleaseRepositoryFiles(t *testing.T) {
+	dir := os.Getenv("PDB_RELEASE")
+	if dir == "" {
+		t.Skip("pdb: set PDB_RELEASE to a checkout of https://github.com/Bill1235813/PDB to read its files")
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "results", "*", "bug_data", "*_pdb_*.json"))
+	read := 0
+	for _, in := range files {
+		if st, err := os.Stat(in); err != nil || st.Size() == 0 {
+			continue // a large file the checkout lacks
+		}
+		// The bug data has no predictions: take the ground truths.
+		var preds []any
+		recs, err := readRaw(in)
+		if err != nil {
+			t.Errorf("%s: %v", in, err)
+			continue
+		}
+		for _, r := range recs {
+			var ex task.PDBExample
+			json.Unmarshal(r.raw, &ex)
+			preds = append(preds, map[string]string{"task_id": ex.TaskID, "solution": ex.GTSolution})
+		}
+		pred := writeFile(t, "pred.jsonl", jsonl(t, preds...))
+		tasks, _, skipped, err := loadTasks(scoreFlags{in: in, pred: pred, stride: 2})
+		if err != nil || skipped != 0 {
+			t.Errorf("%s: %v", in, err)
+			continue
+		}
+		for _, tk := range tasks {
+			r, err := metrics.Score(context.Background(), metrics.Input{TaskID: tk.ex.TaskID, Buggy: tk.ex.BuggyCode, GT: tk.ex.GTDiff,
+				Prediction: tk.pred.solution, BugCount: tk.ex.BugCount}, task.OracleFunc(func(context.Context, string) (bool, error) { return true, nil }),
+				metrics.Options{Mode: metrics.Reference})
+			if err != nil || r.Precision != 1 || r.Recall != 1 || r.OracleCalls != 1 {
+				t.Errorf("%s: %s: %+v %v", in, tk.ex.TaskID, r, err)
+			}
+		}
+		read += len(tasks)
+		t.Logf("%s: %d records", filepath.Base(in), len(tasks))
+	}
+	if read == 0 {
+		t.Errorf("no bug-data file under %s", dir)
+	}
+}
