@@ -118,21 +118,12 @@ func composeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	out, err := openOutput(f.out, stdout)
+	ss, err := openSession("pdb compose", f.out, stdout, stderr, f.sb, f.tests, f.programName)
 	if err != nil {
 		return err
 	}
-	defer out.abort()
-	rs, err := newRunners(f.sb)
-	if err != nil {
-		return err
-	}
-	defer rs.close()
-	for _, n := range rs.notes {
-		fmt.Fprintln(stderr, "pdb compose: sandbox:", n)
-	}
-	cfg := oracleConfig{cmd: f.tests, root: rs.root, name: f.programName, python: f.sb.python, timeout: f.sb.timeout}
-	o := &runOracle{cfg: cfg, runner: rs.runner, taskID: f.taskID}
+	defer ss.close()
+	out, o := ss.out, ss.oracle(f.taskID)
 	prog := newProgress(stderr, "pdb compose")
 	opts := f.opts
 	opts.TaskID, opts.TaskPrompt, opts.SourceModel, opts.Jobs = f.taskID, f.taskPrompt, f.sourceModel, f.sb.jobs

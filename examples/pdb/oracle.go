@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -172,4 +173,41 @@ func (rs *runners) close() error {
 		errs = append(errs, os.RemoveAll(rs.root))
 	}
 	return errors.Join(errs...)
+}
+
+// session is what a command that runs programs holds while it works: its output, the
+// sandbox and the oracle configuration.
+type session struct {
+	out *output
+	rs  *runners
+	cfg oracleConfig
+}
+
+// openSession prepares -out (before any run, so an unwritable path fails first) and the
+// sandbox, and reports the sandbox's notes (isolation it could not set up) on stderr.
+func openSession(label, outPath string, stdout, stderr io.Writer, sb sandboxFlags, cmd, name string) (*session, error) {
+	out, err := openOutput(outPath, stdout)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := newRunners(sb)
+	if err != nil {
+		out.abort()
+		return nil, err
+	}
+	for _, n := range rs.notes {
+		fmt.Fprintf(stderr, "%s: sandbox: %s\n", label, n)
+	}
+	return &session{out: out, rs: rs, cfg: oracleConfig{cmd: cmd, root: rs.root, name: name, python: sb.python, timeout: sb.timeout}}, nil
+}
+
+// oracle returns the oracle of one task.
+func (s *session) oracle(taskID string) *runOracle {
+	return &runOracle{cfg: s.cfg, runner: s.rs.runner, taskID: taskID}
+}
+
+// close removes the sandbox and an uncommitted output.
+func (s *session) close() {
+	s.out.abort()
+	s.rs.close()
 }

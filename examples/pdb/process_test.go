@@ -2,11 +2,8 @@ package main
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/faultline-dev/faultline/sandbox"
 )
 
 var (
@@ -63,33 +62,14 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// hashTree hashes every file's path, mode and content under root.
+// hashTree hashes every file under root (path, kind, permissions, content).
 func hashTree(t *testing.T, root string) string {
 	t.Helper()
-	h := sha256.New()
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		io.WriteString(h, rel+"\x00"+info.Mode().String()+"\x00")
-		if info.Mode().IsRegular() {
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			h.Write(data)
-		}
-		return nil
-	})
+	h, err := sandbox.NewTreeHasher().Hash(root, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return h
 }
 
 // slowScoreInputs writes 12 tasks and a repository whose oracle takes a while per run.

@@ -289,20 +289,12 @@ func scoreCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(tasks) == 0 {
 		return fmt.Errorf("%s: no task to score", f.in)
 	}
-	out, err := openOutput(f.out, stdout)
+	ss, err := openSession("pdb score", f.out, stdout, stderr, f.sb, f.cmd, f.programName)
 	if err != nil {
 		return err
 	}
-	defer out.abort()
-	rs, err := newRunners(f.sb)
-	if err != nil {
-		return err
-	}
-	defer rs.close()
-	for _, n := range rs.notes {
-		fmt.Fprintln(stderr, "pdb score: sandbox:", n)
-	}
-	cfg := oracleConfig{cmd: f.cmd, root: rs.root, name: f.programName, python: f.sb.python, timeout: f.sb.timeout}
+	defer ss.close()
+	out := ss.out
 
 	results := make([]metrics.Result, len(tasks))
 	done := make([]chan struct{}, len(tasks))
@@ -319,7 +311,7 @@ func scoreCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			defer wg.Done()
 			for i := range work {
 				t := tasks[i]
-				o := &runOracle{cfg: cfg, runner: rs.runner, taskID: t.ex.TaskID}
+				o := ss.oracle(t.ex.TaskID)
 				results[i], _ = metrics.Score(ctx, metrics.Input{
 					TaskID: t.ex.TaskID, Buggy: t.ex.BuggyCode, GT: t.ex.GTDiff,
 					Prediction: t.pred.solution, BugCount: t.ex.BugCount,
