@@ -229,6 +229,29 @@ func TestReleaseBugDataFile(t *testing.T) {
 	if !strings.Contains(stderr, "unit=1.000 prec=1.000 rec=1.000 f1=1.000 (n=3)") {
 		t.Errorf("summary:\n%s", stderr)
 	}
+	// -pred in the release's own form: its debug-result records (a JSON array of the
+	// examples with round and debug_results). A pred_diff that disagrees with the solution
+	// is reported, and the solution is scored.
+	var recs []map[string]any
+	json.Unmarshal(raw, &recs)
+	for i, r := range recs {
+		var diff any = r["gt_diff"] // the solution is the ground truth
+		if i == 0 {
+			diff = map[string]any{"1": map[string]string{"type": "Modify", "original": "x", "modified": "y"}}
+		}
+		r["round"] = 1
+		r["debug_results"] = map[string]any{"model": "m", "solution": r["gt_solution"], "pred_diff": diff}
+	}
+	arr, _ := json.MarshalIndent(recs, "", "  ")
+	pred2 := writeFile(t, "debug.json", string(arr))
+	out, _, stderr = runScore(t, "-in", in, "-pred", pred2, "-oracle-cmd", "true", "-mode", "reference")
+	if len(out) != len(exs)+1 || out[0].Precision != 1 || out[1].Precision != 1 {
+		t.Errorf("release -pred: %+v", out)
+	}
+	if !strings.Contains(stderr, "debug.json:2: task handmade/0: pred_diff differs from the diff of the solution") ||
+		strings.Contains(stderr, "handmade/1: pred_diff") {
+		t.Errorf("pred_diff check:\n%s", stderr)
+	}
 }
 
 // TestReleaseRepositoryFiles reads the release's own bug-data files when a checkout is
