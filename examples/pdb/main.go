@@ -85,33 +85,15 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"sync/atomic"
-	"syscall"
+
+	"github.com/faultline-dev/faultline/internal/cli"
 )
 
 func main() {
-	os.Exit(realMain())
-}
-
-// realMain runs the command with a context that SIGINT, SIGTERM and SIGPIPE cancel, and
-// exits 128 + the signal's number when one arrived.
-func realMain() int {
-	ctx, cancel := context.WithCancelCause(context.Background())
-	defer cancel(nil)
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGPIPE)
-	var got atomic.Int32
-	go func() {
-		s := <-sigs
-		got.Store(int32(s.(syscall.Signal)))
-		cancel(fmt.Errorf("pdb: interrupted by %v", s))
-	}()
+	ctx, sigs := cli.WithSignals(context.Background())
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	if s := got.Load(); s != 0 {
-		return 128 + int(s)
-	}
-	return code
+	sigs.Stop()
+	os.Exit(sigs.Code(code))
 }
 
 func usage(w io.Writer) {
@@ -125,7 +107,7 @@ func usage(w io.Writer) {
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		usage(stderr)
-		return 2
+		return cli.ExitUsage
 	}
 	var err error
 	switch args[0] {
@@ -135,23 +117,26 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = composeCmd(ctx, args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		usage(stdout)
-		return 0
+		return cli.ExitOK
 	default:
 		fmt.Fprintf(stderr, "pdb: unknown command %q\n", args[0])
 		usage(stderr)
-		return 2
+		return cli.ExitUsage
 	}
 	var ue usageError
 	switch {
 	case err == nil:
-		return 0
+		return cli.ExitOK
 	case errors.Is(err, flag.ErrHelp):
-		return 0
+		return cli.ExitOK
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "pdb %s: %v\n", args[0], err)
 		fmt.Fprintf(stderr, "run 'pdb %s -h' for usage\n", args[0])
-		return 2
+		return cli.ExitUsage
+	case ctx.Err() != nil:
+		fmt.Fprintf(stderr, "pdb %s: stopped (%v): runs stopped, private copies removed, an -out file left as it was\n", args[0], err)
+		return cli.ExitFailure
 	}
 	fmt.Fprintf(stderr, "pdb %s: %v\n", args[0], err)
-	return 1
+	return cli.ExitFailure
 }
