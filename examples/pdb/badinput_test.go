@@ -84,7 +84,7 @@ func TestScoreRefusesBadFlagsAndInput(t *testing.T) {
 		{"missing -repo", base("-in", in, "-repo", filepath.Join(dir, "nope")), 2, "-repo: "},
 		{"file -repo", base("-in", in, "-repo", in), 2, "-repo: " + in + " is not a directory"},
 		{"bad -env", base("-in", in, "-env", "NOEQUALS"), 2, "-env"},
-		{"empty -python", base("-in", in, "-python", ""), 2, "-python: must name an interpreter"},
+		{"blank -python", base("-in", in, "-python", " "), 2, "-python: must name an interpreter"},
 		{"empty -out", []string{"score", "-in", in, "-oracle-cmd", oracle, "-out", ""}, 2, "-out: must name a file"},
 		{"directory -out", []string{"score", "-in", in, "-oracle-cmd", oracle, "-out", outDir}, 2, "-out: " + outDir + " is a directory"},
 		{"-out in a missing directory", []string{"score", "-in", in, "-oracle-cmd", oracle, "-out", filepath.Join(dir, "no", "x.jsonl")}, 2, "-out: cannot write there"},

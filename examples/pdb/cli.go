@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
 )
 
@@ -61,7 +62,7 @@ func explicit(fs *flag.FlagSet) map[string]bool {
 // addSandboxFlags registers the flags of how programs run.
 func addSandboxFlags(fs *flag.FlagSet, sf *sandboxFlags) {
 	fs.StringVar(&sf.repo, "repo", "", "directory copied into every run (the tests and what they need); the program is written into the copy. Default: an empty directory")
-	fs.StringVar(&sf.python, "python", "python3", "interpreter substituted for {python} in the command")
+	fs.StringVar(&sf.python, "python", "", "interpreter substituted for {python} in the command (default: the first of /usr/bin/python3, python3, python that can import pytest)")
 	fs.DurationVar(&sf.timeout, "timeout", 60*time.Second, "time limit of one run; a run stopped at the limit is a failing verdict (timeout)")
 	fs.IntVar(&sf.jobs, "jobs", runtime.GOMAXPROCS(0), "concurrent runs")
 	fs.Var(&sf.env, "env", "KEY=VALUE set in every run's environment (repeatable; runs get a scrubbed environment)")
@@ -77,7 +78,14 @@ func checkSandboxFlags(sf *sandboxFlags) error {
 	if sf.jobs < 1 {
 		return flagErr("jobs", "must be at least 1, got %d", sf.jobs)
 	}
-	if strings.TrimSpace(sf.python) == "" {
+	if sf.python == "" {
+		// The interpreter with pytest, as the sandbox chooses it; without one, python3 (a
+		// test command that does not use pytest may still run).
+		sf.python = "python3"
+		if py, err := sandbox.DefaultPython(); err == nil {
+			sf.python = py
+		}
+	} else if strings.TrimSpace(sf.python) == "" {
 		return flagErr("python", "must name an interpreter")
 	}
 	if sf.repo != "" {
