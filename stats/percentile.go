@@ -2,8 +2,9 @@ package stats
 
 import (
 	"fmt"
-	"math"
 	"slices"
+
+	"github.com/faultline-dev/faultline/internal/numeric"
 )
 
 // Percentile returns the q-th percentile (0 ≤ q ≤ 100) of x with numpy's default "linear"
@@ -44,34 +45,7 @@ func Percentiles(x []float64, q ...float64) ([]float64, error) {
 }
 
 // sortedPercentile is numpy's linear percentile of the sorted, finite s.
-func sortedPercentile(s []float64, q float64) float64 {
-	n := len(s)
-	h := float64(n-1) * (q / 100)
-	if h >= float64(n-1) {
-		return s[n-1]
-	}
-	if h < 0 {
-		return s[0]
-	}
-	lo := math.Floor(h)
-	i := int(lo)
-	g := h - lo
-	a, b := s[i], s[i+1]
-	d := b - a
-	if math.IsInf(d, 0) {
-		// b - a overflows (values near ±1.8e308 of opposite signs), where numpy returns
-		// ±inf or nan: interpolate on the halved difference, which stays between a and b.
-		h := b/2 - a/2
-		if g >= 0.5 {
-			return b - h*(2*(1-g))
-		}
-		return a + h*(2*g)
-	}
-	if g >= 0.5 {
-		return b - d*(1-g)
-	}
-	return a + d*g
-}
+func sortedPercentile(s []float64, q float64) float64 { return numeric.SortedPercentile(s, q) }
 
 // SelectAtLeastPercentile returns, in increasing order, the indices i such that for every
 // metric m in metrics, m[i] is at least the q-th percentile (numpy linear) of m: the papers'
