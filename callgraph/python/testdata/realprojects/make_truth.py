@@ -142,11 +142,15 @@ class Project:
         self.by_id = {d.id: d for d in self.defs}
 
     def _walk(self, rel, body, parent, prefix, found, cls):
+        direct = set(id(n) for n in body)
         for node in _stmts_with_defs(body):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 kind = "class" if isinstance(node, ast.ClassDef) else ("method" if cls is not None else "function")
                 d = Def(rel, prefix + node.name, node, parent, kind)
                 d.cls = cls
+                # defined under if/try/with: one of several alternatives, or present only
+                # in some environments (Python 2/3, PyPy, an optional import)
+                d.conditional = id(node) not in direct
                 found.append(d)
                 self._walk(rel, node.body, d, prefix + node.name + ".", found,
                            d if kind == "class" else None)
@@ -430,8 +434,10 @@ def cmd_review(project, tool_edges=None):
         d = proj.by_id[a]
         sites = cands[(a, b)]
         unrun = [s for s in sites if int(s.rsplit("@", 1)[1]) not in ran.get(d.rel, ())]
-        if (a, b) not in tool and not unrun:
-            continue
+        B = proj.by_id[b]
+        lazy = (is_lazy(B) or getattr(B, "conditional", False)) and any(x.startswith(EXPLICIT) for x in sites)
+        if (a, b) not in tool and not unrun and not lazy:
+            continue  # the site ran: the trace saw what it calls (generators and alternatives excepted)
         n += 1
         lines = []
         for s in (unrun or sites)[:4]:
@@ -442,10 +448,44 @@ def cmd_review(project, tool_edges=None):
             lines.append("%s: %s" % (s, srcs[d.rel][ln - 1].strip()[:100] if ln else ""))
         print("? %s -> %s  # %s%s" % (a, b, "TOOL " if (a, b) in tool else "", " | ".join(lines)))
     for (a, b), (_, why) in sorted(traced.items()):
-        if (a, b) in reviewed or "direct" in why:
+        if (a, b) in reviewed:
             continue
-        print("T %s -> %s  # %s" % (a, b, why))
+        if "direct" not in why:
+            print("T %s -> %s  # %s" % (a, b, why))
+        elif generator_elsewhere(proj, a, b):
+            print("G %s -> %s  # the generator function is not named in the caller: it may only resume a generator made elsewhere" % (a, b))
     print("# %d candidates to review" % n, file=sys.stderr)
+
+
+def is_lazy(d):
+    """Whether calling d only makes a generator or coroutine (its body runs later, maybe
+    under another caller, so the trace may not see the call)."""
+    if d.node is None or d.kind == "class":
+        return False
+    if isinstance(d.node, ast.AsyncFunctionDef):
+        return True
+    stack = list(d.node.body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.Yield, ast.YieldFrom)):
+            return True
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        stack.extend(ast.iter_child_nodes(n))
+    return False
+
+
+def generator_elsewhere(proj, a, b):
+    """Whether traced edge a -> b goes to a generator function that a's text never names
+    (the tracer sees the first resumption of a generator, which may happen in a function
+    other than the one that called the generator function)."""
+    A, B = proj.by_id[a], proj.by_id[b]
+    if not is_lazy(B):
+        return False
+    with open(os.path.join(DIST, A.rel)) as f:
+        src = f.read().split("\n")
+    text = "\n".join(src if A.kind == "module" else src[A.first_line - 1:A.node.end_lineno])
+    return B.name not in text
 
 
 def cmd_truth(project):
