@@ -58,7 +58,7 @@ func (*Frontend) Match(path string) bool { return strings.HasSuffix(path, ".py")
 func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (*callgraph.Analysis, error) {
 	sorted := append([]callgraph.SourceFile(nil), files...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
-	infos, err := fe.parseAll(ctx, sorted)
+	infos, err := fe.parseAll(ctx, sorted, scanNames(sorted))
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +71,7 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 }
 
 // parseAll parses and collects the files on a pool of workers, each owning one parser.
-func (fe *Frontend) parseAll(ctx context.Context, files []callgraph.SourceFile) ([]*fileInfo, error) {
+func (fe *Frontend) parseAll(ctx context.Context, files []callgraph.SourceFile, names *projectNames) ([]*fileInfo, error) {
 	infos := make([]*fileInfo, len(files))
 	workers := fe.opts.Workers
 	if workers <= 0 {
@@ -94,7 +94,7 @@ func (fe *Frontend) parseAll(ctx context.Context, files []callgraph.SourceFile) 
 				return
 			}
 			defer p.close()
-			var sc scratch
+			sc := scratch{names: names}
 			for i := range next {
 				if ctx.Err() != nil {
 					continue
@@ -134,6 +134,7 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) ([]resolution, err
 	var sites []*callSite
 	for _, f := range r.files {
 		sites = append(sites, f.calls...)
+		sites = r.materialize(f, sites)
 	}
 	res := make([]resolution, len(sites))
 	rounds := maxRounds

@@ -39,10 +39,14 @@ var realProjects = []realProject{
 // logs precision and recall per project and fails when a project is under its floors.
 // With PYCG_REALPROJECTS_DETAIL=1 it logs every missing and extra edge; with
 // PYCG_REALPROJECTS_DUMP=DIR it writes the front end's in-scope edges to DIR/<name>.txt
-// (make_truth.py review reads them).
+// (make_truth.py review reads them). PYCG_TUNING=1 skips the held-out projects (for
+// tuning sessions, which must not look at them).
 func TestRealProjects(t *testing.T) {
 	for _, p := range realProjects {
 		t.Run(p.name, func(t *testing.T) {
+			if p.heldOut && os.Getenv("PYCG_TUNING") != "" {
+				t.Skip("held out: PYCG_TUNING is set")
+			}
 			s := scoreRealProject(t, p, Options{})
 			role := "tuned"
 			if p.heldOut {

@@ -9,7 +9,7 @@ import (
 
 // maxValues bounds the abstract values kept per expression (precision over recall: a
 // larger set is almost always a sign of lost precision).
-const maxValues = 32
+const maxValues = 64
 
 // maxRounds bounds the parameter-flow fixpoint iterations.
 const maxRounds = 4
@@ -22,6 +22,7 @@ type resolver struct {
 	names   map[string]string     // dotted module name → key
 	round   int32                 // the memo epoch: memos of other epochs are stale unless stable
 	methods map[string][]*defInfo // simple name → methods, for the name fallback
+	props   map[string]bool       // names of property accessors (decorated, or name = property(...))
 	depth   int
 	noFlow  bool // level 7 off
 	// per-round memo of module attribute and star-import lookups (nil while computing,
@@ -131,13 +132,18 @@ func newResolver(files []*fileInfo) *resolver {
 		}
 	}
 	r.methods = map[string][]*defInfo{}
+	r.props = map[string]bool{}
 	for _, f := range files {
 		for _, d := range f.defs {
 			if d.class != nil {
 				r.methods[d.simple] = append(r.methods[d.simple], d)
+				if d.property || d.accessor {
+					r.props[d.simple] = true
+				}
 			}
 		}
 	}
+	r.props = r.classicProperties(r.props)
 	return r
 }
 
@@ -244,8 +250,11 @@ func (r *resolver) evalOp(e *expr) []value {
 		for _, v := range r.eval(e.x) {
 			out = union(out, r.callResultAt(v, e))
 		}
-		if e.litData != nil && e.builtin != nil && !r.noFlow && r.isBuiltin(e.x.sc, e.x.name) {
-			out = union(out, r.eval(e.builtin))
+		if e.litData != nil && e.builtin != nil && !r.noFlow {
+			// a builtin function (not rebound), or a method of a container literal
+			if e.x.op == eName && r.isBuiltin(e.x.sc, e.x.name) || e.x.op == eAttr && r.isContainer(e.x.x) {
+				out = union(out, r.eval(e.builtin))
+			}
 		}
 		return out
 	case eBuiltinArg:
@@ -312,20 +321,12 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return out
 	case eSelf:
-		d := e.def
-		if !d.class.hasSub || r.noFlow {
-			return d.class.instValue()
+		if !e.def.class.hasSub || r.noFlow {
+			return e.def.class.instValue()
 		}
-		// self is an instance of a subclass the method was called on, or of the class
-		// itself when the class is instantiated in the project (or nothing is known)
-		r.unstable++ // subclass instances may still flow in
-		d.selfRead = true
 		var out []value
-		if d.class.instantiated || len(d.selfFlows) == 0 {
-			out = append(out, value{kind: vInst, def: d.class})
-		}
-		for _, k := range d.selfFlows {
-			out = addValues(out, value{kind: vInst, def: k})
+		for _, c := range r.selfClasses(e.def) {
+			out = addValues(out, value{kind: vInst, def: c})
 		}
 		return out
 	case eClass:
@@ -340,7 +341,13 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return out
 	case eSuper:
-		return []value{{kind: vSuper, def: e.def}}
+		// the lookup continues after the method's class in the order of the class of
+		// the instance: a mixin's super() reaches the next class of the subclass's order
+		var out []value
+		for _, v := range r.selfClasses(e.def) {
+			out = addValues(out, value{kind: vSuper, def: v, recv: e.def.class})
+		}
+		return out
 	case eSeq, eDict:
 		return []value{{kind: vSeq, lit: e}}
 	case eSubscript:
@@ -443,16 +450,11 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return out
 	case eProto:
-		if len(r.methods[e.name]) == 0 {
-			return nil // no class of the project defines the method
-		}
-		var out []value
-		for _, v := range r.eval(e.x) {
-			if v.kind == vInst {
-				out = union(out, r.protoMethods(v.def, e.name))
-			}
-		}
-		return out
+		return r.evalProto(e)
+	case eProtoR:
+		return r.evalProtoR(e)
+	case eProp:
+		return r.evalProp(e)
 	case eClassOf:
 		var out []value
 		for _, v := range r.eval(e.x) {
@@ -463,6 +465,46 @@ func (r *resolver) evalOp(e *expr) []value {
 		return out
 	}
 	return nil
+}
+
+// isContainer reports whether e may evaluate to a container literal.
+func (r *resolver) isContainer(e *expr) bool {
+	for _, v := range r.eval(e) {
+		if v.kind == vSeq {
+			return true
+		}
+	}
+	return false
+}
+
+// selfClasses returns the classes of the instances method d's self may be: its class,
+// and, with value flow, the subclasses it was called on (the class itself only when it
+// is instantiated in the project or nothing else flows in).
+func (r *resolver) selfClasses(d *defInfo) []*defInfo {
+	if !d.class.hasSub || r.noFlow {
+		return []*defInfo{d.class}
+	}
+	r.unstable++ // subclass instances may still flow in
+	d.selfRead = true
+	var out []*defInfo
+	if d.class.instantiated || len(d.selfFlows) == 0 {
+		out = append(out, d.class)
+	}
+	for _, k := range d.selfFlows {
+		out = appendDef(out, k)
+	}
+	return out
+}
+
+// after returns how many classes of c's order come up to and including class k (the
+// number to skip for super() in a method of k on an instance of c).
+func (r *resolver) after(c, k *defInfo) int {
+	for i, m := range r.mro(c) {
+		if m == k {
+			return i + 1
+		}
+	}
+	return len(r.mro(c)) + 1
 }
 
 // allIndices reports whether every key is an integer constant (a list index).
@@ -906,7 +948,7 @@ func (r *resolver) attr(v value, name string) []value {
 	case vInst:
 		return r.classAttr(v.def, name, true, 0)
 	case vSuper:
-		return r.classAttr(v.def, name, true, 1)
+		return r.classAttr(v.def, name, true, r.after(v.def, v.recv))
 	}
 	return nil
 }
@@ -970,7 +1012,7 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 			for _, v := range r.eval(b.val) {
 				if v.kind == vDef && v.def.class != nil && v.def.fn.Kind == "method" {
 					v.bound = (inst || v.def.classMethod) && !v.def.static
-					if v.bound && skip == 0 {
+					if v.bound {
 						v.recv = c // the instance's class, or the class a class method is called on
 					}
 					if inst && v.def.property && !r.noFlow {
@@ -1001,11 +1043,16 @@ func (r *resolver) mro(c *defInfo) []*defInfo {
 	var seqs [][]*defInfo
 	var bases []*defInfo
 	for _, b := range c.bases {
+		found := false
 		for _, v := range r.eval(b) {
 			if v.kind == vDef && v.def.fn.Kind == "class" && v.def != c {
 				bases = append(bases, v.def)
+				found = true
 				break
 			}
+		}
+		if !found && !(b.op == eName && b.name == "object") {
+			c.extBase = true
 		}
 	}
 	for _, b := range bases {
@@ -1178,12 +1225,7 @@ func (r *resolver) targets(v value) (defs []*defInfo, bound bool) {
 		if v.def.fn.Kind != "class" {
 			return []*defInfo{v.def}, v.bound
 		}
-		for _, m := range r.classAttr(v.def, "__init__", true, 0) {
-			if m.kind == vDef && m.def.fn.Kind != "class" {
-				defs = append(defs, m.def)
-			}
-		}
-		return defs, true
+		return r.constructors(v.def), true
 	case vInst:
 		for _, m := range r.classAttr(v.def, "__call__", true, 0) {
 			if m.kind == vDef && m.def.fn.Kind != "class" {

@@ -1,0 +1,296 @@
+package python
+
+// materialize appends to sites the implicit call sites of file f's lazy sites whose
+// special methods or properties the project defines.
+func (r *resolver) materialize(f *fileInfo, sites []*callSite) []*callSite {
+	add := func(s *lazySite, callee *expr, args ...*expr) {
+		cs := &callSite{caller: s.caller, line: int(s.line), callee: callee, implicit: true, args: args, kws: make([]string, len(args))}
+		sites = append(sites, cs)
+	}
+	proto := func(x *expr, names conversion, always bool) *expr {
+		e := &expr{op: eProto, x: x, name: names[0], keyOK: always}
+		if len(names) > 1 {
+			e.litData = &litData{keys: names[1:]}
+		}
+		return e
+	}
+	for k := range f.lazy {
+		s := &f.lazy[k]
+		switch s.kind {
+		case lzBinary:
+			for _, call := range s.x.elems {
+				if len(r.methods[call.x.name]) > 0 {
+					add(s, call.x, call.elems...)
+				}
+			}
+		case lzAug:
+			op := binaryOps[s.op]
+			if len(r.methods[op.inplace]) > 0 || len(r.methods[op.method]) > 0 {
+				add(s, proto(s.x, conversion{op.inplace, op.method}, true), s.y)
+			}
+			if len(r.methods[op.reflected]) > 0 {
+				add(s, &expr{op: eProtoR, x: s.y, name: op.reflected, litData: &litData{elems: []*expr{s.x}, keys: []string{op.inplace, op.method}}}, s.x)
+			}
+		case lzCompare:
+			op := compareOps[s.op]
+			if op.member {
+				add(s, proto(s.y, append(conversion{op.method}, op.fallback...), false), s.x)
+				continue
+			}
+			add(s, proto(s.x, append(conversion{op.method}, op.fallback...), false), s.y)
+			if len(r.methods[op.reflected]) > 0 {
+				add(s, &expr{op: eProtoR, x: s.y, name: op.reflected, litData: &litData{elems: []*expr{s.x}, keys: []string{op.method}}}, s.x)
+			}
+		case lzUnary:
+			add(s, proto(s.x, conversion{unaryOps[s.op].method}, false))
+		case lzConvert:
+			add(s, proto(s.x, conversions[s.op], false))
+		case lzBuiltin:
+			add(s, &expr{op: eBuiltinArg, name: s.y.name, sc: s.y.sc, x: proto(s.x, conversions[s.op], false)})
+		case lzSubscript:
+			name := [...]string{"__getitem__", "__setitem__", "__delitem__"}[s.op]
+			add(s, proto(s.x, conversion{name}, false), s.y)
+		case lzAttr:
+			if r.props[s.x.name] {
+				add(s, &expr{op: eProp, x: s.x.x, name: s.x.name, idx: int32(s.op)})
+			}
+		}
+	}
+	f.lazy = nil
+	return sites
+}
+
+// anyMethod reports whether some class of the project defines a method with one of the
+// names.
+func (r *resolver) anyMethod(name string, more []string) bool {
+	if len(r.methods[name]) > 0 {
+		return true
+	}
+	for _, m := range more {
+		if len(r.methods[m]) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// protoChain returns the first of the special methods name, then fallbacks, that
+// instances of class c have. A fallback stands for object's default delegating to it, so
+// it is only tried when no class in c's order lies outside the project (which may define
+// the method itself), unless always is set (a missing in-place operator falls back to
+// the plain one whatever the bases).
+func (r *resolver) protoChain(c *defInfo, name string, fallbacks []string, always bool) []value {
+	if ms := r.protoMethods(c, name); len(ms) > 0 || len(fallbacks) == 0 {
+		return ms
+	}
+	if !always && r.outsideBase(c) {
+		return nil
+	}
+	for _, fb := range fallbacks {
+		if ms := r.protoMethods(c, fb); len(ms) > 0 {
+			return ms
+		}
+	}
+	return nil
+}
+
+// outsideBase reports whether a class in c's order has a base outside the project.
+func (r *resolver) outsideBase(c *defInfo) bool {
+	for _, k := range r.mro(c) {
+		if k.extBase {
+			return true
+		}
+	}
+	return false
+}
+
+// evalProto evaluates eProto: the special methods of the instances e.x evaluates to.
+func (r *resolver) evalProto(e *expr) []value {
+	var fallbacks []string
+	if e.litData != nil {
+		fallbacks = e.keys
+	}
+	if !r.anyMethod(e.name, fallbacks) {
+		return nil // no class of the project defines the method
+	}
+	var out []value
+	for _, v := range r.eval(e.x) {
+		if v.kind == vInst {
+			out = union(out, r.protoChain(v.def, e.name, fallbacks, e.keyOK))
+		}
+	}
+	return out
+}
+
+// evalProtoR evaluates eProtoR: the reflected operator method of the right operand's
+// instances, when Python would call it: the left operand is a literal, or every value it
+// may have is known and none is an instance whose class has the forward method. A left
+// operand of unknown value makes no edge (it may well be an instance with the forward
+// method: no guess).
+func (r *resolver) evalProtoR(e *expr) []value {
+	if len(r.methods[e.name]) == 0 {
+		return nil
+	}
+	if l := e.elems[0]; l != literalExpr {
+		left := r.eval(l)
+		if len(left) == 0 {
+			return nil
+		}
+		for _, v := range left {
+			if v.kind != vInst {
+				continue
+			}
+			for _, m := range e.keys {
+				if len(r.protoMethods(v.def, m)) > 0 {
+					return nil
+				}
+			}
+		}
+	}
+	var out []value
+	for _, v := range r.eval(e.x) {
+		if v.kind == vInst {
+			out = union(out, r.protoMethods(v.def, e.name))
+		}
+	}
+	return out
+}
+
+// evalProp evaluates eProp: the accessor (getter, setter or deleter by e.idx) of
+// property e.name of the instances e.x evaluates to (or of the next class for super()).
+func (r *resolver) evalProp(e *expr) []value {
+	var out []value
+	for _, v := range r.eval(e.x) {
+		skip := 0
+		switch v.kind {
+		case vInst:
+		case vSuper:
+			skip = r.after(v.def, v.recv)
+		default:
+			continue
+		}
+		for _, a := range r.accessors(v.def, e.name, skip, int(e.idx)) {
+			out = addValues(out, value{kind: vDef, def: a, bound: true, recv: v.def})
+		}
+	}
+	return out
+}
+
+// accessors returns the accessor of kind k (0 getter, 1 setter, 2 deleter) of property
+// name on instances of class c: from the first class in c's order (after skip) whose body
+// binds the name, if that binding is a property. An instance attribute that __init__
+// always sets hides nothing here: a property is a data descriptor and wins.
+func (r *resolver) accessors(c *defInfo, name string, skip, k int) []*defInfo {
+	mro := r.mro(c)
+	if skip > len(mro) {
+		return nil
+	}
+	for _, cl := range mro[skip:] {
+		bs := cl.scope.names[name]
+		if len(bs) == 0 {
+			continue
+		}
+		var out []*defInfo
+		for _, b := range bs {
+			if b.val.op == eCall && b.val.x.op == eName && b.val.x.name == "property" && b.val.litData != nil {
+				// name = property(fget, fset, fdel)
+				out = append(out, r.propertyCallAccessor(b.val, k)...)
+				continue
+			}
+			if b.val.op != eDef || b.val.def.class != cl {
+				continue
+			}
+			d := b.val.def
+			switch {
+			case k == 0 && d.property, k == 1 && d.setter, k == 2 && d.deleter:
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// propertyCallAccessor returns the functions passed as accessor k of a property(...)
+// call (positionally or as fget, fset, fdel).
+func (r *resolver) propertyCallAccessor(call *expr, k int) []*defInfo {
+	kw := [...]string{"fget", "fset", "fdel"}[k]
+	pos := 0
+	var arg *expr
+	for j, a := range call.elems {
+		if call.keys[j] == kw || call.keys[j] == "" && pos == k {
+			arg = a
+		}
+		if call.keys[j] == "" {
+			pos++
+		}
+	}
+	if arg == nil || !r.isBuiltin(call.x.sc, "property") {
+		return nil
+	}
+	var out []*defInfo
+	for _, v := range r.eval(arg) {
+		if v.kind == vDef && v.def.fn.Kind != "class" {
+			out = append(out, v.def)
+		}
+	}
+	return out
+}
+
+// constructors returns what calling class c runs on the new instance: its __new__ and
+// __init__ as found through its order, a generated __init__ (dataclasses, attrs; a hidden
+// definition) when no class in the order defines __init__ in the project, and the hook
+// that generated __init__ calls (__post_init__, __attrs_post_init__).
+func (r *resolver) constructors(c *defInfo) []*defInfo {
+	var out []*defInfo
+	for _, name := range [...]string{"__new__", "__init__"} {
+		for _, m := range r.classAttr(c, name, true, 0) {
+			if m.kind == vDef && m.def.fn.Kind != "class" {
+				out = appendDef(out, m.def)
+			}
+		}
+	}
+	var gen *defInfo
+	for _, k := range r.mro(c) {
+		if len(k.scope.names["__init__"]) > 0 {
+			break
+		}
+		if k.synthInit != nil {
+			gen = k
+			break
+		}
+	}
+	if gen == nil {
+		return out
+	}
+	out = appendDef(out, gen.synthInit)
+	hook := "__post_init__"
+	if gen.synth == synthAttrs {
+		hook = "__attrs_post_init__"
+	}
+	for _, m := range r.classAttr(c, hook, true, 0) {
+		if m.kind == vDef && m.def.fn.Kind == "method" {
+			out = appendDef(out, m.def)
+		}
+	}
+	return out
+}
+
+// classicProperties adds to props the names bound in class bodies to property(...).
+func (r *resolver) classicProperties(props map[string]bool) map[string]bool {
+	for _, f := range r.files {
+		for _, d := range f.defs {
+			if d.fn.Kind != "class" || d.scope == nil {
+				continue
+			}
+			for name, bs := range d.scope.names {
+				for _, b := range bs {
+					if b.val.op == eCall && b.val.x.op == eName && b.val.x.name == "property" {
+						props[name] = true
+					}
+				}
+			}
+		}
+	}
+	return props
+}
