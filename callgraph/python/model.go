@@ -174,12 +174,12 @@ type defInfo struct {
 	fields    []string // a generated __init__'s class: its fields' attribute names, in order
 	// extBase marks a class with a base outside the project (computed with its order):
 	// special methods it lacks may be inherited from there
-	extBase bool
-	decorators         []*expr // decorator expressions, innermost last
-	decCall            *expr   // the value of the decorated name: the outermost decorator's result
-	bases              []*expr
-	instAttrs          map[string][]*expr
-	initAttrs          map[string]bool // instance attributes __init__ always sets
+	extBase    bool
+	decorators []*expr // decorator expressions, innermost last
+	decCall    *expr   // the value of the decorated name: the outermost decorator's result
+	bases      []*expr
+	instAttrs  map[string][]*expr
+	initAttrs  map[string]bool // instance attributes __init__ always sets
 	// attributes assigned from outside the class: on instances (obj.x = v) and on the
 	// class itself (C.x = v), found while resolving
 	dynAttrs, dynClassAttrs map[string][]*expr
