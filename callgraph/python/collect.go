@@ -794,7 +794,6 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 				for r := t.nodes[ch].first; r >= 0; r = t.nodes[r].next {
 					switch t.nodes[r].kind {
 					case kImportPrefix:
-						level = int(t.nodes[r].end - t.nodes[r].start)
 						level = strings.Count(c.str(r), ".")
 					case kDottedName:
 						mod = cleanDotted(c.str(r))

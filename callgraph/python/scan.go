@@ -13,13 +13,12 @@ import (
 // supersets: they only let the collectors skip the implicit call sites (operators,
 // subscripts, attribute reads) that cannot reach project code, which keeps their cost
 // away from projects that do not overload them.
+//
+// A nil *projectNames stands for an unknown project: every site is recorded.
 type projectNames struct {
 	dunders map[string]bool
 	props   map[string]bool
 }
-
-// allNames is the projectNames of an unknown project: every site is recorded.
-var allNames = (*projectNames)(nil)
 
 func (p *projectNames) dunder(name string) bool { return p == nil || p.dunders[name] }
 func (p *projectNames) prop(name string) bool   { return p == nil || p.props[name] }

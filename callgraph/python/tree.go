@@ -268,7 +268,6 @@ type tree struct {
 
 // scratch holds buffers one worker reuses from file to file.
 type scratch struct {
-	cn    []cnode
 	nodes []node
 	last  []int32
 	inStr []bool
