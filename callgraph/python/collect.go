@@ -68,6 +68,9 @@ func collectTree(path string, src []byte, t *tree, sc *scratch) *fileInfo {
 		if t.nodes[0].kind == kModule && hasError(t) {
 			f.syntaxErr = firstError(t, path)
 		}
+		if ln := tooDeep(src); ln > 0 && (f.syntaxErr == nil || ln < f.syntaxErr.Line) {
+			f.syntaxErr = &callgraph.SyntaxError{Path: path, Line: ln, Column: 1, Msg: "too many levels of indentation"}
+		}
 	} else {
 		mod.metrics = callgraph.Metrics{Cyclomatic: 1, Lines: nlines}
 		if len(src) > maxSource {
