@@ -382,9 +382,8 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 			e := c.conv(valNode, sc)
 			line := int(n.row) + 1
 			em := c.newExpr(expr{op: eProto, x: e, name: enterName})
-			c.calls = append(c.calls,
-				&callSite{caller: caller, line: line, callee: em, implicit: true},
-				&callSite{caller: caller, line: line, callee: c.newExpr(expr{op: eProto, x: e, name: exitName}), implicit: true})
+			c.lazy(lazySite{kind: lzReady, caller: caller, x: em, line: int32(line)})
+			c.lazy(lazySite{kind: lzReady, caller: caller, x: c.newExpr(expr{op: eProto, x: e, name: exitName}), line: int32(line)})
 			enter = c.newExpr(expr{op: eCall, x: em})
 		}
 		if ap >= 0 {
@@ -511,9 +510,8 @@ func (c *collector) protoIter(i int32, iterable *expr, caller *defInfo) {
 	line := int(c.t.nodes[i].row) + 1
 	m := c.newExpr(expr{op: eProto, x: iterable, name: iterName})
 	it := c.newExpr(expr{op: eCall, x: m})
-	c.calls = append(c.calls,
-		&callSite{caller: caller, line: line, callee: m, implicit: true},
-		&callSite{caller: caller, line: line, callee: c.newExpr(expr{op: eProto, x: it, name: nextName}), implicit: true})
+	c.lazy(lazySite{kind: lzReady, caller: caller, x: m, line: int32(line)})
+	c.lazy(lazySite{kind: lzReady, caller: caller, x: c.newExpr(expr{op: eProto, x: it, name: nextName}), line: int32(line)})
 }
 
 // isAsync reports whether loop or with item i belongs to an `async for` / `async with`:

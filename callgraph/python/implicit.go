@@ -7,7 +7,9 @@ package python
 
 // lazy records an implicit site of the definition being visited.
 func (c *collector) lazy(s lazySite) {
-	s.caller = c.caller
+	if s.caller == nil {
+		s.caller = c.caller
+	}
 	c.f.lazy = append(c.f.lazy, s)
 }
 
@@ -197,13 +199,39 @@ func (c *collector) compare(i int32, sc *scope) {
 			if !c.sc.names.dunder(op.method) && !c.sc.names.dunder(op.reflected) && !conversion(op.fallback).dunders(c.sc.names) {
 				break
 			}
-			x, y := c.operandExpr(operands[k], sc), c.operandExpr(operands[k+1], sc)
+			x, y := c.compareOperand(operands[k], sc), c.compareOperand(operands[k+1], sc)
 			if x != literalExpr || y != literalExpr {
 				c.lazy(lazySite{kind: lzCompare, op: uint8(j), x: x, y: y, line: line})
 			}
 			break
 		}
 	}
+}
+
+// cheapOperand reports whether the special methods of what e evaluates to are worth a
+// lazy site: names, attributes and subscripts. The values a call returns are rarely
+// instances whose special methods a builtin calls, and evaluating them costs more than
+// the rare edge found.
+func cheapOperand(e *expr) bool {
+	switch e.op {
+	case eName, eAttr, eSubscript, eParam:
+		return true
+	}
+	return false
+}
+
+// compareOperand converts an operand of a comparison: names, attributes and subscripts
+// (calls are left unknown: what they return is rarely compared by a project's __eq__ and
+// costly to evaluate), literals as literalExpr.
+func (c *collector) compareOperand(i int32, sc *scope) *expr {
+	switch c.t.nodes[i].kind {
+	case kIdentifier, kAttribute, kSubscript:
+		return c.conv(i, sc)
+	}
+	if !c.mayBeInstance(i) {
+		return literalExpr
+	}
+	return unknownExpr
 }
 
 // unary records -x, +x and ~x.
@@ -228,14 +256,15 @@ func (c *collector) unary(i int32, sc *scope) {
 }
 
 // truth records the truth test of node i (an if or while condition, an operand of and,
-// or, not, an assert): __bool__, or __len__ without it. Only names, attributes, calls and
-// subscripts can be instances.
+// or, not, an assert): __bool__, or __len__ without it. Only names and attributes are
+// considered: a call or a subscript tested for truth almost always gives a bool, and
+// evaluating what it returns costs more than the rare edge it would find.
 func (c *collector) truth(i int32, sc *scope) {
 	if i < 0 || !convTruth.dunders(c.sc.names) {
 		return
 	}
 	switch c.t.nodes[i].kind {
-	case kIdentifier, kAttribute, kCall, kSubscript:
+	case kIdentifier, kAttribute:
 		c.lazy(lazySite{kind: lzConvert, op: cvTruth, x: c.conv(i, sc), line: int32(c.t.nodes[i].row) + 1})
 	}
 }
@@ -270,8 +299,13 @@ func (c *collector) subscript(i int32, sc *scope, op uint8, _ *expr) {
 		return
 	}
 	v := t.firstNamed(i)
-	if v < 0 || !c.mayBeInstance(v) {
+	if v < 0 {
 		return
+	}
+	switch t.nodes[v].kind {
+	case kIdentifier, kAttribute, kSubscript:
+	default:
+		return // a call's or a display's item: see cheapOperand
 	}
 	key := unknownExpr
 	if k := t.firstNamedAfter(v); k >= 0 && t.symName(k) != "slice" && c.mayBeInstance(k) {
@@ -322,7 +356,7 @@ func (c *collector) builtinProtocols(cs *callSite) {
 	if fn.op == eAttr && fn.name == "format" && fn.x.op == eConst && len(fn.x.name) > 0 && fn.x.name[0] == 's' {
 		if convFormat.dunders(c.sc.names) {
 			for _, a := range cs.args {
-				if a.op != eUnknown && a.op != eConst {
+				if cheapOperand(a) {
 					c.lazy(lazySite{kind: lzConvert, op: cvFormat, x: a, line: int32(cs.line)})
 				}
 			}
@@ -334,7 +368,7 @@ func (c *collector) builtinProtocols(cs *callSite) {
 	}
 	if cv, ok := builtinConversion[fn.name]; ok && conversions[cv].dunders(c.sc.names) {
 		for k, a := range cs.args {
-			if cs.kws[k] != "" || a.op == eUnknown || a.op == eConst {
+			if cs.kws[k] != "" || !cheapOperand(a) {
 				continue
 			}
 			c.lazy(lazySite{kind: lzBuiltin, op: cv, x: a, y: fn, line: int32(cs.line)})
@@ -352,12 +386,8 @@ func (c *collector) builtinProtocols(cs *callSite) {
 		}
 		for k := from; k < len(positional); k++ {
 			a := positional[k]
-			if a.op != eUnknown && a.op != eSeq && a.op != eDict && a.op != eConst {
-				m := c.newExpr(expr{op: eProto, x: a, name: "__iter__"})
-				next := c.newExpr(expr{op: eProto, x: c.newExpr(expr{op: eCall, x: m}), name: "__next__"})
-				c.calls = append(c.calls,
-					&callSite{caller: cs.caller, line: cs.line, implicit: true, callee: c.newExpr(expr{op: eBuiltinArg, name: fn.name, sc: fn.sc, x: m})},
-					&callSite{caller: cs.caller, line: cs.line, implicit: true, callee: c.newExpr(expr{op: eBuiltinArg, name: fn.name, sc: fn.sc, x: next})})
+			if cheapOperand(a) || a.op == eCall {
+				c.lazy(lazySite{kind: lzIterate, x: a, y: fn, line: int32(cs.line)})
 			}
 			if fn.name != "zip" && fn.name != "map" {
 				break

@@ -1,5 +1,7 @@
 package python
 
+import "bytes"
+
 // maxIndent is CPython's limit on indentation levels (MAXINDENT in its tokenizer): a
 // line that would open the 100th level is an IndentationError, "too many levels of
 // indentation". tree-sitter's Python grammar has no such limit, and its indentation
@@ -101,19 +103,19 @@ func tooDeep(src []byte) int {
 
 // hasDeepLine reports whether some line starts with maxIndent or more spaces and tabs.
 func hasDeepLine(src []byte) bool {
-	n := 0
-	start := true
-	for _, c := range src {
-		switch {
-		case c == '\n':
-			n, start = 0, true
-		case start && (c == ' ' || c == '\t' || c == '\f'):
-			if n++; n >= maxIndent {
-				return true
-			}
-		default:
-			start = false
+	for len(src) > 0 {
+		n := 0
+		for n < len(src) && (src[n] == ' ' || src[n] == '\t' || src[n] == '\f') {
+			n++
 		}
+		if n >= maxIndent {
+			return true
+		}
+		k := bytes.IndexByte(src[n:], '\n')
+		if k < 0 {
+			return false
+		}
+		src = src[n+k+1:]
 	}
 	return false
 }

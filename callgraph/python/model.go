@@ -257,7 +257,9 @@ const (
 	lzConvert                   // str(x), repr(x), format(x), f-strings, %, truth tests: op indexes conversions
 	lzSubscript                 // x[y]: op 0 get, 1 set, 2 delete
 	lzAttr                      // x (an eAttr) read, assigned or deleted (op 0, 1, 2): property accessors
-	lzBuiltin                   // y(x) for a builtin y: op indexes builtinProtocols
+	lzBuiltin                   // y(x) for a builtin y: op indexes conversions
+	lzIterate                   // y(x) for a builtin y that iterates over x: __iter__, then __next__ of its result
+	lzReady                     // a call of x with no arguments (for loops, with statements)
 )
 
 // lazySite is an implicit call site: the syntax (or a builtin) calls a special method or

@@ -134,7 +134,6 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) ([]resolution, err
 	var sites []*callSite
 	for _, f := range r.files {
 		sites = append(sites, f.calls...)
-		sites = r.materialize(f, sites)
 	}
 	res := make([]resolution, len(sites))
 	rounds := maxRounds
@@ -191,10 +190,17 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) ([]resolution, err
 			break
 		}
 	}
+	// The implicit calls of operators, conversions, subscripts and property accesses are
+	// resolved once, over the values the rounds above found: their arguments do not flow
+	// back (a special method's parameters take no values from them), which keeps their
+	// cost to one evaluation each.
+	for _, f := range r.files {
+		res = r.resolveLazy(f, res)
+	}
 	if fe.opts.UniqueNameFallback {
 		for k := range res {
 			cs := res[k].site
-			if len(res[k].targets) > 0 || cs.callee.op != eAttr || len(r.eval(cs.callee.x)) > 0 {
+			if len(res[k].targets) > 0 || cs.callee == nil || cs.callee.op != eAttr || len(r.eval(cs.callee.x)) > 0 {
 				continue
 			}
 			cands := r.methods[cs.callee.name]

@@ -8,8 +8,13 @@ import (
 )
 
 // maxValues bounds the abstract values kept per expression (precision over recall: a
-// larger set is almost always a sign of lost precision).
-const maxValues = 64
+// larger set is almost always a sign of lost precision), except that functions may fill
+// up to maxFunctions: a dispatch table (a dict of keyword → validator function) holds
+// dozens of them legitimately.
+const (
+	maxValues    = 32
+	maxFunctions = 64
+)
 
 // maxRounds bounds the parameter-flow fixpoint iterations.
 const maxRounds = 4
@@ -23,8 +28,10 @@ type resolver struct {
 	round   int32                 // the memo epoch: memos of other epochs are stale unless stable
 	methods map[string][]*defInfo // simple name → methods, for the name fallback
 	props   map[string]bool       // names of property accessors (decorated, or name = property(...))
-	depth   int
-	noFlow  bool // level 7 off
+	// protoMemo holds protoMethods' results
+	protoMemo map[protoKey][]value
+	depth     int
+	noFlow    bool // level 7 off
 	// per-round memo of module attribute and star-import lookups (nil while computing,
 	// which cuts import cycles)
 	attrMemo map[attrKey]memoEntry
@@ -595,14 +602,42 @@ func (r *resolver) isBuiltin(sc *scope, name string) bool {
 
 // protoMethods returns the methods named name (a dunder the syntax calls implicitly)
 // that instances of class c have, bound to the instance.
+//
+// Python looks special methods up on the type, so only the class bodies of c's order
+// count (not instance attributes); class bodies do not change while resolving, so the
+// result is computed once per class and name.
 func (r *resolver) protoMethods(c *defInfo, name string) []value {
-	var out []value
-	for _, m := range r.classAttr(c, name, true, 0) {
-		if m.kind == vDef && m.def.fn.Kind == "method" {
-			out = addValues(out, m)
-		}
+	k := protoKey{c, name}
+	if out, ok := r.protoMemo[k]; ok {
+		return out
 	}
+	var out []value
+	for _, cl := range r.mro(c) {
+		bs := cl.scope.names[name]
+		if len(bs) == 0 {
+			continue
+		}
+		for _, b := range reaching(bs, ^uint32(0)) {
+			if b.val.op != eDef {
+				continue
+			}
+			d := b.val.def
+			if d.fn.Kind == "method" && d.class == cl {
+				out = addValues(out, value{kind: vDef, def: d, bound: !d.static, recv: c})
+			}
+		}
+		break
+	}
+	if r.protoMemo == nil {
+		r.protoMemo = map[protoKey][]value{}
+	}
+	r.protoMemo[k] = out
 	return out
+}
+
+type protoKey struct {
+	c    *defInfo
+	name string
 }
 
 // iterInstance returns the elements of iterating over an instance of class c: the
@@ -1269,13 +1304,18 @@ func union(out, vs []value) []value {
 func addValues(out []value, vs ...value) []value {
 outer:
 	for _, v := range vs {
-		for _, o := range out {
-			if o == v {
+		for k := range out {
+			// the pointers first: they tell most values apart
+			if o := &out[k]; o.def == v.def && o.lit == v.lit && o.recv == v.recv && o.kind == v.kind &&
+				o.bound == v.bound && o.sliced == v.sliced && o.off == v.off && o.key == v.key {
 				continue outer
 			}
 		}
-		if len(out) >= maxValues {
-			return out
+		if len(out) >= maxValues && (v.kind != vDef || len(out) >= maxFunctions) {
+			if v.kind == vDef && len(out) < maxFunctions {
+				out = append(out, v)
+			}
+			continue
 		}
 		out = append(out, v)
 	}

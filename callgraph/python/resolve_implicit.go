@@ -1,63 +1,76 @@
 package python
 
-// materialize appends to sites the implicit call sites of file f's lazy sites whose
-// special methods or properties the project defines.
-func (r *resolver) materialize(f *fileInfo, sites []*callSite) []*callSite {
-	add := func(s *lazySite, callee *expr, args ...*expr) {
-		cs := &callSite{caller: s.caller, line: int(s.line), callee: callee, implicit: true, args: args, kws: make([]string, len(args))}
-		sites = append(sites, cs)
-	}
-	proto := func(x *expr, names conversion, always bool) *expr {
-		e := &expr{op: eProto, x: x, name: names[0], keyOK: always}
-		if len(names) > 1 {
-			e.litData = &litData{keys: names[1:]}
+// resolveLazy resolves the lazy sites of file f (see fileInfo.lazy) over the values the
+// resolution rounds found, appending a resolution for each site that reaches project
+// code (the others are not call sites of the graph and cost no allocation).
+func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
+	var ds []*defInfo
+	add := func(vs []value) {
+		for _, v := range vs {
+			defs, _ := r.targets(v)
+			for _, d := range defs {
+				ds = appendDef(ds, d)
+			}
 		}
-		return e
 	}
 	for k := range f.lazy {
 		s := &f.lazy[k]
+		ds = ds[:0]
 		switch s.kind {
 		case lzBinary:
 			for _, call := range s.x.elems {
-				if len(r.methods[call.x.name]) > 0 {
-					add(s, call.x, call.elems...)
-				}
+				add(r.eval(call.x))
 			}
 		case lzAug:
 			op := binaryOps[s.op]
-			if len(r.methods[op.inplace]) > 0 || len(r.methods[op.method]) > 0 {
-				add(s, proto(s.x, conversion{op.inplace, op.method}, true), s.y)
-			}
-			if len(r.methods[op.reflected]) > 0 {
-				add(s, &expr{op: eProtoR, x: s.y, name: op.reflected, litData: &litData{elems: []*expr{s.x}, keys: []string{op.inplace, op.method}}}, s.x)
-			}
+			add(r.protoValues(s.x, op.inplace, []string{op.method}, true))
+			add(r.reflectedValues(s.y, op.reflected, s.x, []string{op.inplace, op.method}))
 		case lzCompare:
 			op := compareOps[s.op]
 			if op.member {
-				add(s, proto(s.y, append(conversion{op.method}, op.fallback...), false), s.x)
-				continue
+				add(r.protoValues(s.y, op.method, op.fallback, false))
+				break
 			}
-			add(s, proto(s.x, append(conversion{op.method}, op.fallback...), false), s.y)
-			if len(r.methods[op.reflected]) > 0 {
-				add(s, &expr{op: eProtoR, x: s.y, name: op.reflected, litData: &litData{elems: []*expr{s.x}, keys: []string{op.method}}}, s.x)
-			}
+			add(r.protoValues(s.x, op.method, op.fallback, false))
+			add(r.reflectedValues(s.y, op.reflected, s.x, []string{op.method}))
 		case lzUnary:
-			add(s, proto(s.x, conversion{unaryOps[s.op].method}, false))
+			add(r.protoValues(s.x, unaryOps[s.op].method, nil, false))
 		case lzConvert:
-			add(s, proto(s.x, conversions[s.op], false))
+			cv := conversions[s.op]
+			add(r.protoValues(s.x, cv[0], cv[1:], false))
 		case lzBuiltin:
-			add(s, &expr{op: eBuiltinArg, name: s.y.name, sc: s.y.sc, x: proto(s.x, conversions[s.op], false)})
+			if r.isBuiltin(s.y.sc, s.y.name) {
+				cv := conversions[s.op]
+				add(r.protoValues(s.x, cv[0], cv[1:], false))
+			}
+		case lzReady:
+			add(r.eval(s.x))
+		case lzIterate:
+			if r.isBuiltin(s.y.sc, s.y.name) {
+				iters := r.protoValues(s.x, "__iter__", nil, false)
+				add(iters)
+				for _, m := range iters {
+					for _, it := range r.callResult(m) {
+						if it.kind == vInst {
+							add(r.protoMethods(it.def, "__next__"))
+						}
+					}
+				}
+			}
 		case lzSubscript:
-			name := [...]string{"__getitem__", "__setitem__", "__delitem__"}[s.op]
-			add(s, proto(s.x, conversion{name}, false), s.y)
+			add(r.protoValues(s.x, [...]string{"__getitem__", "__setitem__", "__delitem__"}[s.op], nil, false))
 		case lzAttr:
 			if r.props[s.x.name] {
-				add(s, &expr{op: eProp, x: s.x.x, name: s.x.name, idx: int32(s.op)})
+				add(r.propValues(s.x.x, s.x.name, int(s.op)))
 			}
+		}
+		if len(ds) > 0 {
+			cs := &callSite{caller: s.caller, line: int(s.line), implicit: true}
+			res = append(res, resolution{site: cs, targets: append([]*defInfo(nil), ds...)})
 		}
 	}
 	f.lazy = nil
-	return sites
+	return res
 }
 
 // anyMethod reports whether some class of the project defines a method with one of the
@@ -110,13 +123,19 @@ func (r *resolver) evalProto(e *expr) []value {
 	if e.litData != nil {
 		fallbacks = e.keys
 	}
-	if !r.anyMethod(e.name, fallbacks) {
+	return r.protoValues(e.x, e.name, fallbacks, e.keyOK)
+}
+
+// protoValues returns special method name (or the first fallback, see protoChain) of
+// the instances x evaluates to.
+func (r *resolver) protoValues(x *expr, name string, fallbacks []string, always bool) []value {
+	if !r.anyMethod(name, fallbacks) {
 		return nil // no class of the project defines the method
 	}
 	var out []value
-	for _, v := range r.eval(e.x) {
+	for _, v := range r.eval(x) {
 		if v.kind == vInst {
-			out = union(out, r.protoChain(v.def, e.name, fallbacks, e.keyOK))
+			out = union(out, r.protoChain(v.def, name, fallbacks, always))
 		}
 	}
 	return out
@@ -128,10 +147,17 @@ func (r *resolver) evalProto(e *expr) []value {
 // operand of unknown value makes no edge (it may well be an instance with the forward
 // method: no guess).
 func (r *resolver) evalProtoR(e *expr) []value {
-	if len(r.methods[e.name]) == 0 {
+	return r.reflectedValues(e.x, e.name, e.elems[0], e.keys)
+}
+
+// reflectedValues returns reflected method name of the instances x evaluates to, when
+// left (the other operand) lets Python call it; forward are the left operand's methods
+// that would be called instead.
+func (r *resolver) reflectedValues(x *expr, name string, left *expr, forward []string) []value {
+	if len(r.methods[name]) == 0 {
 		return nil
 	}
-	if l := e.elems[0]; l != literalExpr {
+	if l := left; l != literalExpr {
 		left := r.eval(l)
 		if len(left) == 0 {
 			return nil
@@ -140,7 +166,7 @@ func (r *resolver) evalProtoR(e *expr) []value {
 			if v.kind != vInst {
 				continue
 			}
-			for _, m := range e.keys {
+			for _, m := range forward {
 				if len(r.protoMethods(v.def, m)) > 0 {
 					return nil
 				}
@@ -148,9 +174,9 @@ func (r *resolver) evalProtoR(e *expr) []value {
 		}
 	}
 	var out []value
-	for _, v := range r.eval(e.x) {
+	for _, v := range r.eval(x) {
 		if v.kind == vInst {
-			out = union(out, r.protoMethods(v.def, e.name))
+			out = union(out, r.protoMethods(v.def, name))
 		}
 	}
 	return out
@@ -159,8 +185,13 @@ func (r *resolver) evalProtoR(e *expr) []value {
 // evalProp evaluates eProp: the accessor (getter, setter or deleter by e.idx) of
 // property e.name of the instances e.x evaluates to (or of the next class for super()).
 func (r *resolver) evalProp(e *expr) []value {
+	return r.propValues(e.x, e.name, int(e.idx))
+}
+
+// propValues returns accessor k of property name of the instances x evaluates to.
+func (r *resolver) propValues(x *expr, name string, k int) []value {
 	var out []value
-	for _, v := range r.eval(e.x) {
+	for _, v := range r.eval(x) {
 		skip := 0
 		switch v.kind {
 		case vInst:
@@ -169,7 +200,7 @@ func (r *resolver) evalProp(e *expr) []value {
 		default:
 			continue
 		}
-		for _, a := range r.accessors(v.def, e.name, skip, int(e.idx)) {
+		for _, a := range r.accessors(v.def, name, skip, k) {
 			out = addValues(out, value{kind: vDef, def: a, bound: true, recv: v.def})
 		}
 	}
