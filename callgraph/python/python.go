@@ -15,14 +15,16 @@ import (
 )
 
 // Options configure the front end. The zero value resolves levels 1–5 and 7 of
-// spec/callgraph.md and leaves the name fallback (level 6) off.
+// spec/callgraph.md and makes no guesses: a method call on a receiver of unknown value
+// has no edge (GuessNone).
 type Options struct {
-	// UniqueNameFallback resolves a method call on a receiver whose value is unknown,
-	// obj.m(), to the project's method named m when exactly one method has that name
-	// (code2flow's rule). Off by default.
+	// Guess selects what a method call obj.m() on a receiver whose value is unknown
+	// resolves to (level 6 of spec/callgraph.md). The default, GuessNone, makes no edge:
+	// only value flow decides which classes a receiver may be.
+	Guess Guess
+	// UniqueNameFallback is Guess: GuessUnique (kept for existing callers).
 	UniqueNameFallback bool
-	// WidenNameFallback resolves such a call to every method named m, however many
-	// there are. It implies UniqueNameFallback.
+	// WidenNameFallback is Guess: GuessAll (kept for existing callers).
 	WidenNameFallback bool
 	// NoValueFlow turns off level 7 (values flowing through parameters and returns,
 	// instance attributes and container literals) and keeps levels 1–5 only: names bound
@@ -32,6 +34,20 @@ type Options struct {
 	Workers int
 }
 
+// Guess is how a method call on a receiver of unknown value is resolved.
+type Guess uint8
+
+const (
+	// GuessNone makes no edge (the default): precision first.
+	GuessNone Guess = iota
+	// GuessUnique resolves obj.m() to the project's method named m when exactly one
+	// method has that name (code2flow's rule).
+	GuessUnique
+	// GuessAll resolves obj.m() to every method of the project named m (name matching,
+	// as simple call-graph tools do): recall first, at a large cost in precision.
+	GuessAll
+)
+
 // Frontend is the Python front end. It is safe for concurrent use.
 type Frontend struct {
 	opts Options
@@ -39,8 +55,11 @@ type Frontend struct {
 
 // New returns a Python front end.
 func New(opts Options) *Frontend {
-	if opts.WidenNameFallback {
-		opts.UniqueNameFallback = true
+	switch {
+	case opts.WidenNameFallback:
+		opts.Guess = max(opts.Guess, GuessAll)
+	case opts.UniqueNameFallback:
+		opts.Guess = max(opts.Guess, GuessUnique)
 	}
 	return &Frontend{opts: opts}
 }
@@ -197,14 +216,14 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) ([]resolution, err
 	for _, f := range r.files {
 		res = r.resolveLazy(f, res)
 	}
-	if fe.opts.UniqueNameFallback {
+	if fe.opts.Guess != GuessNone {
 		for k := range res {
 			cs := res[k].site
 			if len(res[k].targets) > 0 || cs.callee == nil || cs.callee.op != eAttr || len(r.eval(cs.callee.x)) > 0 {
 				continue
 			}
 			cands := r.methods[cs.callee.name]
-			if len(cands) == 1 || (fe.opts.WidenNameFallback && len(cands) > 1) {
+			if len(cands) == 1 || (fe.opts.Guess == GuessAll && len(cands) > 1) {
 				for _, d := range cands {
 					res[k].targets = appendDef(res[k].targets, d)
 				}

@@ -319,6 +319,13 @@ func TestNameFallback(t *testing.T) {
 	wide := analyze(t, Options{WidenNameFallback: true}, files...)
 	assert.Equal(t, []string{"main.py::run -> a.py::A.shared", "main.py::run -> a.py::A.unique", "main.py::run -> b.py::B.shared"}, edges(wide))
 	assert.Equal(t, 1, wide.Unresolved)
+	// the Guess modes are the same switches
+	assert.Equal(t, edges(off), edges(analyze(t, Options{Guess: GuessNone}, files...)))
+	assert.Equal(t, edges(uniq), edges(analyze(t, Options{Guess: GuessUnique}, files...)))
+	assert.Equal(t, edges(wide), edges(analyze(t, Options{Guess: GuessAll}, files...)))
+	// a flow fact beats the guess: a receiver known to be a B calls B.shared only
+	known := append(files[:4:4], "main.py", "from b import B\n\ndef run():\n    obj = B()\n    obj.shared()\n")
+	assert.Equal(t, []string{"main.py::run -> b.py::B.shared"}, edges(analyze(t, Options{Guess: GuessAll}, known...)))
 }
 
 func TestNoValueFlow(t *testing.T) {
