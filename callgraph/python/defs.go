@@ -695,8 +695,6 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 		e := c.newExpr(expr{op: eAttr, x: c.conv(obj, sc), name: attr})
 		c.sc.callMemo[i] = e
 		return e
-	case kBinaryOp:
-		return c.binaryExpr(i, sc)
 	case kCall:
 		return c.callExpr(i, sc)
 	case kLambda:

@@ -78,33 +78,6 @@ func (c *collector) binaryParts(i int32) (l, r int32, tok string) {
 	return l, r, tok
 }
 
-// binaryExpr is the value of binary operator node i: the results of the special methods
-// it may call (memoised per node), or unknownExpr when the project defines neither.
-func (c *collector) binaryExpr(i int32, sc *scope) *expr {
-	if e := c.sc.callMemo[i]; e != nil {
-		return e
-	}
-	l, r, tok := c.binaryParts(i)
-	k := binaryOpIndex(tok)
-	e := unknownExpr
-	if l >= 0 && r >= 0 && k >= 0 && !c.isStringFormat(tok, l) {
-		op := binaryOps[k]
-		if c.sc.names.dunder(op.method) || c.sc.names.dunder(op.reflected) {
-			x, y := c.operandExpr(l, sc), c.operandExpr(r, sc)
-			if x != literalExpr || y != literalExpr {
-				fwd := c.newExpr(expr{op: eProto, x: x, name: op.method})
-				rev := c.newExpr(expr{op: eProtoR, x: y, name: op.reflected, litData: &litData{elems: []*expr{x}, keys: []string{op.method}}})
-				e = c.newExpr(expr{op: eUnion, litData: &litData{elems: []*expr{
-					c.newExpr(expr{op: eCall, x: fwd, litData: &litData{elems: []*expr{y}, keys: []string{""}}}),
-					c.newExpr(expr{op: eCall, x: rev, litData: &litData{elems: []*expr{x}, keys: []string{""}}}),
-				}}})
-			}
-		}
-	}
-	c.sc.callMemo[i] = e
-	return e
-}
-
 // isStringFormat reports whether `l <tok> r` is printf-style formatting of a string
 // literal.
 func (c *collector) isStringFormat(tok string, l int32) bool {
@@ -139,9 +112,38 @@ func (c *collector) binary(i int32, sc *scope) {
 		}
 		return
 	}
-	if e := c.binaryExpr(i, sc); e != unknownExpr {
-		c.lazy(lazySite{kind: lzBinary, x: e, line: line})
+	k := binaryOpIndex(tok)
+	if k < 0 {
+		return
 	}
+	op := binaryOps[k]
+	if !c.sc.names.dunder(op.method) && !c.sc.names.dunder(op.reflected) {
+		return
+	}
+	x, y := c.binaryOperand(l, sc), c.binaryOperand(r, sc)
+	if x.op == eUnknown && y.op == eUnknown {
+		return // literals or values of other operators on both sides
+	}
+	c.lazy(lazySite{kind: lzBinary, op: uint8(k), x: x, y: y, line: line})
+}
+
+// binaryOperand converts an operand of a binary operator: names, attributes, subscripts
+// and calls; a literal is literalExpr; another operator's result is unknown (what
+// special methods return is not followed: on an operator-heavy project, sympy, that
+// would convert and evaluate every arithmetic expression).
+func (c *collector) binaryOperand(i int32, sc *scope) *expr {
+	switch c.t.nodes[i].kind {
+	case kIdentifier, kAttribute, kSubscript, kCall:
+		return c.conv(i, sc)
+	case kParenthesized:
+		if e := c.t.firstNamed(i); e >= 0 {
+			return c.binaryOperand(e, sc)
+		}
+	}
+	if !c.mayBeInstance(i) {
+		return literalExpr
+	}
+	return unknownExpr
 }
 
 // augmented records the special-method calls of `x <op>= y`.

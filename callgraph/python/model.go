@@ -82,8 +82,6 @@ const (
 	eIter              // an element of iterating over x
 	eConst             // an integer or plain string constant (name holds constKey's form)
 	eProto             // the method name (a dunder) of the instances x evaluates to: implicit protocol calls; litData.keys, when set, are fallbacks tried in order when a class (with no base outside the project) lacks the method
-	eProtoR            // the reflected operator method name of the instances x evaluates to (b.__radd__ for a + b), when the left operand elems[0] is not an instance whose class has the method keys[0]
-	eProp              // the property accessor of attribute name of the instances x evaluates to (idx: 0 getter, 1 setter, 2 deleter)
 	eClassOf           // the project classes x evaluates to (raise C: C is instantiated)
 	eBuiltinArg        // x, when the builtin function called name (looked up in sc) is not rebound
 )

@@ -458,10 +458,6 @@ func (r *resolver) evalOp(e *expr) []value {
 		return out
 	case eProto:
 		return r.evalProto(e)
-	case eProtoR:
-		return r.evalProtoR(e)
-	case eProp:
-		return r.evalProp(e)
 	case eClassOf:
 		var out []value
 		for _, v := range r.eval(e.x) {

@@ -18,9 +18,9 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 		ds = ds[:0]
 		switch s.kind {
 		case lzBinary:
-			for _, call := range s.x.elems {
-				add(r.eval(call.x))
-			}
+			op := binaryOps[s.op]
+			add(r.protoValues(s.x, op.method, nil, false))
+			add(r.reflectedValues(s.y, op.reflected, s.x, []string{op.method}))
 		case lzAug:
 			op := binaryOps[s.op]
 			add(r.protoValues(s.x, op.inplace, []string{op.method}, true))
@@ -141,15 +141,6 @@ func (r *resolver) protoValues(x *expr, name string, fallbacks []string, always 
 	return out
 }
 
-// evalProtoR evaluates eProtoR: the reflected operator method of the right operand's
-// instances, when Python would call it: the left operand is a literal, or every value it
-// may have is known and none is an instance whose class has the forward method. A left
-// operand of unknown value makes no edge (it may well be an instance with the forward
-// method: no guess).
-func (r *resolver) evalProtoR(e *expr) []value {
-	return r.reflectedValues(e.x, e.name, e.elems[0], e.keys)
-}
-
 // reflectedValues returns reflected method name of the instances x evaluates to, when
 // left (the other operand) lets Python call it; forward are the left operand's methods
 // that would be called instead.
@@ -180,12 +171,6 @@ func (r *resolver) reflectedValues(x *expr, name string, left *expr, forward []s
 		}
 	}
 	return out
-}
-
-// evalProp evaluates eProp: the accessor (getter, setter or deleter by e.idx) of
-// property e.name of the instances e.x evaluates to (or of the next class for super()).
-func (r *resolver) evalProp(e *expr) []value {
-	return r.propValues(e.x, e.name, int(e.idx))
 }
 
 // propValues returns accessor k of property name of the instances x evaluates to.
