@@ -195,15 +195,18 @@
 //
 // # Cost
 //
-// On the installed networkx package (≈165k lines, 7,150 definitions, 32,059 edges),
-// measured on an idle 2-core machine with
+// On the installed networkx package (≈165k lines, 7,150 definitions, 42k edges), measured
+// with
 //
-//	go test ./callgraph/python -run '^$' -bench 'Networkx' -benchtime 5x -count 3
+//	go test ./callgraph/python -run '^$' -bench 'Networkx$' -benchtime 2x -count 4
 //
-// one worker builds the call graph in 1.96× the wall time (2.06× the CPU time) of parsing
-// the same files with go-tree-sitter alone (BenchmarkParseOnlyNetworkx); with a worker per
-// core (the default) the build takes 1.32× that single-parser time. Of the single-worker
-// time over parsing, about a fifth is copying the tree out of C, a fifth the definition and
-// call collection, a third the resolution (levels 1–7) and the rest garbage collection.
-// Peak resident memory is about 185 MB for either.
+// one worker builds the call graph in about 2.0× the CPU time of parsing the same files
+// with go-tree-sitter alone (BenchmarkParseOnlyNetworkx; 1.93× before implicit calls and
+// property accessors were resolved, on a loaded machine where the ratio varies by ±0.1).
+// Peak resident memory is about 200 MB.
+//
+// Operator-heavy code costs more: on sympy (753k lines), bench/pycg measures 2.65× the
+// CPU time of parsing, 2.1 GB peak, 1.04M edges (1.93×, 1.1 GB and 187k edges without
+// implicit calls): most arithmetic, comparison and attribute read in sympy is a call of
+// Expr's special methods or of a property.
 package python
