@@ -1,7 +1,6 @@
 package golang
 
 import (
-	"math/bits"
 	"sort"
 	"strings"
 
@@ -86,29 +85,8 @@ type locKey struct {
 	i    int
 }
 
-// bitset is a set of indices into analyzer.named.
-type bitset []uint64
-
-func (b bitset) has(i int) bool { return i/64 < len(b) && b[i/64]&(1<<(uint(i)%64)) != 0 }
-
-// or adds src to *dst (growing it) and reports whether *dst changed.
-func (dst *bitset) or(src bitset) bool {
-	if len(*dst) < len(src) {
-		*dst = append(*dst, make(bitset, len(src)-len(*dst))...)
-	}
-	changed := false
-	d := *dst
-	for i, w := range src {
-		if nw := d[i] | w; nw != d[i] {
-			d[i], changed = nw, true
-		}
-	}
-	return changed
-}
-
 // flowGraph is the type-flow graph of one Analyze call.
 type flowGraph struct {
-	words   int
 	ntypes  int // label bits [0, ntypes) are analyzer.named, then analyzer.fns, then lits
 	nfns    int
 	lits    []litInfo
@@ -118,7 +96,7 @@ type flowGraph struct {
 	keys    map[locKey]loc
 	succ    [][]loc
 	edges   map[[2]loc]bool
-	label   []bitset // nil when empty
+	label   []bitset // label bits of each location: see ntypes
 	callees map[*node][]*fn
 	cha     map[chaKey][]*fn // class-hierarchy candidates per interface method
 	pending []pendingCall
@@ -193,7 +171,7 @@ func (f flow) union(g flow) flow {
 
 func newFlowGraph(ntypes, nfns int) *flowGraph {
 	return &flowGraph{
-		words: (ntypes + nfns + 63) / 64, ntypes: ntypes, nfns: nfns, litIdx: map[*node]int{}, boundAt: map[*node]loc{},
+		ntypes: ntypes, nfns: nfns, litIdx: map[*node]int{}, boundAt: map[*node]loc{},
 		keys: map[locKey]loc{}, succ: make([][]loc, 1),
 		label: make([]bitset, 1), edges: map[[2]loc]bool{}, callees: map[*node][]*fn{}, cha: map[chaKey][]*fn{},
 	}
@@ -235,14 +213,7 @@ func (fg *flowGraph) seed(l loc, d *typeDecl) { fg.seedBit(l, d.idx) }
 
 func (fg *flowGraph) seedFn(l loc, g *fn) { fg.seedBit(l, fg.ntypes+g.idx) }
 
-func (fg *flowGraph) seedBit(l loc, i int) {
-	if fg.label[l] == nil {
-		fg.label[l] = make(bitset, fg.words)
-	}
-	one := make(bitset, i/64+1)
-	one[i/64] = 1 << (uint(i) % 64)
-	fg.label[l].or(one)
-}
+func (fg *flowGraph) seedBit(l loc, i int) { fg.label[l].add(i) }
 
 // lit returns the index of a function literal, registering it.
 func (w *walker) lit(n *node) int {
@@ -300,7 +271,7 @@ func (fg *flowGraph) propagate() {
 	var work []loc
 	queued := make([]bool, len(fg.succ))
 	for l := range fg.label {
-		if fg.label[l] != nil && len(fg.succ[l]) > 0 {
+		if len(fg.label[l]) > 0 && len(fg.succ[l]) > 0 {
 			work = append(work, loc(l))
 			queued[l] = true
 		}
@@ -311,9 +282,6 @@ func (fg *flowGraph) propagate() {
 		queued[l] = false
 		src := fg.label[l]
 		for _, d := range fg.succ[l] {
-			if fg.label[d] == nil {
-				fg.label[d] = make(bitset, fg.words)
-			}
 			changed := fg.label[d].or(src)
 			if changed && !queued[d] && len(fg.succ[d]) > 0 {
 				work = append(work, d)
@@ -325,23 +293,18 @@ func (fg *flowGraph) propagate() {
 
 // typesOf returns the union of the labels of f as a bitset.
 func (fg *flowGraph) typesOf(f flow) bitset {
-	out := make(bitset, fg.words)
+	var out bitset
 	for _, l := range f.locs {
 		out.or(fg.label[l])
 	}
-	set := func(i int) {
-		one := make(bitset, i/64+1)
-		one[i/64] = 1 << (uint(i) % 64)
-		out.or(one)
-	}
 	for _, t := range f.types {
-		set(t.idx)
+		out.add(t.idx)
 	}
 	for _, g := range f.fns {
-		set(fg.ntypes + g.idx)
+		out.add(fg.ntypes + g.idx)
 	}
 	for _, i := range f.lits {
-		set(fg.litBit(i))
+		out.add(fg.litBit(i))
 	}
 	return out
 }
@@ -354,33 +317,26 @@ func (a *analyzer) dispatch(s *ifaceSite) []*fn {
 	seen := map[*fn]bool{}
 	var visit func(set bitset, depth int)
 	visit = func(set bitset, depth int) {
-		for wi, w := range set {
-			for w != 0 {
-				b := bits.TrailingZeros64(w)
-				w &^= 1 << uint(b)
-				if wi*64+b >= a.flow.ntypes {
-					break
+		set.each(0, a.flow.ntypes, func(b int) {
+			td := a.named[b]
+			if td.isIface() || !td.covers(s.req, s.ar) {
+				return
+			}
+			fns := td.methodSet()[s.name]
+			if len(fns) == 0 && depth < 4 {
+				// Promoted from an embedded interface field: dispatch on that field.
+				if _, _, owner, fname := findMethodVia(named(td), s.name); owner != nil {
+					visit(a.flow.typesOf(flow{locs: []loc{a.flow.field(owner, fname)}}), depth+1)
 				}
-				td := a.named[wi*64+b]
-				if td.isIface() || !td.covers(s.req, s.ar) {
-					continue
-				}
-				fns := td.methodSet()[s.name]
-				if len(fns) == 0 && depth < 4 {
-					// Promoted from an embedded interface field: dispatch on that field.
-					if _, _, owner, fname := findMethodVia(named(td), s.name); owner != nil {
-						visit(a.flow.typesOf(flow{locs: []loc{a.flow.field(owner, fname)}}), depth+1)
-					}
-					continue
-				}
-				for _, g := range fns {
-					if !seen[g] {
-						seen[g] = true
-						out = append(out, g)
-					}
+				return
+			}
+			for _, g := range fns {
+				if !seen[g] {
+					seen[g] = true
+					out = append(out, g)
 				}
 			}
-		}
+		})
 	}
 	visit(a.flow.typesOf(s.recv), 0)
 	return out
@@ -391,16 +347,13 @@ func (a *analyzer) dispatch(s *ifaceSite) []*fn {
 func (a *analyzer) dynTargets(d *dynCall) []*fn {
 	var out []*fn
 	set := a.flow.typesOf(d.recv)
-	for i := a.flow.ntypes; i < a.flow.ntypes+a.flow.nfns; i++ {
-		if !set.has(i) {
-			continue
-		}
+	set.each(a.flow.ntypes, a.flow.ntypes+a.flow.nfns, func(i int) {
 		g := a.fns[i-a.flow.ntypes]
 		params, variadic := g.paramInfo()
 		if len(d.args) == len(params) || variadic && len(d.args) >= len(params)-1 {
 			out = append(out, g)
 		}
-	}
+	})
 	return out
 }
 
@@ -1108,14 +1061,12 @@ func (fg *flowGraph) argsInto(params []*typ, variadic bool, flows []flow, spread
 func (a *analyzer) dynLits(d *dynCall) []int {
 	var out []int
 	set := a.flow.typesOf(d.recv)
-	for i, l := range a.flow.lits {
-		if !set.has(a.flow.litBit(i)) {
-			continue
-		}
-		if countParams(l.node.Child("parameters")) == len(d.args) {
+	set.each(a.flow.litBit(0), a.flow.litBit(len(a.flow.lits)), func(b int) {
+		i := b - a.flow.litBit(0)
+		if countParams(a.flow.lits[i].node.Child("parameters")) == len(d.args) {
 			out = append(out, i)
 		}
-	}
+	})
 	return out
 }
 
