@@ -70,9 +70,11 @@ type boundMethod struct {
 // pass their arguments to its parameters and take its results (it has no node: its code
 // is folded into the enclosing definition, and such calls have no edge).
 type litInfo struct {
-	node *node
-	file *file
-	tps  map[string]bool
+	key      nodeKey
+	params   []*typ // by position, as paramTypes lists them
+	variadic bool
+	nparams  int // countParams of its parameter list
+	nresults int
 }
 
 type locKey struct {
@@ -80,7 +82,7 @@ type locKey struct {
 	g    *fn
 	d    *typeDecl
 	v    *varDecl
-	n    *node
+	n    nodeKey
 	s    string
 	i    int
 }
@@ -90,15 +92,15 @@ type flowGraph struct {
 	ntypes  int // label bits [0, ntypes) are analyzer.named, then analyzer.fns, then lits
 	nfns    int
 	lits    []litInfo
-	litIdx  map[*node]int
+	litIdx  map[nodeKey]int
 	bounds  []*boundMethod
-	boundAt map[*node]loc
+	boundAt map[nodeKey]loc
 	keys    map[locKey]loc
 	succ    [][]loc
 	edges   map[[2]loc]bool
-	label   []bitset // label bits of each location: see ntypes
-	callees map[*node][]*fn
-	cha     map[chaKey][]*fn // class-hierarchy candidates per interface method
+	label   []bitset          // label bits of each location: see ntypes
+	callees map[nodeKey][]*fn // flowCallees' memo, by call expression
+	cha     map[chaKey][]*fn  // class-hierarchy candidates per interface method
 	pending []pendingCall
 }
 
@@ -124,7 +126,7 @@ type pendingCall struct {
 
 // dynCall is a call through a value of function type.
 type dynCall struct {
-	call   *node
+	call   nodeKey
 	recv   flow   // what the called expression holds
 	args   []flow // what each argument holds
 	spread bool   // the last argument is passed with ...
@@ -171,9 +173,9 @@ func (f flow) union(g flow) flow {
 
 func newFlowGraph(ntypes, nfns int) *flowGraph {
 	return &flowGraph{
-		ntypes: ntypes, nfns: nfns, litIdx: map[*node]int{}, boundAt: map[*node]loc{},
+		ntypes: ntypes, nfns: nfns, litIdx: map[nodeKey]int{}, boundAt: map[nodeKey]loc{},
 		keys: map[locKey]loc{}, succ: make([][]loc, 1),
-		label: make([]bitset, 1), edges: map[[2]loc]bool{}, callees: map[*node][]*fn{}, cha: map[chaKey][]*fn{},
+		label: make([]bitset, 1), edges: map[[2]loc]bool{}, callees: map[nodeKey][]*fn{}, cha: map[chaKey][]*fn{},
 	}
 }
 
@@ -205,7 +207,7 @@ func (fg *flowGraph) elem(key string, mapKey bool) loc {
 	return fg.at(locKey{kind: lkElem, s: key})
 }
 
-func (fg *flowGraph) callValue(call *node, i int) loc {
+func (fg *flowGraph) callValue(call nodeKey, i int) loc {
 	return fg.at(locKey{kind: lkCall, n: call, i: i})
 }
 
@@ -218,21 +220,24 @@ func (fg *flowGraph) seedBit(l loc, i int) { fg.label[l].add(i) }
 // lit returns the index of a function literal, registering it.
 func (w *walker) lit(n *node) int {
 	fg := w.a.flow
-	if i, ok := fg.litIdx[n]; ok {
+	k := w.f.key(n)
+	if i, ok := fg.litIdx[k]; ok {
 		return i
 	}
-	fg.litIdx[n] = len(fg.lits)
-	fg.lits = append(fg.lits, litInfo{node: n, file: w.f, tps: w.tparams})
+	fg.litIdx[k] = len(fg.lits)
+	params, variadic := w.f.params(n.Child("parameters"), w.tparams)
+	fg.lits = append(fg.lits, litInfo{key: k, params: params, variadic: variadic,
+		nparams: countParams(n.Child("parameters")), nresults: len(w.f.resultTypes(n.Child("result"), w.tparams))})
 	return len(fg.lits) - 1
 }
 
 func (fg *flowGraph) litBit(i int) int { return fg.ntypes + fg.nfns + i }
 
-func (fg *flowGraph) litParam(n *node, i int) loc {
+func (fg *flowGraph) litParam(n nodeKey, i int) loc {
 	return fg.at(locKey{kind: lkLitParam, n: n, i: i})
 }
 
-func (fg *flowGraph) litResult(n *node, i int) loc {
+func (fg *flowGraph) litResult(n nodeKey, i int) loc {
 	return fg.at(locKey{kind: lkLitResult, n: n, i: i})
 }
 
@@ -408,10 +413,9 @@ func (a *analyzer) finishFlow() {
 				}
 				d.litLinked[li], changed = true, true
 				l := fg.lits[li]
-				params, variadic := l.file.params(l.node.Child("parameters"), l.tps)
-				fg.argsInto(params, variadic, d.args, d.spread, func(i int) loc { return fg.litParam(l.node, i) })
-				for i := range l.file.resultTypes(l.node.Child("result"), l.tps) {
-					fg.addEdge(fg.litResult(l.node, i), fg.callValue(d.call, i))
+				fg.argsInto(l.params, l.variadic, d.args, d.spread, func(i int) loc { return fg.litParam(l.key, i) })
+				for i := range l.nresults {
+					fg.addEdge(fg.litResult(l.key, i), fg.callValue(d.call, i))
 				}
 			}
 		}
@@ -630,12 +634,12 @@ func (w *walker) valueFlow(e *node, sc *scope) flow {
 		if concreteDecl(ot) != nil { // a method value x.M
 			return flow{fns: w.methodTargets(ot, name)}
 		}
-		if l, ok := fg.boundAt[e]; ok {
+		if l, ok := fg.boundAt[w.f.key(e)]; ok {
 			return flow{locs: []loc{l}}
 		}
 		if s := w.ifaceCall(e, sc, true); s != nil { // a method value on an interface
-			l := fg.at(locKey{kind: lkBound, n: e})
-			fg.boundAt[e] = l
+			l := fg.at(locKey{kind: lkBound, n: w.f.key(e)})
+			fg.boundAt[w.f.key(e)] = l
 			fg.bounds = append(fg.bounds, &boundMethod{at: l, site: s})
 			return flow{locs: []loc{l}}
 		}
@@ -796,7 +800,7 @@ func (w *walker) callFlow(call *node, sc *scope, i int) flow {
 	}
 	if len(fns) == 0 {
 		if _, folded := w.callee(fx, sc); !folded {
-			out.locs = append(out.locs, w.a.flow.callValue(call, i))
+			out.locs = append(out.locs, w.a.flow.callValue(w.f.key(call), i))
 		}
 	}
 	return out
@@ -816,7 +820,7 @@ func (w *walker) dynamicCall(call *node, sc *scope) *dynCall {
 	if len(recv.locs) == 0 {
 		return nil
 	}
-	d := &dynCall{call: call, recv: recv}
+	d := &dynCall{call: w.f.key(call), recv: recv}
 	args := exprList(firstArgList(call))
 	if al := call.Child("arguments"); al != nil && al.FirstOfType("...") != nil {
 		d.spread = true
@@ -844,7 +848,7 @@ func (w *walker) isBuiltin(fx *node, sc *scope) bool {
 // flowCallees returns the callees through which a call's arguments and results flow: the
 // static callees, or the class-hierarchy candidates of a call through an interface.
 func (w *walker) flowCallees(call *node, sc *scope) []*fn {
-	if fns, ok := w.a.flow.callees[call]; ok {
+	if fns, ok := w.a.flow.callees[w.f.key(call)]; ok {
 		return fns
 	}
 	fx := stripParens(call.Child("function"))
@@ -858,7 +862,7 @@ func (w *walker) flowCallees(call *node, sc *scope) []*fn {
 			}
 		}
 	}
-	w.a.flow.callees[call] = fns
+	w.a.flow.callees[w.f.key(call)] = fns
 	return fns
 }
 
@@ -1022,7 +1026,7 @@ func (w *walker) externalCallbackFlows(args []*node, sc *scope) {
 			}
 			for i, pt := range params {
 				if typeKey(pt) == ek {
-					fg.flowTo([]loc{fg.litParam(lit, i)}, w.elemFlow(c, sc, false))
+					fg.flowTo([]loc{fg.litParam(w.f.key(lit), i)}, w.elemFlow(c, sc, false))
 				}
 			}
 		}
@@ -1063,7 +1067,7 @@ func (a *analyzer) dynLits(d *dynCall) []int {
 	set := a.flow.typesOf(d.recv)
 	set.each(a.flow.litBit(0), a.flow.litBit(len(a.flow.lits)), func(b int) {
 		i := b - a.flow.litBit(0)
-		if countParams(a.flow.lits[i].node.Child("parameters")) == len(d.args) {
+		if a.flow.lits[i].nparams == len(d.args) {
 			out = append(out, i)
 		}
 	})
@@ -1138,7 +1142,7 @@ func (w *walker) returnFlows(n *node, sc *scope) {
 		lit := w.curLit
 		fl := w.rhsFlows(len(w.f.resultTypes(lit.Child("result"), w.tparams)), list, sc)
 		for i, f := range fl {
-			w.a.flow.flowTo([]loc{w.a.flow.litResult(lit, i)}, f)
+			w.a.flow.flowTo([]loc{w.a.flow.litResult(w.f.key(lit), i)}, f)
 		}
 		return
 	}

@@ -1,10 +1,12 @@
 package golang
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"path"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -79,11 +81,13 @@ func (o Options) mode() InterfaceMode {
 type Frontend struct {
 	opts    Options
 	parsers *parserPool
+	grammar *grammar
 }
 
 // New returns a Go front end.
 func New(opts Options) *Frontend {
-	return &Frontend{opts: opts, parsers: newParserPool(tsgo.GetLanguage())}
+	lang := tsgo.GetLanguage()
+	return &Frontend{opts: opts, parsers: newParserPool(lang), grammar: newGrammar(lang)}
 }
 
 var _ callgraph.Language = (*Frontend)(nil)
@@ -121,9 +125,12 @@ type pkg struct {
 
 // file is one parsed source file.
 type file struct {
+	idx     int32 // position in analyzer.files
 	path    string
 	src     []byte
-	root    *node
+	root    *node // the outline: the pruned tree without function bodies (see tree.go)
+	parsed  *parsedFile
+	fns     []*fn // the file's functions and methods, in source order
 	pkg     *pkg
 	imports map[string]*imp
 	dots    []*imp
@@ -142,9 +149,10 @@ type fn struct {
 	file     *file
 	name     string
 	recv     string // receiver type name, "" for functions
-	decl     *node
-	def      int // index into Analysis.Definitions
-	idx      int // index into analyzer.fns
+	decl     *node  // in the outline: without its body
+	ord      int    // its position among the file's function and method declarations
+	def      int    // index into Analysis.Definitions
+	idx      int    // index into analyzer.fns
 	tparams  map[string]bool
 	results  []*typ
 	resolved bool
@@ -208,8 +216,9 @@ type analyzer struct {
 	named []*typeDecl
 	live  map[*typeDecl]bool // see liveTypes
 	flow  *flowGraph         // the type-flow graph (InterfacesTypeFlow), else nil
-	// reindexed caches indexForm's rewrites (nil: not an index expression).
-	reindexed map[*node]*node
+	// reindexed caches indexForm's decisions: whether a type instantiation is an index
+	// expression (the first answer stands, as the scope it was asked in decides it).
+	reindexed map[nodeKey]bool
 	chaMemo   map[chaKey][]*fn // see memoCHA
 }
 
@@ -246,8 +255,9 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 			a.out.Errors = append(a.out.Errors, &callgraph.SyntaxError{
 				Path: sf.Path, Line: p.row + 1, Column: p.col + 1, Msg: "syntax error"})
 		}
-		a.files = append(a.files, &file{path: sf.Path, src: sf.Src, root: p.root, module: -1})
+		a.files = append(a.files, &file{idx: int32(len(a.files)), path: sf.Path, src: sf.Src, root: p.outline, parsed: p, module: -1})
 	}
+	parsed = nil
 	a.groupPackages()
 	a.bindImports(mods)
 	a.declare()
@@ -255,6 +265,9 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 		return nil, fmt.Errorf("golang: %w", err)
 	}
 	a.inventory()
+	if fe.opts.mode() == InterfacesCHA {
+		a.liveTypes() // while every body can still be decoded
+	}
 	if fe.opts.mode() == InterfacesTypeFlow {
 		a.flow = newFlowGraph(len(a.named), len(a.fns))
 		for _, f := range a.files {
@@ -266,6 +279,7 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 			return nil, fmt.Errorf("golang: %w", err)
 		}
 		a.resolveFile(f)
+		f.parsed.bodies = nil // resolved: the bodies are not needed again
 	}
 	if a.flow != nil {
 		a.finishFlow()
@@ -274,15 +288,73 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 	return a.out, nil
 }
 
+// parsedFile is what parsing keeps of a file: its first syntax error, its outline and
+// its encoded function bodies (see tree.go), and what inventory needs of its
+// declarations, measured on the whole tree.
 type parsedFile struct {
-	root     *node
 	row, col int
 	hasErr   bool
+	outline  *node
+	// bodies holds the encoded bodies of the function and method declarations, in
+	// source order; bodyOf[k] is the index among them of the body of the k-th
+	// declaration, -1 when it has none.
+	bodies []cnode
+	bodyOf []int
+	// defs[k] is the definition of the k-th declaration without its ID and Name; module
+	// is the module pseudo-definition (nil when the file has no module-level calls).
+	defs   []callgraph.Definition
+	module *callgraph.Definition
+}
+
+// extract measures a file's declarations on its whole tree and keeps its pruned outline
+// and bodies.
+func (fe *Frontend) extract(p *parsedFile, path string, src []byte, root *node) {
+	isDecl := func(d *node) bool {
+		return d.Parent == root && (d.Type == "function_declaration" || d.Type == "method_declaration")
+	}
+	var bodies []*node
+	for _, d := range root.Kids {
+		if !isDecl(d) {
+			continue
+		}
+		p.defs = append(p.defs, makeDef(path, src, d, "", "", d.Type == "method_declaration"))
+		if body := d.Child("body"); body != nil {
+			p.bodyOf = append(p.bodyOf, len(bodies))
+			bodies = append(bodies, body)
+		} else {
+			p.bodyOf = append(p.bodyOf, -1)
+		}
+	}
+	if hasModuleCalls(root) {
+		m := moduleDef(path, src, root)
+		p.module = &m
+	}
+	g := fe.grammar
+	p.outline = g.decode(g.encode(root, nil, func(parent, kid *node) bool {
+		return kid.Field == "body" && isDecl(parent)
+	}))[0]
+	for _, b := range bodies {
+		p.bodies = g.encode(b, p.bodies, nil)
+	}
+	p.bodies = slices.Clip(p.bodies)
+}
+
+// bodies decodes the bodies of a file's declarations: the result's k-th entry is the
+// body of the k-th declaration, nil when it has none.
+func (f *file) bodies(g *grammar) []*node {
+	roots := g.decode(f.parsed.bodies)
+	out := make([]*node, len(f.parsed.bodyOf))
+	for k, b := range f.parsed.bodyOf {
+		if b >= 0 {
+			out[k] = roots[b]
+		}
+	}
+	return out
 }
 
 // parseAll parses the files in parallel, bounded by GOMAXPROCS.
-func (fe *Frontend) parseAll(ctx context.Context, srcs []callgraph.SourceFile) ([]parsedFile, error) {
-	out := make([]parsedFile, len(srcs))
+func (fe *Frontend) parseAll(ctx context.Context, srcs []callgraph.SourceFile) ([]*parsedFile, error) {
+	out := make([]*parsedFile, len(srcs))
 	errs := make([]error, len(srcs))
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
@@ -293,7 +365,13 @@ func (fe *Frontend) parseAll(ctx context.Context, srcs []callgraph.SourceFile) (
 			defer wg.Done()
 			defer func() { <-sem }()
 			root, r, c, bad, err := fe.parsers.Parse(ctx, srcs[i].Src)
-			out[i], errs[i] = parsedFile{root: root, row: r, col: c, hasErr: bad}, err
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			p := &parsedFile{row: r, col: c, hasErr: bad}
+			fe.extract(p, srcs[i].Path, srcs[i].Src, root)
+			out[i] = p
 		}()
 	}
 	wg.Wait()
@@ -564,15 +642,17 @@ func (a *analyzer) inventory() {
 		}
 		var list []pending
 		count := map[string]int{}
+		ord := -1
 		for _, d := range f.root.Kids {
 			if d.Type != "function_declaration" && d.Type != "method_declaration" {
 				continue
 			}
+			ord++
 			nameNode := d.Child("name")
 			if nameNode == nil || nameNode.Bad || nameNode.End == nameNode.Start {
 				continue
 			}
-			g := &fn{file: f, name: nameNode.Text(f.src), decl: d}
+			g := &fn{file: f, name: nameNode.Text(f.src), decl: d, ord: ord}
 			g.tparams = typeParams(d.Child("type_parameters"), f.src, nil)
 			qual := g.name
 			if d.Type == "method_declaration" {
@@ -593,9 +673,9 @@ func (a *analyzer) inventory() {
 			count[qual+"@"+strconv.Itoa(d.Row+1)]++
 			list = append(list, pending{decl: d, name: qual, g: g})
 		}
-		if hasModuleCalls(f.root) {
+		if m := f.parsed.module; m != nil {
 			f.module = len(a.out.Definitions)
-			a.out.Definitions = append(a.out.Definitions, moduleDef(f))
+			a.out.Definitions = append(a.out.Definitions, *m)
 		}
 		for _, pd := range list {
 			id := task.MakeID(f.path, pd.name)
@@ -608,8 +688,11 @@ func (a *analyzer) inventory() {
 			}
 			g := pd.g
 			g.id, g.def, g.idx = id, len(a.out.Definitions), len(a.fns)
-			a.out.Definitions = append(a.out.Definitions, makeDef(f, pd.decl, id, pd.name, g.recv != ""))
+			def := f.parsed.defs[g.ord]
+			def.ID, def.Name = id, pd.name
+			a.out.Definitions = append(a.out.Definitions, def)
 			a.fns = append(a.fns, g)
+			f.fns = append(f.fns, g)
 			if g.recv == "" {
 				if g.name != "init" && g.name != "_" {
 					f.pkg.funcs[g.name] = append(f.pkg.funcs[g.name], g)
@@ -684,31 +767,31 @@ func containsCall(n *node) bool {
 }
 
 // moduleDef is a file's pseudo-definition: Def and Body cover the whole file.
-func moduleDef(f *file) callgraph.Definition {
-	lines := strings.Count(string(f.src), "\n")
-	if len(f.src) > 0 && f.src[len(f.src)-1] != '\n' {
+func moduleDef(path string, src []byte, root *node) callgraph.Definition {
+	lines := bytes.Count(src, []byte("\n"))
+	if len(src) > 0 && src[len(src)-1] != '\n' {
 		lines++
 	}
 	if lines == 0 {
 		lines = 1
 	}
-	whole := task.Span{Start: 0, End: len(f.src)}
+	whole := task.Span{Start: 0, End: len(src)}
 	fn := task.Function{
-		ID: task.MakeID(f.path, callgraph.ModuleName), File: f.path, Name: callgraph.ModuleName,
+		ID: task.MakeID(path, callgraph.ModuleName), File: path, Name: callgraph.ModuleName,
 		Kind: task.KindModule, Language: "go", Line: 1, EndLine: lines, DecoratorLine: 1,
 		Def: whole, Body: whole,
 	}
-	return callgraph.Definition{Function: fn, Metrics: measure(f.root, f.src, 0, lines-1)}
+	return callgraph.Definition{Function: fn, Metrics: measure(root, src, 0, lines-1)}
 }
 
 // makeDef builds a function or method definition with its spans and metrics.
-func makeDef(f *file, d *node, id, qual string, method bool) callgraph.Definition {
+func makeDef(path string, src []byte, d *node, id, qual string, method bool) callgraph.Definition {
 	kind := task.KindFunction
 	if method {
 		kind = task.KindMethod
 	}
 	fn := task.Function{
-		ID: id, File: f.path, Name: qual, Kind: kind, Language: "go",
+		ID: id, File: path, Name: qual, Kind: kind, Language: "go",
 		Line: d.Row + 1, EndLine: d.EndRow + 1, DecoratorLine: d.Row + 1,
 		Def: task.Span{Start: d.Start, End: d.End},
 	}
@@ -729,7 +812,7 @@ func makeDef(f *file, d *node, id, qual string, method bool) callgraph.Definitio
 	}
 	fn.Signature = task.Span{Start: d.Start, End: sigEnd}
 	fn.Doc = docComment(d)
-	return callgraph.Definition{Function: fn, Metrics: measure(d, f.src, d.Row, d.EndRow)}
+	return callgraph.Definition{Function: fn, Metrics: measure(d, src, d.Row, d.EndRow)}
 }
 
 // docComment returns the span of the comment lines directly above a declaration.

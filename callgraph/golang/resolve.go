@@ -50,8 +50,6 @@ type walker struct {
 	f       *file
 	caller  int // definition index of the caller, -1 for type inference only
 	tparams map[string]bool
-	// seen deduplicates edges of one call site.
-	seen map[string]bool
 	// flows makes the walker add type-flow edges (InterfacesTypeFlow); cur is the declared
 	// function whose code is walked (nil inside function literals and module code).
 	flows  bool
@@ -73,10 +71,8 @@ func (a *analyzer) resolveFile(f *file) {
 			}
 		}
 	}
-	for _, g := range a.fns {
-		if g.file != f {
-			continue
-		}
+	bodies := f.bodies(a.fe.grammar)
+	for _, g := range f.fns {
 		w := &walker{a: a, f: f, caller: g.def, tparams: g.tparams, flows: true, cur: g}
 		sc := newScope(nil)
 		if g.recv != "" {
@@ -84,7 +80,7 @@ func (a *analyzer) resolveFile(f *file) {
 		}
 		w.declareParamLocs(g.decl.Child("parameters"), sc, g, false)
 		w.declareParamLocs(g.decl.Child("result"), sc, g, true)
-		if body := g.decl.Child("body"); body != nil {
+		if body := bodies[g.ord]; body != nil {
 			w.walkKids(body, sc)
 		}
 	}
@@ -101,7 +97,8 @@ func (w *walker) declareLitParams(lit, list *node, sc *scope, results bool) {
 	if results {
 		at = w.a.flow.litResult
 	}
-	w.declareList(list, sc, func(pos int) loc { return at(lit, pos) })
+	k := w.f.key(lit)
+	w.declareList(list, sc, func(pos int) loc { return at(k, pos) })
 }
 
 // declareParamLocs declares a parameter or result list; with g and type flow, the
@@ -430,21 +427,17 @@ func (w *walker) indexForm(e *node, sc *scope) *node {
 	if e == nil || e.Type != "type_instantiation_expression" {
 		return e
 	}
-	if ix, ok := w.a.reindexed[e]; ok {
-		if ix == nil {
-			return e
-		}
-		return ix
-	}
+	k := w.f.key(e)
+	isIndex, ok := w.a.reindexed[k]
 	ix := reindex(e)
-	if ix != nil && !w.isValueName(innermost(ix), sc) {
-		ix = nil
+	if !ok {
+		isIndex = ix != nil && w.isValueName(innermost(ix), sc)
+		if w.a.reindexed == nil {
+			w.a.reindexed = map[nodeKey]bool{}
+		}
+		w.a.reindexed[k] = isIndex
 	}
-	if w.a.reindexed == nil {
-		w.a.reindexed = map[*node]*node{}
-	}
-	w.a.reindexed[e] = ix
-	if ix == nil {
+	if !isIndex {
 		return e
 	}
 	return ix
@@ -1430,6 +1423,8 @@ func (a *analyzer) liveTypes() map[*typeDecl]bool {
 	markPtr := func(t *typ) { mark(deref(t), 0) }
 	for _, f := range a.files {
 		w := &walker{a: a, f: f, caller: -1}
+		bodies := f.bodies(a.fe.grammar)
+		ord := -1
 		var visit func(n *node)
 		visit = func(n *node) {
 			switch n.Type {
@@ -1450,7 +1445,15 @@ func (a *analyzer) liveTypes() map[*typeDecl]bool {
 				visit(k)
 			}
 		}
-		visit(f.root)
+		// The source order: a declaration's body (its last child) right after the rest.
+		for _, d := range f.root.Kids {
+			visit(d)
+			if d.Type == "function_declaration" || d.Type == "method_declaration" {
+				if ord++; bodies[ord] != nil {
+					visit(bodies[ord])
+				}
+			}
+		}
 	}
 	a.live = live
 	return live
