@@ -121,6 +121,26 @@
 //
 // # Resources
 //
-// Parsers are pooled per Frontend; each parse tree is copied to Go values and closed at
-// once, so no tree-sitter object outlives Analyze. A Frontend is safe for concurrent use.
+// Analyze works file by file where it can, so that the syntax trees of a large
+// repository are never all in memory as Go values:
+//
+//   - Parsing runs on all cores. Each worker parses a file (the C tree is flattened in one
+//     cgo call and deleted at once), measures its declarations on the whole tree
+//     (definitions, spans, doc comments, metrics), and keeps two pruned parts: the outline
+//     (package clause, imports, type, variable and constant declarations and function
+//     signatures) as small Go nodes, and the bodies of its functions and methods in a
+//     compact encoding without pointers (28 bytes a node). Pruning drops what resolution
+//     never reads: comments, string literals' insides and field-less punctuation.
+//   - Declarations, imports and types are then read from the outlines of all files.
+//   - Calls are resolved one file at a time: the file's bodies are decoded, walked and
+//     dropped. Facts about syntax nodes that outlive the walk (function literals, call
+//     values, bound methods) are keyed by file and byte span, not by node.
+//   - The type-flow graph labels each location with a sparse set of the types and
+//     functions reaching it.
+//
+// On the Go toolchain's own source with tests (5,600 files, 2.2M lines without testdata),
+// the peak heap in use is about 1 GB, most of it the outlines and the propagated labels;
+// bench/gocallgraph compares wall time and peak memory with x/tools' VTA call graph.
+// Parsers are pooled per Frontend, and no tree-sitter object outlives a parse. A Frontend
+// is safe for concurrent use.
 package golang

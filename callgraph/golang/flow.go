@@ -98,9 +98,11 @@ type flowGraph struct {
 	keys    map[locKey]loc
 	succ    [][]loc
 	edges   map[[2]loc]bool
-	label   []bitset          // label bits of each location: see ntypes
-	callees map[nodeKey][]*fn // flowCallees' memo, by call expression
-	cha     map[chaKey][]*fn  // class-hierarchy candidates per interface method
+	label   []bitset // label bits of each location: see ntypes
+	// callees is flowCallees' memo by file and call expression, for the files not yet
+	// resolved.
+	callees map[int32]map[nodeKey][]*fn
+	cha     map[chaKey][]*fn // class-hierarchy candidates per interface method
 	pending []pendingCall
 }
 
@@ -175,7 +177,7 @@ func newFlowGraph(ntypes, nfns int) *flowGraph {
 	return &flowGraph{
 		ntypes: ntypes, nfns: nfns, litIdx: map[nodeKey]int{}, boundAt: map[nodeKey]loc{},
 		keys: map[locKey]loc{}, succ: make([][]loc, 1),
-		label: make([]bitset, 1), edges: map[[2]loc]bool{}, callees: map[nodeKey][]*fn{}, cha: map[chaKey][]*fn{},
+		label: make([]bitset, 1), edges: map[[2]loc]bool{}, callees: map[int32]map[nodeKey][]*fn{}, cha: map[chaKey][]*fn{},
 	}
 }
 
@@ -848,7 +850,12 @@ func (w *walker) isBuiltin(fx *node, sc *scope) bool {
 // flowCallees returns the callees through which a call's arguments and results flow: the
 // static callees, or the class-hierarchy candidates of a call through an interface.
 func (w *walker) flowCallees(call *node, sc *scope) []*fn {
-	if fns, ok := w.a.flow.callees[w.f.key(call)]; ok {
+	memo := w.a.flow.callees[w.f.idx]
+	if memo == nil {
+		memo = map[nodeKey][]*fn{}
+		w.a.flow.callees[w.f.idx] = memo
+	}
+	if fns, ok := memo[w.f.key(call)]; ok {
 		return fns
 	}
 	fx := stripParens(call.Child("function"))
@@ -862,7 +869,7 @@ func (w *walker) flowCallees(call *node, sc *scope) []*fn {
 			}
 		}
 	}
-	w.a.flow.callees[w.f.key(call)] = fns
+	memo[w.f.key(call)] = fns
 	return fns
 }
 

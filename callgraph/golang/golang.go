@@ -279,7 +279,11 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 			return nil, fmt.Errorf("golang: %w", err)
 		}
 		a.resolveFile(f)
-		f.parsed.bodies = nil // resolved: the bodies are not needed again
+		// Resolved: the bodies are not needed again, nor the memo of its calls' callees.
+		f.parsed.bodies = nil
+		if a.flow != nil {
+			delete(a.flow.callees, f.idx)
+		}
 	}
 	if a.flow != nil {
 		a.finishFlow()
@@ -308,11 +312,11 @@ type parsedFile struct {
 
 // extract measures a file's declarations on its whole tree and keeps its pruned outline
 // and bodies.
-func (fe *Frontend) extract(p *parsedFile, path string, src []byte, root *node) {
-	isDecl := func(d *node) bool {
+func (fe *Frontend) extract(p *parsedFile, path string, src []byte, root *tsNode) {
+	isDecl := func(d *tsNode) bool {
 		return d.Parent == root && (d.Type == "function_declaration" || d.Type == "method_declaration")
 	}
-	var bodies []*node
+	var bodies []*tsNode
 	for _, d := range root.Kids {
 		if !isDecl(d) {
 			continue
@@ -330,7 +334,7 @@ func (fe *Frontend) extract(p *parsedFile, path string, src []byte, root *node) 
 		p.module = &m
 	}
 	g := fe.grammar
-	p.outline = g.decode(g.encode(root, nil, func(parent, kid *node) bool {
+	p.outline = g.decode(g.encode(root, nil, func(parent, kid *tsNode) bool {
 		return kid.Field == "body" && isDecl(parent)
 	}))[0]
 	for _, b := range bodies {
@@ -670,7 +674,7 @@ func (a *analyzer) inventory() {
 				}
 			}
 			count[qual]++
-			count[qual+"@"+strconv.Itoa(d.Row+1)]++
+			count[qual+"@"+strconv.Itoa(int(d.Row)+1)]++
 			list = append(list, pending{decl: d, name: qual, g: g})
 		}
 		if m := f.parsed.module; m != nil {
@@ -680,10 +684,10 @@ func (a *analyzer) inventory() {
 		for _, pd := range list {
 			id := task.MakeID(f.path, pd.name)
 			if count[pd.name] > 1 {
-				at := "@" + strconv.Itoa(pd.decl.Row+1)
+				at := "@" + strconv.Itoa(int(pd.decl.Row)+1)
 				id += at
 				if count[pd.name+at] > 1 { // several on one line: add the column
-					id += ":" + strconv.Itoa(pd.decl.Col+1)
+					id += ":" + strconv.Itoa(int(pd.decl.Col)+1)
 				}
 			}
 			g := pd.g
@@ -745,7 +749,7 @@ func receiverType(recv *node, src []byte) (string, []string) {
 }
 
 // hasModuleCalls reports whether package-level variable initialisers contain a call.
-func hasModuleCalls(root *node) bool {
+func hasModuleCalls(root *tsNode) bool {
 	for _, d := range root.Kids {
 		if d.Type == "var_declaration" && containsCall(d) {
 			return true
@@ -754,7 +758,7 @@ func hasModuleCalls(root *node) bool {
 	return false
 }
 
-func containsCall(n *node) bool {
+func containsCall(n *tsNode) bool {
 	if n.Type == "call_expression" {
 		return true
 	}
@@ -767,7 +771,7 @@ func containsCall(n *node) bool {
 }
 
 // moduleDef is a file's pseudo-definition: Def and Body cover the whole file.
-func moduleDef(path string, src []byte, root *node) callgraph.Definition {
+func moduleDef(path string, src []byte, root *tsNode) callgraph.Definition {
 	lines := bytes.Count(src, []byte("\n"))
 	if len(src) > 0 && src[len(src)-1] != '\n' {
 		lines++
@@ -785,7 +789,7 @@ func moduleDef(path string, src []byte, root *node) callgraph.Definition {
 }
 
 // makeDef builds a function or method definition with its spans and metrics.
-func makeDef(path string, src []byte, d *node, id, qual string, method bool) callgraph.Definition {
+func makeDef(path string, src []byte, d *tsNode, id, qual string, method bool) callgraph.Definition {
 	kind := task.KindFunction
 	if method {
 		kind = task.KindMethod
@@ -816,7 +820,7 @@ func makeDef(path string, src []byte, d *node, id, qual string, method bool) cal
 }
 
 // docComment returns the span of the comment lines directly above a declaration.
-func docComment(d *node) task.Span {
+func docComment(d *tsNode) task.Span {
 	parent := d.Parent
 	idx := -1
 	for i, k := range parent.Kids {
@@ -825,7 +829,7 @@ func docComment(d *node) task.Span {
 			break
 		}
 	}
-	var first, last *node
+	var first, last *tsNode
 	row := d.Row
 	for i := idx - 1; i >= 0; i-- {
 		k := parent.Kids[i]
@@ -847,4 +851,4 @@ func docComment(d *node) task.Span {
 }
 
 // lineOf returns the 1-based line of a node.
-func lineOf(n *node) int { return n.Row + 1 }
+func lineOf(n *node) int { return int(n.Row) + 1 }

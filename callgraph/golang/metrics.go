@@ -22,12 +22,12 @@ var literalOperands = map[string]bool{
 // (keywords, punctuation, operators) except closing brackets, which pair with their opening
 // one. Nesting: the deepest stack of if/for/switch/select statements and function literals
 // (an else-if continues its chain and does not nest).
-func measure(n *node, src []byte, first, last int) callgraph.Metrics {
+func measure(n *tsNode, src []byte, first, last int) callgraph.Metrics {
 	m := callgraph.Metrics{Cyclomatic: 1, Lines: last - first + 1}
 	rows := map[int]bool{}
 	var h callgraph.Halstead
-	var walk func(n *node, depth int)
-	walk = func(n *node, depth int) {
+	var walk func(n *tsNode, depth int)
+	walk = func(n *tsNode, depth int) {
 		switch n.Type {
 		case "comment":
 			return
