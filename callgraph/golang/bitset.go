@@ -8,11 +8,16 @@ import "math/bits"
 // per location would be mostly zeros. The zero value is the empty set.
 type bitset []word
 
-// word is the bits [64·i, 64·i+64) of a bitset.
+// word is the bits [64·i, 64·i+64) of a bitset, stored as two halves so that a word
+// takes 12 bytes rather than 16.
 type word struct {
-	i    uint32
-	bits uint64
+	i      uint32
+	lo, hi uint32
 }
+
+func mkWord(i uint32, bits uint64) word { return word{i, uint32(bits), uint32(bits >> 32)} }
+
+func (w word) bits() uint64 { return uint64(w.lo) | uint64(w.hi)<<32 }
 
 // has reports whether bit b is set.
 func (s bitset) has(b int) bool {
@@ -26,12 +31,12 @@ func (s bitset) has(b int) bool {
 			hi = m
 		}
 	}
-	return lo < len(s) && s[lo].i == wi && s[lo].bits&(1<<(uint(b)%64)) != 0
+	return lo < len(s) && s[lo].i == wi && s[lo].bits()&(1<<(uint(b)%64)) != 0
 }
 
 // add sets bit b and reports whether the set changed.
 func (s *bitset) add(b int) bool {
-	return s.or(bitset{{i: uint32(b / 64), bits: 1 << (uint(b) % 64)}})
+	return s.or(bitset{mkWord(uint32(b/64), 1<<(uint(b)%64))})
 }
 
 // or adds src to *s and reports whether *s changed.
@@ -59,8 +64,8 @@ func (s *bitset) or(src bitset) bool {
 			for d[j].i < w.i {
 				j++
 			}
-			if nw := d[j].bits | w.bits; nw != d[j].bits {
-				d[j].bits, changed = nw, true
+			if old := d[j].bits(); old|w.bits() != old {
+				d[j], changed = mkWord(w.i, old|w.bits()), true
 			}
 		}
 		return changed
@@ -76,7 +81,7 @@ func (s *bitset) or(src bitset) bool {
 			out = append(out, src[k])
 			k++
 		default:
-			out = append(out, word{d[i].i, d[i].bits | src[k].bits})
+			out = append(out, mkWord(d[i].i, d[i].bits()|src[k].bits()))
 			i, k = i+1, k+1
 		}
 	}
@@ -91,7 +96,7 @@ func (s bitset) each(lo, hi int, f func(b int)) {
 		if base >= hi {
 			return
 		}
-		for x := w.bits; x != 0; x &= x - 1 {
+		for x := w.bits(); x != 0; x &= x - 1 {
 			b := base + bits.TrailingZeros64(x)
 			if b >= hi {
 				return

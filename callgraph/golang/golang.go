@@ -280,11 +280,12 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 		}
 		a.resolveFile(f)
 		// Resolved: the bodies are not needed again, nor the memo of its calls' callees.
-		f.parsed.bodies = nil
+		f.parsed.bodies, f.parsed.lines = nil, nil
 		if a.flow != nil {
 			delete(a.flow.callees, f.idx)
 		}
 	}
+	a.dropValues()
 	if a.flow != nil {
 		a.finishFlow()
 	}
@@ -304,6 +305,7 @@ type parsedFile struct {
 	// declaration, -1 when it has none.
 	bodies []cnode
 	bodyOf []int
+	lines  []uint32 // line starts, to decode the bodies
 	// defs[k] is the definition of the k-th declaration without its ID and Name; module
 	// is the module pseudo-definition (nil when the file has no module-level calls).
 	defs   []callgraph.Definition
@@ -334,19 +336,64 @@ func (fe *Frontend) extract(p *parsedFile, path string, src []byte, root *tsNode
 		p.module = &m
 	}
 	g := fe.grammar
+	p.lines = lineStarts(src)
+	// The package-level variable and constant declarations get a slab of their own:
+	// they are dropped once the calls are resolved (see dropValues), before the type flow
+	// is propagated.
+	isValue := func(d *tsNode) bool { return d.Parent == root && isValueDecl(d.Type) }
 	p.outline = g.decode(g.encode(root, nil, func(parent, kid *tsNode) bool {
-		return kid.Field == "body" && isDecl(parent)
-	}))[0]
+		return kid.Field == "body" && isDecl(parent) || isValue(kid)
+	}), p.lines)[0]
+	var vals []cnode
+	for _, k := range root.Kids {
+		if !pruned(k) && isValue(k) {
+			vals = g.encode(k, vals, nil)
+		}
+	}
+	if len(vals) > 0 {
+		values := g.decode(vals, p.lines)
+		kids := make([]*node, 0, len(p.outline.Kids)+len(values))
+		oi, vi := 0, 0
+		for _, k := range root.Kids {
+			switch {
+			case pruned(k):
+			case isValue(k):
+				kids = append(kids, values[vi])
+				vi++
+			default:
+				kids = append(kids, p.outline.Kids[oi])
+				oi++
+			}
+		}
+		p.outline.Kids = kids
+	}
 	for _, b := range bodies {
 		p.bodies = g.encode(b, p.bodies, nil)
 	}
 	p.bodies = slices.Clip(p.bodies)
 }
 
+func isValueDecl(typ string) bool { return typ == "var_declaration" || typ == "const_declaration" }
+
+// dropValues lets the package-level variable and constant declarations go once every
+// file is resolved: the type flow's propagation does not read syntax.
+func (a *analyzer) dropValues() {
+	for _, f := range a.files {
+		f.root.Kids = slices.DeleteFunc(slices.Clone(f.root.Kids), func(d *node) bool { return isValueDecl(d.Type) })
+	}
+	for _, p := range a.pkgs {
+		for _, vs := range p.vars {
+			for _, v := range vs {
+				v.spec = nil
+			}
+		}
+	}
+}
+
 // bodies decodes the bodies of a file's declarations: the result's k-th entry is the
 // body of the k-th declaration, nil when it has none.
 func (f *file) bodies(g *grammar) []*node {
-	roots := g.decode(f.parsed.bodies)
+	roots := g.decode(f.parsed.bodies, f.parsed.lines)
 	out := make([]*node, len(f.parsed.bodyOf))
 	for k, b := range f.parsed.bodyOf {
 		if b >= 0 {

@@ -469,7 +469,7 @@ func reindex(n *node) *node {
 			if op == nil || x == nil {
 				return nil
 			}
-			op = &node{Type: "index_expression", Start: n.Start, End: a.End, Row: n.Row, Col: n.Col, EndRow: a.EndRow,
+			op = &node{Type: "index_expression", Start: n.Start, End: a.End, Row: n.Row, Col: n.Col,
 				Named: true, Kids: []*node{withField(op, "operand"), withField(x, "index")}}
 		}
 		return op
@@ -478,7 +478,7 @@ func reindex(n *node) *node {
 		if pk == nil || nm == nil {
 			return nil
 		}
-		return &node{Type: "selector_expression", Start: n.Start, End: n.End, Row: n.Row, Col: n.Col, EndRow: n.EndRow,
+		return &node{Type: "selector_expression", Start: n.Start, End: n.End, Row: n.Row, Col: n.Col,
 			Named: true, Kids: []*node{withField(retype(pk, "identifier"), "operand"), withField(retype(nm, "field_identifier"), "field")}}
 	case "type_identifier":
 		return retype(n, "identifier")

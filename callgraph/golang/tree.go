@@ -1,6 +1,8 @@
 package golang
 
 import (
+	"slices"
+
 	sitter "github.com/smacker/go-tree-sitter"
 
 	"github.com/faultline-dev/faultline/callgraph/internal/tsnode"
@@ -16,19 +18,18 @@ type (
 
 // node is a syntax node of the kept trees: the outline and the decoded bodies. It is the
 // tsnode.Node of the parse less what resolution never reads (the parent link, which
-// would tie a kept node to its whole tree) and with 32-bit positions: 80 bytes instead
-// of 112.
+// would tie a kept node to its whole tree, and the end row) and with 32-bit positions:
+// 80 bytes instead of 112.
 type node struct {
-	Type   string
-	Field  string // field name under the parent ("" when unnamed)
-	Kids   []*node
-	Start  uint32 // byte offsets
-	End    uint32
-	Row    uint32 // 0-based start point
-	Col    uint32
-	EndRow uint32 // 0-based end row
-	Named  bool
-	Bad    bool // an ERROR or MISSING node
+	Type  string
+	Field string // field name under the parent ("" when unnamed)
+	Kids  []*node
+	Start uint32 // byte offsets
+	End   uint32
+	Row   uint32 // 0-based start point (Col in bytes)
+	Col   uint32
+	Named bool
+	Bad   bool // an ERROR or MISSING node
 }
 
 // Child returns the first child under the given field name, or nil.
@@ -154,14 +155,25 @@ func newGrammar(lang *sitter.Language) *grammar {
 	return g
 }
 
-// cnode is one node of an encoded subtree, in pre-order: 28 bytes without pointers.
+// cnode is one node of an encoded subtree, in pre-order: 20 bytes without pointers (the
+// column is recomputed from the file's line starts).
 type cnode struct {
 	start, end   uint32
-	row, col     uint32
-	endRow       uint32
+	row          uint32
 	nkids        uint32
 	typ          uint16
 	field, flags uint8
+}
+
+// lineStarts returns the byte offset at which each line of src starts.
+func lineStarts(src []byte) []uint32 {
+	out := []uint32{0}
+	for i, c := range src {
+		if c == '\n' {
+			out = append(out, uint32(i+1))
+		}
+	}
+	return slices.Clip(out)
 }
 
 const (
@@ -173,8 +185,7 @@ const (
 // out a child and its subtree besides the pruned ones.
 func (g *grammar) encode(n *tsNode, out []cnode, skip func(parent, kid *tsNode) bool) []cnode {
 	at := len(out)
-	c := cnode{start: uint32(n.Start), end: uint32(n.End), row: uint32(n.Row), col: uint32(n.Col), endRow: uint32(n.EndRow),
-		typ: g.typeID[n.Type], field: g.fieldID[n.Field]}
+	c := cnode{start: uint32(n.Start), end: uint32(n.End), row: uint32(n.Row), typ: g.typeID[n.Type], field: g.fieldID[n.Field]}
 	if n.Named {
 		c.flags |= cNamed
 	}
@@ -196,8 +207,8 @@ func (g *grammar) encode(n *tsNode, out []cnode, skip func(parent, kid *tsNode) 
 }
 
 // decode builds the Go trees of the encoded subtrees in cs (one slab for all) and returns
-// their roots in order.
-func (g *grammar) decode(cs []cnode) []*node {
+// their roots in order; lines are the line starts of their file.
+func (g *grammar) decode(cs []cnode, lines []uint32) []*node {
 	nodes := make([]node, len(cs))
 	kids := make([]*node, len(cs))
 	var roots []*node
@@ -208,7 +219,7 @@ func (g *grammar) decode(cs []cnode) []*node {
 		n := &nodes[next]
 		next++
 		*n = node{Type: g.types[c.typ], Field: g.fields[c.field], Start: c.start, End: c.end,
-			Row: c.row, Col: c.col, EndRow: c.endRow, Named: c.flags&cNamed != 0, Bad: c.flags&cBad != 0}
+			Row: c.row, Col: c.start - lines[c.row], Named: c.flags&cNamed != 0, Bad: c.flags&cBad != 0}
 		if c.nkids > 0 {
 			k := int(c.nkids)
 			n.Kids = kids[kidAt : kidAt+k : kidAt+k]
