@@ -70,8 +70,21 @@ func (s *bitset) or(src bitset) bool {
 		}
 		return changed
 	}
-	out := make(bitset, 0, len(d)+len(src))
-	i, k := 0, 0
+	// Size the union exactly: labels are the bulk of the type-flow graph's memory.
+	n, i, k := 0, 0, 0
+	for i < len(d) || k < len(src) {
+		switch {
+		case k == len(src) || i < len(d) && d[i].i < src[k].i:
+			i++
+		case i == len(d) || src[k].i < d[i].i:
+			k++
+		default:
+			i, k = i+1, k+1
+		}
+		n++
+	}
+	out := make(bitset, 0, n)
+	i, k = 0, 0
 	for i < len(d) || k < len(src) {
 		switch {
 		case k == len(src) || i < len(d) && d[i].i < src[k].i:
