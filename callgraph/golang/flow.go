@@ -952,8 +952,13 @@ func (w *walker) ifaceCall(fx *node, sc *scope, withRecv bool) *ifaceSite {
 
 // paramInfo lists a function's parameter types by position (a variadic parameter is a
 // slice of its element type) and whether the last one is variadic.
+// The result is shared: callers must not modify it.
 func (g *fn) paramInfo() ([]*typ, bool) {
-	return g.file.params(g.decl.Child("parameters"), g.tparams)
+	if !g.paramsOK {
+		g.paramsOK = true
+		g.params, g.variadic = g.file.params(g.decl.Child("parameters"), g.tparams)
+	}
+	return g.params, g.variadic
 }
 
 // callFlows adds the flows of a call: arguments into the callees' parameters, and the
@@ -1281,12 +1286,13 @@ func (a *analyzer) globalFlows(f *file) {
 		if d.Type != "var_declaration" {
 			continue
 		}
-		for _, s := range varSpecs(d) {
+		specs, first := f.valueSpecs(a.fe.grammar, d)
+		for k, s := range specs {
 			names := s.Children("name")
 			fl := w.rhsFlows(len(names), s.Child("value"), sc)
 			for i, nm := range names {
 				for _, v := range f.pkg.vars[nm.Text(f.src)] {
-					if v.spec == s {
+					if v.file == f && v.spec == first+k {
 						a.flow.flowTo([]loc{a.flow.global(v)}, fl[i])
 					}
 				}

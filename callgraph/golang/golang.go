@@ -2,6 +2,7 @@ package golang
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"path"
@@ -156,6 +157,9 @@ type fn struct {
 	tparams  map[string]bool
 	results  []*typ
 	resolved bool
+	params   []*typ // memo of paramInfo
+	variadic bool
+	paramsOK bool
 }
 
 func (g *fn) arity() arity {
@@ -172,7 +176,7 @@ func (g *fn) fits(want arity) bool {
 	if want.types == nil {
 		return true
 	}
-	pt := g.file.paramTypes(g.decl.Child("parameters"), g.tparams)
+	pt, _ := g.paramInfo()
 	for i, t := range want.types.params {
 		if i < len(pt) && !sameType(pt[i], t) {
 			return false
@@ -198,7 +202,7 @@ func (g *fn) resultTypes() []*typ {
 // varDecl is one package-level variable or constant.
 type varDecl struct {
 	file  *file
-	spec  *node // the var_spec (the const_spec that gives a constant its type and value)
+	spec  int // number of the var_spec (the const_spec that gives a constant its type and value) in file
 	index int
 	konst bool
 	t     *typ
@@ -280,7 +284,7 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 		}
 		a.resolveFile(f)
 		// Resolved: the bodies are not needed again, nor the memo of its calls' callees.
-		f.parsed.bodies, f.parsed.lines = nil, nil
+		f.parsed.bodies = nil
 		if a.flow != nil {
 			delete(a.flow.callees, f.idx)
 		}
@@ -305,7 +309,12 @@ type parsedFile struct {
 	// declaration, -1 when it has none.
 	bodies []cnode
 	bodyOf []int
-	lines  []uint32 // line starts, to decode the bodies
+	lines  []uint32 // line starts, to decode
+	// values holds the encoded specs of the package-level var and const declarations;
+	// spec i is values[specAt[i]:specAt[i+1]]. valueDecls lists the declarations.
+	values     []cnode
+	specAt     []uint32
+	valueDecls []valueDecl
 	// defs[k] is the definition of the k-th declaration without its ID and Name; module
 	// is the module pseudo-definition (nil when the file has no module-level calls).
 	defs   []callgraph.Definition
@@ -337,36 +346,40 @@ func (fe *Frontend) extract(p *parsedFile, path string, src []byte, root *tsNode
 	}
 	g := fe.grammar
 	p.lines = lineStarts(src)
-	// The package-level variable and constant declarations get a slab of their own:
-	// they are dropped once the calls are resolved (see dropValues), before the type flow
-	// is propagated.
+	// Package-level variable and constant declarations stay in the outline as childless
+	// stubs; their specs are encoded one by one and decoded when needed (valueSpecs,
+	// spec), as the tables of a large repository are big and mostly read once.
 	isValue := func(d *tsNode) bool { return d.Parent == root && isValueDecl(d.Type) }
 	p.outline = g.decode(g.encode(root, nil, func(parent, kid *tsNode) bool {
-		return kid.Field == "body" && isDecl(parent) || isValue(kid)
+		return kid.Field == "body" && isDecl(parent) || isValue(parent)
 	}), p.lines)[0]
-	var vals []cnode
-	for _, k := range root.Kids {
-		if !pruned(k) && isValue(k) {
-			vals = g.encode(k, vals, nil)
+	p.specAt = []uint32{0}
+	for _, d := range root.Kids {
+		if pruned(d) || !isValue(d) {
+			continue
 		}
-	}
-	if len(vals) > 0 {
-		values := g.decode(vals, p.lines)
-		kids := make([]*node, 0, len(p.outline.Kids)+len(values))
-		oi, vi := 0, 0
-		for _, k := range root.Kids {
-			switch {
-			case pruned(k):
-			case isValue(k):
-				kids = append(kids, values[vi])
-				vi++
-			default:
-				kids = append(kids, p.outline.Kids[oi])
-				oi++
+		vd := valueDecl{start: uint32(d.Start), first: int32(len(p.specAt) - 1)}
+		for _, s := range d.Kids {
+			var specs []*tsNode
+			switch s.Type {
+			case "var_spec", "const_spec":
+				specs = []*tsNode{s}
+			case "var_spec_list":
+				for _, k := range s.Kids {
+					if k.Type == "var_spec" {
+						specs = append(specs, k)
+					}
+				}
+			}
+			for _, sp := range specs {
+				p.values = g.encode(sp, p.values, nil)
+				p.specAt = append(p.specAt, uint32(len(p.values)))
+				vd.n++
 			}
 		}
-		p.outline.Kids = kids
+		p.valueDecls = append(p.valueDecls, vd)
 	}
+	p.values = slices.Clip(p.values)
 	for _, b := range bodies {
 		p.bodies = g.encode(b, p.bodies, nil)
 	}
@@ -379,15 +392,39 @@ func isValueDecl(typ string) bool { return typ == "var_declaration" || typ == "c
 // file is resolved: the type flow's propagation does not read syntax.
 func (a *analyzer) dropValues() {
 	for _, f := range a.files {
-		f.root.Kids = slices.DeleteFunc(slices.Clone(f.root.Kids), func(d *node) bool { return isValueDecl(d.Type) })
+		f.parsed.values, f.parsed.specAt, f.parsed.lines = nil, nil, nil
 	}
-	for _, p := range a.pkgs {
-		for _, vs := range p.vars {
-			for _, v := range vs {
-				v.spec = nil
-			}
-		}
+}
+
+// valueDecl is a package-level var or const declaration of a parsed file: its specs are
+// first, first+1, … first+n-1 in the file's spec numbering.
+type valueDecl struct {
+	start    uint32 // byte offset of the declaration
+	first, n int32
+}
+
+// valueSpecs decodes the var_spec or const_spec nodes of a package-level declaration d
+// (a stub of f's outline), and returns them with the number of the first.
+func (f *file) valueSpecs(g *grammar, d *node) ([]*node, int) {
+	p := f.parsed
+	k, ok := slices.BinarySearchFunc(p.valueDecls, d.Start, func(vd valueDecl, s uint32) int { return cmp.Compare(vd.start, s) })
+	if !ok {
+		return nil, 0
 	}
+	vd := p.valueDecls[k]
+	if p.specAt == nil {
+		panic("golang: declarations read after dropValues")
+	}
+	return g.decode(p.values[p.specAt[vd.first]:p.specAt[vd.first+vd.n]], p.lines), int(vd.first)
+}
+
+// spec decodes spec number i of f.
+func (f *file) spec(g *grammar, i int) *node {
+	p := f.parsed
+	if p.specAt == nil {
+		panic("golang: declarations read after dropValues")
+	}
+	return g.decode(p.values[p.specAt[i]:p.specAt[i+1]], p.lines)[0]
 }
 
 // bodies decodes the bodies of a file's declarations: the result's k-th entry is the
@@ -633,26 +670,25 @@ func (a *analyzer) declare() {
 						a.named = append(a.named, td)
 					}
 				case "var_declaration":
-					for _, s := range varSpecs(d) {
+					specs, first := f.valueSpecs(a.fe.grammar, d)
+					for k, s := range specs {
 						for i, nm := range s.Children("name") {
 							name := nm.Text(f.src)
-							p.vars[name] = append(p.vars[name], &varDecl{file: f, spec: s, index: i})
+							p.vars[name] = append(p.vars[name], &varDecl{file: f, spec: first + k, index: i})
 						}
 					}
 				case "const_declaration":
 					// Constants are recorded with the variables (their types matter when a
 					// typed constant is converted to an interface or has methods called on
 					// it). A spec without type and values repeats the previous one.
-					var prev *node
-					for _, s := range d.NamedKids() {
-						if s.Type != "const_spec" {
-							continue
-						}
-						src := s
-						if s.Child("type") == nil && s.Child("value") == nil && prev != nil {
+					specs, first := f.valueSpecs(a.fe.grammar, d)
+					prev := -1
+					for k, s := range specs {
+						src := first + k
+						if s.Child("type") == nil && s.Child("value") == nil && prev >= 0 {
 							src = prev
 						} else {
-							prev = s
+							prev = src
 						}
 						for i, nm := range s.Children("name") {
 							name := nm.Text(f.src)

@@ -63,7 +63,8 @@ func (a *analyzer) resolveFile(f *file) {
 		w := &walker{a: a, f: f, caller: f.module, flows: true}
 		for _, d := range f.root.Kids {
 			if d.Type == "var_declaration" {
-				for _, s := range varSpecs(d) {
+				specs, _ := f.valueSpecs(a.fe.grammar, d)
+				for _, s := range specs {
 					if v := s.Child("value"); v != nil {
 						w.walk(v, newScope(nil))
 					}
@@ -1061,7 +1062,8 @@ func (d *typeDecl) methodSet() map[string][]*fn {
 }
 
 func funcType(g *fn) *typ {
-	return &typ{kind: tFunc, results: g.resultTypes(), params: g.file.paramTypes(g.decl.Child("parameters"), g.tparams)}
+	params, _ := g.paramInfo()
+	return &typ{kind: tFunc, results: g.resultTypes(), params: params}
 }
 
 // rangeTypes returns the key and value types of ranging over a value of type t.
@@ -1360,11 +1362,12 @@ func (a *analyzer) varType(v *varDecl) *typ {
 	}
 	v.busy = true
 	w := &walker{a: a, f: v.file, caller: -1}
-	if t := v.spec.Child("type"); t != nil {
+	spec := v.file.spec(a.fe.grammar, v.spec)
+	if t := spec.Child("type"); t != nil {
 		v.t = v.file.typeExpr(t, nil)
 	} else {
-		names := v.spec.Children("name")
-		vals := exprList(v.spec.Child("value"))
+		names := spec.Children("name")
+		vals := exprList(spec.Child("value"))
 		switch {
 		case len(vals) == len(names):
 			if b := w.bindingFor(vals[v.index], newScope(nil)); b != nil {
@@ -1448,6 +1451,12 @@ func (a *analyzer) liveTypes() map[*typeDecl]bool {
 		// The source order: a declaration's body (its last child) right after the rest.
 		for _, d := range f.root.Kids {
 			visit(d)
+			if isValueDecl(d.Type) {
+				specs, _ := f.valueSpecs(a.fe.grammar, d)
+				for _, s := range specs {
+					visit(s)
+				}
+			}
 			if d.Type == "function_declaration" || d.Type == "method_declaration" {
 				if ord++; bodies[ord] != nil {
 					visit(bodies[ord])
