@@ -278,11 +278,26 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 			a.globalFlows(f)
 		}
 	}
+	// The bodies are decoded a file or two ahead, on another core, while the calls of the
+	// file before are resolved.
+	decoded := make(chan []*node, 2)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		defer close(decoded)
+		for _, f := range a.files {
+			select {
+			case decoded <- f.bodies(fe.grammar):
+			case <-stop:
+				return
+			}
+		}
+	}()
 	for _, f := range a.files {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("golang: %w", err)
 		}
-		a.resolveFile(f)
+		a.resolveFile(f, <-decoded)
 		// Resolved: the bodies are not needed again, nor the memo of its calls' callees.
 		f.parsed.bodies = nil
 		if a.flow != nil {

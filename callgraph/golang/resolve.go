@@ -57,8 +57,9 @@ type walker struct {
 	curLit *node // the innermost function literal being walked, when cur is nil
 }
 
-// resolveFile resolves the calls of a file's module-level code and functions.
-func (a *analyzer) resolveFile(f *file) {
+// resolveFile resolves the calls of a file's module-level code and functions (bodies are
+// its decoded bodies, see file.bodies).
+func (a *analyzer) resolveFile(f *file, bodies []*node) {
 	if f.module >= 0 {
 		w := &walker{a: a, f: f, caller: f.module, flows: true}
 		for _, d := range f.root.Kids {
@@ -72,7 +73,6 @@ func (a *analyzer) resolveFile(f *file) {
 			}
 		}
 	}
-	bodies := f.bodies(a.fe.grammar)
 	for _, g := range f.fns {
 		w := &walker{a: a, f: f, caller: g.def, tparams: g.tparams, flows: true, cur: g}
 		sc := newScope(nil)
