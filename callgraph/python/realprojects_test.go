@@ -30,8 +30,12 @@ type realProject struct {
 var realProjects = []realProject{
 	{name: "jsonschema", deb: "python3-jsonschema", minP: 0.98, minR: 0.95},
 	{name: "websocket", deb: "python3-websocket", minP: 0.98, minR: 0.98},
-	{name: "toolz", deb: "python3-toolz", heldOut: true, minP: 0.98, minR: 0.73},
-	{name: "ecdsa", deb: "python3-ecdsa", heldOut: true, minP: 0.84, minR: 0.92},
+	// toolz and ecdsa were held out in the first round; their misses and extras were
+	// looked at in the second, which makes them tuning projects.
+	{name: "toolz", deb: "python3-toolz", minP: 0.98, minR: 0.73},
+	{name: "ecdsa", deb: "python3-ecdsa", minP: 0.84, minR: 0.92},
+	{name: "icalendar", deb: "python3-icalendar", heldOut: true},
+	{name: "hyperlink", deb: "python3-hyperlink", heldOut: true},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of
