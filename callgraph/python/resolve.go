@@ -40,6 +40,9 @@ type resolver struct {
 	// flows, or a cycle cut short); an expression is stable when its evaluation did not
 	// increase it, and then keeps its memo across rounds.
 	unstable int
+	// rest holds, per call site and callee, the tuple of the extra positional arguments
+	// that flow into the callee's *args
+	rest map[restKey]*expr
 	// dynNames holds the attribute names assigned from outside a class somewhere
 	// (obj.x = v): class attribute lookups of these names may change between rounds
 	dynNames map[string]bool
@@ -248,6 +251,9 @@ func (r *resolver) evalOp(e *expr) []value {
 		return r.lookup(e.sc, e.name, e.pos)
 	case eAttr:
 		var out []value
+		if e.name == "__class__" && !r.noFlow {
+			return r.typeOf(e.x)
+		}
 		for _, v := range r.eval(e.x) {
 			out = union(out, r.attr(v, e.name))
 		}
@@ -259,7 +265,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		if e.litData != nil && e.builtin != nil && !r.noFlow {
 			// a builtin function (not rebound), or a method of a container literal
-			if e.x.op == eName && r.isBuiltin(e.x.sc, e.x.name) || e.x.op == eAttr && r.isContainer(e.x.x) {
+			if e.extBuiltin && r.outside(e.x) || !e.extBuiltin && (e.x.op == eName && r.isBuiltin(e.x.sc, e.x.name) || e.x.op == eAttr && r.isContainer(e.x.x)) {
 				out = union(out, r.eval(e.builtin))
 			}
 		}
@@ -274,10 +280,25 @@ func (r *resolver) evalOp(e *expr) []value {
 			}
 			return r.eval(e.x)
 		}
-		if !r.isBuiltin(e.sc, e.name) {
+		if e.litData != nil {
+			if !r.outside(e.elems[0]) {
+				return nil
+			}
+		} else if !r.isBuiltin(e.sc, e.name) {
 			return nil
 		}
 		return r.eval(e.x)
+	case eTypeOf:
+		return r.typeOf(e.x)
+	case ePartial:
+		var out []value
+		for _, v := range r.eval(e.x) {
+			if v.kind == vDef && v.def.fn.Kind != "class" {
+				v.sliced = true
+			}
+			out = addValues(out, v)
+		}
+		return out
 	case eDef:
 		out := e.def.defValue()
 		// A decorated function's name is bound to what its decorators return. When the
@@ -470,6 +491,35 @@ func (r *resolver) evalOp(e *expr) []value {
 	return nil
 }
 
+// typeOf returns the classes of the instances x evaluates to.
+func (r *resolver) typeOf(x *expr) []value {
+	var out []value
+	for _, v := range r.eval(x) {
+		if v.kind == vInst {
+			out = union(out, v.def.defValue())
+		}
+	}
+	return out
+}
+
+// outside reports whether e evaluates to something outside the project only: a name
+// imported from another package, or an attribute of such a module.
+func (r *resolver) outside(e *expr) bool {
+	vs := r.eval(e)
+	if len(vs) == 0 && e.op == eAttr {
+		vs = r.eval(e.x)
+	}
+	if len(vs) == 0 {
+		return false
+	}
+	for _, v := range vs {
+		if v.kind != vExternal {
+			return false
+		}
+	}
+	return true
+}
+
 // isContainer reports whether e may evaluate to a container literal.
 func (r *resolver) isContainer(e *expr) bool {
 	for _, v := range r.eval(e) {
@@ -586,7 +636,13 @@ func (r *resolver) functionDecorators(d *defInfo) bool {
 // nor does a star import of the project.
 func (r *resolver) isBuiltin(sc *scope, name string) bool {
 	for s := sc; s != nil; s = s.parent {
-		if len(s.names[name]) > 0 {
+		if bs := s.names[name]; len(bs) > 0 {
+			// a parameter whose default is the builtin (`def fold(..., map=map)`) may be it
+			if len(bs) == 1 && bs[0].val.op == eParam {
+				if p := bs[0].val.def.params[bs[0].val.idx]; p.dflt != nil && p.dflt.op == eName && p.dflt.name == name && p.dflt.sc != s {
+					return r.isBuiltin(p.dflt.sc, name)
+				}
+			}
 			return false
 		}
 		if s.kind == scopeModule && len(s.stars) > 0 && len(r.starLookup(s.file, name)) > 0 {
@@ -1156,7 +1212,7 @@ func c3merge(seqs [][]*defInfo) ([]*defInfo, bool) {
 // value ever passed (one level of call-site sensitivity, which keeps identity-like
 // functions and decorators precise).
 func (r *resolver) callResultAt(v value, e *expr) []value {
-	if v.kind != vDef || v.def.fn.Kind == "class" || v.def.yields || r.noFlow || e.litData == nil {
+	if v.kind != vDef || v.def.fn.Kind == "class" || v.def.yields || r.noFlow || e.litData == nil || v.sliced {
 		return r.callResult(v)
 	}
 	d := v.def
