@@ -21,7 +21,10 @@ const (
 type binding struct {
 	pos  uint32
 	cond bool
-	val  *expr
+	// until, when set, limits a narrowing binding (isinstance) to the positions before it:
+	// there it is unconditional, from there on it does not exist
+	until uint32
+	val   *expr
 }
 
 // starImport is `from m import *` in a module scope.
@@ -85,6 +88,7 @@ const (
 	eClassOf           // the project classes x evaluates to (raise C: C is instantiated)
 	eBuiltinArg        // x, when the builtin function called name (looked up in sc) is not rebound; with elems, when elems[0] (the callee, functools.reduce...) lies outside the project
 	eTypeOf            // type(x), x.__class__: the classes of the instances x evaluates to
+	eNarrow            // x narrowed by isinstance(x, elems...): keyOK set keeps the instances of those classes, else drops them
 	ePartial           // functools.partial(x, ...): the functions x evaluates to, their argument positions unknown
 )
 

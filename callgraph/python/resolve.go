@@ -288,6 +288,8 @@ func (r *resolver) evalOp(e *expr) []value {
 			return nil
 		}
 		return r.eval(e.x)
+	case eNarrow:
+		return r.narrow(e)
 	case eTypeOf:
 		return r.typeOf(e.x)
 	case ePartial:
@@ -489,6 +491,59 @@ func (r *resolver) evalOp(e *expr) []value {
 		return out
 	}
 	return nil
+}
+
+// narrow evaluates an isinstance narrowing: the values of e.x that are (e.keyOK) or are
+// not (otherwise) instances of the classes e.elems evaluate to. A class outside the
+// project keeps, when testing positively, only what may be an instance of it: values
+// outside the project, containers, generators, and instances of classes with a base
+// outside the project.
+func (r *resolver) narrow(e *expr) []value {
+	var classes []*defInfo
+	outsideClass := false
+	for _, c := range e.elems {
+		vs := r.eval(c)
+		if len(vs) == 0 {
+			outsideClass = true
+		}
+		for _, v := range vs {
+			switch {
+			case v.kind == vDef && v.def.fn.Kind == "class":
+				classes = appendDef(classes, v.def)
+			case v.kind == vSeq && v.lit.op == eSeq:
+				// a tuple of classes held by a name
+				for _, el := range v.lit.elems {
+					for _, w := range r.eval(el) {
+						if w.kind == vDef && w.def.fn.Kind == "class" {
+							classes = appendDef(classes, w.def)
+						}
+					}
+				}
+			default:
+				outsideClass = true
+			}
+		}
+	}
+	var out []value
+	for _, v := range r.eval(e.x) {
+		is := false
+		if v.kind == vInst {
+			for _, k := range r.mro(v.def) {
+				if slices.Contains(classes, k) {
+					is = true
+					break
+				}
+			}
+		}
+		switch {
+		case e.keyOK && is, !e.keyOK && !is:
+		case e.keyOK && outsideClass && (v.kind != vInst || r.outsideBase(v.def)) && v.kind != vDef && v.kind != vModule:
+		default:
+			continue
+		}
+		out = addValues(out, v)
+	}
+	return out
 }
 
 // typeOf returns the classes of the instances x evaluates to.
@@ -855,7 +910,7 @@ func reaching(bs []binding, pos uint32) []binding {
 	lastU := -1
 	any := false
 	for k, b := range bs {
-		if b.pos > pos {
+		if b.pos > pos || b.until != 0 && pos >= b.until {
 			continue
 		}
 		any = true
@@ -868,7 +923,7 @@ func reaching(bs []binding, pos uint32) []binding {
 	}
 	var out []binding
 	for k, b := range bs {
-		if b.pos > pos {
+		if b.pos > pos || b.until != 0 && pos >= b.until {
 			continue
 		}
 		if k == lastU || (b.cond && (lastU < 0 || b.pos >= bs[lastU].pos)) {
