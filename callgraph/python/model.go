@@ -87,7 +87,6 @@ const (
 	eProto             // the method name (a dunder) of the instances x evaluates to: implicit protocol calls; litData.keys, when set, are fallbacks tried in order when a class (with no base outside the project) lacks the method
 	eClassOf           // the project classes x evaluates to (raise C: C is instantiated)
 	eBuiltinArg        // x, when the builtin function called name (looked up in sc) is not rebound; with elems, when elems[0] (the callee, functools.reduce...) lies outside the project
-	eTypeOf            // type(x), x.__class__: the classes of the instances x evaluates to
 	eNarrow            // x narrowed by isinstance(x, elems...): keyOK set keeps the instances of those classes, else drops them
 	ePartial           // functools.partial(x, ...): the functions x evaluates to, their argument positions unknown
 )

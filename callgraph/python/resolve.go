@@ -251,9 +251,6 @@ func (r *resolver) evalOp(e *expr) []value {
 		return r.lookup(e.sc, e.name, e.pos)
 	case eAttr:
 		var out []value
-		if e.name == "__class__" && !r.noFlow {
-			return r.typeOf(e.x)
-		}
 		for _, v := range r.eval(e.x) {
 			out = union(out, r.attr(v, e.name))
 		}
@@ -290,8 +287,6 @@ func (r *resolver) evalOp(e *expr) []value {
 		return r.eval(e.x)
 	case eNarrow:
 		return r.narrow(e)
-	case eTypeOf:
-		return r.typeOf(e.x)
 	case ePartial:
 		var out []value
 		for _, v := range r.eval(e.x) {
@@ -542,17 +537,6 @@ func (r *resolver) narrow(e *expr) []value {
 			continue
 		}
 		out = addValues(out, v)
-	}
-	return out
-}
-
-// typeOf returns the classes of the instances x evaluates to.
-func (r *resolver) typeOf(x *expr) []value {
-	var out []value
-	for _, v := range r.eval(x) {
-		if v.kind == vInst {
-			out = union(out, v.def.defValue())
-		}
 	}
 	return out
 }
