@@ -53,7 +53,12 @@ func packageFiles(b *testing.B, name, deb string) []callgraph.SourceFile {
 // benchmark runs alone in its process) and the process CPU time per analysis as
 // cpu-ms/op, which other load on a shared machine disturbs less than the wall time.
 func BenchmarkAnalyzeNetworkx(b *testing.B) {
-	files := networkxFiles(b)
+	benchAnalyze(b, networkxFiles(b))
+}
+
+// benchAnalyze analyses files on one worker per iteration and reports the CPU time per
+// analysis, the definitions and edges, and the peak resident memory.
+func benchAnalyze(b *testing.B, files []callgraph.SourceFile) {
 	fe := New(Options{Workers: 1})
 	var defs, calls int
 	cpu := cpuMeter(b)
@@ -75,21 +80,7 @@ func BenchmarkAnalyzeNetworkx(b *testing.B) {
 // mode, for the peak memory). Run it with -memprofile or -cpuprofile to see where the
 // cost goes.
 func BenchmarkAnalyzeSympy(b *testing.B) {
-	files := packageFiles(b, "sympy", "python3-sympy")
-	fe := New(Options{Workers: 1})
-	var defs, calls int
-	cpu := cpuMeter(b)
-	for b.Loop() {
-		a, err := fe.Analyze(context.Background(), files)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defs, calls = len(a.Definitions), len(a.Calls)
-	}
-	cpu.report()
-	b.ReportMetric(float64(defs), "defs")
-	b.ReportMetric(float64(calls), "edges")
-	reportPeak(b)
+	benchAnalyze(b, packageFiles(b, "sympy", "python3-sympy"))
 }
 
 // cpuClock measures the process's user+system CPU time over a benchmark loop.
