@@ -222,7 +222,7 @@
 // is about 180 MB.
 //
 // Operator-heavy code costs more: on sympy (753k lines), bench/pycg measures about 2.7×
-// the CPU time of parsing and 2.1–2.3 GB peak, 1.04M edges (bench/pycg/README.md says
+// the CPU time of parsing and 2.1–2.3 GB peak, 0.87M edges (bench/pycg/README.md says
 // where the memory goes): most arithmetic, comparison and attribute read in sympy is a
 // call of Expr's special methods or of a property.
 package python
