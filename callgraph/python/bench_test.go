@@ -18,10 +18,15 @@ import (
 
 // networkxFiles reads every .py file of the installed networkx package (≈165k lines).
 func networkxFiles(b *testing.B) []callgraph.SourceFile {
+	return packageFiles(b, "networkx", "python3-networkx")
+}
+
+// packageFiles reads every .py file of an installed Debian package.
+func packageFiles(b *testing.B, name, deb string) []callgraph.SourceFile {
 	b.Helper()
-	root := filepath.Join(distPackages, "networkx")
+	root := filepath.Join(distPackages, name)
 	if _, err := os.Stat(root); err != nil {
-		b.Skipf("networkx not installed (apt-get install python3-networkx): %v", err)
+		b.Skipf("%s not installed (apt-get install -y %s): %v", name, deb, err)
 	}
 	var files []callgraph.SourceFile
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -48,7 +53,12 @@ func networkxFiles(b *testing.B) []callgraph.SourceFile {
 // benchmark runs alone in its process) and the process CPU time per analysis as
 // cpu-ms/op, which other load on a shared machine disturbs less than the wall time.
 func BenchmarkAnalyzeNetworkx(b *testing.B) {
-	files := networkxFiles(b)
+	benchAnalyze(b, networkxFiles(b))
+}
+
+// benchAnalyze analyses files on one worker per iteration and reports the CPU time per
+// analysis, the definitions and edges, and the peak resident memory.
+func benchAnalyze(b *testing.B, files []callgraph.SourceFile) {
 	fe := New(Options{Workers: 1})
 	var defs, calls int
 	cpu := cpuMeter(b)
@@ -63,6 +73,14 @@ func BenchmarkAnalyzeNetworkx(b *testing.B) {
 	b.ReportMetric(float64(defs), "defs")
 	b.ReportMetric(float64(calls), "edges")
 	reportPeak(b)
+}
+
+// BenchmarkAnalyzeSympy analyses all of sympy (≈753k lines) on one worker: the profile
+// target of issue 16's Python case (bench/pycg compares it with parsing, one process per
+// mode, for the peak memory). Run it with -memprofile or -cpuprofile to see where the
+// cost goes.
+func BenchmarkAnalyzeSympy(b *testing.B) {
+	benchAnalyze(b, packageFiles(b, "sympy", "python3-sympy"))
 }
 
 // cpuClock measures the process's user+system CPU time over a benchmark loop.

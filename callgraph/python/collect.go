@@ -356,6 +356,9 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 		if n.kind == kIf || n.kind == kElif || n.kind == kWhile {
 			c.truth(t.firstNamed(i), sc)
 		}
+		if n.kind == kIf {
+			c.narrowIf(i, sc)
+		}
 		if n.kind == kExcept {
 			if ap := t.child(i, kAsPattern); ap >= 0 {
 				if tg := t.child(ap, kAsPatternTarget); tg >= 0 {
@@ -439,6 +442,123 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 		}
 	}
 	c.visitChildren(i, sc, caller, cond)
+}
+
+// narrowIf records the isinstance narrowings of if statement i in a function scope: in
+// `if isinstance(x, C):` (x a local name or parameter, C a class or a tuple of classes) x
+// holds only instances of C in the body, and none in the elif and else clauses; `not
+// isinstance` swaps the two. When the body always leaves (return, raise, continue,
+// break) and there is no else clause, x holds no instance of C after the statement, up
+// to the end of the enclosing block. Narrowings are bindings valid over a range of
+// positions (binding.until), so assignments inside the branches still reach the code
+// after the statement.
+func (c *collector) narrowIf(i int32, sc *scope) {
+	t := c.t
+	if sc.kind != scopeFunction {
+		return
+	}
+	cond := t.firstNamed(i)
+	name, classes, neg := c.isinstanceTest(cond, sc)
+	if name < 0 {
+		return
+	}
+	var body int32 = -1
+	var alts []int32
+	for ch := t.nodes[cond].next; ch >= 0; ch = t.nodes[ch].next {
+		switch t.nodes[ch].kind {
+		case kBlock:
+			if body < 0 {
+				body = ch
+			}
+		case kElif, kElse:
+			alts = append(alts, ch)
+		}
+	}
+	if body < 0 {
+		return
+	}
+	id := c.str(name)
+	if len(sc.names[id]) == 0 && sc.def != nil {
+		// only names the function binds (parameters, locals): a global's narrowing
+		// would have to be visible to the other functions too
+		return
+	}
+	pre := c.newExpr(expr{op: eName, name: id, sc: sc, pos: t.nodes[i].start})
+	narrowed := func(keep bool) *expr {
+		return c.newExpr(expr{op: eNarrow, x: pre, keyOK: keep, litData: &litData{elems: classes}})
+	}
+	c.bindName(sc, id, binding{pos: t.nodes[body].start, until: t.nodes[body].end, val: narrowed(!neg)})
+	for _, a := range alts {
+		c.bindName(sc, id, binding{pos: t.nodes[a].start, until: t.nodes[a].end, val: narrowed(neg)})
+	}
+	if len(alts) == 0 && c.leaves(body) {
+		if p := t.nodes[i].parent; p >= 0 && t.nodes[p].end > t.nodes[i].end {
+			c.bindName(sc, id, binding{pos: t.nodes[i].end, until: t.nodes[p].end, val: narrowed(neg)})
+		}
+	}
+}
+
+// isinstanceTest recognises `isinstance(x, C)` and `not isinstance(x, C)` with x a name:
+// it returns x's node, the class expressions and whether the test is negated, or -1.
+func (c *collector) isinstanceTest(cond int32, sc *scope) (name int32, classes []*expr, neg bool) {
+	t := c.t
+	for cond >= 0 && (t.nodes[cond].kind == kNotOp || t.nodes[cond].kind == kParenthesized) {
+		if t.nodes[cond].kind == kNotOp {
+			neg = !neg
+		}
+		cond = t.firstNamed(cond)
+	}
+	if cond < 0 || t.nodes[cond].kind != kCall {
+		return -1, nil, false
+	}
+	fn := t.firstNamed(cond)
+	if fn < 0 || t.nodes[fn].kind != kIdentifier || !t.textEq(fn, "isinstance") {
+		return -1, nil, false
+	}
+	al := t.nodes[fn].next
+	if al < 0 || t.nodes[al].kind != kArgumentList {
+		return -1, nil, false
+	}
+	args := t.namedChildren(al, nil)
+	if len(args) != 2 || t.nodes[args[0]].kind != kIdentifier {
+		return -1, nil, false
+	}
+	cl := args[1]
+	if t.nodes[cl].kind == kParenthesized {
+		cl = t.firstNamed(cl)
+	}
+	if cl >= 0 && t.nodes[cl].kind == kTuple {
+		for _, el := range t.namedChildren(cl, nil) {
+			classes = append(classes, c.conv(el, sc))
+		}
+	} else if cl >= 0 {
+		classes = append(classes, c.conv(cl, sc))
+	}
+	return args[0], classes, neg
+}
+
+// leaves reports whether block b always leaves it: its last statement is a return,
+// raise, continue or break.
+func (c *collector) leaves(b int32) bool {
+	t := c.t
+	var last int32 = -1
+	for ch := t.nodes[b].first; ch >= 0; ch = t.nodes[ch].next {
+		if t.nodes[ch].named && !t.nodes[ch].extra {
+			last = ch
+		}
+	}
+	if last < 0 {
+		return false
+	}
+	switch t.nodes[last].kind {
+	case kReturn, kRaise:
+		return true
+	}
+	switch t.symName(last) {
+	case "continue_statement", "break_statement":
+		return true
+	}
+	return false
 }
 
 // lambda returns the value of lambda expression i (evaluated in scope sc): a hidden

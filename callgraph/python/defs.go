@@ -397,7 +397,7 @@ func (c *collector) params(p int32, sc *scope, caller *defInfo) []param {
 			if id < 0 {
 				continue
 			}
-			pr := param{name: c.str(id), star: star, kwOnly: kwOnly && !star}
+			pr := param{name: c.str(id), star: star, kwOnly: kwOnly && !star, varPos: star && kwOnly && t.child(ch, kListSplatPattern) >= 0}
 			// the default value follows `=`
 			sawEq := false
 			for v := nd.first; v >= 0; v = t.nodes[v].next {
@@ -416,7 +416,7 @@ func (c *collector) params(p int32, sc *scope, caller *defInfo) []param {
 			out = append(out, pr)
 		case kListSplatPattern, kDictSplatPattern:
 			if id := t.child(ch, kIdentifier); id >= 0 {
-				out = append(out, param{name: c.str(id), star: true})
+				out = append(out, param{name: c.str(id), star: true, varPos: nd.kind == kListSplatPattern})
 			}
 			if nd.kind == kListSplatPattern {
 				kwOnly = true
@@ -458,9 +458,6 @@ func (c *collector) call(i int32, sc *scope, caller *defInfo) {
 // argument (filter, sorted, reversed, list, tuple, set, frozenset, iter), the container
 // their result iterates over.
 func (c *collector) builtinCall(cs *callSite, ce *expr) {
-	if cs.star {
-		return
-	}
 	var positional []*expr
 	var key *expr
 	for k, a := range cs.args {
@@ -472,6 +469,14 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 		}
 	}
 	fn := cs.callee
+	if fn.op == eName && outsideHigherOrder[fn.name] || fn.op == eAttr && fn.x.op == eName && outsideHigherOrder[fn.name] {
+		// the positional arguments before a *args are known
+		c.outsideCall(cs, ce, fn.name, positional)
+		return
+	}
+	if cs.star {
+		return
+	}
 	name := ""
 	switch {
 	case fn.op == eName:
@@ -568,6 +573,39 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 		if len(positional) == 1 && len(cs.args) == 1 {
 			ce.builtin = positional[0] // the function, as the class attribute's value
 		}
+	}
+}
+
+// outsideHigherOrder names the functions of the standard library (functools, itertools)
+// that call a function argument, or wrap it: they apply when the name (or the module
+// attribute) evaluates to something outside the project.
+var outsideHigherOrder = map[string]bool{"partial": true, "reduce": true, "starmap": true}
+
+// outsideCall records what a call of functools.partial, functools.reduce or
+// itertools.starmap does with its function argument f: partial(f, ...) evaluates to f
+// with its arguments' positions unknown (calling it calls f, no arguments flow), reduce
+// calls f on the elements of its iterable, starmap calls f on unpacked elements (no
+// arguments flow). These calls are implicit call sites of the caller.
+func (c *collector) outsideCall(cs *callSite, ce *expr, name string, positional []*expr) {
+	if len(positional) == 0 {
+		return
+	}
+	f := positional[0]
+	switch name {
+	case "partial":
+		ce.builtin = c.newExpr(expr{op: ePartial, x: f})
+		ce.extBuiltin = true
+	case "reduce", "starmap":
+		if len(positional) < 2 {
+			return
+		}
+		var args []*expr
+		if name == "reduce" {
+			it := c.newExpr(expr{op: eIter, x: positional[1]})
+			args = []*expr{it, it}
+		}
+		c.calls = append(c.calls, &callSite{caller: cs.caller, line: cs.line, implicit: true, args: args, kws: make([]string, len(args)),
+			callee: c.newExpr(expr{op: eBuiltinArg, name: name, x: f, litData: &litData{elems: []*expr{cs.callee}}})})
 	}
 }
 

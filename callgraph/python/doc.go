@@ -95,7 +95,21 @@
 //     decorators return when they are project functions returning project functions (a
 //     wrapper, the function itself handed back), as Python binds it; when a decorator lies
 //     outside the project (functools, a framework) or is a project class (its instances'
-//     __call__ dispatch is often opaque), the definition is kept as the callee. Parameters
+//     __call__ dispatch is often opaque), the definition is kept as the callee. The
+//     positional arguments a call passes beyond a function's positional parameters flow
+//     into its *args parameter as one tuple per call site (`func, args = args[0],
+//     args[1:]` takes the first); **kwargs is not followed. functools.partial(f, ...)
+//     evaluates to f, its calls' argument positions unknown (no arguments flow);
+//     functools.reduce(f, xs) and itertools.starmap(f, xs) call f on behalf of their
+//     caller, as map does; a parameter whose default is a builtin (`def fold(...,
+//     map=map)`) may be that builtin. isinstance narrows local names and parameters:
+//     inside `if isinstance(x, C):` x holds only instances of C (a class or a tuple of
+//     classes; an outside class keeps only what may be its instance), in the elif and
+//     else clauses no instance of C, and after an if whose body always leaves (return,
+//     raise, continue, break) and has no else, none up to the end of the enclosing block
+//     (`not isinstance` swaps them); an assignment inside a branch still reaches the code
+//     after the statement. Attributes (`isinstance(self.curve, C)`) are not narrowed,
+//     and type(self)(...) is not followed. Parameters
 //     are merged over all call sites (context-insensitive), with one exception: a function
 //     that returns one of its parameters unchanged returns, at each call, that call's own
 //     argument, which keeps identity functions and decorators precise. Arguments are
@@ -198,15 +212,17 @@
 // On the installed networkx package (≈165k lines, 7,150 definitions, 42k edges), measured
 // with
 //
-//	go test ./callgraph/python -run '^$' -bench 'Networkx$' -benchtime 2x -count 4
+//	go test ./callgraph/python -run '^$' -bench 'AnalyzeNetworkx$|ParseOnlyNetworkx$' -benchtime 2x -count 2
 //
-// one worker builds the call graph in about 2.0× the CPU time of parsing the same files
-// with go-tree-sitter alone (BenchmarkParseOnlyNetworkx; 1.93× before implicit calls and
-// property accessors were resolved, on a loaded machine where the ratio varies by ±0.1).
-// Peak resident memory is about 200 MB.
+// one worker builds the call graph in about 2.15× the CPU time of parsing the same files
+// with go-tree-sitter alone (best of two, load average ≈8 on 2 cores; 2.06× before the
+// *args, functools and isinstance rules). Of the analysis's CPU time, about 45% is
+// tree-sitter's parse, 13% the C walk that flattens each tree into the collector's nodes,
+// 11% collecting the facts, 18% resolution and 8% garbage collection. Peak resident memory
+// is about 180 MB.
 //
-// Operator-heavy code costs more: on sympy (753k lines), bench/pycg measures 2.65× the
-// CPU time of parsing, 2.1 GB peak, 1.04M edges (1.93×, 1.1 GB and 187k edges without
-// implicit calls): most arithmetic, comparison and attribute read in sympy is a call of
-// Expr's special methods or of a property.
+// Operator-heavy code costs more: on sympy (753k lines), bench/pycg measures about 2.7×
+// the CPU time of parsing and 2.1–2.3 GB peak, 0.87M edges (bench/pycg/README.md says
+// where the memory goes): most arithmetic, comparison and attribute read in sympy is a
+// call of Expr's special methods or of a property.
 package python

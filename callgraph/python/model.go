@@ -21,7 +21,10 @@ const (
 type binding struct {
 	pos  uint32
 	cond bool
-	val  *expr
+	// until, when set, limits a narrowing binding (isinstance) to the positions before it:
+	// there it is unconditional, from there on it does not exist
+	until uint32
+	val   *expr
 }
 
 // starImport is `from m import *` in a module scope.
@@ -83,7 +86,9 @@ const (
 	eConst             // an integer or plain string constant (name holds constKey's form)
 	eProto             // the method name (a dunder) of the instances x evaluates to: implicit protocol calls; litData.keys, when set, are fallbacks tried in order when a class (with no base outside the project) lacks the method
 	eClassOf           // the project classes x evaluates to (raise C: C is instantiated)
-	eBuiltinArg        // x, when the builtin function called name (looked up in sc) is not rebound
+	eBuiltinArg        // x, when the builtin function called name (looked up in sc) is not rebound; with elems, when elems[0] (the callee, functools.reduce...) lies outside the project
+	eNarrow            // x narrowed by isinstance(x, elems...): keyOK set keeps the instances of those classes, else drops them
+	ePartial           // functools.partial(x, ...): the functions x evaluates to, their argument positions unknown
 )
 
 // expr is a symbolic expression: what a name, an attribute or a call may evaluate to.
@@ -118,6 +123,9 @@ type litData struct {
 	// the results of calling its function argument (map, filter, sorted, list, ...), a
 	// container literal holding them; it applies when the name is not rebound
 	builtin *expr
+	// extBuiltin marks a builtin that applies when the callee lies outside the project
+	// (functools.partial) rather than when a builtin name is not rebound
+	extBuiltin bool
 }
 
 // stored holds the values stored into a container literal, keyed like its keys ("" for
@@ -135,6 +143,7 @@ type param struct {
 	name      string
 	dflt      *expr
 	star      bool // *args or **kwargs
+	varPos    bool // *args: the extra positional arguments of each call flow in as a tuple
 	kwOnly    bool
 	flows     []*expr // argument expressions flowing in from resolved calls (level 7)
 	flowsSeen map[*expr]bool
@@ -294,7 +303,8 @@ type value struct {
 	kind  valueKind
 	bound bool // a method reached through an instance (its first parameter is bound)
 	// for container values: the list was sliced; off is the constant start of the slice,
-	// -1 when unknown
+	// -1 when unknown. For a function (vDef): a functools.partial of it, whose calls'
+	// argument positions are unknown.
 	sliced bool
 	off    int32
 	// recv is the class of the instance a bound method was looked up on

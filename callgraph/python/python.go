@@ -196,7 +196,7 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) ([]resolution, err
 				}
 				for _, d := range defs {
 					res[k].targets = appendDef(res[k].targets, d)
-					if round < rounds && bindArgs(cs, d, bound) {
+					if round < rounds && !(v.kind == vDef && v.sliced) && r.bindArgs(cs, d, bound) {
 						changed = true
 					}
 					if round < rounds && bound && flowSelf(d, recv) {
@@ -243,17 +243,18 @@ func appendDef(ds []*defInfo, d *defInfo) []*defInfo {
 }
 
 // bindArgs records the argument expressions of cs as values flowing into d's parameters;
-// bound means d's first parameter is the receiver. It reports whether a parameter that
-// some expression reads received a new value (flows into parameters nobody reads cannot
-// change any result).
-func bindArgs(cs *callSite, d *defInfo, bound bool) bool {
+// bound means d's first parameter is the receiver. The positional arguments beyond d's
+// positional parameters flow into its *args parameter as one tuple per call site. It
+// reports whether a parameter that some expression reads received a new value (flows
+// into parameters nobody reads cannot change any result).
+func (r *resolver) bindArgs(cs *callSite, d *defInfo, bound bool) bool {
 	off := 0
 	if bound && d.class != nil && !d.static {
 		off = 1
 	}
 	changed := false
 	add := func(p *param, a *expr) {
-		if a == nil || a.op == eUnknown || p.star {
+		if a == nil || a.op == eUnknown || p.star && !(p.varPos && a.op == eSeq) {
 			return
 		}
 		if p.flowsSeen == nil {
@@ -280,11 +281,44 @@ func bindArgs(cs *callSite, d *defInfo, bound bool) bool {
 		}
 		j := pos + off
 		pos++
-		if j < len(d.params) && !d.params[j].kwOnly {
+		if j < len(d.params) && !d.params[j].kwOnly && !d.params[j].star {
 			add(&d.params[j], a)
+			continue
+		}
+		if vp := varPosParam(d); vp >= 0 && j >= vp {
+			k := restKey{cs, d}
+			t := r.rest[k]
+			if t == nil {
+				t = &expr{op: eSeq, litData: &litData{}}
+				if r.rest == nil {
+					r.rest = map[restKey]*expr{}
+				}
+				r.rest[k] = t
+			}
+			if n := j - vp; n == len(t.elems) {
+				t.elems = append(t.elems, a)
+				add(&d.params[vp], t)
+			}
 		}
 	}
 	return changed
+}
+
+// restKey identifies the tuple of extra positional arguments a call site passes to a
+// function's *args.
+type restKey struct {
+	cs *callSite
+	d  *defInfo
+}
+
+// varPosParam returns the index of d's *args parameter, or -1.
+func varPosParam(d *defInfo) int {
+	for j := range d.params {
+		if d.params[j].varPos {
+			return j
+		}
+	}
+	return -1
 }
 
 // report assigns identities and builds the Analysis.

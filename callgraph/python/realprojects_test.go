@@ -21,8 +21,9 @@ type realProject struct {
 	name, deb string
 	// heldOut projects were not looked at while the front end was tuned. The goal for
 	// them is precision ≥ .98 and recall ≥ .85 (issue 18); the floors below are what the
-	// front end reached on its first and only run against them, less a small margin, so
-	// that the test guards against regressions without claiming the goal (see README.md).
+	// front end reached at the end of the round that held them out, less a small margin,
+	// so that the test guards against regressions without claiming the goal (see
+	// README.md).
 	heldOut    bool
 	minP, minR float64
 }
@@ -30,8 +31,13 @@ type realProject struct {
 var realProjects = []realProject{
 	{name: "jsonschema", deb: "python3-jsonschema", minP: 0.98, minR: 0.95},
 	{name: "websocket", deb: "python3-websocket", minP: 0.98, minR: 0.98},
-	{name: "toolz", deb: "python3-toolz", heldOut: true, minP: 0.98, minR: 0.73},
-	{name: "ecdsa", deb: "python3-ecdsa", heldOut: true, minP: 0.84, minR: 0.92},
+	// toolz and ecdsa were held out in the first round; their misses and extras were
+	// looked at in the second, which makes them tuning projects.
+	{name: "toolz", deb: "python3-toolz", minP: 0.98, minR: 0.83},
+	{name: "ecdsa", deb: "python3-ecdsa", minP: 0.86, minR: 0.92},
+	// held out in the second round (chosen, traced and reviewed before any change)
+	{name: "icalendar", deb: "python3-icalendar", heldOut: true, minP: 0.99, minR: 0.66},
+	{name: "hyperlink", deb: "python3-hyperlink", heldOut: true, minP: 0.92, minR: 0.92},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of

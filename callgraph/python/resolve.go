@@ -40,6 +40,9 @@ type resolver struct {
 	// flows, or a cycle cut short); an expression is stable when its evaluation did not
 	// increase it, and then keeps its memo across rounds.
 	unstable int
+	// rest holds, per call site and callee, the tuple of the extra positional arguments
+	// that flow into the callee's *args
+	rest map[restKey]*expr
 	// dynNames holds the attribute names assigned from outside a class somewhere
 	// (obj.x = v): class attribute lookups of these names may change between rounds
 	dynNames map[string]bool
@@ -259,7 +262,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		if e.litData != nil && e.builtin != nil && !r.noFlow {
 			// a builtin function (not rebound), or a method of a container literal
-			if e.x.op == eName && r.isBuiltin(e.x.sc, e.x.name) || e.x.op == eAttr && r.isContainer(e.x.x) {
+			if e.extBuiltin && r.outside(e.x) || !e.extBuiltin && (e.x.op == eName && r.isBuiltin(e.x.sc, e.x.name) || e.x.op == eAttr && r.isContainer(e.x.x)) {
 				out = union(out, r.eval(e.builtin))
 			}
 		}
@@ -274,10 +277,25 @@ func (r *resolver) evalOp(e *expr) []value {
 			}
 			return r.eval(e.x)
 		}
-		if !r.isBuiltin(e.sc, e.name) {
+		if e.litData != nil {
+			if !r.outside(e.elems[0]) {
+				return nil
+			}
+		} else if !r.isBuiltin(e.sc, e.name) {
 			return nil
 		}
 		return r.eval(e.x)
+	case eNarrow:
+		return r.narrow(e)
+	case ePartial:
+		var out []value
+		for _, v := range r.eval(e.x) {
+			if v.kind == vDef && v.def.fn.Kind != "class" {
+				v.sliced = true
+			}
+			out = addValues(out, v)
+		}
+		return out
 	case eDef:
 		out := e.def.defValue()
 		// A decorated function's name is bound to what its decorators return. When the
@@ -470,6 +488,77 @@ func (r *resolver) evalOp(e *expr) []value {
 	return nil
 }
 
+// narrow evaluates an isinstance narrowing: the values of e.x that are (e.keyOK) or are
+// not (otherwise) instances of the classes e.elems evaluate to. A class outside the
+// project keeps, when testing positively, only what may be an instance of it: values
+// outside the project, containers, generators, and instances of classes with a base
+// outside the project.
+func (r *resolver) narrow(e *expr) []value {
+	var classes []*defInfo
+	outsideClass := false
+	for _, c := range e.elems {
+		vs := r.eval(c)
+		if len(vs) == 0 {
+			outsideClass = true
+		}
+		for _, v := range vs {
+			switch {
+			case v.kind == vDef && v.def.fn.Kind == "class":
+				classes = appendDef(classes, v.def)
+			case v.kind == vSeq && v.lit.op == eSeq:
+				// a tuple of classes held by a name
+				for _, el := range v.lit.elems {
+					for _, w := range r.eval(el) {
+						if w.kind == vDef && w.def.fn.Kind == "class" {
+							classes = appendDef(classes, w.def)
+						}
+					}
+				}
+			default:
+				outsideClass = true
+			}
+		}
+	}
+	var out []value
+	for _, v := range r.eval(e.x) {
+		is := false
+		if v.kind == vInst {
+			for _, k := range r.mro(v.def) {
+				if slices.Contains(classes, k) {
+					is = true
+					break
+				}
+			}
+		}
+		switch {
+		case e.keyOK && is, !e.keyOK && !is:
+		case e.keyOK && outsideClass && (v.kind != vInst || r.outsideBase(v.def)) && v.kind != vDef && v.kind != vModule:
+		default:
+			continue
+		}
+		out = addValues(out, v)
+	}
+	return out
+}
+
+// outside reports whether e evaluates to something outside the project only: a name
+// imported from another package, or an attribute of such a module.
+func (r *resolver) outside(e *expr) bool {
+	vs := r.eval(e)
+	if len(vs) == 0 && e.op == eAttr {
+		vs = r.eval(e.x)
+	}
+	if len(vs) == 0 {
+		return false
+	}
+	for _, v := range vs {
+		if v.kind != vExternal {
+			return false
+		}
+	}
+	return true
+}
+
 // isContainer reports whether e may evaluate to a container literal.
 func (r *resolver) isContainer(e *expr) bool {
 	for _, v := range r.eval(e) {
@@ -586,7 +675,13 @@ func (r *resolver) functionDecorators(d *defInfo) bool {
 // nor does a star import of the project.
 func (r *resolver) isBuiltin(sc *scope, name string) bool {
 	for s := sc; s != nil; s = s.parent {
-		if len(s.names[name]) > 0 {
+		if bs := s.names[name]; len(bs) > 0 {
+			// a parameter whose default is the builtin (`def fold(..., map=map)`) may be it
+			if len(bs) == 1 && bs[0].val.op == eParam {
+				if p := bs[0].val.def.params[bs[0].val.idx]; p.dflt != nil && p.dflt.op == eName && p.dflt.name == name && p.dflt.sc != s {
+					return r.isBuiltin(p.dflt.sc, name)
+				}
+			}
 			return false
 		}
 		if s.kind == scopeModule && len(s.stars) > 0 && len(r.starLookup(s.file, name)) > 0 {
@@ -799,7 +894,7 @@ func reaching(bs []binding, pos uint32) []binding {
 	lastU := -1
 	any := false
 	for k, b := range bs {
-		if b.pos > pos {
+		if b.pos > pos || b.until != 0 && pos >= b.until {
 			continue
 		}
 		any = true
@@ -812,7 +907,7 @@ func reaching(bs []binding, pos uint32) []binding {
 	}
 	var out []binding
 	for k, b := range bs {
-		if b.pos > pos {
+		if b.pos > pos || b.until != 0 && pos >= b.until {
 			continue
 		}
 		if k == lastU || (b.cond && (lastU < 0 || b.pos >= bs[lastU].pos)) {
@@ -1156,7 +1251,7 @@ func c3merge(seqs [][]*defInfo) ([]*defInfo, bool) {
 // value ever passed (one level of call-site sensitivity, which keeps identity-like
 // functions and decorators precise).
 func (r *resolver) callResultAt(v value, e *expr) []value {
-	if v.kind != vDef || v.def.fn.Kind == "class" || v.def.yields || r.noFlow || e.litData == nil {
+	if v.kind != vDef || v.def.fn.Kind == "class" || v.def.yields || r.noFlow || e.litData == nil || v.sliced {
 		return r.callResult(v)
 	}
 	d := v.def

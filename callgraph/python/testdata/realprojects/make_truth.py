@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Build the call-graph ground truth of one real project (see README.md beside this file).
 
-    /usr/bin/python3 make_truth.py trace   PROJECT   # copy, run its tests under the tracer
+    /usr/bin/python3 make_truth.py trace   PROJECT [PYTEST_ARG...]  # copy, run its tests under the tracer
     /usr/bin/python3 make_truth.py review  PROJECT [TOOL_EDGES]  # candidates to review
     /usr/bin/python3 make_truth.py truth   PROJECT   # write PROJECT/truth.txt
 
@@ -191,7 +191,7 @@ def in_scope(proj, did):
 
 # ---------------------------------------------------------------- trace
 
-def cmd_trace(project):
+def cmd_trace(project, extra=()):
     work = os.path.join(WORK, project)
     root = os.path.join(work, "root")
     shutil.rmtree(work, ignore_errors=True)
@@ -201,7 +201,7 @@ def cmd_trace(project):
     env = dict(os.environ, PYTHONPATH=HERE, PYCG_TRACE_OUT=os.path.join(work, "trace.json"),
                PYCG_TRACE_ROOT=root, PYTHONDONTWRITEBYTECODE="1")
     cmd = ["/usr/bin/python3", "-m", "pytest", "-p", "_pycg_trace", "-p", "no:cacheprovider",
-           "--continue-on-collection-errors", "-q", project]
+           "--continue-on-collection-errors", "-q"] + list(extra) + [project]
     with open(os.path.join(work, "pytest.log"), "w") as log:
         rc = subprocess.call(cmd, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
     print("pytest exit status", rc)
@@ -510,7 +510,7 @@ def cmd_truth(project):
 if __name__ == "__main__":
     cmd, project = sys.argv[1], sys.argv[2]
     if cmd == "trace":
-        cmd_trace(project)
+        cmd_trace(project, sys.argv[3:])
     elif cmd == "traced":
         write_traced(project)
     elif cmd == "review":
