@@ -194,13 +194,15 @@ func GoSkipPattern(ids []string) (string, error) {
 // (PytestEventsFile) there. The program is `-c` with faultline's bootstrap (pytest.main
 // with a reporter plugin; see the package doc), then `-p no:cacheprovider -rA -o
 // junit_family=xunit1 --junitxml=… --continue-on-collection-errors`, the selection and args.
-// a.Skip is deselected and a.Ignore left uncollected by the plugin, so no list of ids ever
-// reaches the command line.
+// The files of a.Select.IDs are collected and the plugin keeps the ids (an id also selects
+// its parametrizations and, for a class, its methods), deselects a.Skip and leaves a.Ignore
+// uncollected, so no list of ids ever reaches the command line.
 func PytestAttemptArgs(a Attempt, rootdir, dir string, args []string) (argv []string, config []byte) {
 	cfg := map[string]any{
 		"events":      path.Join(dir, PytestEventsFile),
 		"deselect":    nonNil(a.Skip),
 		"ignore":      nonNil(a.Ignore),
+		"select":      nonNil(a.Select.IDs),
 		"message_len": a.Limits.MessageLen,
 	}
 	config, _ = json.Marshal(cfg)
@@ -208,11 +210,21 @@ func PytestAttemptArgs(a Attempt, rootdir, dir string, args []string) (argv []st
 		"-p", "no:cacheprovider", "--rootdir=" + rootdir,
 		"-rA", "-o", "junit_family=xunit1", "--junitxml=" + path.Join(dir, PytestJUnitFile),
 		"--continue-on-collection-errors"}
+	// Node ids are selected by the plugin among their files' tests: given to pytest as
+	// arguments, one that does not collect (its file has an import error) would stop the
+	// whole run with a usage error.
+	seen := map[string]bool{}
 	for _, f := range a.Select.Files {
 		c, _ := task.CleanRelPath(f)
 		argv = append(argv, c)
 	}
-	argv = append(argv, a.Select.IDs...)
+	for _, id := range a.Select.IDs {
+		file, _, _ := strings.Cut(id, "::")
+		if !seen[file] {
+			seen[file] = true
+			argv = append(argv, file)
+		}
+	}
 	return append(argv, args...), config
 }
 
@@ -335,6 +347,7 @@ func BuildReport(kind task.TestKind, sel task.Selection, lim task.Limits, res Co
 	}
 	a := assess(kind, sel, lim, res)
 	rep := a.rep
+	rep.Tests = filterSelected(rep.Tests, sel)
 	if len(a.conflicts) > 0 {
 		untrusted(rep, a.conflicts, lim)
 	}

@@ -24,6 +24,9 @@ type assessment struct {
 	// conflicts are disagreements between channels of evidence: the run is untrusted.
 	conflicts []string
 	units     []unitState
+	// lost maps a file whose tests cannot run to why (pytest: a collection error, an
+	// interpreter that died collecting it).
+	lost map[string]string
 }
 
 // unitState is one test binary (Go package) or interpreter (pytest session) of an attempt
@@ -42,8 +45,6 @@ type unitState struct {
 	known []string
 	// ignore lists files not to collect next time (pytest died collecting them).
 	ignore []string
-	// lost maps a file whose tests cannot run to why (pytest collection errors).
-	lost map[string]string
 }
 
 func assess(kind task.TestKind, sel task.Selection, lim task.Limits, res CommandResult) *assessment {
@@ -83,9 +84,12 @@ func assessGo(rep *task.Report, sel task.Selection, lim task.Limits, res Command
 	rep.Output = truncate(rep.Output, int(lim.OutputBytes))
 	a := &assessment{rep: rep}
 	switch rep.State {
-	case task.RunTimeout, task.RunBuildFailed, task.RunNoTests, task.RunSetupFailed:
+	case task.RunBuildFailed, task.RunNoTests, task.RunSetupFailed:
 		a.final = true
 	}
+	// At the run's own time limit the state stays RunTimeout, but the packages that had
+	// started are re-run like those that hit their -timeout: which of their tests a killed
+	// run had reached depends on the machine.
 	a.conflicts = append(a.conflicts, gr.Conflicts...)
 	if gr.Dropped {
 		a.conflicts = append(a.conflicts, fmt.Sprintf("the go test -json stream named more than %d tests or %d bytes of text", MaxStreamTests, MaxStreamText))
@@ -97,7 +101,13 @@ func assessGo(rep *task.Report, sel task.Selection, lim task.Limits, res Command
 	}
 	if !res.TimedOut && res.ExitCode >= 0 {
 		failed, allPassed := "", len(gr.Packages) > 0
+		died := map[string]bool{}
 		for _, p := range gr.Packages {
+			if p.Died != "" {
+				// A binary that exits 0 in the middle of a test makes go report the
+				// package as passed whatever failed before: the early end explains it.
+				died[p.Path] = true
+			}
 			if p.Ended && !p.Passed && failed == "" {
 				failed = "package " + p.Path
 			}
@@ -106,7 +116,8 @@ func assessGo(rep *task.Report, sel task.Selection, lim task.Limits, res Command
 			}
 		}
 		for _, t := range gr.Tests {
-			if t.Outcome == task.Fail && failed == "" && t.ID != culpritOf(gr, t.ID) {
+			pkg, _, _ := task.SplitGoTestID(t.ID)
+			if t.Outcome == task.Fail && failed == "" && t.ID != culpritOf(gr, t.ID) && !died[pkg] {
 				failed = t.ID
 			}
 			if t.Outcome != task.Pass && t.Outcome != task.Skip {
@@ -185,8 +196,12 @@ func culpritOf(gr *GoResult, id string) string {
 	return ""
 }
 
+// goReport fills rep from a go test stream. rep.Tests holds every test the stream names (a
+// -run pattern may run more than the selection; Resolve needs them all); the state counts
+// the selected ones.
 func goReport(rep *task.Report, gr *GoResult, sel task.Selection, stderr string, pr procResult, lim task.Limits) {
-	rep.Tests = filterSelected(gr.Tests, sel)
+	rep.Tests = gr.Tests
+	selected := len(filterSelected(gr.Tests, sel))
 	switch {
 	case pr.timedOut:
 		rep.State = task.RunTimeout
@@ -198,9 +213,9 @@ func goReport(rep *task.Report, gr *GoResult, sel task.Selection, stderr string,
 		// go itself failed before running anything (bad go.mod, no such package).
 		rep.State = task.RunBuildFailed
 		rep.Detail = truncate(strings.TrimSpace(gr.BuildOutput+"\n"+stderr), lim.MessageLen*4)
-	case len(rep.Tests) == 0 && len(gr.FailedPackages) == 0:
+	case selected == 0 && len(gr.FailedPackages) == 0:
 		rep.State = task.RunNoTests
-	case len(rep.Tests) == 0:
+	case selected == 0:
 		rep.State = task.RunCrashed
 		rep.Detail = truncate(packageOutput(gr), lim.MessageLen*4)
 	default:
@@ -289,9 +304,10 @@ func assessPytest(rep *task.Report, sel task.Selection, lim task.Limits, res Com
 	}
 	sessionDone := ev.ended && len(inFlight) == 0
 
-	u := unitState{known: append([]string(nil), ev.items...), lost: map[string]string{}}
+	u := unitState{known: append([]string(nil), ev.items...)}
+	a.lost = map[string]string{}
 	for f, msg := range ev.collectErr {
-		u.lost[f] = msg
+		a.lost[f] = msg
 	}
 	tests := make([]task.TestResult, 0, len(own)+len(inFlight))
 	for _, t := range own {
@@ -349,7 +365,7 @@ func assessPytest(rep *task.Report, sel task.Selection, lim task.Limits, res Com
 	if ev.collecting != "" {
 		u.died = "crash"
 		u.ignore = []string{ev.collecting}
-		u.lost[ev.collecting] = how + " while collecting this file\n" + tail
+		a.lost[ev.collecting] = how + " while collecting this file\n" + tail
 	}
 	if !ev.itemsDone && ev.collecting == "" && !ev.ended {
 		u.died = "crash" // died between collecting and running: nothing known
@@ -362,9 +378,12 @@ func assessPytest(rep *task.Report, sel task.Selection, lim task.Limits, res Com
 	}
 	switch {
 	case res.TimedOut:
+		// Not final: the tests the kill cut off or never reached are re-run.
 		rep.State = task.RunTimeout
 		rep.Detail = fmt.Sprintf("run exceeded its time limit of %s", lim.Timeout)
-		a.final = true
+		if u.died == "" && len(inFlight) > 0 {
+			u.died = "timeout"
+		}
 	case ev.ended && ev.status == 5 && len(tests) == 0:
 		rep.State = task.RunNoTests
 		a.final = true
