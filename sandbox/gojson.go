@@ -61,8 +61,11 @@ type GoResult struct {
 	// with a failing test, events after a package's end. Sorted.
 	Conflicts []string
 	// Dropped is set when the stream named more tests than the parser keeps
-	// (MaxStreamTests) or its text exceeded MaxStreamText; what was left out is not in Tests.
+	// (MaxStreamTests, or MaxStreamText bytes of ids): what was left out is not in Tests.
 	Dropped bool
+	// TextCut is set when messages and output were cut short because the stream's text
+	// exceeded MaxStreamText in all.
+	TextCut bool
 }
 
 // GoPackage is how one package's test binary ended.
@@ -95,8 +98,9 @@ const (
 	// MaxStreamTests is the most test results kept from one stream or report.
 	MaxStreamTests = 1 << 18
 	// MaxStreamText is the most bytes of test ids, messages and output kept from one stream
-	// or report, on top of the per-message cap.
-	MaxStreamText = 64 << 20
+	// or report, on top of the per-message cap. More ids than that make the run untrusted;
+	// more text is cut (and noted).
+	MaxStreamText = 32 << 20
 )
 
 // GoParser consumes a `go test -json` stream incrementally (it is an io.Writer), keeping at
@@ -116,6 +120,7 @@ type GoParser struct {
 	killedAt   time.Time
 	kept       int64 // bytes of ids and text kept
 	dropped    bool
+	textCut    bool
 	conflicts  map[string]bool
 }
 
@@ -199,7 +204,7 @@ func (p *GoParser) keep(sb *strings.Builder, s string, limit int) {
 	room := min(int64(limit+1-sb.Len()), MaxStreamText-p.kept)
 	if room <= 0 {
 		if room := MaxStreamText - p.kept; room <= 0 && len(s) > 0 {
-			p.dropped = true
+			p.textCut = true
 		}
 		return
 	}
@@ -412,7 +417,7 @@ func (p *GoParser) Result() *GoResult {
 		p.line(p.partial)
 	}
 	p.partial = nil
-	r := &GoResult{Malformed: p.malformed, BuildOutput: p.build.String(), Dropped: p.dropped}
+	r := &GoResult{Malformed: p.malformed, BuildOutput: p.build.String(), Dropped: p.dropped, TextCut: p.textCut}
 	for pkg := range p.buildFail {
 		r.BuildFailed = append(r.BuildFailed, pkg)
 	}

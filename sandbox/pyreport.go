@@ -46,6 +46,7 @@ type pytestEvents struct {
 	status     int
 	malformed  int
 	dropped    bool
+	textCut    bool
 	conflicts  []string
 }
 
@@ -87,9 +88,11 @@ func parsePytestEvents(r io.Reader, messageLen int) *pytestEvents {
 			ev.malformed++
 			return
 		}
-		if kept += int64(len(e.ID)); kept > MaxStreamText || len(ev.phases) >= MaxStreamTests || len(ev.items) >= MaxStreamTests {
-			ev.dropped = true
-			return
+		if e.E == "item" || e.E == "start" {
+			if kept += int64(len(e.ID)); kept > MaxStreamText || len(ev.order) >= MaxStreamTests || len(ev.items) >= MaxStreamTests {
+				ev.dropped = true
+				return
+			}
 		}
 		if ev.ended && e.E != "end" {
 			ev.conflicts = append(ev.conflicts, "pytest events after the session ended")
@@ -133,8 +136,12 @@ func parsePytestEvents(r io.Reader, messageLen int) *pytestEvents {
 			}
 			ph.xfail = ph.xfail || e.XFail
 			if e.Msg != "" && (ph.msg == "" || e.Outcome == "failed" && ph.msgWhen != "call") {
-				kept += int64(min(len(e.Msg), messageLen))
-				ph.msg, ph.msgWhen = truncate(e.Msg, messageLen), e.When
+				if kept+int64(min(len(e.Msg), messageLen)) > MaxStreamText {
+					ev.textCut = true
+				} else {
+					kept += int64(min(len(e.Msg), messageLen))
+					ph.msg, ph.msgWhen = truncate(e.Msg, messageLen), e.When
+				}
 			}
 		case "finish":
 			ev.finished[e.ID] = true
@@ -222,6 +229,8 @@ type pytestStdout struct {
 	late     []string
 	partial  []byte
 	tooLong  bool
+	kept     int64 // bytes of ids and messages kept
+	dropped  bool  // more -rA lines than kept
 }
 
 func (s *pytestStdout) Write(p []byte) (int, error) {
@@ -281,7 +290,13 @@ func (s *pytestStdout) line(l string) {
 		s.region = s.region[:0]
 	case isPytestFinalLine(l):
 		s.afterEnd = true
-	case isSum && len(s.all) < MaxStreamTests:
+	case isSum:
+		if s.kept += int64(len(sl.ID)); s.kept > MaxStreamText || len(s.all) >= MaxStreamTests {
+			s.dropped = true
+			return
+		}
+		sl.Message = truncate(sl.Message, DefaultMessageLen)
+		s.kept += int64(len(sl.Message))
 		s.all = append(s.all, sl)
 		if s.headers > 0 {
 			s.region = append(s.region, sl)

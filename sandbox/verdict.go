@@ -94,6 +94,9 @@ func assessGo(rep *task.Report, sel task.Selection, lim task.Limits, res Command
 	if gr.Dropped {
 		a.conflicts = append(a.conflicts, fmt.Sprintf("the go test -json stream named more than %d tests or %d bytes of text", MaxStreamTests, MaxStreamText))
 	}
+	if gr.TextCut {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("test messages cut: the stream held more than %d bytes of text", MaxStreamText))
+	}
 	if gr.Malformed > 0 && len(gr.Tests) > 0 && len(gr.BuildFailed) == 0 {
 		// go writes nothing but JSON on stdout once tests run (test2json splits long
 		// lines): these lines came from elsewhere.
@@ -263,20 +266,27 @@ func assessPytest(rep *task.Report, sel task.Selection, lim task.Limits, res Com
 		}
 		return a
 	}
+	if py.dropped {
+		a.conflicts = append(a.conflicts, fmt.Sprintf("stdout holds more than %d -rA lines or %d bytes of them", MaxStreamTests, MaxStreamText))
+	}
 	if ev.dropped {
 		a.conflicts = append(a.conflicts, fmt.Sprintf("the reporter's events named more than %d tests or %d bytes of text", MaxStreamTests, MaxStreamText))
 	}
 	a.conflicts = append(a.conflicts, ev.conflicts...)
+	if ev.textCut {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("test messages cut: the reporter's events held more than %d bytes of text", MaxStreamText))
+	}
 	if ev.malformed > 0 {
 		a.conflicts = append(a.conflicts, fmt.Sprintf("%d lines of the reporter's event file are not its events", ev.malformed))
 	}
 
 	// Own verdicts: tests that finished with a verdict from their phases.
-	junitMsg := map[string]task.TestResult{}
-	if jr != nil {
-		for _, t := range jr.Tests {
-			junitMsg[t.ID] = t
+	junitOf := func(id string) (task.TestResult, bool) {
+		if jr == nil {
+			return task.TestResult{}, false
 		}
+		t, ok := jr.byKey[junitKey(id)]
+		return t, ok
 	}
 	own := map[string]task.TestResult{}
 	for id, ph := range ev.phases {
@@ -290,11 +300,12 @@ func assessPytest(rep *task.Report, sel task.Selection, lim task.Limits, res Com
 		msg := ""
 		if o != task.Pass {
 			msg = ph.msg
-			if j, ok := junitMsg[id]; ok && j.Message != "" {
+			if j, ok := junitOf(id); ok && j.Message != "" {
 				msg = j.Message
 			}
 		}
-		own[id] = task.TestResult{ID: id, Outcome: o, Message: truncate(msg, lim.MessageLen), Duration: junitMsg[id].Duration}
+		j, _ := junitOf(id)
+		own[id] = task.TestResult{ID: id, Outcome: o, Message: truncate(msg, lim.MessageLen), Duration: j.Duration}
 	}
 	var inFlight []string
 	for _, id := range ev.order {
@@ -457,7 +468,19 @@ func assessPytest(rep *task.Report, sel task.Selection, lim task.Limits, res Com
 	case res.junitErr != nil:
 		a.conflicts = append(a.conflicts, "the JUnit file does not parse: "+truncate(res.junitErr.Error(), 200))
 	default:
-		a.conflicts = append(a.conflicts, compareVerdicts("JUnit", own, jr.Tests, junitCategory)...)
+		// Compare under JUnit's own keys (see junitKey).
+		ownKeyed := map[string]task.TestResult{}
+		for id, t := range own {
+			t.ID = junitKey(id)
+			ownKeyed[t.ID] = t
+		}
+		var jtests []task.TestResult
+		for _, k := range sortedKeys(jr.byKey) {
+			t := jr.byKey[k]
+			t.ID = k
+			jtests = append(jtests, t)
+		}
+		a.conflicts = append(a.conflicts, compareVerdicts("JUnit", ownKeyed, jtests, junitCategory)...)
 		if jr.Truncated {
 			rep.Notes = append(rep.Notes, "JUnit file larger than the parser keeps: texts cut")
 		}
