@@ -406,6 +406,20 @@ func buildPkg(s string) string {
 	return s
 }
 
+// Exited records that the test binary of pkg exited with status, for a runner that runs
+// test binaries itself and converts their output with a test2json reading a pipe (which
+// cannot know the exit): a package the stream has not ended ends now, passed if status is
+// 0, as go test reports it. Call it after the whole stream was written.
+func (p *GoParser) Exited(pkg string, status int) {
+	if pk := p.pkgs[pkg]; pk != nil && !pk.ended {
+		action := "fail"
+		if status == 0 {
+			action = "pass"
+		}
+		p.Event(GoEvent{Action: action, Package: pkg})
+	}
+}
+
 // Killed records that the run was killed at its time limit (now): a test that started and
 // did not end gets Timeout when it had run for at least half of its binary's time, NotRun
 // otherwise.

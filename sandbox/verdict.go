@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -134,6 +135,23 @@ func assessGo(rep *task.Report, sel task.Selection, lim task.Limits, res Command
 			a.conflicts = append(a.conflicts, fmt.Sprintf("go exited with status %d although every package and test passed", res.ExitCode))
 		}
 	}
+	if res.PackageStatus != nil && !res.TimedOut {
+		for _, p := range gr.Packages {
+			if len(p.CutOff) == 0 && p.Culprit == "" && !p.Ended && p.Died == "" {
+				continue
+			}
+			st, ok := res.PackageStatus[p.Path]
+			switch {
+			case !ok && slices.Contains(gr.BuildFailed, p.Path):
+			case !ok:
+				a.conflicts = append(a.conflicts, "no exit status for the test binary of "+p.Path)
+			case st == -1000:
+				a.conflicts = append(a.conflicts, "two exit statuses for the test binary of "+p.Path)
+			case (st == 0) != (p.Ended && p.Passed):
+				a.conflicts = append(a.conflicts, fmt.Sprintf("the test binary of %s exited with status %d but its stream says it %s", p.Path, st, map[bool]string{true: "passed", false: "failed"}[p.Ended && p.Passed]))
+			}
+		}
+	}
 	if a.final {
 		return a
 	}
@@ -165,6 +183,10 @@ func assessGo(rep *task.Report, sel task.Selection, lim task.Limits, res Command
 			open = append(open, p.Culprit)
 		}
 		for _, t := range gr.Tests {
+			if p.Culprit != "" && strings.HasPrefix(t.ID, p.Culprit+"/") {
+				// The culprit died in one of its subtests: the others may not have run.
+				u.incomplete = appendOnce(u.incomplete, p.Culprit)
+			}
 			if !strings.HasPrefix(t.ID, p.Path+".") || !t.Outcome.Decided() || t.ID == p.Culprit {
 				continue
 			}
@@ -186,6 +208,13 @@ func resultIn(tests []task.TestResult, id string) (task.TestResult, bool) {
 		return tests[i], true
 	}
 	return task.TestResult{}, false
+}
+
+func appendOnce(s []string, v string) []string {
+	if slices.Contains(s, v) {
+		return s
+	}
+	return append(s, v)
 }
 
 // culpritOf returns id when it is the inferred culprit of its package (its Fail is ours,
@@ -694,6 +723,7 @@ type listParser struct {
 	tail    *Capture
 	partial []byte
 	tooLong bool
+	err     error // set by ListedResult
 }
 
 func newListParser(kind task.TestKind) *listParser {
@@ -771,6 +801,9 @@ func (l *listParser) line(b []byte) {
 }
 
 func (l *listParser) result(stderr string, exit, messageLen int) ([]string, error) {
+	if l.err != nil {
+		return nil, l.err
+	}
 	if l.tooMany {
 		return nil, fmt.Errorf("sandbox: the test listing names more than %d tests or %d bytes: %w", MaxStreamTests, MaxStreamText, ErrListFailed)
 	}

@@ -40,3 +40,37 @@ func BenchmarkContainerReuse(b *testing.B) {
 	b.ReportMetric(float64(fresh.Milliseconds())/n, "fresh-ms/op")
 	b.ReportMetric(float64(fresh)/float64(reuse), "fresh/reuse")
 }
+
+// BenchmarkGoRun measures a Go run in a reused container (warm) and in a new runner's
+// first container (its build cache is whatever the design allows it to share), over the
+// gofix fixture's lib package.
+func BenchmarkGoRun(b *testing.B) {
+	r := needDocker(b, GoImage)
+	root := copyDir(b, "../testdata/gofix")
+	ctx := context.Background()
+	req := task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{Files: []string{"lib"}}}
+	if _, err := r.Run(ctx, req); err != nil {
+		b.Fatal(err)
+	}
+	var warm, fresh time.Duration
+	for b.Loop() {
+		start := time.Now()
+		rep, err := r.Run(ctx, req)
+		if err != nil || !rep.Ran() {
+			b.Fatal(err, rep)
+		}
+		warm += time.Since(start)
+		start = time.Now()
+		f := New(Options{})
+		if rep, err := f.Run(ctx, req); err != nil || !rep.Ran() {
+			b.Fatal(err, rep)
+		}
+		if err := f.Close(); err != nil {
+			b.Fatal(err)
+		}
+		fresh += time.Since(start)
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(warm.Milliseconds())/n, "warm-ms/op")
+	b.ReportMetric(float64(fresh.Milliseconds())/n, "fresh-ms/op")
+}
