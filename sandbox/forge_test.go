@@ -32,7 +32,7 @@ var goForgeries = []forgeCase{
 }
 
 var pyForgeries = []forgeCase{
-	{dir: "junit", fail: "junit/test_x.py::test_fail", state: task.RunUntrusted, detail: "JUnit reports pass for junit/test_x.py::test_fail, the reporter fail"},
+	{dir: "junit", fail: "junit/test_x.py::test_fail", state: task.RunUntrusted, detail: "JUnit reports pass for junit.test_x::test_fail, the reporter fail"},
 	{dir: "all", fail: "all/test_x.py::test_fail", state: task.RunUntrusted, detail: "the process exited with status 0 but pytest returned 1"},
 	{dir: "exit0", fail: "exit0/test_x.py::test_fail", state: task.RunUntrusted, detail: "the process exited with status 0 but pytest returned 1"},
 	{dir: "lines", fail: "lines/test_x.py::test_fail", state: task.RunUntrusted, detail: "stdout continues after pytest's final line"},

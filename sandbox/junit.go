@@ -409,6 +409,11 @@ func (tc junitCase) result(messageLen int) (task.TestResult, string, bool) {
 	if tc.Name == "" && tc.Classname == "" {
 		return task.TestResult{}, "", false
 	}
+	if tc.Classname == "" && len(tc.Error) == 0 {
+		// A module skipped while collecting (pytest.importorskip): neither a test nor an
+		// error.
+		return task.TestResult{}, "", false
+	}
 	if tc.Classname == "" || (len(tc.Error) > 0 && strings.Contains(tc.Error[0].Message, "collection failure")) {
 		msg := ""
 		if len(tc.Error) > 0 {

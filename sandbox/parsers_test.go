@@ -331,3 +331,12 @@ func TestJUnitKey(t *testing.T) {
 	// classname where it was collected.
 	assert.Equal(t, "p/test_doc.py::TestI::test_a", junitNodeID("p/test_imports.py", "p.test_doc.TestI", "test_a"))
 }
+
+// TestParseJUnitModuleSkip: a module skipped at collection (pytest.importorskip) is
+// written as a nameless testcase with <skipped>: neither a test nor a collection error.
+func TestParseJUnitModuleSkip(t *testing.T) {
+	jr, err := ParseJUnit(strings.NewReader(`<testsuites><testsuite><testcase classname="" name="pkg.tests.test_agraph" time="0.000"><skipped type="pytest.skip" message="could not import 'pygraphviz'">/x.py:5: could not import</skipped></testcase></testsuite></testsuites>`), 0)
+	require.NoError(t, err)
+	assert.Empty(t, jr.Tests)
+	assert.Empty(t, jr.CollectionErrors)
+}
