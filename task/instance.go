@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 )
 
 // Instance formats. Three record types travel between faultline's producers and the
@@ -284,11 +285,14 @@ func (s *jsonText) UnmarshalJSON(data []byte) error {
 // statement. FeatureBench adds the Docker image, the repository settings (a JSON text)
 // and counts of what was removed; nil counts are absent from the JSON.
 //
-// JSON: FAIL_TO_PASS and PASS_TO_PASS are written as lists and read from lists or from
-// JSON strings holding lists; repo_settings is written as a JSON string and read from a
-// string or from any JSON value (kept as its compact text); version is read from a string
-// or a number. Empty optional strings are omitted; members listed nowhere here are kept
-// in Extra and written back. Keys are written in sorted order.
+// JSON: every field of the SWE-bench dataset schema (SWEDatasetFields) is always written,
+// empty strings included, so a harness that indexes them finds them. FAIL_TO_PASS and
+// PASS_TO_PASS are written as lists (AsDataset writes them as JSON-encoded strings, as the
+// Hugging Face datasets store them) and read from lists or from JSON strings holding lists;
+// repo_settings is written as a JSON string and read from a string or from any JSON value
+// (kept as its compact text); version is read from a string or a number. The FeatureBench
+// members are omitted when empty; members listed nowhere here are kept in Extra and written
+// back. Keys are written in sorted order.
 type SWEInstance struct {
 	InstanceID             string
 	Repo                   string // owner/name
@@ -325,10 +329,10 @@ func (s SWEInstance) MarshalJSON() ([]byte, error) {
 	o.put("problem_statement", s.ProblemStatement)
 	o.put("FAIL_TO_PASS", s.FailToPass)
 	o.put("PASS_TO_PASS", s.PassToPass)
-	o.putIf(s.HintsText != "", "hints_text", s.HintsText)
-	o.putIf(s.CreatedAt != "", "created_at", s.CreatedAt)
-	o.putIf(s.Version != "", "version", s.Version)
-	o.putIf(s.EnvironmentSetupCommit != "", "environment_setup_commit", s.EnvironmentSetupCommit)
+	o.put("hints_text", s.HintsText)
+	o.put("created_at", s.CreatedAt)
+	o.put("version", s.Version)
+	o.put("environment_setup_commit", s.EnvironmentSetupCommit)
 	o.putIf(s.ImageName != "", "image_name", s.ImageName)
 	o.putIf(s.RepoSettings != "", "repo_settings", s.RepoSettings)
 	o.putIf(s.Lines != nil, "lines", s.Lines)
@@ -337,6 +341,88 @@ func (s SWEInstance) MarshalJSON() ([]byte, error) {
 	o.putIf(s.F2PTestPoints != nil, "f2p_test_points", s.F2PTestPoints)
 	o.putIf(s.P2PTestPoints != nil, "p2p_test_points", s.P2PTestPoints)
 	return o.bytes()
+}
+
+// SWEDatasetFields are the members of the SWE-bench dataset schema (every one a string in
+// the Hugging Face datasets), in the datasets' column order.
+var SWEDatasetFields = []string{"repo", "instance_id", "base_commit", "patch", "test_patch", "problem_statement",
+	"hints_text", "created_at", "version", "FAIL_TO_PASS", "PASS_TO_PASS", "environment_setup_commit"}
+
+// DatasetInstance is an SWEInstance whose JSON is the Hugging Face dataset's form:
+// FAIL_TO_PASS and PASS_TO_PASS are strings holding the JSON lists, written the way Python's
+// json.dumps writes them (`["a", "b"]`). Readers of SWEInstance accept both forms.
+type DatasetInstance struct{ SWEInstance }
+
+// AsDataset returns the instance in the Hugging Face dataset's form (see DatasetInstance).
+func (s SWEInstance) AsDataset() DatasetInstance { return DatasetInstance{s} }
+
+// MarshalJSON writes the instance with sorted keys and string-encoded test lists.
+func (d DatasetInstance) MarshalJSON() ([]byte, error) {
+	b, err := d.SWEInstance.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	extra := map[string]json.RawMessage{}
+	for k, v := range m {
+		extra[k] = v
+	}
+	for key, ids := range map[string]TestList{"FAIL_TO_PASS": d.FailToPass, "PASS_TO_PASS": d.PassToPass} {
+		text, err := pyDumpsList(ids)
+		if err != nil {
+			return nil, err
+		}
+		enc, err := marshalNoEscape(text)
+		if err != nil {
+			return nil, err
+		}
+		extra[key] = enc
+	}
+	return newObject(extra).bytes()
+}
+
+// pyDumpsList writes a list of strings as Python's json.dumps does by default: ", "
+// between items, and every character outside printable ASCII escaped (\n \r \t \b \f by
+// name, the rest as \uXXXX with surrogate pairs).
+func pyDumpsList(ids []string) (string, error) {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, id := range ids {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteByte('"')
+		for _, r := range id {
+			switch {
+			case r == '"' || r == '\\':
+				b.WriteByte('\\')
+				b.WriteRune(r)
+			case r == '\n':
+				b.WriteString(`\n`)
+			case r == '\r':
+				b.WriteString(`\r`)
+			case r == '\t':
+				b.WriteString(`\t`)
+			case r == '\b':
+				b.WriteString(`\b`)
+			case r == '\f':
+				b.WriteString(`\f`)
+			case r > 0xFFFF:
+				r1, r2 := utf16.EncodeRune(r)
+				fmt.Fprintf(&b, `\u%04x\u%04x`, r1, r2)
+			case r < 0x20 || r >= 0x7f:
+				fmt.Fprintf(&b, `\u%04x`, r)
+			default:
+				b.WriteRune(r)
+			}
+		}
+		b.WriteByte('"')
+	}
+	b.WriteByte(']')
+	return b.String(), nil
 }
 
 // UnmarshalJSON reads an instance; see the type's documentation for the accepted forms.
@@ -730,24 +816,34 @@ func (d *DebugResult) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// PDBExample is one PDB program (spec/pdb.md): the buggy program, the ground-truth
-// solution and the ground-truth edits turning one into the other (GTDiff, the edit
-// model's gt_diff), the number of bugs composed into it, where the task came from
-// (Source, e.g. a benchmark name) and the bug category; in prediction files also the
-// model's attempts (DebugResults).
+// PDBExample is one PDB program (spec/pdb.md), in the record format of the PDB release's
+// *_pdb_*.json files (a JSON array of such objects) and of its evaluator's prediction
+// records (the same object with debug_results and round added): the buggy program, the
+// ground-truth solution and the ground-truth edits turning one into the other (GTDiff,
+// the edit model's gt_diff), the number of bugs composed into it, the problem statement a
+// debugger is given (task_prompt), the model or tool that generated the bugs
+// (source_model), for a single bug its ODC category and sub-category (bug_type,
+// bug_subtype), where the task came from (Source, e.g. a benchmark name); in prediction
+// files also the model's attempts (DebugResults).
 //
 // JSON: task_id is read from a string or a number; gt_diff is read in the object or
 // JSON-string form (see Edits.UnmarshalJSON) and written as an object; debug_results is
-// read from a single object or a list and written back in the same form. Unknown members
-// are kept in Extra; keys are written in sorted order.
+// read from a single object or a list and written back in the same form; bug_type and
+// bug_subtype are read when they are strings (other values stay in Extra), bug_type also
+// from "category" (the name earlier versions of this package wrote). Unknown members
+// (the release's frozen_lines, gt_length, editable_lines, deletable_lines, is_buggy,
+// round, …) are kept in Extra; keys are written in sorted order.
 type PDBExample struct {
 	TaskID       string
 	BuggyCode    string
 	GTSolution   string
 	GTDiff       Edits
 	BugCount     int
+	TaskPrompt   string
+	SourceModel  string
+	BugType      string
+	BugSubtype   string
 	Source       string
-	Category     string
 	DebugResults []DebugResult
 
 	// Extra holds the members this type does not know, by key.
@@ -768,8 +864,11 @@ func (p PDBExample) MarshalJSON() ([]byte, error) {
 	}
 	o.put("gt_diff", gt)
 	o.put("bug_count", p.BugCount)
+	o.putIf(p.TaskPrompt != "", "task_prompt", p.TaskPrompt)
+	o.putIf(p.SourceModel != "", "source_model", p.SourceModel)
+	o.putIf(p.BugType != "", "bug_type", p.BugType)
+	o.putIf(p.BugSubtype != "", "bug_subtype", p.BugSubtype)
 	o.putIf(p.Source != "", "source", p.Source)
-	o.putIf(p.Category != "", "category", p.Category)
 	switch {
 	case p.singleResult && len(p.DebugResults) == 1:
 		o.put("debug_results", p.DebugResults[0])
@@ -792,10 +891,23 @@ func (p *PDBExample) UnmarshalJSON(data []byte) error {
 		dst any
 	}{
 		{"task_id", &id}, {"buggy_code", &v.BuggyCode}, {"gt_solution", &v.GTSolution},
-		{"gt_diff", &v.GTDiff}, {"bug_count", &v.BugCount}, {"source", &v.Source}, {"category", &v.Category},
+		{"gt_diff", &v.GTDiff}, {"bug_count", &v.BugCount}, {"task_prompt", &v.TaskPrompt},
+		{"source_model", &v.SourceModel}, {"source", &v.Source},
 	} {
 		if err := m.take(f.key, f.dst); err != nil {
 			return err
+		}
+	}
+	// The labels are strings in the release's files; its generator's intermediate files
+	// hold lists. Anything but a string stays in Extra.
+	for _, f := range []struct {
+		key string
+		dst *string
+	}{{"bug_type", &v.BugType}, {"bug_subtype", &v.BugSubtype}, {"category", &v.BugType}} {
+		var s string
+		if raw, ok := m[f.key]; ok && *f.dst == "" && json.Unmarshal(raw, &s) == nil && s != "" {
+			*f.dst = s
+			delete(m, f.key)
 		}
 	}
 	v.TaskID = string(id)
