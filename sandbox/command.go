@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -385,41 +384,6 @@ func BuildReport(kind task.TestKind, sel task.Selection, lim task.Limits, res Co
 	}
 	rep.Sort()
 	return rep
-}
-
-// SummaryScanner collects -rA lines from a stream written to it in arbitrary pieces.
-type SummaryScanner struct {
-	buf   []byte
-	Lines []SummaryLine
-}
-
-// Write feeds bytes; lines longer than 1 MiB are dropped.
-func (s *SummaryScanner) Write(p []byte) (int, error) {
-	s.buf = append(s.buf, p...)
-	for {
-		i := bytes.IndexByte(s.buf, '\n')
-		if i < 0 {
-			if len(s.buf) > 1<<20 {
-				s.buf = s.buf[:0]
-			}
-			return len(p), nil
-		}
-		if l, ok := parseSummaryLine(string(s.buf[:i])); ok {
-			s.Lines = append(s.Lines, l)
-		}
-		s.buf = s.buf[i+1:]
-	}
-}
-
-// Close handles a last line without a newline.
-func (s *SummaryScanner) Close() error {
-	if len(s.buf) > 0 {
-		if l, ok := parseSummaryLine(string(s.buf)); ok {
-			s.Lines = append(s.Lines, l)
-		}
-		s.buf = nil
-	}
-	return nil
 }
 
 // ParseList turns the output of a discovery command (GoTestArgs or PytestArgs with list set)

@@ -109,8 +109,7 @@ const (
 // prints. The zero value is not usable; use NewGoParser.
 type GoParser struct {
 	messageLen int
-	partial    []byte
-	tooLong    bool
+	lines      *LineWriter
 	tests      map[string]*goTest
 	pkgs       map[string]*goPkg
 	build      strings.Builder
@@ -159,45 +158,25 @@ func NewGoParser(messageLen int) *GoParser {
 	if messageLen <= 0 {
 		messageLen = DefaultMessageLen
 	}
-	return &GoParser{
+	p := &GoParser{
 		messageLen: messageLen,
 		tests:      map[string]*goTest{},
 		pkgs:       map[string]*goPkg{},
 		buildFail:  map[string]bool{},
 		conflicts:  map[string]bool{},
 	}
+	p.lines = NewLineWriter(MaxStreamLine, func(line []byte, ok bool) {
+		if ok {
+			p.line(line)
+		} else {
+			p.malformed++
+		}
+	})
+	return p
 }
 
 // Write feeds bytes of the stream. It never fails.
-func (p *GoParser) Write(b []byte) (int, error) {
-	n := len(b)
-	for len(b) > 0 {
-		i := bytes.IndexByte(b, '\n')
-		chunk := b
-		if i >= 0 {
-			chunk = b[:i]
-		}
-		if !p.tooLong {
-			if len(p.partial)+len(chunk) > MaxStreamLine {
-				p.tooLong = true
-				p.partial = p.partial[:0]
-			} else {
-				p.partial = append(p.partial, chunk...)
-			}
-		}
-		if i < 0 {
-			break
-		}
-		if p.tooLong {
-			p.malformed++
-		} else {
-			p.line(p.partial)
-		}
-		p.partial, p.tooLong = p.partial[:0], false
-		b = b[i+1:]
-	}
-	return n, nil
-}
+func (p *GoParser) Write(b []byte) (int, error) { return p.lines.Write(b) }
 
 // keep appends s to sb within limit bytes and the parser's total budget.
 func (p *GoParser) keep(sb *strings.Builder, s string, limit int) {
@@ -225,7 +204,6 @@ func appendCapped(sb *strings.Builder, s string, limit int) {
 }
 
 func (p *GoParser) line(b []byte) {
-	b = bytes.TrimRight(b, "\r")
 	if len(bytes.TrimSpace(b)) == 0 {
 		return
 	}
@@ -427,10 +405,7 @@ func (p *GoParser) Killed() { p.killed, p.killedAt = true, time.Now() }
 
 // Result finishes the stream and returns what it says. It may be called once.
 func (p *GoParser) Result() *GoResult {
-	if len(p.partial) > 0 && !p.tooLong {
-		p.line(p.partial)
-	}
-	p.partial = nil
+	p.lines.Close()
 	r := &GoResult{Malformed: p.malformed, BuildOutput: p.build.String(), Dropped: p.dropped, TextCut: p.textCut}
 	for pkg := range p.buildFail {
 		r.BuildFailed = append(r.BuildFailed, pkg)

@@ -711,6 +711,70 @@ func filterSelected(tests []task.TestResult, sel task.Selection) []task.TestResu
 	return out
 }
 
+// LineWriter splits what is written to it into lines (without the newline and a trailing
+// carriage return) and calls fn with each; a line longer than max bytes is passed as
+// (nil, false) and its bytes are never kept, so memory stays within max however long a line
+// is. Close passes a last line without a newline. It is the one line splitter for every
+// untrusted stream the package reads.
+type LineWriter struct {
+	max     int
+	fn      func(line []byte, ok bool)
+	partial []byte
+	tooLong bool
+}
+
+// NewLineWriter returns a LineWriter keeping lines of at most max bytes (<= 0:
+// MaxStreamLine).
+func NewLineWriter(max int, fn func(line []byte, ok bool)) *LineWriter {
+	if max <= 0 {
+		max = MaxStreamLine
+	}
+	return &LineWriter{max: max, fn: fn}
+}
+
+// Write feeds bytes; it never fails.
+func (w *LineWriter) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		chunk := p
+		if i >= 0 {
+			chunk = p[:i]
+		}
+		if !w.tooLong {
+			if len(w.partial)+len(chunk) > w.max {
+				w.tooLong, w.partial = true, w.partial[:0]
+			} else {
+				w.partial = append(w.partial, chunk...)
+			}
+		}
+		if i < 0 {
+			break
+		}
+		w.emit()
+		p = p[i+1:]
+	}
+	return n, nil
+}
+
+func (w *LineWriter) emit() {
+	if w.tooLong {
+		w.fn(nil, false)
+	} else {
+		w.fn(bytes.TrimRight(w.partial, "\r"), true)
+	}
+	w.partial, w.tooLong = w.partial[:0], false
+}
+
+// Close passes a last line that has no newline.
+func (w *LineWriter) Close() error {
+	if len(w.partial) > 0 || w.tooLong {
+		w.emit()
+	}
+	w.partial = nil
+	return nil
+}
+
 // listParser reads the output of a discovery command (`go test -json -list .`, `pytest
 // --collect-only -q`) as it streams, within the package's bounds.
 type listParser struct {
@@ -721,50 +785,26 @@ type listParser struct {
 	failed  bool
 	tooMany bool
 	tail    *Capture
-	partial []byte
-	tooLong bool
+	lines   *LineWriter
 	err     error // set by ListedResult
 }
 
 func newListParser(kind task.TestKind) *listParser {
-	return &listParser{kind: kind, tail: NewCapture(16<<10, nil)}
+	l := &listParser{kind: kind, tail: NewCapture(16<<10, nil)}
+	l.lines = NewLineWriter(MaxStreamLine, func(b []byte, ok bool) {
+		if ok {
+			l.line(b)
+		}
+	})
+	return l
 }
 
 func (l *listParser) Write(p []byte) (int, error) {
-	n := len(p)
 	l.tail.Write(p)
-	for len(p) > 0 {
-		i := bytes.IndexByte(p, '\n')
-		chunk := p
-		if i >= 0 {
-			chunk = p[:i]
-		}
-		if !l.tooLong {
-			if len(l.partial)+len(chunk) > MaxStreamLine {
-				l.tooLong, l.partial = true, l.partial[:0]
-			} else {
-				l.partial = append(l.partial, chunk...)
-			}
-		}
-		if i < 0 {
-			break
-		}
-		if !l.tooLong {
-			l.line(l.partial)
-		}
-		l.partial, l.tooLong = l.partial[:0], false
-		p = p[i+1:]
-	}
-	return n, nil
+	return l.lines.Write(p)
 }
 
-func (l *listParser) Close() error {
-	if len(l.partial) > 0 && !l.tooLong {
-		l.line(l.partial)
-	}
-	l.partial = nil
-	return nil
-}
+func (l *listParser) Close() error { return l.lines.Close() }
 
 func (l *listParser) add(id string) {
 	if l.kept += int64(len(id)); l.kept > MaxStreamText || len(l.ids) >= MaxStreamTests {
@@ -775,7 +815,6 @@ func (l *listParser) add(id string) {
 }
 
 func (l *listParser) line(b []byte) {
-	b = bytes.TrimRight(b, "\r")
 	if l.kind == task.GoTest {
 		var ev GoEvent
 		if len(b) == 0 || json.Unmarshal(b, &ev) != nil {

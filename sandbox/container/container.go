@@ -958,26 +958,30 @@ func (r *Runner) goAttempt(ctx context.Context, b *box, req task.RunRequest, a s
 	if err != nil {
 		return sandbox.CommandResult{}, err
 	}
-	status := &statusWriter{status: map[string]int{}}
-	var listed listWriter
+	statuses := map[string]int{}
+	status := statusLines(statuses)
+	var lst listed
+	lw := lst.writer()
 	var stdout io.Writer = out.Stdout
 	if a.List {
-		stdout = &listed
+		stdout = lw
 	}
 	code, timedOut, wall, err := r.run(ctx, b, reset, sc.String(), r.env(task.GoTest), a.Limits, stdout, io.MultiWriter(out.Stderr, status))
 	if err != nil {
 		return sandbox.CommandResult{}, err
 	}
+	status.Close()
 	if a.List {
-		listed.flush()
-		if code != 0 || len(listed.failed) > 0 {
-			return sandbox.ListedResult(nil, fmt.Errorf("container: listing %v failed", listed.failed)), nil
+		lw.Close()
+		sort.Strings(lst.ids)
+		if code != 0 || len(lst.failed) > 0 {
+			return sandbox.ListedResult(nil, fmt.Errorf("container: listing %v failed", lst.failed)), nil
 		}
-		return sandbox.ListedResult(listed.ids, nil), nil
+		return sandbox.ListedResult(lst.ids, nil), nil
 	}
 	exit := 0
 	for _, ip := range ips {
-		st, ok := status.status[ip]
+		st, ok := statuses[ip]
 		if !ok || st != 0 {
 			exit = 1
 		}
@@ -994,7 +998,7 @@ func (r *Runner) goAttempt(ctx context.Context, b *box, req task.RunRequest, a s
 	res.Wall = max(res.Wall, wall)
 	// Build failures first, then the binaries' stream, as go test -json orders them.
 	res.Go = mergeGo(gp, res.Go)
-	res.PackageStatus = status.status
+	res.PackageStatus = statuses
 	return res, nil
 }
 
@@ -1020,87 +1024,49 @@ func mergeGo(builds *sandbox.GoParser, stream *sandbox.GoResult) *sandbox.GoResu
 	return stream
 }
 
-// statusWriter collects "faultline-status\tIP\tN" lines from stderr.
-type statusWriter struct {
-	status  map[string]int
-	partial []byte
-}
-
-func (w *statusWriter) Write(p []byte) (int, error) {
-	n := len(p)
-	for len(p) > 0 {
-		i := bytes.IndexByte(p, '\n')
-		if i < 0 {
-			if len(w.partial) < 4096 {
-				w.partial = append(w.partial, p...)
+// statusLines collects "faultline-status\tIP\tN" lines from stderr (a package reported
+// twice gets -1000: forged).
+func statusLines(status map[string]int) *sandbox.LineWriter {
+	return sandbox.NewLineWriter(4096, func(b []byte, ok bool) {
+		f := strings.Split(string(b), "\t")
+		if !ok || len(f) != 3 || f[0] != "faultline-status" || len(status) >= 1<<16 {
+			return
+		}
+		if st, err := strconv.Atoi(f[2]); err == nil {
+			if _, dup := status[f[1]]; dup {
+				st = -1000
 			}
-			break
+			status[f[1]] = st
 		}
-		line := string(append(w.partial, p[:i]...))
-		w.partial = w.partial[:0]
-		p = p[i+1:]
-		f := strings.Split(line, "\t")
-		if len(f) == 3 && f[0] == "faultline-status" && len(w.status) < 1<<16 {
-			if st, err := strconv.Atoi(f[2]); err == nil {
-				if _, dup := w.status[f[1]]; dup {
-					w.status[f[1]] = -1000 // reported twice: forged
-				} else {
-					w.status[f[1]] = st
-				}
+	})
+}
+
+// listed collects the test names printed by `pkg.test -test.list .`, package by package.
+type listed struct {
+	ip     string
+	ids    []string
+	failed []string
+}
+
+func (w *listed) writer() *sandbox.LineWriter {
+	return sandbox.NewLineWriter(sandbox.MaxStreamLine, func(b []byte, ok bool) {
+		l := string(b)
+		f := strings.Split(l, "\t")
+		switch {
+		case !ok:
+		case len(f) == 2 && f[0] == "faultline-list":
+			w.ip = f[1]
+		case len(f) == 3 && f[0] == "faultline-status":
+			if f[2] != "0" {
+				w.failed = append(w.failed, f[1])
+			}
+		default:
+			name := strings.TrimSpace(l)
+			if w.ip != "" && task.IsGoTestFunc(name) && !strings.HasPrefix(name, "Benchmark") && len(w.ids) < sandbox.MaxStreamTests {
+				w.ids = append(w.ids, w.ip+"."+name)
 			}
 		}
-	}
-	return n, nil
-}
-
-// listWriter collects the test names printed by `pkg.test -test.list .`, package by package.
-type listWriter struct {
-	ip      string
-	ids     []string
-	failed  []string
-	partial []byte
-}
-
-func (w *listWriter) Write(p []byte) (int, error) {
-	n := len(p)
-	for len(p) > 0 {
-		i := bytes.IndexByte(p, '\n')
-		if i < 0 {
-			if len(w.partial) < sandbox.MaxStreamLine {
-				w.partial = append(w.partial, p...)
-			}
-			break
-		}
-		w.line(string(append(w.partial, p[:i]...)))
-		w.partial = w.partial[:0]
-		p = p[i+1:]
-	}
-	return n, nil
-}
-
-func (w *listWriter) line(l string) {
-	f := strings.Split(l, "\t")
-	switch {
-	case len(f) == 2 && f[0] == "faultline-list":
-		w.ip = f[1]
-	case len(f) == 3 && f[0] == "faultline-status":
-		if f[2] != "0" {
-			w.failed = append(w.failed, f[1])
-		}
-	default:
-		name := strings.TrimSpace(l)
-		if w.ip != "" && task.IsGoTestFunc(name) && !strings.HasPrefix(name, "Benchmark") && len(w.ids) < sandbox.MaxStreamTests {
-			w.ids = append(w.ids, w.ip+"."+name)
-		}
-	}
-}
-
-func (w *listWriter) flush() {
-	if len(w.partial) > 0 {
-		w.line(string(w.partial))
-		w.partial = nil
-	}
-	sort.Strings(w.ids)
+	})
 }
 
 // List discovers test ids in the box, like sandbox.Local.List (Go: the built test binaries'
