@@ -166,7 +166,7 @@ func TestRerunGoPackageTimeout(t *testing.T) {
 		"example.com/verdict/timeout.TestAfterHangFails": task.Fail,
 	}, outcomes(rep))
 	r, _ := rep.Result("example.com/verdict/timeout.TestHangs")
-	assert.Contains(t, r.Message, "still running after")
+	assert.Contains(t, r.Message, "still running when the time limit struck")
 
 	// The run's own limit kills go (its -timeout is an hour): the state says so, and the
 	// tests after the hang still get their verdicts from a re-run.

@@ -145,12 +145,13 @@ type box struct {
 	seq int // overlay directories copied in
 
 	// Go: the builder and the binaries' volume.
-	b     tc.Container
-	bid   string
-	bins  string
-	key   string            // the build whose binaries /bins holds
-	built map[string]goBin  // import path → binary
-	none  map[string]string // import path → why there is no binary ("" for no test files)
+	b        tc.Container
+	bid      string
+	bins     string
+	key      string              // the build whose binaries /bins holds
+	built    map[string]goBin    // import path → binary
+	resolved map[string][]string // package patterns → import paths with binaries (no build failed)
+	none     map[string]string   // import path → why there is no binary ("" for no test files)
 }
 
 // goBin is a test binary in a box's volume.
@@ -819,9 +820,14 @@ func (r *Runner) build(ctx context.Context, b *box, req task.RunRequest, pkgs []
 	}
 	key = hashString(key + "\x00" + strings.Join(buildArgs, "\x00"))[:24]
 	if b.key != key {
-		b.key, b.built, b.none = key, map[string]goBin{}, map[string]string{}
+		b.key, b.built, b.none, b.resolved = key, map[string]goBin{}, map[string]string{}, map[string][]string{}
 	}
-	// A unit's import path needs no go list once built.
+	// Patterns resolved and built before for this build need no builder: a unit's import
+	// path, or the request's patterns again.
+	pat := strings.Join(pkgs, "\x00")
+	if ips, ok := b.resolved[pat]; ok {
+		return ips, "", 0, nil
+	}
 	if len(pkgs) == 1 {
 		if _, ok := b.built[pkgs[0]]; ok {
 			return pkgs, "", 0, nil
@@ -833,8 +839,8 @@ func (r *Runner) build(ctx context.Context, b *box, req task.RunRequest, pkgs []
 	}
 	dir := "/bins/" + key
 	var sc strings.Builder
-	fmt.Fprintf(&sc, "mkdir -p %s && find /bins -mindepth 1 -maxdepth 1 ! -name %s -exec rm -rf {} +\n", dir, key)
-	fmt.Fprintf(&sc, "[ -x %[1]s/test2json ] || go build -o %[1]s/test2json cmd/test2json || exit 98\n", dir)
+	fmt.Fprintf(&sc, "mkdir -p %s && find /bins -mindepth 1 -maxdepth 1 ! -name %s ! -name test2json -exec rm -rf {} +\n", dir, key)
+	sc.WriteString("[ -x /bins/test2json ] || go build -o /bins/test2json cmd/test2json || exit 98\n")
 	sc.WriteString(`go list -e -f '{{.ImportPath}}{{"\t"}}{{.Dir}}{{"\t"}}{{if or .TestGoFiles .XTestGoFiles}}y{{end}}{{"\t"}}{{if .Error}}{{.Error}}{{end}}' "$@" >/tmp/pkgs 2>/tmp/listerr || { cat /tmp/listerr >&2; exit 96; }` + "\n")
 	sc.WriteString("tab=$(printf '\\t')\n")
 	sc.WriteString("while IFS=\"$tab\" read -r ip dir tests err; do\n")
@@ -900,7 +906,19 @@ func (r *Runner) build(ctx context.Context, b *box, req task.RunRequest, pkgs []
 	}
 	flush()
 	sort.Strings(ips)
+	if len(b.none) == 0 || !anyFailed(b.none) {
+		b.resolved[pat] = ips
+	}
 	return ips, "", 0, nil
+}
+
+func anyFailed(none map[string]string) bool {
+	for _, why := range none {
+		if why != "" {
+			return true
+		}
+	}
+	return false
 }
 
 func shellJoin(args []string) string {
@@ -951,8 +969,8 @@ func (r *Runner) goAttempt(ctx context.Context, b *box, req task.RunRequest, a s
 		// go test's own way: the binary's output and then go's summary line, converted
 		// by test2json; the binary's exit status on stderr.
 		fmt.Fprintf(&sc, "cd %s || { printf 'faultline-status\\t%%s\\t125\\n' %s >&2; exit 0; }\n", shellQuote(cd), shellQuote(ip))
-		fmt.Fprintf(&sc, "( %s/%s%s 2>&1; st=$?; if [ $st = 0 ]; then printf 'ok  \\t%%s\\t0.000s\\n' %s; else printf 'FAIL\\t%%s\\t0.000s\\n' %s; fi; printf 'faultline-status\\t%%s\\t%%d\\n' %s $st >&2 ) </dev/null | %s/test2json -t -p %s\n",
-			dir, bin.name, shellJoin(flags), shellQuote(ip), shellQuote(ip), shellQuote(ip), dir, shellQuote(ip))
+		fmt.Fprintf(&sc, "( %s/%s%s 2>&1; st=$?; if [ $st = 0 ]; then printf 'ok  \\t%%s\\t0.000s\\n' %s; else printf 'FAIL\\t%%s\\t0.000s\\n' %s; fi; printf 'faultline-status\\t%%s\\t%%d\\n' %s $st >&2 ) </dev/null | /bins/test2json -t -p %s\n",
+			dir, bin.name, shellJoin(flags), shellQuote(ip), shellQuote(ip), shellQuote(ip), shellQuote(ip))
 	}
 	reset, err := r.prepare(ctx, b, b.id, req, nil)
 	if err != nil {
@@ -998,6 +1016,14 @@ func (r *Runner) goAttempt(ctx context.Context, b *box, req task.RunRequest, a s
 	res.Wall = max(res.Wall, wall)
 	// Build failures first, then the binaries' stream, as go test -json orders them.
 	res.Go = mergeGo(gp, res.Go)
+	// The status lines are ours, not the tests' output.
+	var kept []string
+	for _, l := range strings.SplitAfter(res.Stderr, "\n") {
+		if !strings.HasPrefix(l, "faultline-status\t") {
+			kept = append(kept, l)
+		}
+	}
+	res.Stderr = strings.Join(kept, "")
 	res.PackageStatus = statuses
 	return res, nil
 }
