@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -86,25 +85,9 @@ func PytestArgs(sel task.Selection, rootdir, junitPath string, args []string, li
 // the testing package's own time-out (which names the running tests) fires before the
 // runner's.
 func GoAttemptArgs(a Attempt, args []string) ([]string, error) {
-	sel := a.Select
-	var pkgs []string
-	runPat := ""
-	if a.Unit != "" {
-		pkgs = []string{a.Unit}
-		var names []string
-		for _, id := range sel.IDs {
-			_, name, err := SplitGoTestID(id)
-			if err != nil {
-				return nil, err
-			}
-			names = append(names, name)
-		}
-		runPat = GoRunPattern(names)
-	} else {
-		var err error
-		if pkgs, runPat, err = goPackages(sel); err != nil {
-			return nil, err
-		}
+	pkgs, runPat, skip, err := GoAttemptPlan(a)
+	if err != nil {
+		return nil, err
 	}
 	argv := []string{"test", "-json"}
 	if a.List {
@@ -116,15 +99,48 @@ func GoAttemptArgs(a Attempt, args []string) ([]string, error) {
 	if runPat != "" {
 		argv = append(argv, "-run", runPat)
 	}
-	skip, err := GoSkipPattern(a.Skip)
-	if err != nil {
-		return nil, err
-	}
 	if skip != "" {
 		argv = append(argv, "-skip", skip)
 	}
 	argv = append(argv, pkgs...)
 	return append(argv, args...), nil
+}
+
+// GoAttemptPlan returns what one attempt of a Go run asks for: the package patterns (the
+// unit's import path, or the selection's directories, "./..." for everything), the -run
+// pattern and the -skip pattern ("" for none). GoAttemptArgs turns it into a go test
+// command; a runner that builds test binaries itself passes the patterns as -test.run and
+// -test.skip.
+func GoAttemptPlan(a Attempt) (pkgs []string, runPat, skipPat string, err error) {
+	if a.Unit != "" {
+		pkgs = []string{a.Unit}
+		var names []string
+		for _, id := range a.Select.IDs {
+			_, name, err := SplitGoTestID(id)
+			if err != nil {
+				return nil, "", "", err
+			}
+			names = append(names, name)
+		}
+		runPat = GoRunPattern(names)
+	} else if pkgs, runPat, err = goPackages(a.Select); err != nil {
+		return nil, "", "", err
+	}
+	skipPat, err = GoSkipPattern(a.Skip)
+	return pkgs, runPat, skipPat, err
+}
+
+// ListedResult is the CommandResult of a discovery attempt (Attempt.List) whose runner found
+// the test ids itself, or failed with err (wrapped as ErrListFailed).
+func ListedResult(ids []string, err error) CommandResult {
+	l := newListParser(task.GoTest)
+	for _, id := range ids {
+		l.add(id)
+	}
+	if err != nil {
+		l.err = fmt.Errorf("%w: %w", err, ErrListFailed)
+	}
+	return CommandResult{list: l}
 }
 
 // GoSkipPattern builds a `go test -skip` pattern that leaves out exactly the tests named by
@@ -194,13 +210,15 @@ func GoSkipPattern(ids []string) (string, error) {
 // (PytestEventsFile) there. The program is `-c` with faultline's bootstrap (pytest.main
 // with a reporter plugin; see the package doc), then `-p no:cacheprovider -rA -o
 // junit_family=xunit1 --junitxml=… --continue-on-collection-errors`, the selection and args.
-// a.Skip is deselected and a.Ignore left uncollected by the plugin, so no list of ids ever
-// reaches the command line.
+// The files of a.Select.IDs are collected and the plugin keeps the ids (an id also selects
+// its parametrizations and, for a class, its methods), deselects a.Skip and leaves a.Ignore
+// uncollected, so no list of ids ever reaches the command line.
 func PytestAttemptArgs(a Attempt, rootdir, dir string, args []string) (argv []string, config []byte) {
 	cfg := map[string]any{
 		"events":      path.Join(dir, PytestEventsFile),
 		"deselect":    nonNil(a.Skip),
 		"ignore":      nonNil(a.Ignore),
+		"select":      nonNil(a.Select.IDs),
 		"message_len": a.Limits.MessageLen,
 	}
 	config, _ = json.Marshal(cfg)
@@ -208,11 +226,21 @@ func PytestAttemptArgs(a Attempt, rootdir, dir string, args []string) (argv []st
 		"-p", "no:cacheprovider", "--rootdir=" + rootdir,
 		"-rA", "-o", "junit_family=xunit1", "--junitxml=" + path.Join(dir, PytestJUnitFile),
 		"--continue-on-collection-errors"}
+	// Node ids are selected by the plugin among their files' tests: given to pytest as
+	// arguments, one that does not collect (its file has an import error) would stop the
+	// whole run with a usage error.
+	seen := map[string]bool{}
 	for _, f := range a.Select.Files {
 		c, _ := task.CleanRelPath(f)
 		argv = append(argv, c)
 	}
-	argv = append(argv, a.Select.IDs...)
+	for _, id := range a.Select.IDs {
+		file, _, _ := strings.Cut(id, "::")
+		if !seen[file] {
+			seen[file] = true
+			argv = append(argv, file)
+		}
+	}
 	return append(argv, args...), config
 }
 
@@ -245,6 +273,10 @@ type CommandResult struct {
 	Summary []SummaryLine
 	// Notes are the runner's notes for the report.
 	Notes []string
+	// PackageStatus maps a Go package to its test binary's exit status, for a runner that
+	// runs test binaries itself: one more channel of evidence (0 if and only if the package
+	// passed).
+	PackageStatus map[string]int
 
 	junit     *JUnitResult
 	junitErr  error
@@ -287,6 +319,14 @@ func NewAttemptOutput(kind task.TestKind, a Attempt) *AttemptOutput {
 	o.Stdout = NewCapture(a.Limits.OutputBytes, hook)
 	o.Stderr = NewCapture(a.Limits.OutputBytes, nil)
 	return o
+}
+
+// Exited records a Go test binary's exit status (see GoParser.Exited). Call it before
+// Result.
+func (o *AttemptOutput) Exited(pkg string, status int) {
+	if o.goP != nil {
+		o.goP.Exited(pkg, status)
+	}
 }
 
 // Result finishes the attempt: exit is the command's exit status (-1 for a signal),
@@ -335,6 +375,7 @@ func BuildReport(kind task.TestKind, sel task.Selection, lim task.Limits, res Co
 	}
 	a := assess(kind, sel, lim, res)
 	rep := a.rep
+	rep.Tests = filterSelected(rep.Tests, sel)
 	if len(a.conflicts) > 0 {
 		untrusted(rep, a.conflicts, lim)
 	}
@@ -345,41 +386,6 @@ func BuildReport(kind task.TestKind, sel task.Selection, lim task.Limits, res Co
 	return rep
 }
 
-// SummaryScanner collects -rA lines from a stream written to it in arbitrary pieces.
-type SummaryScanner struct {
-	buf   []byte
-	Lines []SummaryLine
-}
-
-// Write feeds bytes; lines longer than 1 MiB are dropped.
-func (s *SummaryScanner) Write(p []byte) (int, error) {
-	s.buf = append(s.buf, p...)
-	for {
-		i := bytes.IndexByte(s.buf, '\n')
-		if i < 0 {
-			if len(s.buf) > 1<<20 {
-				s.buf = s.buf[:0]
-			}
-			return len(p), nil
-		}
-		if l, ok := parseSummaryLine(string(s.buf[:i])); ok {
-			s.Lines = append(s.Lines, l)
-		}
-		s.buf = s.buf[i+1:]
-	}
-}
-
-// Close handles a last line without a newline.
-func (s *SummaryScanner) Close() error {
-	if len(s.buf) > 0 {
-		if l, ok := parseSummaryLine(string(s.buf)); ok {
-			s.Lines = append(s.Lines, l)
-		}
-		s.buf = nil
-	}
-	return nil
-}
-
 // ParseList turns the output of a discovery command (GoTestArgs or PytestArgs with list set)
 // into sorted test ids, or an error wrapping ErrListFailed.
 func ParseList(kind task.TestKind, stdout []byte, stderr string, exitCode int) ([]string, error) {
@@ -387,4 +393,29 @@ func ParseList(kind task.TestKind, stdout []byte, stderr string, exitCode int) (
 		return parseGoList(stdout, stderr, exitCode)
 	}
 	return parsePytestList(string(stdout), stderr, exitCode, DefaultMessageLen)
+}
+
+// ListedIDs returns the ids of a discovery attempt (Attempt.List), or its error wrapping
+// ErrListFailed.
+func (r CommandResult) ListedIDs() ([]string, error) {
+	if r.list == nil {
+		return nil, fmt.Errorf("sandbox: not a listing: %w", ErrListFailed)
+	}
+	return r.list.result(r.Stderr, r.ExitCode, DefaultMessageLen)
+}
+
+// ListWriter parses a discovery command's stdout as it streams (GoTestArgs or PytestArgs
+// with list set), within the package's bounds.
+type ListWriter struct{ p *listParser }
+
+// NewListWriter returns a ListWriter for the kind's discovery output.
+func NewListWriter(kind task.TestKind) *ListWriter { return &ListWriter{p: newListParser(kind)} }
+
+// Write feeds stdout; it never fails.
+func (w *ListWriter) Write(b []byte) (int, error) { return w.p.Write(b) }
+
+// Result returns the sorted ids, or an error wrapping ErrListFailed.
+func (w *ListWriter) Result(stderr string, exitCode int) ([]string, error) {
+	w.p.Close()
+	return w.p.result(stderr, exitCode, DefaultMessageLen)
 }

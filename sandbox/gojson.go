@@ -61,8 +61,11 @@ type GoResult struct {
 	// with a failing test, events after a package's end. Sorted.
 	Conflicts []string
 	// Dropped is set when the stream named more tests than the parser keeps
-	// (MaxStreamTests) or its text exceeded MaxStreamText; what was left out is not in Tests.
+	// (MaxStreamTests, or MaxStreamText bytes of ids): what was left out is not in Tests.
 	Dropped bool
+	// TextCut is set when messages and output were cut short because the stream's text
+	// exceeded MaxStreamText in all.
+	TextCut bool
 }
 
 // GoPackage is how one package's test binary ended.
@@ -95,8 +98,9 @@ const (
 	// MaxStreamTests is the most test results kept from one stream or report.
 	MaxStreamTests = 1 << 18
 	// MaxStreamText is the most bytes of test ids, messages and output kept from one stream
-	// or report, on top of the per-message cap.
-	MaxStreamText = 64 << 20
+	// or report, on top of the per-message cap. More ids than that make the run untrusted;
+	// more text is cut (and noted).
+	MaxStreamText = 32 << 20
 )
 
 // GoParser consumes a `go test -json` stream incrementally (it is an io.Writer), keeping at
@@ -105,8 +109,7 @@ const (
 // prints. The zero value is not usable; use NewGoParser.
 type GoParser struct {
 	messageLen int
-	partial    []byte
-	tooLong    bool
+	lines      *LineWriter
 	tests      map[string]*goTest
 	pkgs       map[string]*goPkg
 	build      strings.Builder
@@ -116,6 +119,7 @@ type GoParser struct {
 	killedAt   time.Time
 	kept       int64 // bytes of ids and text kept
 	dropped    bool
+	textCut    bool
 	conflicts  map[string]bool
 }
 
@@ -154,52 +158,32 @@ func NewGoParser(messageLen int) *GoParser {
 	if messageLen <= 0 {
 		messageLen = DefaultMessageLen
 	}
-	return &GoParser{
+	p := &GoParser{
 		messageLen: messageLen,
 		tests:      map[string]*goTest{},
 		pkgs:       map[string]*goPkg{},
 		buildFail:  map[string]bool{},
 		conflicts:  map[string]bool{},
 	}
+	p.lines = NewLineWriter(MaxStreamLine, func(line []byte, ok bool) {
+		if ok {
+			p.line(line)
+		} else {
+			p.malformed++
+		}
+	})
+	return p
 }
 
 // Write feeds bytes of the stream. It never fails.
-func (p *GoParser) Write(b []byte) (int, error) {
-	n := len(b)
-	for len(b) > 0 {
-		i := bytes.IndexByte(b, '\n')
-		chunk := b
-		if i >= 0 {
-			chunk = b[:i]
-		}
-		if !p.tooLong {
-			if len(p.partial)+len(chunk) > MaxStreamLine {
-				p.tooLong = true
-				p.partial = p.partial[:0]
-			} else {
-				p.partial = append(p.partial, chunk...)
-			}
-		}
-		if i < 0 {
-			break
-		}
-		if p.tooLong {
-			p.malformed++
-		} else {
-			p.line(p.partial)
-		}
-		p.partial, p.tooLong = p.partial[:0], false
-		b = b[i+1:]
-	}
-	return n, nil
-}
+func (p *GoParser) Write(b []byte) (int, error) { return p.lines.Write(b) }
 
 // keep appends s to sb within limit bytes and the parser's total budget.
 func (p *GoParser) keep(sb *strings.Builder, s string, limit int) {
 	room := min(int64(limit+1-sb.Len()), MaxStreamText-p.kept)
 	if room <= 0 {
 		if room := MaxStreamText - p.kept; room <= 0 && len(s) > 0 {
-			p.dropped = true
+			p.textCut = true
 		}
 		return
 	}
@@ -220,7 +204,6 @@ func appendCapped(sb *strings.Builder, s string, limit int) {
 }
 
 func (p *GoParser) line(b []byte) {
-	b = bytes.TrimRight(b, "\r")
 	if len(bytes.TrimSpace(b)) == 0 {
 		return
 	}
@@ -401,6 +384,20 @@ func buildPkg(s string) string {
 	return s
 }
 
+// Exited records that the test binary of pkg exited with status, for a runner that runs
+// test binaries itself and converts their output with a test2json reading a pipe (which
+// cannot know the exit): a package the stream has not ended ends now, passed if status is
+// 0, as go test reports it. Call it after the whole stream was written.
+func (p *GoParser) Exited(pkg string, status int) {
+	if pk := p.pkgs[pkg]; pk != nil && !pk.ended {
+		action := "fail"
+		if status == 0 {
+			action = "pass"
+		}
+		p.Event(GoEvent{Action: action, Package: pkg})
+	}
+}
+
 // Killed records that the run was killed at its time limit (now): a test that started and
 // did not end gets Timeout when it had run for at least half of its binary's time, NotRun
 // otherwise.
@@ -408,11 +405,8 @@ func (p *GoParser) Killed() { p.killed, p.killedAt = true, time.Now() }
 
 // Result finishes the stream and returns what it says. It may be called once.
 func (p *GoParser) Result() *GoResult {
-	if len(p.partial) > 0 && !p.tooLong {
-		p.line(p.partial)
-	}
-	p.partial = nil
-	r := &GoResult{Malformed: p.malformed, BuildOutput: p.build.String(), Dropped: p.dropped}
+	p.lines.Close()
+	r := &GoResult{Malformed: p.malformed, BuildOutput: p.build.String(), Dropped: p.dropped, TextCut: p.textCut}
 	for pkg := range p.buildFail {
 		r.BuildFailed = append(r.BuildFailed, pkg)
 	}
@@ -474,7 +468,7 @@ func (p *GoParser) Result() *GoResult {
 		ids := byPkg[name]
 		sort.Strings(ids)
 		gp.Died, gp.Culprit, gp.CutOff = p.classify(name, pk, ids, res)
-		if gp.Passed {
+		if gp.Passed && gp.Died == "" {
 			for _, id := range ids {
 				if tr := res[id]; tr != nil && tr.Outcome == task.Fail {
 					p.conflict("%s: the package passed although %s failed", name, id)
@@ -558,7 +552,8 @@ func (p *GoParser) classify(pkg string, pk *goPkg, ids []string, res map[string]
 			if (known && limit > 0 && ran >= limit/2) || (!known && len(leaves) == 1) {
 				msg := strings.TrimSpace(t.out.String())
 				if known {
-					msg = strings.TrimSpace(fmt.Sprintf("%s\nstill running after %s when the time limit struck", msg, ran.Round(time.Second)))
+					// No duration in the message: it would differ from run to run.
+					msg = strings.TrimSpace(msg + "\nstill running when the time limit struck, after at least half of its binary's time")
 				}
 				verdict[id] = task.TestResult{ID: id, Outcome: task.Timeout, Message: msg}
 			}

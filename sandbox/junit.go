@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -26,6 +27,23 @@ type JUnitResult struct {
 	// values longer than MaxXMLText (cut), more than MaxStreamTests testcases or
 	// MaxStreamText bytes of ids and messages (left out).
 	Truncated bool
+
+	// byKey holds each testcase's outcome and message by pytest's own key for it,
+	// junitKey(nodeid): exact, where Tests' ids are rebuilt (and a test inherited from a
+	// class in another file gets the other file's path).
+	byKey map[string]task.TestResult
+}
+
+// junitKey is the "classname::name" pytest's JUnit writer derives from a node id (its
+// mangle_test_address: the file part dotted without .py, the parameters kept).
+func junitKey(nodeid string) string {
+	path, params, bracket := strings.Cut(nodeid, "[")
+	names := strings.Split(path, "::")
+	names[0] = strings.TrimSuffix(strings.ReplaceAll(names[0], "/", "."), ".py")
+	if bracket {
+		names[len(names)-1] += "[" + params
+	}
+	return strings.Join(names[:len(names)-1], ".") + "::" + names[len(names)-1]
 }
 
 // Bounds of ParseJUnit's reading, whatever the file's size.
@@ -62,7 +80,7 @@ func ParseJUnit(r io.Reader, messageLen int) (*JUnitResult, error) {
 	cr := &xmlCapReader{r: bufio.NewReaderSize(r, 64<<10), max: MaxXMLText}
 	d := xml.NewDecoder(cr)
 	d.Strict = false
-	res := &JUnitResult{}
+	res := &JUnitResult{byKey: map[string]task.TestResult{}}
 	byID := map[string]int{}
 	sawSuite := false
 	var kept int64
@@ -83,6 +101,10 @@ func ParseJUnit(r io.Reader, messageLen int) (*JUnitResult, error) {
 		}
 		if !ok {
 			return
+		}
+		key := tc.Classname + "::" + tc.Name
+		if old, dup := res.byKey[key]; !dup || tr.Outcome == task.Error || old.Outcome == task.Pass {
+			res.byKey[key] = tr
 		}
 		if i, dup := byID[tr.ID]; dup {
 			// A teardown error is a second record for a test: error wins.
@@ -196,9 +218,10 @@ type xmlCapReader struct {
 	quote    byte // the quote of the current attribute value
 	run      int  // bytes of the current text, value, comment or declaration passed
 	entity   int  // > 0: inside an entity reference ("&...;"), its length so far
+	lastKept bool // the previous byte of the run was passed (its UTF-8 continuation may follow)
 	tagLen   int
-	ends     int // comment / CDATA: trailing '-' or ']' seen in a row
-	passed   int // of those, how many were passed through
+	ends     int // comment / CDATA: trailing '-' or ']' read in a row
+	passed   int // trailing '-' or ']' at the end of what was passed (at most 2)
 }
 
 const (
@@ -212,6 +235,23 @@ const (
 
 func (x *xmlCapReader) Read(p []byte) (int, error) {
 	for len(x.out) < len(p) && x.err == nil {
+		if x.state == xmlText && x.run >= x.max && x.entity == 0 {
+			// Skipping the rest of a long text: in bulk, up to the next tag.
+			if _, err := x.r.Peek(1); err != nil {
+				x.err = err
+				break
+			}
+			buf, _ := x.r.Peek(x.r.Buffered())
+			n := bytes.IndexByte(buf, '<')
+			if n < 0 {
+				n = len(buf)
+			}
+			if n > 0 {
+				x.cut, x.lastKept = true, false
+				x.r.Discard(n)
+				continue
+			}
+		}
 		c, err := x.r.ReadByte()
 		if err != nil {
 			x.err = err
@@ -229,8 +269,9 @@ func (x *xmlCapReader) Read(p []byte) (int, error) {
 
 // text passes c as part of a capped run (text, attribute value, declaration).
 func (x *xmlCapReader) text(c byte) {
-	if x.run < x.max || x.entity > 0 || c&0xC0 == 0x80 {
+	if x.run < x.max || x.entity > 0 || (c&0xC0 == 0x80 && x.lastKept) {
 		x.run++
+		x.lastKept = true
 		x.out = append(x.out, c)
 		switch {
 		case c == '&':
@@ -242,7 +283,7 @@ func (x *xmlCapReader) text(c byte) {
 		}
 		return
 	}
-	x.cut = true
+	x.cut, x.lastKept = true, false
 }
 
 func (x *xmlCapReader) step(c byte) {
@@ -324,10 +365,9 @@ func (x *xmlCapReader) step(c byte) {
 			}
 			return
 		}
+		// Dropped: what was passed still ends as it did (passed counts the end characters
+		// at the end of what was passed), and the terminator adds what it lacks.
 		x.cut = true
-		if c != end {
-			x.passed = 0
-		}
 	case xmlDecl:
 		if c == '>' {
 			x.state, x.run = xmlText, 0
@@ -369,6 +409,11 @@ func (tc junitCase) result(messageLen int) (task.TestResult, string, bool) {
 	if tc.Name == "" && tc.Classname == "" {
 		return task.TestResult{}, "", false
 	}
+	if tc.Classname == "" && len(tc.Error) == 0 {
+		// A module skipped while collecting (pytest.importorskip): neither a test nor an
+		// error.
+		return task.TestResult{}, "", false
+	}
 	if tc.Classname == "" || (len(tc.Error) > 0 && strings.Contains(tc.Error[0].Message, "collection failure")) {
 		msg := ""
 		if len(tc.Error) > 0 {
@@ -405,8 +450,12 @@ func junitNodeID(file, classname, name string) string {
 		if len(parts) >= len(mod) && strings.Join(parts[:len(mod)], "/") == strings.Join(mod, "/") {
 			return strings.Join(append([]string{file}, append(parts[len(mod):], name)...), "::")
 		}
-		if len(parts) >= len(mod) {
-			return strings.Join(append([]string{file}, append(parts[len(mod):], name)...), "::")
+		if len(parts) > len(mod) {
+			// The test function is defined in file but collected from another module (a
+			// class imported or inherited there): the classname names that module; take as
+			// many components as file has.
+			f := strings.Join(parts[:len(mod)], "/") + ".py"
+			return strings.Join(append([]string{f}, append(parts[len(mod):], name)...), "::")
 		}
 		return file + "::" + name
 	}

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/faultline-dev/faultline/task"
 	"github.com/stretchr/testify/assert"
@@ -291,4 +292,51 @@ func TestTruncate(t *testing.T) {
 	assert.LessOrEqual(t, len(s), 50)
 	assert.True(t, strings.HasSuffix(s, "[truncated]"))
 	assert.True(t, strings.ToValidUTF8(s, "?") == s)
+}
+
+// TestParseJUnitBounded: texts, attribute values, comments and CDATA sections longer than
+// MaxXMLText are cut before the decoder sees them (never inside an entity or a UTF-8
+// sequence), and the file still parses to the same verdicts.
+func TestParseJUnitBounded(t *testing.T) {
+	long := func(unit string) string { return strings.Repeat(unit, MaxXMLText/len(unit)+1000) }
+	doc := `<?xml version="1.0"?><!-- ` + long("-x") + ` --><testsuites><testsuite>` +
+		`<testcase classname="m" name="test_a" file="m.py"><failure message="` + long("é&amp;") + `">` + long("ü&lt;") + `</failure></testcase>` +
+		`<testcase classname="m" name="test_b" file="m.py"><system-out><![CDATA[` + long("]x") + `]]></system-out></testcase>` +
+		`<testcase classname="m" name="test_c" file="m.py"><skipped type="pytest.xfail" message="x"/><skipped>second</skipped></testcase>` +
+		`</testsuite></testsuites>`
+	jr, err := ParseJUnit(strings.NewReader(doc), 100)
+	require.NoError(t, err)
+	assert.True(t, jr.Truncated)
+	require.Len(t, jr.Tests, 3)
+	assert.Equal(t, task.Fail, jr.Tests[0].Outcome)
+	assert.LessOrEqual(t, len(jr.Tests[0].Message), 100)
+	assert.True(t, utf8.ValidString(jr.Tests[0].Message))
+	assert.Contains(t, jr.Tests[0].Message, "é&")
+	assert.Equal(t, task.Pass, jr.Tests[1].Outcome)
+	assert.Equal(t, task.XFail, jr.Tests[2].Outcome)
+
+	// A tag longer than MaxXMLTag is an error, not memory.
+	_, err = ParseJUnit(strings.NewReader(`<testsuite><testcase `+strings.Repeat("a", MaxXMLTag+10)+`/></testsuite>`), 0)
+	assert.ErrorContains(t, err, "tag longer than")
+}
+
+func TestJUnitKey(t *testing.T) {
+	for id, key := range map[string]string{
+		"a/b/test_x.py::TestC::test_m[p::q]": "a.b.test_x.TestC::test_m[p::q]",
+		"test_x.py::test_f":                  "test_x::test_f",
+	} {
+		assert.Equal(t, key, junitKey(id))
+	}
+	// A test inherited from another file: JUnit's file is where it is defined, the
+	// classname where it was collected.
+	assert.Equal(t, "p/test_doc.py::TestI::test_a", junitNodeID("p/test_imports.py", "p.test_doc.TestI", "test_a"))
+}
+
+// TestParseJUnitModuleSkip: a module skipped at collection (pytest.importorskip) is
+// written as a nameless testcase with <skipped>: neither a test nor a collection error.
+func TestParseJUnitModuleSkip(t *testing.T) {
+	jr, err := ParseJUnit(strings.NewReader(`<testsuites><testsuite><testcase classname="" name="pkg.tests.test_agraph" time="0.000"><skipped type="pytest.skip" message="could not import 'pygraphviz'">/x.py:5: could not import</skipped></testcase></testsuite></testsuites>`), 0)
+	require.NoError(t, err)
+	assert.Empty(t, jr.Tests)
+	assert.Empty(t, jr.CollectionErrors)
 }

@@ -1,11 +1,8 @@
 package sandbox
 
 import (
-	"bufio"
-	"bytes"
 	_ "embed"
 	"encoding/json"
-	"errors"
 	"io"
 	"sort"
 	"strconv"
@@ -46,6 +43,7 @@ type pytestEvents struct {
 	status     int
 	malformed  int
 	dropped    bool
+	textCut    bool
 	conflicts  []string
 }
 
@@ -87,9 +85,11 @@ func parsePytestEvents(r io.Reader, messageLen int) *pytestEvents {
 			ev.malformed++
 			return
 		}
-		if kept += int64(len(e.ID)); kept > MaxStreamText || len(ev.phases) >= MaxStreamTests || len(ev.items) >= MaxStreamTests {
-			ev.dropped = true
-			return
+		if e.E == "item" || e.E == "start" {
+			if kept += int64(len(e.ID)); kept > MaxStreamText || len(ev.order) >= MaxStreamTests || len(ev.items) >= MaxStreamTests {
+				ev.dropped = true
+				return
+			}
 		}
 		if ev.ended && e.E != "end" {
 			ev.conflicts = append(ev.conflicts, "pytest events after the session ended")
@@ -133,8 +133,12 @@ func parsePytestEvents(r io.Reader, messageLen int) *pytestEvents {
 			}
 			ph.xfail = ph.xfail || e.XFail
 			if e.Msg != "" && (ph.msg == "" || e.Outcome == "failed" && ph.msgWhen != "call") {
-				kept += int64(min(len(e.Msg), messageLen))
-				ph.msg, ph.msgWhen = truncate(e.Msg, messageLen), e.When
+				if kept+int64(min(len(e.Msg), messageLen)) > MaxStreamText {
+					ev.textCut = true
+				} else {
+					kept += int64(min(len(e.Msg), messageLen))
+					ph.msg, ph.msgWhen = truncate(e.Msg, messageLen), e.When
+				}
 			}
 		case "finish":
 			ev.finished[e.ID] = true
@@ -156,34 +160,11 @@ func parsePytestEvents(r io.Reader, messageLen int) *pytestEvents {
 	return ev
 }
 
-// eachLine calls fn for each line of r (without its newline); a line longer than max is
-// passed as (nil, false) and its bytes are not kept.
+// eachLine calls fn for each line of r, as a LineWriter does.
 func eachLine(r io.Reader, max int, fn func(line []byte, ok bool)) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	var buf []byte
-	tooLong := false
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if !tooLong {
-			if len(buf)+len(chunk) > max+1 {
-				tooLong, buf = true, buf[:0]
-			} else {
-				buf = append(buf, chunk...)
-			}
-		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
-		}
-		if tooLong {
-			fn(nil, false)
-		} else if len(buf) > 0 {
-			fn([]byte(strings.TrimRight(string(buf), "\r\n")), true)
-		}
-		buf, tooLong = buf[:0], false
-		if err != nil {
-			return
-		}
-	}
+	w := NewLineWriter(max, fn)
+	io.Copy(w, r)
+	w.Close()
 }
 
 // verdict is the outcome the phases of a finished test give, pytest's rules: a failed setup
@@ -220,43 +201,27 @@ type pytestStdout struct {
 	markers  []int
 	afterEnd bool // pytest's final "=== ... in 0.12s ===" line was seen
 	late     []string
-	partial  []byte
-	tooLong  bool
+	lines    *LineWriter
+	kept     int64 // bytes of ids and messages kept
+	dropped  bool  // more -rA lines than kept
 }
 
 func (s *pytestStdout) Write(p []byte) (int, error) {
-	n := len(p)
-	for len(p) > 0 {
-		i := bytes.IndexByte(p, '\n')
-		chunk := p
-		if i >= 0 {
-			chunk = p[:i]
-		}
-		if !s.tooLong {
-			if len(s.partial)+len(chunk) > MaxStreamLine {
-				s.tooLong, s.partial = true, s.partial[:0]
-			} else {
-				s.partial = append(s.partial, chunk...)
+	if s.lines == nil {
+		s.lines = NewLineWriter(MaxStreamLine, func(b []byte, ok bool) {
+			if ok {
+				s.line(string(b))
 			}
-		}
-		if i < 0 {
-			break
-		}
-		if !s.tooLong {
-			s.line(strings.TrimRight(string(s.partial), "\r"))
-		}
-		s.partial, s.tooLong = s.partial[:0], false
-		p = p[i+1:]
+		})
 	}
-	return n, nil
+	return s.lines.Write(p)
 }
 
 // Close handles a last line without a newline.
 func (s *pytestStdout) Close() error {
-	if len(s.partial) > 0 && !s.tooLong {
-		s.line(strings.TrimRight(string(s.partial), "\r"))
+	if s.lines != nil {
+		s.lines.Close()
 	}
-	s.partial = nil
 	return nil
 }
 
@@ -281,7 +246,13 @@ func (s *pytestStdout) line(l string) {
 		s.region = s.region[:0]
 	case isPytestFinalLine(l):
 		s.afterEnd = true
-	case isSum && len(s.all) < MaxStreamTests:
+	case isSum:
+		if s.kept += int64(len(sl.ID)); s.kept > MaxStreamText || len(s.all) >= MaxStreamTests {
+			s.dropped = true
+			return
+		}
+		sl.Message = truncate(sl.Message, DefaultMessageLen)
+		s.kept += int64(len(sl.Message))
 		s.all = append(s.all, sl)
 		if s.headers > 0 {
 			s.region = append(s.region, sl)

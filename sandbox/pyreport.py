@@ -27,6 +27,7 @@ class _FaultlineReporter:
     def __init__(self, cfg):
         self.pid = os.getpid()
         self.limit = int(cfg.get("message_len") or 4096)
+        self.select = list(cfg.get("select") or ())
         self.deselect = set(cfg.get("deselect") or ())
         self.ignore = set(cfg.get("ignore") or ())
         self.out = open(cfg["events"], "a", encoding="utf-8")
@@ -62,13 +63,24 @@ class _FaultlineReporter:
         elif report.nodeid and "::" not in report.nodeid:
             self.emit(e="collected", id=report.nodeid)
 
+    def selected(self, nodeid):
+        if not self.select:
+            return True
+        for s in self.select:
+            if nodeid == s or nodeid.startswith(s + "::") or nodeid.startswith(s + "["):
+                return True
+        return False
+
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, session, config, items):
-        if not self.deselect:
+        if not self.deselect and not self.select:
             return
         keep, drop = [], []
         for it in items:
-            (drop if it.nodeid in self.deselect else keep).append(it)
+            if it.nodeid in self.deselect or not self.selected(it.nodeid):
+                drop.append(it)
+            else:
+                keep.append(it)
         if drop:
             config.hook.pytest_deselected(items=drop)
             items[:] = keep

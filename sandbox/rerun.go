@@ -72,7 +72,7 @@ func Resolve(ctx context.Context, req task.RunRequest, lim task.Limits, b Reruns
 	a0 := assess(req.Kind, req.Select, lim, first)
 	r := &resolver{req: req, lim: lim, budget: b, exec: exec, first: a0,
 		decided: map[string]task.TestResult{}, open: map[string]task.TestResult{},
-		units: map[string]*unitWork{}, gaveUp: map[string]string{}}
+		units: map[string]*unitWork{}, gaveUp: map[string]string{}, lost: map[string]string{}}
 	if len(a0.conflicts) > 0 {
 		return r.finishUntrusted(a0.rep, a0.conflicts), nil
 	}
@@ -102,6 +102,7 @@ type resolver struct {
 	decided map[string]task.TestResult // verdicts of their own
 	open    map[string]task.TestResult // no verdict yet (NotRun), or an inferred one pending confirmation
 	gaveUp  map[string]string          // ids that will not be run again, and why
+	lost    map[string]string          // files whose tests cannot run, and why
 	units   map[string]*unitWork
 
 	attempts, alone int
@@ -118,7 +119,6 @@ type unitWork struct {
 	incomplete map[string]bool
 	known      map[string]bool
 	ignore     []string
-	lost       map[string]string
 	done       bool
 	why        string
 	runs       int
@@ -127,7 +127,7 @@ type unitWork struct {
 func (r *resolver) unit(name string) *unitWork {
 	w := r.units[name]
 	if w == nil {
-		w = &unitWork{name: name, pending: map[string]bool{}, incomplete: map[string]bool{}, known: map[string]bool{}, lost: map[string]string{}}
+		w = &unitWork{name: name, pending: map[string]bool{}, incomplete: map[string]bool{}, known: map[string]bool{}}
 		r.units[name] = w
 	}
 	return w
@@ -137,6 +137,11 @@ func (r *resolver) unit(name string) *unitWork {
 // just that test and its subtests count.
 func (r *resolver) merge(a *assessment, only string) (progress int) {
 	r.wall += a.rep.Wall
+	for f, why := range a.lost {
+		if _, ok := r.lost[f]; !ok {
+			r.lost[f] = why
+		}
+	}
 	culprits := map[string]bool{}
 	for _, u := range a.units {
 		if u.culprit != "" {
@@ -174,9 +179,6 @@ func (r *resolver) merge(a *assessment, only string) (progress int) {
 		}
 		for _, id := range u.known {
 			w.known[id] = true
-		}
-		for f, why := range u.lost {
-			w.lost[f] = why
 		}
 		w.ignore = appendNew(w.ignore, u.ignore...)
 		for _, id := range u.incomplete {
@@ -434,14 +436,12 @@ func (r *resolver) finish(ctx context.Context) (*task.Report, error) {
 			unit, _, _ = task.SplitGoTestID(id)
 		}
 		why := reason(unit)
-		if w := r.units[unit]; w != nil {
-			file, _, _ := strings.Cut(id, "::")
-			if lost, ok := w.lost[file]; ok {
-				why = "its file did not collect: " + firstLine(lost)
-			}
-		}
 		if r.first.rep.State == task.RunOK && r.units[unit] == nil {
 			why = "the run reported no such test"
+		}
+		file, _, _ := strings.Cut(id, "::")
+		if lost, ok := r.lost[file]; ok && r.req.Kind == task.Pytest {
+			why = "its file did not collect: " + lastLines(strings.TrimSpace(lost), 1)
 		}
 		addNotRun(id, why)
 	}
@@ -479,6 +479,16 @@ func (r *resolver) finish(ctx context.Context) (*task.Report, error) {
 				}
 			}
 		}
+	}
+	if len(r.lost) > 0 && (rep.State == task.RunOK || rep.State == task.RunCrashed) {
+		// An interpreter died collecting a file: as for a collection error, the run did not
+		// run everything it was asked to.
+		rep.State = task.RunCollectionError
+		var lines []string
+		for _, f := range sortedKeys(r.lost) {
+			lines = append(lines, f+": "+r.lost[f])
+		}
+		rep.Detail = truncate(strings.Join(lines, "\n"), r.lim.MessageLen*4)
 	}
 	rep.Wall = r.wall
 	rep.Tests = filterSelected(rep.Tests, r.req.Select)

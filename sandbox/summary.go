@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"bufio"
 	"io"
 	"sort"
 	"strings"
@@ -32,32 +31,14 @@ var summaryWords = map[string]task.Outcome{
 // the output (tracebacks that happen to start with FAILED) is ignored. SKIPPED lines
 // (`SKIPPED [1] file.py:12: reason`) name a location, not a test, and are skipped. ERROR
 // lines for a file without `::` are collection errors: they come back with an ID that has no
-// "::". Lines longer than 1 MiB are ignored.
+// "::". Lines longer than MaxStreamLine are ignored.
 func ParseSummary(r io.Reader) []SummaryLine {
-	br := bufio.NewReaderSize(r, 64*1024)
 	var out []SummaryLine
-	var buf []byte
-	tooLong := false
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if len(buf)+len(chunk) > 1<<20 {
-			tooLong = true
-		} else if !tooLong {
-			buf = append(buf, chunk...)
+	eachLine(r, MaxStreamLine, func(line []byte, ok bool) {
+		if l, isSum := parseSummaryLine(string(line)); ok && isSum {
+			out = append(out, l)
 		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		if !tooLong && len(buf) > 0 {
-			if l, ok := parseSummaryLine(strings.TrimRight(string(buf), "\n")); ok {
-				out = append(out, l)
-			}
-		}
-		buf, tooLong = buf[:0], false
-		if err != nil {
-			break
-		}
-	}
+	})
 	return out
 }
 

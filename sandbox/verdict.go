@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/faultline-dev/faultline/task"
 )
@@ -24,6 +24,9 @@ type assessment struct {
 	// conflicts are disagreements between channels of evidence: the run is untrusted.
 	conflicts []string
 	units     []unitState
+	// lost maps a file whose tests cannot run to why (pytest: a collection error, an
+	// interpreter that died collecting it).
+	lost map[string]string
 }
 
 // unitState is one test binary (Go package) or interpreter (pytest session) of an attempt
@@ -42,8 +45,6 @@ type unitState struct {
 	known []string
 	// ignore lists files not to collect next time (pytest died collecting them).
 	ignore []string
-	// lost maps a file whose tests cannot run to why (pytest collection errors).
-	lost map[string]string
 }
 
 func assess(kind task.TestKind, sel task.Selection, lim task.Limits, res CommandResult) *assessment {
@@ -83,12 +84,18 @@ func assessGo(rep *task.Report, sel task.Selection, lim task.Limits, res Command
 	rep.Output = truncate(rep.Output, int(lim.OutputBytes))
 	a := &assessment{rep: rep}
 	switch rep.State {
-	case task.RunTimeout, task.RunBuildFailed, task.RunNoTests, task.RunSetupFailed:
+	case task.RunBuildFailed, task.RunNoTests, task.RunSetupFailed:
 		a.final = true
 	}
+	// At the run's own time limit the state stays RunTimeout, but the packages that had
+	// started are re-run like those that hit their -timeout: which of their tests a killed
+	// run had reached depends on the machine.
 	a.conflicts = append(a.conflicts, gr.Conflicts...)
 	if gr.Dropped {
 		a.conflicts = append(a.conflicts, fmt.Sprintf("the go test -json stream named more than %d tests or %d bytes of text", MaxStreamTests, MaxStreamText))
+	}
+	if gr.TextCut {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("test messages cut: the stream held more than %d bytes of text", MaxStreamText))
 	}
 	if gr.Malformed > 0 && len(gr.Tests) > 0 && len(gr.BuildFailed) == 0 {
 		// go writes nothing but JSON on stdout once tests run (test2json splits long
@@ -97,7 +104,13 @@ func assessGo(rep *task.Report, sel task.Selection, lim task.Limits, res Command
 	}
 	if !res.TimedOut && res.ExitCode >= 0 {
 		failed, allPassed := "", len(gr.Packages) > 0
+		died := map[string]bool{}
 		for _, p := range gr.Packages {
+			if p.Died != "" {
+				// A binary that exits 0 in the middle of a test makes go report the
+				// package as passed whatever failed before: the early end explains it.
+				died[p.Path] = true
+			}
 			if p.Ended && !p.Passed && failed == "" {
 				failed = "package " + p.Path
 			}
@@ -106,7 +119,8 @@ func assessGo(rep *task.Report, sel task.Selection, lim task.Limits, res Command
 			}
 		}
 		for _, t := range gr.Tests {
-			if t.Outcome == task.Fail && failed == "" && t.ID != culpritOf(gr, t.ID) {
+			pkg, _, _ := task.SplitGoTestID(t.ID)
+			if t.Outcome == task.Fail && failed == "" && t.ID != culpritOf(gr, t.ID) && !died[pkg] {
 				failed = t.ID
 			}
 			if t.Outcome != task.Pass && t.Outcome != task.Skip {
@@ -118,6 +132,23 @@ func assessGo(rep *task.Report, sel task.Selection, lim task.Limits, res Command
 			a.conflicts = append(a.conflicts, "go exited with status 0 although "+failed+" failed")
 		case res.ExitCode != 0 && allPassed && len(gr.BuildFailed) == 0:
 			a.conflicts = append(a.conflicts, fmt.Sprintf("go exited with status %d although every package and test passed", res.ExitCode))
+		}
+	}
+	if res.PackageStatus != nil && !res.TimedOut {
+		for _, p := range gr.Packages {
+			if len(p.CutOff) == 0 && p.Culprit == "" && !p.Ended && p.Died == "" {
+				continue
+			}
+			st, ok := res.PackageStatus[p.Path]
+			switch {
+			case !ok && slices.Contains(gr.BuildFailed, p.Path):
+			case !ok:
+				a.conflicts = append(a.conflicts, "no exit status for the test binary of "+p.Path)
+			case st == -1000:
+				a.conflicts = append(a.conflicts, "two exit statuses for the test binary of "+p.Path)
+			case (st == 0) != (p.Ended && p.Passed):
+				a.conflicts = append(a.conflicts, fmt.Sprintf("the test binary of %s exited with status %d but its stream says it %s", p.Path, st, map[bool]string{true: "passed", false: "failed"}[p.Ended && p.Passed]))
+			}
 		}
 	}
 	if a.final {
@@ -151,6 +182,10 @@ func assessGo(rep *task.Report, sel task.Selection, lim task.Limits, res Command
 			open = append(open, p.Culprit)
 		}
 		for _, t := range gr.Tests {
+			if p.Culprit != "" && strings.HasPrefix(t.ID, p.Culprit+"/") {
+				// The culprit died in one of its subtests: the others may not have run.
+				u.incomplete = appendOnce(u.incomplete, p.Culprit)
+			}
 			if !strings.HasPrefix(t.ID, p.Path+".") || !t.Outcome.Decided() || t.ID == p.Culprit {
 				continue
 			}
@@ -174,6 +209,13 @@ func resultIn(tests []task.TestResult, id string) (task.TestResult, bool) {
 	return task.TestResult{}, false
 }
 
+func appendOnce(s []string, v string) []string {
+	if slices.Contains(s, v) {
+		return s
+	}
+	return append(s, v)
+}
+
 // culpritOf returns id when it is the inferred culprit of its package (its Fail is ours,
 // not the stream's), "" otherwise.
 func culpritOf(gr *GoResult, id string) string {
@@ -185,8 +227,12 @@ func culpritOf(gr *GoResult, id string) string {
 	return ""
 }
 
+// goReport fills rep from a go test stream. rep.Tests holds every test the stream names (a
+// -run pattern may run more than the selection; Resolve needs them all); the state counts
+// the selected ones.
 func goReport(rep *task.Report, gr *GoResult, sel task.Selection, stderr string, pr procResult, lim task.Limits) {
-	rep.Tests = filterSelected(gr.Tests, sel)
+	rep.Tests = gr.Tests
+	selected := len(filterSelected(gr.Tests, sel))
 	switch {
 	case pr.timedOut:
 		rep.State = task.RunTimeout
@@ -198,9 +244,9 @@ func goReport(rep *task.Report, gr *GoResult, sel task.Selection, stderr string,
 		// go itself failed before running anything (bad go.mod, no such package).
 		rep.State = task.RunBuildFailed
 		rep.Detail = truncate(strings.TrimSpace(gr.BuildOutput+"\n"+stderr), lim.MessageLen*4)
-	case len(rep.Tests) == 0 && len(gr.FailedPackages) == 0:
+	case selected == 0 && len(gr.FailedPackages) == 0:
 		rep.State = task.RunNoTests
-	case len(rep.Tests) == 0:
+	case selected == 0:
 		rep.State = task.RunCrashed
 		rep.Detail = truncate(packageOutput(gr), lim.MessageLen*4)
 	default:
@@ -248,20 +294,27 @@ func assessPytest(rep *task.Report, sel task.Selection, lim task.Limits, res Com
 		}
 		return a
 	}
+	if py.dropped {
+		a.conflicts = append(a.conflicts, fmt.Sprintf("stdout holds more than %d -rA lines or %d bytes of them", MaxStreamTests, MaxStreamText))
+	}
 	if ev.dropped {
 		a.conflicts = append(a.conflicts, fmt.Sprintf("the reporter's events named more than %d tests or %d bytes of text", MaxStreamTests, MaxStreamText))
 	}
 	a.conflicts = append(a.conflicts, ev.conflicts...)
+	if ev.textCut {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("test messages cut: the reporter's events held more than %d bytes of text", MaxStreamText))
+	}
 	if ev.malformed > 0 {
 		a.conflicts = append(a.conflicts, fmt.Sprintf("%d lines of the reporter's event file are not its events", ev.malformed))
 	}
 
 	// Own verdicts: tests that finished with a verdict from their phases.
-	junitMsg := map[string]task.TestResult{}
-	if jr != nil {
-		for _, t := range jr.Tests {
-			junitMsg[t.ID] = t
+	junitOf := func(id string) (task.TestResult, bool) {
+		if jr == nil {
+			return task.TestResult{}, false
 		}
+		t, ok := jr.byKey[junitKey(id)]
+		return t, ok
 	}
 	own := map[string]task.TestResult{}
 	for id, ph := range ev.phases {
@@ -275,11 +328,12 @@ func assessPytest(rep *task.Report, sel task.Selection, lim task.Limits, res Com
 		msg := ""
 		if o != task.Pass {
 			msg = ph.msg
-			if j, ok := junitMsg[id]; ok && j.Message != "" {
+			if j, ok := junitOf(id); ok && j.Message != "" {
 				msg = j.Message
 			}
 		}
-		own[id] = task.TestResult{ID: id, Outcome: o, Message: truncate(msg, lim.MessageLen), Duration: junitMsg[id].Duration}
+		j, _ := junitOf(id)
+		own[id] = task.TestResult{ID: id, Outcome: o, Message: truncate(msg, lim.MessageLen), Duration: j.Duration}
 	}
 	var inFlight []string
 	for _, id := range ev.order {
@@ -289,9 +343,10 @@ func assessPytest(rep *task.Report, sel task.Selection, lim task.Limits, res Com
 	}
 	sessionDone := ev.ended && len(inFlight) == 0
 
-	u := unitState{known: append([]string(nil), ev.items...), lost: map[string]string{}}
+	u := unitState{known: append([]string(nil), ev.items...)}
+	a.lost = map[string]string{}
 	for f, msg := range ev.collectErr {
-		u.lost[f] = msg
+		a.lost[f] = msg
 	}
 	tests := make([]task.TestResult, 0, len(own)+len(inFlight))
 	for _, t := range own {
@@ -311,7 +366,7 @@ func assessPytest(rep *task.Report, sel task.Selection, lim task.Limits, res Com
 			t := task.TestResult{ID: id, Outcome: task.NotRun, Message: "cut off: the time limit struck while it was running"}
 			if at, ok := ev.startAt[id]; ok && res.killedAt.Sub(at) >= lim.Timeout/2 {
 				t.Outcome = task.Timeout
-				t.Message = fmt.Sprintf("still running after %s when the time limit struck", res.killedAt.Sub(at).Round(time.Second))
+				t.Message = "still running when the time limit struck, after at least half of the run's time"
 			}
 			tests = append(tests, t)
 		}
@@ -349,7 +404,7 @@ func assessPytest(rep *task.Report, sel task.Selection, lim task.Limits, res Com
 	if ev.collecting != "" {
 		u.died = "crash"
 		u.ignore = []string{ev.collecting}
-		u.lost[ev.collecting] = how + " while collecting this file\n" + tail
+		a.lost[ev.collecting] = how + " while collecting this file\n" + tail
 	}
 	if !ev.itemsDone && ev.collecting == "" && !ev.ended {
 		u.died = "crash" // died between collecting and running: nothing known
@@ -367,9 +422,12 @@ func assessPytest(rep *task.Report, sel task.Selection, lim task.Limits, res Com
 		len(ev.collectErr) == 0 && len(py.markers) == 1 && res.ExitCode == py.markers[0] && !res.TimedOut
 	switch {
 	case res.TimedOut:
+		// Not final: the tests the kill cut off or never reached are re-run.
 		rep.State = task.RunTimeout
 		rep.Detail = fmt.Sprintf("run exceeded its time limit of %s", lim.Timeout)
-		a.final = true
+		if u.died == "" && len(inFlight) > 0 {
+			u.died = "timeout"
+		}
 	case beforeSession:
 		var kept []string
 		for _, l := range strings.Split(lastLines(res.Stdout, 20), "\n") {
@@ -463,7 +521,19 @@ func assessPytest(rep *task.Report, sel task.Selection, lim task.Limits, res Com
 	case res.junitErr != nil:
 		a.conflicts = append(a.conflicts, "the JUnit file does not parse: "+truncate(res.junitErr.Error(), 200))
 	default:
-		a.conflicts = append(a.conflicts, compareVerdicts("JUnit", own, jr.Tests, junitCategory)...)
+		// Compare under JUnit's own keys (see junitKey).
+		ownKeyed := map[string]task.TestResult{}
+		for id, t := range own {
+			t.ID = junitKey(id)
+			ownKeyed[t.ID] = t
+		}
+		var jtests []task.TestResult
+		for _, k := range sortedKeys(jr.byKey) {
+			t := jr.byKey[k]
+			t.ID = k
+			jtests = append(jtests, t)
+		}
+		a.conflicts = append(a.conflicts, compareVerdicts("JUnit", ownKeyed, jtests, junitCategory)...)
 		if jr.Truncated {
 			rep.Notes = append(rep.Notes, "JUnit file larger than the parser keeps: texts cut")
 		}
@@ -665,6 +735,70 @@ func filterSelected(tests []task.TestResult, sel task.Selection) []task.TestResu
 	return out
 }
 
+// LineWriter splits what is written to it into lines (without the newline and a trailing
+// carriage return) and calls fn with each; a line longer than max bytes is passed as
+// (nil, false) and its bytes are never kept, so memory stays within max however long a line
+// is. Close passes a last line without a newline. It is the one line splitter for every
+// untrusted stream the package reads.
+type LineWriter struct {
+	max     int
+	fn      func(line []byte, ok bool)
+	partial []byte
+	tooLong bool
+}
+
+// NewLineWriter returns a LineWriter keeping lines of at most max bytes (<= 0:
+// MaxStreamLine).
+func NewLineWriter(max int, fn func(line []byte, ok bool)) *LineWriter {
+	if max <= 0 {
+		max = MaxStreamLine
+	}
+	return &LineWriter{max: max, fn: fn}
+}
+
+// Write feeds bytes; it never fails.
+func (w *LineWriter) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		chunk := p
+		if i >= 0 {
+			chunk = p[:i]
+		}
+		if !w.tooLong {
+			if len(w.partial)+len(chunk) > w.max {
+				w.tooLong, w.partial = true, w.partial[:0]
+			} else {
+				w.partial = append(w.partial, chunk...)
+			}
+		}
+		if i < 0 {
+			break
+		}
+		w.emit()
+		p = p[i+1:]
+	}
+	return n, nil
+}
+
+func (w *LineWriter) emit() {
+	if w.tooLong {
+		w.fn(nil, false)
+	} else {
+		w.fn(bytes.TrimRight(w.partial, "\r"), true)
+	}
+	w.partial, w.tooLong = w.partial[:0], false
+}
+
+// Close passes a last line that has no newline.
+func (w *LineWriter) Close() error {
+	if len(w.partial) > 0 || w.tooLong {
+		w.emit()
+	}
+	w.partial = nil
+	return nil
+}
+
 // listParser reads the output of a discovery command (`go test -json -list .`, `pytest
 // --collect-only -q`) as it streams, within the package's bounds.
 type listParser struct {
@@ -675,49 +809,26 @@ type listParser struct {
 	failed  bool
 	tooMany bool
 	tail    *Capture
-	partial []byte
-	tooLong bool
+	lines   *LineWriter
+	err     error // set by ListedResult
 }
 
 func newListParser(kind task.TestKind) *listParser {
-	return &listParser{kind: kind, tail: NewCapture(16<<10, nil)}
+	l := &listParser{kind: kind, tail: NewCapture(16<<10, nil)}
+	l.lines = NewLineWriter(MaxStreamLine, func(b []byte, ok bool) {
+		if ok {
+			l.line(b)
+		}
+	})
+	return l
 }
 
 func (l *listParser) Write(p []byte) (int, error) {
-	n := len(p)
 	l.tail.Write(p)
-	for len(p) > 0 {
-		i := bytes.IndexByte(p, '\n')
-		chunk := p
-		if i >= 0 {
-			chunk = p[:i]
-		}
-		if !l.tooLong {
-			if len(l.partial)+len(chunk) > MaxStreamLine {
-				l.tooLong, l.partial = true, l.partial[:0]
-			} else {
-				l.partial = append(l.partial, chunk...)
-			}
-		}
-		if i < 0 {
-			break
-		}
-		if !l.tooLong {
-			l.line(l.partial)
-		}
-		l.partial, l.tooLong = l.partial[:0], false
-		p = p[i+1:]
-	}
-	return n, nil
+	return l.lines.Write(p)
 }
 
-func (l *listParser) Close() error {
-	if len(l.partial) > 0 && !l.tooLong {
-		l.line(l.partial)
-	}
-	l.partial = nil
-	return nil
-}
+func (l *listParser) Close() error { return l.lines.Close() }
 
 func (l *listParser) add(id string) {
 	if l.kept += int64(len(id)); l.kept > MaxStreamText || len(l.ids) >= MaxStreamTests {
@@ -728,7 +839,6 @@ func (l *listParser) add(id string) {
 }
 
 func (l *listParser) line(b []byte) {
-	b = bytes.TrimRight(b, "\r")
 	if l.kind == task.GoTest {
 		var ev GoEvent
 		if len(b) == 0 || json.Unmarshal(b, &ev) != nil {
@@ -754,6 +864,9 @@ func (l *listParser) line(b []byte) {
 }
 
 func (l *listParser) result(stderr string, exit, messageLen int) ([]string, error) {
+	if l.err != nil {
+		return nil, l.err
+	}
 	if l.tooMany {
 		return nil, fmt.Errorf("sandbox: the test listing names more than %d tests or %d bytes: %w", MaxStreamTests, MaxStreamText, ErrListFailed)
 	}

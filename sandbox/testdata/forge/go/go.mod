@@ -1,0 +1,3 @@
+module example.com/forge
+
+go 1.22

@@ -1,0 +1,6 @@
+def test_ok():
+    pass
+
+
+def test_fail():
+    assert 1 == 2, "real failure"

@@ -1,0 +1,2 @@
+def test_ok2():
+    assert "a" + "b" == "ba"

@@ -1,0 +1,303 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/faultline-dev/faultline/task"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// verdictFixture copies testdata/verdict/<kind> to a fresh directory.
+func verdictFixture(t testing.TB, kind string) string {
+	dir := filepath.Join(t.TempDir(), kind)
+	require.NoError(t, copyTree(filepath.Join("testdata", "verdict", kind), dir))
+	return dir
+}
+
+// aloneGo runs one Go test id by itself with the bare go command (`go test -run
+// '^Name$/^sub$'`) in a copy of root with ov applied, and returns its verdict as the
+// package doc's rule states it: the stream's own verdict, or Fail when the binary died
+// while it was running.
+func aloneGo(t testing.TB, root string, ov task.Overlay, id string) task.Outcome {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "m")
+	require.NoError(t, copyTree(root, dir))
+	require.NoError(t, ov.WriteTo(dir))
+	pkg, name, err := SplitGoTestID(id)
+	require.NoError(t, err)
+	var levels []string
+	for _, el := range strings.Split(name, "/") {
+		levels = append(levels, "^"+regexpQuote(el)+"$")
+	}
+	cmd := exec.Command("go", "test", "-json", "-count=1", "-timeout=60s", "-run", strings.Join(levels, "/"), pkg)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	out, _ := cmd.Output()
+	gr, err := ParseGoJSON(bytes.NewReader(out), 0)
+	require.NoError(t, err)
+	r, ok := resultIn(gr.Tests, id)
+	require.True(t, ok, "%s alone: no result in\n%s", id, out)
+	return r.Outcome
+}
+
+func regexpQuote(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`\.+*?()|[]{}^$`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// checkAlone asserts that every test the report decided has the verdict it gets when run by
+// itself.
+func checkAlone(t *testing.T, rep *task.Report, alone func(id string) task.Outcome) {
+	t.Helper()
+	for _, tr := range rep.Tests {
+		require.True(t, tr.Outcome.Decided(), "%s: %s", tr.ID, tr.Message)
+		assert.Equal(t, alone(tr.ID), tr.Outcome, "%s: the run's verdict differs from running it alone (%s)", tr.ID, tr.Message)
+	}
+}
+
+func TestRerunGoFirstTestPanics(t *testing.T) {
+	needGo(t)
+	root := verdictFixture(t, "go")
+	ov := task.Overlay{}
+	ov.Set("first/parse.go", []byte("package first\n\n// MustParse is corrupted: it always panics.\nfunc MustParse(s string) int { panic(\"corrupted MustParse(\" + s + \")\") }\n"))
+	l := local(t)
+	ctx := context.Background()
+	rep, err := l.Run(ctx, task.RunRequest{Root: root, Overlay: ov, Kind: task.GoTest, Select: task.Selection{Files: []string{"first"}}})
+	require.NoError(t, err)
+	assert.Equal(t, task.RunOK, rep.State, rep.Detail)
+	want := map[string]task.Outcome{
+		"example.com/verdict/first.TestParsesFirst":  task.Fail,
+		"example.com/verdict/first.TestFailsPlainly": task.Fail,
+		"example.com/verdict/first.TestNoParse":      task.Pass,
+		"example.com/verdict/first.TestTable":        task.Fail,
+		"example.com/verdict/first.TestTable/1":      task.Fail,
+		"example.com/verdict/first.TestTable/x":      task.Pass,
+		"example.com/verdict/first.TestTable/2":      task.Fail,
+		"example.com/verdict/first.TestZLast":        task.Fail,
+	}
+	assert.Equal(t, want, outcomes(rep))
+	checkAlone(t, rep, func(id string) task.Outcome { return aloneGo(t, root, ov, id) })
+	r, _ := rep.Result("example.com/verdict/first.TestZLast")
+	assert.Contains(t, r.Message, "corrupted MustParse(7)")
+	assert.True(t, hasNote(rep, "re-runs: "), "%v", rep.Notes)
+
+	// The same tests selected by id: each still gets its own verdict.
+	ids := []string{"example.com/verdict/first.TestParsesFirst", "example.com/verdict/first.TestNoParse", "example.com/verdict/first.TestTable/x", "example.com/verdict/first.TestZLast"}
+	rep, err = l.Run(ctx, task.RunRequest{Root: root, Overlay: ov, Kind: task.GoTest, Select: task.Selection{IDs: ids}})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]task.Outcome{
+		"example.com/verdict/first.TestParsesFirst": task.Fail,
+		"example.com/verdict/first.TestNoParse":     task.Pass,
+		// -run cannot ask for subtest x alone: TestTable ran all three, and 1 failed.
+		"example.com/verdict/first.TestTable":   task.Fail,
+		"example.com/verdict/first.TestTable/x": task.Pass,
+		"example.com/verdict/first.TestZLast":   task.Fail,
+	}, outcomes(rep))
+
+	// With the gold code, one run suffices.
+	rep, err = l.Run(ctx, task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{Files: []string{"first"}}})
+	require.NoError(t, err)
+	assert.Equal(t, task.Fail, outcomes(rep)["example.com/verdict/first.TestFailsPlainly"])
+	assert.Len(t, rep.Failing(), 1)
+	assert.Len(t, rep.Passing(), 7)
+	assert.False(t, hasNote(rep, "re-runs: "), "%v", rep.Notes)
+}
+
+func TestRerunGoExitAndParallel(t *testing.T) {
+	needGo(t)
+	root := verdictFixture(t, "go")
+	l := local(t)
+	ctx := context.Background()
+	cases := []struct {
+		pkg     string
+		want    map[string]task.Outcome
+		culprit string
+		msg     string
+	}{
+		{"exit", map[string]task.Outcome{"TestA": task.Pass, "TestExits": task.Fail, "TestB": task.Pass, "TestC": task.Fail}, "TestExits", "exited while this test was running"},
+		{"exitzero", map[string]task.Outcome{"TestA": task.Fail, "TestExitsZero": task.Fail, "TestB": task.Pass}, "TestExitsZero", "exited while this test was running"},
+		// TestP2's goroutine panics while other parallel tests run: each is run alone.
+		{"parallel", map[string]task.Outcome{"TestP1": task.Pass, "TestP2": task.Fail, "TestP3": task.Pass, "TestP4Fails": task.Fail, "TestSerial": task.Pass}, "TestP2", "from TestP2's goroutine"},
+	}
+	for _, c := range cases {
+		t.Run(c.pkg, func(t *testing.T) {
+			rep, err := l.Run(ctx, task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{Files: []string{c.pkg}}})
+			require.NoError(t, err)
+			assert.Equal(t, task.RunOK, rep.State, rep.Detail)
+			got := map[string]task.Outcome{}
+			for id, o := range outcomes(rep) {
+				got[strings.TrimPrefix(id, "example.com/verdict/"+c.pkg+".")] = o
+			}
+			assert.Equal(t, c.want, got)
+			r, _ := rep.Result("example.com/verdict/" + c.pkg + "." + c.culprit)
+			assert.Contains(t, r.Message, c.msg)
+			checkAlone(t, rep, func(id string) task.Outcome { return aloneGo(t, root, nil, id) })
+		})
+	}
+}
+
+func TestRerunGoPackageTimeout(t *testing.T) {
+	needGo(t)
+	root := verdictFixture(t, "go")
+	rep, err := local(t).Run(context.Background(), task.RunRequest{Root: root, Kind: task.GoTest,
+		Select: task.Selection{Files: []string{"timeout"}}, Limits: task.Limits{Timeout: 8 * time.Second}})
+	require.NoError(t, err)
+	// go's own -timeout (90% of the limit) fires first unless building took more than the
+	// rest: then the run's limit kills it (RunTimeout). Either way every test gets a verdict.
+	assert.Contains(t, []task.RunState{task.RunOK, task.RunTimeout}, rep.State, rep.Detail)
+	assert.Equal(t, map[string]task.Outcome{
+		"example.com/verdict/timeout.TestQuick":          task.Pass,
+		"example.com/verdict/timeout.TestHangs":          task.Timeout,
+		"example.com/verdict/timeout.TestAfterHang":      task.Pass,
+		"example.com/verdict/timeout.TestAfterHangFails": task.Fail,
+	}, outcomes(rep))
+	r, _ := rep.Result("example.com/verdict/timeout.TestHangs")
+	assert.Contains(t, r.Message, "still running when the time limit struck")
+
+	// The run's own limit kills go (its -timeout is an hour): the state says so, and the
+	// tests after the hang still get their verdicts from a re-run.
+	rep, err = local(t).Run(context.Background(), task.RunRequest{Root: root, Kind: task.GoTest, Args: []string{"-timeout=1h"},
+		Select: task.Selection{Files: []string{"timeout"}}, Limits: task.Limits{Timeout: 8 * time.Second}})
+	require.NoError(t, err)
+	assert.Equal(t, task.RunTimeout, rep.State)
+	assert.Equal(t, map[string]task.Outcome{
+		"example.com/verdict/timeout.TestQuick":          task.Pass,
+		"example.com/verdict/timeout.TestHangs":          task.Timeout,
+		"example.com/verdict/timeout.TestAfterHang":      task.Pass,
+		"example.com/verdict/timeout.TestAfterHangFails": task.Fail,
+	}, outcomes(rep))
+}
+
+// TestRerunBudget: with no re-runs allowed, the tests the panic cut off are not_run with
+// the reason, never failures; `go test -list` names them when no ids were selected.
+func TestRerunBudget(t *testing.T) {
+	needGo(t)
+	root := verdictFixture(t, "go")
+	l := NewLocal(Options{Reruns: Reruns{Attempts: -1}})
+	defer l.Close()
+	rep, err := l.Run(context.Background(), task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{Files: []string{"exit"}}})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]task.Outcome{
+		"example.com/verdict/exit.TestA":     task.Pass,
+		"example.com/verdict/exit.TestExits": task.Fail, // running alone when the binary died
+		"example.com/verdict/exit.TestB":     task.NotRun,
+		"example.com/verdict/exit.TestC":     task.NotRun,
+	}, outcomes(rep))
+	r, _ := rep.Result("example.com/verdict/exit.TestC")
+	assert.Contains(t, r.Message, "not run: ")
+	assert.Empty(t, rep.Failing()[1:], "only the culprit fails")
+
+	// Two re-runs: the culprit is confirmed alone, the rest runs.
+	l2 := NewLocal(Options{Reruns: Reruns{Attempts: 2}})
+	defer l2.Close()
+	rep, err = l2.Run(context.Background(), task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{Files: []string{"exit"}}})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]task.Outcome{
+		"example.com/verdict/exit.TestA":     task.Pass,
+		"example.com/verdict/exit.TestExits": task.Fail,
+		"example.com/verdict/exit.TestB":     task.Pass,
+		"example.com/verdict/exit.TestC":     task.Fail,
+	}, outcomes(rep))
+}
+
+// alonePytest runs one node id by itself with pytest and returns its verdict by the package
+// doc's rule: JUnit's when pytest wrote one, Fail when the test ended the interpreter.
+func alonePytest(t testing.TB, py, root, id string) task.Outcome {
+	t.Helper()
+	dir := t.TempDir()
+	tree := filepath.Join(dir, "t")
+	require.NoError(t, copyTree(root, tree))
+	junit := filepath.Join(dir, "junit.xml")
+	cmd := exec.Command(py, "-m", "pytest", "-p", "no:cacheprovider", "-o", "junit_family=xunit1", "--junitxml="+junit, id)
+	cmd.Dir = tree
+	out, _ := cmd.CombinedOutput()
+	f, err := os.Open(junit)
+	if err != nil {
+		return task.Fail
+	}
+	defer f.Close()
+	jr, err := ParseJUnit(f, 0)
+	require.NoError(t, err, "%s", out)
+	r, ok := resultIn(jr.Tests, id)
+	require.True(t, ok, "%s alone:\n%s", id, out)
+	return r.Outcome
+}
+
+func TestRerunPytestCrashes(t *testing.T) {
+	py := needPytest(t)
+	root := verdictFixture(t, "py")
+	rep, err := local(t).Run(context.Background(), task.RunRequest{Root: root, Kind: task.Pytest, Select: task.Selection{Files: []string{"crash"}}})
+	require.NoError(t, err)
+	assert.Equal(t, task.RunOK, rep.State, rep.Detail)
+	assert.Equal(t, map[string]task.Outcome{
+		"crash/test_crash.py::test_a":                         task.Pass,
+		"crash/test_crash.py::test_exits":                     task.Fail,
+		"crash/test_crash.py::test_b":                         task.Pass,
+		"crash/test_crash.py::test_segfault":                  task.Fail,
+		"crash/test_crash.py::test_c_fails":                   task.Fail,
+		"crash/test_crash.py::test_exits_zero_after_failures": task.Fail,
+		"crash/test_crash.py::test_d":                         task.Pass,
+	}, outcomes(rep))
+	r, _ := rep.Result("crash/test_crash.py::test_segfault")
+	assert.Contains(t, r.Message, "killed by a signal")
+	r, _ = rep.Result("crash/test_crash.py::test_exits_zero_after_failures")
+	assert.Contains(t, r.Message, "exited with status 0")
+	checkAlone(t, rep, func(id string) task.Outcome { return alonePytest(t, py, root, id) })
+}
+
+func TestRerunPytestCollectionError(t *testing.T) {
+	py := needPytest(t)
+	root := verdictFixture(t, "py")
+	rep, err := local(t).Run(context.Background(), task.RunRequest{Root: root, Kind: task.Pytest, Select: task.Selection{Files: []string{"coll"}}})
+	require.NoError(t, err)
+	assert.Equal(t, task.RunCollectionError, rep.State)
+	assert.Contains(t, rep.Detail, "module_that_does_not_exist")
+	assert.Equal(t, map[string]task.Outcome{
+		"coll/test_good1.py::test_one":       task.Pass,
+		"coll/test_good1.py::test_one_fails": task.Fail,
+		"coll/test_good2.py::test_two":       task.Pass,
+	}, outcomes(rep))
+	checkAlone(t, rep, func(id string) task.Outcome { return alonePytest(t, py, root, id) })
+
+	// A selected test in the file that does not collect is not_run, with the reason.
+	rep, err = local(t).Run(context.Background(), task.RunRequest{Root: root, Kind: task.Pytest,
+		Select: task.Selection{IDs: []string{"coll/test_good2.py::test_two", "coll/test_broken.py::test_never"}}})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]task.Outcome{
+		"coll/test_good2.py::test_two":    task.Pass,
+		"coll/test_broken.py::test_never": task.NotRun,
+	}, outcomes(rep))
+	r, _ := rep.Result("coll/test_broken.py::test_never")
+	assert.Contains(t, r.Message, "module_that_does_not_exist")
+}
+
+// TestRerunPytestDiesCollecting: the interpreter exits while importing one test file; the
+// other files run in a re-run that leaves it out.
+func TestRerunPytestDiesCollecting(t *testing.T) {
+	py := needPytest(t)
+	root := verdictFixture(t, "py")
+	rep, err := local(t).Run(context.Background(), task.RunRequest{Root: root, Kind: task.Pytest,
+		Select: task.Selection{Files: []string{"collcrash"}}})
+	require.NoError(t, err)
+	assert.Equal(t, task.RunCollectionError, rep.State)
+	assert.Contains(t, rep.Detail, "collcrash/test_dies.py: the interpreter exited with status 4 while collecting this file")
+	assert.Equal(t, map[string]task.Outcome{
+		"collcrash/test_ok1.py::test_ok1": task.Pass,
+		"collcrash/test_ok2.py::test_ok2": task.Fail,
+	}, outcomes(rep))
+	checkAlone(t, rep, func(id string) task.Outcome { return alonePytest(t, py, root, id) })
+}
