@@ -105,56 +105,6 @@ func recheck(t *testing.T, r task.Runner, req task.RunRequest, x Result) {
 	}
 }
 
-func recheckWith(t *testing.T, r, goldRunner task.Runner, req task.RunRequest, x Result) {
-	t.Helper()
-	ctx := context.Background()
-	p, err := task.ParsePatch([]byte(x.Patch))
-	if err != nil {
-		t.Fatalf("corruption patch: %v", err)
-	}
-	corrupted, err := p.Apply(task.DirReader(req.Root))
-	if err != nil {
-		t.Fatalf("corruption patch does not apply: %v", err)
-	}
-	q := req
-	q.Overlay = corrupted
-	rep, err := r.Run(ctx, q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.AllPassed(x.Validation.FailToPass) {
-		t.Errorf("%s: the corruption no longer fails its tests", x.Functions[0].ID)
-	}
-	gold, err := task.ParsePatch([]byte(x.Gold))
-	if err != nil {
-		t.Fatalf("gold patch: %v", err)
-	}
-	read := func(path string) ([]byte, error) {
-		if ch, ok := corrupted[path]; ok {
-			return ch.Data, nil
-		}
-		return task.DirReader(req.Root)(path)
-	}
-	restored, err := gold.Apply(read)
-	if err != nil {
-		t.Fatalf("gold patch does not apply to the corrupted tree: %v", err)
-	}
-	for path, ch := range restored {
-		orig, _ := os.ReadFile(filepath.Join(req.Root, path))
-		if string(orig) != string(ch.Data) {
-			t.Errorf("%s: gold patch does not restore %s", x.Functions[0].ID, path)
-		}
-	}
-	q.Overlay = restored
-	rep, err = goldRunner.Run(ctx, q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !rep.AllPassed(append(append([]string(nil), x.Validation.FailToPass...), x.Validation.PassToPass...)) {
-		t.Errorf("%s: tests fail after the gold patch", x.Functions[0].ID)
-	}
-}
-
 func TestGenerateGroupsOnSample(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the sample's tests")
@@ -253,21 +203,5 @@ func TestGenerateBadInputs(t *testing.T) {
 	_, err = Generate(ctx, "../examples/sample", g, c, hung, Baseline{Passing: []string{"a", "b", "c"}}, Options{Mode: Discovery, Run: req, N: 2})
 	if !errors.Is(err, ErrNoCandidates) || !strings.Contains(err.Error(), "the tests time out") {
 		t.Errorf("a hanging test: err = %v", err)
-	}
-}
-
-func TestNormalizeMessage(t *testing.T) {
-	cases := map[string]string{
-		"--- FAIL: TestX (0.02s)\n    x_test.go:9: boom":         "--- FAIL: TestX\n    x_test.go:9: boom",
-		"goroutine 68 [running]:\nmain.f(0xc000012345)":          "goroutine N [running]:\nmain.f(0x…)",
-		"FAILED t.py::test_a - assert 1 == 2\n1 failed in 0.31s": "FAILED t.py::test_a - assert 1 == 2\n1 failed in …s",
-		"FAIL\texample.com/p\t0.004s":                            "FAIL example.com/p",
-		"<Foo object at 0x7f3a2b1c0d90>":                         "<Foo object at 0x…>",
-		"expected 3 (three), got 4":                              "expected 3 (three), got 4",
-	}
-	for in, want := range cases {
-		if got := NormalizeMessage(in); got != want {
-			t.Errorf("NormalizeMessage(%q) = %q, want %q", in, got, want)
-		}
 	}
 }

@@ -244,7 +244,7 @@ func Pipeline(ctx context.Context, r task.Runner, root string, opts Options) (*R
 				errs[k] = err
 				return
 			}
-			tf.passes = err == nil && tf.report.Green()
+			tf.passes = err == nil && passes(tf.report)
 		}()
 	}
 	wg.Wait()
