@@ -1,0 +1,274 @@
+// Package cli is the command-line convention the example programs share (breakpoint,
+// featurebench, solve, callgraph):
+//
+//   - Streams: stdout carries only machine output (JSONL or JSON, when -out is "-"; DOT or
+//     JSON for callgraph); everything for people — progress, notes, summaries, errors — goes
+//     to stderr.
+//   - Exit status: 0 success; 1 a failure during the work (including "produced nothing");
+//     2 a usage error — a bad flag value, a missing or malformed input found before any
+//     work starts; 128+n when signal n stopped the program (130 SIGINT, 143 SIGTERM, 141
+//     SIGPIPE, a closed stdout). -h and -help print the usage and exit 0.
+//   - Validation first: every flag is checked (ranges, an output path that can be
+//     created and written) before any work, and an error names the flag; nothing is
+//     written then.
+//   - Outputs are written whole or not at all: a file output is written to a temporary
+//     file beside it and renamed into place when the program succeeds (File), so an
+//     interrupted or failed run leaves no partial file.
+//   - Signals: SIGINT, SIGTERM and SIGPIPE cancel the program's context (Main); the program
+//     stops its runs, removes its private copies (its deferred Close calls run) and exits
+//     with 128+signal. A second SIGINT or SIGTERM kills it at once.
+//   - Progress: every phase longer than a few seconds reports on stderr what it is doing,
+//     done/total, the time elapsed and an estimate of the time left (Progress).
+//   - Flag names: the same thing has the same name everywhere — -repo (the repository),
+//     -out (the output), -seed, -jobs (work done concurrently), -timeout (one test run),
+//     -env (KEY=VALUE for the test runs, repeatable), -python (the interpreter with pytest).
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+)
+
+// Exit statuses (see the package doc).
+const (
+	ExitOK      = 0
+	ExitFailure = 1
+	ExitUsage   = 2
+)
+
+// SignalExit returns the exit status of a program stopped by sig: 128 + its number.
+func SignalExit(sig os.Signal) int {
+	if s, ok := sig.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return ExitFailure
+}
+
+// stopSignals are the signals Main turns into a cancelled context.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGPIPE}
+
+// Program is a command: it runs with its arguments and streams, and returns its exit
+// status. ctx is cancelled when the program is asked to stop.
+type Program func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+
+// Main runs p with os.Args[1:] and the process's streams under a context cancelled by
+// SIGINT, SIGTERM or SIGPIPE, and returns the exit status: p's own, or 128+signal when a
+// signal arrived — reported only after p returned, so p's deferred cleanups have run.
+func Main(p Program) int {
+	return Run(context.Background(), p, os.Args[1:], os.Stdout, os.Stderr)
+}
+
+// Run is Main with the arguments and streams given.
+func Run(ctx context.Context, p Program, args []string, stdout, stderr io.Writer) int {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, stopSignals...)
+	var (
+		mu  sync.Mutex
+		got os.Signal
+	)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-ch:
+			mu.Lock()
+			got = s
+			mu.Unlock()
+			// A second SIGINT or SIGTERM kills at once; a closed pipe keeps being reported
+			// as EPIPE to the writes.
+			signal.Reset(os.Interrupt, syscall.SIGTERM)
+			cancel()
+		case <-done:
+		}
+	}()
+	code := p(ctx, args, stdout, stderr)
+	close(done)
+	signal.Stop(ch)
+	mu.Lock()
+	defer mu.Unlock()
+	if got != nil {
+		return SignalExit(got)
+	}
+	return code
+}
+
+// Interrupted reports whether err comes from a cancelled context (the program was asked to
+// stop).
+func Interrupted(ctx context.Context, err error) bool {
+	return ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, ctx.Err()))
+}
+
+// Parse parses args into fs (which must use flag.ContinueOnError and write to stderr). It
+// returns -1 when the program should go on, else the exit status: 0 for -h/-help (the
+// usage was printed), 2 for a bad flag. Positional arguments are refused unless
+// positional is true.
+func Parse(fs *flag.FlagSet, args []string, positional bool) int {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return ExitOK
+		}
+		return ExitUsage
+	}
+	if !positional && fs.NArg() > 0 {
+		fmt.Fprintf(fs.Output(), "%s: unexpected argument %q (every input is a flag)\n", fs.Name(), fs.Arg(0))
+		return ExitUsage
+	}
+	return -1
+}
+
+// Usage prints "prog: message" to w and returns ExitUsage.
+func Usage(w io.Writer, prog, format string, a ...any) int {
+	fmt.Fprintf(w, prog+": "+format+"\n", a...)
+	return ExitUsage
+}
+
+// EnvFlag is a repeatable -env KEY=VALUE flag.
+type EnvFlag []string
+
+// String returns the values joined by spaces.
+func (e *EnvFlag) String() string { return strings.Join(*e, " ") }
+
+// Set adds one KEY=VALUE.
+func (e *EnvFlag) Set(v string) error {
+	if k, _, ok := strings.Cut(v, "="); !ok || k == "" || strings.ContainsAny(k, " \t\n") {
+		return fmt.Errorf("want KEY=VALUE, got %q", v)
+	}
+	*e = append(*e, v)
+	return nil
+}
+
+// CheckOutputFile checks, without creating or changing anything that stays, that the file
+// output of flag can be written at path: "-" (stdout) is fine; "" is refused; an existing
+// directory is refused; the directory that will hold the file must exist and accept a new
+// file (a probe file is created there and removed); an existing file must be writable
+// (opened for writing, not truncated).
+func CheckOutputFile(flagName, path string) error {
+	switch path {
+	case "-":
+		return nil
+	case "":
+		return fmt.Errorf("-%s: empty path (use - for stdout)", flagName)
+	}
+	if st, err := os.Stat(path); err == nil {
+		if st.IsDir() {
+			return fmt.Errorf("-%s %s: is a directory", flagName, path)
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return fmt.Errorf("-%s %s: not writable: %w", flagName, path, err)
+		}
+		f.Close()
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("-%s %s: %w", flagName, path, err)
+	}
+	return probeDir(flagName, path, filepath.Dir(path))
+}
+
+// CheckOutputDir checks that the directory output of flag can be made or written at path:
+// "" is refused; an existing path must be a directory that accepts a new file; a missing
+// one is made later, so its nearest existing ancestor must be a directory that accepts a
+// new entry. Nothing stays written.
+func CheckOutputDir(flagName, path string) error {
+	if path == "" {
+		return fmt.Errorf("-%s: empty path", flagName)
+	}
+	dir := filepath.Clean(path)
+	for {
+		st, err := os.Stat(dir)
+		if err == nil {
+			if !st.IsDir() {
+				return fmt.Errorf("-%s %s: %s is not a directory", flagName, path, dir)
+			}
+			return probeDir(flagName, path, dir)
+		}
+		if !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("-%s %s: %w", flagName, path, err)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return fmt.Errorf("-%s %s: no existing ancestor", flagName, path)
+		}
+		dir = parent
+	}
+}
+
+// probeDir creates and removes a file in dir.
+func probeDir(flagName, path, dir string) error {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("-%s %s: %w", flagName, path, err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("-%s %s: %s is not a directory", flagName, path, dir)
+	}
+	f, err := os.CreateTemp(dir, ".faultline-probe-*")
+	if err != nil {
+		return fmt.Errorf("-%s %s: cannot write in %s: %w", flagName, path, dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}
+
+// File is an output written whole or not at all: a temporary file beside the target,
+// renamed into place by Commit; Abort (or Commit's failure) removes it. The output "-"
+// is stdout, written directly.
+type File struct {
+	io.Writer
+	path string
+	f    *os.File
+}
+
+// Create starts the output at path ("-": stdout).
+func Create(path string, stdout io.Writer) (*File, error) {
+	if path == "-" {
+		return &File{Writer: stdout, path: path}, nil
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return nil, err
+	}
+	return &File{Writer: f, path: path, f: f}, nil
+}
+
+// Commit closes the temporary file and renames it to its path (stdout: nothing to do).
+func (o *File) Commit() error {
+	if o.f == nil {
+		return nil
+	}
+	f := o.f
+	o.f = nil
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Chmod(f.Name(), 0o644); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Rename(f.Name(), o.path); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return nil
+}
+
+// Abort removes the temporary file; after Commit it does nothing. Safe to defer.
+func (o *File) Abort() {
+	if o.f == nil {
+		return
+	}
+	o.f.Close()
+	os.Remove(o.f.Name())
+	o.f = nil
+}

@@ -1,0 +1,176 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestProgress(t *testing.T) {
+	var b bytes.Buffer
+	p := NewProgress(&b, "prog")
+	clock := time.Unix(0, 0)
+	p.now = func() time.Time { return clock }
+	p.Phase("validate", 4)
+	clock = clock.Add(30 * time.Second)
+	p.Step(1, "a kept")
+	clock = clock.Add(30 * time.Second)
+	p.Step(4, "")
+	p.Phase("write", 0)
+	p.Step(2, "x")
+	want := "prog: validate: 4 to do\n" +
+		"prog: validate: 1/4 (25%), 30s elapsed, about 1m30s left: a kept\n" +
+		"prog: validate: 4/4 (100%), 1m0s elapsed\n" +
+		"prog: write\n" +
+		"prog: write: 2 done, 0s elapsed: x\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+func TestProgressBeat(t *testing.T) {
+	var w bytes.Buffer
+	p := NewProgress(&w, "prog")
+	p.Phase("trace", 10)
+	stop := p.Beat(40 * time.Millisecond)
+	time.Sleep(200 * time.Millisecond)
+	stop()
+	stop()
+	if n := strings.Count(w.String(), "trace: 0/10 (0%)"); n < 2 {
+		t.Errorf("%d heartbeats in 200 ms at 40 ms:\n%s", n, w.String())
+	}
+}
+
+func TestCheckOutput(t *testing.T) {
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "old.jsonl")
+	if err := os.WriteFile(existing, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "ro"), 0o555); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		path, why string
+	}{
+		{"-", ""},
+		{filepath.Join(dir, "new.jsonl"), ""},
+		{existing, ""},
+		{"", "-out: empty path"},
+		{dir, "is a directory"},
+		{filepath.Join(dir, "missing", "x.jsonl"), "no such file"},
+		{filepath.Join(existing, "x.jsonl"), "not a directory"},
+	} {
+		err := CheckOutputFile("out", c.path)
+		if (err == nil) != (c.why == "") || err != nil && !strings.Contains(err.Error(), c.why) {
+			t.Errorf("CheckOutputFile(%q) = %v, want %q", c.path, err, c.why)
+		}
+	}
+	if os.Geteuid() != 0 {
+		if err := CheckOutputFile("out", filepath.Join(dir, "ro", "x")); err == nil {
+			t.Error("a read-only directory accepted")
+		}
+	}
+	for _, c := range []struct{ path, why string }{
+		{dir, ""}, {filepath.Join(dir, "a", "b"), ""}, {"", "empty path"}, {existing, "not a directory"}, {filepath.Join(existing, "sub"), "not a directory"},
+	} {
+		err := CheckOutputDir("out", c.path)
+		if (err == nil) != (c.why == "") || err != nil && !strings.Contains(err.Error(), c.why) {
+			t.Errorf("CheckOutputDir(%q) = %v, want %q", c.path, err, c.why)
+		}
+	}
+	// Nothing stays written.
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 2 {
+		t.Errorf("the checks left %d entries", len(ents))
+	}
+	if b, _ := os.ReadFile(existing); string(b) != "keep" {
+		t.Error("an existing output was changed by the check")
+	}
+}
+
+func TestFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.jsonl")
+	f, err := Create(path, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(f, "half")
+	if _, err := os.Stat(path); err == nil {
+		t.Error("the output exists before Commit")
+	}
+	f.Abort()
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("Abort left %v", ents)
+	}
+	f, _ = Create(path, io.Discard)
+	io.WriteString(f, "whole")
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	f.Abort()
+	if b, _ := os.ReadFile(path); string(b) != "whole" {
+		t.Errorf("output %q", b)
+	}
+	var out bytes.Buffer
+	f, _ = Create("-", &out)
+	io.WriteString(f, "to stdout")
+	f.Abort()
+	if out.String() != "to stdout" || f.Commit() != nil {
+		t.Error("stdout output")
+	}
+}
+
+func TestParse(t *testing.T) {
+	for _, c := range []struct {
+		args       []string
+		positional bool
+		want       int
+	}{
+		{nil, false, -1}, {[]string{"-h"}, false, 0}, {[]string{"-help"}, false, 0}, {[]string{"-nope"}, false, 2},
+		{[]string{"x"}, false, 2}, {[]string{"x"}, true, -1}, {[]string{"-n", "x"}, false, 2},
+	} {
+		fs := flag.NewFlagSet("p", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		fs.Int("n", 1, "")
+		if got := Parse(fs, c.args, c.positional); got != c.want {
+			t.Errorf("Parse(%q) = %d, want %d", c.args, got, c.want)
+		}
+	}
+	var e EnvFlag
+	if e.Set("A=1") != nil || e.Set("=1") == nil || e.Set("B") == nil || e.String() != "A=1" {
+		t.Errorf("EnvFlag: %v", e)
+	}
+}
+
+// TestRunSignal: a signal cancels the program's context; the exit status is 128+signal,
+// reported after the program returned (its cleanup ran).
+func TestRunSignal(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		cleaned := false
+		code := Run(context.Background(), func(ctx context.Context, _ []string, _, _ io.Writer) int {
+			syscall.Kill(os.Getpid(), sig)
+			select {
+			case <-ctx.Done():
+			case <-time.After(5 * time.Second):
+				t.Error("the context was not cancelled")
+			}
+			cleaned = true
+			return ExitFailure
+		}, nil, io.Discard, io.Discard)
+		if code != 128+int(sig) || !cleaned {
+			t.Errorf("%v: exit %d, cleaned %v", sig, code, cleaned)
+		}
+	}
+	if code := Run(context.Background(), func(context.Context, []string, io.Writer, io.Writer) int { return 7 }, nil, io.Discard, io.Discard); code != 7 {
+		t.Errorf("no signal: exit %d", code)
+	}
+}
