@@ -31,6 +31,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strings"
@@ -271,4 +272,104 @@ func (o *File) Abort() {
 	o.f.Close()
 	os.Remove(o.f.Name())
 	o.f = nil
+}
+
+// Language reads a -lang flag of a repository program: "go" and "python" are taken as
+// given; "auto" picks Go when root has a go.mod and Python when it has a .py file (hidden
+// directories are not searched). Any other value, or a repository with neither, is an
+// error naming the flag.
+func Language(root, flagValue string) (string, error) {
+	switch flagValue {
+	case "go", "python":
+		return flagValue, nil
+	case "auto":
+	default:
+		return "", fmt.Errorf("-lang %q: want auto, go or python", flagValue)
+	}
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
+		return "go", nil
+	}
+	found := errors.New("found")
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() && p != root && strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir
+		}
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".py") {
+			return found
+		}
+		return nil
+	})
+	if errors.Is(err, found) {
+		return "python", nil
+	}
+	return "", fmt.Errorf("-lang auto: %s has neither a go.mod nor Python files; pass -lang", root)
+}
+
+// Repo reads a -repo flag: the directory must exist. It returns its absolute path.
+func Repo(path string) (string, error) {
+	if path == "" {
+		return "", fmt.Errorf("-repo DIR is required")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", fmt.Errorf("-repo %s: %w", path, err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return "", fmt.Errorf("-repo %s: %w", path, err)
+	}
+	if !st.IsDir() {
+		return "", fmt.Errorf("-repo %s: not a directory", path)
+	}
+	return abs, nil
+}
+
+// Outside refuses an output path of flag that lies inside the repository root (the
+// repository is never written).
+func Outside(flagName, path, root string) error {
+	if path == "-" || path == "" {
+		return nil
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return fmt.Errorf("-%s %s: %w", flagName, path, err)
+	}
+	if real, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		abs = filepath.Join(real, filepath.Base(abs))
+	}
+	if r, err := filepath.Abs(root); err == nil {
+		root = r
+	}
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	if abs == root || strings.HasPrefix(abs, root+string(filepath.Separator)) {
+		return fmt.Errorf("-%s %s lies inside the repository %s, which is never written", flagName, path, root)
+	}
+	return nil
+}
+
+// Python reads a -python flag: "" (detect later) or an executable found as a path or on
+// PATH.
+func Python(v string) error {
+	if v == "" {
+		return nil
+	}
+	if _, err := exec.LookPath(v); err != nil {
+		return fmt.Errorf("-python %s: %w", v, err)
+	}
+	return nil
+}
+
+// GitHead returns the commit checked out in root when root is the top of a git work tree,
+// "" otherwise (no .git there, no git command, or git fails).
+func GitHead(root string) string {
+	if _, err := os.Stat(filepath.Join(root, ".git")); err != nil {
+		return ""
+	}
+	out, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }

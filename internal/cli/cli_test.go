@@ -174,3 +174,55 @@ func TestRunSignal(t *testing.T) {
 		t.Errorf("no signal: exit %d", code)
 	}
 }
+
+func TestLanguage(t *testing.T) {
+	py := t.TempDir()
+	os.MkdirAll(filepath.Join(py, ".venv"), 0o755)
+	os.WriteFile(filepath.Join(py, "mod.py"), []byte("x = 1\n"), 0o644)
+	hidden := t.TempDir()
+	os.MkdirAll(filepath.Join(hidden, ".venv"), 0o755)
+	os.WriteFile(filepath.Join(hidden, ".venv", "site.py"), []byte("x = 1\n"), 0o644)
+	gomod := t.TempDir()
+	os.WriteFile(filepath.Join(gomod, "go.mod"), []byte("module m\n"), 0o644)
+	os.WriteFile(filepath.Join(gomod, "tool.py"), []byte("x = 1\n"), 0o644)
+	for _, tc := range []struct{ root, flag, want, err string }{
+		{gomod, "auto", "go", ""},
+		{py, "auto", "python", ""},
+		{py, "go", "go", ""},
+		{hidden, "auto", "", "neither a go.mod nor Python files"},
+		{py, "cobol", "", `-lang "cobol"`},
+	} {
+		got, err := Language(tc.root, tc.flag)
+		if got != tc.want || (err == nil) != (tc.err == "") || err != nil && !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("Language(%s, %s) = %q, %v; want %q, %q", tc.root, tc.flag, got, err, tc.want, tc.err)
+		}
+	}
+}
+
+func TestOutsideAndRepo(t *testing.T) {
+	root := t.TempDir()
+	other := t.TempDir()
+	os.Symlink(root, filepath.Join(other, "link"))
+	for _, c := range []struct {
+		path string
+		in   bool
+	}{
+		{"-", false}, {filepath.Join(other, "x.jsonl"), false}, {filepath.Join(root, "x.jsonl"), true},
+		{root, true}, {filepath.Join(root, "a", "b"), true}, {filepath.Join(other, "link", "x.jsonl"), true},
+		{root + "-sibling/x", false},
+	} {
+		err := Outside("out", c.path, root)
+		if (err != nil) != c.in {
+			t.Errorf("Outside(%s) = %v, want inside %v", c.path, err, c.in)
+		}
+	}
+	if _, err := Repo(""); err == nil {
+		t.Error("an empty -repo accepted")
+	}
+	if got, err := Repo(root); err != nil || got != root {
+		t.Errorf("Repo(%s) = %q, %v", root, got, err)
+	}
+	if GitHead(root) != "" {
+		t.Error("a directory without .git has a HEAD")
+	}
+}
