@@ -95,10 +95,10 @@ type Options struct {
 // of Units in all, Accepted tasks of Wanted.
 type Progress struct {
 	Tried, Units, Accepted, Wanted int
-	Functions               []string
-	Rule                    string
-	Kept                    bool
-	Reason                  string
+	Functions                      []string
+	Rule                           string
+	Kept                           bool
+	Reason                         string
 }
 
 // Corrupted is one function changed by a task.
