@@ -8,11 +8,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/faultline-dev/faultline/internal/cli/clitest"
 	"github.com/faultline-dev/faultline/task"
 )
 
@@ -306,4 +308,25 @@ func TestRunLevels(t *testing.T) {
 		lv2 = append(lv2, one)
 	}
 	require.Equal(t, lv2[0], lv2[1], "same seed, byte-identical Level 2 instance")
+}
+
+// TestSignals: the built program, interrupted while tracing, stops its runs, removes its
+// private copies and exits 130 (SIGINT) or 143 (SIGTERM) without writing its output; TMPDIR
+// is empty and the repository unchanged. A normal end leaves TMPDIR empty too.
+func TestSignals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the program and runs pytest")
+	}
+	needPytest(t)
+	bin := clitest.Build(t, ".")
+	repo := filepath.Join(t.TempDir(), "shapes")
+	require.NoError(t, os.CopyFS(repo, os.DirFS("../../extract/testdata/pipeline/repo")))
+	out := filepath.Join(t.TempDir(), "out")
+	args := []string{"-repo", repo, "-out", out, "-n", "1", "-seed", "7", "-python", "/usr/bin/python3", "-jobs", "1"}
+	clitest.Interrupt(t, bin, args, nil, "tracing test files: 1/", syscall.SIGINT, repo)
+	clitest.Interrupt(t, bin, args, nil, "building instances", syscall.SIGTERM, repo)
+	require.NoDirExists(t, out, "an interrupted run wrote its output")
+	stdout, _ := clitest.Finish(t, bin, args, nil, 0)
+	require.Len(t, strings.Fields(stdout), 1)
+	require.FileExists(t, filepath.Join(out, "instances.jsonl"))
 }

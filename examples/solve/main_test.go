@@ -14,12 +14,14 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/callgraph/golang"
 	"github.com/faultline-dev/faultline/callgraph/python"
 	"github.com/faultline-dev/faultline/corrupt"
+	"github.com/faultline-dev/faultline/internal/cli/clitest"
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
 )
@@ -235,6 +237,26 @@ func TestSolveSample(t *testing.T) {
 		}
 		if requests != 6 {
 			t.Errorf("%d model requests, want 6", requests)
+		}
+	})
+
+	// The built program, interrupted mid-task, stops its runs, removes its private copies
+	// and exits 130/143 without writing its outputs; TMPDIR is empty, the repository
+	// unchanged. A normal end leaves TMPDIR empty too.
+	t.Run("signals", func(t *testing.T) {
+		bin := clitest.Build(t, ".")
+		root, _ := filepath.Abs(sample)
+		dir := t.TempDir()
+		out := filepath.Join(dir, "results.jsonl")
+		args := []string{"-repo", root, "-tasks", tasks, "-gold", "-out", out, "-trajectories", filepath.Join(dir, "traj.jsonl")}
+		clitest.Interrupt(t, bin, args, nil, "solving: 4 to do", syscall.SIGINT, root)
+		clitest.Interrupt(t, bin, args, nil, "solving: 1/4", syscall.SIGTERM, root)
+		if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+			t.Errorf("an interrupted run left %d files", len(ents))
+		}
+		clitest.Finish(t, bin, args, nil, 0)
+		if rs, sum := readResults(t, out); len(rs) != 4 || sum.SuccessRate != 1 {
+			t.Errorf("after a normal end: %d results, %+v", len(rs), sum)
 		}
 	})
 
