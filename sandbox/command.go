@@ -2,8 +2,15 @@ package sandbox
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
+	"path"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"time"
 
 	"github.com/faultline-dev/faultline/task"
 )
@@ -73,39 +80,266 @@ func PytestArgs(sel task.Selection, rootdir, junitPath string, args []string, li
 	return argv
 }
 
-// CommandResult is how a test command ended, as a runner observed it.
+// GoAttemptArgs returns the arguments after `go` for one attempt of a run (`test -json
+// -count=1 -vet=off -timeout=… [-run …] [-skip …] packages… args…`), or for listing the
+// attempt's unit when a.List is set. The time-out given to go is 90% of a.Limits.Timeout, so
+// the testing package's own time-out (which names the running tests) fires before the
+// runner's.
+func GoAttemptArgs(a Attempt, args []string) ([]string, error) {
+	sel := a.Select
+	var pkgs []string
+	runPat := ""
+	if a.Unit != "" {
+		pkgs = []string{a.Unit}
+		var names []string
+		for _, id := range sel.IDs {
+			_, name, err := SplitGoTestID(id)
+			if err != nil {
+				return nil, err
+			}
+			names = append(names, name)
+		}
+		runPat = GoRunPattern(names)
+	} else {
+		var err error
+		if pkgs, runPat, err = goPackages(sel); err != nil {
+			return nil, err
+		}
+	}
+	argv := []string{"test", "-json"}
+	if a.List {
+		argv = append(argv, "-list", ".")
+		return append(argv, pkgs...), nil
+	}
+	goTimeout := a.Limits.Timeout * 9 / 10
+	argv = append(argv, "-count=1", "-vet=off", "-timeout="+goTimeout.String())
+	if runPat != "" {
+		argv = append(argv, "-run", runPat)
+	}
+	skip, err := GoSkipPattern(a.Skip)
+	if err != nil {
+		return nil, err
+	}
+	if skip != "" {
+		argv = append(argv, "-skip", skip)
+	}
+	argv = append(argv, pkgs...)
+	return append(argv, args...), nil
+}
+
+// GoSkipPattern builds a `go test -skip` pattern that leaves out exactly the tests named by
+// ids (`pkg.TestName/sub`, package ignored) and their subtests: an alternation of one
+// anchored path per test, parents grouped (`^TestA$|^TestB$/^(x|y)$`). A test whose
+// ancestor is also named is covered by the ancestor.
+func GoSkipPattern(ids []string) (string, error) {
+	var paths [][]string
+	for _, id := range ids {
+		_, name, err := SplitGoTestID(id)
+		if err != nil {
+			return "", err
+		}
+		paths = append(paths, strings.Split(name, "/"))
+	}
+	sort.Slice(paths, func(i, j int) bool { return strings.Join(paths[i], "/") < strings.Join(paths[j], "/") })
+	// Drop paths under another path; group the rest by parent.
+	var kept [][]string
+	for _, p := range paths {
+		covered := false
+		for _, k := range kept {
+			if len(k) <= len(p) && slices.Equal(k, p[:len(k)]) {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			kept = append(kept, p)
+		}
+	}
+	groups := map[string][]string{}
+	var parents []string
+	for _, k := range kept {
+		parent := strings.Join(k[:len(k)-1], "\x00")
+		if _, ok := groups[parent]; !ok {
+			parents = append(parents, parent)
+		}
+		groups[parent] = append(groups[parent], k[len(k)-1])
+	}
+	sort.Strings(parents)
+	var alts []string
+	for _, parent := range parents {
+		var levels []string
+		if parent != "" {
+			for _, el := range strings.Split(parent, "\x00") {
+				levels = append(levels, "^"+regexp.QuoteMeta(el)+"$")
+			}
+		}
+		names := groups[parent]
+		quoted := make([]string, len(names))
+		for i, n := range names {
+			quoted[i] = regexp.QuoteMeta(n)
+		}
+		last := "^" + quoted[0] + "$"
+		if len(quoted) > 1 {
+			last = "^(" + strings.Join(quoted, "|") + ")$"
+		}
+		alts = append(alts, strings.Join(append(levels, last), "/"))
+	}
+	return strings.Join(alts, "|"), nil
+}
+
+// PytestAttemptArgs returns the arguments after the Python interpreter for one attempt of a
+// pytest run, and the configuration file to write first at dir/PytestConfigFile. rootdir is
+// the tree's path and dir a directory outside the tree, both as the interpreter sees them:
+// the run writes its JUnit report (PytestJUnitFile) and the reporter's events
+// (PytestEventsFile) there. The program is `-c` with faultline's bootstrap (pytest.main
+// with a reporter plugin; see the package doc), then `-p no:cacheprovider -rA -o
+// junit_family=xunit1 --junitxml=… --continue-on-collection-errors`, the selection and args.
+// a.Skip is deselected and a.Ignore left uncollected by the plugin, so no list of ids ever
+// reaches the command line.
+func PytestAttemptArgs(a Attempt, rootdir, dir string, args []string) (argv []string, config []byte) {
+	cfg := map[string]any{
+		"events":      path.Join(dir, PytestEventsFile),
+		"deselect":    nonNil(a.Skip),
+		"ignore":      nonNil(a.Ignore),
+		"message_len": a.Limits.MessageLen,
+	}
+	config, _ = json.Marshal(cfg)
+	argv = []string{"-c", pytestBoot, path.Join(dir, PytestConfigFile),
+		"-p", "no:cacheprovider", "--rootdir=" + rootdir,
+		"-rA", "-o", "junit_family=xunit1", "--junitxml=" + path.Join(dir, PytestJUnitFile),
+		"--continue-on-collection-errors"}
+	for _, f := range a.Select.Files {
+		c, _ := task.CleanRelPath(f)
+		argv = append(argv, c)
+	}
+	argv = append(argv, a.Select.IDs...)
+	return append(argv, args...), config
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// CommandResult is what a runner observed of one attempt's command. Make it with
+// AttemptOutput.Result.
 type CommandResult struct {
 	ExitCode int  // -1 when killed by a signal
-	TimedOut bool // killed at the run's time limit
+	TimedOut bool // killed at the attempt's time limit
+	// StartErr is set when the command could not be started (the report is RunSetupFailed).
+	StartErr error
+	Wall     time.Duration
 	// Stdout and Stderr are the (capped) output streams.
 	Stdout, Stderr string
+	// OutputCapped is set when either stream was cut to the output limit.
+	OutputCapped bool
 	// Go is the parsed `go test -json` stream (Go runs; parse the whole stream, not the capped
 	// Stdout).
 	Go *GoResult
-	// JUnit is the pytest JUnit XML report, nil when there is none.
+	// JUnit is the pytest JUnit XML report, nil when there is none. AttemptOutput.Result
+	// parses it at once; BuildReport parses it when JUnitResult is nil.
 	JUnit io.Reader
 	// Summary holds the -rA lines of the whole stdout (pytest runs).
 	Summary []SummaryLine
+	// Notes are the runner's notes for the report.
+	Notes []string
+
+	junit     *JUnitResult
+	junitErr  error
+	junitSeen bool
+	events    *pytestEvents
+	py        *pytestStdout
+	killedAt  time.Time
+	list      *listParser
 }
 
-// BuildReport assembles the report of a finished command exactly as Local does: states,
-// outcomes, details and messages truncated to the (filled) limits.
-func BuildReport(kind task.TestKind, sel task.Selection, lim task.Limits, res CommandResult) *task.Report {
-	rep := &task.Report{ExitCode: res.ExitCode}
-	pr := procResult{exitCode: res.ExitCode, timedOut: res.TimedOut}
-	switch kind {
-	case task.Command:
-		commandReport(rep, res.Stdout, res.Stderr, pr, lim)
-	case task.GoTest:
-		gr := res.Go
-		if gr == nil {
-			gr = NewGoParser(lim.MessageLen).Result()
+// AttemptOutput collects what one attempt's command writes, with the parsers of its kind
+// (go test -json, pytest's -rA summary and exit marker, a test listing) fed as it streams:
+// give Stdout and Stderr to the command, then call Result. Memory stays bounded (see the
+// package doc) however much the command prints.
+type AttemptOutput struct {
+	// Stdout and Stderr keep the head and tail of each stream (Limits.OutputBytes).
+	Stdout, Stderr *Capture
+	kind           task.TestKind
+	lim            task.Limits
+	goP            *GoParser
+	py             *pytestStdout
+	list           *listParser
+}
+
+// NewAttemptOutput returns the collector for attempt a of a run of the given kind.
+func NewAttemptOutput(kind task.TestKind, a Attempt) *AttemptOutput {
+	o := &AttemptOutput{kind: kind, lim: a.Limits}
+	var hook func([]byte)
+	switch {
+	case a.List:
+		o.list = newListParser(kind)
+		hook = func(p []byte) { o.list.Write(p) }
+	case kind == task.GoTest:
+		o.goP = NewGoParser(a.Limits.MessageLen)
+		hook = func(p []byte) { o.goP.Write(p) }
+	case kind == task.Pytest:
+		o.py = &pytestStdout{}
+		hook = func(p []byte) { o.py.Write(p) }
+	}
+	o.Stdout = NewCapture(a.Limits.OutputBytes, hook)
+	o.Stderr = NewCapture(a.Limits.OutputBytes, nil)
+	return o
+}
+
+// Result finishes the attempt: exit is the command's exit status (-1 for a signal),
+// timedOut whether the runner killed it at its time limit, startErr why it could not start.
+// For pytest, junit and events are the run's PytestJUnitFile and PytestEventsFile (nil when
+// absent); they are read now, within the package's bounds.
+func (o *AttemptOutput) Result(exit int, timedOut bool, wall time.Duration, startErr error, junit, events io.Reader) CommandResult {
+	res := CommandResult{ExitCode: exit, TimedOut: timedOut, StartErr: startErr, Wall: wall,
+		Stdout: o.Stdout.String(), Stderr: o.Stderr.String(), killedAt: time.Now(),
+		OutputCapped: o.Stdout.Truncated() || o.Stderr.Truncated()}
+	switch {
+	case o.list != nil:
+		o.list.Close()
+		res.list = o.list
+	case o.goP != nil:
+		if timedOut {
+			o.goP.Killed()
 		}
-		goReport(rep, gr, sel, res.Stderr, pr, lim)
-		rep.Output = truncate(joinOutput("", res.Stderr), int(lim.OutputBytes))
-	default:
-		pytestReport(rep, res.JUnit, res.Summary, res.Stdout, res.Stderr, pr, lim)
-		rep.Output = joinOutput(res.Stdout, res.Stderr)
+		res.Go = o.goP.Result()
+	case o.py != nil:
+		o.py.Close()
+		res.py = o.py
+		res.Summary = o.py.all
+		if junit != nil {
+			res.junitSeen = true
+			res.junit, res.junitErr = ParseJUnit(junit, o.lim.MessageLen)
+		}
+		if events != nil {
+			res.events = parsePytestEvents(events, o.lim.MessageLen)
+		}
+	}
+	return res
+}
+
+// BuildReport assembles the report of one finished command exactly as Local does for an
+// attempt, without re-runs (see Resolve for those): states, outcomes, details, messages
+// truncated to the (filled) limits, and the cross-check of the evidence (a disagreement is
+// RunUntrusted).
+func BuildReport(kind task.TestKind, sel task.Selection, lim task.Limits, res CommandResult) *task.Report {
+	if kind == task.Pytest && res.JUnit != nil && !res.junitSeen {
+		res.junitSeen = true
+		res.junit, res.junitErr = ParseJUnit(res.JUnit, lim.MessageLen)
+	}
+	if kind == task.GoTest && res.Go == nil {
+		res.Go = NewGoParser(lim.MessageLen).Result()
+	}
+	a := assess(kind, sel, lim, res)
+	rep := a.rep
+	if len(a.conflicts) > 0 {
+		untrusted(rep, a.conflicts, lim)
+	}
+	if kind == task.GoTest {
+		deriveParents(rep)
 	}
 	rep.Sort()
 	return rep

@@ -37,17 +37,73 @@
 // limit is the reliable bound. Whatever is unavailable is recorded in Report.Notes.
 //
 // Go runs use `-count=1` (never go's own test cache) and `-vet=off` (a vet finding is not a
-// test outcome; pass -vet in RunRequest.Args to restore it). A test with a start event but
-// no end event gets Timeout when its package hit `-timeout` or the run was killed, and Fail
-// when its package died otherwise (a panic in another goroutine, os.Exit). Selecting ids
-// builds a `-run` pattern that may select more subtests than asked; the report keeps the
-// selected ids with their ancestors and descendants.
+// test outcome; pass -vet in RunRequest.Args to restore it). Selecting ids builds a `-run`
+// pattern that may select more subtests than asked; the report keeps the selected ids with
+// their ancestors and descendants.
 //
-// Pytest runs use `-p no:cacheprovider -rA --junitxml` with `junit_family=xunit1` (so each
-// testcase names its file). The JUnit XML is the primary source; the `-rA` summary lines tell
-// XPASS apart from PASSED (JUnit records both as passes) and are the fallback when there is no
-// XML. Exit code 5 is RunNoTests; errors while collecting are RunCollectionError with the
-// message.
+// Pytest runs execute `python3 -c <bootstrap>`: pytest.main with `-p no:cacheprovider -rA
+// --junitxml --continue-on-collection-errors` and `junit_family=xunit1` (so each testcase
+// names its file), plus a reporter plugin of ours that appends one JSON event per line to a
+// file outside the tree as things happen: each file collected or failing to collect, the
+// collected node ids, each test's start, each phase's outcome, the session's end. The
+// bootstrap then prints "faultline-pytest-exit: N" (pytest's own exit status) before the
+// interpreter shuts down. A collection error in one file leaves the other files running; the
+// run's state is then RunCollectionError, with the other files' verdicts in Tests.
+//
+// # Verdicts
+//
+// A test has a verdict only if it ran to one: task.NotRun is the state of a selected test
+// that got none, with the reason in its message; it is neither a pass nor a failure. The rule,
+// implemented once (Resolve) for every runner:
+//
+//   - An attempt runs the request. A test binary (Go package) or interpreter (pytest) that
+//     ended before all its tests had a verdict — a panic outside a test's own goroutine,
+//     os.Exit or syscall.Exit in a test, the package's -timeout, a segfault, os._exit, a
+//     kill, an interpreter dying while collecting a file — leaves three kinds of tests: those
+//     that ended with their own verdict (kept: a test that itself panicked is Fail, as the
+//     testing package reports it), the one running alone when it died (the culprit: Fail,
+//     confirmed by running it alone), and the rest (cut off while running with others,
+//     paused by t.Parallel, never reached).
+//   - At a time limit, a test that had been running for at least half of its binary's time
+//     gets Timeout; one that had just started is cut off.
+//   - The tests without a verdict are re-run in a fresh copy, one binary or interpreter at a
+//     time, leaving out the decided ones (`go test -skip`, the plugin's deselection): the
+//     culprit and each test cut off while running with others alone, the rest together,
+//     until their binary runs to its end, an attempt decides nothing new, or the budget
+//     (Options.Reruns: DefaultRerunAttempts re-runs and the run's time limit in all) is
+//     spent. A test run alone that passes gets Pass.
+//   - What is still without a verdict is NotRun with the reason. Which tests exist comes
+//     from the selection's ids, pytest's collection (the plugin's events) or, for a Go
+//     package that never ran to its end when no ids were selected, `go test -list`. Tests
+//     that were never selected are not invented.
+//   - A parent Go test fails when one of its subtests fails, also across re-runs.
+//
+// # Evidence
+//
+// A tested process can rewrite files after the fact and print anything. Each run's verdicts
+// are cross-checked between channels, and any disagreement makes the report
+// task.RunUntrusted (never a pass) with the disagreements in Detail:
+//
+//   - Go: the test2json stream must be consistent (one end event per test, none after its
+//     package's end, no package passing with a failing test, nothing but the go command's
+//     events once tests ran) and agree with the go command's exit status (0 if and only if
+//     every package passed). A test binary that exits 0 in the middle of a test (go then
+//     reports the package as passed and gives the test its end event) is caught by go's
+//     summary line appearing in that test's output without a package end of its own.
+//   - pytest: the plugin's events, the JUnit file, the -rA lines of the short test summary
+//     (streamed on stdout, so they cannot be rewritten afterwards) and the exit marker must
+//     give every test the same verdict, and the process's exit status must be pytest's. An
+//     atexit hook rewriting the JUnit file, fake -rA lines or exit markers, os._exit(0) after
+//     pytest returned: each is a disagreement. A test calling os._exit(0) mid-run is a
+//     crash, and that test the culprit.
+//
+// Everything read from a run is untrusted and read within bounds, whatever its size:
+// stream lines up to MaxStreamLine, MaxStreamTests results and MaxStreamText bytes of ids
+// and text per stream or file, messages cut to Limits.MessageLen, output to
+// Limits.OutputBytes per stream (head and tail kept), and the JUnit file through a filter
+// that cuts each text, attribute value, comment and CDATA section to MaxXMLText before the
+// XML decoder sees it. What is left out is noted; a stream that exceeds the test or text
+// bounds is untrusted.
 //
 // Cache adds a content-addressed result cache (memory, optionally disk), a bounded worker
 // pool and coalescing of identical concurrent requests to any runner. Baseline runs a clean

@@ -1,11 +1,13 @@
 package sandbox
 
 import (
+	"bufio"
 	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -20,7 +22,21 @@ type JUnitResult struct {
 	// CollectionErrors holds "module: message" for each file that failed to collect
 	// (a testcase with an empty or module-only name whose error says "collection failure").
 	CollectionErrors []string
+	// Truncated is set when the file held more than ParseJUnit keeps: text or attribute
+	// values longer than MaxXMLText (cut), more than MaxStreamTests testcases or
+	// MaxStreamText bytes of ids and messages (left out).
+	Truncated bool
 }
+
+// Bounds of ParseJUnit's reading, whatever the file's size.
+const (
+	// MaxXMLText is the longest run of character data, attribute value, comment or CDATA
+	// section passed to the XML decoder; the rest of it is skipped.
+	MaxXMLText = 64 << 10
+	// MaxXMLTag is the longest tag (name and attributes, values cut to MaxXMLText each)
+	// accepted; a longer one is an error.
+	MaxXMLTag = 1 << 20
+)
 
 // ParseJUnit reads a pytest JUnit XML report (written with `-o junit_family=xunit1`, so each
 // testcase carries its file) and converts testcases to pytest node ids:
@@ -32,60 +48,294 @@ type JUnitResult struct {
 // teardown error recorded on a passing test); <skipped type="pytest.xfail"> → xfail; other
 // <skipped> → skip. Non-strict XPASS is reported by pytest as a plain pass (use the -rA
 // summary to tell). Messages are truncated to messageLen bytes (<= 0: DefaultMessageLen).
+//
+// The file is untrusted: it is read as a stream, each text, attribute value, comment and
+// CDATA section is cut to MaxXMLText bytes before the XML decoder sees it, tags longer than
+// MaxXMLTag are an error, only the first <failure>, <error> and <skipped> of a testcase are
+// kept, and at most MaxStreamTests tests and MaxStreamText bytes of ids and messages are
+// kept (JUnitResult.Truncated says so). Memory stays within a few MiB plus what is kept,
+// however large the file.
 func ParseJUnit(r io.Reader, messageLen int) (*JUnitResult, error) {
 	if messageLen <= 0 {
 		messageLen = DefaultMessageLen
 	}
-	d := xml.NewDecoder(r)
+	cr := &xmlCapReader{r: bufio.NewReaderSize(r, 64<<10), max: MaxXMLText}
+	d := xml.NewDecoder(cr)
 	d.Strict = false
 	res := &JUnitResult{}
 	byID := map[string]int{}
 	sawSuite := false
+	var kept int64
+	var cur *junitCase
+	var detail *junitDetail
+	depth, caseDepth, detailDepth := 0, -1, -1
+	finish := func() {
+		tc := cur
+		cur = nil
+		tr, collErr, ok := tc.result(messageLen)
+		if collErr != "" {
+			if kept += int64(len(collErr)); kept > MaxStreamText {
+				res.Truncated = true
+				return
+			}
+			res.CollectionErrors = append(res.CollectionErrors, collErr)
+			return
+		}
+		if !ok {
+			return
+		}
+		if i, dup := byID[tr.ID]; dup {
+			// A teardown error is a second record for a test: error wins.
+			if tr.Outcome == task.Error || res.Tests[i].Outcome == task.Pass {
+				res.Tests[i] = tr
+			}
+			return
+		}
+		if kept += int64(len(tr.ID) + len(tr.Message)); kept > MaxStreamText || len(res.Tests) >= MaxStreamTests {
+			res.Truncated = true
+			return
+		}
+		byID[tr.ID] = len(res.Tests)
+		res.Tests = append(res.Tests, tr)
+	}
 	for {
-		tok, err := d.Token()
+		tok, err := d.RawToken()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
 			return res, fmt.Errorf("sandbox: junit xml: %w", err)
 		}
-		se, ok := tok.(xml.StartElement)
-		if !ok {
-			continue
-		}
-		switch se.Name.Local {
-		case "testsuite", "testsuites":
-			sawSuite = true
-		case "testcase":
-			var tc junitCase
-			if err := d.DecodeElement(&tc, &se); err != nil {
-				return res, fmt.Errorf("sandbox: junit xml: %w", err)
-			}
-			tr, collErr, ok := tc.result(messageLen)
-			if collErr != "" {
-				res.CollectionErrors = append(res.CollectionErrors, collErr)
-				continue
-			}
-			if !ok {
-				continue
-			}
-			if i, dup := byID[tr.ID]; dup {
-				// A teardown error is a second record for a test: error wins.
-				if tr.Outcome == task.Error || res.Tests[i].Outcome == task.Pass {
-					res.Tests[i] = tr
+		switch t := tok.(type) {
+		case xml.StartElement:
+			depth++
+			switch {
+			case t.Name.Local == "testsuite" || t.Name.Local == "testsuites":
+				sawSuite = true
+			case t.Name.Local == "testcase" && cur == nil:
+				cur, caseDepth = &junitCase{}, depth
+				for _, a := range t.Attr {
+					switch a.Name.Local {
+					case "classname":
+						cur.Classname = a.Value
+					case "name":
+						cur.Name = a.Value
+					case "file":
+						cur.File = a.Value
+					case "time":
+						cur.Time, _ = strconv.ParseFloat(a.Value, 64)
+					}
 				}
-				continue
+			case cur != nil && depth == caseDepth+1 && detail == nil:
+				var list *[]junitDetail
+				switch t.Name.Local {
+				case "failure":
+					list = &cur.Failure
+				case "error":
+					list = &cur.Error
+				case "skipped":
+					list = &cur.Skipped
+				}
+				if list != nil && len(*list) == 0 {
+					dt := junitDetail{}
+					for _, a := range t.Attr {
+						switch a.Name.Local {
+						case "message":
+							dt.Message = truncate(a.Value, messageLen)
+						case "type":
+							dt.Type = truncate(a.Value, 200)
+						}
+					}
+					*list = append(*list, dt)
+					detail, detailDepth = &(*list)[0], depth
+				}
 			}
-			byID[tr.ID] = len(res.Tests)
-			res.Tests = append(res.Tests, tr)
+		case xml.CharData:
+			if detail != nil && len(detail.Text) <= messageLen {
+				detail.Text += string(t[:min(len(t), messageLen+1-len(detail.Text))])
+			}
+		case xml.EndElement:
+			if detail != nil && depth == detailDepth {
+				detail = nil
+			}
+			if cur != nil && depth == caseDepth {
+				finish()
+			}
+			depth--
 		}
+	}
+	if cur != nil {
+		return res, fmt.Errorf("sandbox: junit xml: unexpected end of file inside a testcase")
+	}
+	if depth != 0 {
+		return res, fmt.Errorf("sandbox: junit xml: unexpected end of file")
 	}
 	if !sawSuite {
 		return res, fmt.Errorf("sandbox: junit xml: no testsuite element")
 	}
+	res.Truncated = res.Truncated || cr.cut
 	sort.Slice(res.Tests, func(i, j int) bool { return res.Tests[i].ID < res.Tests[j].ID })
 	sort.Strings(res.CollectionErrors)
 	return res, nil
+}
+
+// xmlCapReader passes an XML stream through, cutting every run of character data,
+// attribute value, comment, CDATA section or other markup declaration to max bytes (never
+// inside an entity reference or a UTF-8 sequence), and failing on a tag longer than
+// MaxXMLTag. It keeps a few bytes of state, whatever the input.
+type xmlCapReader struct {
+	r   *bufio.Reader
+	max int
+	cut bool
+	err error
+	out []byte // bytes decided, not yet returned
+
+	state    int  // xmlText, xmlTag, xmlValue, xmlComment, xmlCDATA, xmlDecl
+	deciding bool // just after '<': the markup's kind is not known yet
+	open     []byte
+	quote    byte // the quote of the current attribute value
+	run      int  // bytes of the current text, value, comment or declaration passed
+	entity   int  // > 0: inside an entity reference ("&...;"), its length so far
+	tagLen   int
+	ends     int // comment / CDATA: trailing '-' or ']' seen in a row
+	passed   int // of those, how many were passed through
+}
+
+const (
+	xmlText = iota
+	xmlTag
+	xmlValue
+	xmlComment
+	xmlCDATA
+	xmlDecl
+)
+
+func (x *xmlCapReader) Read(p []byte) (int, error) {
+	for len(x.out) < len(p) && x.err == nil {
+		c, err := x.r.ReadByte()
+		if err != nil {
+			x.err = err
+			break
+		}
+		x.step(c)
+	}
+	n := copy(p, x.out)
+	x.out = x.out[:copy(x.out, x.out[n:])]
+	if n > 0 {
+		return n, nil
+	}
+	return 0, x.err
+}
+
+// text passes c as part of a capped run (text, attribute value, declaration).
+func (x *xmlCapReader) text(c byte) {
+	if x.run < x.max || x.entity > 0 || c&0xC0 == 0x80 {
+		x.run++
+		x.out = append(x.out, c)
+		switch {
+		case c == '&':
+			x.entity = 1
+		case x.entity > 0 && (c == ';' || x.entity > 32):
+			x.entity = 0
+		case x.entity > 0:
+			x.entity++
+		}
+		return
+	}
+	x.cut = true
+}
+
+func (x *xmlCapReader) step(c byte) {
+	switch x.state {
+	case xmlText:
+		if c == '<' {
+			x.state, x.deciding, x.open, x.tagLen = xmlTag, true, x.open[:0], 1
+			x.out = append(x.out, c)
+			return
+		}
+		x.text(c)
+	case xmlTag:
+		x.tagLen++
+		if x.tagLen > MaxXMLTag {
+			x.err = fmt.Errorf("sandbox: junit xml: a tag longer than %d bytes", MaxXMLTag)
+			return
+		}
+		x.out = append(x.out, c)
+		if x.deciding {
+			x.open = append(x.open, c)
+			o := string(x.open)
+			switch {
+			case o == "!--":
+				x.state, x.deciding, x.run, x.ends, x.passed = xmlComment, false, 0, 0, 0
+				return
+			case o == "![CDATA[":
+				x.state, x.deciding, x.run, x.ends, x.passed = xmlCDATA, false, 0, 0, 0
+				return
+			case strings.HasPrefix("!--", o) || strings.HasPrefix("![CDATA[", o):
+				return
+			case o[0] == '!' || o[0] == '?':
+				x.state, x.deciding, x.run, x.entity = xmlDecl, false, len(o), 0
+				return
+			}
+			x.deciding = false
+		}
+		switch c {
+		case '"', '\'':
+			x.state, x.quote, x.run, x.entity = xmlValue, c, 0, 0
+		case '>':
+			x.state, x.run, x.entity = xmlText, 0, 0
+		}
+	case xmlValue:
+		switch c {
+		case x.quote:
+			x.state = xmlTag
+			x.out = append(x.out, c)
+		case '<', '>': // malformed; the decoder reports it
+			x.state = xmlTag
+			x.out = append(x.out, c)
+		default:
+			x.text(c)
+		}
+	case xmlComment, xmlCDATA:
+		end := byte('-')
+		if x.state == xmlCDATA {
+			end = ']'
+		}
+		switch {
+		case c == '>' && x.ends >= 2:
+			for ; x.passed < 2; x.passed++ {
+				x.out = append(x.out, end)
+			}
+			x.out = append(x.out, c)
+			x.state, x.run = xmlText, 0
+			return
+		case c == end:
+			x.ends++
+		default:
+			x.ends = 0
+		}
+		if x.run < x.max {
+			x.run++
+			x.out = append(x.out, c)
+			if c == end {
+				x.passed = min(x.passed+1, 2)
+			} else {
+				x.passed = 0
+			}
+			return
+		}
+		x.cut = true
+		if c != end {
+			x.passed = 0
+		}
+	case xmlDecl:
+		if c == '>' {
+			x.state, x.run = xmlText, 0
+			x.out = append(x.out, c)
+			return
+		}
+		x.text(c)
+	}
 }
 
 type junitDetail struct {

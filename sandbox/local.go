@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -61,6 +60,9 @@ type Options struct {
 	AllowNetwork bool
 	// NoIsolation runs without namespaces (still in a private copy, process group, limits).
 	NoIsolation bool
+	// Reruns bounds the re-runs that give tests cut off by an early end of their test binary
+	// or interpreter a verdict of their own (see Resolve). The zero value takes its defaults.
+	Reruns Reruns
 }
 
 // Local runs tests as local processes in private copies of the repository. It implements
@@ -405,7 +407,9 @@ func (l *Local) pytestCommand(s *slot, req task.RunRequest, list bool) (command,
 	return command{argv: argv, env: l.env(s), writable: []string{s.dir}}, nil
 }
 
-// Run runs the selected tests of req.Root with req.Overlay applied, in a private copy.
+// Run runs the selected tests of req.Root with req.Overlay applied, in a private copy, and
+// re-runs the tests an early end of their test binary or interpreter left without a verdict
+// (Resolve; each attempt in a fresh copy).
 func (l *Local) Run(ctx context.Context, req task.RunRequest) (*task.Report, error) {
 	req, err := checkRequest(req)
 	if err != nil {
@@ -415,236 +419,75 @@ func (l *Local) Run(ctx context.Context, req task.RunRequest) (*task.Report, err
 		return nil, err
 	}
 	lim := l.limits(req.Limits)
+	return Resolve(ctx, req, lim, l.opts.Reruns, func(ctx context.Context, a Attempt) (CommandResult, error) {
+		return l.attempt(ctx, req, a)
+	})
+}
+
+// attempt runs one attempt of a run in a fresh private copy.
+func (l *Local) attempt(ctx context.Context, req task.RunRequest, a Attempt) (CommandResult, error) {
+	lim := a.Limits
 	s, err := l.acquire(ctx, req)
 	if err != nil {
-		return nil, err
+		return CommandResult{}, err
 	}
 	defer l.release(s)
-
+	junitPath := filepath.Join(s.dir, PytestJUnitFile)
+	eventsPath := filepath.Join(s.dir, PytestEventsFile)
+	configPath := filepath.Join(s.dir, PytestConfigFile)
+	for _, p := range []string{junitPath, eventsPath, configPath} {
+		if err := forceRemoveAll(p); err != nil {
+			return CommandResult{}, fmt.Errorf("sandbox: cleaning %s: %w", p, err)
+		}
+	}
 	var cmd command
 	switch req.Kind {
 	case task.GoTest:
-		cmd, err = l.goCommand(s, req, lim, false)
+		cmd, err = l.goCommand(s, req, lim, a.List)
+		if err == nil {
+			var args []string
+			if args, err = GoAttemptArgs(a, req.Args); err == nil {
+				cmd.argv = append([]string{l.opts.Go}, args...)
+			}
+		}
 	case task.Pytest:
 		cmd, err = l.pytestCommand(s, req, false)
+		if err == nil {
+			argv, cfg := PytestAttemptArgs(a, s.tree, s.dir, req.Args)
+			cmd.argv = append([]string{cmd.argv[0]}, argv...)
+			err = os.WriteFile(configPath, cfg, 0o644)
+		}
 	default:
 		cmd = command{argv: append([]string(nil), req.Args...), env: l.env(s), writable: []string{s.dir}}
 	}
 	if err != nil {
 		if errors.Is(err, ErrBadTestID) {
-			return nil, err
+			return CommandResult{}, err
 		}
-		return &task.Report{State: task.RunSetupFailed, Detail: truncate(err.Error(), lim.MessageLen), Notes: l.Notes()}, nil
+		return CommandResult{StartErr: err, Notes: l.Notes()}, nil
 	}
-	var goParser *GoParser
-	var sum SummaryScanner // scans the whole stdout for -rA lines, however much the cap keeps
-	var stdoutHook func([]byte)
-	if req.Kind == task.GoTest {
-		goParser = NewGoParser(lim.MessageLen)
-		stdoutHook = func(p []byte) { goParser.Write(p) }
-	} else {
-		stdoutHook = func(p []byte) { sum.Write(p) }
-	}
-	stdout := NewCapture(lim.OutputBytes, stdoutHook)
-	stderr := NewCapture(lim.OutputBytes, nil)
+	out := NewAttemptOutput(req.Kind, a)
 	cpu := int64(lim.Timeout/time.Second) + 1 + int64(l.opts.KillGrace/time.Second)
 	argv, h := l.isolate(s, cmd, lim, cpu)
-	pr := runProc(ctx, argv, s.tree, cmd.env, stdout, stderr, lim.Timeout, l.opts.KillGrace)
+	pr := runProc(ctx, argv, s.tree, cmd.env, out.Stdout, out.Stderr, lim.Timeout, l.opts.KillGrace)
 	l.afterRun(s, h)
 	if pr.cancelled {
-		return nil, fmt.Errorf("sandbox: run cancelled: %w", ctx.Err())
+		return CommandResult{}, fmt.Errorf("sandbox: run cancelled: %w", ctx.Err())
 	}
-	rep := &task.Report{ExitCode: pr.exitCode, Wall: pr.wall, Notes: l.Notes()}
-	if pr.startErr != nil {
-		rep.State, rep.Detail = task.RunSetupFailed, truncate(pr.startErr.Error(), lim.MessageLen)
-		return rep, nil
-	}
-	switch req.Kind {
-	case task.Command:
-		commandReport(rep, stdout.String(), stderr.String(), pr, lim)
-	case task.GoTest:
-		if pr.timedOut {
-			goParser.Killed()
-		}
-		goReport(rep, goParser.Result(), req.Select, stderr.String(), pr, lim)
-		rep.Output = stderr.String()
-		if rep.Output == "" {
-			rep.Output = truncate(goOutputText(goParser), int(lim.OutputBytes))
-		}
-	default:
-		sum.Close()
-		var junit io.Reader
-		if f, err := os.Open(filepath.Join(s.dir, "junit.xml")); err == nil {
+	var junit, events io.Reader
+	if req.Kind == task.Pytest {
+		if f, err := os.Open(junitPath); err == nil {
 			defer f.Close()
 			junit = f
 		}
-		pytestReport(rep, junit, sum.Lines, stdout.String(), stderr.String(), pr, lim)
-		rep.Output = joinOutput(stdout.String(), stderr.String())
-	}
-	if stdout.Truncated() || stderr.Truncated() {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("output capped at %d bytes per stream", lim.OutputBytes))
-	}
-	rep.Sort()
-	return rep, nil
-}
-
-// commandReport fills the report of a Command run: one test, CommandTestID, whose outcome is
-// the program's exit status (see task.Command).
-func commandReport(rep *task.Report, stdout, stderr string, pr procResult, lim task.Limits) {
-	t := task.TestResult{ID: task.CommandTestID, Duration: pr.wall}
-	rep.State = task.RunOK
-	switch {
-	case pr.timedOut:
-		rep.State = task.RunTimeout
-		rep.Detail = fmt.Sprintf("run exceeded its time limit of %s", lim.Timeout)
-		t.Outcome, t.Message = task.Timeout, rep.Detail
-	case pr.exitCode == 0:
-		t.Outcome = task.Pass
-	default:
-		t.Outcome = task.Fail
-		how := fmt.Sprintf("exit status %d", pr.exitCode)
-		if pr.exitCode < 0 {
-			how = "killed by a signal"
-		}
-		t.Message = truncate(strings.TrimSpace(how+"\n"+lastLines(joinOutput(stdout, stderr), 20)), lim.MessageLen)
-	}
-	rep.Tests = []task.TestResult{t}
-	rep.Output = joinOutput(stdout, stderr)
-}
-
-func joinOutput(stdout, stderr string) string {
-	if stderr == "" {
-		return stdout
-	}
-	if stdout == "" {
-		return stderr
-	}
-	return stdout + "\n[stderr]\n" + stderr
-}
-
-// goOutputText is Report.Output for a Go run whose go command wrote nothing to
-// stderr: the package-level output of failed packages.
-func goOutputText(p *GoParser) string {
-	var b strings.Builder
-	names := make([]string, 0, len(p.pkgs))
-	for n := range p.pkgs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		b.WriteString(p.pkgs[n].out.String())
-	}
-	return b.String()
-}
-
-func goReport(rep *task.Report, gr *GoResult, sel task.Selection, stderr string, pr procResult, lim task.Limits) {
-	rep.Tests = filterSelected(gr.Tests, sel)
-	switch {
-	case pr.timedOut:
-		rep.State = task.RunTimeout
-		rep.Detail = fmt.Sprintf("run exceeded its time limit of %s", lim.Timeout)
-	case len(gr.BuildFailed) > 0:
-		rep.State = task.RunBuildFailed
-		rep.Detail = truncate(strings.TrimSpace(gr.BuildOutput+"\n"+stderr), lim.MessageLen*4)
-	case pr.exitCode != 0 && len(gr.Tests) == 0 && len(gr.FailedPackages) == 0:
-		// go itself failed before running anything (bad go.mod, no such package).
-		rep.State = task.RunBuildFailed
-		rep.Detail = truncate(strings.TrimSpace(gr.BuildOutput+"\n"+stderr), lim.MessageLen*4)
-	case len(rep.Tests) == 0 && len(gr.FailedPackages) == 0:
-		rep.State = task.RunNoTests
-	case len(rep.Tests) == 0:
-		rep.State = task.RunCrashed
-		rep.Detail = truncate(packageOutput(gr), lim.MessageLen*4)
-	default:
-		rep.State = task.RunOK
-		if len(gr.FailedPackages) > 0 {
-			rep.Detail = truncate(packageOutput(gr), lim.MessageLen*4)
+		if f, err := os.Open(eventsPath); err == nil {
+			defer f.Close()
+			events = f
 		}
 	}
-}
-
-func packageOutput(gr *GoResult) string {
-	var b strings.Builder
-	for _, p := range gr.FailedPackages {
-		b.WriteString(gr.PackageOutput[p])
-	}
-	return strings.TrimSpace(b.String())
-}
-
-// filterSelected keeps the results of the selected ids, their ancestors and descendants (a
-// -run pattern may select more subtests than asked). With no ids selected, all are kept.
-func filterSelected(tests []task.TestResult, sel task.Selection) []task.TestResult {
-	if len(sel.IDs) == 0 || len(sel.Files) > 0 {
-		return tests
-	}
-	ids := append([]string(nil), sel.IDs...)
-	sort.Strings(ids)
-	var out []task.TestResult
-	for _, t := range tests {
-		for _, id := range ids {
-			if t.ID == id || strings.HasPrefix(t.ID, id+"/") || strings.HasPrefix(id, t.ID+"/") {
-				out = append(out, t)
-				break
-			}
-		}
-	}
-	return out
-}
-
-func pytestReport(rep *task.Report, junit io.Reader, sum []SummaryLine, stdout, stderr string, pr procResult, lim task.Limits) {
-	var tests []task.TestResult
-	var collErrs []string
-	if junit != nil {
-		if jr, err := ParseJUnit(junit, lim.MessageLen); err == nil {
-			tests, collErrs = jr.Tests, jr.CollectionErrors
-		}
-	}
-	st, sce := summaryResults(sum, lim.MessageLen)
-	if tests == nil {
-		tests = st
-	} else {
-		// The summary tells XPASS (a plain pass in JUnit) apart.
-		for _, s := range st {
-			i := sort.Search(len(tests), func(i int) bool { return tests[i].ID >= s.ID })
-			if i < len(tests) && tests[i].ID == s.ID && s.Outcome == task.XPass && tests[i].Outcome == task.Pass {
-				tests[i].Outcome = task.XPass
-			}
-		}
-	}
-	if len(collErrs) == 0 {
-		collErrs = sce
-	}
-	rep.Tests = tests
-	switch {
-	case pr.timedOut:
-		rep.State = task.RunTimeout
-		rep.Detail = fmt.Sprintf("run exceeded its time limit of %s", lim.Timeout)
-	case pr.exitCode == 5:
-		rep.State = task.RunNoTests
-	case len(collErrs) > 0:
-		rep.State = task.RunCollectionError
-		rep.Detail = truncate(strings.Join(collErrs, "\n"), lim.MessageLen*4)
-	case pr.exitCode == 1 && junit == nil && len(tests) == 0:
-		// pytest did not get as far as writing a report (e.g. "No module named pytest").
-		rep.State = task.RunCrashed
-		rep.Detail = truncate(strings.TrimSpace(stderr+"\n"+lastLines(stdout, 20)), lim.MessageLen*4)
-	case pr.exitCode == 0 || pr.exitCode == 1:
-		rep.State = task.RunOK
-	case pr.exitCode == 4:
-		rep.State = task.RunSetupFailed
-		rep.Detail = truncate(strings.TrimSpace(stderr+"\n"+lastLines(stdout, 20)), lim.MessageLen*4)
-	default:
-		rep.State = task.RunCrashed
-		rep.Detail = truncate(strings.TrimSpace(stderr+"\n"+lastLines(stdout, 20)), lim.MessageLen*4)
-	}
-}
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
+	res := out.Result(pr.exitCode, pr.timedOut, pr.wall, pr.startErr, junit, events)
+	res.Notes = l.Notes()
+	return res, nil
 }
 
 // ErrListFailed is wrapped by List errors when discovery itself failed (build or collection
@@ -680,9 +523,9 @@ func (l *Local) List(ctx context.Context, req task.RunRequest) ([]string, error)
 	if err != nil {
 		return nil, err
 	}
-	var out, errOut bytes.Buffer
-	stdout := NewCapture(64<<20, func(p []byte) { out.Write(p) })
-	stderr := NewCapture(lim.OutputBytes, func(p []byte) { errOut.Write(p) })
+	lp := newListParser(req.Kind)
+	stdout := NewCapture(lim.OutputBytes, func(p []byte) { lp.Write(p) })
+	stderr := NewCapture(lim.OutputBytes, nil)
 	argv, h := l.isolate(s, cmd, lim, int64(lim.Timeout/time.Second)+1)
 	pr := runProc(ctx, argv, s.tree, cmd.env, stdout, stderr, lim.Timeout, l.opts.KillGrace)
 	l.afterRun(s, h)
@@ -694,56 +537,8 @@ func (l *Local) List(ctx context.Context, req task.RunRequest) ([]string, error)
 	case pr.timedOut:
 		return nil, fmt.Errorf("sandbox: list timed out after %s: %w", lim.Timeout, ErrListFailed)
 	}
-	if req.Kind == task.GoTest {
-		return parseGoList(out.Bytes(), errOut.String(), pr.exitCode)
-	}
-	return parsePytestList(out.String(), errOut.String(), pr.exitCode, lim.MessageLen)
-}
-
-func parseGoList(out []byte, stderr string, exit int) ([]string, error) {
-	var ids []string
-	var build strings.Builder
-	failed := false
-	for _, line := range bytes.Split(out, []byte("\n")) {
-		var ev GoEvent
-		if len(line) == 0 || json.Unmarshal(line, &ev) != nil {
-			continue
-		}
-		switch {
-		case ev.Action == "build-output":
-			build.WriteString(ev.Output)
-		case ev.Action == "fail" && ev.Test == "":
-			failed = true
-		case ev.Action == "output" && ev.Test == "":
-			name := strings.TrimSpace(ev.Output)
-			if task.IsGoTestFunc(name) && !strings.HasPrefix(name, "Benchmark") {
-				ids = append(ids, ev.Package+"."+name)
-			}
-		}
-	}
-	if failed || exit != 0 {
-		return nil, fmt.Errorf("sandbox: go test -list: %s: %w", truncate(strings.TrimSpace(build.String()+"\n"+stderr), DefaultMessageLen), ErrListFailed)
-	}
-	sort.Strings(ids)
-	return ids, nil
-}
-
-func parsePytestList(out, stderr string, exit, messageLen int) ([]string, error) {
-	if exit == 5 {
-		return nil, nil
-	}
-	if exit != 0 {
-		return nil, fmt.Errorf("sandbox: pytest --collect-only exited %d: %s: %w", exit, truncate(strings.TrimSpace(lastLines(out, 30)+"\n"+stderr), messageLen), ErrListFailed)
-	}
-	var ids []string
-	for _, line := range strings.Split(out, "\n") {
-		line = strings.TrimRight(line, "\r")
-		if file, _, ok := strings.Cut(line, "::"); ok && strings.HasSuffix(file, ".py") && !strings.Contains(file, " ") {
-			ids = append(ids, line)
-		}
-	}
-	sort.Strings(ids)
-	return ids, nil
+	lp.Close()
+	return lp.result(stderr.String(), pr.exitCode, lim.MessageLen)
 }
 
 // RunKey identifies everything about this runner and a request that can change a report,
@@ -758,7 +553,7 @@ func (l *Local) RunKey(req task.RunRequest) string {
 	}
 	h := sha256.New()
 	enc := json.NewEncoder(h)
-	_ = enc.Encode([]any{"local/v1", req.Kind, py, l.opts.Go, l.opts.Env, l.opts.AllowNetwork, l.opts.NoIsolation,
-		req.Select.Files, req.Select.IDs, req.Args, lim})
+	_ = enc.Encode([]any{"local/v2", req.Kind, py, l.opts.Go, l.opts.Env, l.opts.AllowNetwork, l.opts.NoIsolation,
+		req.Select.Files, req.Select.IDs, req.Args, lim, l.opts.Reruns})
 	return hex.EncodeToString(h.Sum(nil))
 }

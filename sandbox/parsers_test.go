@@ -45,10 +45,7 @@ func TestParseJUnitMatchesPytest(t *testing.T) {
 	require.NoError(t, err)
 	rep := &task.Report{}
 	l := NewLocal(Options{})
-	jf, err := os.Open("testdata/pytest-ref/junit.xml")
-	require.NoError(t, err)
-	defer jf.Close()
-	pytestReport(rep, jf, ParseSummary(bytes.NewReader(ra)), string(ra), "", procResult{exitCode: 1}, l.limits(task.Limits{}))
+	pytestReport(rep, jr, ParseSummary(bytes.NewReader(ra)), string(ra), "", procResult{exitCode: 1}, l.limits(task.Limits{}))
 	assert.Equal(t, task.RunOK, rep.State)
 
 	got := map[string]task.Outcome{}
@@ -203,18 +200,24 @@ func TestGoParserRealStream(t *testing.T) {
 	r = gr.Tests[sort.Search(len(gr.Tests), func(i int) bool { return gr.Tests[i].ID >= "example.com/gofix/panics.TestPanic" })]
 	assert.Contains(t, r.Message, "in another goroutine")
 
-	// A stream cut in the middle (the run was killed): the running test timed out.
+	// A stream cut in the middle: the running test got no verdict of its own, unless the
+	// run was killed at its time limit after it had run for at least half of it.
 	cut := out[:bytes.Index(out, []byte(`"Test":"TestSleep"`))]
 	cut = cut[:bytes.LastIndexByte(cut, '\n')+1]
 	cut = append(cut, []byte(`{"Action":"run","Package":"example.com/gofix/slow","Test":"TestSleep"}`+"\n")...)
 	gr, err = ParseGoJSON(bytes.NewReader(cut), 0)
 	require.NoError(t, err)
 	assert.True(t, gr.Incomplete)
-	for _, tr := range gr.Tests {
-		if tr.ID == "example.com/gofix/slow.TestSleep" {
-			assert.Equal(t, task.Timeout, tr.Outcome)
-		}
-	}
+	r, ok := resultIn(gr.Tests, "example.com/gofix/slow.TestSleep")
+	require.True(t, ok)
+	assert.Equal(t, task.NotRun, r.Outcome)
+	assert.Contains(t, r.Message, "cut off")
+	p := NewGoParser(0)
+	p.Write(cut)
+	p.Killed()
+	r, ok = resultIn(p.Result().Tests, "example.com/gofix/slow.TestSleep")
+	require.True(t, ok)
+	assert.Equal(t, task.Timeout, r.Outcome, "the only test running when the run was killed, no times known")
 }
 
 func TestGoParserBoundsMessages(t *testing.T) {

@@ -80,6 +80,6 @@ func ExampleReadJSONL() {
 	fmt.Println(err)
 	// Output:
 	// 1 a__b-1 [test_x]
-	// {"FAIL_TO_PASS":["test_x"],"PASS_TO_PASS":[],"base_commit":"","custom":1,"instance_id":"a__b-1","patch":"","problem_statement":"","repo":"","test_patch":""}
+	// {"FAIL_TO_PASS":["test_x"],"PASS_TO_PASS":[],"base_commit":"","created_at":"","custom":1,"environment_setup_commit":"","hints_text":"","instance_id":"a__b-1","patch":"","problem_statement":"","repo":"","test_patch":"","version":""}
 	// task: jsonl line 1: field FAIL_TO_PASS: task: test list: json: cannot unmarshal number into Go value of type []string
 }

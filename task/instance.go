@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 )
 
 // Instance formats. Three record types travel between faultline's producers and the
@@ -284,11 +285,14 @@ func (s *jsonText) UnmarshalJSON(data []byte) error {
 // statement. FeatureBench adds the Docker image, the repository settings (a JSON text)
 // and counts of what was removed; nil counts are absent from the JSON.
 //
-// JSON: FAIL_TO_PASS and PASS_TO_PASS are written as lists and read from lists or from
-// JSON strings holding lists; repo_settings is written as a JSON string and read from a
-// string or from any JSON value (kept as its compact text); version is read from a string
-// or a number. Empty optional strings are omitted; members listed nowhere here are kept
-// in Extra and written back. Keys are written in sorted order.
+// JSON: every field of the SWE-bench dataset schema (SWEDatasetFields) is always written,
+// empty strings included, so a harness that indexes them finds them. FAIL_TO_PASS and
+// PASS_TO_PASS are written as lists (AsDataset writes them as JSON-encoded strings, as the
+// Hugging Face datasets store them) and read from lists or from JSON strings holding lists;
+// repo_settings is written as a JSON string and read from a string or from any JSON value
+// (kept as its compact text); version is read from a string or a number. The FeatureBench
+// members are omitted when empty; members listed nowhere here are kept in Extra and written
+// back. Keys are written in sorted order.
 type SWEInstance struct {
 	InstanceID             string
 	Repo                   string // owner/name
@@ -325,10 +329,10 @@ func (s SWEInstance) MarshalJSON() ([]byte, error) {
 	o.put("problem_statement", s.ProblemStatement)
 	o.put("FAIL_TO_PASS", s.FailToPass)
 	o.put("PASS_TO_PASS", s.PassToPass)
-	o.putIf(s.HintsText != "", "hints_text", s.HintsText)
-	o.putIf(s.CreatedAt != "", "created_at", s.CreatedAt)
-	o.putIf(s.Version != "", "version", s.Version)
-	o.putIf(s.EnvironmentSetupCommit != "", "environment_setup_commit", s.EnvironmentSetupCommit)
+	o.put("hints_text", s.HintsText)
+	o.put("created_at", s.CreatedAt)
+	o.put("version", s.Version)
+	o.put("environment_setup_commit", s.EnvironmentSetupCommit)
 	o.putIf(s.ImageName != "", "image_name", s.ImageName)
 	o.putIf(s.RepoSettings != "", "repo_settings", s.RepoSettings)
 	o.putIf(s.Lines != nil, "lines", s.Lines)
@@ -337,6 +341,88 @@ func (s SWEInstance) MarshalJSON() ([]byte, error) {
 	o.putIf(s.F2PTestPoints != nil, "f2p_test_points", s.F2PTestPoints)
 	o.putIf(s.P2PTestPoints != nil, "p2p_test_points", s.P2PTestPoints)
 	return o.bytes()
+}
+
+// SWEDatasetFields are the members of the SWE-bench dataset schema (every one a string in
+// the Hugging Face datasets), in the datasets' column order.
+var SWEDatasetFields = []string{"repo", "instance_id", "base_commit", "patch", "test_patch", "problem_statement",
+	"hints_text", "created_at", "version", "FAIL_TO_PASS", "PASS_TO_PASS", "environment_setup_commit"}
+
+// DatasetInstance is an SWEInstance whose JSON is the Hugging Face dataset's form:
+// FAIL_TO_PASS and PASS_TO_PASS are strings holding the JSON lists, written the way Python's
+// json.dumps writes them (`["a", "b"]`). Readers of SWEInstance accept both forms.
+type DatasetInstance struct{ SWEInstance }
+
+// AsDataset returns the instance in the Hugging Face dataset's form (see DatasetInstance).
+func (s SWEInstance) AsDataset() DatasetInstance { return DatasetInstance{s} }
+
+// MarshalJSON writes the instance with sorted keys and string-encoded test lists.
+func (d DatasetInstance) MarshalJSON() ([]byte, error) {
+	b, err := d.SWEInstance.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	extra := map[string]json.RawMessage{}
+	for k, v := range m {
+		extra[k] = v
+	}
+	for key, ids := range map[string]TestList{"FAIL_TO_PASS": d.FailToPass, "PASS_TO_PASS": d.PassToPass} {
+		text, err := pyDumpsList(ids)
+		if err != nil {
+			return nil, err
+		}
+		enc, err := marshalNoEscape(text)
+		if err != nil {
+			return nil, err
+		}
+		extra[key] = enc
+	}
+	return newObject(extra).bytes()
+}
+
+// pyDumpsList writes a list of strings as Python's json.dumps does by default: ", "
+// between items, and every character outside printable ASCII escaped (\n \r \t \b \f by
+// name, the rest as \uXXXX with surrogate pairs).
+func pyDumpsList(ids []string) (string, error) {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, id := range ids {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteByte('"')
+		for _, r := range id {
+			switch {
+			case r == '"' || r == '\\':
+				b.WriteByte('\\')
+				b.WriteRune(r)
+			case r == '\n':
+				b.WriteString(`\n`)
+			case r == '\r':
+				b.WriteString(`\r`)
+			case r == '\t':
+				b.WriteString(`\t`)
+			case r == '\b':
+				b.WriteString(`\b`)
+			case r == '\f':
+				b.WriteString(`\f`)
+			case r > 0xFFFF:
+				r1, r2 := utf16.EncodeRune(r)
+				fmt.Fprintf(&b, `\u%04x\u%04x`, r1, r2)
+			case r < 0x20 || r >= 0x7f:
+				fmt.Fprintf(&b, `\u%04x`, r)
+			default:
+				b.WriteRune(r)
+			}
+		}
+		b.WriteByte('"')
+	}
+	b.WriteByte(']')
+	return b.String(), nil
 }
 
 // UnmarshalJSON reads an instance; see the type's documentation for the accepted forms.

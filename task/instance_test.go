@@ -14,6 +14,61 @@ import (
 	"testing"
 )
 
+// TestSWEDatasetSchema reads our output with a typed reader of the SWE-bench dataset schema
+// (every column a string, as in the Hugging Face datasets princeton-nlp/SWE-bench and
+// SWE-bench_Lite), in both the list and the dataset form.
+func TestSWEDatasetSchema(t *testing.T) {
+	type row struct {
+		Repo                   *string `json:"repo"`
+		InstanceID             *string `json:"instance_id"`
+		BaseCommit             *string `json:"base_commit"`
+		Patch                  *string `json:"patch"`
+		TestPatch              *string `json:"test_patch"`
+		ProblemStatement       *string `json:"problem_statement"`
+		HintsText              *string `json:"hints_text"`
+		CreatedAt              *string `json:"created_at"`
+		Version                *string `json:"version"`
+		FailToPass             *string `json:"FAIL_TO_PASS"`
+		PassToPass             *string `json:"PASS_TO_PASS"`
+		EnvironmentSetupCommit *string `json:"environment_setup_commit"`
+	}
+	if n := reflect.TypeOf(row{}).NumField(); n != len(SWEDatasetFields) {
+		t.Fatalf("the typed reader has %d fields, SWEDatasetFields %d", n, len(SWEDatasetFields))
+	}
+	inst := SWEInstance{InstanceID: "o__r-1", Repo: "o/r", FailToPass: TestList{"pkg.TestA", "é"}}
+	b, err := EncodeJSON(inst.AsDataset())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r row
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatalf("dataset form does not fit the schema: %v\n%s", err, b)
+	}
+	v := reflect.ValueOf(r)
+	for i := range v.NumField() {
+		if v.Field(i).IsNil() {
+			t.Errorf("dataset form lacks %s: %s", reflect.TypeOf(r).Field(i).Tag.Get("json"), b)
+		}
+	}
+	if *r.FailToPass != `["pkg.TestA", "\u00e9"]` || *r.PassToPass != "[]" {
+		t.Errorf("test lists %q / %q, want json.dumps's form", *r.FailToPass, *r.PassToPass)
+	}
+	// The list form has every member too (the test lists as lists).
+	b, err = EncodeJSON(inst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range SWEDatasetFields {
+		if _, ok := m[f]; !ok {
+			t.Errorf("list form lacks %s", f)
+		}
+	}
+}
+
 func readLines(t *testing.T, name string) []string {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", "instances", name))
@@ -57,6 +112,23 @@ func TestSWEInstanceCanonical(t *testing.T) {
 		}
 		if !reflect.DeepEqual(normalizeExtra(t, again), normalizeExtra(t, inst)) {
 			t.Errorf("instance %d: decode(encode(x)) != x", i)
+		}
+	}
+	dataset := readLines(t, "swe_dataset.jsonl")
+	for i, inst := range insts {
+		got, err := EncodeJSON(inst.AsDataset())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != dataset[i] {
+			t.Errorf("instance %d: dataset form differs from Python's: %s", i, byteDifference(got, []byte(dataset[i])))
+		}
+		var again SWEInstance
+		if err := json.Unmarshal(got, &again); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(normalizeExtra(t, again), normalizeExtra(t, inst)) {
+			t.Errorf("instance %d: decode(dataset(x)) != x", i)
 		}
 	}
 	sb, fb, odd := insts[0], insts[1], insts[2]

@@ -107,7 +107,7 @@ func TestJSONLWriterRoundTrip(t *testing.T) {
 		t.Fatalf("%d records, output %q", w.Count(), buf.String())
 	}
 	first := strings.SplitN(buf.String(), "\n", 2)[0]
-	want := `{"FAIL_TO_PASS":["t"],"PASS_TO_PASS":[],"aa":"\u2028","base_commit":"","files":3,"instance_id":"a<b>&c","patch":"--- a/f\n+++ b/f\n@@ -1 +1 @@\n-x\n+y\n","problem_statement":"","repo":"","test_patch":"","z":{"q":[1,2]}}`
+	want := `{"FAIL_TO_PASS":["t"],"PASS_TO_PASS":[],"aa":"\u2028","base_commit":"","created_at":"","environment_setup_commit":"","files":3,"hints_text":"","instance_id":"a<b>&c","patch":"--- a/f\n+++ b/f\n@@ -1 +1 @@\n-x\n+y\n","problem_statement":"","repo":"","test_patch":"","version":"","z":{"q":[1,2]}}`
 	if first != want {
 		t.Fatalf("line 1:\n got %s\nwant %s", first, want)
 	}

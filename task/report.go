@@ -19,9 +19,13 @@ const (
 	Timeout Outcome = "timeout" // started but killed by a time limit before it ended
 	// NotRun is a selected test that got no verdict of its own: the run ended before it
 	// (another test panicked or called os.Exit and took the test binary down, the interpreter
-	// crashed, the run hit its time limit) and re-running it did not give it one. Message
-	// says why. A test that did not run neither passed nor failed: it is never counted as a
-	// failure and never enters FAIL_TO_PASS or PASS_TO_PASS.
+	// crashed or died collecting its file, the run hit its time limit) and re-running it did
+	// not give it one. Runners re-run such tests, leaving out the decided ones, one test
+	// binary or interpreter at a time and within a budget, until each has a verdict of its
+	// own; a test that was running alone when its binary died is run alone and fails only if
+	// it takes the binary down again (package sandbox states the rule). Message says why. A
+	// test that did not run neither passed nor failed: it is never counted as a failure and
+	// never enters FAIL_TO_PASS or PASS_TO_PASS.
 	NotRun Outcome = "not_run"
 )
 

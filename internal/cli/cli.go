@@ -14,9 +14,10 @@
 //   - Outputs are written whole or not at all: a file output is written to a temporary
 //     file beside it and renamed into place when the program succeeds (File), so an
 //     interrupted or failed run leaves no partial file.
-//   - Signals: SIGINT, SIGTERM and SIGPIPE cancel the program's context (Main); the program
-//     stops its runs, removes its private copies (its deferred Close calls run) and exits
-//     with 128+signal. A second SIGINT or SIGTERM kills it at once.
+//   - Signals: SIGINT, SIGTERM and SIGPIPE cancel the program's context (WithSignals, or
+//     Main for a Program); the program stops its runs, removes its private copies (its
+//     deferred Close calls run) and exits with 128+signal (ExitInterrupted, ExitTerminated,
+//     ExitBrokenPipe). A second SIGINT or SIGTERM kills it at once.
 //   - Progress: every phase longer than a few seconds reports on stderr what it is doing,
 //     done/total, the time elapsed and an estimate of the time left (Progress).
 //   - Flag names: the same thing has the same name everywhere — -repo (the repository),
@@ -39,23 +40,77 @@ import (
 	"syscall"
 )
 
-// Exit statuses (see the package doc).
+// Exit statuses of every program.
 const (
-	ExitOK      = 0
-	ExitFailure = 1
-	ExitUsage   = 2
+	ExitOK          = 0   // the program produced what was asked
+	ExitFailure     = 1   // it ran and failed, or produced less than asked and said so
+	ExitUsage       = 2   // a flag or argument is wrong (nothing was done)
+	ExitInterrupted = 130 // SIGINT (128 + 2)
+	ExitBrokenPipe  = 141 // SIGPIPE (128 + 13): the reader of stdout went away
+	ExitTerminated  = 143 // SIGTERM (128 + 15)
 )
 
-// SignalExit returns the exit status of a program stopped by sig: 128 + its number.
-func SignalExit(sig os.Signal) int {
-	if s, ok := sig.(syscall.Signal); ok {
-		return 128 + int(s)
-	}
-	return ExitFailure
+// Signals cancels a context when the program receives SIGINT, SIGTERM or SIGPIPE.
+type Signals struct {
+	mu   sync.Mutex
+	sig  os.Signal
+	ch   chan os.Signal
+	stop chan struct{}
 }
 
-// stopSignals are the signals Main turns into a cancelled context.
-var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGPIPE}
+// WithSignals returns a context cancelled by the first SIGINT, SIGTERM or SIGPIPE and the
+// Signals that recorded it. Call Stop when the program ends. A second signal is not caught
+// again until Stop: it gets the default action, so a second Ctrl-C still ends a stuck
+// program.
+func WithSignals(parent context.Context) (context.Context, *Signals) {
+	ctx, cancel := context.WithCancel(parent)
+	s := &Signals{ch: make(chan os.Signal, 1), stop: make(chan struct{})}
+	signal.Notify(s.ch, os.Interrupt, syscall.SIGTERM, syscall.SIGPIPE)
+	go func() {
+		select {
+		case sig := <-s.ch:
+			s.mu.Lock()
+			s.sig = sig
+			s.mu.Unlock()
+			signal.Reset(os.Interrupt, syscall.SIGTERM)
+			cancel()
+		case <-s.stop:
+			cancel()
+		}
+	}()
+	return ctx, s
+}
+
+// Stop stops catching signals.
+func (s *Signals) Stop() {
+	signal.Stop(s.ch)
+	select {
+	case <-s.stop:
+	default:
+		close(s.stop)
+	}
+}
+
+// Received returns the signal that cancelled the context, or nil.
+func (s *Signals) Received() os.Signal {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sig
+}
+
+// Code returns the exit status for the signal received (ExitInterrupted, ExitTerminated,
+// ExitBrokenPipe), or code when none was.
+func (s *Signals) Code(code int) int {
+	switch s.Received() {
+	case os.Interrupt:
+		return ExitInterrupted
+	case syscall.SIGTERM:
+		return ExitTerminated
+	case syscall.SIGPIPE:
+		return ExitBrokenPipe
+	}
+	return code
+}
 
 // Program is a command: it runs with its arguments and streams, and returns its exit
 // status. ctx is cancelled when the program is asked to stop.
@@ -70,37 +125,10 @@ func Main(p Program) int {
 
 // Run is Main with the arguments and streams given.
 func Run(ctx context.Context, p Program, args []string, stdout, stderr io.Writer) int {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, stopSignals...)
-	var (
-		mu  sync.Mutex
-		got os.Signal
-	)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case s := <-ch:
-			mu.Lock()
-			got = s
-			mu.Unlock()
-			// A second SIGINT or SIGTERM kills at once; a closed pipe keeps being reported
-			// as EPIPE to the writes.
-			signal.Reset(os.Interrupt, syscall.SIGTERM)
-			cancel()
-		case <-done:
-		}
-	}()
+	ctx, sig := WithSignals(ctx)
 	code := p(ctx, args, stdout, stderr)
-	close(done)
-	signal.Stop(ch)
-	mu.Lock()
-	defer mu.Unlock()
-	if got != nil {
-		return SignalExit(got)
-	}
-	return code
+	sig.Stop()
+	return sig.Code(code)
 }
 
 // Interrupted reports whether err comes from a cancelled context (the program was asked to

@@ -16,10 +16,15 @@ swe_input.jsonl / swe_canonical.jsonl
     is a git-style diff of a real module made with difflib. The canonical line is what
     SWEInstance must write: lists for the test lists, repo_settings as a string (an object
     compacted as Python's separators=(",", ":") writes it, keys in input order), version as
-    its literal text, empty optional strings omitted, keys sorted, no ASCII or HTML
+    its literal text, every SWE-bench schema member present (empty strings included), empty
+    image_name and repo_settings omitted, keys sorted, no ASCII or HTML
     escaping: each value is json.dumps(v, separators=(",", ":"), ensure_ascii=False) and the
     members are joined in sorted key order. Members SWEInstance does not know are written
     back as they came (compacted, nested key order kept).
+
+swe_dataset.jsonl
+    The same instances in the Hugging Face dataset form (SWEInstance.AsDataset): FAIL_TO_PASS
+    and PASS_TO_PASS as the strings json.dumps writes for the lists.
 
 featurebench_ids.json
     FeatureBench instance ids computed as its case converter does (md5 of the test path).
@@ -98,6 +103,7 @@ def swe_cases(rng):
              "created_at", "version", "environment_setup_commit", "FAIL_TO_PASS", "PASS_TO_PASS", "image_name",
              "repo_settings", "lines", "files", "functions", "f2p_test_points", "p2p_test_points"}
     canon = []
+    dataset = []
     raw_lines = []
     for rec in inputs:
         raw = json.dumps(rec, ensure_ascii=(rec["instance_id"] == "x__y-1"))
@@ -120,16 +126,24 @@ def swe_cases(rng):
                 v = json.dumps(v, separators=(",", ":"), ensure_ascii=False)
             elif k == "version" and not isinstance(v, str):
                 v = str(literal[k])
-            if k in ("hints_text", "created_at", "version", "environment_setup_commit", "image_name",
-                     "repo_settings") and v in ("", None):
+            if k in ("image_name", "repo_settings") and v in ("", None):
                 continue
+            if v is None:
+                v = ""
             out[k] = json.dumps(v, separators=(",", ":"), ensure_ascii=False)
-        for k in ("instance_id", "repo", "base_commit", "patch", "test_patch", "problem_statement"):
+        # every member of the SWE-bench dataset schema is written, empty strings included
+        for k in ("instance_id", "repo", "base_commit", "patch", "test_patch", "problem_statement",
+                  "hints_text", "created_at", "version", "environment_setup_commit"):
             out.setdefault(k, '""')
         for k in ("FAIL_TO_PASS", "PASS_TO_PASS"):
             out.setdefault(k, "[]")
         canon.append("{" + ",".join(json.dumps(k) + ":" + out[k] for k in sorted(out)) + "}")
-    return raw_lines, canon
+        # the Hugging Face dataset form: the test lists as the strings json.dumps writes
+        ds = dict(out)
+        for k in ("FAIL_TO_PASS", "PASS_TO_PASS"):
+            ds[k] = json.dumps(json.dumps(json.loads(out[k])), ensure_ascii=False)
+        dataset.append("{" + ",".join(json.dumps(k) + ":" + ds[k] for k in sorted(ds)) + "}")
+    return raw_lines, canon, dataset
 
 
 SNIPPETS = [
@@ -211,11 +225,13 @@ def featurebench_ids():
 
 def main():
     rng = random.Random(1122)
-    raw, canon = swe_cases(rng)
+    raw, canon, dataset = swe_cases(rng)
     with open(os.path.join(HERE, "swe_input.jsonl"), "w", encoding="utf-8", newline="") as f:
         f.write("\n".join(raw) + "\n")
     with open(os.path.join(HERE, "swe_canonical.jsonl"), "w", encoding="utf-8", newline="") as f:
         f.write("\n".join(canon) + "\n")
+    with open(os.path.join(HERE, "swe_dataset.jsonl"), "w", encoding="utf-8", newline="") as f:
+        f.write("\n".join(dataset) + "\n")
     inputs, expected = pdb_cases(rng)
     with open(os.path.join(HERE, "pdb_input.jsonl"), "w", encoding="utf-8", newline="") as f:
         # a blank line and a CRLF line end, as hand-edited files have them

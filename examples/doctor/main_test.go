@@ -1,0 +1,296 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/faultline-dev/faultline/sandbox"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func needPytest(t *testing.T) {
+	if exec.Command("/usr/bin/python3", "-c", "import pytest").Run() != nil {
+		t.Skip("no /usr/bin/python3 with pytest (apt-get install -y python3-pytest)")
+	}
+}
+
+func writeTree(t *testing.T, root string, files map[string]string) string {
+	t.Helper()
+	for f, s := range files {
+		p := filepath.Join(root, filepath.FromSlash(f))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(s), 0o644))
+	}
+	return root
+}
+
+// doctor runs the program in-process with -json and returns the report and exit status.
+func doctor(t *testing.T, args ...string) (*sandbox.Readiness, int, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), append([]string{"-json", "-runs", "1"}, args...), &out, &errb)
+	if code == 2 {
+		return nil, code, errb.String()
+	}
+	var rd sandbox.Readiness
+	require.NoError(t, json.Unmarshal(out.Bytes(), &rd), "stdout must be the JSON report only:\n%s\nstderr:\n%s", out.String(), errb.String())
+	return &rd, code, errb.String()
+}
+
+// finding returns the text of the findings of a severity, one per line.
+func findings(rd *sandbox.Readiness, sev sandbox.Severity) string {
+	var b strings.Builder
+	for _, f := range rd.Findings {
+		if f.Severity == sev {
+			b.WriteString(f.What + " | fix: " + f.Fix + "\n")
+		}
+	}
+	return b.String()
+}
+
+func TestDoctorGoReady(t *testing.T) {
+	rd, code, _ := doctor(t, "-repo", "../sample/ledger")
+	assert.Equal(t, 0, code)
+	assert.True(t, rd.Ready, findings(rd, sandbox.Blocking))
+	assert.Equal(t, "ledger", rd.Target, "the module root is found above the package directory")
+	assert.Equal(t, "example.com/ledger", rd.Module)
+	require.NotNil(t, rd.Baseline)
+	assert.Equal(t, 64, rd.Baseline.Passing)
+	assert.Greater(t, rd.Tests, 0)
+}
+
+func TestDoctorProblems(t *testing.T) {
+	needPytest(t)
+	base := t.TempDir()
+	cases := []struct {
+		name  string
+		files map[string]string
+		args  []string
+		ready bool
+		want  []string // substrings of the findings (what and fix)
+	}{
+		{"python ready", map[string]string{"pyproject.toml": "", "shop/__init__.py": "", "shop/cart.py": "def total(x):\n    return sum(x)\n",
+			"tests/test_cart.py": "from shop.cart import total\n\ndef test_total():\n    assert total([1, 2]) == 3\n"}, nil, true, nil},
+		{"failing test", map[string]string{"setup.py": "", "m.py": "def f():\n    return 1\n", "test_m.py": "import m\n\ndef test_f():\n    assert m.f() == 2\n\ndef test_ok():\n    assert m.f() == 1\n"},
+			nil, false, []string{"1 test(s) fail on the clean tree", "test_m.py::test_f", "fix them first"}},
+		{"no tests", map[string]string{"setup.py": "", "m.py": "def f():\n    return 1\n"}, nil, false, []string{"no tests were found", "test_*.py"}},
+		{"syntax error in an untested file", map[string]string{"setup.py": "", "m.py": "def f():\n    return 1\n", "broken.py": "def g(:\n    pass\n",
+			"test_m.py": "import m\n\ndef test_f():\n    assert m.f() == 1\n"}, nil, true, []string{"do not compile", "broken.py:1"}},
+		{"collection error", map[string]string{"setup.py": "", "test_m.py": "import not_a_module_anywhere\n\ndef test_f():\n    pass\n"},
+			nil, false, []string{"cannot be collected", "not_a_module_anywhere", "python3 -m pytest --collect-only"}},
+		{"no go.mod", map[string]string{"x.go": "package x\n", "x_test.go": "package x\n"}, []string{"-lang", "go"}, false, []string{"no go.mod", "go mod init"}},
+		{"go failing test", map[string]string{"go.mod": "module example.com/f\n\ngo 1.22\n", "f.go": "package f\n\nfunc F() int { return 1 }\n",
+			"f_test.go": "package f\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) {\n\tif F() != 2 {\n\t\tt.Fatal(\"F\")\n\t}\n}\n"}, nil, false, []string{"example.com/f.TestF"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := writeTree(t, filepath.Join(base, strings.ReplaceAll(c.name, " ", "-")), c.files)
+			rd, code, stderr := doctor(t, append([]string{"-repo", dir}, c.args...)...)
+			require.NotNil(t, rd, stderr)
+			all := findings(rd, sandbox.Blocking) + findings(rd, sandbox.Warning)
+			assert.Equal(t, c.ready, rd.Ready, all)
+			if c.ready {
+				assert.Equal(t, 0, code)
+			} else {
+				assert.Equal(t, 1, code)
+			}
+			for _, w := range c.want {
+				assert.Contains(t, all, w)
+			}
+			if c.ready && len(c.want) == 0 {
+				assert.Empty(t, all)
+			}
+		})
+	}
+}
+
+// TestDoctorInstalledPackage points at an installed Debian package directory: the project is
+// the package, staged so its tests import the copy.
+func TestDoctorInstalledPackage(t *testing.T) {
+	needPytest(t)
+	dir := "/usr/lib/python3/dist-packages/simplejson"
+	if _, err := os.Stat(filepath.Join(dir, "tests")); err != nil {
+		t.Skip("python3-simplejson is not installed (apt-get install -y python3-simplejson)")
+	}
+	rd, code, _ := doctor(t, "-repo", dir)
+	assert.Equal(t, 0, code, findings(rd, sandbox.Blocking))
+	assert.Equal(t, []string{"simplejson"}, rd.Include)
+	assert.Equal(t, "simplejson", rd.Target)
+	assert.NotEqual(t, rd.Root, rd.RunRoot, "the package is staged under a private root")
+	require.NotNil(t, rd.Baseline)
+	assert.Greater(t, rd.Baseline.Passing, 100)
+}
+
+func TestDoctorUsage(t *testing.T) {
+	cases := map[string][]string{
+		"no repo":      {},
+		"not a dir":    {"-repo", "main.go"},
+		"missing dir":  {"-repo", "/nonexistent/dir"},
+		"runs 0":       {"-repo", ".", "-runs", "0"},
+		"runs 11":      {"-repo", ".", "-runs", "11"},
+		"timeout":      {"-repo", ".", "-timeout", "-1s"},
+		"lang":         {"-repo", ".", "-lang", "rust"},
+		"javascript":   {"-repo", ".", "-lang", "js"},
+		"env":          {"-repo", ".", "-env", "NOEQUALS"},
+		"positional":   {"-repo", ".", "extra"},
+		"unknown flag": {"-repo", ".", "-frobnicate"},
+	}
+	for name, args := range cases {
+		t.Run(name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			code := run(context.Background(), args, &out, &errb)
+			assert.Equal(t, 2, code)
+			assert.Empty(t, out.String(), "nothing on stdout")
+			assert.NotEmpty(t, errb.String())
+		})
+	}
+	var out, errb bytes.Buffer
+	assert.Equal(t, 0, run(context.Background(), []string{"-h"}, &out, &errb))
+	assert.Contains(t, errb.String(), "-repo")
+}
+
+// goModCache returns the module cache directory that holds go-diff v1.4.0, or skips.
+func goDiffSource(t *testing.T) string {
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	require.NoError(t, err)
+	src := filepath.Join(strings.TrimSpace(string(out)), "github.com", "sergi", "go-diff@v1.4.0")
+	if _, err := os.Stat(filepath.Join(src, "go.mod")); err != nil {
+		t.Skip("go-diff v1.4.0 is not in the module cache (go mod download github.com/sergi/go-diff@v1.4.0)")
+	}
+	return src
+}
+
+func copyDir(t *testing.T, src, dst string) {
+	t.Helper()
+	require.NoError(t, filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	}))
+}
+
+// privateModCache points GOMODCACHE at an empty directory for the test and removes it after
+// (module cache files are read-only).
+func privateModCache(t *testing.T) string {
+	dir, err := os.MkdirTemp("", "faultline-modcache-")
+	require.NoError(t, err)
+	t.Setenv("GOMODCACHE", dir)
+	t.Setenv("GOFLAGS", "")
+	t.Cleanup(func() {
+		_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.IsDir() {
+				_ = os.Chmod(p, 0o755)
+			}
+			return nil
+		})
+		_ = os.RemoveAll(dir)
+	})
+	return dir
+}
+
+// TestDoctorMissingModules: a fresh copy of a real module (go-diff, from the module proxy)
+// whose test dependencies are not in the (private, empty) module cache. Offline, the doctor
+// names the missing modules before any test runs; with the proxy, preparing downloads them
+// and the module is ready. The copy is never written.
+func TestDoctorMissingModules(t *testing.T) {
+	src := goDiffSource(t)
+	dir := filepath.Join(t.TempDir(), "go-diff")
+	copyDir(t, src, dir)
+	// go 1.13 needs the whole unpruned graph; the copy keeps what go-diff ships.
+	cache := privateModCache(t)
+	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // Prepare's markers stay out of the user's cache
+	gomod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	require.NoError(t, err)
+
+	rd, code, stderr := doctor(t, "-repo", dir, "-env", "GOPROXY=off", "-no-baseline")
+	require.NotNil(t, rd, stderr)
+	assert.Equal(t, 1, code)
+	all := findings(rd, sandbox.Blocking)
+	assert.Contains(t, all, "not in the module cache")
+	assert.Contains(t, all, "github.com/stretchr/testify@v1.4.0")
+	assert.Contains(t, all, "GOPROXY=off")
+	assert.Nil(t, rd.Baseline, "no test ran")
+
+	if os.Getenv("FAULTLINE_OFFLINE") != "" {
+		t.Skip("FAULTLINE_OFFLINE is set: the download half of the test needs the module proxy")
+	}
+	args := []string{"-repo", dir, "-no-baseline"}
+	if os.Getenv("FAULTLINE_LONG") != "" {
+		args = args[:2] // the clean suite too (about two minutes on a cold build cache)
+	}
+	rd, code, stderr = doctor(t, args...)
+	require.NotNil(t, rd, stderr)
+	assert.Equal(t, 0, code, findings(rd, sandbox.Blocking)+stderr)
+	assert.Greater(t, rd.Tests, 20)
+	if len(args) == 2 {
+		require.NotNil(t, rd.Baseline)
+		assert.Greater(t, rd.Baseline.Passing, 20)
+	}
+	_, err = os.Stat(filepath.Join(cache, "github.com", "stretchr", "testify@v1.4.0"))
+	assert.NoError(t, err, "the test dependency was downloaded into the user's (here: private) module cache")
+	after, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	require.NoError(t, err)
+	assert.Equal(t, string(gomod), string(after))
+}
+
+// TestDoctorInterrupt starts the built program on a suite that sleeps, interrupts it and
+// checks the exit status and that nothing is left in its TMPDIR.
+func TestDoctorInterrupt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the program")
+	}
+	bin := filepath.Join(t.TempDir(), "doctor")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	repoDir := writeTree(t, t.TempDir(), map[string]string{"go.mod": "module example.com/slow\n\ngo 1.22\n", "s.go": "package s\n",
+		"s_test.go": "package s\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestSlow(t *testing.T) { time.Sleep(time.Minute) }\n"})
+	tmp := t.TempDir()
+	for _, sig := range []struct {
+		s    syscall.Signal
+		code int
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+		cmd := exec.Command(bin, "-repo", repoDir, "-runs", "1")
+		cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		require.NoError(t, cmd.Start())
+		deadline := time.Now().Add(60 * time.Second)
+		for !strings.Contains(stderr.String(), "running the clean tests") && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+		}
+		time.Sleep(1500 * time.Millisecond) // the test binary is running
+		require.NoError(t, cmd.Process.Signal(sig.s))
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		require.ErrorAs(t, err, &ee, stderr.String())
+		assert.Equal(t, sig.code, ee.ExitCode(), stderr.String())
+		left, err := os.ReadDir(tmp)
+		require.NoError(t, err)
+		var names []string
+		for _, e := range left {
+			names = append(names, e.Name())
+		}
+		assert.Empty(t, names, "TMPDIR must be empty after an interrupt")
+	}
+}

@@ -1,0 +1,108 @@
+package sandbox
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/faultline-dev/faultline/task"
+	"github.com/faultline-dev/faultline/task/repo"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestCheckImportGuard: a project whose package is not in the copy (here: tests beside a
+// package that only exists installed) would test the installed package; Check refuses it.
+func TestCheckImportGuard(t *testing.T) {
+	py := needPytest(t)
+	if _, err := os.Stat("/usr/lib/python3/dist-packages/simplejson/__init__.py"); err != nil {
+		t.Skip("python3-simplejson is not installed (apt-get install -y python3-simplejson)")
+	}
+	root := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(root, "test_sj.py"), []byte("import simplejson\n\ndef test_dumps():\n    assert simplejson.dumps(1) == '1'\n"), 0o644))
+	prep := &Prepared{Project: &repo.Project{Root: root, Target: ".", Lang: repo.Python, Module: "simplejson"}, Kind: task.Pytest, Root: root, Python: py}
+	rd, err := Check(context.Background(), local(t), prep, CheckOptions{Runs: 1})
+	require.NoError(t, err)
+	assert.False(t, rd.Ready)
+	require.NotEmpty(t, rd.Findings)
+	assert.Equal(t, Blocking, rd.Findings[0].Severity)
+	assert.Contains(t, rd.Findings[0].What, "would import simplejson from /usr/lib/python3/dist-packages/simplejson")
+	assert.ErrorIs(t, rd.Err(), ErrNotReady)
+	assert.Contains(t, rd.Err().Error(), "point -repo at the directory that holds the package")
+
+	// With the package in the copy, the guard is quiet.
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "simplejson"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "simplejson", "__init__.py"), []byte("def dumps(x):\n    return str(x)\n"), 0o644))
+	rd, err = Check(context.Background(), local(t), prep, CheckOptions{Runs: 1})
+	require.NoError(t, err)
+	assert.True(t, rd.Ready, "%+v", rd.Findings)
+	assert.NoError(t, rd.Err())
+}
+
+func TestGoProblems(t *testing.T) {
+	// Lines as the go command prints them (go list -e -deps -test, go mod download).
+	text := strings.Join([]string{
+		"go: github.com/davecgh/go-spew@v1.1.1: module lookup disabled by GOPROXY=off",
+		"github.com/x/y@v0.2.0: Get \"https://proxy.golang.org/github.com/x/y/@v/v0.2.0.mod\": dial tcp: lookup proxy.golang.org: no such host",
+		"missing go.sum entry for module providing package gopkg.in/yaml.v3 (imported by example.com/m/conf); to add:",
+		"go: github.com/davecgh/go-spew@v1.1.1: module lookup disabled by GOPROXY=off",
+	}, "\n")
+	ps := goProblems(text, "off")
+	require.Len(t, ps, 2)
+	assert.Contains(t, ps[0].What, "gopkg.in/yaml.v3")
+	assert.Contains(t, ps[0].Fix, "go mod tidy")
+	assert.Contains(t, ps[1].What, "2 module(s)")
+	assert.Contains(t, ps[1].What, "github.com/davecgh/go-spew@v1.1.1, github.com/x/y@v0.2.0")
+	assert.Contains(t, ps[1].What, "GOPROXY=off")
+	assert.Empty(t, goProblems("", "off"))
+	generic := goProblems("go: something unexpected", "https://proxy.golang.org")
+	require.Len(t, generic, 1)
+	assert.Contains(t, generic[0].What, "something unexpected")
+}
+
+func TestPrepareStagesAndPaths(t *testing.T) {
+	py := needPytest(t)
+	d := t.TempDir()
+	for f, s := range map[string]string{
+		"srcproj/pyproject.toml":          "",
+		"srcproj/src/pkg/__init__.py":     "",
+		"loose/pkg/__init__.py":           "X = 1\n",
+		"loose/pkg/tests/test_x.py":       "from pkg import X\n\ndef test_x():\n    assert X == 1\n",
+		"loose/conftest.py":               "",
+		"loose/unrelated/big/__init__.py": "",
+	} {
+		p := filepath.Join(d, filepath.FromSlash(f))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(s), 0o644))
+	}
+	p, err := repo.Discover(filepath.Join(d, "srcproj", "src", "pkg"), repo.Python)
+	require.NoError(t, err)
+	prep, err := Prepare(context.Background(), p, PrepareOptions{Python: py})
+	require.NoError(t, err)
+	assert.Equal(t, p.Root, prep.Root)
+	assert.Equal(t, []string{"-o", "pythonpath=src"}, prep.Args)
+	assert.Equal(t, task.Pytest, prep.Request().Kind)
+	require.NoError(t, prep.Close())
+
+	p, err = repo.Discover(filepath.Join(d, "loose", "pkg"), repo.Python)
+	require.NoError(t, err)
+	prep, err = Prepare(context.Background(), p, PrepareOptions{Python: py})
+	require.NoError(t, err)
+	stage := prep.Root
+	assert.NotEqual(t, p.Root, stage)
+	for _, f := range []string{"pkg/__init__.py", "pkg/tests/test_x.py", "conftest.py"} {
+		assert.FileExists(t, filepath.Join(stage, f))
+	}
+	assert.NoDirExists(t, filepath.Join(stage, "unrelated"))
+	rep, err := local(t).Run(context.Background(), prep.Request())
+	require.NoError(t, err)
+	assert.True(t, rep.Green(), "%s %s", rep.State, rep.Detail)
+	require.NoError(t, prep.Close())
+	assert.NoDirExists(t, stage)
+
+	_, err = Prepare(context.Background(), p, PrepareOptions{Python: "/nonexistent/python"})
+	require.ErrorIs(t, err, ErrNotReady)
+	assert.Contains(t, err.Error(), "-python")
+}

@@ -1,0 +1,511 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/faultline-dev/faultline/task"
+)
+
+// DefaultRerunAttempts is the default bound on the re-runs of one run (Reruns.Attempts).
+const DefaultRerunAttempts = 100
+
+// Reruns bounds the re-runs Resolve makes to give every selected test a verdict of its own.
+// The zero value takes the defaults.
+type Reruns struct {
+	// Attempts is the most re-runs of one run (0: DefaultRerunAttempts; negative: none).
+	Attempts int
+	// Time is the most wall time the re-runs of one run take together (0: the run's time
+	// limit, so a run takes at most about twice its limit).
+	Time time.Duration
+}
+
+// Attempt is one command that Resolve asks a runner to run.
+type Attempt struct {
+	// Seq numbers the attempts of one run; 0 is the whole request.
+	Seq int
+	// Unit is the test binary a re-run is about: a Go package's import path. It is "" for
+	// the first attempt (the request's selection as it is) and for every pytest attempt
+	// (one interpreter runs the whole selection).
+	Unit string
+	// Select is what to run: the request's selection, its part in Unit, or one test id.
+	Select task.Selection
+	// Skip lists test ids already decided, to leave out (go test -skip; pytest deselection
+	// by the reporter plugin).
+	Skip []string
+	// Ignore lists files (slash paths relative to the root) pytest is not to collect: an
+	// earlier interpreter died collecting them.
+	Ignore []string
+	// List asks for the tests of Unit instead of running them (go test -list).
+	List bool
+	// Limits are the attempt's filled limits; Timeout is what is left of the budget.
+	Limits task.Limits
+}
+
+// Execute runs one attempt of a run in a fresh copy of the tree with the request's overlay
+// and says what it observed (see AttemptOutput). An error aborts the run.
+type Execute func(ctx context.Context, a Attempt) (CommandResult, error)
+
+// Resolve runs req through exec and returns a report in which every selected test has a
+// verdict of its own or is NotRun with the reason — the rule the package doc states. The
+// first attempt runs the request as it is. When a test binary or an interpreter ended before
+// all its tests had a verdict (a panic or os.Exit in a test, a package's -timeout, a
+// crash, a file pytest died collecting), the tests without one are re-run, one binary or
+// interpreter at a time, leaving out the decided ones: a test that was running alone when
+// its binary died is run alone to confirm its Fail, tests that were running together are
+// each run alone, and the rest run together again until their binary ends normally, stops
+// making progress, or the budget (b) is spent. Limits must be filled (FillLimits).
+func Resolve(ctx context.Context, req task.RunRequest, lim task.Limits, b Reruns, exec Execute) (*task.Report, error) {
+	if b.Attempts == 0 {
+		b.Attempts = DefaultRerunAttempts
+	}
+	if b.Time <= 0 {
+		b.Time = lim.Timeout
+	}
+	first, err := exec(ctx, Attempt{Select: req.Select, Limits: lim})
+	if err != nil {
+		return nil, err
+	}
+	a0 := assess(req.Kind, req.Select, lim, first)
+	r := &resolver{req: req, lim: lim, budget: b, exec: exec, first: a0,
+		decided: map[string]task.TestResult{}, open: map[string]task.TestResult{},
+		units: map[string]*unitWork{}, gaveUp: map[string]string{}}
+	if len(a0.conflicts) > 0 {
+		return r.finishUntrusted(a0.rep, a0.conflicts), nil
+	}
+	r.merge(a0, "")
+	if !a0.final && b.Attempts > 0 {
+		if err := r.loop(ctx); err != nil {
+			return nil, err
+		}
+		if r.conflicts != nil {
+			return r.finishUntrusted(r.mergedReport(), r.conflicts), nil
+		}
+	} else {
+		for _, u := range a0.units {
+			r.unit(u.unit).why = u.why
+		}
+	}
+	return r.finish(ctx)
+}
+
+type resolver struct {
+	req    task.RunRequest
+	lim    task.Limits
+	budget Reruns
+	exec   Execute
+	first  *assessment
+
+	decided map[string]task.TestResult // verdicts of their own
+	open    map[string]task.TestResult // no verdict yet (NotRun), or an inferred one pending confirmation
+	gaveUp  map[string]string          // ids that will not be run again, and why
+	units   map[string]*unitWork
+
+	attempts, alone int
+	spent           time.Duration
+	wall            time.Duration
+	conflicts       []string
+	outOfBudget     bool
+}
+
+type unitWork struct {
+	name       string
+	alone      []string // ids to run alone, in order
+	pending    map[string]bool
+	incomplete map[string]bool
+	known      map[string]bool
+	ignore     []string
+	lost       map[string]string
+	done       bool
+	why        string
+	runs       int
+}
+
+func (r *resolver) unit(name string) *unitWork {
+	w := r.units[name]
+	if w == nil {
+		w = &unitWork{name: name, pending: map[string]bool{}, incomplete: map[string]bool{}, known: map[string]bool{}, lost: map[string]string{}}
+		r.units[name] = w
+	}
+	return w
+}
+
+// merge takes an attempt's results: first verdicts win; with only set (a test run alone)
+// just that test and its subtests count.
+func (r *resolver) merge(a *assessment, only string) (progress int) {
+	r.wall += a.rep.Wall
+	culprits := map[string]bool{}
+	for _, u := range a.units {
+		if u.culprit != "" {
+			culprits[u.culprit] = true
+		}
+	}
+	for _, t := range a.rep.Tests {
+		if only != "" && t.ID != only && !strings.HasPrefix(t.ID, only+"/") {
+			continue
+		}
+		if _, ok := r.decided[t.ID]; ok {
+			continue
+		}
+		if _, ok := r.gaveUp[t.ID]; ok {
+			continue
+		}
+		switch {
+		case culprits[t.ID] && t.ID != only:
+			// Inferred, not observed: a run alone decides.
+			r.open[t.ID] = t
+		case t.Outcome.Decided():
+			r.decided[t.ID] = t
+			delete(r.open, t.ID)
+			progress++
+		default:
+			if _, ok := r.open[t.ID]; !ok || r.open[t.ID].Outcome == task.NotRun {
+				r.open[t.ID] = t
+			}
+		}
+	}
+	for _, u := range a.units {
+		w := r.unit(u.unit)
+		if u.why != "" {
+			w.why = u.why
+		}
+		for _, id := range u.known {
+			w.known[id] = true
+		}
+		for f, why := range u.lost {
+			w.lost[f] = why
+		}
+		w.ignore = appendNew(w.ignore, u.ignore...)
+		for _, id := range u.incomplete {
+			w.incomplete[id] = true
+		}
+		for _, id := range append([]string{u.culprit}, u.suspects...) {
+			if id == "" || id == only || w.pending[id] {
+				continue
+			}
+			if _, ok := r.decided[id]; ok {
+				continue
+			}
+			w.pending[id] = true
+			w.alone = append(w.alone, id)
+		}
+	}
+	return progress
+}
+
+func appendNew(s []string, add ...string) []string {
+	for _, a := range add {
+		found := false
+		for _, x := range s {
+			if x == a {
+				found = true
+				break
+			}
+		}
+		if !found {
+			s = append(s, a)
+		}
+	}
+	return s
+}
+
+// loop re-runs until no unit has work or the budget is spent.
+func (r *resolver) loop(ctx context.Context) error {
+	for _, u := range r.first.units {
+		r.unit(u.unit)
+	}
+	for {
+		w := r.nextUnit()
+		if w == nil {
+			return nil
+		}
+		if r.attempts >= r.budget.Attempts || r.budget.Time-r.spent < time.Second {
+			r.outOfBudget = true
+			return nil
+		}
+		a := Attempt{Seq: r.attempts + 1, Unit: w.name, Limits: r.lim, Ignore: append([]string(nil), w.ignore...)}
+		a.Limits.Timeout = min(r.lim.Timeout, r.budget.Time-r.spent)
+		only := ""
+		if len(w.alone) > 0 {
+			only = w.alone[0]
+			w.alone = w.alone[1:]
+			a.Select = task.Selection{IDs: []string{only}}
+			r.alone++
+		} else {
+			a.Select = r.unitSelection(w.name)
+			a.Skip = r.skipFor(w)
+		}
+		if r.req.Kind != task.GoTest {
+			a.Unit = ""
+		}
+		res, err := r.exec(ctx, a)
+		if err != nil {
+			return err
+		}
+		r.attempts++
+		r.spent += res.Wall
+		as := assess(r.req.Kind, a.Select, a.Limits, res)
+		if len(as.conflicts) > 0 {
+			r.conflicts = as.conflicts
+			r.merge(as, only)
+			return nil
+		}
+		// Units of this attempt: only the one asked about counts.
+		var kept []unitState
+		for _, u := range as.units {
+			if u.unit == a.Unit || r.req.Kind != task.GoTest {
+				u.unit = w.name
+				kept = append(kept, u)
+			}
+		}
+		as.units = kept
+		progress := r.merge(as, only)
+		w.runs++
+		if only != "" {
+			delete(w.pending, only)
+			if t, ok := r.open[only]; ok {
+				// Run alone, it still has no verdict of its own: if it was the culprit
+				// again, that confirms it; otherwise give up on it.
+				if len(as.units) > 0 && as.units[0].culprit == only {
+					r.decided[only] = t
+					delete(r.open, only)
+				} else if _, ok := r.decided[only]; !ok {
+					r.gaveUp[only] = "run alone, it got no verdict of its own either: " + firstLine(t.Message)
+				}
+			}
+			continue
+		}
+		switch {
+		case as.final && as.rep.State != task.RunTimeout:
+			w.done, w.why = true, fmt.Sprintf("a re-run ended with %s: %s", as.rep.State, firstLine(as.rep.Detail))
+		case len(as.units) == 0:
+			w.done = true // ran to its end
+		case progress == 0 && len(w.alone) == 0:
+			w.done = true
+			if w.why == "" {
+				w.why = "its test binary keeps ending before these tests run"
+			}
+		}
+	}
+}
+
+// nextUnit returns the first unit (by name) with work left.
+func (r *resolver) nextUnit() *unitWork {
+	names := sortedKeys(r.units)
+	for _, n := range names {
+		w := r.units[n]
+		if !w.done || len(w.alone) > 0 {
+			return w
+		}
+	}
+	return nil
+}
+
+// unitSelection is the request's selection restricted to a Go package (all of it when the
+// request names files or nothing), or the request's selection for pytest.
+func (r *resolver) unitSelection(unit string) task.Selection {
+	if r.req.Kind != task.GoTest || len(r.req.Select.IDs) == 0 {
+		if r.req.Kind == task.GoTest {
+			return task.Selection{}
+		}
+		return r.req.Select
+	}
+	var ids []string
+	for _, id := range r.req.Select.IDs {
+		if pkg, _, ok := task.SplitGoTestID(id); ok && pkg == unit {
+			ids = append(ids, id)
+		}
+	}
+	return task.Selection{IDs: ids}
+}
+
+// skipFor lists what a re-run of w leaves out: decided tests (not those whose subtests may
+// not all have run), tests waiting to run alone, and tests given up on.
+func (r *resolver) skipFor(w *unitWork) []string {
+	var skip []string
+	inUnit := func(id string) bool {
+		if r.req.Kind != task.GoTest {
+			return true
+		}
+		pkg, _, ok := task.SplitGoTestID(id)
+		return ok && pkg == w.name
+	}
+	for id := range r.decided {
+		if inUnit(id) && !w.incomplete[id] {
+			skip = append(skip, id)
+		}
+	}
+	for id := range w.pending {
+		skip = append(skip, id)
+	}
+	for id := range r.gaveUp {
+		if inUnit(id) {
+			skip = append(skip, id)
+		}
+	}
+	sort.Strings(skip)
+	return dedupe(skip)
+}
+
+// mergedReport is the first attempt's report with every verdict found since.
+func (r *resolver) mergedReport() *task.Report {
+	rep := *r.first.rep
+	rep.Wall = r.wall
+	rep.Tests = nil
+	for _, t := range r.decided {
+		rep.Tests = append(rep.Tests, t)
+	}
+	for id, t := range r.open {
+		if why, ok := r.gaveUp[id]; ok {
+			t = task.TestResult{ID: id, Outcome: task.NotRun, Message: truncate("not run: "+why, r.lim.MessageLen)}
+		}
+		rep.Tests = append(rep.Tests, t)
+	}
+	rep.Notes = append([]string(nil), rep.Notes...)
+	return &rep
+}
+
+func (r *resolver) finishUntrusted(rep *task.Report, conflicts []string) *task.Report {
+	untrusted(rep, conflicts, r.lim)
+	rep.Tests = filterSelected(rep.Tests, r.req.Select)
+	rep.Sort()
+	return rep
+}
+
+// finish gives every selected test without a verdict a NotRun with the reason, and states
+// what the re-runs did.
+func (r *resolver) finish(ctx context.Context) (*task.Report, error) {
+	rep := r.mergedReport()
+	have := map[string]bool{}
+	for _, t := range rep.Tests {
+		have[t.ID] = true
+	}
+	budgetWhy := fmt.Sprintf("the re-run budget (%d attempts, %s) was spent", r.budget.Attempts, r.budget.Time)
+	reason := func(unit string) string {
+		w := r.units[unit]
+		switch {
+		case w != nil && !w.done && r.outOfBudget:
+			return budgetWhy
+		case w != nil && w.why != "":
+			return firstLine(w.why)
+		case r.first.rep.State != task.RunOK:
+			return fmt.Sprintf("the run ended with %s", r.first.rep.State)
+		}
+		return "its test binary ended before it ran"
+	}
+	addNotRun := func(id, why string) {
+		if have[id] {
+			return
+		}
+		have[id] = true
+		rep.Tests = append(rep.Tests, task.TestResult{ID: id, Outcome: task.NotRun, Message: truncate("not run: "+why, r.lim.MessageLen)})
+	}
+	// Open tests without a verdict keep theirs (NotRun, or an unconfirmed culprit's Fail).
+	for i, t := range rep.Tests {
+		if t.Outcome == task.NotRun && !strings.HasPrefix(t.Message, "not run: ") {
+			unit := ""
+			if r.req.Kind == task.GoTest {
+				unit, _, _ = task.SplitGoTestID(t.ID)
+			}
+			if w := r.units[unit]; w != nil && (w.runs > 0 || r.outOfBudget) {
+				rep.Tests[i].Message = truncate("not run: "+reason(unit)+" (first run: "+t.Message+")", r.lim.MessageLen)
+			}
+		} else if t.Outcome == task.Fail && r.open[t.ID].ID == t.ID {
+			rep.Tests[i].Message = truncate(t.Message+"\n(not confirmed by a run alone: "+budgetWhy+")", r.lim.MessageLen)
+		}
+	}
+	// Known tests (pytest's collection) without a verdict.
+	for _, name := range sortedKeys(r.units) {
+		w := r.units[name]
+		for _, id := range sortedKeys(w.known) {
+			addNotRun(id, reason(name))
+		}
+	}
+	// Explicitly selected ids.
+	for _, id := range r.req.Select.IDs {
+		if have[id] {
+			continue
+		}
+		unit := ""
+		if r.req.Kind == task.GoTest {
+			unit, _, _ = task.SplitGoTestID(id)
+		}
+		why := reason(unit)
+		if w := r.units[unit]; w != nil {
+			file, _, _ := strings.Cut(id, "::")
+			if lost, ok := w.lost[file]; ok {
+				why = "its file did not collect: " + firstLine(lost)
+			}
+		}
+		if r.first.rep.State == task.RunOK && r.units[unit] == nil {
+			why = "the run reported no such test"
+		}
+		addNotRun(id, why)
+	}
+	// Go packages that never ran to their end, when the request named no ids: ask the
+	// package which tests it has.
+	if r.req.Kind == task.GoTest && len(r.req.Select.IDs) == 0 {
+		for _, name := range sortedKeys(r.units) {
+			w := r.units[name]
+			if name == "" || (w.done && w.why == "") {
+				continue
+			}
+			res, err := r.exec(ctx, Attempt{Seq: r.attempts + 1, Unit: name, List: true, Limits: r.lim})
+			if err != nil {
+				return nil, err
+			}
+			r.wall += res.Wall
+			ids, lerr := []string(nil), error(nil)
+			if res.list != nil {
+				ids, lerr = res.list.result(res.Stderr, res.ExitCode, r.lim.MessageLen)
+			}
+			if lerr != nil || res.list == nil {
+				rep.Notes = append(rep.Notes, fmt.Sprintf("the tests of %s that never ran could not be listed", name))
+				continue
+			}
+			for _, id := range ids {
+				covered := have[id]
+				for h := range have {
+					if strings.HasPrefix(h, id+"/") {
+						covered = true
+						break
+					}
+				}
+				if !covered {
+					addNotRun(id, reason(name))
+				}
+			}
+		}
+	}
+	rep.Wall = r.wall
+	rep.Tests = filterSelected(rep.Tests, r.req.Select)
+	if r.req.Kind == task.GoTest {
+		deriveParents(rep)
+	}
+	rep.Sort()
+	if r.attempts > 0 {
+		if rep.State == task.RunCrashed && len(rep.Passing())+len(rep.Failing()) > 0 {
+			rep.State = task.RunOK
+		}
+		note := fmt.Sprintf("re-runs: %d (%d of a single test) after a test binary or interpreter ended early", r.attempts, r.alone)
+		if r.outOfBudget {
+			note += "; " + budgetWhy
+		}
+		rep.Notes = append(rep.Notes, note)
+	}
+	if n := len(rep.NotRun()); n > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%d selected tests did not run (not_run)", n))
+	}
+	return rep, nil
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

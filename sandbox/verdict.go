@@ -1,0 +1,806 @@
+package sandbox
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/faultline-dev/faultline/task"
+)
+
+// This file turns what one attempt's command left behind (exit status, streams, files) into
+// a report, says which parts of the run ended early and need a re-run (see rerun.go), and
+// cross-checks the independent channels of evidence.
+
+// assessment is one attempt's report and what the re-run logic needs to know about it.
+type assessment struct {
+	rep *task.Report
+	// final: no re-run can help (a build failure, a setup failure, no tests, the run's own
+	// time limit, a command kind without tests of its own).
+	final bool
+	// conflicts are disagreements between channels of evidence: the run is untrusted.
+	conflicts []string
+	units     []unitState
+}
+
+// unitState is one test binary (Go package) or interpreter (pytest session) of an attempt
+// that ended before every test it would have run had a verdict of its own.
+type unitState struct {
+	unit string
+	died string // how it ended: "timeout", "crash", "incomplete", "collection"
+	why  string // the crash text
+	// culprit was running alone when the unit died: Fail, unless a run alone says otherwise.
+	culprit string
+	// suspects were running together when the unit died: each is re-run alone.
+	suspects []string
+	// incomplete tests have a verdict, but their subtests may not all have run (Go).
+	incomplete []string
+	// known are the ids the unit would run (pytest's collection), nil when unknown.
+	known []string
+	// ignore lists files not to collect next time (pytest died collecting them).
+	ignore []string
+	// lost maps a file whose tests cannot run to why (pytest collection errors).
+	lost map[string]string
+}
+
+func assess(kind task.TestKind, sel task.Selection, lim task.Limits, res CommandResult) *assessment {
+	rep := &task.Report{ExitCode: res.ExitCode, Wall: res.Wall, Notes: append([]string(nil), res.Notes...)}
+	if res.OutputCapped {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("output capped at %d bytes per stream", lim.OutputBytes))
+	}
+	if res.StartErr != nil {
+		rep.State, rep.Detail = task.RunSetupFailed, truncate(res.StartErr.Error(), lim.MessageLen)
+		return &assessment{rep: rep, final: true}
+	}
+	pr := procResult{exitCode: res.ExitCode, timedOut: res.TimedOut, wall: res.Wall}
+	switch kind {
+	case task.Command:
+		commandReport(rep, res.Stdout, res.Stderr, pr, lim)
+		return &assessment{rep: rep, final: true}
+	case task.GoTest:
+		return assessGo(rep, sel, lim, res)
+	default:
+		return assessPytest(rep, sel, lim, res)
+	}
+}
+
+// assessGo reads a `go test -json` attempt. Channels: the event stream (test and package
+// end events) and the go command's exit status.
+func assessGo(rep *task.Report, sel task.Selection, lim task.Limits, res CommandResult) *assessment {
+	gr := res.Go
+	if gr == nil {
+		gr = NewGoParser(lim.MessageLen).Result()
+	}
+	pr := procResult{exitCode: res.ExitCode, timedOut: res.TimedOut}
+	goReport(rep, gr, sel, res.Stderr, pr, lim)
+	rep.Output = res.Stderr
+	if rep.Output == "" {
+		rep.Output = gr.Output
+	}
+	rep.Output = truncate(rep.Output, int(lim.OutputBytes))
+	a := &assessment{rep: rep}
+	switch rep.State {
+	case task.RunTimeout, task.RunBuildFailed, task.RunNoTests, task.RunSetupFailed:
+		a.final = true
+	}
+	a.conflicts = append(a.conflicts, gr.Conflicts...)
+	if gr.Dropped {
+		a.conflicts = append(a.conflicts, fmt.Sprintf("the go test -json stream named more than %d tests or %d bytes of text", MaxStreamTests, MaxStreamText))
+	}
+	if gr.Malformed > 0 && len(gr.Tests) > 0 && len(gr.BuildFailed) == 0 {
+		// go writes nothing but JSON on stdout once tests run (test2json splits long
+		// lines): these lines came from elsewhere.
+		a.conflicts = append(a.conflicts, fmt.Sprintf("%d lines of the go test -json stream are not events of the go command", gr.Malformed))
+	}
+	if !res.TimedOut && res.ExitCode >= 0 {
+		failed, allPassed := "", len(gr.Packages) > 0
+		for _, p := range gr.Packages {
+			if p.Ended && !p.Passed && failed == "" {
+				failed = "package " + p.Path
+			}
+			if !p.Ended || !p.Passed || p.Died != "" {
+				allPassed = false
+			}
+		}
+		for _, t := range gr.Tests {
+			if t.Outcome == task.Fail && failed == "" && t.ID != culpritOf(gr, t.ID) {
+				failed = t.ID
+			}
+			if t.Outcome != task.Pass && t.Outcome != task.Skip {
+				allPassed = false
+			}
+		}
+		switch {
+		case res.ExitCode == 0 && failed != "":
+			a.conflicts = append(a.conflicts, "go exited with status 0 although "+failed+" failed")
+		case res.ExitCode != 0 && allPassed && len(gr.BuildFailed) == 0:
+			a.conflicts = append(a.conflicts, fmt.Sprintf("go exited with status %d although every package and test passed", res.ExitCode))
+		}
+	}
+	if a.final {
+		return a
+	}
+	for _, p := range gr.Packages {
+		if p.Died == "" {
+			continue
+		}
+		u := unitState{unit: p.Path, died: p.Died, why: p.Crash, culprit: p.Culprit}
+		started := false
+		for _, t := range gr.Tests {
+			if strings.HasPrefix(t.ID, p.Path+".") {
+				started = true
+				break
+			}
+		}
+		if !started {
+			// The binary died before any test (init, TestMain): a re-run does the same.
+			continue
+		}
+		for _, id := range p.CutOff {
+			if r, _ := resultIn(gr.Tests, id); strings.Contains(r.Message, "while it was running with") {
+				u.suspects = append(u.suspects, id)
+			}
+		}
+		// Tests with a verdict that are ancestors of the test started last or of a test
+		// cut off: their remaining subtests never ran.
+		open := append([]string{p.Last}, p.CutOff...)
+		if p.Culprit != "" {
+			open = append(open, p.Culprit)
+		}
+		for _, t := range gr.Tests {
+			if !strings.HasPrefix(t.ID, p.Path+".") || !t.Outcome.Decided() || t.ID == p.Culprit {
+				continue
+			}
+			for _, o := range open {
+				if strings.HasPrefix(o, t.ID+"/") {
+					u.incomplete = append(u.incomplete, t.ID)
+					break
+				}
+			}
+		}
+		a.units = append(a.units, u)
+	}
+	return a
+}
+
+func resultIn(tests []task.TestResult, id string) (task.TestResult, bool) {
+	i := sort.Search(len(tests), func(i int) bool { return tests[i].ID >= id })
+	if i < len(tests) && tests[i].ID == id {
+		return tests[i], true
+	}
+	return task.TestResult{}, false
+}
+
+// culpritOf returns id when it is the inferred culprit of its package (its Fail is ours,
+// not the stream's), "" otherwise.
+func culpritOf(gr *GoResult, id string) string {
+	for _, p := range gr.Packages {
+		if p.Culprit == id {
+			return id
+		}
+	}
+	return ""
+}
+
+func goReport(rep *task.Report, gr *GoResult, sel task.Selection, stderr string, pr procResult, lim task.Limits) {
+	rep.Tests = filterSelected(gr.Tests, sel)
+	switch {
+	case pr.timedOut:
+		rep.State = task.RunTimeout
+		rep.Detail = fmt.Sprintf("run exceeded its time limit of %s", lim.Timeout)
+	case len(gr.BuildFailed) > 0:
+		rep.State = task.RunBuildFailed
+		rep.Detail = truncate(strings.TrimSpace(gr.BuildOutput+"\n"+stderr), lim.MessageLen*4)
+	case pr.exitCode != 0 && len(gr.Tests) == 0 && len(gr.FailedPackages) == 0:
+		// go itself failed before running anything (bad go.mod, no such package).
+		rep.State = task.RunBuildFailed
+		rep.Detail = truncate(strings.TrimSpace(gr.BuildOutput+"\n"+stderr), lim.MessageLen*4)
+	case len(rep.Tests) == 0 && len(gr.FailedPackages) == 0:
+		rep.State = task.RunNoTests
+	case len(rep.Tests) == 0:
+		rep.State = task.RunCrashed
+		rep.Detail = truncate(packageOutput(gr), lim.MessageLen*4)
+	default:
+		rep.State = task.RunOK
+		if len(gr.FailedPackages) > 0 {
+			rep.Detail = truncate(packageOutput(gr), lim.MessageLen*4)
+		}
+	}
+}
+
+func packageOutput(gr *GoResult) string {
+	var b strings.Builder
+	for _, p := range gr.FailedPackages {
+		b.WriteString(gr.PackageOutput[p])
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// assessPytest reads a pytest attempt. Channels: the reporter plugin's events (live, one
+// per phase), the JUnit file (written at the end of the session), the -rA lines and the
+// bootstrap's exit marker on stdout (live), and the process's exit status.
+func assessPytest(rep *task.Report, sel task.Selection, lim task.Limits, res CommandResult) *assessment {
+	a := &assessment{rep: rep}
+	rep.Output = joinOutput(res.Stdout, res.Stderr)
+	ev := res.events
+	py := res.py
+	if py == nil {
+		py = &pytestStdout{all: res.Summary}
+	}
+	sumLines := py.all
+	if py.headers > 0 {
+		sumLines = py.region
+	}
+	var jr *JUnitResult
+	if res.junitSeen && res.junitErr == nil {
+		jr = res.junit
+	}
+	if ev == nil {
+		// No reporter events: a run by an older runner, or the bootstrap never started
+		// pytest. The JUnit file and the summary are all there is.
+		pytestReport(rep, jr, sumLines, res.Stdout, res.Stderr, procResult{exitCode: res.ExitCode, timedOut: res.TimedOut}, lim)
+		a.final = true
+		if len(py.markers) > 0 {
+			a.conflicts = append(a.conflicts, "pytest ran (its exit marker is on stdout) but the reporter's event file is missing")
+		}
+		return a
+	}
+	if ev.dropped {
+		a.conflicts = append(a.conflicts, fmt.Sprintf("the reporter's events named more than %d tests or %d bytes of text", MaxStreamTests, MaxStreamText))
+	}
+	a.conflicts = append(a.conflicts, ev.conflicts...)
+	if ev.malformed > 0 {
+		a.conflicts = append(a.conflicts, fmt.Sprintf("%d lines of the reporter's event file are not its events", ev.malformed))
+	}
+
+	// Own verdicts: tests that finished with a verdict from their phases.
+	junitMsg := map[string]task.TestResult{}
+	if jr != nil {
+		for _, t := range jr.Tests {
+			junitMsg[t.ID] = t
+		}
+	}
+	own := map[string]task.TestResult{}
+	for id, ph := range ev.phases {
+		if !ev.finished[id] {
+			continue
+		}
+		o := ph.verdict()
+		if o == "" {
+			continue
+		}
+		msg := ""
+		if o != task.Pass {
+			msg = ph.msg
+			if j, ok := junitMsg[id]; ok && j.Message != "" {
+				msg = j.Message
+			}
+		}
+		own[id] = task.TestResult{ID: id, Outcome: o, Message: truncate(msg, lim.MessageLen), Duration: junitMsg[id].Duration}
+	}
+	var inFlight []string
+	for _, id := range ev.order {
+		if _, ok := own[id]; !ok && !ev.finished[id] {
+			inFlight = append(inFlight, id)
+		}
+	}
+	sessionDone := ev.ended && len(inFlight) == 0
+
+	u := unitState{known: append([]string(nil), ev.items...), lost: map[string]string{}}
+	for f, msg := range ev.collectErr {
+		u.lost[f] = msg
+	}
+	tests := make([]task.TestResult, 0, len(own)+len(inFlight))
+	for _, t := range own {
+		tests = append(tests, t)
+	}
+	how := fmt.Sprintf("the interpreter exited with status %d", res.ExitCode)
+	if res.ExitCode < 0 {
+		how = "the interpreter was killed by a signal"
+	}
+	if ev.ended {
+		how = fmt.Sprintf("pytest ended the session (status %d)", ev.status)
+	}
+	tail := strings.TrimSpace(lastLines(res.Stderr, 20))
+	switch {
+	case res.TimedOut:
+		for _, id := range inFlight {
+			t := task.TestResult{ID: id, Outcome: task.NotRun, Message: "cut off: the time limit struck while it was running"}
+			if at, ok := ev.startAt[id]; ok && res.killedAt.Sub(at) >= lim.Timeout/2 {
+				t.Outcome = task.Timeout
+				t.Message = fmt.Sprintf("still running after %s when the time limit struck", res.killedAt.Sub(at).Round(time.Second))
+			}
+			tests = append(tests, t)
+		}
+	case len(inFlight) == 1:
+		id := inFlight[0]
+		u.culprit = id
+		u.died = "crash"
+		msg := strings.TrimSpace(how + " while this test was running\n" + tail)
+		tests = append(tests, task.TestResult{ID: id, Outcome: task.Fail, Message: truncate(msg, lim.MessageLen)})
+	default:
+		for _, id := range inFlight {
+			u.suspects = append(u.suspects, id)
+			tests = append(tests, task.TestResult{ID: id, Outcome: task.NotRun, Message: how + " while it was running with other tests"})
+		}
+		if len(inFlight) > 0 {
+			u.died = "crash"
+		}
+	}
+	// Collected tests that never started.
+	decided := map[string]bool{}
+	for _, t := range tests {
+		decided[t.ID] = true
+	}
+	unreached := 0
+	for _, id := range ev.items {
+		if !decided[id] {
+			unreached++
+			decided[id] = true
+			tests = append(tests, task.TestResult{ID: id, Outcome: task.NotRun, Message: "not reached: " + how + " before it ran"})
+		}
+	}
+	if unreached > 0 && u.died == "" {
+		u.died = "incomplete"
+	}
+	if ev.collecting != "" {
+		u.died = "crash"
+		u.ignore = []string{ev.collecting}
+		u.lost[ev.collecting] = how + " while collecting this file\n" + tail
+	}
+	if !ev.itemsDone && ev.collecting == "" && !ev.ended {
+		u.died = "crash" // died between collecting and running: nothing known
+	}
+	rep.Tests = tests
+
+	var collErrs []string
+	for _, f := range sortedKeys(ev.collectErr) {
+		collErrs = append(collErrs, f+": "+ev.collectErr[f])
+	}
+	switch {
+	case res.TimedOut:
+		rep.State = task.RunTimeout
+		rep.Detail = fmt.Sprintf("run exceeded its time limit of %s", lim.Timeout)
+		a.final = true
+	case ev.ended && ev.status == 5 && len(tests) == 0:
+		rep.State = task.RunNoTests
+		a.final = true
+	case ev.ended && ev.status == 4:
+		rep.State = task.RunSetupFailed
+		rep.Detail = truncate(strings.TrimSpace(res.Stderr+"\n"+lastLines(res.Stdout, 20)), lim.MessageLen*4)
+		a.final = true
+	case ev.ended && ev.status == 3:
+		rep.State = task.RunCrashed
+		rep.Detail = truncate(strings.TrimSpace(res.Stderr+"\n"+lastLines(res.Stdout, 20)), lim.MessageLen*4)
+		a.final = true
+	case len(collErrs) > 0:
+		rep.State = task.RunCollectionError
+		rep.Detail = truncate(strings.Join(collErrs, "\n"), lim.MessageLen*4)
+	case len(ev.order) == 0 && len(ev.items) == 0 && !ev.ended:
+		rep.State = task.RunCrashed
+		rep.Detail = truncate(strings.TrimSpace(how+" before collecting any test\n"+res.Stderr+"\n"+lastLines(res.Stdout, 20)), lim.MessageLen*4)
+	default:
+		rep.State = task.RunOK
+		if !sessionDone {
+			rep.Detail = truncate(strings.TrimSpace(how+" before the session ended\n"+tail), lim.MessageLen*4)
+		}
+	}
+	if u.died != "" && !a.final {
+		a.units = append(a.units, u)
+	}
+
+	// Cross-check the channels.
+	if !ev.ended {
+		if len(py.markers) > 0 {
+			a.conflicts = append(a.conflicts, "pytest's exit marker is on stdout but the reporter saw no end of the session")
+		}
+		if res.junitSeen && !res.TimedOut {
+			a.conflicts = append(a.conflicts, "a JUnit file exists although the session never ended")
+		}
+		return a
+	}
+	if res.TimedOut {
+		return a
+	}
+	switch {
+	case len(py.markers) == 0:
+		a.conflicts = append(a.conflicts, fmt.Sprintf("pytest ended the session (status %d) but its exit marker is missing from stdout", ev.status))
+	case len(py.markers) > 1:
+		a.conflicts = append(a.conflicts, fmt.Sprintf("stdout carries %d exit markers", len(py.markers)))
+	case py.markers[0] != ev.status:
+		a.conflicts = append(a.conflicts, fmt.Sprintf("stdout's exit marker says %d, the reporter's session end %d", py.markers[0], ev.status))
+	}
+	if len(py.markers) == 1 && res.ExitCode != py.markers[0] {
+		a.conflicts = append(a.conflicts, fmt.Sprintf("the process exited with status %d but pytest returned %d", res.ExitCode, py.markers[0]))
+	}
+	for _, l := range py.late {
+		a.conflicts = append(a.conflicts, "stdout continues after pytest's final line: "+l)
+	}
+	anyFailed := len(collErrs) > 0
+	for _, t := range own {
+		if t.Outcome.Failed() {
+			anyFailed = true
+		}
+	}
+	switch {
+	case ev.status == 0 && anyFailed:
+		a.conflicts = append(a.conflicts, "pytest ended with status 0 although tests failed")
+	case ev.status == 1 && !anyFailed && len(inFlight) == 0:
+		a.conflicts = append(a.conflicts, "pytest ended with status 1 although no test failed")
+	}
+	// The JUnit file, written after the last test, must say what the events said.
+	switch {
+	case !res.junitSeen:
+		a.conflicts = append(a.conflicts, "the JUnit file is missing although the session ended")
+	case res.junitErr != nil:
+		a.conflicts = append(a.conflicts, "the JUnit file does not parse: "+truncate(res.junitErr.Error(), 200))
+	default:
+		a.conflicts = append(a.conflicts, compareVerdicts("JUnit", own, jr.Tests, junitCategory)...)
+		if jr.Truncated {
+			rep.Notes = append(rep.Notes, "JUnit file larger than the parser keeps: texts cut")
+		}
+		// JUnit names a file that did not collect by its dotted module.
+		var jfiles, efiles []string
+		for _, ce := range jr.CollectionErrors {
+			f, _, _ := strings.Cut(ce, ": ")
+			jfiles = append(jfiles, f)
+		}
+		for _, f := range sortedKeys(ev.collectErr) {
+			efiles = append(efiles, strings.ReplaceAll(strings.TrimSuffix(f, ".py"), "/", "."))
+		}
+		if !sameFiles(jfiles, efiles) {
+			a.conflicts = append(a.conflicts, fmt.Sprintf("collection errors: the JUnit file names %v, the reporter %v", jfiles, efiles))
+		}
+	}
+	// The -rA summary names every test that did not skip.
+	st, _ := summaryResults(sumLines, lim.MessageLen)
+	a.conflicts = append(a.conflicts, compareVerdicts("the -rA summary", own, st, summaryCategory)...)
+	return a
+}
+
+// junitCategory is what JUnit can say about an outcome: pytest writes XPASS as a pass.
+func junitCategory(o task.Outcome) task.Outcome {
+	if o == task.XPass {
+		return task.Pass
+	}
+	return o
+}
+
+// summaryCategory: -rA prints no line per skipped test.
+func summaryCategory(o task.Outcome) task.Outcome {
+	if o == task.Skip {
+		return ""
+	}
+	return o
+}
+
+// compareVerdicts lists the disagreements between the reporter's verdicts and another
+// channel's (category maps an outcome to what the channel can say; "" means it says nothing).
+func compareVerdicts(channel string, own map[string]task.TestResult, other []task.TestResult, category func(task.Outcome) task.Outcome) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(s string) {
+		if len(out) < 20 {
+			out = append(out, s)
+		}
+	}
+	for _, t := range other {
+		seen[t.ID] = true
+		o, ok := own[t.ID]
+		switch {
+		case !ok:
+			add(fmt.Sprintf("%s reports %s for %s, which the reporter did not see finish", channel, t.Outcome, truncate(t.ID, 200)))
+		case category(o.Outcome) != category(t.Outcome):
+			add(fmt.Sprintf("%s reports %s for %s, the reporter %s", channel, t.Outcome, truncate(t.ID, 200), o.Outcome))
+		}
+	}
+	for _, id := range sortedKeys(own) {
+		if !seen[id] && category(own[id].Outcome) != "" {
+			add(fmt.Sprintf("%s has no verdict for %s (the reporter: %s)", channel, truncate(id, 200), own[id].Outcome))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func sameFiles(a, b []string) bool {
+	a, b = append([]string(nil), a...), append([]string(nil), b...)
+	sort.Strings(a)
+	sort.Strings(b)
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// pytestReport builds a pytest report from the JUnit file and the -rA lines alone (no
+// reporter events).
+func pytestReport(rep *task.Report, jr *JUnitResult, sum []SummaryLine, stdout, stderr string, pr procResult, lim task.Limits) {
+	var tests []task.TestResult
+	var collErrs []string
+	if jr != nil {
+		tests, collErrs = append([]task.TestResult(nil), jr.Tests...), jr.CollectionErrors
+	}
+	st, sce := summaryResults(sum, lim.MessageLen)
+	if tests == nil {
+		tests = st
+	} else {
+		// The summary tells XPASS (a plain pass in JUnit) apart.
+		for _, s := range st {
+			i := sort.Search(len(tests), func(i int) bool { return tests[i].ID >= s.ID })
+			if i < len(tests) && tests[i].ID == s.ID && s.Outcome == task.XPass && tests[i].Outcome == task.Pass {
+				tests[i].Outcome = task.XPass
+			}
+		}
+	}
+	if len(collErrs) == 0 {
+		collErrs = sce
+	}
+	rep.Tests = tests
+	switch {
+	case pr.timedOut:
+		rep.State = task.RunTimeout
+		rep.Detail = fmt.Sprintf("run exceeded its time limit of %s", lim.Timeout)
+	case pr.exitCode == 5:
+		rep.State = task.RunNoTests
+	case len(collErrs) > 0:
+		rep.State = task.RunCollectionError
+		rep.Detail = truncate(strings.Join(collErrs, "\n"), lim.MessageLen*4)
+	case pr.exitCode == 1 && jr == nil && len(tests) == 0:
+		// pytest did not get as far as writing a report (e.g. "No module named pytest").
+		rep.State = task.RunCrashed
+		rep.Detail = truncate(strings.TrimSpace(stderr+"\n"+lastLines(stdout, 20)), lim.MessageLen*4)
+	case (pr.exitCode == 0 || pr.exitCode == 1) && jr != nil:
+		rep.State = task.RunOK
+	case pr.exitCode == 4:
+		rep.State = task.RunSetupFailed
+		rep.Detail = truncate(strings.TrimSpace(stderr+"\n"+lastLines(stdout, 20)), lim.MessageLen*4)
+	default:
+		rep.State = task.RunCrashed
+		rep.Detail = truncate(strings.TrimSpace(stderr+"\n"+lastLines(stdout, 20)), lim.MessageLen*4)
+	}
+}
+
+// untrusted marks rep as RunUntrusted with the disagreements in its detail.
+func untrusted(rep *task.Report, conflicts []string, lim task.Limits) {
+	cs := append([]string(nil), conflicts...)
+	sort.Strings(cs)
+	cs = dedupe(cs)
+	rep.State = task.RunUntrusted
+	rep.Detail = truncate("the channels of evidence disagree (the tested code may have forged its verdicts):\n"+strings.Join(cs, "\n"), lim.MessageLen*4)
+}
+
+func dedupe(s []string) []string {
+	out := s[:0]
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// deriveParents applies the testing package's rule to Go subtests whose parent has no
+// verdict of its own, or one from a re-run that skipped some of its subtests: a parent with
+// a failing subtest fails.
+func deriveParents(rep *task.Report) {
+	idx := map[string]int{}
+	for i, t := range rep.Tests {
+		idx[t.ID] = i
+	}
+	for _, t := range rep.Tests {
+		if !t.Outcome.Failed() {
+			continue
+		}
+		id := t.ID
+		for {
+			i := strings.LastIndexByte(id, '/')
+			if i < 0 {
+				break
+			}
+			id = id[:i]
+			j, ok := idx[id]
+			if !ok {
+				continue
+			}
+			p := &rep.Tests[j]
+			if p.Outcome == task.NotRun || p.Outcome.Passed() || p.Outcome == task.Skip {
+				p.Outcome = task.Fail
+				p.Message = truncate("subtest "+t.ID+" failed", DefaultMessageLen)
+			}
+		}
+	}
+}
+
+// filterSelected keeps the results of the selected ids, their ancestors and descendants (a
+// -run pattern may select more subtests than asked). With no ids selected, all are kept.
+func filterSelected(tests []task.TestResult, sel task.Selection) []task.TestResult {
+	if len(sel.IDs) == 0 || len(sel.Files) > 0 {
+		return tests
+	}
+	ids := append([]string(nil), sel.IDs...)
+	sort.Strings(ids)
+	var out []task.TestResult
+	for _, t := range tests {
+		for _, id := range ids {
+			if t.ID == id || strings.HasPrefix(t.ID, id+"/") || strings.HasPrefix(id, t.ID+"/") {
+				out = append(out, t)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// listParser reads the output of a discovery command (`go test -json -list .`, `pytest
+// --collect-only -q`) as it streams, within the package's bounds.
+type listParser struct {
+	kind    task.TestKind
+	ids     []string
+	kept    int64
+	build   strings.Builder
+	failed  bool
+	tooMany bool
+	tail    *Capture
+	partial []byte
+	tooLong bool
+}
+
+func newListParser(kind task.TestKind) *listParser {
+	return &listParser{kind: kind, tail: NewCapture(16<<10, nil)}
+}
+
+func (l *listParser) Write(p []byte) (int, error) {
+	n := len(p)
+	l.tail.Write(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		chunk := p
+		if i >= 0 {
+			chunk = p[:i]
+		}
+		if !l.tooLong {
+			if len(l.partial)+len(chunk) > MaxStreamLine {
+				l.tooLong, l.partial = true, l.partial[:0]
+			} else {
+				l.partial = append(l.partial, chunk...)
+			}
+		}
+		if i < 0 {
+			break
+		}
+		if !l.tooLong {
+			l.line(l.partial)
+		}
+		l.partial, l.tooLong = l.partial[:0], false
+		p = p[i+1:]
+	}
+	return n, nil
+}
+
+func (l *listParser) Close() error {
+	if len(l.partial) > 0 && !l.tooLong {
+		l.line(l.partial)
+	}
+	l.partial = nil
+	return nil
+}
+
+func (l *listParser) add(id string) {
+	if l.kept += int64(len(id)); l.kept > MaxStreamText || len(l.ids) >= MaxStreamTests {
+		l.tooMany = true
+		return
+	}
+	l.ids = append(l.ids, id)
+}
+
+func (l *listParser) line(b []byte) {
+	b = bytes.TrimRight(b, "\r")
+	if l.kind == task.GoTest {
+		var ev GoEvent
+		if len(b) == 0 || json.Unmarshal(b, &ev) != nil {
+			return
+		}
+		switch {
+		case ev.Action == "build-output":
+			appendCapped(&l.build, ev.Output, DefaultMessageLen*4)
+		case ev.Action == "fail" && ev.Test == "":
+			l.failed = true
+		case ev.Action == "output" && ev.Test == "":
+			name := strings.TrimSpace(ev.Output)
+			if task.IsGoTestFunc(name) && !strings.HasPrefix(name, "Benchmark") {
+				l.add(ev.Package + "." + name)
+			}
+		}
+		return
+	}
+	line := string(b)
+	if file, _, ok := strings.Cut(line, "::"); ok && strings.HasSuffix(file, ".py") && !strings.Contains(file, " ") {
+		l.add(line)
+	}
+}
+
+func (l *listParser) result(stderr string, exit, messageLen int) ([]string, error) {
+	if l.tooMany {
+		return nil, fmt.Errorf("sandbox: the test listing names more than %d tests or %d bytes: %w", MaxStreamTests, MaxStreamText, ErrListFailed)
+	}
+	if l.kind == task.GoTest {
+		if l.failed || exit != 0 {
+			return nil, fmt.Errorf("sandbox: go test -list: %s: %w", truncate(strings.TrimSpace(l.build.String()+"\n"+stderr), DefaultMessageLen), ErrListFailed)
+		}
+	} else {
+		if exit == 5 {
+			return nil, nil
+		}
+		if exit != 0 {
+			return nil, fmt.Errorf("sandbox: pytest --collect-only exited %d: %s: %w", exit, truncate(strings.TrimSpace(lastLines(l.tail.String(), 30)+"\n"+stderr), messageLen), ErrListFailed)
+		}
+	}
+	ids := append([]string(nil), l.ids...)
+	sort.Strings(ids)
+	return ids, nil
+}
+
+func parseGoList(out []byte, stderr string, exit int) ([]string, error) {
+	l := newListParser(task.GoTest)
+	l.Write(out)
+	l.Close()
+	return l.result(stderr, exit, DefaultMessageLen)
+}
+
+func parsePytestList(out, stderr string, exit, messageLen int) ([]string, error) {
+	l := newListParser(task.Pytest)
+	l.Write([]byte(out))
+	l.Close()
+	return l.result(stderr, exit, messageLen)
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func joinOutput(stdout, stderr string) string {
+	if stderr == "" {
+		return stdout
+	}
+	if stdout == "" {
+		return stderr
+	}
+	return stdout + "\n[stderr]\n" + stderr
+}
+
+// commandReport fills the report of a Command run: one test, CommandTestID, whose outcome is
+// the program's exit status (see task.Command).
+func commandReport(rep *task.Report, stdout, stderr string, pr procResult, lim task.Limits) {
+	t := task.TestResult{ID: task.CommandTestID, Duration: pr.wall}
+	rep.State = task.RunOK
+	switch {
+	case pr.timedOut:
+		rep.State = task.RunTimeout
+		rep.Detail = fmt.Sprintf("run exceeded its time limit of %s", lim.Timeout)
+		t.Outcome, t.Message = task.Timeout, rep.Detail
+	case pr.exitCode == 0:
+		t.Outcome = task.Pass
+	default:
+		t.Outcome = task.Fail
+		how := fmt.Sprintf("exit status %d", pr.exitCode)
+		if pr.exitCode < 0 {
+			how = "killed by a signal"
+		}
+		t.Message = truncate(strings.TrimSpace(how+"\n"+lastLines(joinOutput(stdout, stderr), 20)), lim.MessageLen)
+	}
+	rep.Tests = []task.TestResult{t}
+	rep.Output = joinOutput(stdout, stderr)
+}
