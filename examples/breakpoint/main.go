@@ -100,23 +100,9 @@ func parse(args []string, stderr io.Writer) (config, int) {
 		return usage("-jobs %d: want 0 (the number of CPUs) or more", c.jobs)
 	case c.timeout <= 0:
 		return usage("-timeout %v: want a positive duration", c.timeout)
-	case c.out == "-" && c.swe == "-":
-		return usage("-out and -swe cannot both be stdout")
-	case c.swe != "" && c.swe != "-" && filepath.Clean(c.swe) == filepath.Clean(c.out):
-		return usage("-out and -swe name the same file %s", c.out)
 	}
-	if err := cli.CheckOutputFile("out", c.out); err != nil {
+	if err := cli.CheckOutputs(root, cli.Output{Flag: "out", Path: c.out}, cli.Output{Flag: "swe", Path: c.swe, Optional: true}); err != nil {
 		return usage("%v", err)
-	}
-	if c.swe != "" {
-		if err := cli.CheckOutputFile("swe", c.swe); err != nil {
-			return usage("%v", err)
-		}
-	}
-	for _, o := range []struct{ flag, path string }{{"out", c.out}, {"swe", c.swe}} {
-		if err := cli.Outside(o.flag, o.path, root); err != nil {
-			return usage("%v", err)
-		}
 	}
 	if err := cli.Python(c.python); err != nil {
 		return usage("%v", err)
@@ -132,15 +118,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if code >= 0 {
 		return code
 	}
-	if err := generate(ctx, c, stdout, stderr); err != nil {
-		if cli.Interrupted(ctx, err) {
-			fmt.Fprintln(stderr, "breakpoint: interrupted; nothing written")
-		} else {
-			fmt.Fprintln(stderr, "breakpoint:", err)
-		}
-		return cli.ExitFailure
-	}
-	return cli.ExitOK
+	return cli.Fail(ctx, stderr, "breakpoint", generate(ctx, c, stdout, stderr))
 }
 
 func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {

@@ -98,10 +98,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if _, err := cli.Repo(dir); err != nil {
 		return usage("%v", err)
 	}
-	if err := cli.CheckOutputFile("out", *outPath); err != nil {
-		return usage("%v", err)
-	}
-	if err := cli.Outside("out", *outPath, dir); err != nil {
+	if err := cli.CheckOutputs(dir, cli.Output{Flag: "out", Path: *outPath}); err != nil {
 		return usage("%v", err)
 	}
 	var mode callgraph.Compat

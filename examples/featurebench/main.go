@@ -196,15 +196,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if c.check != "" {
 		return checkLevel2(ctx, c.check, c, stdout, stderr)
 	}
-	if err := build(ctx, c, stdout, stderr); err != nil {
-		if cli.Interrupted(ctx, err) {
-			fmt.Fprintln(stderr, "featurebench: interrupted; nothing written")
-		} else {
-			fmt.Fprintln(stderr, "featurebench:", strings.TrimPrefix(err.Error(), "featurebench: "))
-		}
-		return cli.ExitFailure
-	}
-	return cli.ExitOK
+	return cli.Fail(ctx, stderr, "featurebench", build(ctx, c, stdout, stderr))
 }
 
 func build(ctx context.Context, c config, stdout, stderr io.Writer) error {

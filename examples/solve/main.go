@@ -37,7 +37,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -132,23 +131,9 @@ func parse(args []string, stdin io.Reader, stderr io.Writer) (config, int) {
 		return usage("-max-turns %d: want 0 (the default) or more", c.maxTurns)
 	case c.timeout <= 0:
 		return usage("-timeout %v: want a positive duration", c.timeout)
-	case c.out == "-" && c.trajectories == "-":
-		return usage("-out and -trajectories cannot both be stdout")
-	case c.trajectories != "" && c.trajectories != "-" && filepath.Clean(c.trajectories) == filepath.Clean(c.out):
-		return usage("-out and -trajectories name the same file %s", c.out)
 	}
-	if err := cli.CheckOutputFile("out", c.out); err != nil {
+	if err := cli.CheckOutputs(root, cli.Output{Flag: "out", Path: c.out}, cli.Output{Flag: "trajectories", Path: c.trajectories, Optional: true}); err != nil {
 		return usage("%v", err)
-	}
-	if c.trajectories != "" {
-		if err := cli.CheckOutputFile("trajectories", c.trajectories); err != nil {
-			return usage("%v", err)
-		}
-	}
-	for _, o := range []struct{ flag, path string }{{"out", c.out}, {"trajectories", c.trajectories}} {
-		if err := cli.Outside(o.flag, o.path, root); err != nil {
-			return usage("%v", err)
-		}
 	}
 	if err := cli.Python(c.python); err != nil {
 		return usage("%v", err)
@@ -173,18 +158,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	failed, err := solveAll(ctx, c, stdout, stderr)
-	if err != nil {
-		if cli.Interrupted(ctx, err) {
-			fmt.Fprintln(stderr, "solve: interrupted; nothing written")
-		} else {
-			fmt.Fprintln(stderr, "solve:", err)
-		}
-		return cli.ExitFailure
+	if code := cli.Fail(ctx, stderr, "solve", err); code != cli.ExitOK || failed == 0 {
+		return code
 	}
-	if failed > 0 {
-		return cli.ExitFailure
-	}
-	return cli.ExitOK
+	return cli.ExitFailure // some tasks ended with an error (their lines say which)
 }
 
 // solveAll runs every task and returns how many ended with an error.

@@ -401,3 +401,60 @@ func GitHead(root string) string {
 	}
 	return strings.TrimSpace(string(out))
 }
+
+// Output names one file output of a program: its flag and path; an Optional output with an
+// empty path is not asked for.
+type Output struct {
+	Flag, Path string
+	Optional   bool
+}
+
+// CheckOutputs checks a program's file outputs before any work: each must be writable
+// (CheckOutputFile) and outside the repository root (Outside; "" skips that), at most
+// one may be stdout ("-"), and no two may name the same file.
+func CheckOutputs(root string, outs ...Output) error {
+	var stdout string
+	seen := map[string]string{}
+	for _, o := range outs {
+		if o.Optional && o.Path == "" {
+			continue
+		}
+		if err := CheckOutputFile(o.Flag, o.Path); err != nil {
+			return err
+		}
+		if o.Path == "-" {
+			if stdout != "" {
+				return fmt.Errorf("-%s and -%s cannot both be stdout", stdout, o.Flag)
+			}
+			stdout = o.Flag
+			continue
+		}
+		clean := filepath.Clean(o.Path)
+		if other, ok := seen[clean]; ok {
+			return fmt.Errorf("-%s and -%s name the same file %s", other, o.Flag, o.Path)
+		}
+		seen[clean] = o.Flag
+		if root != "" {
+			if err := Outside(o.Flag, o.Path, root); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Fail reports how a program's work ended and returns the exit status: ExitOK for a nil
+// err; otherwise "prog: interrupted; nothing written" when the context was cancelled
+// (Run turns the status into 128+signal) or "prog: " and the error (without a repeated
+// "prog: " prefix), and ExitFailure.
+func Fail(ctx context.Context, stderr io.Writer, prog string, err error) int {
+	switch {
+	case err == nil:
+		return ExitOK
+	case Interrupted(ctx, err):
+		fmt.Fprintf(stderr, "%s: interrupted; nothing written\n", prog)
+	default:
+		fmt.Fprintf(stderr, "%s: %s\n", prog, strings.TrimPrefix(err.Error(), prog+": "))
+	}
+	return ExitFailure
+}

@@ -226,3 +226,34 @@ func TestOutsideAndRepo(t *testing.T) {
 		t.Error("a directory without .git has a HEAD")
 	}
 }
+
+func TestCheckOutputs(t *testing.T) {
+	root, dir := t.TempDir(), t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	for _, c := range []struct {
+		outs []Output
+		why  string
+	}{
+		{[]Output{{Flag: "out", Path: a}, {Flag: "swe", Path: b}}, ""},
+		{[]Output{{Flag: "out", Path: "-"}, {Flag: "swe", Optional: true}}, ""},
+		{[]Output{{Flag: "out", Path: "-"}, {Flag: "swe", Path: "-"}}, "-out and -swe cannot both be stdout"},
+		{[]Output{{Flag: "out", Path: a}, {Flag: "swe", Path: dir + "/./a"}}, "-out and -swe name the same file"},
+		{[]Output{{Flag: "out", Path: ""}}, "-out: empty path"},
+		{[]Output{{Flag: "out", Path: filepath.Join(root, "x")}}, "lies inside the repository"},
+	} {
+		err := CheckOutputs(root, c.outs...)
+		if (err == nil) != (c.why == "") || err != nil && !strings.Contains(err.Error(), c.why) {
+			t.Errorf("CheckOutputs(%v) = %v, want %q", c.outs, err, c.why)
+		}
+	}
+	var b2 bytes.Buffer
+	ctx, cancel := context.WithCancel(context.Background())
+	if Fail(ctx, &b2, "p", nil) != ExitOK || Fail(ctx, &b2, "p", io.ErrUnexpectedEOF) != ExitFailure || !strings.Contains(b2.String(), "p: unexpected EOF") {
+		t.Errorf("Fail: %q", b2.String())
+	}
+	cancel()
+	b2.Reset()
+	if Fail(ctx, &b2, "p", ctx.Err()) != ExitFailure || b2.String() != "p: interrupted; nothing written\n" {
+		t.Errorf("Fail after a cancel: %q", b2.String())
+	}
+}
