@@ -13,7 +13,7 @@ import (
 	"github.com/faultline-dev/faultline/task"
 )
 
-// Determinism runs the breakpoint program twice per mode (REMOVE and DISCOVERY, three
+// Determinism runs the breakpoint program twice per mode (REMOVE and DISCOVERY, two
 // tasks each, one seed) on the repository prepare makes, with twice.Twice — another TMPDIR, another copy at another
 // path, another -jobs — and requires byte-identical task records and SWE instances. It
 // runs when FAULTLINE_ACCEPTANCE is set.
@@ -32,7 +32,7 @@ func Determinism(t *testing.T, prepare func(*testing.T) Repo, name string) {
 		t.Run(mode, func(t *testing.T) {
 			out, stderr := twice.Twice(t, bin, repo.Root, "", nil, func(r twice.Run) []string {
 				return append([]string{"-repo", r.Repo, "-out", filepath.Join(r.Out, "tasks.jsonl"), "-swe", filepath.Join(r.Out, "swe.jsonl"),
-					"-mode", mode, "-n", "3", "-seed", "5", "-jobs", r.Jobs, "-name", name, "-top", "0", "-timeout", "2m"}, extra...)
+					"-mode", mode, "-n", "2", "-seed", "5", "-jobs", r.Jobs, "-name", name, "-top", "0", "-timeout", "2m"}, extra...)
 			})
 			if n := strings.Count(string(out["tasks.jsonl"]), "\n"); n == 0 {
 				t.Errorf("no task written:\n%s", stderr)
