@@ -2,12 +2,14 @@ package corrupt
 
 import (
 	"context"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/callgraph/python"
+	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
 )
 
@@ -123,5 +125,46 @@ func TestEnvScoresOnlyVerdicts(t *testing.T) {
 	}
 	if s := e.Score(); s.Success || s.Best != 0 {
 		t.Errorf("score after an untrusted run: %+v", s)
+	}
+}
+
+// TestEnvRedactsRealOutput: a real failing test prints a secret it can read (the runner is
+// given it, as a leaky environment would); the feedback the solver gets has it redacted.
+func TestEnvRedactsRealOutput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs pytest")
+	}
+	if err := exec.Command("/usr/bin/python3", "-c", "import pytest").Run(); err != nil {
+		t.Skip("Debian's /usr/bin/python3 cannot import pytest")
+	}
+	const key = "sk-fake-leaked-0123456789abcdefghij"
+	t.Setenv("OPENAI_API_KEY", key)
+	root := writeTree(t, map[string]string{
+		"m.py":      "def f(x):\n    return x + 1\n",
+		"test_m.py": "import os\nfrom m import f\n\n\ndef test_f():\n    assert f(1) == 2, os.environ.get(\"LEAKY_TOKEN\", \"absent\")\n",
+	})
+	o := task.Overlay{}
+	o.Set("m.py", []byte("def f(x):\n    return x - 1\n"))
+	p, err := task.DiffOverlay(root, o, task.DiffOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prob := task.BreakpointProblem{ID: "leak", Mode: string(Discovery), CorruptionPatch: string(p.Format()), GoldPatch: string(p.Reverse().Format()),
+		Functions: []task.CorruptedFunction{{Path: "m.py", Name: "f"}}, FailToPass: task.TestList{"test_m.py::test_f"}}
+	r := sandbox.NewLocal(sandbox.Options{Python: "/usr/bin/python3", Env: []string{"LEAKY_TOKEN=" + key}})
+	defer r.Close()
+	e, err := NewEnv(root, prob, r, EnvOptions{Langs: []callgraph.Language{python.New(python.Options{})}, Run: task.RunRequest{Kind: task.Pytest}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := e.Submit(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Passed || !strings.Contains(a.Feedback, "FAILED test_m.py::test_f") {
+		t.Fatalf("the corrupted test did not fail: %+v", a)
+	}
+	if !strings.Contains(a.Feedback, "[REDACTED]") || strings.Contains(a.Feedback, key[:14]) {
+		t.Errorf("feedback:\n%s", a.Feedback)
 	}
 }
