@@ -61,15 +61,15 @@ func moduleRepo(t *testing.T, modVersion string) Repo {
 	return Repo{Root: root, Lang: golang.New(golang.Options{}), Kind: task.GoTest, Env: []string{"GOFLAGS=-mod=mod", "GOPROXY=off"}}
 }
 
-// Bs4 copies Debian's python3-bs4 (with its tests) under ROOT/bs4.
-func Bs4(t *testing.T) Repo {
+// Pyflakes copies Debian's python3-pyflakes (with its tests) under ROOT/pyflakes.
+func Pyflakes(t *testing.T) Repo {
 	repo := Simplejson(t) // for its checks of Debian's python3 and pytest
-	src := "/usr/lib/python3/dist-packages/bs4"
-	if _, err := os.Stat(filepath.Join(src, "tests")); err != nil {
-		t.Skipf("python3-bs4 with its tests is not installed (%v); apt-get install python3-bs4", err)
+	src := "/usr/lib/python3/dist-packages/pyflakes"
+	if _, err := os.Stat(filepath.Join(src, "test")); err != nil {
+		t.Skipf("python3-pyflakes with its tests is not installed (%v); apt-get install python3-pyflakes", err)
 	}
 	root := filepath.Join(t.TempDir(), "root")
-	if err := fstree.CopyTree(src, filepath.Join(root, "bs4")); err != nil {
+	if err := fstree.CopyTree(src, filepath.Join(root, "pyflakes")); err != nil {
 		t.Fatal(err)
 	}
 	repo.Root = root

@@ -8,7 +8,7 @@ import (
 )
 
 // ProgramAccepted is how many instances ProgramDeterminism asks the program for.
-const ProgramAccepted = 2
+const ProgramAccepted = 1
 
 // ProgramDeterminism runs the featurebench program (Level 1 and 2) twice with seed Seed on
 // the subject prepare returns, with twice.Twice — another TMPDIR, another copy at another
@@ -27,7 +27,7 @@ func ProgramDeterminism(t *testing.T, prepare func(*testing.T) Subject) {
 		extra = append(extra, "-python", Python)
 	}
 	out, stderr := twice.Twice(t, bin, s.Src, s.Dir, nil, func(r twice.Run) []string {
-		return append([]string{"-repo", r.Repo, "-out", r.Out, "-n", "2", "-seed", "1", "-jobs", r.Jobs,
+		return append([]string{"-repo", r.Repo, "-out", r.Out, "-n", "1", "-seed", "1", "-jobs", r.Jobs,
 			"-name", s.Name, "-level", "1,2"}, extra...)
 	})
 	if n := strings.Count(string(out["instances.jsonl"]), "\n"); n == 0 {
