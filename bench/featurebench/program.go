@@ -1,6 +1,7 @@
 package featurebench
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -27,7 +28,7 @@ func ProgramDeterminism(t *testing.T, prepare func(*testing.T) Subject) {
 		extra = append(extra, "-python", Python)
 	}
 	out, stderr := twice.Twice(t, bin, s.Src, s.Dir, nil, func(r twice.Run) []string {
-		return append([]string{"-repo", r.Repo, "-out", r.Out, "-n", "1", "-seed", "1", "-jobs", r.Jobs,
+		return append([]string{"-repo", r.Repo, "-out", r.Out, "-n", strconv.Itoa(ProgramAccepted), "-seed", strconv.Itoa(Seed), "-jobs", r.Jobs,
 			"-name", s.Name, "-level", "1,2"}, extra...)
 	})
 	if n := strings.Count(string(out["instances.jsonl"]), "\n"); n == 0 {
