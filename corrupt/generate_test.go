@@ -4,36 +4,68 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
 )
 
-// sampleRun prepares the quickstart sample: its call graph, a local runner and the
-// baseline.
+// sample is the example module's test fixture, shared by the package's tests: one local
+// runner, one result cache over it (content-keyed, so a tree validated by one test is
+// served to another from the cache, with the same report a fresh run gives) and one
+// baseline, made by the first test that asks and closed by TestMain.
+var sample struct {
+	once   sync.Once
+	local  *sandbox.Local
+	cached task.Runner
+	base   Baseline
+	req    task.RunRequest
+	err    error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if sample.local != nil {
+		sample.local.Close()
+	}
+	os.Exit(code)
+}
+
+// sampleRun returns the shared runner, the sample's baseline and the run template.
 func sampleRun(t *testing.T) (task.Runner, Baseline, task.RunRequest) {
 	t.Helper()
-	if _, err := os.Stat("../examples/sample/go.mod"); err != nil {
-		t.Fatal(err)
+	sample.once.Do(func() {
+		if _, err := os.Stat("../examples/sample/go.mod"); err != nil {
+			sample.err = err
+			return
+		}
+		root, err := filepath.Abs("../examples/sample")
+		if err != nil {
+			sample.err = err
+			return
+		}
+		sample.local = sandbox.NewLocal(sandbox.Options{})
+		sample.req = task.RunRequest{Root: root, Kind: task.GoTest}
+		b, err := sandbox.Baseline(context.Background(), sample.local, sample.req, 2)
+		if err != nil {
+			sample.err = fmt.Errorf("baseline: %w", err)
+			return
+		}
+		sample.base = Baseline{Passing: b.Passing, Failing: b.Failing, Flaky: b.Flaky}
+		sample.cached = sandbox.NewCache(sample.local, sandbox.CacheOptions{})
+	})
+	if sample.err != nil {
+		t.Fatal(sample.err)
 	}
-	r := sandbox.NewLocal(sandbox.Options{})
-	t.Cleanup(func() { r.Close() })
-	root, err := filepath.Abs("../examples/sample")
-	if err != nil {
-		t.Fatal(err)
-	}
-	req := task.RunRequest{Root: root, Kind: task.GoTest}
-	b, err := sandbox.Baseline(context.Background(), r, req, 2)
-	if err != nil {
-		t.Fatalf("baseline: %v", err)
-	}
-	// The cache makes the same-seed reruns below free: the same programs are not run twice.
-	return sandbox.NewCache(r, sandbox.CacheOptions{}), Baseline{Passing: b.Passing, Failing: b.Failing, Flaky: b.Flaky}, req
+	base := Baseline{Passing: slices.Clone(sample.base.Passing), Failing: slices.Clone(sample.base.Failing), Flaky: slices.Clone(sample.base.Flaky)}
+	return sample.cached, base, sample.req
 }
 
 func hashTree(t *testing.T, root string) map[string]string {
