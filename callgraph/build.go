@@ -11,8 +11,10 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // DefaultMaxFileSize is the size cap Build applies when BuildOptions.MaxFileSize is 0.
@@ -28,6 +30,7 @@ const (
 	SkipSymlinkDir    = "symlink to a directory (not followed)"
 	SkipSymlinkOut    = "symlink target outside the root"
 	SkipSymlinkBroken = "broken or looping symlink"
+	SkipInvalidName   = "path is not valid UTF-8"
 )
 
 // BuildOptions configures Build. The zero value analyses every claimed file up to
@@ -87,7 +90,11 @@ func IsTestPath(p string) bool {
 // are read when their target lies inside root; symlinks to directories are never
 // followed, so loops cannot occur. A claimed file that is larger than the size cap,
 // binary (contains a NUL byte), not a regular file or unreadable is left out and
-// recorded in Stats.Skipped; bytes that are not UTF-8 are passed through unchanged. An
+// recorded in Stats.Skipped; bytes that are not UTF-8 are passed through unchanged. A
+// claimed file whose path (relative to root) is not valid UTF-8 is left out too
+// (SkipInvalidName): node IDs and the JSON report are UTF-8 text, which would turn the
+// path into one that names no file; its Skipped.Path is the path with Go's string
+// escapes (strconv.Quote without the quotes, so strconv.Unquote restores it). An
 // empty tree gives an empty graph. Errors are for an unusable root, a front end failure
 // or a cancelled ctx.
 func Build(ctx context.Context, root string, langs []Language, opts BuildOptions) (*Graph, error) {
@@ -161,6 +168,11 @@ func (w walker) build(ctx context.Context, root string, langs []Language, opts B
 		}
 		li := slices.IndexFunc(langs, func(l Language) bool { return l.Match(rel) })
 		if li < 0 {
+			return nil
+		}
+		if !utf8.ValidString(rel) {
+			// An ID or a JSON report could not carry the path: it would name another file.
+			skip(quotePath(rel), SkipInvalidName)
 			return nil
 		}
 		if opts.SkipTests && isTest(rel) {
@@ -253,6 +265,14 @@ func (w walker) build(ctx context.Context, root string, langs []Language, opts B
 	slices.SortStableFunc(skipped, func(a, b Skipped) int { return strings.Compare(a.Path, b.Path) })
 	g.stats.Skipped = skipped
 	return g, nil
+}
+
+// quotePath spells a path that is not valid UTF-8 with Go's string escapes (as
+// strconv.Quote does, without the quotes), so that strconv.Unquote("\"" + p + "\"")
+// gives back its bytes.
+func quotePath(p string) string {
+	q := strconv.Quote(p)
+	return q[1 : len(q)-1]
 }
 
 var errTooLarge = errors.New("file grew past the size cap")

@@ -26,7 +26,8 @@
 // Build walks a directory in sorted order, hands each file to the first Language whose
 // Match claims it and runs the languages concurrently; FromAnalyses assembles a graph
 // from front-end output directly. Skipped files (too large, binary, unreadable, symlinks
-// leaving the root) are listed in Stats.Skipped with the reason.
+// leaving the root, paths that are not valid UTF-8) are listed in Stats.Skipped with the
+// reason.
 //
 // # Centrality
 //

@@ -48,7 +48,9 @@ type Stats struct {
 
 // Skipped is a file that a front end would have claimed but Build did not analyse.
 type Skipped struct {
-	Path   string `json:"path"` // slash path relative to the root
+	// Path is the slash path relative to the root; for SkipInvalidName, quoted with Go's
+	// string escapes (see Build).
+	Path   string `json:"path"`
 	Reason string `json:"reason"`
 }
 

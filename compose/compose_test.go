@@ -9,8 +9,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
+	"github.com/faultline-dev/faultline/internal/linemut"
 	"github.com/faultline-dev/faultline/task"
 )
 
@@ -379,6 +381,111 @@ func TestExamplePDB(t *testing.T) {
 		b, _ := json.Marshal(back)
 		if string(a) != string(b) {
 			t.Errorf("%s: round trip through task.PDBExample:\n%s\n%s", ex.TaskID, a, b)
+		}
+	}
+}
+
+// hangOracle passes the correct program, reports a timeout for programs in which the
+// mutated line of a "hang" set appears, and fails the rest. It counts timeouts.
+type hangOracle struct {
+	want  string
+	hangs func(string) bool
+	n     *atomic.Int64
+}
+
+func (h hangOracle) Passes(ctx context.Context, p string) (bool, error) {
+	v, err := h.Verdict(ctx, p)
+	return v.Passed(), err
+}
+
+func (h hangOracle) Verdict(_ context.Context, p string) (task.Verdict, error) {
+	switch {
+	case p == h.want:
+		return task.Verdict{Outcome: task.Pass}, nil
+	case h.hangs(p):
+		h.n.Add(1)
+		return task.Verdict{Outcome: task.Timeout, Detail: "killed"}, nil
+	}
+	return task.Verdict{Outcome: task.Fail}, nil
+}
+
+// A candidate whose tests hang is rejected and generation goes on (PDB-Wild included);
+// the examples record the release's fields.
+func TestTimeoutRejected(t *testing.T) {
+	prog, _ := synthetic(30)
+	var n atomic.Int64
+	// Every mutant of lines 3..9 hangs.
+	o := hangOracle{want: Canonical(prog), n: &n, hangs: func(p string) bool {
+		ls := task.Lines(p)
+		for i := 2; i < 9 && i < len(ls); i++ {
+			if ls[i] != "    v"+itoa(i)+" = x + "+itoa(i) {
+				return true
+			}
+		}
+		return false
+	}}
+	for _, multi := range []bool{false, true} {
+		n.Store(0)
+		res, err := Generate(context.Background(), prog, o, Options{TaskID: "h", Seed: 3, M1: 10, M3: 2, Multi: multi, TaskPrompt: "Fix f."})
+		if err != nil {
+			t.Fatalf("multi=%v: %v", multi, err)
+		}
+		if n.Load() == 0 || res.Stats.Rejected[RejectTimeout] == 0 {
+			t.Fatalf("multi=%v: no hanging candidate met (%d timeouts, %v)", multi, n.Load(), res.Stats.Rejected)
+		}
+		if len(res.Pool) != 10 || len(res.Examples) == 0 {
+			t.Errorf("multi=%v: %d bugs, %d examples", multi, len(res.Pool), len(res.Examples))
+		}
+		for _, b := range res.Pool {
+			if b.Start <= 9 && b.End >= 3 {
+				t.Errorf("multi=%v: a hanging bug was kept: %+v", multi, b)
+			}
+		}
+		for _, ex := range res.Examples {
+			if ex.TaskPrompt != "Fix f." || ex.SourceModel != "faultline/rule" || ex.GTLength != 30 || ex.EditableLines != 29 {
+				t.Errorf("%s: %+v", ex.TaskID, ex)
+			}
+			if single := ex.BugCount == 1; single != ex.IsBuggy || single != (ex.BugSubtype != "") {
+				t.Errorf("%s: single-bug labels on a %d-bug example: %q %q %v", ex.TaskID, ex.BugCount, ex.BugType, ex.BugSubtype, ex.IsBuggy)
+			}
+		}
+	}
+	// The correct program hanging is reported as such.
+	hangAll := hangOracle{want: "", n: &n, hangs: func(string) bool { return true }}
+	if _, err := Generate(context.Background(), prog, hangAll, Options{}); !errors.Is(err, ErrCorrectFails) || !strings.Contains(err.Error(), "timed out") {
+		t.Errorf("correct program hangs: %v", err)
+	}
+}
+
+// Every default linemut rule has an ODC category, so single rule bugs are labelled.
+func TestRuleCategories(t *testing.T) {
+	odc := map[string]bool{}
+	for _, c := range ODC {
+		odc[c.Category] = true
+	}
+	for _, r := range linemut.Default() {
+		if c := RuleCategory[r.Name]; !odc[c] {
+			t.Errorf("rule %s: category %q is not an ODC category", r.Name, c)
+		}
+	}
+	if got := candidateCategory(Candidate{Source: "rule", Rule: "[off-by-one change-constant]"}); got != "Assignment" {
+		t.Errorf("span of Assignment rules: %q", got)
+	}
+	if got := candidateCategory(Candidate{Source: "rule", Rule: "[off-by-one swap-arithmetic]"}); got != "" {
+		t.Errorf("mixed span: %q", got)
+	}
+}
+
+// Canonical is the release's program form: no trailing white space, no final line break.
+func TestCanonical(t *testing.T) {
+	for in, want := range map[string]string{
+		"a  \r\nb\t\n\n \n": "a\nb",
+		"a\nb":              "a\nb",
+		"\n\nx\n":           "\n\nx",
+		"":                  "",
+	} {
+		if got := Canonical(in); got != want {
+			t.Errorf("Canonical(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

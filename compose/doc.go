@@ -21,6 +21,21 @@
 //     composed program must fail and so must every program with one bug reverted.
 //   - Subsampling: at most M3 programs per (task, k), in a seeded random order, each
 //     passing the round trip Apply(buggy, gt_diff) == gt.
+//   - Hanging candidate: a candidate whose tests are stopped at their time limit (a
+//     task.VerdictOracle's Timeout verdict). It is rejected (RejectTimeout) and generation
+//     goes on; elsewhere (atomicity, independence) a timeout counts as not passing.
+//
+// # Output
+//
+// Examples hold what the PDB release's files hold (Example.PDB converts one to a
+// task.PDBExample, whose JSON is the release's record): programs in the release's form
+// (Canonical: no trailing white space, no final line break — the form on which the
+// release's line splitting and ours agree), gt_diff with the release's edit-type names,
+// task_prompt and source_model (Options.TaskPrompt, Options.SourceModel), for single bugs
+// bug_type (the ODC category: an LLM source's requested one, or RuleCategory of the
+// linemut rule), bug_subtype (the rule) and is_buggy, the line counts frozen_lines,
+// gt_length, editable_lines and deletable_lines, and our generation metadata (seed, stride,
+// bugs).
 //
 // Bug sources are pluggable (BugSource): Rules (the default, seeded internal/linemut
 // mutations), Given (a fixed list) and LLM (an adapter around the caller's generator

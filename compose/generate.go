@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/faultline-dev/faultline/task"
@@ -60,6 +61,17 @@ type Options struct {
 	Jobs int
 	// SkipSingle leaves out the k = 1 examples (each validated bug on its own).
 	SkipSingle bool
+	// TaskPrompt is written as every example's task_prompt: the problem statement a
+	// debugger is given (the release puts the task's description there). Empty: omitted.
+	TaskPrompt string
+	// SourceModel is written as every example's source_model, the model or tool that made
+	// the bugs (the release names the LLM). Empty: "faultline/" and the bug sources, e.g.
+	// "faultline/rule".
+	SourceModel string
+	// Progress, if set, is called as generation advances: phase "validate" with the
+	// candidates checked so far and their number, then "compose k=K" with the composition
+	// attempts made for K bugs and M2. It is called from Generate's goroutine.
+	Progress func(phase string, done, total int)
 }
 
 func (o Options) withDefaults() Options {
@@ -96,26 +108,42 @@ const (
 	AtomicSingleEdit = "single-edit"     // block above ExhaustiveLimit: single-edit reverts only
 )
 
-// Bug is a validated atomic bug of the correct program.
+// Bug is a validated atomic bug of the correct program. Category is its ODC category
+// (ODC) when the source tells it: an LLM source's requested category, or the category of
+// the linemut rule (see RuleCategory).
 type Bug struct {
 	Source    string     `json:"source"`
 	Rule      string     `json:"rule,omitempty"`
+	Category  string     `json:"category,omitempty"`
 	Start     int        `json:"start"` // first line of the correct program it touches
 	End       int        `json:"end"`   // last line
 	Edits     task.Edits `json:"edits"` // forward edits correct → buggy (keys: correct lines)
 	Atomicity string     `json:"atomicity"`
 }
 
-// Example is one generated PDB task (the release's fields plus generation metadata).
+// Example is one generated PDB task: the release's fields (task_id, buggy_code,
+// gt_solution, gt_diff, bug_count, task_prompt, source_model; for a single bug bug_type,
+// bug_subtype and is_buggy as the release writes them only there; the line counts
+// frozen_lines, gt_length, editable_lines and deletable_lines of the correct program) plus
+// generation metadata (seed, stride, bugs).
 type Example struct {
-	TaskID     string     `json:"task_id"`
-	BuggyCode  string     `json:"buggy_code"`
-	GTSolution string     `json:"gt_solution"`
-	GTDiff     task.Edits `json:"gt_diff"`
-	BugCount   int        `json:"bug_count"`
-	Seed       int64      `json:"seed"`
-	Stride     int        `json:"stride"`
-	Bugs       []Bug      `json:"bugs"`
+	TaskID         string     `json:"task_id"`
+	BuggyCode      string     `json:"buggy_code"`
+	GTSolution     string     `json:"gt_solution"`
+	GTDiff         task.Edits `json:"gt_diff"`
+	BugCount       int        `json:"bug_count"`
+	TaskPrompt     string     `json:"task_prompt,omitempty"`
+	SourceModel    string     `json:"source_model,omitempty"`
+	BugType        string     `json:"bug_type,omitempty"`
+	BugSubtype     string     `json:"bug_subtype,omitempty"`
+	IsBuggy        bool       `json:"is_buggy,omitempty"`
+	FrozenLines    int        `json:"frozen_lines"`
+	GTLength       int        `json:"gt_length"`
+	EditableLines  int        `json:"editable_lines"`
+	DeletableLines int        `json:"deletable_lines"`
+	Seed           int64      `json:"seed"`
+	Stride         int        `json:"stride"`
+	Bugs           []Bug      `json:"bugs"`
 }
 
 // Stats counts what happened during generation.
@@ -148,6 +176,9 @@ const (
 	RejectPasses        = "passes-tests"
 	RejectNotAtomic     = "not-atomic"
 	RejectDuplicate     = "duplicate"
+	// RejectTimeout: the buggy program's tests were stopped at their time limit (a hang
+	// is not a usable bug: every later check of it would cost the whole limit).
+	RejectTimeout = "timeout"
 )
 
 type gen struct {
@@ -157,7 +188,7 @@ type gen struct {
 	marks  []LineInfo
 	oracle task.Oracle
 	mu     sync.Mutex
-	memo   map[string]bool
+	memo   map[string]task.Verdict
 	calls  int
 	rng    *rand.Rand
 }
@@ -165,12 +196,17 @@ type gen struct {
 // Generate builds PDB examples from a correct program and an oracle for its tests:
 // it collects up to M1 validated atomic bugs from the source, composes k = 2..KMax of them
 // with the stride constraint, and keeps at most M3 per k (plus M3 single-bug examples
-// unless SkipSingle). The correct program is normalised with task.Normalize first.
+// unless SkipSingle). The correct program is first put in the form of the release's files
+// (see Canonical).
+//
+// A candidate whose tests time out (a task.VerdictOracle's Timeout verdict) is rejected
+// (RejectTimeout) and generation goes on; in the atomicity filter and the independence
+// check a timeout counts as not passing. An oracle error stops generation.
 func Generate(ctx context.Context, program string, oracle task.Oracle, opts Options) (*Result, error) {
 	opts = opts.withDefaults()
 	g := &gen{
-		opts: opts, gt: task.Normalize(program), oracle: oracle,
-		memo: make(map[string]bool), rng: rand.New(rand.NewSource(opts.Seed)),
+		opts: opts, gt: Canonical(program), oracle: oracle,
+		memo: make(map[string]task.Verdict), rng: rand.New(rand.NewSource(opts.Seed)),
 	}
 	g.lines = task.Lines(g.gt)
 	g.marks = MarkPython(g.gt, opts.Frozen)
@@ -181,7 +217,10 @@ func Generate(ctx context.Context, program string, oracle task.Oracle, opts Opti
 	if err != nil {
 		return res, err
 	}
-	if !ok[0] {
+	if !ok[0].Passed() {
+		if ok[0].Outcome == task.Timeout {
+			return res, fmt.Errorf("%w (its tests timed out)", ErrCorrectFails)
+		}
 		return res, ErrCorrectFails
 	}
 	cands, err := opts.Source.Candidates(ctx, Request{Program: g.gt, Lines: g.lines, Marks: g.marks, N: opts.M1}, g.rng)
@@ -212,10 +251,24 @@ func Generate(ctx context.Context, program string, oracle task.Oracle, opts Opti
 	return res, nil
 }
 
+// Canonical returns program in the form the release's files hold programs in, which its
+// evaluator's line splitting and ours agree on (see package metrics): every line stripped
+// of trailing white space (task.Normalize) and no line break or blank line at the end.
+func Canonical(program string) string {
+	return strings.TrimRight(task.Normalize(program), "\n")
+}
+
+// progress reports a phase's advance to Options.Progress.
+func (g *gen) progress(phase string, done, total int) {
+	if g.opts.Progress != nil {
+		g.opts.Progress(phase, done, total)
+	}
+}
+
 // verify returns the oracle's verdicts, memoised by program text, with at most Jobs
 // concurrent calls.
-func (g *gen) verify(ctx context.Context, programs []string) ([]bool, error) {
-	out := make([]bool, len(programs))
+func (g *gen) verify(ctx context.Context, programs []string) ([]task.Verdict, error) {
+	out := make([]task.Verdict, len(programs))
 	var todo []string
 	g.mu.Lock()
 	seen := map[string]bool{}
@@ -239,11 +292,11 @@ func (g *gen) verify(ctx context.Context, programs []string) ([]bool, error) {
 				errs[i] = ctx.Err()
 				return
 			}
-			ok, err := g.oracle.Passes(ctx, p)
+			v, err := task.VerdictOf(ctx, g.oracle, p)
 			g.mu.Lock()
 			g.calls++
 			if err == nil {
-				g.memo[p] = ok
+				g.memo[p] = v
 			}
 			g.mu.Unlock()
 			errs[i] = err
@@ -269,6 +322,7 @@ func (g *gen) collect(ctx context.Context, cands []Candidate, st *Stats) ([]Bug,
 	var pool []Bug
 	seen := map[string]bool{}
 	for lo := 0; lo < len(cands) && len(pool) < g.opts.M1; lo += g.opts.Jobs {
+		g.progress("validate", lo, len(cands))
 		batch := cands[lo:min(lo+g.opts.Jobs, len(cands))]
 		type checked struct {
 			bug    Bug
@@ -293,8 +347,11 @@ func (g *gen) collect(ctx context.Context, cands []Candidate, st *Stats) ([]Bug,
 			if pre[i].reason != "" {
 				continue
 			}
-			if verdicts[vi] {
+			switch {
+			case verdicts[vi].Passed():
 				pre[i].reason = RejectPasses
+			case verdicts[vi].Outcome == task.Timeout:
+				pre[i].reason = RejectTimeout
 			}
 			vi++
 		}
@@ -337,7 +394,7 @@ func (g *gen) precheck(c Candidate) (Bug, string, string) {
 	if fwd == nil {
 		fwd = task.DiffLines(g.gt, c.Buggy).Clean()
 	}
-	b := Bug{Source: c.Source, Rule: c.Rule, Edits: fwd}
+	b := Bug{Source: c.Source, Rule: c.Rule, Category: candidateCategory(c), Edits: fwd}
 	if len(fwd) == 0 {
 		return b, "", RejectNoChange
 	}
@@ -424,7 +481,11 @@ func (g *gen) atomic(ctx context.Context, buggy string) (bool, string, error) {
 	if err != nil {
 		return false, how, err
 	}
-	return !slices.Contains(verdicts, true), how, nil
+	return !anyPassed(verdicts), how, nil
+}
+
+func anyPassed(vs []task.Verdict) bool {
+	return slices.ContainsFunc(vs, task.Verdict.Passed)
 }
 
 // composeBugs merges the forward edits of bugs (disjoint lines) and applies them.
@@ -439,10 +500,35 @@ func (g *gen) composeBugs(bugs []Bug) string {
 
 func (g *gen) example(bugs []Bug) Example {
 	buggy := g.composeBugs(bugs)
-	return Example{
+	ex := Example{
 		BuggyCode: buggy, GTSolution: g.gt, GTDiff: task.DiffLines(buggy, g.gt),
-		BugCount: len(bugs), Seed: g.opts.Seed, Stride: g.opts.Stride, Bugs: bugs,
+		BugCount: len(bugs), TaskPrompt: g.opts.TaskPrompt, SourceModel: g.opts.SourceModel,
+		FrozenLines: g.opts.Frozen, GTLength: len(g.lines),
+		Seed: g.opts.Seed, Stride: g.opts.Stride, Bugs: bugs,
 	}
+	for _, m := range g.marks {
+		if m.Editable {
+			ex.EditableLines++
+		}
+		if m.Deletable {
+			ex.DeletableLines++
+		}
+	}
+	if ex.SourceModel == "" {
+		var srcs []string
+		for _, b := range bugs {
+			if !slices.Contains(srcs, b.Source) {
+				srcs = append(srcs, b.Source)
+			}
+		}
+		sort.Strings(srcs)
+		ex.SourceModel = "faultline/" + strings.Join(srcs, "+")
+	}
+	if len(bugs) == 1 {
+		// The release labels single-bug records only.
+		ex.BugType, ex.BugSubtype, ex.IsBuggy = bugs[0].Category, bugs[0].Rule, true
+	}
+	return ex
 }
 
 // compose makes up to M2 attempts at composing k bugs of the pool.
@@ -453,7 +539,8 @@ func (g *gen) compose(ctx context.Context, pool []Bug, k int, st *Stats) ([]Exam
 	s := g.opts.Stride
 	seen := map[string]bool{}
 	var out []Example
-	for range g.opts.M2 {
+	for a := range g.opts.M2 {
+		g.progress(fmt.Sprintf("compose k=%d", k), a, g.opts.M2)
 		st.Attempts[k]++
 		var pick []Bug
 		for range g.opts.Retries {
@@ -510,7 +597,7 @@ func (g *gen) independent(ctx context.Context, bugs []Bug, buggy string) (bool, 
 	if err != nil {
 		return false, err
 	}
-	return !slices.Contains(v, true), nil
+	return !anyPassed(v), nil
 }
 
 // subsample keeps at most M3 examples with bug count k, in a seeded random order, whose
@@ -532,15 +619,24 @@ func (g *gen) subsample(exs []Example, k int) []Example {
 	return out
 }
 
-// PDB converts the example to the release's record, task.PDBExample, keeping the
-// generation metadata (seed, stride, bugs) as extra members; its JSON equals the
-// example's own, keys sorted.
+// PDB converts the example to the release's record, task.PDBExample, keeping the other
+// members (line counts, is_buggy, generation metadata) as extra members; its JSON equals
+// the example's own, keys sorted.
 func (ex Example) PDB() (task.PDBExample, error) {
 	p := task.PDBExample{
 		TaskID: ex.TaskID, BuggyCode: ex.BuggyCode, GTSolution: ex.GTSolution,
-		GTDiff: ex.GTDiff, BugCount: ex.BugCount, Extra: map[string]json.RawMessage{},
+		GTDiff: ex.GTDiff, BugCount: ex.BugCount, TaskPrompt: ex.TaskPrompt,
+		SourceModel: ex.SourceModel, BugType: ex.BugType, BugSubtype: ex.BugSubtype,
+		Extra: map[string]json.RawMessage{},
 	}
-	for k, v := range map[string]any{"seed": ex.Seed, "stride": ex.Stride, "bugs": ex.Bugs} {
+	extra := map[string]any{
+		"seed": ex.Seed, "stride": ex.Stride, "bugs": ex.Bugs, "frozen_lines": ex.FrozenLines,
+		"gt_length": ex.GTLength, "editable_lines": ex.EditableLines, "deletable_lines": ex.DeletableLines,
+	}
+	if ex.IsBuggy {
+		extra["is_buggy"] = true
+	}
+	for k, v := range extra {
 		raw, err := json.Marshal(v)
 		if err != nil {
 			return task.PDBExample{}, fmt.Errorf("compose: example %s: %w", ex.TaskID, err)

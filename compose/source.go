@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"strings"
 
 	"github.com/faultline-dev/faultline/internal/linemut"
 	"github.com/faultline-dev/faultline/task"
@@ -203,6 +204,43 @@ func (l LLM) Candidates(ctx context.Context, req Request, rng *rand.Rand) ([]Can
 		}
 	}
 	return out, nil
+}
+
+// RuleCategory is the ODC category of each default linemut rule, by rule name: our
+// reading of which kind of defect the mutation models (a wrong value is Assignment, a
+// wrong condition Checking, a wrong computation or statement Algorithm).
+var RuleCategory = map[string]string{
+	"flip-comparison":     "Checking",
+	"negate-condition":    "Checking",
+	"swap-boolean":        "Checking",
+	"off-by-one":          "Assignment",
+	"change-constant":     "Assignment",
+	"return-value":        "Assignment",
+	"swap-arithmetic":     "Algorithm",
+	"swap-call-args":      "Algorithm",
+	"delete-statement":    "Algorithm",
+	"duplicate-statement": "Algorithm",
+}
+
+// candidateCategory is the ODC category of a candidate: an LLM candidate's requested
+// category; for a rule candidate the category of its rule, or of all its rules when a
+// multi-line span's rules share one; otherwise none.
+func candidateCategory(c Candidate) string {
+	switch c.Source {
+	case "llm":
+		return c.Rule
+	case "rule":
+		cat := ""
+		for _, r := range strings.Fields(strings.Trim(c.Rule, "[]")) {
+			rc := RuleCategory[r]
+			if rc == "" || (cat != "" && rc != cat) {
+				return ""
+			}
+			cat = rc
+		}
+		return cat
+	}
+	return ""
 }
 
 func sampleODC(rng *rand.Rand) string {

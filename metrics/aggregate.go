@@ -1,8 +1,9 @@
 package metrics
 
 import (
-	"math"
 	"sort"
+
+	"github.com/faultline-dev/faultline/internal/numeric"
 )
 
 // Stat is a mean with its standard error (sample standard deviation with ddof = 1 over
@@ -43,26 +44,10 @@ type Summary struct {
 	ByBugCount  []Group   `json:"by_bug_count"`
 }
 
-// MeanSE returns the mean of xs and its standard error with ddof = 1.
+// MeanSE returns the mean of xs and its standard error with ddof = 1 (scipy.stats.sem).
 func MeanSE(xs []float64) Stat {
-	st := Stat{N: len(xs)}
-	if len(xs) == 0 {
-		return st
-	}
-	sum := 0.0
-	for _, x := range xs {
-		sum += x
-	}
-	st.Mean = sum / float64(len(xs))
-	if len(xs) > 1 {
-		ss := 0.0
-		for _, x := range xs {
-			d := x - st.Mean
-			ss += d * d
-		}
-		st.SE = math.Sqrt(ss/float64(len(xs)-1)) / math.Sqrt(float64(len(xs)))
-	}
-	return st
+	m, se := numeric.MeanSE(xs)
+	return Stat{Mean: m, SE: se, N: len(xs)}
 }
 
 func aggregate(rs []Result) Aggregate {

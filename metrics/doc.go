@@ -64,6 +64,29 @@
 // (*MismatchError) instead of silently skipped edits; out-of-range window reads (possible
 // only on an empty program) are ignored instead of raising.
 //
+// # Verdicts
+//
+// The oracle's answer for a program is a task.Verdict: pass, fail, or timeout (an oracle
+// that implements task.VerdictOracle can say the tests were stopped at their time limit).
+// As in the released evaluator, where only a passing run counts and a run that timed out
+// or crashed is a failure, a timeout is a failing verdict: the pseudo-revision does not
+// count, the task is still scored and stays in the averages, and Result.OracleTimeouts
+// says how many of the verdicts it used were timeouts. An oracle error (the tests could not
+// be run at all) is not a verdict: Score returns it and the task is left out of the
+// averages (Summary.Errors). Result records the verdict on the whole prediction
+// (UnitOutcome) and on each pass-2 pseudo-revision (Match.Outcome), the unmatched predicted
+// edits and the unmatched ground-truth edits.
+//
+// # Lines
+//
+// Both modes split a program into lines on "\n" (task.Lines). The released evaluator uses
+// Python's str.splitlines, which also breaks lines at "\r", "\v", "\f", U+001C–U+001E,
+// U+0085, U+2028 and U+2029 and does not count a final line break as the start of an empty
+// last line. The two agree on programs that contain none of those characters and do not
+// end with a line break — every program of the release's files, and every program package
+// compose writes; on a buggy program that ends with "\n", Reference mode's windows see one
+// more (empty) last line than the evaluator's.
+//
 // # Oracle cost
 //
 // Every oracle call runs a test suite, so Score verifies all pass-2 candidates and the unit

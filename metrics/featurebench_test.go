@@ -18,32 +18,57 @@ func rep(exit int, outcomes ...task.Outcome) *task.Report {
 	return r
 }
 
+// TestFeatureBenchCounts works the definition by hand on small reports (ids a, b, c, ... in
+// order): each case states the arithmetic.
 func TestFeatureBenchCounts(t *testing.T) {
+	notRun := &task.Report{State: task.RunOK, ExitCode: 2, Tests: []task.TestResult{{ID: "a", Outcome: task.Pass}, {ID: "b", Outcome: task.NotRun}}}
 	cases := []struct {
 		name     string
 		f2p      *task.Report
 		ids      []string
 		p2p      []*task.Report
 		resolved bool
-		rate     float64
+		passed   int
+		total    int
 	}{
-		{"all pass", rep(0, task.Pass, task.Pass, task.XFail), nil, []*task.Report{rep(0, task.Pass)}, true, 1},
-		{"xpass is not a pass", rep(0, task.Pass, task.XPass), nil, nil, true, 0.5},
-		{"one failure", rep(1, task.Pass, task.Fail, task.Pass, task.Error), nil, nil, false, 0.5},
-		{"missing expected case", rep(0, task.Pass), []string{"a", "zz"}, nil, false, 0.5},
-		{"broken P2P", rep(0, task.Pass), nil, []*task.Report{rep(0, task.Pass), rep(1, task.Fail)}, false, 1},
-		{"F2P did not run", &task.Report{State: task.RunCollectionError, ExitCode: 2}, []string{"a", "b"}, nil, false, 0},
-		{"skips only", rep(0, task.Skip), nil, nil, true, 0},
+		// PASSED, PASSED, XFAIL all pass: 3/3; exit 0; the P2P run is clean.
+		{"all pass", rep(0, task.Pass, task.Pass, task.XFail), nil, []*task.Report{rep(0, task.Pass)}, true, 3, 3},
+		// XPASS is in the denominator but does not pass: 1/2, so not resolved although pytest exits 0.
+		{"xpass is not a pass", rep(0, task.Pass, task.XPass), nil, nil, false, 1, 2},
+		// Skipped cases are left out without ids: 1/1 and exit 0.
+		{"skip without ids", rep(0, task.Pass, task.Skip), nil, nil, true, 1, 1},
+		// With ids every listed case counts: b skipped → 1/2.
+		{"skip with ids", rep(0, task.Pass, task.Skip), []string{"a", "b"}, nil, false, 1, 2},
+		// Nothing but skips: 0 cases, rate 0, not resolved.
+		{"skips only", rep(0, task.Skip), nil, nil, false, 0, 0},
+		// FAILED and ERROR do not pass: 2/4; exit 1.
+		{"one failure and an error", rep(1, task.Pass, task.Fail, task.Pass, task.Error), nil, nil, false, 2, 4},
+		// An expected id missing from the report did not pass: 1/2.
+		{"missing expected case", rep(0, task.Pass), []string{"a", "zz"}, nil, false, 1, 2},
+		// F2P resolved on its own (1/1) but the second P2P run failed.
+		{"broken P2P", rep(0, task.Pass), nil, []*task.Report{rep(0, task.Pass), rep(1, task.Fail)}, false, 1, 1},
+		// A P2P run with a test that got no verdict is not clean.
+		{"P2P not run", rep(0, task.Pass), nil, []*task.Report{notRun}, false, 1, 1},
+		// An F2P test without a verdict counts in the denominator, not the numerator: 1/2.
+		{"F2P not run", notRun, nil, nil, false, 1, 2},
+		// The run did not execute: every expected case counts as not passed, 0/2.
+		{"F2P did not run", &task.Report{State: task.RunCollectionError, ExitCode: 2}, []string{"a", "b"}, nil, false, 0, 2},
+		// Exit status 0 is required even when every case passes (a teardown error elsewhere).
+		{"non-zero exit", rep(1, task.Pass), nil, nil, false, 1, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got := FeatureBench(c.f2p, c.ids, c.p2p)
-			if got.Resolved != c.resolved || got.PassRate != c.rate {
-				t.Errorf("got %+v, want resolved %v rate %v", got, c.resolved, c.rate)
+			want := 0.0
+			if c.total > 0 {
+				want = float64(c.passed) / float64(c.total)
+			}
+			if got.Resolved != c.resolved || got.Passed != c.passed || got.Total != c.total || got.PassRate != want {
+				t.Errorf("got %+v, want resolved %v, %d/%d", got, c.resolved, c.passed, c.total)
 			}
 		})
 	}
-	if got := FeatureBench(rep(0, task.Pass), nil, []*task.Report{rep(0, task.Pass), rep(1, task.Fail), nil}); len(got.P2PBroken) != 2 || got.P2PBroken[0] != 1 {
+	if got := FeatureBench(rep(0, task.Pass), nil, []*task.Report{rep(0, task.Pass), rep(1, task.Fail), nil}); len(got.P2PBroken) != 2 || got.P2PBroken[0] != 1 || got.P2PBroken[1] != 2 {
 		t.Errorf("P2PBroken = %v", got.P2PBroken)
 	}
 }

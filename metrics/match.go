@@ -15,6 +15,10 @@ type matcher struct {
 	gt        task.Edits
 	gtBlocks  []task.Block
 	eps       int
+
+	// Set by match: the pass-2 predicted edits that matched nothing and the ground-truth
+	// edits of the blocks left unpaired, each in diff order.
+	unmatchedPred, unmatchedGT task.Edits
 }
 
 // exactMatch is a Pass-1 match: it needs no oracle call.
@@ -117,7 +121,10 @@ func (m *matcher) match(pred task.Edits) ([]exactMatch, []candidate) {
 			}
 		}
 		if kind == "" {
-			continue // unmatched: counts against precision only
+			// Unmatched: counts against precision only. Blocks are visited bottom-most
+			// first; prepend to keep diff order.
+			m.unmatchedPred = append(append(task.Edits{}, pb.Edits...), m.unmatchedPred...)
+			continue
 		}
 		gtEdits := 0
 		exclude := make(map[int]bool, len(ids))
@@ -137,6 +144,13 @@ func (m *matcher) match(pred task.Edits) ([]exactMatch, []candidate) {
 			edits:   pb.Edits,
 			program: m.program(exclude, pb.Edits),
 		})
+	}
+	m.unmatchedGT = task.Edits{}
+	for _, gi := range remaining {
+		m.unmatchedGT = append(m.unmatchedGT, m.gtBlocks[gi].Edits...)
+	}
+	if m.unmatchedPred == nil {
+		m.unmatchedPred = task.Edits{}
 	}
 	return exact, cands
 }
@@ -235,7 +249,7 @@ func (m *matcher) essential(ctx context.Context, v *verifier, cands []candidate)
 			return err
 		}
 		for k, j := range jobs {
-			if verdicts[k] && pending[j.cand] {
+			if verdicts[k].Passed() && pending[j.cand] {
 				cands[j.cand].Tolerance = w - 1
 				delete(pending, j.cand)
 			}

@@ -100,10 +100,19 @@ type Match struct {
 	GTBlocks  []int  `json:"gt_blocks"` // ids of the matched ground-truth blocks
 	GTEdits   int    `json:"gt_edits"`  // Σ |gt block|
 	Passed    bool   `json:"passed"`    // the pseudo-revision passes (always true for exact)
-	Tolerance int    `json:"tolerance"` // the relaxed extra edits credited
+	// Outcome is the oracle's verdict on the pseudo-revision (task.Pass, task.Fail or
+	// task.Timeout); empty for an exact match, which needs no oracle call.
+	Outcome   task.Outcome `json:"outcome,omitempty"`
+	Tolerance int          `json:"tolerance"` // the relaxed extra edits credited
 }
 
 // Result is the score of one task.
+//
+// Matches lists every pairing (exact and pass 2, verified or not) in predicted-line order;
+// UnmatchedPred holds the predicted edits of pass-2 blocks that matched no ground-truth
+// block (they count against precision only) and UnmatchedGT the ground-truth blocks that no
+// predicted block was paired with (a paired block whose verification failed is in Matches,
+// not here), as in the released evaluator's unmatched_pred and unmatched_gt.
 type Result struct {
 	TaskID        string  `json:"task_id"`
 	Precision     float64 `json:"precision"`
@@ -114,9 +123,17 @@ type Result struct {
 	GTBlocks      int     `json:"gt_blocks"`
 	BugCount      int     `json:"bug_count"`
 	MatchedBlocks int     `json:"matched_blocks"`
-	OracleCalls   int     `json:"oracle_calls"`
-	Matches       []Match `json:"matches,omitempty"`
-	Error         string  `json:"error,omitempty"`
+	// UnitOutcome is the oracle's verdict on the whole prediction; empty when no call was
+	// made (a blank prediction).
+	UnitOutcome   task.Outcome `json:"unit_outcome,omitempty"`
+	Matches       []Match      `json:"matches"`
+	UnmatchedPred task.Edits   `json:"unmatched_pred"`
+	UnmatchedGT   task.Edits   `json:"unmatched_gt"`
+	OracleCalls   int          `json:"oracle_calls"`
+	// OracleTimeouts counts the verdicts this score used that were timeouts (failing
+	// verdicts, see task.Verdict).
+	OracleTimeouts int    `json:"oracle_timeouts"`
+	Error          string `json:"error,omitempty"`
 }
 
 // ErrNoGroundTruth is returned when a task's ground-truth diff has no edits.
@@ -165,10 +182,11 @@ func checkGT(lines []string, gt task.Edits) error {
 // the task could not be scored (bad ground truth, oracle error, cancelled context); the
 // returned Result then carries the TaskID, the oracle calls made and the error text.
 func Score(ctx context.Context, in Input, o task.Oracle, opts Options) (Result, error) {
-	res := Result{TaskID: in.TaskID}
+	res := Result{TaskID: in.TaskID, Matches: []Match{}, UnmatchedPred: task.Edits{}, UnmatchedGT: task.Edits{}}
 	v := newVerifier(in.TaskID, o, opts)
 	err := score(ctx, in, v, opts, &res)
 	res.OracleCalls = v.calls()
+	res.OracleTimeouts = v.timeouts()
 	if err != nil {
 		res.Error = err.Error()
 		res.Precision, res.Recall, res.F1, res.Unit = 0, 0, 0, 0
@@ -197,6 +215,7 @@ func score(ctx context.Context, in Input, v *verifier, opts Options, res *Result
 		res.BugCount = len(gtBlocks)
 	}
 	if strings.TrimSpace(in.Prediction) == "" {
+		res.UnmatchedGT = gt
 		return nil // empty prediction: every score is 0, no oracle call
 	}
 	pred := task.DiffLines(in.Buggy, in.Prediction).Clean()
@@ -226,11 +245,13 @@ func score(ctx context.Context, in Input, v *verifier, opts Options, res *Result
 	if err != nil {
 		return err
 	}
-	if verdicts[0] {
+	res.UnitOutcome = verdicts[0].Outcome
+	if verdicts[0].Passed() {
 		res.Unit = 1
 	}
 	for i := range cands {
-		cands[i].Passed = verdicts[i+1]
+		cands[i].Outcome = verdicts[i+1].Outcome
+		cands[i].Passed = verdicts[i+1].Passed()
 		if !cands[i].Passed {
 			cands[i].Tolerance = 0
 		}
@@ -238,6 +259,7 @@ func score(ctx context.Context, in Input, v *verifier, opts Options, res *Result
 	if err := m.essential(ctx, v, cands); err != nil {
 		return err
 	}
+	res.UnmatchedPred, res.UnmatchedGT = m.unmatchedPred, m.unmatchedGT
 
 	numer := 0
 	matched := 0
@@ -283,13 +305,14 @@ func allSingle(bs []task.Block) bool {
 func rstrip(s string) string { return task.Normalize(strings.ReplaceAll(s, "\n", " ")) }
 
 // verifier runs programs through the oracle with caching, de-duplication, bounded
-// concurrency and a call count.
+// concurrency, a call count and a count of the timeout verdicts used.
 type verifier struct {
 	co      *CountingOracle
 	naive   task.Oracle
 	jobs    int
 	mu      sync.Mutex
 	counted int
+	timeout int
 }
 
 func newVerifier(scope string, o task.Oracle, opts Options) *verifier {
@@ -319,24 +342,40 @@ func (v *verifier) calls() int {
 	return v.counted
 }
 
-// verifyAll returns the verdict of every program, running at most v.jobs oracle calls at
+func (v *verifier) timeouts() int {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.timeout
+}
+
+// verifyAll returns the verdict on every program, running at most v.jobs oracle calls at
 // once. The first error cancels the remaining calls.
-func (v *verifier) verifyAll(ctx context.Context, programs []string) ([]bool, error) {
-	out := make([]bool, len(programs))
+func (v *verifier) verifyAll(ctx context.Context, programs []string) ([]task.Verdict, error) {
+	out := make([]task.Verdict, len(programs))
 	if len(programs) == 0 {
 		return out, nil
 	}
+	defer func() {
+		v.mu.Lock()
+		for _, x := range out {
+			if x.Outcome == task.Timeout {
+				v.timeout++
+			}
+		}
+		v.mu.Unlock()
+	}()
 	if v.naive != nil {
 		// The naive baseline: one call per program, sequentially, no cache.
 		for i, p := range programs {
-			ok, err := v.naive.Passes(ctx, p)
+			x, err := task.VerdictOf(ctx, v.naive, p)
 			v.mu.Lock()
 			v.counted++
 			v.mu.Unlock()
 			if err != nil {
+				out = nil
 				return nil, fmt.Errorf("metrics: oracle: %w", err)
 			}
-			out[i] = ok
+			out[i] = x
 		}
 		return out, nil
 	}
@@ -357,16 +396,17 @@ func (v *verifier) verifyAll(ctx context.Context, programs []string) ([]bool, er
 				return
 			}
 			defer func() { <-sem }()
-			ok, err := v.co.Passes(ctx, p)
+			x, err := v.co.Verdict(ctx, p)
 			if err != nil {
 				once.Do(func() { firstErr = err; cancel() })
 				return
 			}
-			out[i] = ok
+			out[i] = x
 		}()
 	}
 	wg.Wait()
 	if firstErr != nil {
+		out = nil
 		return nil, fmt.Errorf("metrics: oracle: %w", firstErr)
 	}
 	return out, nil

@@ -436,3 +436,67 @@ func TestConcurrencyBounded(t *testing.T) {
 		t.Errorf("peak concurrency %d, want 2..3", p)
 	}
 }
+
+// hangOracle reports a timeout for every program containing "hang", passes programs that
+// satisfy the predicate, and fails the rest.
+type hangOracle struct{ p *predicate }
+
+func (h hangOracle) Passes(ctx context.Context, program string) (bool, error) {
+	v, err := h.Verdict(ctx, program)
+	return v.Passed(), err
+}
+
+func (h hangOracle) Verdict(ctx context.Context, program string) (task.Verdict, error) {
+	if strings.Contains(program, "hang") {
+		return task.Verdict{Outcome: task.Timeout, Detail: "killed at 1s"}, nil
+	}
+	if ok, _ := h.p.Passes(ctx, program); ok {
+		return task.Verdict{Outcome: task.Pass}, nil
+	}
+	return task.Verdict{Outcome: task.Fail}, nil
+}
+
+// A timeout is a failing verdict, as in the released evaluator: the task is scored (no
+// error), the timed-out pseudo-revision does not count, and the record says which verdicts
+// were timeouts. The record lists the unmatched predicted and ground-truth edits.
+func TestTimeoutIsFailingVerdict(t *testing.T) {
+	buggy := with(base, map[int]string{3: "    b = a * 3", 10: "    j = i * d"})
+	gt := task.DiffLines(text(buggy...), text(base...))
+	o := hangOracle{&predicate{require: []string{"b = a * 2", "j = i * c"}}}
+	// Bug 1 fixed by a rewrite of its line that hangs; bug 2 left alone.
+	pred := with(buggy, map[int]string{3: "    b = a * 2  # hang"})
+	r, err := Score(context.Background(), Input{TaskID: "t", Buggy: text(buggy...), GT: gt, Prediction: text(pred...)}, o, Options{})
+	if err != nil {
+		t.Fatalf("a timeout must not be an error: %v", err)
+	}
+	checkPRU(t, r, 0, 0, 0)
+	if r.UnitOutcome != task.Timeout || r.OracleTimeouts != 2 {
+		t.Errorf("unit outcome %q, %d timeouts, want timeout and 2", r.UnitOutcome, r.OracleTimeouts)
+	}
+	if len(r.Matches) != 1 || r.Matches[0].Outcome != task.Timeout || r.Matches[0].Passed || r.Matches[0].GTBlocks[0] != 0 {
+		t.Errorf("matches %+v", r.Matches)
+	}
+	if len(r.UnmatchedPred) != 0 || len(r.UnmatchedGT) != 1 || r.UnmatchedGT[0].Line != 10 {
+		t.Errorf("unmatched predicted edits %+v, ground-truth edits %+v", r.UnmatchedPred, r.UnmatchedGT)
+	}
+	// Without the hang the match passes and nothing times out: R = 1/2.
+	pred[2] = "    b = a * 2  # ok"
+	r = mustScore(t, Input{TaskID: "t2", Buggy: text(buggy...), GT: gt, Prediction: text(pred...)}, o, Options{})
+	if r.OracleTimeouts != 0 || r.Matches[0].Outcome != task.Pass || r.Recall != 0.5 || r.UnitOutcome != task.Fail {
+		t.Errorf("without the hang: %+v", r)
+	}
+	// An exact fix plus an edit far away, once no ground-truth block is left to pair it
+	// with: the far edit is unmatched and halves precision.
+	one := with(base, map[int]string{3: "    b = a * 3"})
+	gt1 := task.DiffLines(text(one...), text(base...))
+	pred1 := with(base, map[int]string{12: "    return k + 0"})
+	r = mustScore(t, Input{TaskID: "t3", Buggy: text(one...), GT: gt1, Prediction: text(pred1...)}, o, Options{})
+	if r.Precision != 0.5 || r.Recall != 1 || len(r.UnmatchedPred) != 1 || r.UnmatchedPred[0].Line != 12 || len(r.UnmatchedGT) != 0 {
+		t.Errorf("far edit: %+v", r)
+	}
+	// A blank prediction: no call, every ground-truth edit unmatched.
+	r = mustScore(t, Input{TaskID: "t4", Buggy: text(buggy...), GT: gt, Prediction: " "}, o, Options{})
+	if r.UnitOutcome != "" || len(r.UnmatchedGT) != 2 || len(r.Matches) != 0 || r.OracleCalls != 0 {
+		t.Errorf("blank prediction: %+v", r)
+	}
+}

@@ -467,3 +467,26 @@ func TestLocalCommand(t *testing.T) {
 	assert.Equal(t, []string{task.CommandTestID}, ids)
 	assert.Equal(t, before, hashTree(t, root), "the root must not be written")
 }
+
+// TestLocalPytestBeforeSession: pytest stops before its session when a conftest fails to
+// import (status 4). That is a collection error with pytest's message, not a run whose
+// channels of evidence disagree.
+func TestLocalPytestBeforeSession(t *testing.T) {
+	needPytest(t)
+	root := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "extra"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "extra", "conftest.py"), []byte("import units_missing\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "extra", "test_x.py"), []byte("def test_x():\n    pass\n"), 0o644))
+	rep, err := local(t).Run(context.Background(), task.RunRequest{Root: root, Kind: task.Pytest, Select: task.Selection{Files: []string{"extra/test_x.py"}}})
+	require.NoError(t, err)
+	assert.Equal(t, task.RunCollectionError, rep.State, rep.Detail)
+	assert.Contains(t, rep.Detail, "No module named 'units_missing'")
+	assert.NotContains(t, rep.Detail, "faultline-pytest-exit")
+	assert.Equal(t, 4, rep.ExitCode)
+
+	// A bad option is a setup failure.
+	rep, err = local(t).Run(context.Background(), task.RunRequest{Root: root, Kind: task.Pytest, Args: []string{"--no-such-option"}})
+	require.NoError(t, err)
+	assert.Contains(t, []task.RunState{task.RunSetupFailed, task.RunCollectionError}, rep.State, rep.Detail)
+	assert.NotEqual(t, task.RunUntrusted, rep.State)
+}

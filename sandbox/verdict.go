@@ -360,11 +360,36 @@ func assessPytest(rep *task.Report, sel task.Selection, lim task.Limits, res Com
 	for _, f := range sortedKeys(ev.collectErr) {
 		collErrs = append(collErrs, f+": "+ev.collectErr[f])
 	}
+	// pytest.main returned before its session began — a conftest that fails to import, a bad
+	// option or ini setting (status 4), an internal error (3), an interruption (2): the
+	// reporter saw nothing, and the exit marker and the process agree on the status.
+	beforeSession := !ev.ended && len(ev.order) == 0 && len(ev.items) == 0 && !ev.itemsDone && ev.collecting == "" &&
+		len(ev.collectErr) == 0 && len(py.markers) == 1 && res.ExitCode == py.markers[0] && !res.TimedOut
 	switch {
 	case res.TimedOut:
 		rep.State = task.RunTimeout
 		rep.Detail = fmt.Sprintf("run exceeded its time limit of %s", lim.Timeout)
 		a.final = true
+	case beforeSession:
+		var kept []string
+		for _, l := range strings.Split(lastLines(res.Stdout, 20), "\n") {
+			if !strings.HasPrefix(l, pytestExitMarker) {
+				kept = append(kept, l)
+			}
+		}
+		detail := truncate(strings.TrimSpace(res.Stderr+"\n"+strings.Join(kept, "\n")), lim.MessageLen*4)
+		switch {
+		case py.markers[0] == 5:
+			rep.State = task.RunNoTests
+		case py.markers[0] == 4 && strings.Contains(rep.Output, "while loading conftest"):
+			rep.State, rep.Detail = task.RunCollectionError, detail
+		case py.markers[0] == 4:
+			rep.State, rep.Detail = task.RunSetupFailed, detail
+		default:
+			rep.State, rep.Detail = task.RunCrashed, detail
+		}
+		a.final = true
+		return a
 	case ev.ended && ev.status == 5 && len(tests) == 0:
 		rep.State = task.RunNoTests
 		a.final = true

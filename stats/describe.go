@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/faultline-dev/faultline/internal/numeric"
 )
 
 // Mean returns the arithmetic mean of x. It fails on an empty or non-finite input.
@@ -53,8 +55,8 @@ func MeanStdErr(x []float64) (MeanSE, error) {
 	if err := checkFinite("mean standard error", "x", x); err != nil {
 		return MeanSE{}, err
 	}
-	m := mean(x)
-	return MeanSE{Mean: m, SE: math.Sqrt(variance(x, m, 1) / float64(len(x))), N: len(x)}, nil
+	m, se := numeric.MeanSE(x)
+	return MeanSE{Mean: m, SE: se, N: len(x)}, nil
 }
 
 // MacroAverage is the plain mean over tasks: every task weighs the same. It is Mean under
@@ -142,6 +144,9 @@ func meanSD(fn string, x []float64, ddof int) (m, sd float64, err error) {
 		return 0, 0, fmt.Errorf("stats: %s: n = %d: %w", fn, len(x), ErrTooFew)
 	}
 	if err := checkFinite(fn, "x", x); err != nil {
+		return 0, 0, err
+	}
+	if err := checkScale(fn, "x", x); err != nil {
 		return 0, 0, err
 	}
 	m = mean(x)

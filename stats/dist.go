@@ -21,3 +21,20 @@ func studentTSF(t, df float64) float64 {
 	}
 	return 0.5 * mathext.RegIncBeta(df/2, 0.5, df/(df+t*t))
 }
+
+// normalQuantile is the inverse of the standard normal CDF, Φ⁻¹(p) for 0 < p < 1.
+func normalQuantile(p float64) float64 {
+	return -math.Sqrt2 * math.Erfcinv(2*p)
+}
+
+// chi2SF is the upper tail P(X > x) of the χ² distribution with df degrees of freedom, the
+// regularized upper incomplete gamma function Q(df/2, x/2); 1 for x ≤ 0.
+func chi2SF(x, df float64) float64 {
+	if x <= 0 {
+		return 1
+	}
+	if math.IsInf(x, 1) {
+		return 0
+	}
+	return mathext.GammaIncRegComp(df/2, x/2)
+}

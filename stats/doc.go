@@ -9,7 +9,14 @@
 //     information, Wald z with two-sided normal p-values, llf, llnull (intercept-only model),
 //     McFadden R² = 1 - llf/llnull, AIC = -2·llf + 2K and BIC = -2·llf + K·ln n with K
 //     counting the intercept. Odds ratio: exp(β) per unit of the fitted predictor, per
-//     standard deviation when the predictor was z-scored.
+//     standard deviation when the predictor was z-scored; exp(β₀) of the intercept is the
+//     odds when every fitted predictor is 0 (at the predictors' means when z-scored).
+//     Wald interval: β ∓ Φ⁻¹(1-α/2)·SE. Likelihood-ratio test: LLR = 2·(llf - llnull),
+//     p from χ² with K-1 degrees of freedom. LogitResult.Summary prints all of it in
+//     statsmodels' summary layout and number formats.
+//   - Box-plot statistics (BoxPlotStats): numpy-linear quartiles, whiskers at the most
+//     extreme values within 1.5 IQR of the box, the rest outliers — matplotlib's boxplot
+//     defaults.
 //   - Separation: a linear combination of the predictors that puts every observation with
 //     y=1 on one side and every y=0 on the other (complete) or on the boundary
 //     (quasi-complete). The MLE then does not exist; Logit returns a *SeparationError.
@@ -32,7 +39,12 @@
 //   - Separation is an error (statsmodels raises only on complete separation, and on
 //     quasi-complete separation returns diverging estimates with a warning).
 //   - llnull is the closed form n₁·ln ȳ + n₀·ln(1-ȳ); statsmodels fits the null model
-//     numerically (the two agree to ~1e-12).
+//     numerically with BFGS, which on real data (testdata/functions.csv) stops up to 3e-8
+//     below that maximum, so its llr, llr_pvalue and prsquared can differ from the exact
+//     ones here by ~2e-8 relative (the tests compare with both).
+//   - Values finite but so large that a sum of squares overflows (|x| near 1e154 and
+//     beyond) fail with ErrOverflow where numpy would return inf or nan; a percentile
+//     between two neighbours whose difference overflows is still interpolated.
 //
 // The plots of the papers live in the subpackage stats/plot, so this package depends on gonum
 // only and builds with CGO_ENABLED=0.

@@ -16,6 +16,10 @@ var (
 	// ErrNotFinite reports a NaN or infinite input value. The package never propagates NaN
 	// the way numpy does: a missing value is the caller's decision.
 	ErrNotFinite = errors.New("value is NaN or infinite")
+	// ErrOverflow reports finite input values so large in magnitude that an intermediate
+	// result of the analysis (a sum of squares, an axis span) exceeds the float64 range
+	// (about 1.8e308), for example a predictor holding ±1e308.
+	ErrOverflow = errors.New("values too large: an intermediate result overflows float64")
 	// ErrLength reports paired inputs of different lengths.
 	ErrLength = errors.New("length mismatch")
 	// ErrConstant reports an input with no variation where variation is required: a
@@ -65,6 +69,21 @@ func checkFinite(fn, name string, x []float64) error {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return fmt.Errorf("stats: %s: %s[%d] = %v: %w", fn, name, i, v, ErrNotFinite)
 		}
+	}
+	return nil
+}
+
+// checkScale returns an error wrapping ErrOverflow when the sum of squares of the finite x
+// overflows, so that a mean, a variance or a Newton step computed from x cannot.
+func checkScale(fn, name string, x []float64) error {
+	s := 0.0
+	big := 0.0
+	for _, v := range x {
+		s += v * v
+		big = math.Max(big, math.Abs(v))
+	}
+	if math.IsInf(s, 0) {
+		return fmt.Errorf("stats: %s: %s holds values up to %g in magnitude: %w", fn, name, big, ErrOverflow)
 	}
 	return nil
 }

@@ -44,15 +44,29 @@ type LogitResult struct {
 	LLF, LLNull float64
 	// McFaddenR2 is 1 - LLF/LLNull (statsmodels prsquared).
 	McFaddenR2 float64
+	// LLR is the likelihood-ratio statistic 2·(LLF - LLNull) of the fitted model against
+	// the intercept-only model, and LLRPValue its upper tail under χ² with DfModel degrees
+	// of freedom (statsmodels llr, llr_pvalue).
+	LLR, LLRPValue float64
 	// AIC = -2·LLF + 2K and BIC = -2·LLF + K·ln(N), K counting the intercept.
 	AIC, BIC float64
-	N, K     int
+	// N is the number of observations and K the number of parameters (the intercept
+	// included); DfModel = K - 1 and DfResid = N - K (statsmodels df_model, df_resid).
+	N, K             int
+	DfModel, DfResid int
+	// Converged reports that the Newton iteration met its tolerance. Logit returns
+	// ErrNoConvergence instead of a result that did not converge, so a returned result
+	// always has Converged set; the field is there so reports can state it.
+	Converged bool
 	// OddsRatio[j] = exp(Coef[j+1]), the multiplicative change in the odds per unit of
 	// predictor j as fitted: per standard deviation when ZScore was set.
 	OddsRatio []float64
 	// Center and Scale describe the transformation applied to predictor j before the fit,
 	// (x - Center[j])/Scale[j]: mean and standard deviation with ZScore, 0 and 1 without.
 	Center, Scale []float64
+	// ZScored and DDoF repeat the options the predictors were fitted with.
+	ZScored bool
+	DDoF    int
 	// Iterations is the number of Newton steps taken.
 	Iterations int
 }
@@ -110,6 +124,9 @@ func Logit(y []float64, predictors [][]float64, opts *LogitOptions) (*LogitResul
 		if err := checkFinite("logit", fmt.Sprintf("predictor %d", j), x); err != nil {
 			return nil, err
 		}
+		if err := checkScale("logit", fmt.Sprintf("predictor %d", j), x); err != nil {
+			return nil, err
+		}
 	}
 	if n < 3 || n <= k {
 		return nil, fmt.Errorf("stats: logit: n = %d for %d parameters: %w", n, k, ErrTooFew)
@@ -128,7 +145,10 @@ func Logit(y []float64, predictors [][]float64, opts *LogitOptions) (*LogitResul
 		return nil, fmt.Errorf("stats: logit: all %d outcomes are %v: %w", n, y[0], ErrOutcomeConstant)
 	}
 
-	res := &LogitResult{N: n, K: k, Center: make([]float64, p), Scale: make([]float64, p)}
+	res := &LogitResult{N: n, K: k, Center: make([]float64, p), Scale: make([]float64, p), ZScored: o.ZScore}
+	if o.ZScore {
+		res.DDoF = o.DDoF
+	}
 	X := mat.NewDense(n, k, nil)
 	for i := 0; i < n; i++ {
 		X.Set(i, 0, 1)
@@ -188,9 +208,28 @@ func Logit(y []float64, predictors [][]float64, opts *LogitOptions) (*LogitResul
 	res.LLF = llf
 	res.LLNull = fOnes*math.Log(ybar) + (fn-fOnes)*math.Log1p(-ybar)
 	res.McFaddenR2 = 1 - llf/res.LLNull
+	res.LLR = 2 * (llf - res.LLNull)
+	res.DfModel, res.DfResid = k-1, n-k
+	res.LLRPValue = chi2SF(res.LLR, float64(res.DfModel))
 	res.AIC = -2*llf + 2*float64(k)
 	res.BIC = -2*llf + float64(k)*math.Log(fn)
+	res.Converged = true
 	return res, nil
+}
+
+// ConfInt returns the Wald confidence interval of each parameter at level 1 - alpha
+// (alpha = 0.05 for 95 %): Coef ∓ q·SE with q the 1 - alpha/2 quantile of the standard
+// normal, as statsmodels' conf_int. lo and hi are indexed like Coef (intercept first).
+func (r *LogitResult) ConfInt(alpha float64) (lo, hi []float64, err error) {
+	if !(alpha > 0 && alpha < 1) {
+		return nil, nil, fmt.Errorf("stats: logit: confidence interval alpha %v outside (0, 1): %w", alpha, ErrRange)
+	}
+	q := normalQuantile(1 - alpha/2)
+	lo, hi = make([]float64, len(r.Coef)), make([]float64, len(r.Coef))
+	for j, b := range r.Coef {
+		lo[j], hi[j] = b-q*r.SE[j], b+q*r.SE[j]
+	}
+	return lo, hi, nil
 }
 
 // newton maximizes the logit log-likelihood from β = 0 and returns the estimate with the

@@ -2,15 +2,18 @@ package stats
 
 import (
 	"fmt"
-	"math"
 	"slices"
+
+	"github.com/faultline-dev/faultline/internal/numeric"
 )
 
 // Percentile returns the q-th percentile (0 ≤ q ≤ 100) of x with numpy's default "linear"
 // method (Hyndman–Fan type 7), bit for bit: with the sorted values v, the virtual index
 // h = (n-1)·(q/100), and γ = h - ⌊h⌋, the result is v[⌊h⌋] + (v[⌊h⌋+1]-v[⌊h⌋])·γ when γ < 0.5
 // and v[⌊h⌋+1] - (v[⌊h⌋+1]-v[⌊h⌋])·(1-γ) otherwise (numpy's _lerp). gonum's stat.Quantile
-// kinds differ: the 90th percentile of 1..10 is 9.1 here and in numpy, 9 in gonum.
+// kinds differ: the 90th percentile of 1..10 is 9.1 here and in numpy, 9 in gonum. Where
+// numpy overflows (two neighbours whose difference exceeds the float64 range, such as -1e308
+// and 1e308) the result here is still the interpolated value between them.
 func Percentile(x []float64, q float64) (float64, error) {
 	v, err := Percentiles(x, q)
 	if err != nil {
@@ -42,25 +45,7 @@ func Percentiles(x []float64, q ...float64) ([]float64, error) {
 }
 
 // sortedPercentile is numpy's linear percentile of the sorted, finite s.
-func sortedPercentile(s []float64, q float64) float64 {
-	n := len(s)
-	h := float64(n-1) * (q / 100)
-	if h >= float64(n-1) {
-		return s[n-1]
-	}
-	if h < 0 {
-		return s[0]
-	}
-	lo := math.Floor(h)
-	i := int(lo)
-	g := h - lo
-	a, b := s[i], s[i+1]
-	d := b - a
-	if g >= 0.5 {
-		return b - d*(1-g)
-	}
-	return a + d*g
-}
+func sortedPercentile(s []float64, q float64) float64 { return numeric.SortedPercentile(s, q) }
 
 // SelectAtLeastPercentile returns, in increasing order, the indices i such that for every
 // metric m in metrics, m[i] is at least the q-th percentile (numpy linear) of m: the papers'

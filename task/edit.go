@@ -15,7 +15,8 @@ const (
 	Modify                 // replace buggy line Line (Original) by Modified
 )
 
-// String returns the reference's name of the type: "add", "delete" or "modify".
+// String returns the type's name in lower case: "add", "delete" or "modify". (The JSON
+// form uses the release's capitalised names; see Edits.)
 func (t EditType) String() string {
 	switch t {
 	case Add:
@@ -71,13 +72,15 @@ func (e LineEdit) Key() string {
 // # JSON
 //
 // The JSON form is the PDB release's gt_diff object: one member per edit, in order, keyed
-// by the line number followed by Tie spaces, valued by an object with "type" ("add",
-// "delete" or "modify"), "original" and "modified":
+// by the line number followed by Tie spaces, valued by an object with "type" ("Add",
+// "Delete" or "Modify", the release's spelling), "original" and "modified":
 //
-//	{"12": {"type": "modify", "original": "x = 1", "modified": "x = 2"},
-//	 "15": {"type": "add", "original": "", "modified": "y()"},
-//	 "15 ": {"type": "add", "original": "", "modified": "z()"}}
+//	{"12": {"type": "Modify", "original": "x = 1", "modified": "x = 2"},
+//	 "15": {"type": "Add", "original": "", "modified": "y()"},
+//	 "15 ": {"type": "Add", "original": "", "modified": "z()"}}
 //
+// The release's evaluator compares type names case-sensitively (a "modify" edit is neither
+// applied nor joined into a block there), so MarshalJSON writes exactly those names.
 // MarshalJSON writes every member with all three fields (invalid UTF-8 bytes become
 // U+FFFD, as in any JSON text) and rejects duplicate keys. UnmarshalJSON keeps the members'
 // order; reads the Tie from the key's trailing spaces (other surrounding whitespace is

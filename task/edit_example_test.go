@@ -29,7 +29,7 @@ func ExampleDiffLines() {
 	// block 0: lines 2-2, stride before 1, after 1 (true)
 	// block 1: lines 4-4, stride before 1, after 0 (false)
 	// true
-	// {"2":{"type":"modify","original":"    s = 1","modified":"    s = 0"}}
+	// {"2":{"type":"Modify","original":"    s = 1","modified":"    s = 0"}}
 }
 
 func ExampleDiffLines_ties() {
@@ -37,5 +37,5 @@ func ExampleDiffLines_ties() {
 	data, _ := json.Marshal(e)
 	fmt.Println(string(data))
 	// Output:
-	// {"2":{"type":"add","original":"","modified":"x"},"2 ":{"type":"add","original":"","modified":"y"}}
+	// {"2":{"type":"Add","original":"","modified":"x"},"2 ":{"type":"Add","original":"","modified":"y"}}
 }

@@ -9,9 +9,9 @@ import (
 	"strings"
 )
 
-// MarshalJSON encodes e as a gt_diff object (see Edits); no edits, nil included, is {}
-// as in the release. Two edits with the same key, a
-// negative line or tie, or an unknown type are an error.
+// MarshalJSON encodes e as a gt_diff object (see Edits) with the release's type names
+// "Add", "Delete" and "Modify"; no edits, nil included, is {} as in the release. Two edits
+// with the same key, a negative line or tie, or an unknown type are an error.
 func (e Edits) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	buf.WriteByte('{')
@@ -38,7 +38,7 @@ func (e Edits) MarshalJSON() ([]byte, error) {
 			Type     string `json:"type"`
 			Original string `json:"original"`
 			Modified string `json:"modified"`
-		}{x.Type.String(), x.Original, x.Modified})
+		}{releaseTypeName[x.Type], x.Original, x.Modified})
 		if err != nil {
 			return nil, fmt.Errorf("task: edit %d: %w", i, err)
 		}
@@ -136,6 +136,10 @@ func parseEditKey(key string) (line, tie int, err error) {
 	}
 	return line, tie, nil
 }
+
+// releaseTypeName spells the edit types as the PDB release writes and compares them
+// (case-sensitively): its block parser and apply step ignore any other spelling.
+var releaseTypeName = [...]string{Add: "Add", Delete: "Delete", Modify: "Modify"}
 
 func parseEditType(s string) (EditType, error) {
 	switch strings.ToLower(s) {

@@ -174,10 +174,10 @@ func TestEditsJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const want = `{"12":{"type":"modify","original":"x = 1","modified":"x = 2"},` +
-		`"15":{"type":"add","original":"","modified":"y()"},` +
-		`"15 ":{"type":"add","original":"","modified":"z()"},` +
-		`"3":{"type":"delete","original":"\"quoted\" \\ \u003ctag\u003e","modified":""}}`
+	const want = `{"12":{"type":"Modify","original":"x = 1","modified":"x = 2"},` +
+		`"15":{"type":"Add","original":"","modified":"y()"},` +
+		`"15 ":{"type":"Add","original":"","modified":"z()"},` +
+		`"3":{"type":"Delete","original":"\"quoted\" \\ \u003ctag\u003e","modified":""}}`
 	if string(data) != want {
 		t.Errorf("Marshal =\n%s\nwant\n%s", data, want)
 	}

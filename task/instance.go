@@ -816,24 +816,34 @@ func (d *DebugResult) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// PDBExample is one PDB program (spec/pdb.md): the buggy program, the ground-truth
-// solution and the ground-truth edits turning one into the other (GTDiff, the edit
-// model's gt_diff), the number of bugs composed into it, where the task came from
-// (Source, e.g. a benchmark name) and the bug category; in prediction files also the
-// model's attempts (DebugResults).
+// PDBExample is one PDB program (spec/pdb.md), in the record format of the PDB release's
+// *_pdb_*.json files (a JSON array of such objects) and of its evaluator's prediction
+// records (the same object with debug_results and round added): the buggy program, the
+// ground-truth solution and the ground-truth edits turning one into the other (GTDiff,
+// the edit model's gt_diff), the number of bugs composed into it, the problem statement a
+// debugger is given (task_prompt), the model or tool that generated the bugs
+// (source_model), for a single bug its ODC category and sub-category (bug_type,
+// bug_subtype), where the task came from (Source, e.g. a benchmark name); in prediction
+// files also the model's attempts (DebugResults).
 //
 // JSON: task_id is read from a string or a number; gt_diff is read in the object or
 // JSON-string form (see Edits.UnmarshalJSON) and written as an object; debug_results is
-// read from a single object or a list and written back in the same form. Unknown members
-// are kept in Extra; keys are written in sorted order.
+// read from a single object or a list and written back in the same form; bug_type and
+// bug_subtype are read when they are strings (other values stay in Extra), bug_type also
+// from "category" (the name earlier versions of this package wrote). Unknown members
+// (the release's frozen_lines, gt_length, editable_lines, deletable_lines, is_buggy,
+// round, …) are kept in Extra; keys are written in sorted order.
 type PDBExample struct {
 	TaskID       string
 	BuggyCode    string
 	GTSolution   string
 	GTDiff       Edits
 	BugCount     int
+	TaskPrompt   string
+	SourceModel  string
+	BugType      string
+	BugSubtype   string
 	Source       string
-	Category     string
 	DebugResults []DebugResult
 
 	// Extra holds the members this type does not know, by key.
@@ -854,8 +864,11 @@ func (p PDBExample) MarshalJSON() ([]byte, error) {
 	}
 	o.put("gt_diff", gt)
 	o.put("bug_count", p.BugCount)
+	o.putIf(p.TaskPrompt != "", "task_prompt", p.TaskPrompt)
+	o.putIf(p.SourceModel != "", "source_model", p.SourceModel)
+	o.putIf(p.BugType != "", "bug_type", p.BugType)
+	o.putIf(p.BugSubtype != "", "bug_subtype", p.BugSubtype)
 	o.putIf(p.Source != "", "source", p.Source)
-	o.putIf(p.Category != "", "category", p.Category)
 	switch {
 	case p.singleResult && len(p.DebugResults) == 1:
 		o.put("debug_results", p.DebugResults[0])
@@ -878,10 +891,23 @@ func (p *PDBExample) UnmarshalJSON(data []byte) error {
 		dst any
 	}{
 		{"task_id", &id}, {"buggy_code", &v.BuggyCode}, {"gt_solution", &v.GTSolution},
-		{"gt_diff", &v.GTDiff}, {"bug_count", &v.BugCount}, {"source", &v.Source}, {"category", &v.Category},
+		{"gt_diff", &v.GTDiff}, {"bug_count", &v.BugCount}, {"task_prompt", &v.TaskPrompt},
+		{"source_model", &v.SourceModel}, {"source", &v.Source},
 	} {
 		if err := m.take(f.key, f.dst); err != nil {
 			return err
+		}
+	}
+	// The labels are strings in the release's files; its generator's intermediate files
+	// hold lists. Anything but a string stays in Extra.
+	for _, f := range []struct {
+		key string
+		dst *string
+	}{{"bug_type", &v.BugType}, {"bug_subtype", &v.BugSubtype}, {"category", &v.BugType}} {
+		var s string
+		if raw, ok := m[f.key]; ok && *f.dst == "" && json.Unmarshal(raw, &s) == nil && s != "" {
+			*f.dst = s
+			delete(m, f.key)
 		}
 	}
 	v.TaskID = string(id)

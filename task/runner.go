@@ -91,3 +91,41 @@ type OracleFunc func(ctx context.Context, program string) (bool, error)
 
 // Passes calls f(ctx, program).
 func (f OracleFunc) Passes(ctx context.Context, program string) (bool, error) { return f(ctx, program) }
+
+// Verdict is an oracle's decision on one program: Outcome is Pass, Fail (the tests failed,
+// or the program crashed) or Timeout (the run was stopped at its time limit). A Timeout is
+// a failing verdict, as in the PDB release's evaluator, which counts a test run that timed
+// out as a failure; callers that must tell it apart (a generator rejects a bug whose tests
+// hang) look at Outcome. Detail says briefly why the program did not pass; it may be empty
+// and may vary between runs (it is an observation, not part of the verdict).
+type Verdict struct {
+	Outcome Outcome
+	Detail  string
+}
+
+// Passed reports whether the program passed.
+func (v Verdict) Passed() bool { return v.Outcome.Passed() }
+
+// VerdictOracle is an Oracle that reports how a program that did not pass ended. Passes
+// must agree with Verdict(…).Passed(). An error still means there is no verdict (the
+// oracle could not run the tests at all).
+type VerdictOracle interface {
+	Oracle
+	Verdict(ctx context.Context, program string) (Verdict, error)
+}
+
+// VerdictOf asks o for its verdict on program: o.Verdict when o is a VerdictOracle,
+// otherwise Pass or Fail from o.Passes.
+func VerdictOf(ctx context.Context, o Oracle, program string) (Verdict, error) {
+	if vo, ok := o.(VerdictOracle); ok {
+		return vo.Verdict(ctx, program)
+	}
+	ok, err := o.Passes(ctx, program)
+	if err != nil {
+		return Verdict{}, err
+	}
+	if ok {
+		return Verdict{Outcome: Pass}, nil
+	}
+	return Verdict{Outcome: Fail}, nil
+}

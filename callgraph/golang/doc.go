@@ -121,6 +121,29 @@
 //
 // # Resources
 //
-// Parsers are pooled per Frontend; each parse tree is copied to Go values and closed at
-// once, so no tree-sitter object outlives Analyze. A Frontend is safe for concurrent use.
+// Analyze works file by file where it can, so that the syntax trees of a large
+// repository are never all in memory as Go values:
+//
+//   - Parsing runs on all cores. Each worker parses a file (the C tree is flattened in one
+//     cgo call and deleted at once), measures its declarations on the whole tree
+//     (definitions, spans, doc comments, metrics), and keeps pruned parts of it: the
+//     outline (package clause, imports, type declarations, function signatures) as small
+//     Go nodes, and in a compact encoding without pointers (20 bytes a node) the bodies of
+//     its functions and methods and, spec by spec, its package-level variable and
+//     constant declarations. Pruning drops what resolution never reads: comments, string
+//     literals' insides and field-less punctuation.
+//   - Declarations, imports and types are then read from the outlines of all files, each
+//     variable or constant spec decoded when it is needed and dropped after.
+//   - Calls are resolved one file at a time: the file's bodies are decoded, walked and
+//     dropped. Facts about syntax nodes that outlive a walk (function literals, call
+//     values, bound methods, index expressions) are keyed by file and byte span, not by
+//     node, so a node decoded twice is the same node to the analysis.
+//   - The type-flow graph labels each location with a sparse set of the types and
+//     functions reaching it; the encoded declarations are dropped before it propagates.
+//
+// On the Go toolchain's own source with tests (5,600 files, 2.2M lines without testdata)
+// the heap in use stays near 0.5 GB; bench/gocallgraph compares wall time and peak
+// memory with x/tools' VTA call graph.
+// Parsers are pooled per Frontend, and no tree-sitter object outlives a parse. A Frontend
+// is safe for concurrent use.
 package golang

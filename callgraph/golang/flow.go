@@ -1,7 +1,6 @@
 package golang
 
 import (
-	"math/bits"
 	"sort"
 	"strings"
 
@@ -71,9 +70,11 @@ type boundMethod struct {
 // pass their arguments to its parameters and take its results (it has no node: its code
 // is folded into the enclosing definition, and such calls have no edge).
 type litInfo struct {
-	node *node
-	file *file
-	tps  map[string]bool
+	key      nodeKey
+	params   []*typ // by position, as paramTypes lists them
+	variadic bool
+	nparams  int // countParams of its parameter list
+	nresults int
 }
 
 type locKey struct {
@@ -81,45 +82,26 @@ type locKey struct {
 	g    *fn
 	d    *typeDecl
 	v    *varDecl
-	n    *node
+	n    nodeKey
 	s    string
 	i    int
 }
 
-// bitset is a set of indices into analyzer.named.
-type bitset []uint64
-
-func (b bitset) has(i int) bool { return i/64 < len(b) && b[i/64]&(1<<(uint(i)%64)) != 0 }
-
-// or adds src to *dst (growing it) and reports whether *dst changed.
-func (dst *bitset) or(src bitset) bool {
-	if len(*dst) < len(src) {
-		*dst = append(*dst, make(bitset, len(src)-len(*dst))...)
-	}
-	changed := false
-	d := *dst
-	for i, w := range src {
-		if nw := d[i] | w; nw != d[i] {
-			d[i], changed = nw, true
-		}
-	}
-	return changed
-}
-
 // flowGraph is the type-flow graph of one Analyze call.
 type flowGraph struct {
-	words   int
 	ntypes  int // label bits [0, ntypes) are analyzer.named, then analyzer.fns, then lits
 	nfns    int
 	lits    []litInfo
-	litIdx  map[*node]int
+	litIdx  map[nodeKey]int
 	bounds  []*boundMethod
-	boundAt map[*node]loc
+	boundAt map[nodeKey]loc
 	keys    map[locKey]loc
 	succ    [][]loc
 	edges   map[[2]loc]bool
-	label   []bitset // nil when empty
-	callees map[*node][]*fn
+	label   []bitset // label bits of each location: see ntypes
+	// callees is flowCallees' memo by file and call expression, for the files not yet
+	// resolved.
+	callees map[int32]map[nodeKey][]*fn
 	cha     map[chaKey][]*fn // class-hierarchy candidates per interface method
 	pending []pendingCall
 }
@@ -146,7 +128,7 @@ type pendingCall struct {
 
 // dynCall is a call through a value of function type.
 type dynCall struct {
-	call   *node
+	call   nodeKey
 	recv   flow   // what the called expression holds
 	args   []flow // what each argument holds
 	spread bool   // the last argument is passed with ...
@@ -193,9 +175,9 @@ func (f flow) union(g flow) flow {
 
 func newFlowGraph(ntypes, nfns int) *flowGraph {
 	return &flowGraph{
-		words: (ntypes + nfns + 63) / 64, ntypes: ntypes, nfns: nfns, litIdx: map[*node]int{}, boundAt: map[*node]loc{},
+		ntypes: ntypes, nfns: nfns, litIdx: map[nodeKey]int{}, boundAt: map[nodeKey]loc{},
 		keys: map[locKey]loc{}, succ: make([][]loc, 1),
-		label: make([]bitset, 1), edges: map[[2]loc]bool{}, callees: map[*node][]*fn{}, cha: map[chaKey][]*fn{},
+		label: make([]bitset, 1), edges: map[[2]loc]bool{}, callees: map[int32]map[nodeKey][]*fn{}, cha: map[chaKey][]*fn{},
 	}
 }
 
@@ -227,7 +209,7 @@ func (fg *flowGraph) elem(key string, mapKey bool) loc {
 	return fg.at(locKey{kind: lkElem, s: key})
 }
 
-func (fg *flowGraph) callValue(call *node, i int) loc {
+func (fg *flowGraph) callValue(call nodeKey, i int) loc {
 	return fg.at(locKey{kind: lkCall, n: call, i: i})
 }
 
@@ -235,33 +217,29 @@ func (fg *flowGraph) seed(l loc, d *typeDecl) { fg.seedBit(l, d.idx) }
 
 func (fg *flowGraph) seedFn(l loc, g *fn) { fg.seedBit(l, fg.ntypes+g.idx) }
 
-func (fg *flowGraph) seedBit(l loc, i int) {
-	if fg.label[l] == nil {
-		fg.label[l] = make(bitset, fg.words)
-	}
-	one := make(bitset, i/64+1)
-	one[i/64] = 1 << (uint(i) % 64)
-	fg.label[l].or(one)
-}
+func (fg *flowGraph) seedBit(l loc, i int) { fg.label[l].add(i) }
 
 // lit returns the index of a function literal, registering it.
 func (w *walker) lit(n *node) int {
 	fg := w.a.flow
-	if i, ok := fg.litIdx[n]; ok {
+	k := w.f.key(n)
+	if i, ok := fg.litIdx[k]; ok {
 		return i
 	}
-	fg.litIdx[n] = len(fg.lits)
-	fg.lits = append(fg.lits, litInfo{node: n, file: w.f, tps: w.tparams})
+	fg.litIdx[k] = len(fg.lits)
+	params, variadic := w.f.params(n.Child("parameters"), w.tparams)
+	fg.lits = append(fg.lits, litInfo{key: k, params: params, variadic: variadic,
+		nparams: countParams(n.Child("parameters")), nresults: len(w.f.resultTypes(n.Child("result"), w.tparams))})
 	return len(fg.lits) - 1
 }
 
 func (fg *flowGraph) litBit(i int) int { return fg.ntypes + fg.nfns + i }
 
-func (fg *flowGraph) litParam(n *node, i int) loc {
+func (fg *flowGraph) litParam(n nodeKey, i int) loc {
 	return fg.at(locKey{kind: lkLitParam, n: n, i: i})
 }
 
-func (fg *flowGraph) litResult(n *node, i int) loc {
+func (fg *flowGraph) litResult(n nodeKey, i int) loc {
 	return fg.at(locKey{kind: lkLitResult, n: n, i: i})
 }
 
@@ -300,7 +278,7 @@ func (fg *flowGraph) propagate() {
 	var work []loc
 	queued := make([]bool, len(fg.succ))
 	for l := range fg.label {
-		if fg.label[l] != nil && len(fg.succ[l]) > 0 {
+		if len(fg.label[l]) > 0 && len(fg.succ[l]) > 0 {
 			work = append(work, loc(l))
 			queued[l] = true
 		}
@@ -311,9 +289,6 @@ func (fg *flowGraph) propagate() {
 		queued[l] = false
 		src := fg.label[l]
 		for _, d := range fg.succ[l] {
-			if fg.label[d] == nil {
-				fg.label[d] = make(bitset, fg.words)
-			}
 			changed := fg.label[d].or(src)
 			if changed && !queued[d] && len(fg.succ[d]) > 0 {
 				work = append(work, d)
@@ -325,23 +300,18 @@ func (fg *flowGraph) propagate() {
 
 // typesOf returns the union of the labels of f as a bitset.
 func (fg *flowGraph) typesOf(f flow) bitset {
-	out := make(bitset, fg.words)
+	var out bitset
 	for _, l := range f.locs {
 		out.or(fg.label[l])
 	}
-	set := func(i int) {
-		one := make(bitset, i/64+1)
-		one[i/64] = 1 << (uint(i) % 64)
-		out.or(one)
-	}
 	for _, t := range f.types {
-		set(t.idx)
+		out.add(t.idx)
 	}
 	for _, g := range f.fns {
-		set(fg.ntypes + g.idx)
+		out.add(fg.ntypes + g.idx)
 	}
 	for _, i := range f.lits {
-		set(fg.litBit(i))
+		out.add(fg.litBit(i))
 	}
 	return out
 }
@@ -354,33 +324,26 @@ func (a *analyzer) dispatch(s *ifaceSite) []*fn {
 	seen := map[*fn]bool{}
 	var visit func(set bitset, depth int)
 	visit = func(set bitset, depth int) {
-		for wi, w := range set {
-			for w != 0 {
-				b := bits.TrailingZeros64(w)
-				w &^= 1 << uint(b)
-				if wi*64+b >= a.flow.ntypes {
-					break
+		set.each(0, a.flow.ntypes, func(b int) {
+			td := a.named[b]
+			if td.isIface() || !td.covers(s.req, s.ar) {
+				return
+			}
+			fns := td.methodSet()[s.name]
+			if len(fns) == 0 && depth < 4 {
+				// Promoted from an embedded interface field: dispatch on that field.
+				if _, _, owner, fname := findMethodVia(named(td), s.name); owner != nil {
+					visit(a.flow.typesOf(flow{locs: []loc{a.flow.field(owner, fname)}}), depth+1)
 				}
-				td := a.named[wi*64+b]
-				if td.isIface() || !td.covers(s.req, s.ar) {
-					continue
-				}
-				fns := td.methodSet()[s.name]
-				if len(fns) == 0 && depth < 4 {
-					// Promoted from an embedded interface field: dispatch on that field.
-					if _, _, owner, fname := findMethodVia(named(td), s.name); owner != nil {
-						visit(a.flow.typesOf(flow{locs: []loc{a.flow.field(owner, fname)}}), depth+1)
-					}
-					continue
-				}
-				for _, g := range fns {
-					if !seen[g] {
-						seen[g] = true
-						out = append(out, g)
-					}
+				return
+			}
+			for _, g := range fns {
+				if !seen[g] {
+					seen[g] = true
+					out = append(out, g)
 				}
 			}
-		}
+		})
 	}
 	visit(a.flow.typesOf(s.recv), 0)
 	return out
@@ -391,16 +354,13 @@ func (a *analyzer) dispatch(s *ifaceSite) []*fn {
 func (a *analyzer) dynTargets(d *dynCall) []*fn {
 	var out []*fn
 	set := a.flow.typesOf(d.recv)
-	for i := a.flow.ntypes; i < a.flow.ntypes+a.flow.nfns; i++ {
-		if !set.has(i) {
-			continue
-		}
+	set.each(a.flow.ntypes, a.flow.ntypes+a.flow.nfns, func(i int) {
 		g := a.fns[i-a.flow.ntypes]
 		params, variadic := g.paramInfo()
 		if len(d.args) == len(params) || variadic && len(d.args) >= len(params)-1 {
 			out = append(out, g)
 		}
-	}
+	})
 	return out
 }
 
@@ -455,10 +415,9 @@ func (a *analyzer) finishFlow() {
 				}
 				d.litLinked[li], changed = true, true
 				l := fg.lits[li]
-				params, variadic := l.file.params(l.node.Child("parameters"), l.tps)
-				fg.argsInto(params, variadic, d.args, d.spread, func(i int) loc { return fg.litParam(l.node, i) })
-				for i := range l.file.resultTypes(l.node.Child("result"), l.tps) {
-					fg.addEdge(fg.litResult(l.node, i), fg.callValue(d.call, i))
+				fg.argsInto(l.params, l.variadic, d.args, d.spread, func(i int) loc { return fg.litParam(l.key, i) })
+				for i := range l.nresults {
+					fg.addEdge(fg.litResult(l.key, i), fg.callValue(d.call, i))
 				}
 			}
 		}
@@ -677,12 +636,12 @@ func (w *walker) valueFlow(e *node, sc *scope) flow {
 		if concreteDecl(ot) != nil { // a method value x.M
 			return flow{fns: w.methodTargets(ot, name)}
 		}
-		if l, ok := fg.boundAt[e]; ok {
+		if l, ok := fg.boundAt[w.f.key(e)]; ok {
 			return flow{locs: []loc{l}}
 		}
 		if s := w.ifaceCall(e, sc, true); s != nil { // a method value on an interface
-			l := fg.at(locKey{kind: lkBound, n: e})
-			fg.boundAt[e] = l
+			l := fg.at(locKey{kind: lkBound, n: w.f.key(e)})
+			fg.boundAt[w.f.key(e)] = l
 			fg.bounds = append(fg.bounds, &boundMethod{at: l, site: s})
 			return flow{locs: []loc{l}}
 		}
@@ -843,7 +802,7 @@ func (w *walker) callFlow(call *node, sc *scope, i int) flow {
 	}
 	if len(fns) == 0 {
 		if _, folded := w.callee(fx, sc); !folded {
-			out.locs = append(out.locs, w.a.flow.callValue(call, i))
+			out.locs = append(out.locs, w.a.flow.callValue(w.f.key(call), i))
 		}
 	}
 	return out
@@ -863,7 +822,7 @@ func (w *walker) dynamicCall(call *node, sc *scope) *dynCall {
 	if len(recv.locs) == 0 {
 		return nil
 	}
-	d := &dynCall{call: call, recv: recv}
+	d := &dynCall{call: w.f.key(call), recv: recv}
 	args := exprList(firstArgList(call))
 	if al := call.Child("arguments"); al != nil && al.FirstOfType("...") != nil {
 		d.spread = true
@@ -891,7 +850,12 @@ func (w *walker) isBuiltin(fx *node, sc *scope) bool {
 // flowCallees returns the callees through which a call's arguments and results flow: the
 // static callees, or the class-hierarchy candidates of a call through an interface.
 func (w *walker) flowCallees(call *node, sc *scope) []*fn {
-	if fns, ok := w.a.flow.callees[call]; ok {
+	memo := w.a.flow.callees[w.f.idx]
+	if memo == nil {
+		memo = map[nodeKey][]*fn{}
+		w.a.flow.callees[w.f.idx] = memo
+	}
+	if fns, ok := memo[w.f.key(call)]; ok {
 		return fns
 	}
 	fx := stripParens(call.Child("function"))
@@ -905,7 +869,7 @@ func (w *walker) flowCallees(call *node, sc *scope) []*fn {
 			}
 		}
 	}
-	w.a.flow.callees[call] = fns
+	memo[w.f.key(call)] = fns
 	return fns
 }
 
@@ -988,8 +952,13 @@ func (w *walker) ifaceCall(fx *node, sc *scope, withRecv bool) *ifaceSite {
 
 // paramInfo lists a function's parameter types by position (a variadic parameter is a
 // slice of its element type) and whether the last one is variadic.
+// The result is shared: callers must not modify it.
 func (g *fn) paramInfo() ([]*typ, bool) {
-	return g.file.params(g.decl.Child("parameters"), g.tparams)
+	if !g.paramsOK {
+		g.paramsOK = true
+		g.params, g.variadic = g.file.params(g.decl.Child("parameters"), g.tparams)
+	}
+	return g.params, g.variadic
 }
 
 // callFlows adds the flows of a call: arguments into the callees' parameters, and the
@@ -1069,7 +1038,7 @@ func (w *walker) externalCallbackFlows(args []*node, sc *scope) {
 			}
 			for i, pt := range params {
 				if typeKey(pt) == ek {
-					fg.flowTo([]loc{fg.litParam(lit, i)}, w.elemFlow(c, sc, false))
+					fg.flowTo([]loc{fg.litParam(w.f.key(lit), i)}, w.elemFlow(c, sc, false))
 				}
 			}
 		}
@@ -1108,14 +1077,12 @@ func (fg *flowGraph) argsInto(params []*typ, variadic bool, flows []flow, spread
 func (a *analyzer) dynLits(d *dynCall) []int {
 	var out []int
 	set := a.flow.typesOf(d.recv)
-	for i, l := range a.flow.lits {
-		if !set.has(a.flow.litBit(i)) {
-			continue
-		}
-		if countParams(l.node.Child("parameters")) == len(d.args) {
+	set.each(a.flow.litBit(0), a.flow.litBit(len(a.flow.lits)), func(b int) {
+		i := b - a.flow.litBit(0)
+		if a.flow.lits[i].nparams == len(d.args) {
 			out = append(out, i)
 		}
-	}
+	})
 	return out
 }
 
@@ -1187,7 +1154,7 @@ func (w *walker) returnFlows(n *node, sc *scope) {
 		lit := w.curLit
 		fl := w.rhsFlows(len(w.f.resultTypes(lit.Child("result"), w.tparams)), list, sc)
 		for i, f := range fl {
-			w.a.flow.flowTo([]loc{w.a.flow.litResult(lit, i)}, f)
+			w.a.flow.flowTo([]loc{w.a.flow.litResult(w.f.key(lit), i)}, f)
 		}
 		return
 	}
@@ -1319,12 +1286,13 @@ func (a *analyzer) globalFlows(f *file) {
 		if d.Type != "var_declaration" {
 			continue
 		}
-		for _, s := range varSpecs(d) {
+		specs, first := f.valueSpecs(a.fe.grammar, d)
+		for k, s := range specs {
 			names := s.Children("name")
 			fl := w.rhsFlows(len(names), s.Child("value"), sc)
 			for i, nm := range names {
 				for _, v := range f.pkg.vars[nm.Text(f.src)] {
-					if v.spec == s {
+					if v.file == f && v.spec == first+k {
 						a.flow.flowTo([]loc{a.flow.global(v)}, fl[i])
 					}
 				}

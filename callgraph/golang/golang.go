@@ -1,10 +1,13 @@
 package golang
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"path"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -79,11 +82,13 @@ func (o Options) mode() InterfaceMode {
 type Frontend struct {
 	opts    Options
 	parsers *parserPool
+	grammar *grammar
 }
 
 // New returns a Go front end.
 func New(opts Options) *Frontend {
-	return &Frontend{opts: opts, parsers: newParserPool(tsgo.GetLanguage())}
+	lang := tsgo.GetLanguage()
+	return &Frontend{opts: opts, parsers: newParserPool(lang), grammar: newGrammar(lang)}
 }
 
 var _ callgraph.Language = (*Frontend)(nil)
@@ -121,9 +126,12 @@ type pkg struct {
 
 // file is one parsed source file.
 type file struct {
+	idx     int32 // position in analyzer.files
 	path    string
 	src     []byte
-	root    *node
+	root    *node // the outline: the pruned tree without function bodies (see tree.go)
+	parsed  *parsedFile
+	fns     []*fn // the file's functions and methods, in source order
 	pkg     *pkg
 	imports map[string]*imp
 	dots    []*imp
@@ -142,12 +150,16 @@ type fn struct {
 	file     *file
 	name     string
 	recv     string // receiver type name, "" for functions
-	decl     *node
-	def      int // index into Analysis.Definitions
-	idx      int // index into analyzer.fns
+	decl     *node  // in the outline: without its body
+	ord      int    // its position among the file's function and method declarations
+	def      int    // index into Analysis.Definitions
+	idx      int    // index into analyzer.fns
 	tparams  map[string]bool
 	results  []*typ
 	resolved bool
+	params   []*typ // memo of paramInfo
+	variadic bool
+	paramsOK bool
 }
 
 func (g *fn) arity() arity {
@@ -164,7 +176,7 @@ func (g *fn) fits(want arity) bool {
 	if want.types == nil {
 		return true
 	}
-	pt := g.file.paramTypes(g.decl.Child("parameters"), g.tparams)
+	pt, _ := g.paramInfo()
 	for i, t := range want.types.params {
 		if i < len(pt) && !sameType(pt[i], t) {
 			return false
@@ -190,7 +202,7 @@ func (g *fn) resultTypes() []*typ {
 // varDecl is one package-level variable or constant.
 type varDecl struct {
 	file  *file
-	spec  *node // the var_spec (the const_spec that gives a constant its type and value)
+	spec  int // number of the var_spec (the const_spec that gives a constant its type and value) in file
 	index int
 	konst bool
 	t     *typ
@@ -208,8 +220,9 @@ type analyzer struct {
 	named []*typeDecl
 	live  map[*typeDecl]bool // see liveTypes
 	flow  *flowGraph         // the type-flow graph (InterfacesTypeFlow), else nil
-	// reindexed caches indexForm's rewrites (nil: not an index expression).
-	reindexed map[*node]*node
+	// reindexed caches indexForm's decisions: whether a type instantiation is an index
+	// expression (the first answer stands, as the scope it was asked in decides it).
+	reindexed map[nodeKey]bool
 	chaMemo   map[chaKey][]*fn // see memoCHA
 }
 
@@ -246,8 +259,9 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 			a.out.Errors = append(a.out.Errors, &callgraph.SyntaxError{
 				Path: sf.Path, Line: p.row + 1, Column: p.col + 1, Msg: "syntax error"})
 		}
-		a.files = append(a.files, &file{path: sf.Path, src: sf.Src, root: p.root, module: -1})
+		a.files = append(a.files, &file{idx: int32(len(a.files)), path: sf.Path, src: sf.Src, root: p.outline, parsed: p, module: -1})
 	}
+	parsed = nil
 	a.groupPackages()
 	a.bindImports(mods)
 	a.declare()
@@ -255,18 +269,42 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 		return nil, fmt.Errorf("golang: %w", err)
 	}
 	a.inventory()
+	if fe.opts.mode() == InterfacesCHA {
+		a.liveTypes() // while every body can still be decoded
+	}
 	if fe.opts.mode() == InterfacesTypeFlow {
 		a.flow = newFlowGraph(len(a.named), len(a.fns))
 		for _, f := range a.files {
 			a.globalFlows(f)
 		}
 	}
+	// The bodies are decoded a file or two ahead, on another core, while the calls of the
+	// file before are resolved.
+	decoded := make(chan []*node, 2)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		defer close(decoded)
+		for _, f := range a.files {
+			select {
+			case decoded <- f.bodies(fe.grammar):
+			case <-stop:
+				return
+			}
+		}
+	}()
 	for _, f := range a.files {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("golang: %w", err)
 		}
-		a.resolveFile(f)
+		a.resolveFile(f, <-decoded)
+		// Resolved: the bodies are not needed again, nor the memo of its calls' callees.
+		f.parsed.bodies = nil
+		if a.flow != nil {
+			delete(a.flow.callees, f.idx)
+		}
 	}
+	a.dropValues()
 	if a.flow != nil {
 		a.finishFlow()
 	}
@@ -274,15 +312,152 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 	return a.out, nil
 }
 
+// parsedFile is what parsing keeps of a file: its first syntax error, its outline and
+// its encoded function bodies (see tree.go), and what inventory needs of its
+// declarations, measured on the whole tree.
 type parsedFile struct {
-	root     *node
 	row, col int
 	hasErr   bool
+	outline  *node
+	// bodies holds the encoded bodies of the function and method declarations, in
+	// source order; bodyOf[k] is the index among them of the body of the k-th
+	// declaration, -1 when it has none.
+	bodies []cnode
+	bodyOf []int
+	lines  []uint32 // line starts, to decode
+	// values holds the encoded specs of the package-level var and const declarations;
+	// spec i is values[specAt[i]:specAt[i+1]]. valueDecls lists the declarations.
+	values     []cnode
+	specAt     []uint32
+	valueDecls []valueDecl
+	// defs[k] is the definition of the k-th declaration without its ID and Name; module
+	// is the module pseudo-definition (nil when the file has no module-level calls).
+	defs   []callgraph.Definition
+	module *callgraph.Definition
+}
+
+// extract measures a file's declarations on its whole tree and keeps its pruned outline
+// and bodies.
+func (fe *Frontend) extract(p *parsedFile, path string, src []byte, root *tsNode) {
+	isDecl := func(d *tsNode) bool {
+		return d.Parent == root && (d.Type == "function_declaration" || d.Type == "method_declaration")
+	}
+	var bodies []*tsNode
+	for _, d := range root.Kids {
+		if !isDecl(d) {
+			continue
+		}
+		p.defs = append(p.defs, makeDef(path, src, d, "", "", d.Type == "method_declaration"))
+		if body := d.Child("body"); body != nil {
+			p.bodyOf = append(p.bodyOf, len(bodies))
+			bodies = append(bodies, body)
+		} else {
+			p.bodyOf = append(p.bodyOf, -1)
+		}
+	}
+	if hasModuleCalls(root) {
+		m := moduleDef(path, src, root)
+		p.module = &m
+	}
+	g := fe.grammar
+	p.lines = lineStarts(src)
+	// Package-level variable and constant declarations stay in the outline as childless
+	// stubs; their specs are encoded one by one and decoded when needed (valueSpecs,
+	// spec), as the tables of a large repository are big and mostly read once.
+	isValue := func(d *tsNode) bool { return d.Parent == root && isValueDecl(d.Type) }
+	p.outline = g.decode(g.encode(root, nil, func(parent, kid *tsNode) bool {
+		return kid.Field == "body" && isDecl(parent) || isValue(parent)
+	}), p.lines)[0]
+	p.specAt = []uint32{0}
+	for _, d := range root.Kids {
+		if pruned(d) || !isValue(d) {
+			continue
+		}
+		vd := valueDecl{start: uint32(d.Start), first: int32(len(p.specAt) - 1)}
+		for _, s := range d.Kids {
+			var specs []*tsNode
+			switch s.Type {
+			case "var_spec", "const_spec":
+				specs = []*tsNode{s}
+			case "var_spec_list":
+				for _, k := range s.Kids {
+					if k.Type == "var_spec" {
+						specs = append(specs, k)
+					}
+				}
+			}
+			for _, sp := range specs {
+				p.values = g.encode(sp, p.values, nil)
+				p.specAt = append(p.specAt, uint32(len(p.values)))
+				vd.n++
+			}
+		}
+		p.valueDecls = append(p.valueDecls, vd)
+	}
+	p.values = slices.Clip(p.values)
+	for _, b := range bodies {
+		p.bodies = g.encode(b, p.bodies, nil)
+	}
+	p.bodies = slices.Clip(p.bodies)
+}
+
+func isValueDecl(typ string) bool { return typ == "var_declaration" || typ == "const_declaration" }
+
+// dropValues lets the package-level variable and constant declarations go once every
+// file is resolved: the type flow's propagation does not read syntax.
+func (a *analyzer) dropValues() {
+	for _, f := range a.files {
+		f.parsed.values, f.parsed.specAt, f.parsed.lines = nil, nil, nil
+	}
+}
+
+// valueDecl is a package-level var or const declaration of a parsed file: its specs are
+// first, first+1, … first+n-1 in the file's spec numbering.
+type valueDecl struct {
+	start    uint32 // byte offset of the declaration
+	first, n int32
+}
+
+// valueSpecs decodes the var_spec or const_spec nodes of a package-level declaration d
+// (a stub of f's outline), and returns them with the number of the first.
+func (f *file) valueSpecs(g *grammar, d *node) ([]*node, int) {
+	p := f.parsed
+	k, ok := slices.BinarySearchFunc(p.valueDecls, d.Start, func(vd valueDecl, s uint32) int { return cmp.Compare(vd.start, s) })
+	if !ok {
+		return nil, 0
+	}
+	vd := p.valueDecls[k]
+	if p.specAt == nil {
+		panic("golang: declarations read after dropValues")
+	}
+	return g.decode(p.values[p.specAt[vd.first]:p.specAt[vd.first+vd.n]], p.lines), int(vd.first)
+}
+
+// spec decodes spec number i of f.
+func (f *file) spec(g *grammar, i int) *node {
+	p := f.parsed
+	if p.specAt == nil {
+		panic("golang: declarations read after dropValues")
+	}
+	return g.decode(p.values[p.specAt[i]:p.specAt[i+1]], p.lines)[0]
+}
+
+// bodies decodes the bodies of a file's declarations: the result's k-th entry is the
+// body of the k-th declaration, nil when it has none.
+func (f *file) bodies(g *grammar) []*node {
+	roots := g.decode(f.parsed.bodies, f.parsed.lines)
+	out := make([]*node, len(f.parsed.bodyOf))
+	for k, b := range f.parsed.bodyOf {
+		if b >= 0 {
+			out[k] = roots[b]
+		}
+	}
+	return out
 }
 
 // parseAll parses the files in parallel, bounded by GOMAXPROCS.
-func (fe *Frontend) parseAll(ctx context.Context, srcs []callgraph.SourceFile) ([]parsedFile, error) {
-	out := make([]parsedFile, len(srcs))
+func (fe *Frontend) parseAll(ctx context.Context, srcs []callgraph.SourceFile) ([]*parsedFile, error) {
+	out := make([]*parsedFile, len(srcs))
 	errs := make([]error, len(srcs))
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
@@ -293,7 +468,13 @@ func (fe *Frontend) parseAll(ctx context.Context, srcs []callgraph.SourceFile) (
 			defer wg.Done()
 			defer func() { <-sem }()
 			root, r, c, bad, err := fe.parsers.Parse(ctx, srcs[i].Src)
-			out[i], errs[i] = parsedFile{root: root, row: r, col: c, hasErr: bad}, err
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			p := &parsedFile{row: r, col: c, hasErr: bad}
+			fe.extract(p, srcs[i].Path, srcs[i].Src, root)
+			out[i] = p
 		}()
 	}
 	wg.Wait()
@@ -504,26 +685,25 @@ func (a *analyzer) declare() {
 						a.named = append(a.named, td)
 					}
 				case "var_declaration":
-					for _, s := range varSpecs(d) {
+					specs, first := f.valueSpecs(a.fe.grammar, d)
+					for k, s := range specs {
 						for i, nm := range s.Children("name") {
 							name := nm.Text(f.src)
-							p.vars[name] = append(p.vars[name], &varDecl{file: f, spec: s, index: i})
+							p.vars[name] = append(p.vars[name], &varDecl{file: f, spec: first + k, index: i})
 						}
 					}
 				case "const_declaration":
 					// Constants are recorded with the variables (their types matter when a
 					// typed constant is converted to an interface or has methods called on
 					// it). A spec without type and values repeats the previous one.
-					var prev *node
-					for _, s := range d.NamedKids() {
-						if s.Type != "const_spec" {
-							continue
-						}
-						src := s
-						if s.Child("type") == nil && s.Child("value") == nil && prev != nil {
+					specs, first := f.valueSpecs(a.fe.grammar, d)
+					prev := -1
+					for k, s := range specs {
+						src := first + k
+						if s.Child("type") == nil && s.Child("value") == nil && prev >= 0 {
 							src = prev
 						} else {
-							prev = s
+							prev = src
 						}
 						for i, nm := range s.Children("name") {
 							name := nm.Text(f.src)
@@ -564,15 +744,17 @@ func (a *analyzer) inventory() {
 		}
 		var list []pending
 		count := map[string]int{}
+		ord := -1
 		for _, d := range f.root.Kids {
 			if d.Type != "function_declaration" && d.Type != "method_declaration" {
 				continue
 			}
+			ord++
 			nameNode := d.Child("name")
 			if nameNode == nil || nameNode.Bad || nameNode.End == nameNode.Start {
 				continue
 			}
-			g := &fn{file: f, name: nameNode.Text(f.src), decl: d}
+			g := &fn{file: f, name: nameNode.Text(f.src), decl: d, ord: ord}
 			g.tparams = typeParams(d.Child("type_parameters"), f.src, nil)
 			qual := g.name
 			if d.Type == "method_declaration" {
@@ -590,26 +772,29 @@ func (a *analyzer) inventory() {
 				}
 			}
 			count[qual]++
-			count[qual+"@"+strconv.Itoa(d.Row+1)]++
+			count[qual+"@"+strconv.Itoa(int(d.Row)+1)]++
 			list = append(list, pending{decl: d, name: qual, g: g})
 		}
-		if hasModuleCalls(f.root) {
+		if m := f.parsed.module; m != nil {
 			f.module = len(a.out.Definitions)
-			a.out.Definitions = append(a.out.Definitions, moduleDef(f))
+			a.out.Definitions = append(a.out.Definitions, *m)
 		}
 		for _, pd := range list {
 			id := task.MakeID(f.path, pd.name)
 			if count[pd.name] > 1 {
-				at := "@" + strconv.Itoa(pd.decl.Row+1)
+				at := "@" + strconv.Itoa(int(pd.decl.Row)+1)
 				id += at
 				if count[pd.name+at] > 1 { // several on one line: add the column
-					id += ":" + strconv.Itoa(pd.decl.Col+1)
+					id += ":" + strconv.Itoa(int(pd.decl.Col)+1)
 				}
 			}
 			g := pd.g
 			g.id, g.def, g.idx = id, len(a.out.Definitions), len(a.fns)
-			a.out.Definitions = append(a.out.Definitions, makeDef(f, pd.decl, id, pd.name, g.recv != ""))
+			def := f.parsed.defs[g.ord]
+			def.ID, def.Name = id, pd.name
+			a.out.Definitions = append(a.out.Definitions, def)
 			a.fns = append(a.fns, g)
+			f.fns = append(f.fns, g)
 			if g.recv == "" {
 				if g.name != "init" && g.name != "_" {
 					f.pkg.funcs[g.name] = append(f.pkg.funcs[g.name], g)
@@ -662,7 +847,7 @@ func receiverType(recv *node, src []byte) (string, []string) {
 }
 
 // hasModuleCalls reports whether package-level variable initialisers contain a call.
-func hasModuleCalls(root *node) bool {
+func hasModuleCalls(root *tsNode) bool {
 	for _, d := range root.Kids {
 		if d.Type == "var_declaration" && containsCall(d) {
 			return true
@@ -671,7 +856,7 @@ func hasModuleCalls(root *node) bool {
 	return false
 }
 
-func containsCall(n *node) bool {
+func containsCall(n *tsNode) bool {
 	if n.Type == "call_expression" {
 		return true
 	}
@@ -684,31 +869,31 @@ func containsCall(n *node) bool {
 }
 
 // moduleDef is a file's pseudo-definition: Def and Body cover the whole file.
-func moduleDef(f *file) callgraph.Definition {
-	lines := strings.Count(string(f.src), "\n")
-	if len(f.src) > 0 && f.src[len(f.src)-1] != '\n' {
+func moduleDef(path string, src []byte, root *tsNode) callgraph.Definition {
+	lines := bytes.Count(src, []byte("\n"))
+	if len(src) > 0 && src[len(src)-1] != '\n' {
 		lines++
 	}
 	if lines == 0 {
 		lines = 1
 	}
-	whole := task.Span{Start: 0, End: len(f.src)}
+	whole := task.Span{Start: 0, End: len(src)}
 	fn := task.Function{
-		ID: task.MakeID(f.path, callgraph.ModuleName), File: f.path, Name: callgraph.ModuleName,
+		ID: task.MakeID(path, callgraph.ModuleName), File: path, Name: callgraph.ModuleName,
 		Kind: task.KindModule, Language: "go", Line: 1, EndLine: lines, DecoratorLine: 1,
 		Def: whole, Body: whole,
 	}
-	return callgraph.Definition{Function: fn, Metrics: measure(f.root, f.src, 0, lines-1)}
+	return callgraph.Definition{Function: fn, Metrics: measure(root, src, 0, lines-1)}
 }
 
 // makeDef builds a function or method definition with its spans and metrics.
-func makeDef(f *file, d *node, id, qual string, method bool) callgraph.Definition {
+func makeDef(path string, src []byte, d *tsNode, id, qual string, method bool) callgraph.Definition {
 	kind := task.KindFunction
 	if method {
 		kind = task.KindMethod
 	}
 	fn := task.Function{
-		ID: id, File: f.path, Name: qual, Kind: kind, Language: "go",
+		ID: id, File: path, Name: qual, Kind: kind, Language: "go",
 		Line: d.Row + 1, EndLine: d.EndRow + 1, DecoratorLine: d.Row + 1,
 		Def: task.Span{Start: d.Start, End: d.End},
 	}
@@ -729,11 +914,11 @@ func makeDef(f *file, d *node, id, qual string, method bool) callgraph.Definitio
 	}
 	fn.Signature = task.Span{Start: d.Start, End: sigEnd}
 	fn.Doc = docComment(d)
-	return callgraph.Definition{Function: fn, Metrics: measure(d, f.src, d.Row, d.EndRow)}
+	return callgraph.Definition{Function: fn, Metrics: measure(d, src, d.Row, d.EndRow)}
 }
 
 // docComment returns the span of the comment lines directly above a declaration.
-func docComment(d *node) task.Span {
+func docComment(d *tsNode) task.Span {
 	parent := d.Parent
 	idx := -1
 	for i, k := range parent.Kids {
@@ -742,7 +927,7 @@ func docComment(d *node) task.Span {
 			break
 		}
 	}
-	var first, last *node
+	var first, last *tsNode
 	row := d.Row
 	for i := idx - 1; i >= 0; i-- {
 		k := parent.Kids[i]
@@ -764,4 +949,4 @@ func docComment(d *node) task.Span {
 }
 
 // lineOf returns the 1-based line of a node.
-func lineOf(n *node) int { return n.Row + 1 }
+func lineOf(n *node) int { return int(n.Row) + 1 }

@@ -1,6 +1,10 @@
 package golang
 
-import "github.com/faultline-dev/faultline/callgraph"
+import (
+	"slices"
+
+	"github.com/faultline-dev/faultline/callgraph"
+)
 
 // nestingTypes are the constructs that open a nesting level.
 var nestingTypes = map[string]bool{
@@ -22,12 +26,12 @@ var literalOperands = map[string]bool{
 // (keywords, punctuation, operators) except closing brackets, which pair with their opening
 // one. Nesting: the deepest stack of if/for/switch/select statements and function literals
 // (an else-if continues its chain and does not nest).
-func measure(n *node, src []byte, first, last int) callgraph.Metrics {
+func measure(n *tsNode, src []byte, first, last int) callgraph.Metrics {
 	m := callgraph.Metrics{Cyclomatic: 1, Lines: last - first + 1}
-	rows := map[int]bool{}
+	var rows []int // the rows of the tokens, in visit (source) order, repeats collapsed
 	var h callgraph.Halstead
-	var walk func(n *node, depth int)
-	walk = func(n *node, depth int) {
+	var walk func(n *tsNode, depth int)
+	walk = func(n *tsNode, depth int) {
 		switch n.Type {
 		case "comment":
 			return
@@ -48,7 +52,9 @@ func measure(n *node, src []byte, first, last int) callgraph.Metrics {
 			if n.End == n.Start || n.Type == "\n" || n.Bad && n.End == n.Start {
 				return
 			}
-			rows[n.Row] = true
+			if len(rows) == 0 || rows[len(rows)-1] != n.Row {
+				rows = append(rows, n.Row)
+			}
 			switch {
 			case literalOperands[n.Type] || n.Named:
 				h.Operand(n.Text(src))
@@ -63,7 +69,8 @@ func measure(n *node, src []byte, first, last int) callgraph.Metrics {
 		}
 	}
 	walk(n, 0)
-	m.CodeLines = len(rows)
+	slices.Sort(rows)
+	m.CodeLines = len(slices.Compact(rows))
 	m.HalsteadVolume, m.HalsteadDifficulty = h.Measures()
 	return m
 }

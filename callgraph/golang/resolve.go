@@ -50,8 +50,6 @@ type walker struct {
 	f       *file
 	caller  int // definition index of the caller, -1 for type inference only
 	tparams map[string]bool
-	// seen deduplicates edges of one call site.
-	seen map[string]bool
 	// flows makes the walker add type-flow edges (InterfacesTypeFlow); cur is the declared
 	// function whose code is walked (nil inside function literals and module code).
 	flows  bool
@@ -59,13 +57,15 @@ type walker struct {
 	curLit *node // the innermost function literal being walked, when cur is nil
 }
 
-// resolveFile resolves the calls of a file's module-level code and functions.
-func (a *analyzer) resolveFile(f *file) {
+// resolveFile resolves the calls of a file's module-level code and functions (bodies are
+// its decoded bodies, see file.bodies).
+func (a *analyzer) resolveFile(f *file, bodies []*node) {
 	if f.module >= 0 {
 		w := &walker{a: a, f: f, caller: f.module, flows: true}
 		for _, d := range f.root.Kids {
 			if d.Type == "var_declaration" {
-				for _, s := range varSpecs(d) {
+				specs, _ := f.valueSpecs(a.fe.grammar, d)
+				for _, s := range specs {
 					if v := s.Child("value"); v != nil {
 						w.walk(v, newScope(nil))
 					}
@@ -73,10 +73,7 @@ func (a *analyzer) resolveFile(f *file) {
 			}
 		}
 	}
-	for _, g := range a.fns {
-		if g.file != f {
-			continue
-		}
+	for _, g := range f.fns {
 		w := &walker{a: a, f: f, caller: g.def, tparams: g.tparams, flows: true, cur: g}
 		sc := newScope(nil)
 		if g.recv != "" {
@@ -84,7 +81,7 @@ func (a *analyzer) resolveFile(f *file) {
 		}
 		w.declareParamLocs(g.decl.Child("parameters"), sc, g, false)
 		w.declareParamLocs(g.decl.Child("result"), sc, g, true)
-		if body := g.decl.Child("body"); body != nil {
+		if body := bodies[g.ord]; body != nil {
 			w.walkKids(body, sc)
 		}
 	}
@@ -101,7 +98,8 @@ func (w *walker) declareLitParams(lit, list *node, sc *scope, results bool) {
 	if results {
 		at = w.a.flow.litResult
 	}
-	w.declareList(list, sc, func(pos int) loc { return at(lit, pos) })
+	k := w.f.key(lit)
+	w.declareList(list, sc, func(pos int) loc { return at(k, pos) })
 }
 
 // declareParamLocs declares a parameter or result list; with g and type flow, the
@@ -430,21 +428,17 @@ func (w *walker) indexForm(e *node, sc *scope) *node {
 	if e == nil || e.Type != "type_instantiation_expression" {
 		return e
 	}
-	if ix, ok := w.a.reindexed[e]; ok {
-		if ix == nil {
-			return e
-		}
-		return ix
-	}
+	k := w.f.key(e)
+	isIndex, ok := w.a.reindexed[k]
 	ix := reindex(e)
-	if ix != nil && !w.isValueName(innermost(ix), sc) {
-		ix = nil
+	if !ok {
+		isIndex = ix != nil && w.isValueName(innermost(ix), sc)
+		if w.a.reindexed == nil {
+			w.a.reindexed = map[nodeKey]bool{}
+		}
+		w.a.reindexed[k] = isIndex
 	}
-	if w.a.reindexed == nil {
-		w.a.reindexed = map[*node]*node{}
-	}
-	w.a.reindexed[e] = ix
-	if ix == nil {
+	if !isIndex {
 		return e
 	}
 	return ix
@@ -476,7 +470,7 @@ func reindex(n *node) *node {
 			if op == nil || x == nil {
 				return nil
 			}
-			op = &node{Type: "index_expression", Start: n.Start, End: a.End, Row: n.Row, Col: n.Col, EndRow: a.EndRow,
+			op = &node{Type: "index_expression", Start: n.Start, End: a.End, Row: n.Row, Col: n.Col,
 				Named: true, Kids: []*node{withField(op, "operand"), withField(x, "index")}}
 		}
 		return op
@@ -485,7 +479,7 @@ func reindex(n *node) *node {
 		if pk == nil || nm == nil {
 			return nil
 		}
-		return &node{Type: "selector_expression", Start: n.Start, End: n.End, Row: n.Row, Col: n.Col, EndRow: n.EndRow,
+		return &node{Type: "selector_expression", Start: n.Start, End: n.End, Row: n.Row, Col: n.Col,
 			Named: true, Kids: []*node{withField(retype(pk, "identifier"), "operand"), withField(retype(nm, "field_identifier"), "field")}}
 	case "type_identifier":
 		return retype(n, "identifier")
@@ -1068,7 +1062,8 @@ func (d *typeDecl) methodSet() map[string][]*fn {
 }
 
 func funcType(g *fn) *typ {
-	return &typ{kind: tFunc, results: g.resultTypes(), params: g.file.paramTypes(g.decl.Child("parameters"), g.tparams)}
+	params, _ := g.paramInfo()
+	return &typ{kind: tFunc, results: g.resultTypes(), params: params}
 }
 
 // rangeTypes returns the key and value types of ranging over a value of type t.
@@ -1367,11 +1362,12 @@ func (a *analyzer) varType(v *varDecl) *typ {
 	}
 	v.busy = true
 	w := &walker{a: a, f: v.file, caller: -1}
-	if t := v.spec.Child("type"); t != nil {
+	spec := v.file.spec(a.fe.grammar, v.spec)
+	if t := spec.Child("type"); t != nil {
 		v.t = v.file.typeExpr(t, nil)
 	} else {
-		names := v.spec.Children("name")
-		vals := exprList(v.spec.Child("value"))
+		names := spec.Children("name")
+		vals := exprList(spec.Child("value"))
 		switch {
 		case len(vals) == len(names):
 			if b := w.bindingFor(vals[v.index], newScope(nil)); b != nil {
@@ -1430,6 +1426,8 @@ func (a *analyzer) liveTypes() map[*typeDecl]bool {
 	markPtr := func(t *typ) { mark(deref(t), 0) }
 	for _, f := range a.files {
 		w := &walker{a: a, f: f, caller: -1}
+		bodies := f.bodies(a.fe.grammar)
+		ord := -1
 		var visit func(n *node)
 		visit = func(n *node) {
 			switch n.Type {
@@ -1450,7 +1448,21 @@ func (a *analyzer) liveTypes() map[*typeDecl]bool {
 				visit(k)
 			}
 		}
-		visit(f.root)
+		// The source order: a declaration's body (its last child) right after the rest.
+		for _, d := range f.root.Kids {
+			visit(d)
+			if isValueDecl(d.Type) {
+				specs, _ := f.valueSpecs(a.fe.grammar, d)
+				for _, s := range specs {
+					visit(s)
+				}
+			}
+			if d.Type == "function_declaration" || d.Type == "method_declaration" {
+				if ord++; bodies[ord] != nil {
+					visit(bodies[ord])
+				}
+			}
+		}
 	}
 	a.live = live
 	return live

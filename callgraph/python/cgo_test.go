@@ -1,6 +1,7 @@
 package python
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -36,7 +37,10 @@ func TestFlattenMatchesGoTreeSitter(t *testing.T) {
 	ref.SetLanguage(tspython.GetLanguage())
 	for k, src := range sources {
 		got := mine.parse(src, nil)
-		tree := ref.Parse(nil, src)
+		tree, err := ref.ParseCtx(context.Background(), nil, src)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var want []cnode
 		cur := sitter.NewTreeCursor(tree.RootNode())
 		var parents []int32

@@ -20,6 +20,8 @@ type collector struct {
 	nOperands int32
 	strs      []string // interned operand texts by id
 	slab      []expr
+	// caller is the definition whose code the node being visited belongs to
+	caller *defInfo
 }
 
 // newExpr allocates an expression from the collector's current slab (fewer, larger
@@ -65,6 +67,9 @@ func collectTree(path string, src []byte, t *tree, sc *scratch) *fileInfo {
 		mod.metrics = c.metrics(0, 1, nlines)
 		if t.nodes[0].kind == kModule && hasError(t) {
 			f.syntaxErr = firstError(t, path)
+		}
+		if ln := tooDeep(src); ln > 0 && (f.syntaxErr == nil || ln < f.syntaxErr.Line) {
+			f.syntaxErr = &callgraph.SyntaxError{Path: path, Line: ln, Column: 1, Msg: "too many levels of indentation"}
 		}
 	} else {
 		mod.metrics = callgraph.Metrics{Cyclomatic: 1, Lines: nlines}
@@ -225,6 +230,7 @@ func (c *collector) visitChildren(i int32, sc *scope, caller *defInfo, cond bool
 func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 	t := c.t
 	n := &t.nodes[i]
+	c.caller = caller
 	switch n.kind {
 	case kFunctionDef:
 		c.function(i, -1, sc, caller, cond)
@@ -276,6 +282,13 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 		return
 	case kAssignment:
 		c.assignment(i, sc, cond)
+		if l := t.firstNamed(i); l >= 0 {
+			c.visitTarget(l, sc, caller)
+			for ch := t.nodes[l].next; ch >= 0; ch = t.nodes[ch].next {
+				c.visit(ch, sc, caller, cond)
+			}
+		}
+		return
 	case kAugAssignment:
 		if l := t.firstNamed(i); l >= 0 && t.nodes[l].kind == kIdentifier {
 			name := c.str(l)
@@ -284,6 +297,36 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 			}
 			c.bindName(sc, name, binding{pos: n.end, cond: true, val: unknownExpr})
 		}
+		c.augmented(i, sc, caller)
+	case kAttribute:
+		if attr := lastIdent(t, i); attr != "" && c.sc.names.prop(attr) {
+			c.lazy(lazySite{kind: lzAttr, x: c.conv(i, sc), line: int32(n.row) + 1})
+		}
+	case kSubscript:
+		c.subscript(i, sc, 0, nil)
+	case kBinaryOp:
+		c.binary(i, sc)
+	case kCompareOp:
+		c.compare(i, sc)
+	case kUnaryOp:
+		c.unary(i, sc)
+	case kNotOp:
+		c.truth(t.firstNamed(i), sc)
+	case kAssert:
+		c.truth(t.firstNamed(i), sc)
+	case kBoolOp:
+		for _, ch := range t.namedChildren(i, nil) {
+			c.truth(ch, sc)
+		}
+	case kConditionalExpr:
+		if kids := t.namedChildren(i, nil); len(kids) == 3 {
+			c.truth(kids[1], sc)
+		}
+	case kInterpolation:
+		c.interpolation(i, sc)
+	case kDelete:
+		c.deleteStmt(i, sc, caller)
+		return
 	case kNamedExpr:
 		if l := t.firstNamed(i); l >= 0 && t.nodes[l].kind == kIdentifier {
 			r := t.nodes[l].next
@@ -310,6 +353,9 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 		c.visitChildren(i, sc, caller, true)
 		return
 	case kIf, kElif, kElse, kWhile, kExcept, kMatch, kCase:
+		if n.kind == kIf || n.kind == kElif || n.kind == kWhile {
+			c.truth(t.firstNamed(i), sc)
+		}
 		if n.kind == kExcept {
 			if ap := t.child(i, kAsPattern); ap >= 0 {
 				if tg := t.child(ap, kAsPatternTarget); tg >= 0 {
@@ -336,9 +382,8 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 			e := c.conv(valNode, sc)
 			line := int(n.row) + 1
 			em := c.newExpr(expr{op: eProto, x: e, name: enterName})
-			c.calls = append(c.calls,
-				&callSite{caller: caller, line: line, callee: em, implicit: true},
-				&callSite{caller: caller, line: line, callee: c.newExpr(expr{op: eProto, x: e, name: exitName}), implicit: true})
+			c.lazy(lazySite{kind: lzReady, caller: caller, x: em, line: int32(line)})
+			c.lazy(lazySite{kind: lzReady, caller: caller, x: c.newExpr(expr{op: eProto, x: e, name: exitName}), line: int32(line)})
 			enter = c.newExpr(expr{op: eCall, x: em})
 		}
 		if ap >= 0 {
@@ -465,9 +510,8 @@ func (c *collector) protoIter(i int32, iterable *expr, caller *defInfo) {
 	line := int(c.t.nodes[i].row) + 1
 	m := c.newExpr(expr{op: eProto, x: iterable, name: iterName})
 	it := c.newExpr(expr{op: eCall, x: m})
-	c.calls = append(c.calls,
-		&callSite{caller: caller, line: line, callee: m, implicit: true},
-		&callSite{caller: caller, line: line, callee: c.newExpr(expr{op: eProto, x: it, name: nextName}), implicit: true})
+	c.lazy(lazySite{kind: lzReady, caller: caller, x: m, line: int32(line)})
+	c.lazy(lazySite{kind: lzReady, caller: caller, x: c.newExpr(expr{op: eProto, x: it, name: nextName}), line: int32(line)})
 }
 
 // isAsync reports whether loop or with item i belongs to an `async for` / `async with`:
@@ -559,6 +603,9 @@ func (c *collector) bindTarget(i int32, val *expr, sc *scope, pos uint32, cond b
 		if attr == "" || obj < 0 {
 			return
 		}
+		if c.sc.names.prop(attr) && c.caller != nil {
+			c.lazy(lazySite{kind: lzAttr, op: 1, x: c.newExpr(expr{op: eAttr, x: c.conv(obj, sc), name: attr}), line: int32(t.nodes[i].row) + 1})
+		}
 		if t.nodes[obj].kind == kIdentifier {
 			name := c.str(obj)
 			for s := sc; s != nil; s = s.parent {
@@ -640,10 +687,11 @@ func (c *collector) assignment(i int32, sc *scope, cond bool) {
 			c.allNames(right, false)
 		}
 		if t.nodes[tg].kind == kSubscript {
-			// x[k] = v stores v into the container x
+			// x[k] = v stores v into the container x, or calls x.__setitem__(k, v)
 			if st := c.conv(tg, sc); st.op == eSubscript {
 				c.f.stores = append(c.f.stores, store{x: st.x, key: st.name, keyOK: st.keyOK, val: val})
 			}
+			c.subscript(tg, sc, 1, val)
 			continue
 		}
 		c.bindTarget(tg, val, sc, end, cond)
@@ -747,7 +795,6 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 				for r := t.nodes[ch].first; r >= 0; r = t.nodes[r].next {
 					switch t.nodes[r].kind {
 					case kImportPrefix:
-						level = int(t.nodes[r].end - t.nodes[r].start)
 						level = strings.Count(c.str(r), ".")
 					case kDottedName:
 						mod = cleanDotted(c.str(r))

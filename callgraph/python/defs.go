@@ -176,8 +176,10 @@ func (c *collector) function(i, dec int32, sc *scope, caller *defInfo, cond bool
 			switch {
 			case strings.HasSuffix(dn, ".cached_property") || strings.HasSuffix(dn, ".property"):
 				d.property = true
-			case strings.HasSuffix(dn, ".setter") || strings.HasSuffix(dn, ".deleter"):
-				d.accessor = true
+			case strings.HasSuffix(dn, ".setter"):
+				d.accessor, d.setter = true, true
+			case strings.HasSuffix(dn, ".deleter"):
+				d.accessor, d.deleter = true, true
 			}
 		}
 	}
@@ -230,9 +232,14 @@ func (c *collector) applyDecorators(d *defInfo, decs []*expr, caller *defInfo) {
 // class records a class definition.
 func (c *collector) class(i, dec int32, sc *scope, caller *defInfo, cond bool) {
 	t := c.t
-	decs, _ := c.decorators(dec, sc, caller)
+	decs, decNames := c.decorators(dec, sc, caller)
 	d := c.newDef(i, dec, sc, task.KindClass)
 	d.decorators = decs
+	for _, dn := range decNames {
+		if g := codeGenerator(dn); g != synthNone {
+			d.synth = g
+		}
+	}
 	if al := t.child(i, kArgumentList); al >= 0 {
 		for ch := t.nodes[al].first; ch >= 0; ch = t.nodes[ch].next {
 			nd := &t.nodes[ch]
@@ -249,9 +256,114 @@ func (c *collector) class(i, dec int32, sc *scope, caller *defInfo, cond bool) {
 	d.scope = cs
 	if b := t.child(i, kBlock); b >= 0 {
 		c.visitChildren(b, cs, caller, false)
+		if d.synth != synthNone && len(cs.names["__init__"]) == 0 {
+			c.generatedInit(d, b, cs)
+		}
 	}
 	c.bindName(sc, d.simple, binding{pos: t.nodes[i].end, cond: cond, val: c.newExpr(expr{op: eDef, def: d})})
 	c.applyDecorators(d, decs, caller)
+}
+
+// codeGenerator tells which library writes the __init__ of a class with decorator dn:
+// dataclasses (@dataclass, @dataclasses.dataclass(...)) or attrs (@attr.s, @attr.attrs,
+// @attrs.define, @define, @frozen, @mutable ...).
+func codeGenerator(dn string) uint8 {
+	if k := strings.IndexByte(dn, '('); k >= 0 {
+		dn = dn[:k]
+	}
+	dn = strings.TrimSpace(dn)
+	last := dn
+	if k := strings.LastIndexByte(dn, '.'); k >= 0 {
+		last = dn[k+1:]
+	}
+	switch {
+	case last == "dataclass":
+		return synthDataclass
+	case dn == "attr.s" || dn == "attr.attrs" || dn == "attrs.define" || dn == "attr.define" ||
+		dn == "attrs.frozen" || dn == "attr.frozen" || dn == "attrs.mutable" || dn == "attr.mutable" ||
+		dn == "define" || dn == "frozen" || dn == "mutable" || dn == "attr.dataclass":
+		return synthAttrs
+	}
+	return synthNone
+}
+
+// generatedInit gives class d, whose __init__ a library writes, a hidden __init__ (not a
+// node of the graph: a call reaching it makes no edge) whose parameters are the class's
+// fields in order, each stored as an instance attribute, so that the arguments of
+// `C(...)` flow to `self.field`. Fields are the annotated names of the class body
+// (dataclasses, attrs' define) and, for attrs, names bound to attr.ib(), attrib(),
+// field(); attrs drops a private field's leading underscores from its parameter name.
+func (c *collector) generatedInit(d *defInfo, block int32, cs *scope) {
+	t := c.t
+	ld := &defInfo{file: c.f, simple: "__init__", qual: d.qual + ".__init__", outer: cs, lambda: true, class: d, parent: d}
+	ld.fn.Kind = task.KindMethod
+	ld.params = append(ld.params, param{name: "self"})
+	for st := t.nodes[block].first; st >= 0; st = t.nodes[st].next {
+		if t.nodes[st].kind != kExpressionStatement {
+			continue
+		}
+		a := t.firstNamed(st)
+		if a < 0 || t.nodes[a].kind != kAssignment {
+			continue
+		}
+		id := t.firstNamed(a)
+		if id < 0 || t.nodes[id].kind != kIdentifier {
+			continue
+		}
+		var typ, val int32 = -1, -1
+		sawEq := false
+		for ch := t.nodes[id].next; ch >= 0; ch = t.nodes[ch].next {
+			switch {
+			case !t.nodes[ch].named && t.symName(ch) == "=":
+				sawEq = true
+			case t.nodes[ch].named && !t.nodes[ch].extra && sawEq && val < 0:
+				val = ch
+			case t.nodes[ch].named && !t.nodes[ch].extra && !sawEq && typ < 0:
+				typ = ch
+			}
+		}
+		name := c.str(id)
+		var dflt *expr
+		isField := false
+		if val >= 0 && t.nodes[val].kind == kCall {
+			if fn := t.firstNamed(val); fn >= 0 {
+				switch fnName := t.text(fn); fnName {
+				case "attr.ib", "attr.attrib", "attrib", "attr.field", "attrs.field", "field", "dataclasses.field":
+					isField = true
+					ce := c.callExpr(val, cs)
+					for k, kw := range ce.keys {
+						if kw == "default" {
+							dflt = ce.elems[k]
+						}
+					}
+				}
+			}
+		}
+		if typ >= 0 && !isField {
+			if strings.Contains(t.text(typ), "ClassVar") {
+				continue
+			}
+			isField = true
+			if val >= 0 {
+				dflt = c.conv(val, cs)
+			}
+		}
+		if !isField {
+			continue
+		}
+		pname := name
+		if d.synth == synthAttrs {
+			pname = strings.TrimLeft(name, "_")
+		}
+		k := len(ld.params)
+		ld.params = append(ld.params, param{name: pname, dflt: dflt})
+		if d.instAttrs == nil {
+			d.instAttrs = map[string][]*expr{}
+		}
+		d.instAttrs[name] = append(d.instAttrs[name], c.newExpr(expr{op: eParam, def: ld, idx: int32(k)}))
+		d.fields = append(d.fields, name)
+	}
+	d.synthInit = ld
 }
 
 // params reads a parameter list; default values and annotations are visited in the
@@ -335,6 +447,7 @@ func (c *collector) call(i int32, sc *scope, caller *defInfo) {
 	c.calls = append(c.calls, cs)
 	c.containerCall(cs)
 	c.builtinCall(cs, ce)
+	c.builtinProtocols(cs)
 }
 
 // builtinCall records what a call of a higher-order builtin does with its arguments: map
@@ -363,6 +476,32 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 	switch {
 	case fn.op == eName:
 		name = fn.name
+	case fn.op == eAttr && (fn.name == "get" || fn.name == "pop" || fn.name == "setdefault") && len(positional) >= 1 && len(positional) <= 2 && key == nil:
+		// d.get(k, default) on a container: its elements selected by k, or the default
+		sub := c.newExpr(expr{op: eSubscript, x: fn.x})
+		if k := positional[0]; k.op == eConst {
+			sub.name, sub.keyOK = k.name, true
+		} else if k.op == eName || k.op == eAttr {
+			sub.litData = &litData{elems: []*expr{k}}
+		}
+		u := c.newExpr(expr{op: eUnion, litData: &litData{elems: []*expr{sub}}})
+		if len(positional) == 2 {
+			u.elems = append(u.elems, positional[1])
+		}
+		ce.builtin = u
+		return
+	case fn.op == eAttr && len(cs.args) == 0 && (fn.name == "values" || fn.name == "items" || fn.name == "copy"):
+		all := c.newExpr(expr{op: eSubscript, x: fn.x})
+		switch fn.name {
+		case "values":
+			ce.builtin = c.newExpr(expr{op: eSeq, litData: &litData{elems: []*expr{all}}})
+		case "items":
+			pair := c.newExpr(expr{op: eSeq, litData: &litData{elems: []*expr{unknownExpr, all}}})
+			ce.builtin = c.newExpr(expr{op: eSeq, litData: &litData{elems: []*expr{pair}}})
+		default:
+			ce.builtin = fn.x
+		}
+		return
 	case fn.op == eAttr && fn.name == "sort" && key != nil:
 		// xs.sort(key=f) on a list: the key function is called on its elements
 		it := c.newExpr(expr{op: eIter, x: fn.x})
@@ -412,6 +551,23 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 		if len(positional) == 1 && key == nil {
 			ce.builtin = elemsOf(positional[0])
 		}
+	case "dict":
+		switch {
+		case len(positional) == 1 && len(cs.args) == 1:
+			ce.builtin = positional[0] // a copy of the mapping
+		case len(positional) == 0 && len(cs.args) > 0:
+			// dict(a=x, b=y): a literal with string keys
+			d := c.newExpr(expr{op: eDict, litData: &litData{}})
+			for k, a := range cs.args {
+				d.keys = append(d.keys, "s"+cs.kws[k])
+				d.elems = append(d.elems, a)
+			}
+			ce.builtin = d
+		}
+	case "staticmethod", "classmethod":
+		if len(positional) == 1 && len(cs.args) == 1 {
+			ce.builtin = positional[0] // the function, as the class attribute's value
+		}
 	}
 }
 
@@ -432,7 +588,7 @@ func (c *collector) callExpr(i int32, sc *scope) *expr {
 	if t.nodes[fn].kind == kIdentifier && t.textEq(fn, "super") {
 		for s := sc; s != nil; s = s.parent {
 			if s.kind == scopeFunction && s.def != nil && s.def.class != nil {
-				e := c.newExpr(expr{op: eSuper, def: s.def.class})
+				e := c.newExpr(expr{op: eSuper, def: s.def})
 				c.sc.callMemo[i] = e
 				return e
 			}
@@ -528,12 +684,17 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 	case kIdentifier:
 		return c.newExpr(expr{op: eName, name: c.str(i), sc: sc, pos: n.start})
 	case kAttribute:
+		if e := c.sc.callMemo[i]; e != nil {
+			return e
+		}
 		obj := t.firstNamed(i)
 		attr := lastIdent(t, i)
 		if obj < 0 || attr == "" {
 			return unknownExpr
 		}
-		return c.newExpr(expr{op: eAttr, x: c.conv(obj, sc), name: attr})
+		e := c.newExpr(expr{op: eAttr, x: c.conv(obj, sc), name: attr})
+		c.sc.callMemo[i] = e
+		return e
 	case kCall:
 		return c.callExpr(i, sc)
 	case kLambda:

@@ -50,24 +50,32 @@
 //     the path below a leading `src/` or `lib/` directory are fallbacks (namespace packages,
 //     src layouts). Relative imports are resolved by directory.
 //  3. `self.m()` and `cls.m()` through the enclosing class and its bases in C3 order
-//     (bases outside the project are left out); `super().m()` from the next class in the
-//     enclosing class's order. With value flow (level 7), self and cls also take the
-//     subclasses a method is called on, so a base-class method calling self.m() reaches
-//     each subclass's override; self then stands for the enclosing class itself only when
-//     that class is instantiated in the project or no subclass instance flows in.
-//  4. A call of a class `C()` is an edge to `C.__init__`, found through the class order.
-//     A class without `__init__` in the project (object.__init__ or a third-party base)
-//     makes no edge: the call counts as unresolved. Instances flow through assignments
-//     (`x = C(); x.m()`), and so do functions (`x = f; x()`).
+//     (bases outside the project are left out). With value flow (level 7), self and cls
+//     also take the subclasses a method is called on, so a base-class method calling
+//     self.m() reaches each subclass's override; self then stands for the enclosing class
+//     itself only when that class is instantiated in the project or no subclass instance
+//     flows in. `super().m()` continues after the method's class in the C3 order of the
+//     class of self, as Python does: in a mixin it reaches the next class of the
+//     subclass's order, not the mixin's own base.
+//  4. A call of a class `C()` is an edge to the `__new__` and `__init__` that C's order
+//     gives, when they are in the project. A dataclass (@dataclass) or an attrs class
+//     (@attr.s, @attrs.define, @define ...) without its own __init__ gets the one the
+//     library writes: its fields (annotated names; attr.ib()/field() assignments) become
+//     parameters whose arguments flow into the instance attributes, and the call is an
+//     edge to __post_init__ / __attrs_post_init__; the generated __init__ itself is not a
+//     node. A class without any of these in the project (object.__init__ or a third-party
+//     base) makes no edge: the call counts as unresolved. Instances flow through
+//     assignments (`x = C(); x.m()`), and so do functions (`x = f; x()`).
 //  5. Decorators: the scope defining a decorated function or class calls each decorator
 //     (from the innermost to the outermost); the edge starts at the definition enclosing
 //     the decorated one, or at the module. A decorator of a method in a class body is
 //     called by the code enclosing the class: class bodies are not callers, their calls
 //     belong to the enclosing function or module.
-//  6. Optional (Options.UniqueNameFallback, off by default): a method call obj.m() on a
-//     receiver of unknown value resolves to the project's method named m when that name is
-//     unique (code2flow's rule); Options.WidenNameFallback takes every method of that
-//     name.
+//  6. Guessing, an explicit option (Options.Guess): by default (GuessNone) a method
+//     call obj.m() on a receiver of unknown value makes no edge, whatever methods named m
+//     the project has; only value flow decides. GuessUnique resolves it to the project's
+//     method named m when that name is unique (code2flow's rule), GuessAll to every method
+//     of that name. A receiver with a known value is never guessed about.
 //  7. Value flow (on unless Options.NoValueFlow): arguments flow into the parameters of
 //     the resolved callees (positional, keyword, defaults; *args and **kwargs are not
 //     followed), return values flow out of calls (calling a generator function returns a
@@ -78,8 +86,12 @@
 //     dict literals indexed by constants (literals, or names and imported names bound only
 //     to literals; parameters are not narrowed, since outside callers pass other values)
 //     yield their elements, as do values stored into them later (x[k] = v, append, insert,
-//     extend, update, setdefault), constant slices and iteration over literals; tuples
-//     returned by calls are unpacked element-wise. A decorated name evaluates to what its
+//     extend, update, setdefault), constant slices and iteration over literals, and what
+//     dict(literal), dict(k=v), x.copy(), x.get(k, d), x.pop(k, d), x.setdefault(k, d),
+//     x.values() and x.items() give on such a literal (a dispatch table `VALIDATORS =
+//     dict(validators)` read with `.get(keyword)` calls its functions);
+//     staticmethod(f) and classmethod(f) in a class body are f; tuples returned by calls
+//     are unpacked element-wise. A decorated name evaluates to what its
 //     decorators return when they are project functions returning project functions (a
 //     wrapper, the function itself handed back), as Python binds it; when a decorator lies
 //     outside the project (functools, a framework) or is a project class (its instances'
@@ -88,19 +100,47 @@
 //     that returns one of its parameters unchanged returns, at each call, that call's own
 //     argument, which keeps identity functions and decorators precise. Arguments are
 //     propagated to a fixpoint in at most four rounds. Abstract value sets are capped at
-//     32 values.
+//     32 values, or 64 when the extra ones are functions (dispatch tables).
 //
-// Calls the syntax makes without parentheses are call sites too: a for loop or a
-// comprehension over an instance of a project class calls its __iter__ and the __next__
-// of what __iter__ returns (the loop variable takes __next__'s results, or the values a
-// generator __iter__ yields); `with E as t` calls E's __enter__ and __exit__ and binds t
-// to __enter__'s result; `async for` and `async with` call the asynchronous methods;
-// `raise C` of a class instantiates it (an edge to C.__init__). Builtins that call their
-// function arguments do so on behalf of their caller: map and filter call the function,
-// sorted, min, max and a list's sort call the key= function, with the elements of the
-// iterables as arguments (unless the builtin's name is rebound); iterating what map
-// returns gives the function's results, and filter, sorted, reversed, list, tuple, set,
-// frozenset and iter return the elements of their argument.
+// Calls the syntax makes without parentheses are call sites too, as the data model
+// dispatches them (special methods are looked up on the class, through its order):
+//
+//   - iteration: a for loop, a comprehension, and the builtins that iterate (list, tuple,
+//     set, frozenset, sorted, enumerate, zip, sum, any, all, dict, and the iterables of
+//     map and filter) call the iterable's __iter__ and the __next__ of what it returns
+//     (the loop variable takes __next__'s results, or the values a generator __iter__
+//     yields); `async for` calls __aiter__/__anext__;
+//   - `with E as t` calls E's __enter__ and __exit__ and binds t to __enter__'s result
+//     (`async with`: __aenter__, __aexit__); `raise C` of a class instantiates it;
+//   - operators: a + b calls a's __add__; b's reflected __radd__ only when a is a literal
+//     or every value a may have is known and none has __add__ (a of unknown value makes
+//     no guess); a += b calls __iadd__, or __add__ without it; -a, +a, ~a call __neg__,
+//     __pos__, __invert__; comparisons call __lt__, __le__, __eq__... with their
+//     reflections, != falls back to __eq__, `in` calls the container's __contains__
+//     (falling back to __iter__, then __getitem__);
+//   - subscripts: x[k] calls __getitem__, x[k] = v __setitem__, del x[k] __delitem__;
+//   - conversions: str(x), print(x), "%s" % x and f"{x!s}" call __str__; repr(x), "%r"
+//     and {x!r} call __repr__; format(x), f"{x}" and "...".format(x) call __format__;
+//     a truth test (if, while, and, or, not, assert, bool()) calls __bool__, else __len__;
+//     len, hash, next, int, float, abs, reversed call their special method. Where a
+//     class lacks the method and object's default delegates (object.__str__ calls
+//     __repr__, object.__format__ calls str), the delegate is called, unless a base of
+//     the class lies outside the project (it may define the method itself);
+//   - properties: reading obj.p where p is a property (@property, @cached_property,
+//     p = property(fget, fset)) of obj's class or of a class in its order (a mixin)
+//     calls the getter, and gives what it returns; obj.p = v calls the setter, del obj.p
+//     the deleter; super().p reads the next class's property.
+//
+// Builtins that call their function arguments do so on behalf of their caller: map and
+// filter call the function, sorted, min, max and a list's sort call the key= function,
+// with the elements of the iterables as arguments (unless the builtin's name is
+// rebound); iterating what map returns gives the function's results, and filter,
+// sorted, reversed, list, tuple, set, frozenset and iter return the elements of their
+// argument. Implicit calls are only recorded where the project defines the special
+// method or a property of that name (a scan of the sources before parsing), and are
+// resolved once, over the values the rounds of level 7 found: their arguments do not
+// flow into the special methods' parameters. Conversions, comparisons and truth tests
+// consider names, attributes and subscripts only, not what calls return.
 //
 // Analysis.CallSites counts every call expression plus one synthetic call per decorator
 // application and each implicit call above that reaches project code (the others are not
@@ -114,8 +154,8 @@
 // classes), except that an assignment replacing a method the class defines is ignored
 // (freezing or mocking an object would otherwise redirect every call of that method);
 // assignments to module attributes (module.x = f) are not tracked; calls of builtins are
-// not edges; reading a property (@property, @cached_property) on an instance evaluates
-// to what its getter returns, but the read itself is not a call edge to the getter.
+// not edges; reading a property is a call edge to its getter (PyCG has none); implicit
+// calls of special methods are edges.
 //
 // # Metrics
 //
@@ -145,22 +185,28 @@
 // recovered, and a *callgraph.SyntaxError with the 1-based line and column of the first
 // ERROR or MISSING node. Arbitrary bytes (binary, invalid UTF-8) never make the front end
 // panic; a file over 4 GiB (tree-sitter's limit) is reported as a *callgraph.SyntaxError
-// at 1:1 and analysed as empty. Match claims .py files only (stubs, .pyi, would add
+// at 1:1 and analysed as empty. A line that would open a 100th level of indentation is a
+// *callgraph.SyntaxError "too many levels of indentation" at that line, as CPython
+// reports it (tree-sitter has no such limit, and past 255 levels its grammar silently
+// loses definitions, so such a file must not pass as clean). Match claims .py files only (stubs, .pyi, would add
 // duplicate definitions). A Frontend is safe for concurrent use:
 // each Analyze parses on its own workers, each owning one tree-sitter parser that it
 // closes, and no tree outlives the parse of its file.
 //
 // # Cost
 //
-// On the installed networkx package (≈165k lines, 7,150 definitions, 32,059 edges),
-// measured on an idle 2-core machine with
+// On the installed networkx package (≈165k lines, 7,150 definitions, 42k edges), measured
+// with
 //
-//	go test ./callgraph/python -run '^$' -bench 'Networkx' -benchtime 5x -count 3
+//	go test ./callgraph/python -run '^$' -bench 'Networkx$' -benchtime 2x -count 4
 //
-// one worker builds the call graph in 1.96× the wall time (2.06× the CPU time) of parsing
-// the same files with go-tree-sitter alone (BenchmarkParseOnlyNetworkx); with a worker per
-// core (the default) the build takes 1.32× that single-parser time. Of the single-worker
-// time over parsing, about a fifth is copying the tree out of C, a fifth the definition and
-// call collection, a third the resolution (levels 1–7) and the rest garbage collection.
-// Peak resident memory is about 185 MB for either.
+// one worker builds the call graph in about 2.0× the CPU time of parsing the same files
+// with go-tree-sitter alone (BenchmarkParseOnlyNetworkx; 1.93× before implicit calls and
+// property accessors were resolved, on a loaded machine where the ratio varies by ±0.1).
+// Peak resident memory is about 200 MB.
+//
+// Operator-heavy code costs more: on sympy (753k lines), bench/pycg measures 2.65× the
+// CPU time of parsing, 2.1 GB peak, 1.04M edges (1.93×, 1.1 GB and 187k edges without
+// implicit calls): most arithmetic, comparison and attribute read in sympy is a call of
+// Expr's special methods or of a property.
 package python

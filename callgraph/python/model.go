@@ -74,14 +74,14 @@ const (
 	eParam             // parameter idx of def
 	eSelf              // the self parameter of method def: an instance of its class or of a subclass it was called on
 	eClass             // the cls parameter of class method def: its class, or a subclass it was called on
-	eSuper             // super() inside a method of class def
+	eSuper             // super() inside method def: the classes after def's class in the order of self's class
 	eSeq               // a list, tuple or set literal (elems)
 	eDict              // a dict literal (keys, elems)
 	eSubscript         // x[key]
 	eUnion             // any of elems (a or b, a if c else b)
 	eIter              // an element of iterating over x
 	eConst             // an integer or plain string constant (name holds constKey's form)
-	eProto             // the method name (a dunder) of the instances x evaluates to: implicit protocol calls
+	eProto             // the method name (a dunder) of the instances x evaluates to: implicit protocol calls; litData.keys, when set, are fallbacks tried in order when a class (with no base outside the project) lacks the method
 	eClassOf           // the project classes x evaluates to (raise C: C is instantiated)
 	eBuiltinArg        // x, when the builtin function called name (looked up in sc) is not rebound
 )
@@ -163,11 +163,21 @@ type defInfo struct {
 	// property marks a property getter (@property, @cached_property): reading it on an
 	// instance gives what it returns; accessor marks its @x.setter and @x.deleter
 	property, accessor bool
-	decorators         []*expr // decorator expressions, innermost last
-	decCall            *expr   // the value of the decorated name: the outermost decorator's result
-	bases              []*expr
-	instAttrs          map[string][]*expr
-	initAttrs          map[string]bool // instance attributes __init__ always sets
+	setter, deleter    bool // the accessor is @x.setter / @x.deleter
+	// synth is the code generator that writes the class's __init__ (synthDataclass,
+	// synthAttrs); synthInit is that generated __init__: a hidden definition whose
+	// parameters are the fields and which stores them as instance attributes
+	synth     uint8
+	synthInit *defInfo
+	fields    []string // a generated __init__'s class: its fields' attribute names, in order
+	// extBase marks a class with a base outside the project (computed with its order):
+	// special methods it lacks may be inherited from there
+	extBase    bool
+	decorators []*expr // decorator expressions, innermost last
+	decCall    *expr   // the value of the decorated name: the outermost decorator's result
+	bases      []*expr
+	instAttrs  map[string][]*expr
+	initAttrs  map[string]bool // instance attributes __init__ always sets
 	// attributes assigned from outside the class: on instances (obj.x = v) and on the
 	// class itself (C.x = v), found while resolving
 	dynAttrs, dynClassAttrs map[string][]*expr
@@ -229,7 +239,42 @@ type fileInfo struct {
 	all        []string
 	hasAll     bool
 	syntaxErr  *callgraph.SyntaxError
+	// lazy holds the implicit call sites that only matter when the project defines the
+	// special methods or properties they would call (materialized by the resolver)
+	lazy []lazySite
 }
+
+// lazyKind classifies the implicit call sites recorded in fileInfo.lazy.
+type lazyKind uint8
+
+const (
+	lzBinary    lazyKind = iota // x <op> y: x.__op__(y), or y.__rop__(x); op indexes binaryOps
+	lzAug                       // x <op>= y: x.__iop__(y), falling back to __op__, or y.__rop__(x)
+	lzCompare                   // x <op> y: op indexes compareOps
+	lzUnary                     // <op> x: op indexes unaryOps
+	lzConvert                   // str(x), repr(x), format(x), f-strings, %, truth tests: op indexes conversions
+	lzSubscript                 // x[y]: op 0 get, 1 set, 2 delete
+	lzAttr                      // x (an eAttr) read, assigned or deleted (op 0, 1, 2): property accessors
+	lzBuiltin                   // y(x) for a builtin y: op indexes conversions
+	lzIterate                   // y(x) for a builtin y that iterates over x: __iter__, then __next__ of its result
+	lzReady                     // a call of x with no arguments (for loops, with statements)
+)
+
+// lazySite is an implicit call site: the syntax (or a builtin) calls a special method or
+// a property accessor of the values of x.
+type lazySite struct {
+	caller *defInfo
+	x, y   *expr
+	line   int32
+	kind   lazyKind
+	op     uint8
+}
+
+const (
+	synthNone uint8 = iota
+	synthDataclass
+	synthAttrs
+)
 
 // valueKind classifies abstract values.
 type valueKind uint8
@@ -239,7 +284,7 @@ const (
 	vInst                      // an instance of a class definition
 	vModule                    // a module or package of the project (by key)
 	vExternal                  // something outside the project (a third-party module)
-	vSuper                     // super() in a method of class def
+	vSuper                     // super() in a method of class recv, on an instance of class def
 	vSeq                       // a container literal (expression)
 	vGen                       // a generator returned by calling generator function def
 )

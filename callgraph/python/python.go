@@ -15,14 +15,16 @@ import (
 )
 
 // Options configure the front end. The zero value resolves levels 1–5 and 7 of
-// spec/callgraph.md and leaves the name fallback (level 6) off.
+// spec/callgraph.md and makes no guesses: a method call on a receiver of unknown value
+// has no edge (GuessNone).
 type Options struct {
-	// UniqueNameFallback resolves a method call on a receiver whose value is unknown,
-	// obj.m(), to the project's method named m when exactly one method has that name
-	// (code2flow's rule). Off by default.
+	// Guess selects what a method call obj.m() on a receiver whose value is unknown
+	// resolves to (level 6 of spec/callgraph.md). The default, GuessNone, makes no edge:
+	// only value flow decides which classes a receiver may be.
+	Guess Guess
+	// UniqueNameFallback is Guess: GuessUnique (kept for existing callers).
 	UniqueNameFallback bool
-	// WidenNameFallback resolves such a call to every method named m, however many
-	// there are. It implies UniqueNameFallback.
+	// WidenNameFallback is Guess: GuessAll (kept for existing callers).
 	WidenNameFallback bool
 	// NoValueFlow turns off level 7 (values flowing through parameters and returns,
 	// instance attributes and container literals) and keeps levels 1–5 only: names bound
@@ -32,6 +34,20 @@ type Options struct {
 	Workers int
 }
 
+// Guess is how a method call on a receiver of unknown value is resolved.
+type Guess uint8
+
+const (
+	// GuessNone makes no edge (the default): precision first.
+	GuessNone Guess = iota
+	// GuessUnique resolves obj.m() to the project's method named m when exactly one
+	// method has that name (code2flow's rule).
+	GuessUnique
+	// GuessAll resolves obj.m() to every method of the project named m (name matching,
+	// as simple call-graph tools do): recall first, at a large cost in precision.
+	GuessAll
+)
+
 // Frontend is the Python front end. It is safe for concurrent use.
 type Frontend struct {
 	opts Options
@@ -39,8 +55,11 @@ type Frontend struct {
 
 // New returns a Python front end.
 func New(opts Options) *Frontend {
-	if opts.WidenNameFallback {
-		opts.UniqueNameFallback = true
+	switch {
+	case opts.WidenNameFallback:
+		opts.Guess = max(opts.Guess, GuessAll)
+	case opts.UniqueNameFallback:
+		opts.Guess = max(opts.Guess, GuessUnique)
 	}
 	return &Frontend{opts: opts}
 }
@@ -58,7 +77,7 @@ func (*Frontend) Match(path string) bool { return strings.HasSuffix(path, ".py")
 func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (*callgraph.Analysis, error) {
 	sorted := append([]callgraph.SourceFile(nil), files...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
-	infos, err := fe.parseAll(ctx, sorted)
+	infos, err := fe.parseAll(ctx, sorted, scanNames(sorted))
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +90,7 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 }
 
 // parseAll parses and collects the files on a pool of workers, each owning one parser.
-func (fe *Frontend) parseAll(ctx context.Context, files []callgraph.SourceFile) ([]*fileInfo, error) {
+func (fe *Frontend) parseAll(ctx context.Context, files []callgraph.SourceFile, names *projectNames) ([]*fileInfo, error) {
 	infos := make([]*fileInfo, len(files))
 	workers := fe.opts.Workers
 	if workers <= 0 {
@@ -94,7 +113,7 @@ func (fe *Frontend) parseAll(ctx context.Context, files []callgraph.SourceFile) 
 				return
 			}
 			defer p.close()
-			var sc scratch
+			sc := scratch{names: names}
 			for i := range next {
 				if ctx.Err() != nil {
 					continue
@@ -190,14 +209,21 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) ([]resolution, err
 			break
 		}
 	}
-	if fe.opts.UniqueNameFallback {
+	// The implicit calls of operators, conversions, subscripts and property accesses are
+	// resolved once, over the values the rounds above found: their arguments do not flow
+	// back (a special method's parameters take no values from them), which keeps their
+	// cost to one evaluation each.
+	for _, f := range r.files {
+		res = r.resolveLazy(f, res)
+	}
+	if fe.opts.Guess != GuessNone {
 		for k := range res {
 			cs := res[k].site
-			if len(res[k].targets) > 0 || cs.callee.op != eAttr || len(r.eval(cs.callee.x)) > 0 {
+			if len(res[k].targets) > 0 || cs.callee == nil || cs.callee.op != eAttr || len(r.eval(cs.callee.x)) > 0 {
 				continue
 			}
 			cands := r.methods[cs.callee.name]
-			if len(cands) == 1 || (fe.opts.WidenNameFallback && len(cands) > 1) {
+			if len(cands) == 1 || (fe.opts.Guess == GuessAll && len(cands) > 1) {
 				for _, d := range cands {
 					res[k].targets = appendDef(res[k].targets, d)
 				}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -318,6 +319,13 @@ func TestNameFallback(t *testing.T) {
 	wide := analyze(t, Options{WidenNameFallback: true}, files...)
 	assert.Equal(t, []string{"main.py::run -> a.py::A.shared", "main.py::run -> a.py::A.unique", "main.py::run -> b.py::B.shared"}, edges(wide))
 	assert.Equal(t, 1, wide.Unresolved)
+	// the Guess modes are the same switches
+	assert.Equal(t, edges(off), edges(analyze(t, Options{Guess: GuessNone}, files...)))
+	assert.Equal(t, edges(uniq), edges(analyze(t, Options{Guess: GuessUnique}, files...)))
+	assert.Equal(t, edges(wide), edges(analyze(t, Options{Guess: GuessAll}, files...)))
+	// a flow fact beats the guess: a receiver known to be a B calls B.shared only
+	known := append(files[:4:4], "main.py", "from b import B\n\ndef run():\n    obj = B()\n    obj.shared()\n")
+	assert.Equal(t, []string{"main.py::run -> b.py::B.shared"}, edges(analyze(t, Options{Guess: GuessAll}, known...)))
 }
 
 func TestNoValueFlow(t *testing.T) {
@@ -420,4 +428,54 @@ func TestContextCancelled(t *testing.T) {
 	require.Error(t, err)
 	assert.True(t, errors.Is(err, context.Canceled))
 	assert.True(t, strings.HasPrefix(err.Error(), "python: "))
+}
+
+// TestIndentationLimit: CPython refuses a line that would open the 100th indentation level
+// ("too many levels of indentation"); tree-sitter has no such limit and silently loses
+// definitions past 255 levels. The front end reports a syntax error at the line CPython
+// names (checked with /usr/bin/python3: 99 nested defs parse, 100 do not).
+func TestIndentationLimit(t *testing.T) {
+	nested := func(n int, indent string) string {
+		var sb strings.Builder
+		for i := 0; i < n; i++ {
+			sb.WriteString(strings.Repeat(indent, i) + "def f" + strconv.Itoa(i) + "():\n")
+		}
+		sb.WriteString(strings.Repeat(indent, n) + "pass\n")
+		return sb.String()
+	}
+	for _, tc := range []struct {
+		name  string
+		src   string
+		line  int // 0: no error
+		ndefs int
+	}{
+		{"99 levels", nested(99, " "), 0, 99},
+		{"100 levels", nested(100, " "), 101, 100},
+		{"tabs", nested(100, "\t"), 101, -1},
+		{"300 levels", nested(300, " "), 101, -1},
+		{"brackets and strings do not indent", "x = (\n" + strings.Repeat(" ", 150) + "1)\ns = \"\"\"\n" + strings.Repeat(" ", 150) + "text\n\"\"\"\n", 0, 0},
+		{"comments and blank lines do not indent", strings.Repeat(" ", 120) + "# c\n" + strings.Repeat(" ", 120) + "\nx = 1\n", 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := analyze(t, Options{}, "d.py", tc.src)
+			if tc.line == 0 {
+				assert.Empty(t, a.Errors)
+			} else {
+				require.Len(t, a.Errors, 1)
+				var se *callgraph.SyntaxError
+				require.True(t, errors.As(a.Errors[0], &se))
+				assert.Equal(t, tc.line, se.Line)
+				assert.Equal(t, "too many levels of indentation", se.Msg)
+			}
+			if tc.ndefs >= 0 {
+				n := 0
+				for _, d := range a.Definitions {
+					if d.Kind != task.KindModule {
+						n++
+					}
+				}
+				assert.Equal(t, tc.ndefs, n)
+			}
+		})
+	}
 }

@@ -8,8 +8,13 @@ import (
 )
 
 // maxValues bounds the abstract values kept per expression (precision over recall: a
-// larger set is almost always a sign of lost precision).
-const maxValues = 32
+// larger set is almost always a sign of lost precision), except that functions may fill
+// up to maxFunctions: a dispatch table (a dict of keyword → validator function) holds
+// dozens of them legitimately.
+const (
+	maxValues    = 32
+	maxFunctions = 64
+)
 
 // maxRounds bounds the parameter-flow fixpoint iterations.
 const maxRounds = 4
@@ -22,8 +27,11 @@ type resolver struct {
 	names   map[string]string     // dotted module name → key
 	round   int32                 // the memo epoch: memos of other epochs are stale unless stable
 	methods map[string][]*defInfo // simple name → methods, for the name fallback
-	depth   int
-	noFlow  bool // level 7 off
+	props   map[string]bool       // names of property accessors (decorated, or name = property(...))
+	// protoMemo holds protoMethods' results
+	protoMemo map[protoKey][]value
+	depth     int
+	noFlow    bool // level 7 off
 	// per-round memo of module attribute and star-import lookups (nil while computing,
 	// which cuts import cycles)
 	attrMemo map[attrKey]memoEntry
@@ -131,13 +139,18 @@ func newResolver(files []*fileInfo) *resolver {
 		}
 	}
 	r.methods = map[string][]*defInfo{}
+	r.props = map[string]bool{}
 	for _, f := range files {
 		for _, d := range f.defs {
 			if d.class != nil {
 				r.methods[d.simple] = append(r.methods[d.simple], d)
+				if d.property || d.accessor {
+					r.props[d.simple] = true
+				}
 			}
 		}
 	}
+	r.props = r.classicProperties(r.props)
 	return r
 }
 
@@ -244,8 +257,11 @@ func (r *resolver) evalOp(e *expr) []value {
 		for _, v := range r.eval(e.x) {
 			out = union(out, r.callResultAt(v, e))
 		}
-		if e.litData != nil && e.builtin != nil && !r.noFlow && r.isBuiltin(e.x.sc, e.x.name) {
-			out = union(out, r.eval(e.builtin))
+		if e.litData != nil && e.builtin != nil && !r.noFlow {
+			// a builtin function (not rebound), or a method of a container literal
+			if e.x.op == eName && r.isBuiltin(e.x.sc, e.x.name) || e.x.op == eAttr && r.isContainer(e.x.x) {
+				out = union(out, r.eval(e.builtin))
+			}
 		}
 		return out
 	case eBuiltinArg:
@@ -312,20 +328,12 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return out
 	case eSelf:
-		d := e.def
-		if !d.class.hasSub || r.noFlow {
-			return d.class.instValue()
+		if !e.def.class.hasSub || r.noFlow {
+			return e.def.class.instValue()
 		}
-		// self is an instance of a subclass the method was called on, or of the class
-		// itself when the class is instantiated in the project (or nothing is known)
-		r.unstable++ // subclass instances may still flow in
-		d.selfRead = true
 		var out []value
-		if d.class.instantiated || len(d.selfFlows) == 0 {
-			out = append(out, value{kind: vInst, def: d.class})
-		}
-		for _, k := range d.selfFlows {
-			out = addValues(out, value{kind: vInst, def: k})
+		for _, c := range r.selfClasses(e.def) {
+			out = addValues(out, value{kind: vInst, def: c})
 		}
 		return out
 	case eClass:
@@ -340,7 +348,13 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return out
 	case eSuper:
-		return []value{{kind: vSuper, def: e.def}}
+		// the lookup continues after the method's class in the order of the class of
+		// the instance: a mixin's super() reaches the next class of the subclass's order
+		var out []value
+		for _, v := range r.selfClasses(e.def) {
+			out = addValues(out, value{kind: vSuper, def: v, recv: e.def.class})
+		}
+		return out
 	case eSeq, eDict:
 		return []value{{kind: vSeq, lit: e}}
 	case eSubscript:
@@ -443,16 +457,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return out
 	case eProto:
-		if len(r.methods[e.name]) == 0 {
-			return nil // no class of the project defines the method
-		}
-		var out []value
-		for _, v := range r.eval(e.x) {
-			if v.kind == vInst {
-				out = union(out, r.protoMethods(v.def, e.name))
-			}
-		}
-		return out
+		return r.evalProto(e)
 	case eClassOf:
 		var out []value
 		for _, v := range r.eval(e.x) {
@@ -463,6 +468,46 @@ func (r *resolver) evalOp(e *expr) []value {
 		return out
 	}
 	return nil
+}
+
+// isContainer reports whether e may evaluate to a container literal.
+func (r *resolver) isContainer(e *expr) bool {
+	for _, v := range r.eval(e) {
+		if v.kind == vSeq {
+			return true
+		}
+	}
+	return false
+}
+
+// selfClasses returns the classes of the instances method d's self may be: its class,
+// and, with value flow, the subclasses it was called on (the class itself only when it
+// is instantiated in the project or nothing else flows in).
+func (r *resolver) selfClasses(d *defInfo) []*defInfo {
+	if !d.class.hasSub || r.noFlow {
+		return []*defInfo{d.class}
+	}
+	r.unstable++ // subclass instances may still flow in
+	d.selfRead = true
+	var out []*defInfo
+	if d.class.instantiated || len(d.selfFlows) == 0 {
+		out = append(out, d.class)
+	}
+	for _, k := range d.selfFlows {
+		out = appendDef(out, k)
+	}
+	return out
+}
+
+// after returns how many classes of c's order come up to and including class k (the
+// number to skip for super() in a method of k on an instance of c).
+func (r *resolver) after(c, k *defInfo) int {
+	for i, m := range r.mro(c) {
+		if m == k {
+			return i + 1
+		}
+	}
+	return len(r.mro(c)) + 1
 }
 
 // allIndices reports whether every key is an integer constant (a list index).
@@ -553,14 +598,42 @@ func (r *resolver) isBuiltin(sc *scope, name string) bool {
 
 // protoMethods returns the methods named name (a dunder the syntax calls implicitly)
 // that instances of class c have, bound to the instance.
+//
+// Python looks special methods up on the type, so only the class bodies of c's order
+// count (not instance attributes); class bodies do not change while resolving, so the
+// result is computed once per class and name.
 func (r *resolver) protoMethods(c *defInfo, name string) []value {
-	var out []value
-	for _, m := range r.classAttr(c, name, true, 0) {
-		if m.kind == vDef && m.def.fn.Kind == "method" {
-			out = addValues(out, m)
-		}
+	k := protoKey{c, name}
+	if out, ok := r.protoMemo[k]; ok {
+		return out
 	}
+	var out []value
+	for _, cl := range r.mro(c) {
+		bs := cl.scope.names[name]
+		if len(bs) == 0 {
+			continue
+		}
+		for _, b := range reaching(bs, ^uint32(0)) {
+			if b.val.op != eDef {
+				continue
+			}
+			d := b.val.def
+			if d.fn.Kind == "method" && d.class == cl {
+				out = addValues(out, value{kind: vDef, def: d, bound: !d.static, recv: c})
+			}
+		}
+		break
+	}
+	if r.protoMemo == nil {
+		r.protoMemo = map[protoKey][]value{}
+	}
+	r.protoMemo[k] = out
 	return out
+}
+
+type protoKey struct {
+	c    *defInfo
+	name string
 }
 
 // iterInstance returns the elements of iterating over an instance of class c: the
@@ -906,7 +979,7 @@ func (r *resolver) attr(v value, name string) []value {
 	case vInst:
 		return r.classAttr(v.def, name, true, 0)
 	case vSuper:
-		return r.classAttr(v.def, name, true, 1)
+		return r.classAttr(v.def, name, true, r.after(v.def, v.recv))
 	}
 	return nil
 }
@@ -970,7 +1043,7 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 			for _, v := range r.eval(b.val) {
 				if v.kind == vDef && v.def.class != nil && v.def.fn.Kind == "method" {
 					v.bound = (inst || v.def.classMethod) && !v.def.static
-					if v.bound && skip == 0 {
+					if v.bound {
 						v.recv = c // the instance's class, or the class a class method is called on
 					}
 					if inst && v.def.property && !r.noFlow {
@@ -1001,11 +1074,16 @@ func (r *resolver) mro(c *defInfo) []*defInfo {
 	var seqs [][]*defInfo
 	var bases []*defInfo
 	for _, b := range c.bases {
+		found := false
 		for _, v := range r.eval(b) {
 			if v.kind == vDef && v.def.fn.Kind == "class" && v.def != c {
 				bases = append(bases, v.def)
+				found = true
 				break
 			}
+		}
+		if !found && !(b.op == eName && b.name == "object") {
+			c.extBase = true
 		}
 	}
 	for _, b := range bases {
@@ -1178,12 +1256,7 @@ func (r *resolver) targets(v value) (defs []*defInfo, bound bool) {
 		if v.def.fn.Kind != "class" {
 			return []*defInfo{v.def}, v.bound
 		}
-		for _, m := range r.classAttr(v.def, "__init__", true, 0) {
-			if m.kind == vDef && m.def.fn.Kind != "class" {
-				defs = append(defs, m.def)
-			}
-		}
-		return defs, true
+		return r.constructors(v.def), true
 	case vInst:
 		for _, m := range r.classAttr(v.def, "__call__", true, 0) {
 			if m.kind == vDef && m.def.fn.Kind != "class" {
@@ -1227,13 +1300,18 @@ func union(out, vs []value) []value {
 func addValues(out []value, vs ...value) []value {
 outer:
 	for _, v := range vs {
-		for _, o := range out {
-			if o == v {
+		for k := range out {
+			// the pointers first: they tell most values apart
+			if o := &out[k]; o.def == v.def && o.lit == v.lit && o.recv == v.recv && o.kind == v.kind &&
+				o.bound == v.bound && o.sliced == v.sliced && o.off == v.off && o.key == v.key {
 				continue outer
 			}
 		}
-		if len(out) >= maxValues {
-			return out
+		if len(out) >= maxValues && (v.kind != vDef || len(out) >= maxFunctions) {
+			if v.kind == vDef && len(out) < maxFunctions {
+				out = append(out, v)
+			}
+			continue
 		}
 		out = append(out, v)
 	}

@@ -87,6 +87,15 @@ const (
 	kKeywordSeparator
 	kPositionalSeparator
 	kRaise
+	kBinaryOp
+	kCompareOp
+	kUnaryOp
+	kNotOp
+	kDelete
+	kInterpolation
+	kTypeConversion
+	kAssert
+	kLiteral // float, true, false, none, ellipsis: never an instance of a project class
 )
 
 var kindNames = map[string]kind{
@@ -170,6 +179,19 @@ var kindNames = map[string]kind{
 	"keyword_separator":        kKeywordSeparator,
 	"positional_separator":     kPositionalSeparator,
 	"raise_statement":          kRaise,
+	"binary_operator":          kBinaryOp,
+	"comparison_operator":      kCompareOp,
+	"unary_operator":           kUnaryOp,
+	"not_operator":             kNotOp,
+	"delete_statement":         kDelete,
+	"interpolation":            kInterpolation,
+	"type_conversion":          kTypeConversion,
+	"assert_statement":         kAssert,
+	"float":                    kLiteral,
+	"true":                     kLiteral,
+	"false":                    kLiteral,
+	"none":                     kLiteral,
+	"ellipsis":                 kLiteral,
 }
 
 // symInfo describes one grammar symbol.
@@ -246,7 +268,6 @@ type tree struct {
 
 // scratch holds buffers one worker reuses from file to file.
 type scratch struct {
-	cn    []cnode
 	nodes []node
 	last  []int32
 	inStr []bool
@@ -254,8 +275,12 @@ type scratch struct {
 	// Halstead distinct counting: stamp per operator symbol and per operand id
 	opStamp, argStamp []int32
 	stamp             int32
-	// callMemo[i] is the eCall expression of call node i (see collector.callExpr)
+	// callMemo[i] is the expression of node i when it is converted once and shared: the
+	// eCall of a call (see collector.callExpr), a lambda's eDef, an attribute's eAttr, an
+	// operator's union of special-method calls
 	callMemo []*expr
+	// names are the project-wide facts of the current analysis (nil: unknown)
+	names *projectNames
 	// code-row marks and their prefix sums, and the operand intern table of one file
 	mark   []bool
 	rows   []int32

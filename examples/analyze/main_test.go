@@ -28,7 +28,26 @@ type goldenFile struct {
 		LLF, LLNull, AIC, BIC float64
 		McFadden              float64 `json:"mcfadden_r2"`
 		Separation            string
+		CILo                  []float64 `json:"ci_lo"`
+		CIHi                  []float64 `json:"ci_hi"`
+		LLRExact              float64   `json:"llr_exact"`
+		LLRPValueExact        float64   `json:"llr_pvalue_exact"`
+		DfModel               int       `json:"df_model"`
+		DfResid               int       `json:"df_resid"`
 	}
+	LogitReal []struct {
+		Name, Package, YCol string   `json:"-"`
+		XCols               []string `json:"x_cols"`
+		ZScore              bool
+		DDoF                int
+		Coef, SE, Z, P      []float64
+		CILo                []float64 `json:"ci_lo"`
+		CIHi                []float64 `json:"ci_hi"`
+		LLF                 float64
+		LLRPValueExact      float64 `json:"llr_pvalue_exact"`
+		N                   int
+		Summary             []string
+	} `json:"logit_real"`
 	MWU []struct {
 		Name, Alternative, Method string
 		X, Y                      []float64
@@ -169,17 +188,40 @@ func TestLogitCommand(t *testing.T) {
 			if c.ZScore {
 				args = append(args, "-zscore", "-ddof", strconv.Itoa(c.DDoF))
 			}
+			args = append(args, "-json")
 			out := runOK(t, args...)
 			checkNums(t, out, "coef", c.Coef)
 			checkNums(t, out, "se", c.SE)
 			checkNums(t, out, "z", c.Z)
 			checkNums(t, out, "p", c.P)
+			checkNums(t, out, "ci_low", c.CILo)
+			checkNums(t, out, "ci_high", c.CIHi)
 			checkNum(t, out, "llf", c.LLF)
 			checkNum(t, out, "llnull", c.LLNull)
 			checkNum(t, out, "mcfadden_r2", c.McFadden)
 			checkNum(t, out, "aic", c.AIC)
 			checkNum(t, out, "bic", c.BIC)
+			checkNum(t, out, "llr", c.LLRExact)
+			checkNum(t, out, "llr_pvalue", c.LLRPValueExact)
 			checkNum(t, out, "n", float64(len(c.Y)))
+			checkNum(t, out, "df_model", float64(c.DfModel))
+			checkNum(t, out, "df_resid", float64(c.DfResid))
+			if out["converged"] != true {
+				t.Errorf("converged = %v", out["converged"])
+			}
+			// Every array is indexed like names, the intercept first; the odds ratios and
+			// their intervals are exp of the coefficients and theirs.
+			pnames := out["names"].([]any)
+			if len(pnames) != len(c.Coef) || pnames[0] != "const" {
+				t.Fatalf("names %v for %d parameters", pnames, len(c.Coef))
+			}
+			or := make([]float64, len(c.Coef))
+			orLo := make([]float64, len(c.Coef))
+			for j := range c.Coef {
+				or[j], orLo[j] = math.Exp(c.Coef[j]), math.Exp(c.CILo[j])
+			}
+			checkNums(t, out, "odds_ratio", or)
+			checkNums(t, out, "odds_ratio_ci_low", orLo)
 		})
 		tested++
 	}
@@ -254,14 +296,15 @@ func TestBadInput(t *testing.T) {
 		{"all success", "y,x\n1,1\n1,2\n1,3\n1,4\n", []string{"logit", "-y", "y", "-x", "x"}, 1, []string{"single class"}},
 		{"n < 3", "x,y\n1,2\n2,1\n", []string{"corr", "-x", "x", "-y", "y"}, 1, []string{"too few"}},
 		{"empty sample", "a,b\n1,\n2,\n", []string{"mannwhitney", "-a", "a", "-b", "b"}, 1, []string{"empty sample"}},
-		{"ragged row", "a,b\n1,2\n3\n", []string{"percentile", "-col", "a"}, 1, []string{"data.csv", "line 3", "wrong number of fields"}},
+		{"ragged row", "a,b\n1,2\n3\n", []string{"percentile", "-col", "a"}, 1, []string{"data.csv:3:", "wrong number of fields", "header has 2"}},
+		{"bad quote", "a,b\n1,2\n3,\"4\n5,6\n", []string{"percentile", "-col", "a"}, 1, []string{"data.csv:4:", "quoted-field", "starts on line 3"}},
 		{"empty file", "", []string{"percentile", "-col", "a"}, 1, []string{"empty file"}},
 		{"unknown command", good, []string{"anova"}, 2, []string{`unknown command "anova"`}},
 		{"missing flag", good, []string{"corr", "-x", "lines"}, 2, []string{"-y is required"}},
 		{"bad alternative", good, []string{"mannwhitney", "-a", "lines", "-b", "solved", "-alternative", "bigger"}, 2, []string{"-alternative"}},
 		{"bad q", good, []string{"percentile", "-col", "lines", "-q", "101"}, 2, []string{"outside [0, 100]"}},
 		{"bad ddof", good, []string{"logit", "-y", "solved", "-x", "lines", "-ddof", "2"}, 2, []string{"-ddof"}},
-		{"bad plot format", good, []string{"plot", "dist", "-value", "lines", "-out", "x.jpg"}, 2, []string{".png or .svg"}},
+		{"bad plot format", good, []string{"plot", "dist", "-value", "lines", "-out", "x.jpg"}, 2, []string{"-out", ".png, .svg or .pdf"}},
 		{"unknown flag", good, []string{"corr", "-x", "a", "-y", "b", "-method", "kendall"}, 2, []string{"-method"}},
 	}
 	for _, c := range cases {
@@ -346,10 +389,7 @@ func TestExitStatus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "analyze")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 	path := writeFile(t, "v\n1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n")
 	out, err := exec.Command(bin, "percentile", "-in", path, "-col", "v", "-q", "90").Output()
 	if err != nil {
@@ -365,11 +405,20 @@ func TestExitStatus(t *testing.T) {
 		{[]string{"percentile", "-in", path, "-col", "w"}, 1},
 		{[]string{"percentile", "-col", "v"}, 2},
 		{[]string{"frobnicate"}, 2},
+		{[]string{"-h"}, 0},
+		{[]string{"plot", "hexbin", "-h"}, 0},
+		{[]string{"logit", "-in", path, "-y", "v", "-x", "v", "-alpha", "2"}, 2},
 	} {
 		err := exec.Command(bin, c.args...).Run()
+		code := 0
 		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != c.code {
-			t.Errorf("%v: %v, want exit status %d", c.args, err, c.code)
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if code != c.code {
+			t.Errorf("%v: exit status %d, want %d", c.args, code, c.code)
 		}
 	}
 }

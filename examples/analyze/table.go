@@ -11,8 +11,9 @@ import (
 	"strings"
 )
 
-// CSVError is a problem with one cell (or the header) of the input: the file, the 1-based
-// line of the record, and the column by name and 1-based position.
+// CSVError is a problem with one line, cell or the header of the input: the file, the
+// 1-based line of the record, and the column by name and 1-based position (Column is empty
+// for a line that does not parse).
 type CSVError struct {
 	File   string
 	Line   int
@@ -22,6 +23,9 @@ type CSVError struct {
 }
 
 func (e *CSVError) Error() string {
+	if e.Column == "" {
+		return fmt.Sprintf("analyze: %s:%d: %v", e.File, e.Line, e.Err)
+	}
 	if e.Index == 0 {
 		return fmt.Sprintf("analyze: %s:%d: column %q: %v", e.File, e.Line, e.Column, e.Err)
 	}
@@ -66,7 +70,7 @@ func parseTable(path string, r io.Reader) (*table, error) {
 		return nil, fmt.Errorf("analyze: %s: empty file, want a header row", path)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("analyze: %s: %w", path, err)
+		return nil, lineError(path, err, 0)
 	}
 	t := &table{path: path, header: make([]string, len(header))}
 	seen := map[string]bool{}
@@ -84,13 +88,29 @@ func parseTable(path string, r io.Reader) (*table, error) {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("analyze: %s: %w", path, err)
+			return nil, lineError(path, err, len(t.header))
 		}
 		line, _ := cr.FieldPos(0)
 		t.rows = append(t.rows, rec)
 		t.lines = append(t.lines, line)
 	}
 	return t, nil
+}
+
+// lineError names the file and line of a CSV syntax error (a record with the wrong number
+// of fields, a bad quote); fields is the header's width, 0 while reading the header.
+func lineError(path string, err error, fields int) error {
+	var pe *csv.ParseError
+	if !errors.As(err, &pe) {
+		return fmt.Errorf("analyze: %s: %w", path, err)
+	}
+	e := pe.Err
+	if errors.Is(e, csv.ErrFieldCount) {
+		e = fmt.Errorf("%w (the header has %d)", e, fields)
+	} else if pe.StartLine != pe.Line {
+		e = fmt.Errorf("%w (in the record that starts on line %d)", e, pe.StartLine)
+	}
+	return &CSVError{File: path, Line: pe.Line, Err: e}
 }
 
 func (t *table) column(name string) (int, error) {

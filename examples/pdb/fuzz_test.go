@@ -3,37 +3,43 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 )
 
-// FuzzReadInputs: the JSONL readers never fail on content (only on I/O), give every
-// example line an id, and key every prediction by a non-empty task id.
-func FuzzReadInputs(f *testing.F) {
-	f.Add(`{"task_id": "a", "buggy_code": "x", "gt_diff": {"1": {"type": "modify", "original": "x", "modified": "y"}}}`)
+// FuzzLoadTasks: the readers never panic on any content; either they return tasks that
+// all have an id, a ground truth that fits their buggy code and a prediction, or an error
+// whose every listed problem names the file and, when it is about a record, its line.
+func FuzzLoadTasks(f *testing.F) {
+	f.Add(`{"task_id": "a", "buggy_code": "x", "gt_diff": {"1": {"type": "Modify", "original": "x", "modified": "y"}}, "debug_results": {"solution": "y"}}`)
 	f.Add(`{"task_id": 3, "solution": 4}` + "\n" + `{"task_id": "b", "debug_results": [{"solution": "s"}]}`)
 	f.Add("{\"task_id\": \"c\", \"gt_diff\": \"{}\"}\r\n\r\n[1,2]\n{")
-	f.Add(`{"task_id": "d", "debug_results": {"solution": null}}`)
+	f.Add("[\n  {\"task_id\": \"d\", \"buggy_code\": \"a\\nb\", \"gt_solution\": \"a\\nc\", \"debug_results\": {\"solution\": null}}\n]")
+	f.Add(`[{"task_id": "e", "buggy_code": "a", "gt_solution": "b", "bug_count": 1, "debug_results": {"solution": "b", "pred_diff": {"1": {"type": "Modify", "original": "a", "modified": "b"}}}}]`)
+	line := regexp.MustCompile(`^.*in\.json(:\d+)?: `)
 	f.Fuzz(func(t *testing.T, content string) {
-		p := filepath.Join(t.TempDir(), "in.jsonl")
+		p := filepath.Join(t.TempDir(), "in.json")
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		items, err := readExamples(p)
+		tasks, _, _, err := loadTasks(scoreFlags{in: p})
 		if err != nil {
-			t.Fatalf("readExamples: %v", err)
-		}
-		for _, it := range items {
-			if it.id == "" {
-				t.Fatalf("item without id: %+v", it)
+			msg := err.Error()
+			_, list, _ := strings.Cut(msg, ":\n")
+			if list == "" {
+				list = msg
 			}
+			for _, l := range strings.Split(list, "\n") {
+				if !strings.HasPrefix(l, "… and ") && !line.MatchString(l) {
+					t.Fatalf("error line does not name the file: %q", l)
+				}
+			}
+			return
 		}
-		preds, err := readPredictions(p)
-		if err != nil {
-			t.Fatalf("readPredictions: %v", err)
-		}
-		for id := range preds {
-			if id == "" {
-				t.Fatal("prediction without id")
+		for _, tk := range tasks {
+			if tk.ex.TaskID == "" || len(tk.ex.GTDiff) == 0 || tk.pred.line == 0 {
+				t.Fatalf("task without id, ground truth or prediction: %+v", tk)
 			}
 		}
 	})

@@ -4,108 +4,210 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/faultline-dev/faultline/sandbox"
+	"github.com/faultline-dev/faultline/task"
 )
 
-// cmdOracle runs a shell command once per candidate program: {program} becomes the path of
-// a temporary file holding the program text, {dir} its directory and {task_id} the task id
-// (all shell-quoted). Exit status 0 means the program passes; any other exit status means it
-// fails. A timeout, a death by signal (or an exit status above 128, the shell's report of
-// a child killed by a signal), or a command the shell cannot run (status 126, 127) is an
-// error. The command runs in its own process group, which a timeout kills.
-type cmdOracle struct {
-	tmpl    string
-	taskID  string
-	name    string        // file name of the program inside its temp dir
-	timeout time.Duration // 0: none
-	sem     chan struct{} // bounds concurrent commands across tasks
+// oracleConfig is how a program is tested: the user's shell command, the directory copied
+// into every run and where the program goes in it.
+type oracleConfig struct {
+	cmd     string        // the -oracle-cmd / -tests template
+	root    string        // absolute directory copied into every run (-repo, or an empty one)
+	name    string        // slash path of the program inside the run's tree
+	python  string        // substituted for {python}
+	timeout time.Duration // limit of one run (> 0)
 }
 
-// shellQuote quotes s for /bin/sh.
+// shellQuote quotes s as one word for /bin/sh.
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
-func (o *cmdOracle) Passes(ctx context.Context, program string) (bool, error) {
-	if o.sem != nil {
-		select {
-		case o.sem <- struct{}{}:
-			defer func() { <-o.sem }()
-		case <-ctx.Done():
-			return false, ctx.Err()
-		}
+// script turns the user's command into the /bin/sh script of one run. The run's tree is
+// the shell's working directory; the prelude sets PDB_DIR (the tree), PDB_PROGRAM (the
+// program's path in it) and PDB_TASK_ID, and the placeholders {program}, {dir}, {task_id}
+// and {python} become those values as single shell words.
+func (c oracleConfig) script(taskID string) string {
+	prelude := `PDB_DIR=$(pwd) && PDB_PROGRAM="$PDB_DIR"/` + shellQuote(c.name) +
+		` && PDB_TASK_ID=` + shellQuote(taskID) + ` && export PDB_DIR PDB_PROGRAM PDB_TASK_ID || exit 126` + "\n"
+	return prelude + strings.NewReplacer(
+		"{program}", `"$PDB_PROGRAM"`, "{dir}", `"$PDB_DIR"`,
+		"{task_id}", shellQuote(taskID), "{python}", shellQuote(c.python),
+	).Replace(c.cmd)
+}
+
+// runOracle is a task.VerdictOracle that runs the user's command on a program through a
+// sandbox runner (task.Command): every call gets a private copy of the root with the
+// program written at its path. Exit status 0 is a pass, any other status (a crash of the
+// program under test included) a failure, a run stopped at the time limit a timeout —
+// all verdicts. Status 126 or 127 (the shell could not find or run a command) and a run
+// the runner could not start are errors: the oracle itself is broken. It is safe for
+// concurrent use.
+type runOracle struct {
+	cfg    oracleConfig
+	runner task.Runner
+	taskID string
+}
+
+func (o *runOracle) Passes(ctx context.Context, program string) (bool, error) {
+	v, err := o.Verdict(ctx, program)
+	return v.Passed(), err
+}
+
+func (o *runOracle) Verdict(ctx context.Context, program string) (task.Verdict, error) {
+	req := task.RunRequest{
+		Root:    o.cfg.root,
+		Overlay: task.Overlay{o.cfg.name: {Data: []byte(program)}},
+		Kind:    task.Command,
+		Args:    []string{"/bin/sh", "-c", o.cfg.script(o.taskID)},
+		Limits:  task.Limits{Timeout: o.cfg.timeout},
 	}
-	dir, err := os.MkdirTemp("", "pdb-oracle-")
+	rep, err := o.runner.Run(ctx, req)
 	if err != nil {
-		return false, fmt.Errorf("oracle: %w", err)
-	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, o.name)
-	if err := os.WriteFile(path, []byte(program), 0o644); err != nil {
-		return false, fmt.Errorf("oracle: %w", err)
-	}
-	script := strings.NewReplacer("{program}", shellQuote(path), "{dir}", shellQuote(dir), "{task_id}", shellQuote(o.taskID)).Replace(o.tmpl)
-	if o.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.timeout)
-		defer cancel()
-	}
-	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", script)
-	cmd.Dir = dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 2 * time.Second
-	var out strings.Builder
-	cmd.Stdout = &limited{w: &out, n: 4096}
-	cmd.Stderr = cmd.Stdout
-	err = cmd.Run()
-	if ctx.Err() != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) && o.timeout > 0 {
-			return false, fmt.Errorf("oracle: command timed out after %v", o.timeout)
+		if ctx.Err() != nil {
+			return task.Verdict{}, context.Cause(ctx)
 		}
-		return false, fmt.Errorf("oracle: %w", ctx.Err())
+		return task.Verdict{}, fmt.Errorf("oracle: %w", err)
 	}
-	if err == nil {
-		return true, nil
+	switch rep.State {
+	case task.RunTimeout:
+		return task.Verdict{Outcome: task.Timeout, Detail: fmt.Sprintf("stopped at the time limit of %v", o.cfg.timeout)}, nil
+	case task.RunOK:
+	default:
+		return task.Verdict{}, fmt.Errorf("oracle: the run did not run (%s): %s", rep.State, tail(rep.Detail))
 	}
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) {
-		return false, fmt.Errorf("oracle: %w", err)
+	t, ok := rep.Result(task.CommandTestID)
+	if !ok {
+		return task.Verdict{}, fmt.Errorf("oracle: the run reported no verdict")
 	}
-	if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return false, fmt.Errorf("oracle: command killed by signal %v: %s", ws.Signal(), tail(out.String()))
+	switch {
+	case t.Outcome.Passed():
+		return task.Verdict{Outcome: task.Pass}, nil
+	case rep.ExitCode == 126 || rep.ExitCode == 127:
+		return task.Verdict{}, fmt.Errorf("oracle: the command could not run (exit status %d): %s", rep.ExitCode, tail(rep.Output))
+	case t.Outcome == task.Timeout:
+		return task.Verdict{Outcome: task.Timeout, Detail: t.Message}, nil
 	}
-	switch c := ee.ExitCode(); {
-	case c == 126 || c == 127:
-		return false, fmt.Errorf("oracle: command could not run (exit %d): %s", c, tail(out.String()))
-	case c > 128:
-		return false, fmt.Errorf("oracle: command crashed (exit %d, signal %d): %s", c, c-128, tail(out.String()))
-	}
-	return false, nil
-}
-
-// limited writes at most n bytes to w and drops the rest.
-type limited struct {
-	w interface{ WriteString(string) (int, error) }
-	n int
-}
-
-func (l *limited) Write(p []byte) (int, error) {
-	if l.n > 0 {
-		k := min(len(p), l.n)
-		l.w.WriteString(string(p[:k]))
-		l.n -= k
-	}
-	return len(p), nil
+	return task.Verdict{Outcome: task.Fail, Detail: t.Message}, nil
 }
 
 func tail(s string) string {
 	s = strings.TrimSpace(s)
-	if len(s) > 300 {
-		s = "…" + s[len(s)-300:]
+	if r := []rune(s); len(r) > 300 {
+		s = "…" + string(r[len(r)-300:])
 	}
 	return s
+}
+
+// sandboxFlags are the flags that say how programs run.
+type sandboxFlags struct {
+	repo       string
+	python     string
+	timeout    time.Duration
+	jobs       int
+	env        envFlag
+	unsafeHost bool
+	cacheDir   string
+}
+
+// envFlag collects repeated -env KEY=VALUE flags.
+type envFlag []string
+
+func (e *envFlag) String() string { return strings.Join(*e, " ") }
+
+func (e *envFlag) Set(s string) error {
+	k, _, ok := strings.Cut(s, "=")
+	if !ok || k == "" || strings.ContainsAny(k, " \t\n") {
+		return fmt.Errorf("want KEY=VALUE, got %q", s)
+	}
+	*e = append(*e, s)
+	return nil
+}
+
+// runners is the sandbox a command uses and what it must clean up.
+type runners struct {
+	runner  task.Runner
+	local   *sandbox.Local
+	root    string // absolute directory every run copies
+	ownRoot bool   // root was made for this run: close removes it
+	notes   []string
+}
+
+// newRunners sets up the local sandbox (isolated unless unsafeHost) with jobs slots,
+// optionally behind a disk cache, and the root every run copies: -repo or a fresh empty
+// directory.
+func newRunners(sf sandboxFlags) (*runners, error) {
+	rs := &runners{root: sf.repo}
+	if rs.root == "" {
+		d, err := os.MkdirTemp("", "pdb-root-")
+		if err != nil {
+			return nil, err
+		}
+		rs.root, rs.ownRoot = d, true
+	}
+	abs, err := filepath.Abs(rs.root)
+	if err != nil {
+		rs.close()
+		return nil, err
+	}
+	rs.root = abs
+	rs.local = sandbox.NewLocal(sandbox.Options{Concurrency: sf.jobs, Env: sf.env, NoIsolation: sf.unsafeHost})
+	rs.runner = rs.local
+	if sf.cacheDir != "" {
+		rs.runner = sandbox.NewCache(rs.local, sandbox.CacheOptions{Dir: sf.cacheDir, Concurrency: sf.jobs})
+	}
+	rs.notes = rs.local.Notes()
+	return rs, nil
+}
+
+func (rs *runners) close() error {
+	var errs []error
+	if rs.local != nil {
+		errs = append(errs, rs.local.Close())
+	}
+	if rs.ownRoot {
+		errs = append(errs, os.RemoveAll(rs.root))
+	}
+	return errors.Join(errs...)
+}
+
+// session is what a command that runs programs holds while it works: its output, the
+// sandbox and the oracle configuration.
+type session struct {
+	out *output
+	rs  *runners
+	cfg oracleConfig
+}
+
+// openSession prepares -out (before any run, so an unwritable path fails first) and the
+// sandbox, and reports the sandbox's notes (isolation it could not set up) on stderr.
+func openSession(label, outPath string, stdout, stderr io.Writer, sb sandboxFlags, cmd, name string) (*session, error) {
+	out, err := openOutput(outPath, stdout)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := newRunners(sb)
+	if err != nil {
+		out.abort()
+		return nil, err
+	}
+	for _, n := range rs.notes {
+		fmt.Fprintf(stderr, "%s: sandbox: %s\n", label, n)
+	}
+	return &session{out: out, rs: rs, cfg: oracleConfig{cmd: cmd, root: rs.root, name: name, python: sb.python, timeout: sb.timeout}}, nil
+}
+
+// oracle returns the oracle of one task.
+func (s *session) oracle(taskID string) *runOracle {
+	return &runOracle{cfg: s.cfg, runner: s.rs.runner, taskID: taskID}
+}
+
+// close removes the sandbox and an uncommitted output.
+func (s *session) close() {
+	s.out.abort()
+	s.rs.close()
 }

@@ -25,6 +25,8 @@ type Outcomes struct {
 // CurveOptions configures DifficultyCurves. The zero value works.
 type CurveOptions struct {
 	Title, XLabel string
+	// YLabel names the probability on the Y axis; "" means "P(solved)".
+	YLabel string
 	// Points is the number of grid points of each curve; 0 means 100.
 	Points int
 	// Reps is the number of bootstrap resamples per model; 0 means 200. A negative value
@@ -35,6 +37,9 @@ type CurveOptions struct {
 	// Seed seeds the resampling (PCG(Seed, model index)); the same seed gives the same
 	// bands.
 	Seed uint64
+	// Progress, when set, is called after each model's curve and band with the number of
+	// models done and the total (the bootstrap is the slow part).
+	Progress func(done, total int)
 }
 
 // Curve is the fitted curve of one model as drawn.
@@ -70,11 +75,18 @@ func DifficultyCurves(models []Outcomes, opts CurveOptions) (*gplot.Plot, []Curv
 	p := gplot.New()
 	p.Title.Text = opts.Title
 	p.X.Label.Text = opts.XLabel
-	p.Y.Label.Text = "P(solved)"
+	p.Y.Label.Text = opts.YLabel
+	if p.Y.Label.Text == "" {
+		p.Y.Label.Text = "P(solved)"
+	}
 	p.Y.Min, p.Y.Max = 0, 1
 	p.Legend.Top = true
 	curves := make([]Curve, len(models))
+	xlo, xhi := math.Inf(1), math.Inf(-1)
 	for m, mo := range models {
+		if len(mo.X) == 0 {
+			return nil, nil, fmt.Errorf("stats/plot: difficulty curves: model %q has no tasks: %w", mo.Model, stats.ErrTooFew)
+		}
 		lo, hi := slices.Min(mo.X), slices.Max(mo.X)
 		fit, err := stats.Logit(mo.Solved, [][]float64{mo.X}, &stats.LogitOptions{ZScore: true})
 		if err != nil {
@@ -136,9 +148,18 @@ func DifficultyCurves(models []Outcomes, opts CurveOptions) (*gplot.Plot, []Curv
 		line.Color = col
 		line.Width *= 2
 		p.Add(line)
-		p.Legend.Add(mo.Model, line)
+		p.Legend.Add(fmt.Sprintf("%s (n = %d)", mo.Model, len(mo.X)), line)
 		curves[m] = cv
+		xlo, xhi = math.Min(xlo, lo), math.Max(xhi, hi)
+		if opts.Progress != nil {
+			opts.Progress(m+1, len(models))
+		}
 	}
+	var err error
+	if p.X.Min, p.X.Max, err = axisLimits("difficulty curves: x", xlo, xhi); err != nil {
+		return nil, nil, err
+	}
+	p.X.Tick.Marker = distinctTicks{}
 	return p, curves, nil
 }
 

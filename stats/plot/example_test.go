@@ -26,7 +26,7 @@ func ExampleDifficultyCurves() {
 			c.Model, c.X[0], c.P[0], c.X[4], c.P[4])
 	}
 	var buf bytes.Buffer
-	if err := plot.Render(&buf, p, plot.PNG, 0, 0); err != nil {
+	if err := plot.Render(&buf, p, plot.PNG, plot.RenderOptions{}); err != nil {
 		fmt.Println(err)
 		return
 	}

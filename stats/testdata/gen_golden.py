@@ -54,6 +54,7 @@ def logit_cases():
                             "mcfadden_r2": float(res.prsquared),
                             "aic": float(res.aic), "bic": float(res.bic),
                             "odds_ratio": fl(np.exp(res.params[1:])),
+                            **inference(res),
                             "separation": "",
                         })
     # Separation: statsmodels raises PerfectSeparationError on complete separation and
@@ -69,8 +70,11 @@ def logit_cases():
                   "zscore": False, "ddof": 0, "separation": "complete"})
     x = np.array([0, 1, 2, 3, 4, 5, 5, 5, 6, 7, 8, 9], dtype=float)
     y = np.array([0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1], dtype=float)
-    res = sm.Logit(y, sm.add_constant(x)).fit(disp=0, maxiter=100)
-    assert abs(res.params[1]) > 5 or not res.mle_retvals["converged"], res.params
+    try:
+        res = sm.Logit(y, sm.add_constant(x)).fit(disp=0, maxiter=100)
+        assert abs(res.params[1]) > 5 or not res.mle_retvals["converged"], res.params
+    except np.linalg.LinAlgError:
+        pass  # the Hessian became singular while the slope diverged
     cases.append({"name": "quasi_separation", "y": fl(y), "x": [fl(x)],
                   "zscore": False, "ddof": 0, "separation": "quasi"})
     # Two predictors, separated by their sum only (neither alone separates).
@@ -80,6 +84,76 @@ def logit_cases():
     y = (a + b > 0).astype(float)
     cases.append({"name": "complete_separation_two_predictors", "y": fl(y),
                   "x": [fl(a), fl(b)], "zscore": True, "ddof": 0, "separation": "complete"})
+    return cases
+
+
+def inference(res):
+    """The fields of a statsmodels Logit fit beyond the estimates: Wald intervals,
+    likelihood-ratio test, degrees of freedom and convergence."""
+    ci = np.asarray(res.conf_int(alpha=0.05))
+    ci90 = np.asarray(res.conf_int(alpha=0.10))
+    # statsmodels fits the intercept-only model numerically (BFGS), which can stop ~1e-8
+    # short of its maximum; the closed form n1·log(p) + n0·log(1-p) is exact. The *_exact
+    # fields recompute the likelihood-ratio quantities from it with scipy.
+    y = np.asarray(res.model.endog)
+    n1, n = float(y.sum()), float(len(y))
+    llnull = n1 * np.log(n1 / n) + (n - n1) * np.log1p(-n1 / n)
+    llr = 2 * (res.llf - llnull)
+    return {"ci_lo": fl(ci[:, 0]), "ci_hi": fl(ci[:, 1]),
+            "ci90_lo": fl(ci90[:, 0]), "ci90_hi": fl(ci90[:, 1]),
+            "llr": float(res.llr), "llr_pvalue": float(res.llr_pvalue),
+            "llnull_exact": float(llnull), "llr_exact": float(llr),
+            "llr_pvalue_exact": float(st.chi2.sf(llr, res.df_model)),
+            "mcfadden_r2_exact": float(1 - res.llf / llnull),
+            "df_model": int(res.df_model), "df_resid": int(res.df_resid),
+            "converged": bool(res.mle_retvals["converged"])}
+
+
+# Logit fits on real task-level data: functions.csv holds the functions of three Debian
+# Python packages measured by examples/callgraph (gen_functions.py), with the outcome
+# "tested" (called directly from the package's own tests).
+REAL_LOGIT = [
+    # name, package ("" = all rows), predictors, zscore, ddof
+    ("all_lines_harmonic_z", "", ["code_lines", "harmonic"], True, 0),
+    ("all_lines_cyclomatic_harmonic_raw", "", ["code_lines", "cyclomatic", "harmonic"], False, 0),
+    ("all_pagerank_raw", "", ["pagerank"], False, 0),
+    ("all_halstead_outdegree_raw", "", ["halstead_volume", "out_degree"], False, 0),
+    ("bs4_lines_harmonic_z1", "bs4", ["code_lines", "harmonic"], True, 1),
+    ("pyflakes_lines_harmonic_z", "pyflakes", ["code_lines", "harmonic"], True, 0),
+    ("simplejson_lines_z", "simplejson", ["code_lines"], True, 0),
+]
+
+
+def summary_text(res, yname, xnames):
+    """statsmodels' summary without its Date and Time lines (the only ones that change
+    from run to run)."""
+    text = res.summary(yname=yname, xname=["const"] + xnames).as_text()
+    return [l for l in text.split("\n") if not l.startswith(("Date:", "Time:"))]
+
+
+def logit_real_cases():
+    import csv
+    import os
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "functions.csv"), newline="") as f:
+        rows = list(csv.DictReader(f))
+    cases = []
+    for name, pkg, xs, zscore, ddof in REAL_LOGIT:
+        sel = [r for r in rows if pkg in ("", r["package"])]
+        y = np.array([float(r["tested"]) for r in sel])
+        x = [np.array([float(r[c]) for r in sel]) for c in xs]
+        cols = [st.zscore(xi, ddof=ddof) if zscore else xi for xi in x]
+        X = sm.add_constant(np.column_stack(cols), has_constant="add")
+        res = sm.Logit(y, X).fit(disp=0, method="newton", maxiter=100)
+        cases.append({
+            "name": name, "package": pkg, "y_col": "tested", "x_cols": xs,
+            "zscore": zscore, "ddof": ddof, "n": int(res.nobs),
+            "coef": fl(res.params), "se": fl(res.bse), "z": fl(res.tvalues),
+            "p": fl(res.pvalues), "llf": float(res.llf), "llnull": float(res.llnull),
+            "mcfadden_r2": float(res.prsquared), "aic": float(res.aic), "bic": float(res.bic),
+            "odds_ratio": fl(np.exp(res.params)), **inference(res),
+            "summary": summary_text(res, "tested", xs),
+        })
     return cases
 
 
@@ -181,7 +255,7 @@ def main():
         "generator": "stats/testdata/gen_golden.py",
         "versions": {"python": sys.version.split()[0], "numpy": np.__version__,
                      "scipy": scipy.__version__, "statsmodels": statsmodels.__version__},
-        "logit": logit_cases(), "mannwhitneyu": mwu_cases(), "corr": corr_cases(),
+        "logit": logit_cases(), "logit_real": logit_real_cases(), "mannwhitneyu": mwu_cases(), "corr": corr_cases(),
         "percentile": percentile_cases(), "describe": describe_cases(),
         "bootstrap": bootstrap_cases(),
     }, sys.stdout, indent=None, separators=(",", ":"), allow_nan=False)

@@ -1,0 +1,205 @@
+package python
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/faultline-dev/faultline/callgraph"
+)
+
+// realProject is a Debian python3-* package with a hand-made call-graph ground truth in
+// testdata/realprojects/<name> (how each truth was made: README.md there).
+type realProject struct {
+	name, deb string
+	// heldOut projects were not looked at while the front end was tuned. The goal for
+	// them is precision ≥ .98 and recall ≥ .85 (issue 18); the floors below are what the
+	// front end reached on its first and only run against them, less a small margin, so
+	// that the test guards against regressions without claiming the goal (see README.md).
+	heldOut    bool
+	minP, minR float64
+}
+
+var realProjects = []realProject{
+	{name: "jsonschema", deb: "python3-jsonschema", minP: 0.98, minR: 0.95},
+	{name: "websocket", deb: "python3-websocket", minP: 0.98, minR: 0.98},
+	{name: "toolz", deb: "python3-toolz", heldOut: true, minP: 0.98, minR: 0.73},
+	{name: "ecdsa", deb: "python3-ecdsa", heldOut: true, minP: 0.84, minR: 0.92},
+}
+
+// TestRealProjects scores the front end (default options) against the ground truth of
+// each real project: edges from functions, methods and module bodies of the project's
+// own files (tests excluded) to its functions and methods, call-site lines ignored. It
+// logs precision and recall per project and fails when a project is under its floors.
+// With PYCG_REALPROJECTS_DETAIL=1 it logs every missing and extra edge; with
+// PYCG_REALPROJECTS_DUMP=DIR it writes the front end's in-scope edges to DIR/<name>.txt
+// (make_truth.py review reads them). PYCG_TUNING=1 skips the held-out projects (for
+// tuning sessions, which must not look at them).
+func TestRealProjects(t *testing.T) {
+	for _, p := range realProjects {
+		t.Run(p.name, func(t *testing.T) {
+			if p.heldOut && os.Getenv("PYCG_TUNING") != "" {
+				t.Skip("held out: PYCG_TUNING is set")
+			}
+			s := scoreRealProject(t, p, Options{})
+			role := "tuned"
+			if p.heldOut {
+				role = "held out"
+			}
+			t.Logf("%s (%s): precision %.3f recall %.3f (tp=%d fp=%d fn=%d, truth %d edges)",
+				p.name, role, s.precision(), s.recall(), s.tp, len(s.extra), len(s.missing), s.tp+len(s.missing))
+			if os.Getenv("PYCG_REALPROJECTS_DETAIL") != "" {
+				for _, e := range s.extra {
+					t.Logf("extra   %s", e)
+				}
+				for _, e := range s.missing {
+					t.Logf("missing %s", e)
+				}
+			}
+			if s.precision() < p.minP {
+				t.Errorf("%s: precision %.3f below %.2f", p.name, s.precision(), p.minP)
+			}
+			if s.recall() < p.minR {
+				t.Errorf("%s: recall %.3f below %.2f", p.name, s.recall(), p.minR)
+			}
+		})
+	}
+}
+
+type realScore struct {
+	tp             int
+	extra, missing []string
+}
+
+func (s realScore) precision() float64 {
+	if s.tp+len(s.extra) == 0 {
+		return 0
+	}
+	return float64(s.tp) / float64(s.tp+len(s.extra))
+}
+
+func (s realScore) recall() float64 {
+	if s.tp+len(s.missing) == 0 {
+		return 0
+	}
+	return float64(s.tp) / float64(s.tp+len(s.missing))
+}
+
+// realProjectFiles reads the files a project's files.txt lists from the installed
+// package, skipping the test when the package is missing or differs from the version
+// the truth was made for. scope holds the paths whose definitions the truth covers.
+func realProjectFiles(t testing.TB, p realProject) (files []callgraph.SourceFile, scope map[string]bool) {
+	t.Helper()
+	dir := filepath.Join("testdata", "realprojects", p.name)
+	if _, err := os.Stat(filepath.Join(distPackages, p.name)); err != nil {
+		t.Skipf("%s not installed (apt-get install -y %s): %v", p.name, p.deb, err)
+	}
+	list, err := os.ReadFile(filepath.Join(dir, "files.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	scope = map[string]bool{}
+	for n, line := range strings.Split(strings.TrimSpace(string(list)), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 3 {
+			t.Fatalf("%s/files.txt:%d: want `sha256 path role`, got %q", p.name, n+1, line)
+		}
+		src, err := os.ReadFile(filepath.Join(distPackages, filepath.FromSlash(f[1])))
+		if err != nil {
+			t.Skipf("%s: the installed %s differs from the one the truth was made for: %v", p.name, p.deb, err)
+		}
+		if sum := sha256.Sum256(src); hex.EncodeToString(sum[:]) != f[0] {
+			t.Skipf("%s: the installed %s differs from the one the truth was made for (%s changed)", p.name, p.deb, f[1])
+		}
+		files = append(files, callgraph.SourceFile{Path: f[1], Src: src})
+		if f[2] == "scope" {
+			scope[f[1]] = true
+		}
+	}
+	return files, scope
+}
+
+// readTruth reads `caller -> callee  # note` lines.
+func readTruth(t testing.TB, path string) map[string]bool {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]bool{}
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if k := strings.Index(line, "#"); k >= 0 {
+			line = line[:k]
+		}
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		a, b, ok := strings.Cut(line, " -> ")
+		if !ok {
+			t.Fatalf("%s:%d: want `caller -> callee`, got %q", path, n, line)
+		}
+		out[strings.TrimSpace(a)+" -> "+strings.TrimSpace(b)] = true
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func scoreRealProject(t *testing.T, p realProject, opts Options) realScore {
+	t.Helper()
+	files, scope := realProjectFiles(t, p)
+	truth := readTruth(t, filepath.Join("testdata", "realprojects", p.name, "truth.txt"))
+	a, err := New(opts).Analyze(context.Background(), files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fileOf := func(id string) string { f, _, _ := strings.Cut(id, "::"); return f }
+	got := map[string]bool{}
+	for _, c := range a.Calls {
+		if scope[fileOf(c.Caller)] && scope[fileOf(c.Callee)] {
+			got[c.Caller+" -> "+c.Callee] = true
+		}
+	}
+	var s realScore
+	for e := range got {
+		if truth[e] {
+			s.tp++
+		} else {
+			s.extra = append(s.extra, e)
+		}
+	}
+	for e := range truth {
+		if !got[e] {
+			s.missing = append(s.missing, e)
+		}
+	}
+	sort.Strings(s.extra)
+	sort.Strings(s.missing)
+	if dir := os.Getenv("PYCG_REALPROJECTS_DUMP"); dir != "" {
+		var sb strings.Builder
+		keys := make([]string, 0, len(got))
+		for e := range got {
+			keys = append(keys, e)
+		}
+		sort.Strings(keys)
+		for _, e := range keys {
+			fmt.Fprintln(&sb, e)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p.name+".txt"), []byte(sb.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
+}

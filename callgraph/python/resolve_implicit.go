@@ -1,0 +1,312 @@
+package python
+
+// resolveLazy resolves the lazy sites of file f (see fileInfo.lazy) over the values the
+// resolution rounds found, appending a resolution for each site that reaches project
+// code (the others are not call sites of the graph and cost no allocation).
+func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
+	var ds []*defInfo
+	add := func(vs []value) {
+		for _, v := range vs {
+			defs, _ := r.targets(v)
+			for _, d := range defs {
+				ds = appendDef(ds, d)
+			}
+		}
+	}
+	for k := range f.lazy {
+		s := &f.lazy[k]
+		ds = ds[:0]
+		switch s.kind {
+		case lzBinary:
+			op := binaryOps[s.op]
+			add(r.protoValues(s.x, op.method, nil, false))
+			add(r.reflectedValues(s.y, op.reflected, s.x, []string{op.method}))
+		case lzAug:
+			op := binaryOps[s.op]
+			add(r.protoValues(s.x, op.inplace, []string{op.method}, true))
+			add(r.reflectedValues(s.y, op.reflected, s.x, []string{op.inplace, op.method}))
+		case lzCompare:
+			op := compareOps[s.op]
+			if op.member {
+				add(r.protoValues(s.y, op.method, op.fallback, false))
+				break
+			}
+			add(r.protoValues(s.x, op.method, op.fallback, false))
+			add(r.reflectedValues(s.y, op.reflected, s.x, []string{op.method}))
+		case lzUnary:
+			add(r.protoValues(s.x, unaryOps[s.op].method, nil, false))
+		case lzConvert:
+			cv := conversions[s.op]
+			add(r.protoValues(s.x, cv[0], cv[1:], false))
+		case lzBuiltin:
+			if r.isBuiltin(s.y.sc, s.y.name) {
+				cv := conversions[s.op]
+				add(r.protoValues(s.x, cv[0], cv[1:], false))
+			}
+		case lzReady:
+			add(r.eval(s.x))
+		case lzIterate:
+			if r.isBuiltin(s.y.sc, s.y.name) {
+				iters := r.protoValues(s.x, "__iter__", nil, false)
+				add(iters)
+				for _, m := range iters {
+					for _, it := range r.callResult(m) {
+						if it.kind == vInst {
+							add(r.protoMethods(it.def, "__next__"))
+						}
+					}
+				}
+			}
+		case lzSubscript:
+			add(r.protoValues(s.x, [...]string{"__getitem__", "__setitem__", "__delitem__"}[s.op], nil, false))
+		case lzAttr:
+			if r.props[s.x.name] {
+				add(r.propValues(s.x.x, s.x.name, int(s.op)))
+			}
+		}
+		if len(ds) > 0 {
+			cs := &callSite{caller: s.caller, line: int(s.line), implicit: true}
+			res = append(res, resolution{site: cs, targets: append([]*defInfo(nil), ds...)})
+		}
+	}
+	f.lazy = nil
+	return res
+}
+
+// anyMethod reports whether some class of the project defines a method with one of the
+// names.
+func (r *resolver) anyMethod(name string, more []string) bool {
+	if len(r.methods[name]) > 0 {
+		return true
+	}
+	for _, m := range more {
+		if len(r.methods[m]) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// protoChain returns the first of the special methods name, then fallbacks, that
+// instances of class c have. A fallback stands for object's default delegating to it, so
+// it is only tried when no class in c's order lies outside the project (which may define
+// the method itself), unless always is set (a missing in-place operator falls back to
+// the plain one whatever the bases).
+func (r *resolver) protoChain(c *defInfo, name string, fallbacks []string, always bool) []value {
+	if ms := r.protoMethods(c, name); len(ms) > 0 || len(fallbacks) == 0 {
+		return ms
+	}
+	if !always && r.outsideBase(c) {
+		return nil
+	}
+	for _, fb := range fallbacks {
+		if ms := r.protoMethods(c, fb); len(ms) > 0 {
+			return ms
+		}
+	}
+	return nil
+}
+
+// outsideBase reports whether a class in c's order has a base outside the project.
+func (r *resolver) outsideBase(c *defInfo) bool {
+	for _, k := range r.mro(c) {
+		if k.extBase {
+			return true
+		}
+	}
+	return false
+}
+
+// evalProto evaluates eProto: the special methods of the instances e.x evaluates to.
+func (r *resolver) evalProto(e *expr) []value {
+	var fallbacks []string
+	if e.litData != nil {
+		fallbacks = e.keys
+	}
+	return r.protoValues(e.x, e.name, fallbacks, e.keyOK)
+}
+
+// protoValues returns special method name (or the first fallback, see protoChain) of
+// the instances x evaluates to.
+func (r *resolver) protoValues(x *expr, name string, fallbacks []string, always bool) []value {
+	if !r.anyMethod(name, fallbacks) {
+		return nil // no class of the project defines the method
+	}
+	var out []value
+	for _, v := range r.eval(x) {
+		if v.kind == vInst {
+			out = union(out, r.protoChain(v.def, name, fallbacks, always))
+		}
+	}
+	return out
+}
+
+// reflectedValues returns reflected method name of the instances x evaluates to, when
+// left (the other operand) lets Python call it; forward are the left operand's methods
+// that would be called instead.
+func (r *resolver) reflectedValues(x *expr, name string, left *expr, forward []string) []value {
+	if len(r.methods[name]) == 0 {
+		return nil
+	}
+	if l := left; l != literalExpr {
+		left := r.eval(l)
+		if len(left) == 0 {
+			return nil
+		}
+		for _, v := range left {
+			if v.kind != vInst {
+				continue
+			}
+			for _, m := range forward {
+				if len(r.protoMethods(v.def, m)) > 0 {
+					return nil
+				}
+			}
+		}
+	}
+	var out []value
+	for _, v := range r.eval(x) {
+		if v.kind == vInst {
+			out = union(out, r.protoMethods(v.def, name))
+		}
+	}
+	return out
+}
+
+// propValues returns accessor k of property name of the instances x evaluates to.
+func (r *resolver) propValues(x *expr, name string, k int) []value {
+	var out []value
+	for _, v := range r.eval(x) {
+		skip := 0
+		switch v.kind {
+		case vInst:
+		case vSuper:
+			skip = r.after(v.def, v.recv)
+		default:
+			continue
+		}
+		for _, a := range r.accessors(v.def, name, skip, k) {
+			out = addValues(out, value{kind: vDef, def: a, bound: true, recv: v.def})
+		}
+	}
+	return out
+}
+
+// accessors returns the accessor of kind k (0 getter, 1 setter, 2 deleter) of property
+// name on instances of class c: from the first class in c's order (after skip) whose body
+// binds the name, if that binding is a property. An instance attribute that __init__
+// always sets hides nothing here: a property is a data descriptor and wins.
+func (r *resolver) accessors(c *defInfo, name string, skip, k int) []*defInfo {
+	mro := r.mro(c)
+	if skip > len(mro) {
+		return nil
+	}
+	for _, cl := range mro[skip:] {
+		bs := cl.scope.names[name]
+		if len(bs) == 0 {
+			continue
+		}
+		var out []*defInfo
+		for _, b := range bs {
+			if b.val.op == eCall && b.val.x.op == eName && b.val.x.name == "property" && b.val.litData != nil {
+				// name = property(fget, fset, fdel)
+				out = append(out, r.propertyCallAccessor(b.val, k)...)
+				continue
+			}
+			if b.val.op != eDef || b.val.def.class != cl {
+				continue
+			}
+			d := b.val.def
+			switch {
+			case k == 0 && d.property, k == 1 && d.setter, k == 2 && d.deleter:
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// propertyCallAccessor returns the functions passed as accessor k of a property(...)
+// call (positionally or as fget, fset, fdel).
+func (r *resolver) propertyCallAccessor(call *expr, k int) []*defInfo {
+	kw := [...]string{"fget", "fset", "fdel"}[k]
+	pos := 0
+	var arg *expr
+	for j, a := range call.elems {
+		if call.keys[j] == kw || call.keys[j] == "" && pos == k {
+			arg = a
+		}
+		if call.keys[j] == "" {
+			pos++
+		}
+	}
+	if arg == nil || !r.isBuiltin(call.x.sc, "property") {
+		return nil
+	}
+	var out []*defInfo
+	for _, v := range r.eval(arg) {
+		if v.kind == vDef && v.def.fn.Kind != "class" {
+			out = append(out, v.def)
+		}
+	}
+	return out
+}
+
+// constructors returns what calling class c runs on the new instance: its __new__ and
+// __init__ as found through its order, a generated __init__ (dataclasses, attrs; a hidden
+// definition) when no class in the order defines __init__ in the project, and the hook
+// that generated __init__ calls (__post_init__, __attrs_post_init__).
+func (r *resolver) constructors(c *defInfo) []*defInfo {
+	var out []*defInfo
+	for _, name := range [...]string{"__new__", "__init__"} {
+		for _, m := range r.classAttr(c, name, true, 0) {
+			if m.kind == vDef && m.def.fn.Kind != "class" {
+				out = appendDef(out, m.def)
+			}
+		}
+	}
+	var gen *defInfo
+	for _, k := range r.mro(c) {
+		if len(k.scope.names["__init__"]) > 0 {
+			break
+		}
+		if k.synthInit != nil {
+			gen = k
+			break
+		}
+	}
+	if gen == nil {
+		return out
+	}
+	out = appendDef(out, gen.synthInit)
+	hook := "__post_init__"
+	if gen.synth == synthAttrs {
+		hook = "__attrs_post_init__"
+	}
+	for _, m := range r.classAttr(c, hook, true, 0) {
+		if m.kind == vDef && m.def.fn.Kind == "method" {
+			out = appendDef(out, m.def)
+		}
+	}
+	return out
+}
+
+// classicProperties adds to props the names bound in class bodies to property(...).
+func (r *resolver) classicProperties(props map[string]bool) map[string]bool {
+	for _, f := range r.files {
+		for _, d := range f.defs {
+			if d.fn.Kind != "class" || d.scope == nil {
+				continue
+			}
+			for name, bs := range d.scope.names {
+				for _, b := range bs {
+					if b.val.op == eCall && b.val.x.op == eName && b.val.x.name == "property" {
+						props[name] = true
+					}
+				}
+			}
+		}
+	}
+	return props
+}
