@@ -18,9 +18,26 @@
 //     call graph (Groups). A unit is what one validation tries: a function or a group.
 //   - The baseline is the clean repository's tests run several times: the tests that
 //     always pass, always fail, or are flaky. Validation (Validate) runs a corruption and
-//     accepts it when the tests ran, none timed out, and at least N baseline-passing
-//     tests no longer pass (REMOVE N = 5; DISCOVERY and hard mode N = 2). They are its
-//     FAIL_TO_PASS tests; the other baseline-passing tests are PASS_TO_PASS.
+//     accepts it when the tests ran (a run that broke, or whose evidence channels
+//     disagreed — task.RunUntrusted — never counts), none timed out, and at least N
+//     baseline-passing tests ran and failed (REMOVE N = 5; DISCOVERY and hard mode N = 2).
+//     They are its FAIL_TO_PASS tests; the baseline-passing tests that ran and passed are
+//     PASS_TO_PASS.
+//   - A verdict is a fact: a test is failing only if it ran and failed. A test the run
+//     did not reach (task.NotRun — another test panicked or called os.Exit and took the
+//     binary down, the interpreter crashed — or missing from the report) or that it
+//     skipped has no verdict: it is never counted as failing, never in FAIL_TO_PASS or
+//     PASS_TO_PASS (Validation.NotRun, Validation.Skipped list them), and in a solver's
+//     submission it earns no credit (Attempt.Unverified).
+//   - A failure record is the stable part of a failing test's output (Failure): its kind
+//     (exception type, Go panic class, t.Error report, timeout) and its site in the
+//     repository with the source line there. Task records carry records, never the raw
+//     output, whose durations, addresses, goroutine numbers, temporary paths and repr
+//     truncations differ from run to run; so the same inputs and seed give byte-identical
+//     records. The raw output is an observation (Validation.Observed).
+//   - Test output that reaches a model (the solver's feedback, the LLM corruption loop) is
+//     passed through a redactor for the secrets of the environment (internal/llm's
+//     Redactor): code under test can print what it can read.
 //   - A generated file carries a code generator's marker (IsGenerated); it is never
 //     corrupted.
 //
@@ -30,7 +47,10 @@
 // into a task.BreakpointProblem (and from there a SWE-bench instance); Env is the solver's
 // environment (list_directory, search_code, read_file, list_file_functions,
 // read_function, submit_attempt, replace_function) with its tool and attempt budgets and
-// the paper's scores.
+// the paper's scores. replace_function (and submit_attempt in REMOVE) accepts exactly one
+// definition of the named function — white space and comments around it, nothing else: a
+// second function, a trailing `func init()` or a statement that would run when the file
+// is loaded is refused.
 //
 // Where this differs from Breakpoint's released code:
 //

@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/faultline-dev/faultline/callgraph"
+	"github.com/faultline-dev/faultline/internal/llm"
 	"github.com/faultline-dev/faultline/task"
 )
 
@@ -59,13 +60,25 @@ type EnvOptions struct {
 	// IsTest classifies test files, which replace_function refuses (default
 	// callgraph.IsTestPath).
 	IsTest func(string) bool
+	// Redact is applied to every feedback text before the solver sees it (default: an
+	// llm.Redactor for the secret-looking values of the environment, llm.SecretsFromEnv,
+	// read when the Env is made): test output is written by the code under test, which may
+	// print a secret it can read.
+	Redact func(string) string
 }
 
-// Attempt is the outcome of one submission.
+// Attempt is the outcome of one submission. Only a test that ran and passed earns
+// credit: a selected test that got no verdict (task.NotRun, or missing from the report)
+// or was skipped is not a failure, but it is not a pass either.
 type Attempt struct {
-	Failures int     // selected tests that did not pass
-	Partial  float64 // 1 − min(Failures / failures-when-corrupted, 1); 0 on execution error
-	Passed   bool    // every selected test passed
+	Failures int // selected tests that ran and failed (every selected test when the run broke)
+	// Unverified counts the selected tests that neither passed nor failed: skipped, or
+	// without a verdict.
+	Unverified int
+	// Partial is 1 − min((Failures + Unverified) / failures-when-corrupted, 1); 0 on an
+	// execution error or an untrusted run.
+	Partial  float64
+	Passed   bool // every selected test ran and passed
 	State    task.RunState
 	Feedback string // what the solver was told
 }
@@ -119,6 +132,9 @@ func NewEnv(root string, problem task.BreakpointProblem, r task.Runner, opts Env
 	}
 	if opts.IsTest == nil {
 		opts.IsTest = callgraph.IsTestPath
+	}
+	if opts.Redact == nil {
+		opts.Redact = llm.EnvRedactor().Redact
 	}
 	if opts.Run.Kind == "" {
 		return nil, fmt.Errorf("corrupt: env: EnvOptions.Run.Kind is required")
@@ -473,6 +489,9 @@ func (e *Env) replaceIn(p, name string, src []byte, code string) ([]byte, error)
 	out.WriteString(code)
 	out.Write(src[d.Def.End:])
 	res := out.Bytes()
+	if err := e.oneDefinition(p, name, d, res, d.Def.Start, d.Def.Start+len(code)); err != nil {
+		return nil, err
+	}
 	if LanguageOf(p) == "go" {
 		// Imports the REMOVE stub pruned come back when the new code uses them.
 		if full, err := task.SafeJoin(e.root, p); err == nil {
@@ -490,6 +509,90 @@ func (e *Env) replaceIn(p, name string, src []byte, code string) ([]byte, error)
 		return nil, fmt.Errorf("%w: the new code does not parse: %v", ErrToolArgs, a.Errors[0])
 	}
 	return res, nil
+}
+
+// oneDefinition checks that the code written into res at [start, end) is exactly one
+// definition of the function orig was (the same qualified name), with nothing around it
+// but white space and comments: no second function, no trailing `func init()`, no
+// statement that would run when the file is loaded.
+func (e *Env) oneDefinition(p, name string, orig callgraph.Definition, res []byte, start, end int) error {
+	defs, err := e.functions(p, res)
+	if err != nil {
+		return err
+	}
+	var inside []callgraph.Definition
+	for _, d := range defs {
+		if d.Def.Start >= start && d.Def.End <= end && d.Def.End > d.Def.Start {
+			inside = append(inside, d)
+		}
+	}
+	var outer []callgraph.Definition
+	for _, d := range inside {
+		nested := false
+		for _, o := range inside {
+			if o.ID != d.ID && o.Def.Start <= d.Def.Start && d.Def.End <= o.Def.End && (o.Def.Start < d.Def.Start || d.Def.End < o.Def.End) {
+				nested = true
+				break
+			}
+		}
+		if !nested {
+			outer = append(outer, d)
+		}
+	}
+	if len(outer) != 1 {
+		var names []string
+		for _, d := range outer {
+			names = append(names, d.Name)
+		}
+		what := "none"
+		if len(names) > 0 {
+			what = strings.Join(names, ", ")
+		}
+		return fmt.Errorf("%w: the code must be exactly one definition, of %s; it defines %s", ErrToolArgs, name, what)
+	}
+	d := outer[0]
+	if d.Name != orig.Name {
+		return fmt.Errorf("%w: the code defines %s, not %s", ErrToolArgs, d.Name, name)
+	}
+	rest := string(res[start:d.Def.Start]) + "\n" + string(res[d.Def.End:end])
+	if extra := codeOutsideComments(rest, LanguageOf(p)); extra != "" {
+		return fmt.Errorf("%w: the code holds more than the definition of %s: %q", ErrToolArgs, name, truncate(extra, 80))
+	}
+	return nil
+}
+
+// codeOutsideComments returns the first text of s that is neither white space nor a
+// comment of lang (Python and shell-style "#"; Go, JavaScript and TypeScript "//" and
+// "/* */"), from there to the end of its line, or "" when there is none. A Python
+// decorator ("@…") is part of a definition and never left outside it.
+func codeOutsideComments(s, lang string) string {
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
+			i++
+		case lang == "python" && c == '#':
+			i = lineEnd(s, i)
+		case lang != "python" && strings.HasPrefix(s[i:], "//"):
+			i = lineEnd(s, i)
+		case lang != "python" && strings.HasPrefix(s[i:], "/*"):
+			j := strings.Index(s[i+2:], "*/")
+			if j < 0 {
+				return s[i:lineEnd(s, i)]
+			}
+			i += j + 4
+		default:
+			return s[i:lineEnd(s, i)]
+		}
+	}
+	return ""
+}
+
+func lineEnd(s string, i int) int {
+	if j := strings.IndexByte(s[i:], '\n'); j >= 0 {
+		return i + j
+	}
+	return len(s)
 }
 
 // SubmitAttempt (REMOVE) replaces the removed function by code, runs the selected tests,
@@ -555,12 +658,14 @@ func (e *Env) submittedDefinitions(code string) ([]string, error) {
 		return nil, fmt.Errorf("%w: the submission does not parse: %v", ErrToolArgs, a.Errors[0])
 	}
 	out := make([]string, len(fs))
+	used := map[string]bool{}
 	var missing []string
 	for i, f := range fs {
 		last := f.Name[strings.LastIndexByte(f.Name, '.')+1:]
 		for _, d := range a.Definitions {
-			if d.Parent == "" && (d.Name == f.Name || d.Name == last) {
+			if d.Parent == "" && d.Kind != task.KindModule && (d.Name == f.Name || d.Name == last) {
 				out[i] = src[d.Def.Start:d.Def.End]
+				used[d.ID] = true
 				break
 			}
 		}
@@ -570,6 +675,11 @@ func (e *Env) submittedDefinitions(code string) ([]string, error) {
 	}
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("%w: the submission must define every removed function; missing: %s", ErrToolArgs, strings.Join(missing, ", "))
+	}
+	for _, d := range a.Definitions {
+		if d.Parent == "" && d.Kind != task.KindModule && !used[d.ID] {
+			return nil, fmt.Errorf("%w: the submission defines %s, which is not a removed function; submit only the removed functions", ErrToolArgs, d.Name)
+		}
 	}
 	return out, nil
 }
@@ -627,30 +737,47 @@ func (e *Env) runAttempt(ctx context.Context, o task.Overlay) (Attempt, error) {
 		return Attempt{}, err
 	}
 	a := Attempt{State: rep.State}
+	rel := relativizer{root: e.root, overlay: o, known: map[string]string{}}
 	var lines []string
 	for _, id := range req.Select.IDs {
 		t, ok := rep.Result(id)
-		if ok && t.Outcome.Passed() {
+		switch {
+		case ok && t.Outcome.Passed():
 			continue
+		case ok && t.Outcome.Failed():
+			a.Failures++
+			lines = append(lines, fmt.Sprintf("FAILED %s\n%s", id, truncate(rel.relativize(t.Message), 600)))
+		case ok && t.Outcome.Decided():
+			a.Unverified++
+			lines = append(lines, fmt.Sprintf("SKIPPED %s", id))
+		default:
+			a.Unverified++
+			why := "missing from the test report"
+			if ok && t.Message != "" {
+				why = truncate(rel.relativize(t.Message), 300)
+			}
+			lines = append(lines, fmt.Sprintf("NOT RUN %s (%s)", id, why))
 		}
-		a.Failures++
-		msg := "missing from the test report"
-		if ok {
-			msg = NormalizeMessage(t.Message)
-		}
-		lines = append(lines, fmt.Sprintf("FAILED %s\n%s", id, truncate(msg, 600)))
 	}
 	switch {
 	case !rep.Ran():
-		a.Failures = len(req.Select.IDs)
-		a.Feedback = fmt.Sprintf("the tests could not run (%s):\n%s", rep.State, truncate(rep.Detail, e.o.FeedbackLen))
-	case a.Failures == 0:
+		a.Failures, a.Unverified = len(req.Select.IDs), 0
+		a.Feedback = fmt.Sprintf("the tests could not run (%s):\n%s", rep.State, truncate(rel.relativize(rep.Detail), e.o.FeedbackLen))
+		if rep.State == task.RunUntrusted {
+			a.Feedback = fmt.Sprintf("the test run's evidence is inconsistent (%s): no test counts as passed:\n%s", rep.State, truncate(rel.relativize(rep.Detail), e.o.FeedbackLen))
+		}
+	case a.Failures == 0 && a.Unverified == 0:
 		a.Passed, a.Partial = true, 1
 		a.Feedback = fmt.Sprintf("all %d tests passed", len(req.Select.IDs))
 	default:
-		a.Partial = 1 - min(float64(a.Failures)/float64(max(e.failsAtStart, 1)), 1)
-		a.Feedback = truncate(fmt.Sprintf("%d of %d tests failed:\n%s", a.Failures, len(req.Select.IDs), strings.Join(lines, "\n")), e.o.FeedbackLen)
+		a.Partial = 1 - min(float64(a.Failures+a.Unverified)/float64(max(e.failsAtStart, 1)), 1)
+		head := fmt.Sprintf("%d of %d tests failed", a.Failures, len(req.Select.IDs))
+		if a.Unverified > 0 {
+			head += fmt.Sprintf(", %d did not pass without failing (skipped or not run)", a.Unverified)
+		}
+		a.Feedback = truncate(head+":\n"+strings.Join(lines, "\n"), e.o.FeedbackLen)
 	}
+	a.Feedback = e.o.Redact(a.Feedback)
 	e.attempts = append(e.attempts, a)
 	return a, nil
 }

@@ -91,13 +91,14 @@ type Options struct {
 	Progress func(Progress)
 }
 
-// Progress reports one validated or rejected corruption.
+// Progress reports one validated or rejected corruption: Tried units (functions or groups)
+// of Units in all, Accepted tasks of Wanted.
 type Progress struct {
-	Tried, Accepted, Wanted int
-	Functions               []string
-	Rule                    string
-	Kept                    bool
-	Reason                  string
+	Tried, Units, Accepted, Wanted int
+	Functions                      []string
+	Rule                           string
+	Kept                           bool
+	Reason                         string
 }
 
 // Corrupted is one function changed by a task.
@@ -183,7 +184,7 @@ func Generate(ctx context.Context, root string, g *callgraph.Graph, c *callgraph
 		return results, err
 	}
 	if len(results) == 0 {
-		return nil, fmt.Errorf("corrupt: no corruption of %d candidate(s) passed validation (%s): %w", tried, summarize(reasons), ErrNoCandidates)
+		return nil, fmt.Errorf("corrupt: no corruption of %d candidate(s) passed validation (%s): %w", tried, reasons.String(), ErrNoCandidates)
 	}
 	return results, nil
 }
@@ -236,7 +237,7 @@ func unitRand(seed uint64, i int) *rand.Rand {
 // units that pass. Workers may validate up to Jobs−1 units past the last one needed; their
 // outcomes are discarded. It returns the accepted results, the rejection reasons of the
 // units consumed, and how many units were consumed.
-func (g *generator) run(ctx context.Context, units [][]Candidate) ([]Result, map[string]int, int, error) {
+func (g *generator) run(ctx context.Context, units [][]Candidate) ([]Result, Reasons, int, error) {
 	o := g.o
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -251,7 +252,7 @@ func (g *generator) run(ctx context.Context, units [][]Candidate) ([]Result, map
 		}
 	}()
 	var results []Result
-	reasons := map[string]int{}
+	reasons := Reasons{}
 	tried := 0
 	for consumed := 0; consumed < len(units) && len(results) < o.N; consumed++ {
 		if err := ctx.Err(); err != nil {
@@ -281,10 +282,10 @@ func (g *generator) run(ctx context.Context, units [][]Candidate) ([]Result, map
 			out.res.Index = len(results)
 			results = append(results, *out.res)
 		} else {
-			reasons[out.reason]++
+			reasons.Add(out.reason)
 		}
 		if o.Progress != nil {
-			p := Progress{Tried: tried, Accepted: len(results), Wanted: o.N, Kept: out.res != nil, Reason: out.reason}
+			p := Progress{Tried: tried, Units: len(units), Accepted: len(results), Wanted: o.N, Kept: out.res != nil, Reason: out.reason}
 			for _, m := range units[consumed] {
 				p.Functions = append(p.Functions, m.Node.ID)
 			}
@@ -297,14 +298,26 @@ func (g *generator) run(ctx context.Context, units [][]Candidate) ([]Result, map
 	return results, reasons, tried, nil
 }
 
-func summarize(reasons map[string]int) string {
-	keys := make([]string, 0, len(reasons))
-	for k := range reasons {
+// Reasons counts why units were rejected, by reason.
+type Reasons map[string]int
+
+// Add counts one rejection (an empty reason is not counted).
+func (r Reasons) Add(reason string) {
+	if reason != "" {
+		r[reason]++
+	}
+}
+
+// String names the three most frequent reasons with their counts, most frequent first
+// ("20× fewer than 5 tests fail; 3× no mutant compiles"), ties by reason.
+func (r Reasons) String() string {
+	keys := make([]string, 0, len(r))
+	for k := range r {
 		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(i, j int) bool {
-		if reasons[keys[i]] != reasons[keys[j]] {
-			return reasons[keys[i]] > reasons[keys[j]]
+		if r[keys[i]] != r[keys[j]] {
+			return r[keys[i]] > r[keys[j]]
 		}
 		return keys[i] < keys[j]
 	})
@@ -313,7 +326,7 @@ func summarize(reasons map[string]int) string {
 	}
 	var parts []string
 	for _, k := range keys {
-		parts = append(parts, fmt.Sprintf("%d× %s", reasons[k], k))
+		parts = append(parts, fmt.Sprintf("%d× %s", r[k], k))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -4,36 +4,68 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
 )
 
-// sampleRun prepares the quickstart sample: its call graph, a local runner and the
-// baseline.
+// sample is the example module's test fixture, shared by the package's tests: one local
+// runner, one result cache over it (content-keyed, so a tree validated by one test is
+// served to another from the cache, with the same report a fresh run gives) and one
+// baseline, made by the first test that asks and closed by TestMain.
+var sample struct {
+	once   sync.Once
+	local  *sandbox.Local
+	cached task.Runner
+	base   Baseline
+	req    task.RunRequest
+	err    error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if sample.local != nil {
+		sample.local.Close()
+	}
+	os.Exit(code)
+}
+
+// sampleRun returns the shared runner, the sample's baseline and the run template.
 func sampleRun(t *testing.T) (task.Runner, Baseline, task.RunRequest) {
 	t.Helper()
-	if _, err := os.Stat("../examples/sample/go.mod"); err != nil {
-		t.Fatal(err)
+	sample.once.Do(func() {
+		if _, err := os.Stat("../examples/sample/go.mod"); err != nil {
+			sample.err = err
+			return
+		}
+		root, err := filepath.Abs("../examples/sample")
+		if err != nil {
+			sample.err = err
+			return
+		}
+		sample.local = sandbox.NewLocal(sandbox.Options{})
+		sample.req = task.RunRequest{Root: root, Kind: task.GoTest}
+		b, err := sandbox.Baseline(context.Background(), sample.local, sample.req, 2)
+		if err != nil {
+			sample.err = fmt.Errorf("baseline: %w", err)
+			return
+		}
+		sample.base = Baseline{Passing: b.Passing, Failing: b.Failing, Flaky: b.Flaky}
+		sample.cached = sandbox.NewCache(sample.local, sandbox.CacheOptions{})
+	})
+	if sample.err != nil {
+		t.Fatal(sample.err)
 	}
-	r := sandbox.NewLocal(sandbox.Options{})
-	t.Cleanup(func() { r.Close() })
-	root, err := filepath.Abs("../examples/sample")
-	if err != nil {
-		t.Fatal(err)
-	}
-	req := task.RunRequest{Root: root, Kind: task.GoTest}
-	b, err := sandbox.Baseline(context.Background(), r, req, 2)
-	if err != nil {
-		t.Fatalf("baseline: %v", err)
-	}
-	// The cache makes the same-seed reruns below free: the same programs are not run twice.
-	return sandbox.NewCache(r, sandbox.CacheOptions{}), Baseline{Passing: b.Passing, Failing: b.Failing, Flaky: b.Flaky}, req
+	base := Baseline{Passing: slices.Clone(sample.base.Passing), Failing: slices.Clone(sample.base.Failing), Flaky: slices.Clone(sample.base.Flaky)}
+	return sample.cached, base, sample.req
 }
 
 func hashTree(t *testing.T, root string) map[string]string {
@@ -102,56 +134,6 @@ func recheck(t *testing.T, r task.Runner, req task.RunRequest, x Result) {
 	t.Helper()
 	if err := Recheck(context.Background(), r, nil, req, x.Problem("sample", "")); err != nil {
 		t.Error(err)
-	}
-}
-
-func recheckWith(t *testing.T, r, goldRunner task.Runner, req task.RunRequest, x Result) {
-	t.Helper()
-	ctx := context.Background()
-	p, err := task.ParsePatch([]byte(x.Patch))
-	if err != nil {
-		t.Fatalf("corruption patch: %v", err)
-	}
-	corrupted, err := p.Apply(task.DirReader(req.Root))
-	if err != nil {
-		t.Fatalf("corruption patch does not apply: %v", err)
-	}
-	q := req
-	q.Overlay = corrupted
-	rep, err := r.Run(ctx, q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.AllPassed(x.Validation.FailToPass) {
-		t.Errorf("%s: the corruption no longer fails its tests", x.Functions[0].ID)
-	}
-	gold, err := task.ParsePatch([]byte(x.Gold))
-	if err != nil {
-		t.Fatalf("gold patch: %v", err)
-	}
-	read := func(path string) ([]byte, error) {
-		if ch, ok := corrupted[path]; ok {
-			return ch.Data, nil
-		}
-		return task.DirReader(req.Root)(path)
-	}
-	restored, err := gold.Apply(read)
-	if err != nil {
-		t.Fatalf("gold patch does not apply to the corrupted tree: %v", err)
-	}
-	for path, ch := range restored {
-		orig, _ := os.ReadFile(filepath.Join(req.Root, path))
-		if string(orig) != string(ch.Data) {
-			t.Errorf("%s: gold patch does not restore %s", x.Functions[0].ID, path)
-		}
-	}
-	q.Overlay = restored
-	rep, err = goldRunner.Run(ctx, q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !rep.AllPassed(append(append([]string(nil), x.Validation.FailToPass...), x.Validation.PassToPass...)) {
-		t.Errorf("%s: tests fail after the gold patch", x.Functions[0].ID)
 	}
 }
 
@@ -253,21 +235,5 @@ func TestGenerateBadInputs(t *testing.T) {
 	_, err = Generate(ctx, "../examples/sample", g, c, hung, Baseline{Passing: []string{"a", "b", "c"}}, Options{Mode: Discovery, Run: req, N: 2})
 	if !errors.Is(err, ErrNoCandidates) || !strings.Contains(err.Error(), "the tests time out") {
 		t.Errorf("a hanging test: err = %v", err)
-	}
-}
-
-func TestNormalizeMessage(t *testing.T) {
-	cases := map[string]string{
-		"--- FAIL: TestX (0.02s)\n    x_test.go:9: boom":         "--- FAIL: TestX\n    x_test.go:9: boom",
-		"goroutine 68 [running]:\nmain.f(0xc000012345)":          "goroutine N [running]:\nmain.f(0x…)",
-		"FAILED t.py::test_a - assert 1 == 2\n1 failed in 0.31s": "FAILED t.py::test_a - assert 1 == 2\n1 failed in …s",
-		"FAIL\texample.com/p\t0.004s":                            "FAIL example.com/p",
-		"<Foo object at 0x7f3a2b1c0d90>":                         "<Foo object at 0x…>",
-		"expected 3 (three), got 4":                              "expected 3 (three), got 4",
-	}
-	for in, want := range cases {
-		if got := NormalizeMessage(in); got != want {
-			t.Errorf("NormalizeMessage(%q) = %q, want %q", in, got, want)
-		}
 	}
 }

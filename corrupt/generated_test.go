@@ -208,10 +208,10 @@ func TestValidateRelativizesPaths(t *testing.T) {
 		"\t/usr/local/go/src/testing/testing.go:1974 +0x2a\n" +
 		"\t/tmp/faultline-sandbox-1/slot-0/tree/ledger/new_file.go:3\n" +
 		"created by testing.(*T).Run in goroutine 22\n"
-	want := "panic: boom\n\tledger/balance.go:52 +0x…\n" +
-		"\t/usr/local/go/src/testing/testing.go:1974 +0x…\n" +
+	want := "panic: boom\n\tledger/balance.go:52 +0x1f\n" +
+		"\t/usr/local/go/src/testing/testing.go:1974 +0x2a\n" +
 		"\tledger/new_file.go:3\n" +
-		"created by testing.(*T).Run in goroutine N\n"
+		"created by testing.(*T).Run in goroutine 22\n"
 	r := task.RunnerFunc(func(context.Context, task.RunRequest) (*task.Report, error) {
 		return &task.Report{State: task.RunOK, Tests: []task.TestResult{{ID: "a", Outcome: task.Fail, Message: msg}}}, nil
 	})
@@ -221,7 +221,7 @@ func TestValidateRelativizesPaths(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(v.Messages) != 1 || v.Messages[0] != want {
-		t.Errorf("messages = %q, want %q", v.Messages, want)
+	if len(v.Observed) != 1 || v.Observed[0] != want {
+		t.Errorf("observed = %q, want %q", v.Observed, want)
 	}
 }

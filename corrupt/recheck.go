@@ -11,8 +11,9 @@ import (
 )
 
 // Recheck re-verifies a task record from its patches alone, as a user of the task would:
-// the corruption patch applied to the clean repository at req.Root must make some of
-// FAIL_TO_PASS fail (run with r), and the gold patch applied on top must restore every
+// the corruption patch applied to the clean repository at req.Root must make every
+// FAIL_TO_PASS test run and fail and every PASS_TO_PASS test run and pass (run with r; a
+// test without a verdict is neither), and the gold patch applied on top must restore every
 // file byte for byte and make every FAIL_TO_PASS and PASS_TO_PASS test pass (run with
 // gold; nil means r). req supplies Root, Kind, Limits and Args. The repository is only
 // read. The error says which check failed.
@@ -35,8 +36,18 @@ func Recheck(ctx context.Context, r, gold task.Runner, req task.RunRequest, p ta
 	if err != nil {
 		return fmt.Errorf("corrupt: recheck %s: %w", p.ID, err)
 	}
-	if rep.AllPassed(p.FailToPass) {
-		return fmt.Errorf("corrupt: recheck %s: the corruption no longer fails its tests", p.ID)
+	if !rep.Ran() {
+		return fmt.Errorf("corrupt: recheck %s: the tests of the corrupted tree did not run (%s)", p.ID, rep.State)
+	}
+	for _, id := range p.FailToPass {
+		if t, ok := rep.Result(id); !ok || !t.Outcome.Failed() {
+			return fmt.Errorf("corrupt: recheck %s: FAIL_TO_PASS test %s does not fail on the corrupted tree (%s)", p.ID, id, outcomeOf(t, ok))
+		}
+	}
+	for _, id := range p.PassToPass {
+		if t, ok := rep.Result(id); !ok || !t.Outcome.Passed() {
+			return fmt.Errorf("corrupt: recheck %s: PASS_TO_PASS test %s does not pass on the corrupted tree (%s)", p.ID, id, outcomeOf(t, ok))
+		}
 	}
 	gp, err := task.ParsePatch([]byte(p.GoldPatch))
 	if err != nil {
@@ -72,4 +83,12 @@ func Recheck(ctx context.Context, r, gold task.Runner, req task.RunRequest, p ta
 		return fmt.Errorf("corrupt: recheck %s: tests fail after the gold patch (run state %s)", p.ID, rep.State)
 	}
 	return nil
+}
+
+// outcomeOf names a test's outcome in a report ("missing" when it has none).
+func outcomeOf(t task.TestResult, ok bool) string {
+	if !ok {
+		return "missing from the report"
+	}
+	return string(t.Outcome)
 }

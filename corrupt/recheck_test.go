@@ -47,8 +47,25 @@ func TestRecheckDetects(t *testing.T) {
 	}
 	noFail := good
 	noFail.FailToPass = task.TestList{"p.TestG"}
-	if err := Recheck(ctx, runner, nil, req, noFail); err == nil || !strings.Contains(err.Error(), "no longer fails") {
+	if err := Recheck(ctx, runner, nil, req, noFail); err == nil || !strings.Contains(err.Error(), "p.TestG does not fail on the corrupted tree (pass)") {
 		t.Errorf("a corruption that breaks nothing: err = %v", err)
+	}
+	// A FAIL_TO_PASS test the corrupted run did not reach (task.NotRun, or missing) is not
+	// a failure: the record does not hold.
+	for _, rep := range []*task.Report{
+		{State: task.RunOK, Tests: []task.TestResult{{ID: "p.TestF", Outcome: task.NotRun}, {ID: "p.TestG", Outcome: task.Pass}}},
+		{State: task.RunOK, Tests: []task.TestResult{{ID: "p.TestG", Outcome: task.Pass}}},
+	} {
+		unreached := task.RunnerFunc(func(context.Context, task.RunRequest) (*task.Report, error) { return rep, nil })
+		if err := Recheck(ctx, unreached, runner, req, good); err == nil || !strings.Contains(err.Error(), "p.TestF does not fail") {
+			t.Errorf("a FAIL_TO_PASS test without a verdict: err = %v", err)
+		}
+	}
+	untrusted := task.RunnerFunc(func(context.Context, task.RunRequest) (*task.Report, error) {
+		return &task.Report{State: task.RunUntrusted, Tests: []task.TestResult{{ID: "p.TestF", Outcome: task.Fail}, {ID: "p.TestG", Outcome: task.Pass}}}, nil
+	})
+	if err := Recheck(ctx, untrusted, runner, req, good); err == nil || !strings.Contains(err.Error(), "did not run (untrusted)") {
+		t.Errorf("an untrusted corrupted run: err = %v", err)
 	}
 	wrongGold := good
 	wrongGold.GoldPatch = strings.Replace(good.GoldPatch, "+func F() int { return 1 }", "+func F() int { return 3 }", 1)

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/faultline-dev/faultline/internal/llm"
 	"github.com/faultline-dev/faultline/task"
 )
 
@@ -44,29 +45,43 @@ func (b Baseline) Check(allowFailing bool) error {
 	return nil
 }
 
-// Validation is the outcome of running the tests on a corrupted repository.
+// Validation is the outcome of running the tests on a corrupted repository. Only a test
+// that ran has a verdict: a baseline-passing test that the corrupted run did not reach
+// (task.NotRun, or missing from the report) or that it skipped is neither FAIL_TO_PASS nor
+// PASS_TO_PASS, and is never counted as failing.
 type Validation struct {
-	// FailToPass holds the baseline-passing tests that no longer pass (failed, errored,
-	// timed out, or missing from the report); PassToPass those that still pass. Sorted.
+	// FailToPass holds the baseline-passing tests that ran and failed (fail, error or
+	// timeout) on the corrupted tree; PassToPass those that ran and passed. Sorted.
 	FailToPass []string
 	PassToPass []string
-	// Messages holds the failure messages of FailToPass tests (truncated), in the same order;
-	// a missing test has the message "missing from the test report".
+	// Messages holds the stable record of each FailToPass test's failure (Failure.String:
+	// its kind and site, never durations, addresses or reprs), in the same order. It is
+	// what task records carry.
 	Messages []string
+	// Observed holds each FailToPass test's output as this run printed it (paths of the
+	// runner's private copy made relative, truncated), in the same order: an observation
+	// of one run for logs and people, not part of any record.
+	Observed []string `json:"observed,omitempty"`
+	// NotRun holds the baseline-passing tests that got no verdict (reported task.NotRun
+	// or missing from the report); Skipped those the corrupted run skipped. Sorted.
+	NotRun  []string `json:"not_run,omitempty"`
+	Skipped []string `json:"skipped,omitempty"`
 	// Accepted reports whether the corruption is kept; Reason says why not.
 	Accepted bool
 	Reason   string
-	// State is the run's state (a run that could not execute is never accepted).
+	// State is the run's state (a run that could not execute, or whose evidence was
+	// untrusted, is never accepted).
 	State task.RunState
 }
 
 // Validate runs req (the corruption as its overlay) and classifies the baseline-passing
-// tests. It accepts the corruption when the tests ran, none of them timed out or ran out of
-// memory, and at least
-// minFailures of them no longer pass. messageLen truncates failure messages (0: 2,000
-// bytes). A corruption that makes a test time out or exhaust memory is rejected with State
-// RunTimeout: its outcome depends on the machine's speed and load (which tests a killed run had reached), so its
-// task would not be reproducible, and every run of it costs the whole time limit.
+// tests (see Validation). It accepts the corruption when the tests ran (task.RunOK: a run
+// that broke, or whose evidence channels disagreed, task.RunUntrusted, is rejected), none of
+// them timed out or ran out of memory, and at least minFailures of them ran and failed.
+// messageLen truncates the observed messages (0: 2,000 bytes). A corruption that makes a
+// test time out or exhaust memory is rejected with State RunTimeout: its outcome depends on
+// the machine's speed and load (which tests a killed run had reached), so its task would
+// not be reproducible, and every run of it costs the whole time limit.
 func Validate(ctx context.Context, r task.Runner, req task.RunRequest, base Baseline, minFailures, messageLen int) (*Validation, error) {
 	if messageLen <= 0 {
 		messageLen = 2000
@@ -77,7 +92,7 @@ func Validate(ctx context.Context, r task.Runner, req task.RunRequest, base Base
 	}
 	v := &Validation{State: rep.State}
 	if !rep.Ran() {
-		v.Reason = fmt.Sprintf("the tests could not run (%s): %s", rep.State, truncate(rep.Detail, 300))
+		v.Reason = fmt.Sprintf("the tests could not run (%s): %s", rep.State, truncate(llm.EnvRedactor().Redact(rep.Detail), 300))
 		return v, nil
 	}
 	flaky := map[string]bool{}
@@ -85,6 +100,8 @@ func Validate(ctx context.Context, r task.Runner, req task.RunRequest, base Base
 		flaky[id] = true
 	}
 	rel := relativizer{root: req.Root, overlay: req.Overlay, known: map[string]string{}}
+	fp := newFailureParser(req)
+	redact := llm.EnvRedactor()
 	passing := append([]string(nil), base.Passing...)
 	sort.Strings(passing)
 	for _, id := range passing {
@@ -93,14 +110,16 @@ func Validate(ctx context.Context, r task.Runner, req task.RunRequest, base Base
 		}
 		t, ok := rep.Result(id)
 		switch {
-		case ok && t.Outcome.Passed():
+		case !ok || !t.Outcome.Decided():
+			v.NotRun = append(v.NotRun, id)
+		case t.Outcome.Passed():
 			v.PassToPass = append(v.PassToPass, id)
-		case ok:
+		case t.Outcome.Failed():
 			v.FailToPass = append(v.FailToPass, id)
-			v.Messages = append(v.Messages, truncate(NormalizeMessage(rel.relativize(t.Message)), messageLen))
+			v.Messages = append(v.Messages, fp.parse(t).String())
+			v.Observed = append(v.Observed, truncate(redact.Redact(rel.relativize(t.Message)), messageLen))
 		default:
-			v.FailToPass = append(v.FailToPass, id)
-			v.Messages = append(v.Messages, "missing from the test report")
+			v.Skipped = append(v.Skipped, id)
 		}
 	}
 	if n := timedOut(rep, v.FailToPass); n > 0 {
@@ -119,6 +138,9 @@ func Validate(ctx context.Context, r task.Runner, req task.RunRequest, base Base
 	}
 	if len(v.FailToPass) < minFailures {
 		v.Reason = fmt.Sprintf("%d test(s) fail, want at least %d", len(v.FailToPass), minFailures)
+		if len(v.NotRun) > 0 {
+			v.Reason += fmt.Sprintf(" (%d got no verdict)", len(v.NotRun))
+		}
 		return v, nil
 	}
 	v.Accepted = true
@@ -198,30 +220,6 @@ func outOfMemory(rep *task.Report, ids []string) bool {
 		}
 	}
 	return false
-}
-
-// volatile matches the parts of test output that change from run to run of the same
-// program: durations, goroutine numbers, addresses.
-var volatile = []struct {
-	re   *regexp.Regexp
-	with string
-}{
-	{regexp.MustCompile(` \(\d+(\.\d+)?s\)`), ""},                        // go test: --- FAIL: TestX (0.00s)
-	{regexp.MustCompile(`\b(in|after) \d+(\.\d+)?s\b`), "$1 …s"},         // pytest: 1 failed in 0.12s
-	{regexp.MustCompile(`goroutine \d+ \[`), "goroutine N ["},            // Go panics
-	{regexp.MustCompile(`in goroutine \d+\b`), "in goroutine N"},         // created by … in goroutine 7
-	{regexp.MustCompile(`0x[0-9a-fA-F]+`), "0x…"},                        // addresses, PCs
-	{regexp.MustCompile(`(?m)^(ok|FAIL)\s+(\S+)\s+\d+\.\d+s$`), "$1 $2"}, // go test package lines
-}
-
-// NormalizeMessage removes what differs between two runs of the same failing test
-// (durations, goroutine numbers, addresses), so task records are byte-identical for the
-// same inputs and seed.
-func NormalizeMessage(s string) string {
-	for _, v := range volatile {
-		s = v.re.ReplaceAllString(s, v.with)
-	}
-	return s
 }
 
 func truncate(s string, n int) string {

@@ -106,7 +106,7 @@ func VerifyLevel2(ctx context.Context, r task.Runner, req Level2Request) (*Level
 		return nil, err
 	}
 	v.Gold = rep
-	if !rep.Green() {
+	if !passes(rep) {
 		return reject("level 2: gold F2P %s does not pass: %s", env.TestFile, runSummary(rep))
 	}
 	v.F2PTests = rep.Passing()

@@ -67,9 +67,22 @@ type Options struct {
 	Jobs int
 	// Progress, when set, receives one line per step.
 	Progress func(msg string)
+	// Steps, when set, is told how far the pipeline is, as each step ends: phase "trace"
+	// (Done of Total test files traced) and then "build" (Done of Total F2P candidates
+	// tried; Total is the candidates left, which N may cut short). Calls are serialised but
+	// may come from the tracing goroutines.
+	Steps func(Step)
 	// Accept, when set, is a last check of an item that passed post-verification (e.g.
 	// that its Level 2 instance verifies, VerifyLevel2): a non-empty reason rejects it.
 	Accept func(ctx context.Context, it *Item) (reason string, err error)
+}
+
+// Step is the pipeline's position (see Options.Steps).
+type Step struct {
+	Phase       string // "trace" or "build"
+	Done, Total int
+	Accepted    int    // items accepted so far (build)
+	File        string // the test file of the step that ended
 }
 
 // Item is one F2P candidate the pipeline worked on, accepted or not.
@@ -142,6 +155,14 @@ func Pipeline(ctx context.Context, r task.Runner, root string, opts Options) (*R
 	progress := opts.Progress
 	if progress == nil {
 		progress = func(string) {}
+	}
+	var stepMu sync.Mutex
+	step := func(s Step) {
+		if opts.Steps != nil {
+			stepMu.Lock()
+			defer stepMu.Unlock()
+			opts.Steps(s)
+		}
 	}
 	kind := opts.Kind
 	if kind == "" {
@@ -228,6 +249,9 @@ func Pipeline(ctx context.Context, r task.Runner, root string, opts Options) (*R
 	errs := make([]error, len(files))
 	sem := make(chan struct{}, jobs)
 	var wg sync.WaitGroup
+	var tracedMu sync.Mutex
+	traced := 0
+	step(Step{Phase: "trace", Total: len(files)})
 	for k, tf := range files {
 		wg.Add(1)
 		sem <- struct{}{}
@@ -244,7 +268,12 @@ func Pipeline(ctx context.Context, r task.Runner, root string, opts Options) (*R
 				errs[k] = err
 				return
 			}
-			tf.passes = err == nil && tf.report.Green()
+			tf.passes = err == nil && passes(tf.report)
+			tracedMu.Lock()
+			traced++
+			n := traced
+			tracedMu.Unlock()
+			step(Step{Phase: "trace", Done: n, Total: len(files), File: tf.file})
 		}()
 	}
 	wg.Wait()
@@ -267,7 +296,8 @@ func Pipeline(ctx context.Context, r task.Runner, root string, opts Options) (*R
 	// F2P candidates by descending test count, then path.
 	slices.SortStableFunc(f2p, func(a, b *testFileInfo) int { return len(b.ids) - len(a.ids) })
 
-	for _, tf := range f2p {
+	step(Step{Phase: "build", Total: len(f2p)})
+	for k, tf := range f2p {
 		if opts.N > 0 && len(res.Accepted()) >= opts.N {
 			break
 		}
@@ -284,6 +314,7 @@ func Pipeline(ctx context.Context, r task.Runner, root string, opts Options) (*R
 		} else {
 			progress(fmt.Sprintf("rejected %s: %s", tf.file, it.Reason))
 		}
+		step(Step{Phase: "build", Done: k + 1, Total: len(f2p), Accepted: len(res.Accepted()), File: tf.file})
 	}
 	return res, nil
 }

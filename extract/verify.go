@@ -12,8 +12,9 @@ import (
 // 0.3, inclusive).
 const DefaultMaxF2PPassRate = 0.3
 
-// PassRate returns passed / (passed + failed + error) over the tests of rep (skips do not
-// count; a timeout counts as failed), and the denominator. It is the post-verification's
+// PassRate returns passed / (passed + failed + error) over the tests of rep (skips and
+// tests without a verdict, task.NotRun, do not count; a timeout counts as failed), and the
+// denominator. It is the post-verification's
 // measure of how much of the F2P file still passes on the masked code.
 func PassRate(rep *task.Report) (float64, int) {
 	passed, total := 0, 0
@@ -72,8 +73,13 @@ type Verification struct {
 
 // Verify runs the post-verification checks through r: on the masked code the F2P
 // selection still runs (collects) and its pass rate is at most MaxPassRate (see
-// BuildFailureFails), and every P2P selection passes entirely (without F2PFile); on the original code (the gold patch reapplied) the F2P and
-// P2P selections pass entirely. A rejected candidate comes back with Accepted false and
+// BuildFailureFails; tests without a verdict do not count), and every P2P selection passes
+// entirely (without F2PFile); on the original code (the gold patch reapplied) the F2P and
+// P2P selections pass entirely. A run passes entirely when it ran, reported tests, none
+// failed and every one got a verdict: a test that did not run is not a pass, so a run
+// that leaves one without a verdict (task.NotRun) rejects the candidate, and
+// FAIL_TO_PASS / PASS_TO_PASS only ever hold tests that ran and passed. A run whose
+// evidence is untrusted (task.RunUntrusted) is not a run that ran. A rejected candidate comes back with Accepted false and
 // the reason; the error is for a runner that could not be used.
 func Verify(ctx context.Context, r task.Runner, vr VerifyRequest) (*Verification, error) {
 	maxRate := vr.MaxPassRate
@@ -130,7 +136,7 @@ func Verify(ctx context.Context, r task.Runner, vr VerifyRequest) (*Verification
 			return nil, err
 		}
 		v.MaskedP2P = append(v.MaskedP2P, rep)
-		if !rep.Green() {
+		if !passes(rep) {
 			return reject("masked P2P %s does not pass: %s", selName(sel), runSummary(rep))
 		}
 	}
@@ -139,7 +145,7 @@ func Verify(ctx context.Context, r task.Runner, vr VerifyRequest) (*Verification
 		return nil, err
 	}
 	v.GoldF2P = rep
-	if !rep.Green() {
+	if !passes(rep) {
 		return reject("gold F2P %s does not pass: %s", selName(vr.F2P), runSummary(rep))
 	}
 	v.F2PTests = rep.Passing()
@@ -149,7 +155,7 @@ func Verify(ctx context.Context, r task.Runner, vr VerifyRequest) (*Verification
 			return nil, err
 		}
 		v.GoldP2P = append(v.GoldP2P, rep)
-		if !rep.Green() {
+		if !passes(rep) {
 			return reject("gold P2P %s does not pass: %s", selName(sel), runSummary(rep))
 		}
 		v.P2PTests = append(v.P2PTests, rep.Passing()...)
@@ -160,6 +166,11 @@ func Verify(ctx context.Context, r task.Runner, vr VerifyRequest) (*Verification
 	v.Accepted = true
 	return v, nil
 }
+
+// passes reports whether rep passes entirely: the tests ran, at least one was reported,
+// none failed and every one got a verdict (a selected test that did not run, task.NotRun,
+// did not pass; task.Report.Green alone does not see it).
+func passes(rep *task.Report) bool { return rep.Green() && len(rep.NotRun()) == 0 }
 
 func selName(s task.Selection) string {
 	switch {
@@ -179,6 +190,9 @@ func runSummary(rep *task.Report) string {
 	}
 	f := rep.Failing()
 	if len(f) == 0 {
+		if nr := rep.NotRun(); len(nr) > 0 {
+			return fmt.Sprintf("%d test(s) got no verdict, first %s", len(nr), nr[0])
+		}
 		return "no test ran"
 	}
 	if to := rep.IDs(func(o task.Outcome) bool { return o == task.Timeout }); len(to) > 0 {
@@ -201,9 +215,10 @@ type Score struct {
 }
 
 // ScoreRun scores an attempt from the reports of its F2P run and P2P runs. f2pIDs are the
-// instance's FAIL_TO_PASS ids: each one counts, a missing one as not passing; without
-// them every non-skipped test of the F2P report counts. A run "exits 0" when it ran,
-// reported at least one test and none failed (task.Report.Green).
+// instance's FAIL_TO_PASS ids: each one counts, one missing or without a verdict
+// (task.NotRun) as not passing; without them every non-skipped test of the F2P report
+// counts, one without a verdict as not passing. A run "exits 0" when it passes entirely:
+// it ran, reported at least one test, none failed and every one got a verdict.
 func ScoreRun(f2p *task.Report, p2p []*task.Report, f2pIDs []string) Score {
 	var s Score
 	if len(f2pIDs) > 0 {
@@ -227,11 +242,11 @@ func ScoreRun(f2p *task.Report, p2p []*task.Report, f2pIDs []string) Score {
 		s.PassRate = float64(s.F2PPassed) / float64(s.F2PTotal)
 	}
 	for _, r := range p2p {
-		if !r.Green() {
+		if !passes(r) {
 			s.P2PFailed++
 		}
 	}
-	s.Resolved = f2p.Green() && s.F2PTotal > 0 && s.F2PPassed == s.F2PTotal && s.P2PFailed == 0
+	s.Resolved = passes(f2p) && s.F2PTotal > 0 && s.F2PPassed == s.F2PTotal && s.P2PFailed == 0
 	return s
 }
 

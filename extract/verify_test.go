@@ -23,6 +23,9 @@ func TestPassRate(t *testing.T) {
 	r, n := PassRate(report("a", "pass", "b", "fail", "c", "error", "d", "skip", "e", "xfail", "f", "timeout"))
 	require.Equal(t, 5, n)
 	require.InDelta(t, 0.4, r, 1e-12)
+	r, n = PassRate(report("a", "pass", "b", "not_run", "c", "not_run", "d", "fail"))
+	require.Equal(t, 2, n)
+	require.InDelta(t, 0.5, r, 1e-12)
 	r, n = PassRate(report("a", "skip"))
 	require.Zero(t, n)
 	require.Zero(t, r)
@@ -76,6 +79,13 @@ func TestVerify(t *testing.T) {
 		"p2p broken":    {"masked:t_p.py", report("t_p.py::x", "fail"), "masked P2P t_p.py does not pass: 1 failing"},
 		"gold broken":   {"gold:t_f.py", report("t_f.py::a", "pass", "t_f.py::b", "error"), "gold F2P t_f.py does not pass"},
 		"gold p2p":      {"gold:t_p.py", &task.Report{State: task.RunTimeout}, "gold P2P t_p.py does not pass: timeout"},
+		// Tests without a verdict count neither way: on the masked code they leave the pass
+		// rate to the tests that ran (none here), on the original code they are not passes.
+		"masked unreached": {"masked:t_f.py", report("t_f.py::a", "not_run", "t_f.py::b", "not_run"), "no passing or failing test"},
+		"gold unreached":   {"gold:t_f.py", report("t_f.py::a", "pass", "t_f.py::b", "not_run"), "gold F2P t_f.py does not pass: 1 test(s) got no verdict, first t_f.py::b"},
+		"p2p unreached":    {"masked:t_p.py", report("t_p.py::x", "pass", "t_p.py::y", "not_run"), "masked P2P t_p.py does not pass: 1 test(s) got no verdict"},
+		"untrusted":        {"masked:t_f.py", &task.Report{State: task.RunUntrusted, Tests: report("t_f.py::a", "fail").Tests}, "does not run: untrusted"},
+		"gold untrusted":   {"gold:t_f.py", &task.Report{State: task.RunUntrusted, Tests: report("t_f.py::a", "pass").Tests}, "gold F2P t_f.py does not pass: untrusted"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -118,6 +128,12 @@ func TestScoreRun(t *testing.T) {
 	s = ScoreRun(all, []*task.Report{p2pOK, p2pOK}, []string{"f::a", "f::b"})
 	require.Equal(t, Score{Resolved: true, PassRate: 1, F2PPassed: 2, F2PTotal: 2}, s)
 	s = ScoreRun(all, []*task.Report{p2pOK, report("p::y", "error")}, []string{"f::a", "f::b"})
+	require.Equal(t, Score{PassRate: 1, F2PPassed: 2, F2PTotal: 2, P2PFailed: 1}, s)
+	// A test without a verdict is not a pass: not resolved, and it counts as not passing.
+	unreached := report("f::a", "pass", "f::b", "not_run")
+	s = ScoreRun(unreached, []*task.Report{p2pOK}, []string{"f::a", "f::b"})
+	require.Equal(t, Score{PassRate: 0.5, F2PPassed: 1, F2PTotal: 2}, s)
+	s = ScoreRun(all, []*task.Report{report("p::x", "pass", "p::y", "not_run")}, []string{"f::a", "f::b"})
 	require.Equal(t, Score{PassRate: 1, F2PPassed: 2, F2PTotal: 2, P2PFailed: 1}, s)
 	broken := &task.Report{State: task.RunCollectionError, Tests: all.Tests}
 	s = ScoreRun(broken, nil, []string{"f::a", "f::b"})

@@ -4,21 +4,25 @@
 // fail, and writes the validated tasks as JSONL (task.BreakpointProblem records).
 //
 //	go run ./examples/breakpoint -repo DIR [-mode remove|discovery] [-multi k -distance d]
-//	    [-hard] [-n N] [-seed S] [-jobs J] [-env KEY=VALUE]... [-out tasks.jsonl]
-//	    [-swe instances.jsonl]
+//	    [-hard] [-n N] [-seed S] [-jobs J] [-timeout D] [-env KEY=VALUE]... [-python PATH]
+//	    [-out tasks.jsonl] [-swe instances.jsonl]
 //
-// Tests run with the local sandbox runner (no Docker, no network). Progress goes to
-// stderr; the central-function table and a summary go to stdout.
+// Tests run with the local sandbox runner (no Docker, no network). It follows the
+// convention of internal/cli: every flag is checked before any work (a bad one exits 2
+// naming it); stdout carries only the JSONL when -out or -swe is "-"; progress (phase,
+// done/total, elapsed, time left), the central-function table and the summary — how many
+// tasks of -n were made, and why candidates were rejected when they ran out — go to
+// stderr; outputs are written whole at the end or not at all; it exits 1 when no task
+// could be made, and 130/143 when interrupted (SIGINT/SIGTERM), after stopping its runs
+// and removing its private copies.
 package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -28,93 +32,111 @@ import (
 	"github.com/faultline-dev/faultline/callgraph/golang"
 	"github.com/faultline-dev/faultline/callgraph/python"
 	"github.com/faultline-dev/faultline/corrupt"
+	"github.com/faultline-dev/faultline/internal/cli"
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
 )
 
-func main() {
-	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
-}
+func main() { os.Exit(cli.Main(run)) }
 
 type config struct {
-	repo, mode, out, swe, lang, name, commit string
-	multi, distance, n, top, minFailures     int
-	jobs                                     int
-	env                                      []string
-	seed                                     uint64
-	hard, undirected                         bool
-	timeout                                  time.Duration
+	root, mode, out, swe, lang, name, commit, python string
+	multi, distance, n, top, minFailures, jobs       int
+	env                                              cli.EnvFlag
+	seed                                             uint64
+	hard, undirected                                 bool
+	timeout                                          time.Duration
 }
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// parse reads and checks every flag before any work. It returns the exit status when the
+// program must stop (-h: 0; a bad flag: 2), else -1.
+func parse(args []string, stderr io.Writer) (config, int) {
 	fs := flag.NewFlagSet("breakpoint", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var c config
-	fs.StringVar(&c.repo, "repo", "", "repository `DIR` whose tests pass (required; never modified)")
+	var repo string
+	fs.StringVar(&repo, "repo", "", "repository `DIR` whose tests pass (required; never modified)")
 	fs.StringVar(&c.mode, "mode", "remove", "corruption mode: remove or discovery")
-	fs.IntVar(&c.multi, "multi", 1, "corrupt `k` functions at once (pairwise within -distance)")
-	fs.IntVar(&c.distance, "distance", 4, "largest call-graph distance between the functions of a -multi group")
+	fs.IntVar(&c.multi, "multi", 1, "corrupt `k` ≥ 1 functions at once (pairwise within -distance)")
+	fs.IntVar(&c.distance, "distance", 4, "largest call-graph distance (≥ 1) between the functions of a -multi group")
 	fs.BoolVar(&c.undirected, "undirected", false, "measure -distance ignoring call direction")
 	fs.BoolVar(&c.hard, "hard", false, "only the hard set (≥ 90th percentile of code lines and harmonic centrality)")
-	fs.IntVar(&c.n, "n", 5, "number of validated tasks to write")
+	fs.IntVar(&c.n, "n", 5, "number (≥ 1) of validated tasks to write")
 	fs.Uint64Var(&c.seed, "seed", 1, "random seed (same seed, same tasks)")
 	fs.StringVar(&c.out, "out", "tasks.jsonl", "output `FILE` for task records (- for stdout)")
-	fs.StringVar(&c.swe, "swe", "", "also write SWE-bench-style instances to `FILE`")
+	fs.StringVar(&c.swe, "swe", "", "also write SWE-bench-style instances to `FILE` (- for stdout)")
 	fs.StringVar(&c.lang, "lang", "auto", "language: auto, go or python")
-	fs.IntVar(&c.top, "top", 10, "print the `N` most central functions")
+	fs.IntVar(&c.top, "top", 10, "print the `N` most central functions (0: none)")
 	fs.IntVar(&c.minFailures, "min-failures", 0, "tests a corruption must break (0: 5 for remove, 2 for discovery or -hard)")
-	fs.Func("env", "extra `KEY=VALUE` for the test runs (repeatable; e.g. GOFLAGS=-mod=mod GOPROXY=off)", func(v string) error {
-		if k, _, ok := strings.Cut(v, "="); !ok || k == "" {
-			return fmt.Errorf("want KEY=VALUE, got %q", v)
-		}
-		c.env = append(c.env, v)
-		return nil
-	})
+	fs.Var(&c.env, "env", "extra `KEY=VALUE` for the test runs (repeatable; e.g. GOFLAGS=-mod=mod GOPROXY=off)")
+	fs.StringVar(&c.python, "python", "", "Python interpreter with pytest (default: detected)")
 	fs.IntVar(&c.jobs, "jobs", 0, "candidates validated concurrently (0: the number of CPUs; the output does not depend on it)")
-	fs.DurationVar(&c.timeout, "timeout", time.Minute, "time limit of one test run (corrupted runs: 2× the clean run + 10 s, at most this)")
+	fs.DurationVar(&c.timeout, "timeout", time.Minute, "time limit (> 0) of one test run (corrupted runs: 2× the clean run + 10 s, at most this)")
 	fs.StringVar(&c.name, "name", "", "repository name for the records (default: the directory name)")
-	fs.StringVar(&c.commit, "commit", "", "commit for the records (default: git HEAD of -repo, if any)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	fs.StringVar(&c.commit, "commit", "", "commit for the records (default: git HEAD of -repo, else a hash of the tree)")
+	if code := cli.Parse(fs, args, false); code >= 0 {
+		return c, code
 	}
-	if c.repo == "" || fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "breakpoint: -repo DIR is required (and no positional arguments)")
-		fs.Usage()
-		return 2
+	usage := func(format string, a ...any) (config, int) { return c, cli.Usage(stderr, "breakpoint", format, a...) }
+	root, err := cli.Repo(repo)
+	if err != nil {
+		return usage("%v", err)
 	}
-	if err := generate(ctx, c, stdout, stderr); err != nil {
-		fmt.Fprintln(stderr, "breakpoint:", err)
-		return 1
+	c.root = root
+	switch {
+	case c.mode != string(corrupt.Remove) && c.mode != string(corrupt.Discovery):
+		return usage("-mode %q: want remove or discovery", c.mode)
+	case c.n < 1:
+		return usage("-n %d: want at least 1 task", c.n)
+	case c.multi < 1:
+		return usage("-multi %d: want at least 1 function per task", c.multi)
+	case c.distance < 1:
+		return usage("-distance %d: want at least 1 (two functions of a group are distinct)", c.distance)
+	case c.minFailures < 0:
+		return usage("-min-failures %d: want 0 (the mode's default) or more", c.minFailures)
+	case c.top < 0:
+		return usage("-top %d: want 0 or more", c.top)
+	case c.jobs < 0:
+		return usage("-jobs %d: want 0 (the number of CPUs) or more", c.jobs)
+	case c.timeout <= 0:
+		return usage("-timeout %v: want a positive duration", c.timeout)
 	}
-	return 0
+	if err := cli.CheckOutputs(root, cli.Output{Flag: "out", Path: c.out}, cli.Output{Flag: "swe", Path: c.swe, Optional: true}); err != nil {
+		return usage("%v", err)
+	}
+	if err := cli.Python(c.python); err != nil {
+		return usage("%v", err)
+	}
+	if c.lang, err = cli.Language(root, c.lang); err != nil {
+		return usage("%v", err)
+	}
+	return c, -1
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	c, code := parse(args, stderr)
+	if code >= 0 {
+		return code
+	}
+	return cli.Fail(ctx, stderr, "breakpoint", generate(ctx, c, stdout, stderr))
 }
 
 func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
-	root, err := filepath.Abs(c.repo)
-	if err != nil {
-		return err
-	}
-	if st, err := os.Stat(root); err != nil || !st.IsDir() {
-		return fmt.Errorf("%s is not a directory", c.repo)
-	}
+	root := c.root
 	mode := corrupt.Mode(c.mode)
-	if mode != corrupt.Remove && mode != corrupt.Discovery {
-		return fmt.Errorf("unknown -mode %q (want remove or discovery)", c.mode)
-	}
-	lang, err := detectLanguage(root, c.lang)
-	if err != nil {
-		return err
-	}
 	var front callgraph.Language
 	kind := task.GoTest
-	switch lang {
+	switch c.lang {
 	case "go":
 		front = golang.New(golang.Options{})
 	case "python":
 		front, kind = python.New(python.Options{}), task.Pytest
 	}
+	prog := cli.NewProgress(stderr, "breakpoint")
+	stopBeat := prog.Beat(15 * time.Second)
+	defer stopBeat()
 
-	fmt.Fprintf(stderr, "breakpoint: building the %s call graph of %s\n", lang, root)
+	prog.Phase(fmt.Sprintf("building the %s call graph of %s", c.lang, root), 0)
 	g, err := callgraph.Build(ctx, root, []callgraph.Language{front}, callgraph.BuildOptions{SkipTests: true})
 	if err != nil {
 		return err
@@ -124,18 +146,18 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 		return err
 	}
 	st := g.Stats()
-	fmt.Fprintf(stdout, "call graph: %d files, %d functions, %d call sites (%d resolved), %d edges\n",
+	prog.Printf("call graph: %d files, %d functions, %d call sites (%d resolved), %d edges",
 		st.Files, st.Functions, st.Calls, st.Resolved, len(g.Edges()))
-	printTop(stdout, g, cent, c.top)
+	printTop(stderr, g, cent, c.top)
 
-	runner := sandbox.NewLocal(sandbox.Options{Env: c.env})
+	runner := sandbox.NewLocal(sandbox.Options{Env: c.env, Python: c.python})
 	defer runner.Close()
 	cached := sandbox.NewCache(runner, sandbox.CacheOptions{})
 	req := task.RunRequest{Root: root, Kind: kind, Limits: task.Limits{Timeout: c.timeout}}
-	fmt.Fprintln(stderr, "breakpoint: running the clean tests twice (flaky tests are excluded)")
+	prog.Phase("baseline: running the clean tests twice (flaky tests are excluded)", 2)
 	base, err := sandbox.Baseline(ctx, runner, req, 2)
 	if err != nil {
-		if base != nil && len(base.Reports) > 0 {
+		if base != nil && len(base.Reports) > 0 && ctx.Err() == nil {
 			last := base.Reports[len(base.Reports)-1]
 			why := ""
 			switch last.State {
@@ -157,22 +179,27 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%d test(s) did not finish within -timeout %v (e.g. %s): the test suite is slower than -timeout; raise it or pick a faster repository", len(slow), c.timeout, slow[0])
 	}
 	for _, n := range runner.Notes() {
-		fmt.Fprintln(stderr, "breakpoint: note:", n)
+		prog.Printf("note: %s", n)
 	}
-	fmt.Fprintf(stdout, "baseline: %d passing, %d failing, %d flaky tests\n", len(base.Passing), len(base.Failing), len(base.Flaky))
+	prog.Printf("baseline: %d passing, %d failing, %d flaky tests", len(base.Passing), len(base.Failing), len(base.Flaky))
 	// A corrupted run gets twice the clean run's time plus 10 s (at most -timeout): a
 	// corruption that hangs is rejected at that limit instead of the repository's.
 	req.Limits.Timeout = min(sandbox.TimeoutRule{}.For(base.Wall), c.timeout)
 
+	reasons := corrupt.Reasons{}
+	tried, units := 0, 0
+	prog.Phase(fmt.Sprintf("validating %s corruptions", mode), c.n)
 	opts := corrupt.Options{
 		Mode: mode, N: c.n, Seed: c.seed, Run: req, MinFailures: c.minFailures, Jobs: c.jobs,
 		Select: corrupt.SelectOptions{Hard: c.hard},
 		Progress: func(p corrupt.Progress) {
+			tried, units = p.Tried, p.Units
 			verdict := "kept"
 			if !p.Kept {
 				verdict = "rejected: " + p.Reason
+				reasons.Add(p.Reason)
 			}
-			fmt.Fprintf(stderr, "[%d/%d tasks, %d tried] %s: %s\n", p.Accepted, p.Wanted, p.Tried, strings.Join(p.Functions, ", "), verdict)
+			prog.Step(p.Accepted, fmt.Sprintf("%d of %d candidates tried; %s: %s", p.Tried, p.Units, strings.Join(p.Functions, ", "), verdict))
 		},
 	}
 	if c.multi > 1 {
@@ -182,6 +209,9 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 
 	name := c.name
 	if name == "" {
@@ -189,64 +219,82 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	}
 	commit := c.commit
 	if commit == "" {
-		commit = gitHead(root)
+		commit = cli.GitHead(root)
+	}
+	if commit == "" {
+		// Not a git checkout: the records name the tree by its content hash.
+		if commit, err = sandbox.NewTreeHasher().Hash(root, nil); err != nil {
+			return err
+		}
 	}
 	problems := make([]task.BreakpointProblem, len(results))
 	for i, r := range results {
 		problems[i] = r.Problem(name, commit)
 	}
-	if err := writeJSONL(c.out, stdout, problems); err != nil {
-		return err
-	}
+	var insts []*task.SWEInstance
 	if c.swe != "" {
-		var inst []*task.SWEInstance
 		for _, p := range problems {
 			s, err := p.ToSWE()
 			if err != nil {
 				return err
 			}
-			inst = append(inst, s)
-		}
-		if err := writeJSONL(c.swe, stdout, inst); err != nil {
-			return err
+			insts = append(insts, s)
 		}
 	}
+	if err := writeOutputs(c, stdout, problems, insts); err != nil {
+		return err
+	}
 	stats := cached.Stats()
-	fmt.Fprintf(stdout, "wrote %d validated %s task(s) to %s (%d test runs, %d cache hits)\n", len(problems), mode, c.out, stats.Runs, stats.CacheHits)
-	for _, p := range problems {
+	what := fmt.Sprintf("%d of %d %s task(s)", len(problems), c.n, mode)
+	if len(problems) < c.n {
+		what += fmt.Sprintf(": candidates exhausted after %d tried", tried)
+		if len(reasons) > 0 {
+			what += " (" + reasons.String() + ")"
+		}
+	} else {
+		what += fmt.Sprintf(" after %d of %d candidates tried", tried, units)
+	}
+	prog.Printf("%s; written to %s (%d test runs, %d cache hits)", what, c.out, stats.Runs, stats.CacheHits)
+	for i, p := range problems {
 		var fns []string
 		for _, f := range p.Functions {
 			fns = append(fns, f.Path+"::"+f.Name)
 		}
-		fmt.Fprintf(stdout, "  %s  %-22s %2d failing  %s\n", p.ID, p.Rule, len(p.FailToPass), strings.Join(fns, ", "))
+		line := fmt.Sprintf("  %s  %-22s %2d failing", p.ID, p.Rule, len(p.FailToPass))
+		if n := len(results[i].Validation.NotRun); n > 0 {
+			line += fmt.Sprintf(", %d without a verdict", n)
+		}
+		fmt.Fprintf(stderr, "%s  %s\n", line, strings.Join(fns, ", "))
 	}
 	return nil
 }
 
-// detectLanguage picks the repository's language: Go when it has a go.mod, Python when it
-// has .py files.
-func detectLanguage(root, flagValue string) (string, error) {
-	switch flagValue {
-	case "go", "python":
-		return flagValue, nil
-	case "auto":
-	default:
-		return "", fmt.Errorf("unknown -lang %q (want auto, go or python)", flagValue)
+// writeOutputs writes the records to -out and the instances to -swe (when set), each whole
+// or not at all.
+func writeOutputs(c config, stdout io.Writer, problems []task.BreakpointProblem, insts []*task.SWEInstance) error {
+	out, err := cli.Create(c.out, stdout)
+	if err != nil {
+		return err
 	}
-	if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
-		return "go", nil
+	defer out.Abort()
+	if err := task.WriteJSONL(out, problems); err != nil {
+		return err
 	}
-	found := errors.New("found")
-	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".py") {
-			return found
-		}
-		return nil
-	})
-	if errors.Is(err, found) {
-		return "python", nil
+	if c.swe == "" {
+		return out.Commit()
 	}
-	return "", fmt.Errorf("%s has neither a go.mod nor Python files; pass -lang", root)
+	swe, err := cli.Create(c.swe, stdout)
+	if err != nil {
+		return err
+	}
+	defer swe.Abort()
+	if err := task.WriteJSONL(swe, insts); err != nil {
+		return err
+	}
+	if err := out.Commit(); err != nil {
+		return err
+	}
+	return swe.Commit()
 }
 
 func printTop(w io.Writer, g *callgraph.Graph, c *callgraph.Centrality, top int) {
@@ -275,30 +323,6 @@ func printTop(w io.Writer, g *callgraph.Graph, c *callgraph.Centrality, top int)
 		fmt.Fprintf(w, "  %-8.4f %-8.4f %-11.1f %-4d %-4d %s (%d code lines)\n", c.Harmonic[i], c.PageRank[i], c.Betweenness[i], c.InDegree[i], c.OutDegree[i], n.ID, n.Metrics.CodeLines)
 	}
 	fmt.Fprintln(w)
-}
-
-func writeJSONL[T any](path string, stdout io.Writer, vs []T) error {
-	if path == "-" {
-		return task.WriteJSONL(stdout, vs)
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := task.WriteJSONL(f, vs); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
-// gitHead returns the commit checked out in root, or "" when root is not a git work tree.
-func gitHead(root string) string {
-	out, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(out))
 }
 
 // timedOutTests lists the tests that timed out in any baseline run, sorted.

@@ -3,12 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/faultline-dev/faultline/internal/cli/clitest"
 	"github.com/faultline-dev/faultline/task"
 )
 
@@ -22,8 +25,11 @@ func runCLI(t *testing.T, args ...string) (records, swe []byte) {
 	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
 		t.Fatalf("breakpoint %s: exit %d\n%s", strings.Join(args, " "), code, stderr.String())
 	}
-	if !strings.Contains(stdout.String(), "wrote ") {
-		t.Errorf("no summary on stdout:\n%s", stdout.String())
+	if stdout.Len() != 0 {
+		t.Errorf("stdout carries more than the machine output:\n%s", stdout.String())
+	}
+	if !strings.Contains(stderr.String(), " task(s) after ") {
+		t.Errorf("no summary on stderr:\n%s", stderr.String())
 	}
 	records, err := os.ReadFile(out)
 	if err != nil {
@@ -98,28 +104,94 @@ func TestSameSeedSameBytes(t *testing.T) {
 	}
 }
 
-func TestBadArguments(t *testing.T) {
+// TestBadFlags: each bad flag is refused before any work (no call graph, no test run),
+// with a message naming it and exit status 2, and nothing is written.
+func TestBadFlags(t *testing.T) {
+	repo := goRepo(t, "")
+	dir := t.TempDir()
+	out := filepath.Join(dir, "tasks.jsonl")
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ok := []string{"-repo", repo, "-out", out}
 	for _, c := range []struct {
 		name string
 		args []string
-		code int
 		msg  string
 	}{
-		{"no repo", nil, 2, "-repo DIR is required"},
-		{"positional", []string{"-repo", ".", "x"}, 2, "no positional arguments"},
-		{"missing dir", []string{"-repo", "/nonexistent/dir"}, 1, "is not a directory"},
-		{"bad mode", []string{"-repo", ".", "-mode", "chaos"}, 1, `unknown -mode "chaos"`},
-		{"bad lang", []string{"-repo", ".", "-lang", "cobol"}, 1, `unknown -lang "cobol"`},
-		{"no sources", []string{"-repo", t.TempDir()}, 1, "neither a go.mod nor Python files"},
-		{"bad env", []string{"-repo", ".", "-env", "NOEQUALS"}, 2, `want KEY=VALUE, got "NOEQUALS"`},
+		{"no repo", []string{"-out", out}, "-repo DIR is required"},
+		{"positional", append(ok, "x"), `unexpected argument "x"`},
+		{"missing dir", []string{"-repo", "/nonexistent/dir", "-out", out}, "-repo /nonexistent/dir"},
+		{"repo is a file", []string{"-repo", file, "-out", out}, "not a directory"},
+		{"bad mode", append(ok, "-mode", "chaos"), `-mode "chaos"`},
+		{"bad lang", append(ok, "-lang", "cobol"), `-lang "cobol"`},
+		{"no sources", []string{"-repo", t.TempDir(), "-out", out}, "neither a go.mod nor Python files"},
+		{"bad env", append(ok, "-env", "NOEQUALS"), `want KEY=VALUE, got "NOEQUALS"`},
+		{"n zero", append(ok, "-n", "0"), "-n 0"},
+		{"n negative", append(ok, "-n", "-3"), "-n -3"},
+		{"multi zero", append(ok, "-multi", "0"), "-multi 0"},
+		{"distance zero", append(ok, "-multi", "2", "-distance", "0"), "-distance 0"},
+		{"min failures negative", append(ok, "-min-failures", "-1"), "-min-failures -1"},
+		{"top negative", append(ok, "-top", "-1"), "-top -1"},
+		{"jobs negative", append(ok, "-jobs", "-2"), "-jobs -2"},
+		{"timeout zero", append(ok, "-timeout", "0s"), "-timeout 0s"},
+		{"timeout negative", append(ok, "-timeout", "-5s"), "-timeout -5s"},
+		{"n not a number", append(ok, "-n", "many"), "-n"},
+		{"out empty", []string{"-repo", repo, "-out", ""}, "-out: empty path"},
+		{"out a directory", []string{"-repo", repo, "-out", dir}, "is a directory"},
+		{"out in a missing directory", []string{"-repo", repo, "-out", filepath.Join(dir, "no", "t.jsonl")}, "-out " + filepath.Join(dir, "no", "t.jsonl")},
+		{"out inside the repository", []string{"-repo", repo, "-out", filepath.Join(repo, "t.jsonl")}, "lies inside the repository"},
+		{"swe under a file", append(ok, "-swe", filepath.Join(file, "s.jsonl")), "-swe"},
+		{"both on stdout", []string{"-repo", repo, "-out", "-", "-swe", "-"}, "cannot both be stdout"},
+		{"same file", append(ok, "-swe", out), "name the same file"},
+		{"python missing", append(ok, "-python", "/nonexistent/python3"), "-python /nonexistent/python3"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			code := run(context.Background(), c.args, &stdout, &stderr)
-			if code != c.code || !strings.Contains(stderr.String(), c.msg) {
-				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, stderr.String(), c.code, c.msg)
+			if code != 2 || !strings.Contains(stderr.String(), c.msg) {
+				t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, stderr.String(), c.msg)
+			}
+			if strings.Contains(stderr.String(), "call graph") || stdout.Len() > 0 {
+				t.Errorf("work started or stdout written:\n%s%s", stderr.String(), stdout.String())
+			}
+			if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+				t.Errorf("%d entries in the output directory, want only the fixture file", len(ents))
 			}
 		})
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"-h"}, &stdout, &stderr); code != 0 || !strings.Contains(stderr.String(), "-repo") {
+		t.Errorf("-h: exit %d\n%s", code, stderr.String())
+	}
+}
+
+// TestShortfallAndStdout: asked for more tasks than the repository has candidates, the
+// program writes what it found, says how many of how many and why the rest failed, and
+// exits 0; with -out - stdout carries only the JSONL.
+func TestShortfallAndStdout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test on a small module")
+	}
+	repo := goRepo(t, "package m\n\nimport \"testing\"\n\nfunc TestSum(t *testing.T) {\n\tif Sum([]int{1, 2}) != 3 {\n\t\tt.Fatal(\"sum\")\n\t}\n}\n\nfunc TestTwice(t *testing.T) {\n\tif Twice([]int{1, -2}) != 2 {\n\t\tt.Fatal(\"twice\")\n\t}\n}\n")
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"-repo", repo, "-n", "5", "-min-failures", "1", "-out", "-", "-top", "0"}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	var n int
+	if err := task.ReadJSONL(bytes.NewReader(stdout.Bytes()), func(int, task.BreakpointProblem) error { n++; return nil }); err != nil || n == 0 {
+		t.Fatalf("stdout is not JSONL task records only (%d read, %v):\n%s", n, err, stdout.String())
+	}
+	want := fmt.Sprintf("%d of 5 remove task(s): candidates exhausted after 2 tried", n)
+	if !strings.Contains(stderr.String(), want) {
+		t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+	}
+	for _, phase := range []string{"baseline", "validating remove corruptions: 5 to do", "/5 (", "elapsed"} {
+		if !strings.Contains(stderr.String(), phase) {
+			t.Errorf("progress lacks %q:\n%s", phase, stderr.String())
+		}
 	}
 }
 
@@ -174,5 +246,34 @@ func TestBadRepositories(t *testing.T) {
 				t.Errorf("took %v: the time limit did not stop the run", d)
 			}
 		})
+	}
+}
+
+// TestSignals: the built program, interrupted mid-run, stops its test runs, removes its
+// private copies and exits 130 (SIGINT, during validation) or 143 (SIGTERM, during the
+// baseline); TMPDIR is empty and the repository unchanged. A normal end leaves TMPDIR
+// empty too (no cgo objects from type-checking a subject that imports net).
+func TestSignals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the program and runs go test")
+	}
+	bin := clitest.Build(t, ".")
+	slow := "package m\n\nimport (\n\t\"net\"\n\t\"testing\"\n\t\"time\"\n)\n\nvar _ = net.ParseIP\n\n" +
+		"func TestSum(t *testing.T) {\n\ttime.Sleep(2 * time.Second)\n\tif Sum([]int{1, 2}) != 3 {\n\t\tt.Fatal(\"sum\")\n\t}\n}\n\n" +
+		"func TestTwice(t *testing.T) {\n\ttime.Sleep(2 * time.Second)\n\tif Twice([]int{1, -2}) != 2 {\n\t\tt.Fatal(\"twice\")\n\t}\n}\n"
+	repo := goRepo(t, slow)
+	// m.go imports net too, so the type checker meets a cgo package.
+	src, _ := os.ReadFile(filepath.Join(repo, "m.go"))
+	os.WriteFile(filepath.Join(repo, "m.go"), []byte(strings.Replace(string(src), "package m\n", "package m\n\nimport \"net\"\n\nvar _ = net.IPv4len\n", 1)), 0o644)
+	out := filepath.Join(t.TempDir(), "tasks.jsonl")
+	args := []string{"-repo", repo, "-out", out, "-min-failures", "1", "-mode", "discovery", "-top", "0"}
+	clitest.Interrupt(t, bin, args, nil, "validating", syscall.SIGINT, repo)
+	clitest.Interrupt(t, bin, args, nil, "baseline", syscall.SIGTERM, repo)
+	if _, err := os.Stat(out); err == nil {
+		t.Error("an interrupted run wrote its output")
+	}
+	clitest.Finish(t, bin, append(args, "-n", "1"), nil, 0)
+	if _, err := os.Stat(out); err != nil {
+		t.Errorf("a finished run wrote no output: %v", err)
 	}
 }

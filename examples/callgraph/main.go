@@ -4,6 +4,7 @@
 // Usage:
 //
 //	go run ./examples/callgraph [flags] DIR
+//	go run ./examples/callgraph [flags] -repo DIR
 //
 // Flags:
 //
@@ -22,6 +23,9 @@
 //	-cha                      Go: same as -interfaces cha
 //	-skip-tests               leave test files out
 //	-include-modules          rank module pseudo-nodes too
+//	-repo DIR                 the directory (instead of the positional argument)
+//	-out FILE                 write the output to FILE, whole or not at all (default -,
+//	                          stdout)
 //
 // The JSON output is callgraph.Report:
 //
@@ -32,27 +36,29 @@
 //	 "stats":{"files","functions","calls","resolved","unresolved","parse_errors"}}
 //
 // where file is the slash path relative to DIR and name the qualified name. Files that
-// were skipped and files with syntax errors are reported on stderr.
+// were skipped and files with syntax errors are reported on stderr, with progress. It
+// follows the convention of internal/cli: flags are checked before any work (a bad one
+// exits 2 naming it), -h exits 0, and SIGINT/SIGTERM stop it with status 130/143.
 package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/callgraph/golang"
 	"github.com/faultline-dev/faultline/callgraph/javascript"
 	"github.com/faultline-dev/faultline/callgraph/python"
+	"github.com/faultline-dev/faultline/internal/cli"
 )
 
-func main() {
-	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
-}
+func main() { os.Exit(cli.Main(run)) }
 
 // run is the command with its streams; it returns the exit status (2 for usage errors).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -67,23 +73,33 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cha := fs.Bool("cha", false, "Go: same as -interfaces cha")
 	skipTests := fs.Bool("skip-tests", false, "leave test files out")
 	includeModules := fs.Bool("include-modules", false, "rank module pseudo-nodes too")
+	repo := fs.String("repo", "", "the `DIR` to analyse (or give it as the one positional argument)")
+	outPath := fs.String("out", "-", "output `FILE` (- for stdout)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: callgraph [flags] DIR")
+		fmt.Fprintln(stderr, "usage: callgraph [flags] DIR\n       callgraph [flags] -repo DIR")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code := cli.Parse(fs, args, true); code >= 0 {
+		return code
 	}
-	if fs.NArg() != 1 {
+	usage := func(format string, a ...any) int { return cli.Usage(stderr, "callgraph", format, a...) }
+	dir := *repo
+	switch {
+	case fs.NArg() > 1:
+		return usage("one directory, not %d (%s)", fs.NArg(), strings.Join(fs.Args(), " "))
+	case fs.NArg() == 1 && dir != "" && filepath.Clean(fs.Arg(0)) != filepath.Clean(dir):
+		return usage("two directories: -repo %s and %s", dir, fs.Arg(0))
+	case fs.NArg() == 1:
+		dir = fs.Arg(0)
+	case dir == "":
 		fs.Usage()
-		return 2
+		return cli.ExitUsage
 	}
-	usage := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "callgraph: "+format+"\n", a...)
-		return 2
+	if _, err := cli.Repo(dir); err != nil {
+		return usage("%v", err)
+	}
+	if err := cli.CheckOutputs(dir, cli.Output{Flag: "out", Path: *outPath}); err != nil {
+		return usage("%v", err)
 	}
 	var mode callgraph.Compat
 	switch *compat {
@@ -127,7 +143,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return usage("unknown -lang %q (want auto, python, go or javascript)", *lang)
 	}
 
-	dir := fs.Arg(0)
+	prog := cli.NewProgress(stderr, "callgraph")
+	stopBeat := prog.Beat(15 * time.Second)
+	defer stopBeat()
+	prog.Phase("building the call graph of "+dir, 0)
 	g, err := callgraph.Build(ctx, dir, langs, callgraph.BuildOptions{SkipTests: *skipTests})
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -141,6 +160,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	for _, e := range g.Errors() {
 		fmt.Fprintln(stderr, e)
 	}
+	st := g.Stats()
+	prog.Phase(fmt.Sprintf("centrality of %d functions, %d edges", st.Functions, len(g.Edges())), 0)
 	c, err := g.Centrality(ctx, callgraph.CentralityOptions{Alpha: *alpha, Compat: mode, IncludeModules: *includeModules})
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -149,14 +170,23 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if !c.PageRankConverged {
 		fmt.Fprintf(stderr, "callgraph: PageRank did not converge in %d iterations\n", c.PageRankIterations)
 	}
+	out, err := cli.Create(*outPath, stdout)
+	if err != nil {
+		fmt.Fprintln(stderr, "callgraph:", err)
+		return cli.ExitFailure
+	}
+	defer out.Abort()
 	if *format == "dot" {
-		err = g.WriteDOT(stdout, c)
+		err = g.WriteDOT(out, c)
 	} else {
-		err = g.WriteJSON(stdout, c, mode)
+		err = g.WriteJSON(out, c, mode)
+	}
+	if err == nil {
+		err = out.Commit()
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, strings.TrimSpace(err.Error()))
-		return 1
+		return cli.ExitFailure
 	}
-	return 0
+	return cli.ExitOK
 }

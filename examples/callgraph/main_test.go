@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -161,20 +163,62 @@ func TestDOT(t *testing.T) {
 	require.Contains(t, out, `label="shop/cart.py::Cart.checkout"`)
 }
 
+// TestUsageErrors: each bad flag is refused before any work with a message naming it and
+// exit status 2; nothing is written.
 func TestUsageErrors(t *testing.T) {
-	for name, args := range map[string][]string{
-		"no dir":       {},
-		"two dirs":     {"a", "b"},
-		"bad lang":     {"-lang", "cobol", fixture},
-		"bad format":   {"-format", "xml", fixture},
-		"bad compat":   {"-compat", "swe", fixture},
-		"bad alpha":    {"-alpha", "2", fixture},
-		"unknown flag": {"-frobnicate", fixture},
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	require.NoError(t, os.WriteFile(file, []byte("x"), 0o644))
+	for _, c := range []struct {
+		name string
+		args []string
+		msg  string
+	}{
+		{"no dir", []string{}, "usage: callgraph"},
+		{"two dirs", []string{"a", "b"}, "one directory, not 2"},
+		{"repo and another dir", []string{"-repo", fixture, "testdata/shapes"}, "two directories"},
+		{"bad lang", []string{"-lang", "cobol", fixture}, `unknown -lang "cobol"`},
+		{"bad format", []string{"-format", "xml", fixture}, `unknown -format "xml"`},
+		{"bad compat", []string{"-compat", "swe", fixture}, `unknown -compat "swe"`},
+		{"bad alpha", []string{"-alpha", "2", fixture}, "-alpha 2"},
+		{"negative alpha", []string{"-alpha", "-0.5", fixture}, "-alpha -0.5"},
+		{"unknown flag", []string{"-frobnicate", fixture}, "-frobnicate"},
+		{"missing dir", []string{"testdata/does-not-exist"}, "-repo testdata/does-not-exist"},
+		{"dir is a file", []string{"-repo", file}, "not a directory"},
+		{"out empty", []string{"-out", "", fixture}, "-out: empty path"},
+		{"out a directory", []string{"-out", dir, fixture}, "is a directory"},
+		{"out under a file", []string{"-out", filepath.Join(file, "g.json"), fixture}, "-out"},
+		{"out inside the directory", []string{"-out", filepath.Join(fixture, "g.json"), fixture}, "lies inside the repository"},
 	} {
-		_, _, code := runCLI(t, args...)
-		require.Equal(t, 2, code, name)
+		t.Run(c.name, func(t *testing.T) {
+			out, stderr, code := runCLI(t, c.args...)
+			require.Equal(t, 2, code, stderr)
+			require.Contains(t, stderr, c.msg)
+			require.NotContains(t, stderr, "building the call graph")
+			require.Empty(t, out)
+			ents, _ := os.ReadDir(dir)
+			require.Len(t, ents, 1)
+		})
 	}
-	_, stderr, code := runCLI(t, "testdata/does-not-exist")
-	require.Equal(t, 1, code)
-	require.Contains(t, stderr, "callgraph: build:")
+	_, stderr, code := runCLI(t, "-h")
+	require.Equal(t, 0, code)
+	require.Contains(t, stderr, "-repo")
+}
+
+// TestRepoFlagAndOut: -repo DIR is the positional DIR; -out writes the same bytes to a
+// file, and stdout stays empty.
+func TestRepoFlagAndOut(t *testing.T) {
+	positional, stderr, code := runCLI(t, "-skip-tests", fixture)
+	require.Equal(t, 0, code, stderr)
+	flagged, stderr, code := runCLI(t, "-skip-tests", "-repo", fixture)
+	require.Equal(t, 0, code, stderr)
+	require.Equal(t, positional, flagged)
+	out := filepath.Join(t.TempDir(), "g.json")
+	stdout, stderr, code := runCLI(t, "-skip-tests", "-repo", fixture, "-out", out)
+	require.Equal(t, 0, code, stderr)
+	require.Empty(t, stdout)
+	b, err := os.ReadFile(out)
+	require.NoError(t, err)
+	require.Equal(t, positional, string(b))
+	require.Contains(t, stderr, "callgraph: building the call graph of "+fixture)
 }

@@ -5,9 +5,10 @@
 // instances.jsonl.
 //
 //	go run ./examples/featurebench -repo DIR -out OUTDIR [-n N] [-seed S] [-level 1|2|1,2]
-//	    [-package NAME] [-name owner/repo] [-commit SHA] [-python PATH] [-llm] [-timeout D]
-//	    [-test-timeout D] [-after DATE]
-//	go run ./examples/featurebench -check OUTDIR [-python PATH] [-timeout D] [-test-timeout D]
+//	    [-package NAME] [-name owner/repo] [-commit SHA] [-python PATH] [-env KEY=VALUE]...
+//	    [-jobs J] [-llm] [-timeout D] [-test-timeout D] [-after DATE]
+//	go run ./examples/featurebench -check OUTDIR [-python PATH] [-env KEY=VALUE]...
+//	    [-timeout D] [-test-timeout D]
 //
 // -level 1 writes Level 1 instances (implement inside the masked repository). -level 2
 // writes Level 2 instances (implement from scratch, see extract/artifact.Environment): an
@@ -30,8 +31,13 @@
 // Level 1 instances are skipped (they need the repository).
 //
 // Tests run with the local sandbox runner (no Docker, no network). The repository is
-// only read. Progress and rejected candidates with their reasons go to stderr; the
-// written instance ids go to stdout.
+// only read. It follows the convention of internal/cli: every flag is checked before any
+// work (a bad one exits 2 naming it); progress (tracing and building: done/total, elapsed,
+// time left), rejected candidates with their reasons and the summary go to stderr; the
+// written instance ids go to stdout; the output directory's new entries are written whole
+// at the end or not at all; it exits 1 when no instance was made ("0 instances: " and the
+// reasons), and 130/143 when interrupted (SIGINT/SIGTERM), after stopping its runs and
+// removing its private copies.
 package main
 
 import (
@@ -41,32 +47,33 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/faultline-dev/faultline/corrupt"
 	"github.com/faultline-dev/faultline/extract"
 	"github.com/faultline-dev/faultline/extract/artifact"
 	"github.com/faultline-dev/faultline/extract/mask"
+	"github.com/faultline-dev/faultline/internal/cli"
 	"github.com/faultline-dev/faultline/internal/llm"
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
 )
 
-func main() {
-	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
-}
+func main() { os.Exit(cli.Main(run)) }
 
 type config struct {
-	repo, out, name, commit, python, pkg string
-	n                                    int
-	levels                               []int
-	seed                                 int64
-	useLLM                               bool
-	timeout, testTimeout                 time.Duration
-	after                                time.Time
+	root, out, name, commit, python, pkg, check string
+	n, jobs                                     int
+	levels                                      []int
+	seed                                        int64
+	env                                         cli.EnvFlag
+	useLLM                                      bool
+	client                                      *llm.Client
+	timeout, testTimeout                        time.Duration
+	after                                       time.Time
 }
 
 // parseDate reads -after: a date (2006-01-02, midnight UTC) or an RFC 3339 time.
@@ -76,7 +83,7 @@ func parseDate(s string) (time.Time, error) {
 	}
 	t, err := time.Parse(time.RFC3339, s)
 	if err != nil {
-		return time.Time{}, fmt.Errorf("featurebench: -after %q: want a date (2006-01-02) or an RFC 3339 time", s)
+		return time.Time{}, fmt.Errorf("-after %q: want a date (2006-01-02) or an RFC 3339 time", s)
 	}
 	return t, nil
 }
@@ -92,7 +99,7 @@ func parseLevels(s string) ([]int, error) {
 		case "2":
 			seen[2] = true
 		default:
-			return nil, fmt.Errorf("featurebench: -level %q: want 1, 2 or 1,2", s)
+			return nil, fmt.Errorf("-level %q: want 1, 2 or 1,2", s)
 		}
 	}
 	for _, l := range []int{1, 2} {
@@ -103,107 +110,141 @@ func parseLevels(s string) ([]int, error) {
 	return out, nil
 }
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// parse reads and checks every flag before any work. It returns the exit status when the
+// program must stop (-h: 0; a bad flag: 2), else -1.
+func parse(args []string, stderr io.Writer) (config, int) {
 	fs := flag.NewFlagSet("featurebench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var c config
-	fs.StringVar(&c.repo, "repo", "", "repository `DIR` whose tests pass (required; never modified)")
-	fs.StringVar(&c.out, "out", "", "output `DIR` for instance directories and instances.jsonl (required)")
-	fs.IntVar(&c.n, "n", 5, "stop after N accepted instances (0: try every test file)")
+	var repo string
+	fs.StringVar(&repo, "repo", "", "repository `DIR` whose tests pass (required; never modified)")
+	fs.StringVar(&c.out, "out", "", "output `DIR` for instance directories and instances.jsonl (required; outside the repository)")
+	fs.IntVar(&c.n, "n", 5, "stop after N ≥ 0 accepted instances (0: try every test file)")
 	fs.Int64Var(&c.seed, "seed", 1, "random seed (same seed, same instances)")
 	level := fs.String("level", "1", "instance `levels`: 1 (inside the masked repository), 2 (from scratch) or 1,2")
 	fs.StringVar(&c.pkg, "package", "agent_code", "Level 2: the `name` a Python solution package is renamed to (empty keeps it)")
 	fs.StringVar(&c.name, "name", "", "repository name `owner/repo` (default local/<directory name>)")
 	fs.StringVar(&c.commit, "commit", "", "base commit (default: git HEAD, else a hash of the tree)")
 	fs.StringVar(&c.python, "python", "", "Python interpreter with pytest (default: detected)")
+	fs.Var(&c.env, "env", "extra `KEY=VALUE` for the test runs (repeatable)")
+	fs.IntVar(&c.jobs, "jobs", 0, "test files traced concurrently (0: the number of CPUs; the output does not depend on it)")
 	fs.BoolVar(&c.useLLM, "llm", false, "classify top objects with the model configured by FAULTLINE_LLM_* (see internal/llm)")
-	fs.DurationVar(&c.timeout, "timeout", 10*time.Minute, "time limit of one test run")
+	fs.DurationVar(&c.timeout, "timeout", 10*time.Minute, "time limit (> 0) of one test run")
 	fs.DurationVar(&c.testTimeout, "test-timeout", extract.DefaultTestTimeout, "time limit of one test (0: none)")
 	after := fs.String("after", "", "keep as fail-to-pass only test files first committed after `DATE` (2006-01-02 or RFC 3339; needs a git checkout)")
-	check := fs.String("check", "", "re-verify the Level 2 instances of `DIR`/instances.jsonl from their patches alone, instead of building")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	fs.StringVar(&c.check, "check", "", "re-verify the Level 2 instances of `DIR`/instances.jsonl from their patches alone, instead of building")
+	if code := cli.Parse(fs, args, false); code >= 0 {
+		return c, code
 	}
-	if c.testTimeout < 0 {
-		fmt.Fprintf(stderr, "featurebench: -test-timeout %s is negative (0 turns the limit off)\n", c.testTimeout)
-		return 2
+	usage := func(format string, a ...any) (config, int) { return c, cli.Usage(stderr, "featurebench", format, a...) }
+	switch {
+	case c.timeout <= 0:
+		return usage("-timeout %v: want a positive duration", c.timeout)
+	case c.testTimeout < 0:
+		return usage("-test-timeout %v: want 0 (no limit) or a positive duration", c.testTimeout)
+	case c.n < 0:
+		return usage("-n %d: want 0 (every test file) or more", c.n)
+	case c.jobs < 0:
+		return usage("-jobs %d: want 0 (the number of CPUs) or more", c.jobs)
 	}
-	if *check != "" {
-		if fs.NArg() > 0 {
-			fs.Usage()
-			return 2
+	if err := cli.Python(c.python); err != nil {
+		return usage("%v", err)
+	}
+	if c.check != "" {
+		if repo != "" || c.out != "" {
+			return usage("-check re-verifies existing instances: it takes neither -repo nor -out")
 		}
-		return checkLevel2(ctx, *check, c, stdout, stderr)
+		return c, -1
 	}
-	levels, err := parseLevels(*level)
-	if c.repo == "" || c.out == "" || fs.NArg() > 0 || err != nil {
-		fmt.Fprintln(stderr, "featurebench: -repo and -out are required; -level is 1, 2 or 1,2")
-		fs.Usage()
-		return 2
+	root, err := cli.Repo(repo)
+	if err != nil {
+		return usage("%v", err)
 	}
-	c.levels = levels
+	c.root = root
+	if err := cli.CheckOutputDir("out", c.out); err != nil {
+		return usage("%v", err)
+	}
+	if err := cli.Outside("out", c.out, root); err != nil {
+		return usage("%v", err)
+	}
+	if c.levels, err = parseLevels(*level); err != nil {
+		return usage("%v", err)
+	}
 	if *after != "" {
 		if c.after, err = parseDate(*after); err != nil {
-			fmt.Fprintln(stderr, err)
-			return 2
+			return usage("%v", err)
 		}
 	}
 	if c.pkg != "" {
 		if err := artifact.CheckPackageName(c.pkg); err != nil {
-			fmt.Fprintln(stderr, "featurebench: -package:", err)
-			return 2
+			return usage("-package: %v", err)
 		}
 	}
-	if err := build(ctx, c, stdout, stderr); err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
+	if c.useLLM {
+		if c.client, err = llm.FromEnv(); err != nil {
+			return usage("-llm: %v", err)
+		}
 	}
-	return 0
+	return c, -1
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	c, code := parse(args, stderr)
+	if code >= 0 {
+		return code
+	}
+	if c.check != "" {
+		return checkLevel2(ctx, c.check, c, stdout, stderr)
+	}
+	return cli.Fail(ctx, stderr, "featurebench", build(ctx, c, stdout, stderr))
 }
 
 func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
-	root, err := filepath.Abs(c.repo)
-	if err != nil {
-		return fmt.Errorf("featurebench: %w", err)
-	}
-	if st, err := os.Stat(root); err != nil || !st.IsDir() {
-		return fmt.Errorf("featurebench: -repo %s is not a directory", c.repo)
-	}
-	out, err := filepath.Abs(c.out)
-	if err != nil {
-		return fmt.Errorf("featurebench: %w", err)
-	}
-	if out == root || strings.HasPrefix(out, root+string(filepath.Separator)) {
-		return fmt.Errorf("featurebench: -out %s lies inside the repository, which is never written", c.out)
-	}
+	root := c.root
 	name := c.name
 	if name == "" {
 		name = "local/" + filepath.Base(root)
 	}
 	commit := c.commit
 	if commit == "" {
-		commit = baseCommit(root)
+		commit = cli.GitHead(root)
 	}
-	r := sandbox.NewLocal(sandbox.Options{Python: c.python, Limits: task.Limits{Timeout: c.timeout}})
+	prog := cli.NewProgress(stderr, "featurebench")
+	stopBeat := prog.Beat(15 * time.Second)
+	defer stopBeat()
+	r := sandbox.NewLocal(sandbox.Options{Python: c.python, Env: c.env, Limits: task.Limits{Timeout: c.timeout}})
 	defer r.Close()
+	phase := ""
 	opts := extract.Options{
 		Seed:           c.seed,
 		N:              c.n,
+		Jobs:           c.jobs,
 		CommittedAfter: c.after,
 		TestTimeout:    c.testTimeout,
-		Progress:       func(msg string) { fmt.Fprintln(stderr, "featurebench:", msg) },
+		Progress:       func(msg string) { prog.Printf("%s", msg) },
+		Steps: func(s extract.Step) {
+			if s.Phase != phase {
+				phase = s.Phase
+				what := map[string]string{"trace": "tracing test files", "build": "building instances from F2P candidates"}[s.Phase]
+				prog.Phase(what, s.Total)
+			}
+			if s.Done > 0 {
+				note := s.File
+				if s.Phase == "build" {
+					note = fmt.Sprintf("%s (%d accepted)", s.File, s.Accepted)
+				}
+				prog.Step(s.Done, note)
+			}
+		},
 	}
 	if c.testTimeout == 0 {
 		opts.TestTimeout = -1 // the flag's 0 is "none"; the option's 0 is the default
 	}
-	if c.useLLM {
-		client, err := llm.FromEnv()
-		if err != nil {
-			return fmt.Errorf("featurebench: -llm: %w", err)
-		}
-		opts.Classifier = &extract.LLMClassifier{Client: client}
+	if c.client != nil {
+		opts.Classifier = &extract.LLMClassifier{Client: c.client}
 	}
 	if commit == "" {
+		prog.Phase("hashing the tree for a base commit", 0)
 		h, err := sandbox.NewTreeHasher().Hash(root, nil)
 		if err != nil {
 			return fmt.Errorf("featurebench: %w", err)
@@ -263,14 +304,18 @@ func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	for _, x := range res.Excluded {
-		fmt.Fprintf(stderr, "featurebench: not a fail-to-pass candidate: %s: %s\n", x.File, x.Reason)
+		prog.Printf("not a fail-to-pass candidate: %s: %s", x.File, x.Reason)
 	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return fmt.Errorf("featurebench: %w", err)
+	accepted := res.Accepted()
+	if len(accepted) == 0 {
+		return fmt.Errorf("0 instances: %s", rejections(res))
 	}
-	var insts []task.SWEInstance
-	for _, it := range res.Accepted() {
+	var arts []*artifact.Artifacts
+	for _, it := range accepted {
 		for _, level := range c.levels {
 			a := level2[it.TestFile]
 			if level == 1 {
@@ -282,56 +327,125 @@ func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 					return fmt.Errorf("featurebench: %s: %w", it.TestFile, err)
 				}
 			}
-			dir, err := a.WriteDir(out)
-			if err != nil {
-				return fmt.Errorf("featurebench: %s: %w", it.TestFile, err)
-			}
-			insts = append(insts, a.Instance)
-			fmt.Fprintln(stdout, filepath.Base(dir))
+			arts = append(arts, a)
 		}
 	}
-	f, err := os.Create(filepath.Join(out, "instances.jsonl"))
-	if err != nil {
+	if err := writeOut(c.out, arts); err != nil {
 		return fmt.Errorf("featurebench: %w", err)
 	}
-	if err := task.WriteJSONL(f, insts); err != nil {
-		f.Close()
-		return fmt.Errorf("featurebench: %w", err)
+	for _, a := range arts {
+		fmt.Fprintln(stdout, a.Instance.InstanceID)
 	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("featurebench: %w", err)
+	asked := "every test file"
+	if c.n > 0 {
+		asked = fmt.Sprintf("%d asked", c.n)
 	}
-	rejected := len(res.Items) - len(res.Accepted())
-	fmt.Fprintf(stderr, "featurebench: %d instances written to %s, %d candidates rejected\n", len(insts), out, rejected)
+	msg := fmt.Sprintf("%d instances written to %s (%d accepted items of %s, levels %v)", len(arts), c.out, len(accepted), asked, c.levels)
+	if rejected := len(res.Items) - len(accepted); rejected > 0 {
+		msg += fmt.Sprintf("; %d candidates rejected: %s", rejected, rejections(res))
+	}
+	prog.Printf("%s", msg)
 	return nil
 }
 
-// baseCommit returns the repository's git HEAD, or "" when it is not a git checkout.
-func baseCommit(root string) string {
-	if _, err := os.Stat(filepath.Join(root, ".git")); err != nil {
-		return ""
+// rejections summarises why the pipeline's candidates were rejected or excluded: the
+// three most frequent reasons (their first clause) with counts.
+func rejections(res *extract.Result) string {
+	reasons := corrupt.Reasons{}
+	for _, it := range res.Items {
+		if !it.Accepted {
+			reasons.Add(firstClause(it.Reason))
+		}
 	}
-	b, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output()
+	for _, x := range res.Excluded {
+		reasons.Add("excluded: " + firstClause(x.Reason))
+	}
+	if len(reasons) == 0 {
+		if len(res.Items) == 0 {
+			return "no test file was a fail-to-pass candidate (no tests discovered, or none passing)"
+		}
+		return "none rejected"
+	}
+	return reasons.String()
+}
+
+// firstClause keeps a reason up to its first colon (the kind of rejection, without the
+// file it names).
+func firstClause(s string) string {
+	if i := strings.Index(s, ": "); i > 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// writeOut writes the instance directories and instances.jsonl into out, whole or not at
+// all: everything is written to a temporary directory beside out first and moved in at the
+// end (an existing out keeps its other entries; same-named ones are replaced).
+func writeOut(out string, arts []*artifact.Artifacts) error {
+	out = filepath.Clean(out)
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(out), "."+filepath.Base(out)+".tmp-*")
 	if err != nil {
-		return ""
+		return err
 	}
-	return strings.TrimSpace(string(b))
+	defer os.RemoveAll(tmp)
+	var insts []task.SWEInstance
+	for _, a := range arts {
+		if _, err := a.WriteDir(tmp); err != nil {
+			return fmt.Errorf("%s: %w", a.Instance.InstanceID, err)
+		}
+		insts = append(insts, a.Instance)
+	}
+	f, err := os.Create(filepath.Join(tmp, "instances.jsonl"))
+	if err != nil {
+		return err
+	}
+	if err := task.WriteJSONL(f, insts); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
+	if _, err := os.Stat(out); errors.Is(err, os.ErrNotExist) {
+		return os.Rename(tmp, out)
+	}
+	ents, err := os.ReadDir(tmp)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		dst := filepath.Join(out, e.Name())
+		if err := os.RemoveAll(dst); err != nil {
+			return err
+		}
+		if err := os.Rename(filepath.Join(tmp, e.Name()), dst); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // checkLevel2 re-verifies the Level 2 instances of dir/instances.jsonl.
 func checkLevel2(ctx context.Context, dir string, c config, stdout, stderr io.Writer) int {
 	f, err := os.Open(filepath.Join(dir, "instances.jsonl"))
 	if err != nil {
-		fmt.Fprintln(stderr, "featurebench: -check:", err)
-		return 1
+		return cli.Usage(stderr, "featurebench", "-check: %v", err)
 	}
 	defer f.Close()
 	insts, err := task.ReadAllJSONL[task.SWEInstance](f)
 	if err != nil {
-		fmt.Fprintf(stderr, "featurebench: -check: %s: %v\n", f.Name(), err)
-		return 1
+		return cli.Usage(stderr, "featurebench", "-check: %s: %v", f.Name(), err)
 	}
-	local := sandbox.NewLocal(sandbox.Options{Python: c.python, Limits: task.Limits{Timeout: c.timeout}})
+	if len(insts) == 0 {
+		return cli.Usage(stderr, "featurebench", "-check: %s holds no instance", f.Name())
+	}
+	local := sandbox.NewLocal(sandbox.Options{Python: c.python, Env: c.env, Limits: task.Limits{Timeout: c.timeout}})
 	defer local.Close()
 	r := task.Runner(local)
 	if c.testTimeout > 0 {
@@ -353,7 +467,7 @@ func checkLevel2(ctx context.Context, dir string, c config, stdout, stderr io.Wr
 		v, err := extract.VerifyLevel2(ctx, r, extract.Level2Request{Env: env})
 		if err != nil {
 			fmt.Fprintln(stderr, "featurebench: -check:", err)
-			return 1
+			return cli.ExitFailure
 		}
 		if !v.Accepted {
 			fmt.Fprintf(stdout, "%s rejected: %s\n", inst.InstanceID, v.Reason)
@@ -363,5 +477,9 @@ func checkLevel2(ctx context.Context, dir string, c config, stdout, stderr io.Wr
 		fmt.Fprintf(stdout, "%s ok\n", inst.InstanceID)
 	}
 	fmt.Fprintf(stderr, "featurebench: -check: %d Level 2 instances checked\n", checked)
+	if checked == 0 {
+		fmt.Fprintln(stderr, "featurebench: -check: no Level 2 instance to check")
+		return cli.ExitFailure
+	}
 	return code
 }

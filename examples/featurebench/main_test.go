@@ -8,11 +8,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/faultline-dev/faultline/internal/cli/clitest"
 	"github.com/faultline-dev/faultline/task"
 )
 
@@ -52,7 +54,8 @@ func TestRunWritesInstances(t *testing.T) {
 			"-name", "acme/shapes", "-commit", "0123456789abcdef0123456789abcdef01234567"}, &stdout, &stderr)
 		require.Equal(t, 0, code, stderr.String())
 		require.Contains(t, stderr.String(), "featurebench: traced tests/test_geometry.py")
-		require.Contains(t, stderr.String(), "1 instances written")
+		require.Contains(t, stderr.String(), "1 instances written to")
+		require.Contains(t, stderr.String(), "tracing test files: ")
 		ids := strings.Fields(stdout.String())
 		require.Len(t, ids, 1)
 		require.Regexp(t, `^acme__shapes\.01234567\.test_geometry\.[0-9a-f]{8}\.lv1$`, ids[0])
@@ -72,34 +75,71 @@ func TestRunWritesInstances(t *testing.T) {
 	require.Equal(t, outs[0], outs[1], "same seed, byte-identical instances")
 }
 
-func TestRunUsage(t *testing.T) {
-	var stdout, stderr bytes.Buffer
-	require.Equal(t, 2, run(context.Background(), []string{"-repo", "x"}, &stdout, &stderr))
-	require.Contains(t, stderr.String(), "-repo and -out are required")
-	require.Equal(t, 2, run(context.Background(), []string{"-bogus"}, &stdout, &stderr))
+// TestBadFlags: each bad flag is refused before any work (no test is listed or run), with
+// a message naming it and exit status 2, and nothing is written.
+func TestBadFlags(t *testing.T) {
+	repo := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "m.py"), []byte("x = 1\n"), 0o644))
 	dir := t.TempDir()
-	stderr.Reset()
-	require.Equal(t, 1, run(context.Background(), []string{"-repo", dir, "-out", filepath.Join(dir, "out")}, &stdout, &stderr))
-	require.Contains(t, stderr.String(), "inside the repository")
-	for _, bad := range []string{"3", "1,3", "", "two"} {
-		stderr.Reset()
-		require.Equal(t, 2, run(context.Background(), []string{"-repo", dir, "-out", t.TempDir(), "-level", bad}, &stdout, &stderr), bad)
-		require.Contains(t, stderr.String(), "-level is 1, 2 or 1,2")
+	out := filepath.Join(dir, "out")
+	file := filepath.Join(dir, "file")
+	require.NoError(t, os.WriteFile(file, []byte("x"), 0o644))
+	ok := []string{"-repo", repo, "-out", out}
+	bad := filepath.Join(dir, "badcheck")
+	require.NoError(t, os.MkdirAll(bad, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(bad, "instances.jsonl"), []byte("{\"instance_id\": \"a\"}\n{not json\n"), 0o644))
+	empty := filepath.Join(dir, "emptycheck")
+	require.NoError(t, os.MkdirAll(empty, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(empty, "instances.jsonl"), nil, 0o644))
+	t.Setenv("FAULTLINE_LLM_MODEL", "")
+	t.Setenv("OPENAI_MODEL", "")
+	for _, c := range []struct {
+		name string
+		args []string
+		msg  string
+	}{
+		{"no repo", []string{"-out", out}, "-repo DIR is required"},
+		{"unknown flag", append(ok, "-bogus"), "-bogus"},
+		{"positional", append(ok, "x"), `unexpected argument "x"`},
+		{"missing repo", []string{"-repo", "/nonexistent/repo", "-out", out}, "-repo /nonexistent/repo"},
+		{"no out", []string{"-repo", repo}, "-out: empty path"},
+		{"out inside the repository", []string{"-repo", repo, "-out", filepath.Join(repo, "out")}, "inside the repository"},
+		{"out under a file", []string{"-repo", repo, "-out", filepath.Join(file, "out")}, "not a directory"},
+		{"out is a file", []string{"-repo", repo, "-out", file}, "is not a directory"},
+		{"level 3", append(ok, "-level", "3"), `-level "3"`},
+		{"level 1,3", append(ok, "-level", "1,3"), `-level "1,3"`},
+		{"level empty", append(ok, "-level", ""), `-level ""`},
+		{"package dash", append(ok, "-package", "agent-code"), `-package: artifact: bad instance spec: package name "agent-code" is not a Python identifier`},
+		{"package keyword", append(ok, "-package", "class"), `package name "class"`},
+		{"after", append(ok, "-after", "yesterday"), `-after "yesterday"`},
+		{"after month 13", append(ok, "-after", "2026-13-01"), "-after"},
+		{"test timeout negative", append(ok, "-test-timeout", "-1s"), "-test-timeout -1s"},
+		{"timeout zero", append(ok, "-timeout", "0s"), "-timeout 0s"},
+		{"timeout negative", append(ok, "-timeout", "-1m"), "-timeout -1m0s"},
+		{"n negative", append(ok, "-n", "-3"), "-n -3"},
+		{"jobs negative", append(ok, "-jobs", "-1"), "-jobs -1"},
+		{"bad env", append(ok, "-env", "NOEQUALS"), `want KEY=VALUE, got "NOEQUALS"`},
+		{"python missing", append(ok, "-python", "/nonexistent/python3"), "-python /nonexistent/python3"},
+		{"llm unconfigured", append(ok, "-llm"), "-llm: llm: no endpoint configured"},
+		{"check with repo", []string{"-check", bad, "-repo", repo}, "-check re-verifies existing instances"},
+		{"check missing", []string{"-check", filepath.Join(dir, "nothing")}, "-check: open"},
+		{"check malformed line", []string{"-check", bad}, "instances.jsonl: task: jsonl line 2"},
+		{"check empty", []string{"-check", empty}, "holds no instance"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), c.args, &stdout, &stderr)
+			require.Equal(t, 2, code, stderr.String())
+			require.Contains(t, stderr.String(), c.msg)
+			require.NotContains(t, stderr.String(), "tracing")
+			require.Zero(t, stdout.Len())
+			ents, _ := os.ReadDir(dir)
+			require.Len(t, ents, 3, "nothing is written next to the outputs")
+		})
 	}
-	stderr.Reset()
-	for _, bad := range []string{"agent-code", "class", "9lives"} {
-		stderr.Reset()
-		require.Equal(t, 2, run(context.Background(), []string{"-repo", dir, "-out", t.TempDir(), "-package", bad}, &stdout, &stderr), bad)
-		require.Contains(t, stderr.String(), `-package: artifact: bad instance spec: package name "`+bad+`" is not a Python identifier`)
-	}
-	for _, bad := range []string{"yesterday", "2026-13-01", "2026-01-01T00:00"} {
-		stderr.Reset()
-		require.Equal(t, 2, run(context.Background(), []string{"-repo", dir, "-out", t.TempDir(), "-after", bad}, &stdout, &stderr), bad)
-		require.Contains(t, stderr.String(), "-after")
-	}
-	stderr.Reset()
-	require.Equal(t, 2, run(context.Background(), []string{"-repo", dir, "-out", t.TempDir(), "-test-timeout", "-1s"}, &stdout, &stderr))
-	require.Contains(t, stderr.String(), "-test-timeout -1s is negative")
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 0, run(context.Background(), []string{"-h"}, &stdout, &stderr))
+	require.Contains(t, stderr.String(), "-repo")
 	d, err := parseDate("2025-06-30")
 	require.NoError(t, err)
 	require.Equal(t, "2025-06-30T00:00:00Z", d.Format(time.RFC3339))
@@ -134,8 +174,9 @@ func gitRepo(t *testing.T, date string) string {
 
 // TestRunAfter: -after keeps only test files first committed after the date. The fixture's
 // files were all committed on 2024-03-01: -after 2024-02-01 keeps them (an instance is
-// written), -after 2024-04-01 excludes every one (none is written, each is reported), and
-// a directory that is not a git checkout is an error.
+// written), -after 2024-04-01 excludes every one (none is written, each is reported, and
+// the run exits 1: it produced nothing), and a directory that is not a git checkout is an
+// error.
 func TestRunAfter(t *testing.T) {
 	needPytest(t)
 	repo := gitRepo(t, "2024-03-01T12:00:00Z")
@@ -149,11 +190,13 @@ func TestRunAfter(t *testing.T) {
 
 	stdout.Reset()
 	stderr.Reset()
-	code = run(ctx, append(common, "-out", t.TempDir(), "-after", "2024-04-01"), &stdout, &stderr)
-	require.Equal(t, 0, code, stderr.String())
+	empty := filepath.Join(t.TempDir(), "out")
+	code = run(ctx, append(common, "-out", empty, "-after", "2024-04-01"), &stdout, &stderr)
+	require.Equal(t, 1, code, stderr.String())
 	require.Empty(t, strings.TrimSpace(stdout.String()))
 	require.Contains(t, stderr.String(), "not a fail-to-pass candidate: tests/test_geometry.py: first committed")
-	require.Contains(t, stderr.String(), "0 instances written")
+	require.Contains(t, stderr.String(), "0 instances: 6× excluded: first committed")
+	require.NoDirExists(t, empty, "a run that produced nothing wrote its output directory")
 
 	plain := filepath.Join(t.TempDir(), "shapes")
 	require.NoError(t, os.CopyFS(plain, os.DirFS("../../extract/testdata/pipeline/repo")))
@@ -265,4 +308,25 @@ func TestRunLevels(t *testing.T) {
 		lv2 = append(lv2, one)
 	}
 	require.Equal(t, lv2[0], lv2[1], "same seed, byte-identical Level 2 instance")
+}
+
+// TestSignals: the built program, interrupted while tracing, stops its runs, removes its
+// private copies and exits 130 (SIGINT) or 143 (SIGTERM) without writing its output; TMPDIR
+// is empty and the repository unchanged. A normal end leaves TMPDIR empty too.
+func TestSignals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the program and runs pytest")
+	}
+	needPytest(t)
+	bin := clitest.Build(t, ".")
+	repo := filepath.Join(t.TempDir(), "shapes")
+	require.NoError(t, os.CopyFS(repo, os.DirFS("../../extract/testdata/pipeline/repo")))
+	out := filepath.Join(t.TempDir(), "out")
+	args := []string{"-repo", repo, "-out", out, "-n", "1", "-seed", "7", "-python", "/usr/bin/python3", "-jobs", "1"}
+	clitest.Interrupt(t, bin, args, nil, "tracing test files: 1/", syscall.SIGINT, repo)
+	clitest.Interrupt(t, bin, args, nil, "building instances", syscall.SIGTERM, repo)
+	require.NoDirExists(t, out, "an interrupted run wrote its output")
+	stdout, _ := clitest.Finish(t, bin, args, nil, 0)
+	require.Len(t, strings.Fields(stdout), 1)
+	require.FileExists(t, filepath.Join(out, "instances.jsonl"))
 }

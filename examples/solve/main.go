@@ -8,6 +8,7 @@
 //
 //	go run ./examples/solve -repo DIR -tasks tasks.jsonl [-tools 16 -attempts 4] [-gold]
 //	    [-lang auto|go|python] [-out results.jsonl] [-trajectories FILE] [-timeout 1m]
+//	    [-env KEY=VALUE]... [-python PATH]
 //
 // It writes one JSON line per task to -out (- for stdout):
 //
@@ -19,18 +20,23 @@
 // keeps its line, with "error" set, and counts as unsolved; the exit status is then 1.
 //
 // Tests run with the local sandbox runner on private copies (no Docker); the repository is
-// only read. Progress goes to stderr.
+// only read. It follows the convention of internal/cli: every flag and every task record
+// is checked before any work (a bad flag, or a record that does not parse or validate,
+// exits 2 naming the flag or file:line); progress (done/total, elapsed, time left) goes to
+// stderr; stdout carries only JSONL when -out or -trajectories is "-"; the outputs are
+// written whole at the end or not at all; it exits 130/143 when interrupted
+// (SIGINT/SIGTERM), after stopping its runs and removing its private copies. Test output
+// shown to the model is redacted for the secrets of the environment (the API key above
+// all).
 package main
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -38,20 +44,22 @@ import (
 	"github.com/faultline-dev/faultline/callgraph/golang"
 	"github.com/faultline-dev/faultline/callgraph/python"
 	"github.com/faultline-dev/faultline/corrupt"
+	"github.com/faultline-dev/faultline/internal/cli"
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
 )
 
-func main() {
-	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
-}
+func main() { os.Exit(cli.Main(run)) }
 
 type config struct {
-	repo, tasks, lang, out, trajectories string
-	tools, attempts, maxTurns            int
-	temperature                          float64
-	gold                                 bool
-	timeout                              time.Duration
+	root, tasks, lang, out, trajectories, python string
+	tools, attempts, maxTurns                    int
+	temperature                                  float64
+	gold                                         bool
+	env                                          cli.EnvFlag
+	timeout                                      time.Duration
+	problems                                     []task.BreakpointProblem
+	endpoint                                     corrupt.Endpoint
 }
 
 // Result is the output line of one task.
@@ -83,68 +91,85 @@ type Summary struct {
 	Errors        int     `json:"errors"`
 }
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// parse reads and checks every flag and the task records before any work. It returns the
+// exit status when the program must stop (-h: 0; a bad flag or input: 2), else -1.
+func parse(args []string, stdin io.Reader, stderr io.Writer) (config, int) {
 	fs := flag.NewFlagSet("solve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var c config
-	fs.StringVar(&c.repo, "repo", "", "the clean repository `DIR` the tasks were made from (required; never modified)")
+	var repo string
+	fs.StringVar(&repo, "repo", "", "the clean repository `DIR` the tasks were made from (required; never modified)")
 	fs.StringVar(&c.tasks, "tasks", "", "task records `FILE` (JSONL of Breakpoint problems; required, - for stdin)")
-	fs.IntVar(&c.tools, "tools", 16, "tool-use budget per task")
-	fs.IntVar(&c.attempts, "attempts", 4, "submission budget per task")
+	fs.IntVar(&c.tools, "tools", 16, "tool-use budget per task (≥ 1)")
+	fs.IntVar(&c.attempts, "attempts", 4, "submission budget per task (1 to -tools)")
 	fs.BoolVar(&c.gold, "gold", false, "use the gold solver (the tasks' gold patches) instead of a model")
 	fs.StringVar(&c.lang, "lang", "auto", "language: auto, go or python")
 	fs.StringVar(&c.out, "out", "results.jsonl", "output `FILE` (- for stdout)")
-	fs.StringVar(&c.trajectories, "trajectories", "", "also write each full trajectory (transcript, tool calls, score) as JSONL to `FILE`")
-	fs.DurationVar(&c.timeout, "timeout", time.Minute, "time limit of one test run")
+	fs.StringVar(&c.trajectories, "trajectories", "", "also write each full trajectory (transcript, tool calls, score) as JSONL to `FILE` (- for stdout)")
+	fs.DurationVar(&c.timeout, "timeout", time.Minute, "time limit (> 0) of one test run")
+	fs.Var(&c.env, "env", "extra `KEY=VALUE` for the test runs (repeatable)")
+	fs.StringVar(&c.python, "python", "", "Python interpreter with pytest (default: detected)")
 	fs.IntVar(&c.maxTurns, "max-turns", 0, "model responses per task (0: twice the tool budget plus 4)")
 	fs.Float64Var(&c.temperature, "temperature", -1, "sampling temperature sent to the model (negative: the endpoint's default)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code := cli.Parse(fs, args, false); code >= 0 {
+		return c, code
 	}
-	if c.repo == "" || c.tasks == "" || fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "solve: -repo DIR and -tasks FILE are required (and no positional arguments)")
-		fs.Usage()
-		return 2
+	usage := func(format string, a ...any) (config, int) { return c, cli.Usage(stderr, "solve", format, a...) }
+	root, err := cli.Repo(repo)
+	if err != nil {
+		return usage("%v", err)
 	}
-	if c.tools <= 0 || c.attempts <= 0 || c.attempts > c.tools {
-		fmt.Fprintf(stderr, "solve: budgets need 0 < -attempts ≤ -tools (got %d and %d)\n", c.attempts, c.tools)
-		return 2
+	c.root = root
+	switch {
+	case c.tasks == "":
+		return usage("-tasks FILE is required (- for stdin)")
+	case c.tools < 1:
+		return usage("-tools %d: want at least 1", c.tools)
+	case c.attempts < 1 || c.attempts > c.tools:
+		return usage("-attempts %d: want 1 to -tools (%d)", c.attempts, c.tools)
+	case c.maxTurns < 0:
+		return usage("-max-turns %d: want 0 (the default) or more", c.maxTurns)
+	case c.timeout <= 0:
+		return usage("-timeout %v: want a positive duration", c.timeout)
+	}
+	if err := cli.CheckOutputs(root, cli.Output{Flag: "out", Path: c.out}, cli.Output{Flag: "trajectories", Path: c.trajectories, Optional: true}); err != nil {
+		return usage("%v", err)
+	}
+	if err := cli.Python(c.python); err != nil {
+		return usage("%v", err)
+	}
+	if c.lang, err = cli.Language(root, c.lang); err != nil {
+		return usage("%v", err)
+	}
+	if !c.gold {
+		if c.endpoint, err = corrupt.EndpointFromEnv(); err != nil {
+			return usage("%v (or pass -gold)", err)
+		}
+	}
+	if c.problems, err = readProblems(c.tasks, stdin); err != nil {
+		return usage("%v", err)
+	}
+	return c, -1
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	c, code := parse(args, os.Stdin, stderr)
+	if code >= 0 {
+		return code
 	}
 	failed, err := solveAll(ctx, c, stdout, stderr)
-	if err != nil {
-		fmt.Fprintln(stderr, "solve:", err)
-		return 1
+	if code := cli.Fail(ctx, stderr, "solve", err); code != cli.ExitOK || failed == 0 {
+		return code
 	}
-	if failed > 0 {
-		return 1
-	}
-	return 0
+	return cli.ExitFailure // some tasks ended with an error (their lines say which)
 }
 
 // solveAll runs every task and returns how many ended with an error.
 func solveAll(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
-	root, err := filepath.Abs(c.repo)
-	if err != nil {
-		return 0, err
-	}
-	if st, err := os.Stat(root); err != nil || !st.IsDir() {
-		return 0, fmt.Errorf("%s is not a directory", c.repo)
-	}
-	lang, err := detectLanguage(root, c.lang)
-	if err != nil {
-		return 0, err
-	}
-	problems, err := readProblems(c.tasks)
-	if err != nil {
-		return 0, err
-	}
+	root, problems := c.root, c.problems
 	var agent corrupt.Agent = corrupt.GoldSolver{}
 	if !c.gold {
-		ep, err := corrupt.EndpointFromEnv()
-		if err != nil {
-			return 0, fmt.Errorf("%w (or pass -gold)", err)
-		}
-		s := &corrupt.Solver{Endpoint: ep, MaxTurns: c.maxTurns}
+		s := &corrupt.Solver{Endpoint: c.endpoint, MaxTurns: c.maxTurns}
 		if c.temperature >= 0 {
 			s.Temperature = &c.temperature
 		}
@@ -152,37 +177,42 @@ func solveAll(ctx context.Context, c config, stdout, stderr io.Writer) (int, err
 	}
 
 	front, kind := callgraph.Language(golang.New(golang.Options{})), task.GoTest
-	if lang == "python" {
+	if c.lang == "python" {
 		front, kind = python.New(python.Options{}), task.Pytest
 	}
-	runner := sandbox.NewLocal(sandbox.Options{Limits: task.Limits{Timeout: c.timeout}})
+	runner := sandbox.NewLocal(sandbox.Options{Env: c.env, Python: c.python, Limits: task.Limits{Timeout: c.timeout}})
 	defer runner.Close()
 	// The cache serves repeated submissions of the same code (common for the gold solver
 	// and for models that resubmit) without running the tests again.
 	cached := sandbox.NewCache(runner, sandbox.CacheOptions{})
 	opts := corrupt.EnvOptions{MaxToolUses: c.tools, MaxAttempts: c.attempts, Langs: []callgraph.Language{front}, Run: task.RunRequest{Kind: kind}}
 
-	out, closeOut, err := create(c.out, stdout)
+	out, err := cli.Create(c.out, stdout)
 	if err != nil {
 		return 0, err
 	}
-	defer closeOut()
-	var trajOut io.Writer
+	defer out.Abort()
+	var traj *cli.File
 	if c.trajectories != "" {
-		w, closeTraj, err := create(c.trajectories, stdout)
-		if err != nil {
+		if traj, err = cli.Create(c.trajectories, stdout); err != nil {
 			return 0, err
 		}
-		defer closeTraj()
-		trajOut = w
+		defer traj.Abort()
 	}
 
+	prog := cli.NewProgress(stderr, "solve")
+	stopBeat := prog.Beat(30 * time.Second)
+	defer stopBeat()
+	prog.Phase("solving", len(problems))
 	var results []Result
 	for i, p := range problems {
 		if err := ctx.Err(); err != nil {
 			return 0, err
 		}
 		res, tr := solveOne(ctx, root, p, agent, cached, opts)
+		if err := ctx.Err(); err != nil {
+			return 0, err // an interrupted task is not a result
+		}
 		results = append(results, res)
 		verdict := "solved"
 		switch {
@@ -193,12 +223,12 @@ func solveAll(ctx context.Context, c config, stdout, stderr io.Writer) (int, err
 		case !res.Success:
 			verdict = fmt.Sprintf("unsolved (best partial %.2f)", res.Best)
 		}
-		fmt.Fprintf(stderr, "[%d/%d] %s: %s after %d tool uses, %d submissions\n", i+1, len(problems), p.ID, verdict, res.ToolUses, res.Attempts)
+		prog.Step(i+1, fmt.Sprintf("%s: %s after %d tool uses, %d submissions", p.ID, verdict, res.ToolUses, res.Attempts))
 		if err := writeLine(out, res); err != nil {
 			return 0, err
 		}
-		if trajOut != nil && tr != nil {
-			if err := writeLine(trajOut, tr); err != nil {
+		if traj != nil && tr != nil {
+			if err := writeLine(traj, tr); err != nil {
 				return 0, err
 			}
 		}
@@ -209,10 +239,15 @@ func solveAll(ctx context.Context, c config, stdout, stderr io.Writer) (int, err
 	}{sum}); err != nil {
 		return 0, err
 	}
-	if err := closeOut(); err != nil {
+	if err := out.Commit(); err != nil {
 		return 0, err
 	}
-	fmt.Fprintf(stderr, "solve: %d task(s): success rate %.3f, mean partial %.3f, diagnosis rate %.3f, %d hacked, %d error(s)\n",
+	if traj != nil {
+		if err := traj.Commit(); err != nil {
+			return 0, err
+		}
+	}
+	prog.Printf("%d task(s): success rate %.3f, mean partial %.3f, diagnosis rate %.3f, %d hacked, %d error(s)",
 		sum.Tasks, sum.SuccessRate, sum.MeanPartial, sum.DiagnosisRate, sum.Hacked, sum.Errors)
 	return sum.Errors, nil
 }
@@ -268,76 +303,41 @@ func summarize(rs []Result) Summary {
 	return s
 }
 
-func readProblems(path string) ([]task.BreakpointProblem, error) {
-	var r io.Reader = os.Stdin
+// readProblems reads and checks the task records of path ("-": stdin): a line that does
+// not parse, or a record that is not a valid Breakpoint problem, is an error naming the
+// file and line; so is a file without a record.
+func readProblems(path string, stdin io.Reader) ([]task.BreakpointProblem, error) {
+	r, name := stdin, "stdin"
 	if path != "-" {
 		f, err := os.Open(path)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("-tasks: %w", err)
 		}
 		defer f.Close()
-		r = f
+		r, name = f, path
 	}
-	ps, err := task.ReadAllJSONL[task.BreakpointProblem](r)
+	var ps []task.BreakpointProblem
+	err := task.ReadJSONL(r, func(line int, p task.BreakpointProblem) error {
+		if err := p.Validate(); err != nil {
+			return fmt.Errorf("%s:%d: %s: %w", name, line, p.ID, err)
+		}
+		ps = append(ps, p)
+		return nil
+	})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		if strings.HasPrefix(err.Error(), name+":") {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if len(ps) == 0 {
-		return nil, fmt.Errorf("%s holds no task", path)
+		return nil, fmt.Errorf("%s holds no task", name)
 	}
 	return ps, nil
-}
-
-// create opens an output file ("-" is stdout). The returned close is safe to call twice.
-func create(path string, stdout io.Writer) (io.Writer, func() error, error) {
-	if path == "-" {
-		return stdout, func() error { return nil }, nil
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	closed := false
-	return f, func() error {
-		if closed {
-			return nil
-		}
-		closed = true
-		return f.Close()
-	}, nil
 }
 
 func writeLine(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
-}
-
-// detectLanguage picks the repository's language: Go when it has a go.mod, Python when it
-// has .py files.
-func detectLanguage(root, flagValue string) (string, error) {
-	switch flagValue {
-	case "go", "python":
-		return flagValue, nil
-	case "auto":
-	default:
-		return "", fmt.Errorf("unknown -lang %q (want auto, go or python)", flagValue)
-	}
-	if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
-		return "go", nil
-	}
-	found := errors.New("found")
-	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err == nil && d.IsDir() && p != root && strings.HasPrefix(d.Name(), ".") {
-			return filepath.SkipDir
-		}
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".py") {
-			return found
-		}
-		return nil
-	})
-	if errors.Is(err, found) {
-		return "python", nil
-	}
-	return "", fmt.Errorf("%s has neither a go.mod nor Python files; pass -lang", root)
 }

@@ -14,12 +14,14 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/callgraph/golang"
 	"github.com/faultline-dev/faultline/callgraph/python"
 	"github.com/faultline-dev/faultline/corrupt"
+	"github.com/faultline-dev/faultline/internal/cli/clitest"
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
 )
@@ -62,7 +64,7 @@ func sampleTasks(t *testing.T) (string, []task.BreakpointProblem) {
 			t.Fatalf("%s: %d tasks, want 2", mode, len(res))
 		}
 		for _, x := range res {
-			problems = append(problems, x.Problem("sample", ""))
+			problems = append(problems, x.Problem("sample", "0123456789abcdef0123456789abcdef01234567"))
 		}
 	}
 	path := filepath.Join(t.TempDir(), "tasks.jsonl")
@@ -238,6 +240,26 @@ func TestSolveSample(t *testing.T) {
 		}
 	})
 
+	// The built program, interrupted mid-task, stops its runs, removes its private copies
+	// and exits 130/143 without writing its outputs; TMPDIR is empty, the repository
+	// unchanged. A normal end leaves TMPDIR empty too.
+	t.Run("signals", func(t *testing.T) {
+		bin := clitest.Build(t, ".")
+		root, _ := filepath.Abs(sample)
+		dir := t.TempDir()
+		out := filepath.Join(dir, "results.jsonl")
+		args := []string{"-repo", root, "-tasks", tasks, "-gold", "-out", out, "-trajectories", filepath.Join(dir, "traj.jsonl")}
+		clitest.Interrupt(t, bin, args, nil, "solving: 4 to do", syscall.SIGINT, root)
+		clitest.Interrupt(t, bin, args, nil, "solving: 1/4", syscall.SIGTERM, root)
+		if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+			t.Errorf("an interrupted run left %d files", len(ents))
+		}
+		clitest.Finish(t, bin, args, nil, 0)
+		if rs, sum := readResults(t, out); len(rs) != 4 || sum.SuccessRate != 1 {
+			t.Errorf("after a normal end: %d results, %+v", len(rs), sum)
+		}
+	})
+
 	if !equalTrees(before, hashTree(t, sample)) {
 		t.Error("the repository was written")
 	}
@@ -255,59 +277,68 @@ func equalTrees(a, b map[string]string) bool {
 	return true
 }
 
-func TestSolveUsage(t *testing.T) {
+// TestBadFlagsAndInputs: each bad flag or task record is refused before any work, with a
+// message naming the flag or file:line and exit status 2, and nothing is written.
+func TestBadFlagsAndInputs(t *testing.T) {
 	dir := t.TempDir()
+	// Flags are checked before the records are read: any file does for the flag cases.
 	tasks := filepath.Join(dir, "tasks.jsonl")
-	os.WriteFile(tasks, []byte(`{"id":"x","mode":"remove","functions":[],"corruption_patch":"","gold_patch":"","seed":0,"FAIL_TO_PASS":[],"PASS_TO_PASS":[]}`+"\n"), 0o644)
+	os.WriteFile(tasks, []byte("{}\n"), 0o644)
+	noFunctions := filepath.Join(dir, "nofn.jsonl")
+	os.WriteFile(noFunctions, []byte(`{"id":"x","repo":"r","commit":"c","mode":"remove","functions":[],"corruption_patch":"","gold_patch":"","seed":0,"FAIL_TO_PASS":[],"PASS_TO_PASS":[]}`+"\n"), 0o644)
+	truncated := filepath.Join(dir, "truncated.jsonl")
+	os.WriteFile(truncated, []byte(`{"id": "cut`), 0o644)
 	empty := filepath.Join(dir, "empty.jsonl")
 	os.WriteFile(empty, nil, 0o644)
+	out := filepath.Join(dir, "out.jsonl")
+	ok := []string{"-repo", sample, "-tasks", tasks, "-gold", "-out", out}
 	for _, tc := range []struct {
 		name string
 		args []string
-		code int
 		want string
 	}{
-		{"no repo", []string{"-tasks", tasks}, 2, "-repo DIR and -tasks FILE are required"},
-		{"budgets", []string{"-repo", sample, "-tasks", tasks, "-tools", "2", "-attempts", "3"}, 2, "0 < -attempts ≤ -tools"},
-		{"bad lang", []string{"-repo", sample, "-tasks", tasks, "-lang", "cobol", "-gold"}, 1, `unknown -lang "cobol"`},
-		{"not a dir", []string{"-repo", tasks, "-tasks", tasks, "-gold"}, 1, "is not a directory"},
-		{"no tasks", []string{"-repo", sample, "-tasks", empty, "-gold"}, 1, "holds no task"},
-		{"no endpoint", []string{"-repo", sample, "-tasks", tasks}, 1, "or pass -gold"},
-		// A record the Env refuses keeps its line, with the error, and the exit status is 1.
-		{"bad task", []string{"-repo", sample, "-tasks", tasks, "-gold", "-out", filepath.Join(dir, "out.jsonl")}, 1, "[1/1] x: error: corrupt: env: problem x names no corrupted function"},
+		{"no repo", []string{"-tasks", tasks, "-gold"}, "-repo DIR is required"},
+		{"no tasks", []string{"-repo", sample, "-gold"}, "-tasks FILE is required"},
+		{"repo is a file", []string{"-repo", tasks, "-tasks", tasks, "-gold"}, "not a directory"},
+		{"positional", append(ok, "x"), `unexpected argument "x"`},
+		{"tools zero", append(ok, "-tools", "0"), "-tools 0"},
+		{"attempts over tools", append(ok, "-tools", "2", "-attempts", "3"), "-attempts 3: want 1 to -tools (2)"},
+		{"attempts zero", append(ok, "-attempts", "0"), "-attempts 0"},
+		{"max turns negative", append(ok, "-max-turns", "-1"), "-max-turns -1"},
+		{"timeout zero", append(ok, "-timeout", "0s"), "-timeout 0s"},
+		{"timeout negative", append(ok, "-timeout", "-1s"), "-timeout -1s"},
+		{"bad lang", append(ok, "-lang", "cobol"), `-lang "cobol"`},
+		{"bad env", append(ok, "-env", "X"), `want KEY=VALUE, got "X"`},
+		{"python missing", append(ok, "-python", "/nonexistent/python3"), "-python /nonexistent/python3"},
+		{"out empty", []string{"-repo", sample, "-tasks", tasks, "-gold", "-out", ""}, "-out: empty path"},
+		{"out a directory", []string{"-repo", sample, "-tasks", tasks, "-gold", "-out", dir}, "is a directory"},
+		{"out inside the repository", []string{"-repo", sample, "-tasks", tasks, "-gold", "-out", filepath.Join(sample, "r.jsonl")}, "lies inside the repository"},
+		{"both on stdout", []string{"-repo", sample, "-tasks", tasks, "-gold", "-out", "-", "-trajectories", "-"}, "cannot both be stdout"},
+		{"same file", append(ok, "-trajectories", out), "name the same file"},
+		{"tasks missing", []string{"-repo", sample, "-tasks", filepath.Join(dir, "none.jsonl"), "-gold", "-out", out}, "-tasks: open"},
+		{"empty tasks", []string{"-repo", sample, "-tasks", empty, "-gold", "-out", out}, "holds no task"},
+		{"invalid record", []string{"-repo", sample, "-tasks", noFunctions, "-gold", "-out", out}, noFunctions + ":1: x: "},
+		{"truncated line", []string{"-repo", sample, "-tasks", truncated, "-gold", "-out", out}, truncated + ": task: jsonl line 1"},
+		{"no endpoint", []string{"-repo", sample, "-tasks", tasks, "-out", out}, "or pass -gold"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("FAULTLINE_LLM_MODEL", "")
 			t.Setenv("OPENAI_MODEL", "")
 			var stdout, stderr bytes.Buffer
-			if code := run(context.Background(), tc.args, &stdout, &stderr); code != tc.code || !strings.Contains(stderr.String(), tc.want) {
-				t.Errorf("exit %d, stderr:\n%s\nwant %d and %q", code, stderr.String(), tc.code, tc.want)
+			if code := run(context.Background(), tc.args, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), tc.want) {
+				t.Errorf("exit %d, stderr:\n%s\nwant 2 and %q", code, stderr.String(), tc.want)
+			}
+			if strings.Contains(stderr.String(), "solving") || stdout.Len() > 0 {
+				t.Errorf("work started:\n%s", stderr.String())
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Error("an output was written")
 			}
 		})
 	}
-	rs, sum := readResults(t, filepath.Join(dir, "out.jsonl"))
-	if len(rs) != 1 || rs[0].Error == "" || sum.Errors != 1 || sum.Tasks != 1 || sum.SuccessRate != 0 {
-		t.Errorf("results %+v, summary %+v", rs, sum)
-	}
-}
-
-func TestDetectLanguage(t *testing.T) {
-	py := t.TempDir()
-	os.MkdirAll(filepath.Join(py, ".venv"), 0o755)
-	os.WriteFile(filepath.Join(py, "mod.py"), []byte("x = 1\n"), 0o644)
-	hidden := t.TempDir()
-	os.MkdirAll(filepath.Join(hidden, ".venv"), 0o755)
-	os.WriteFile(filepath.Join(hidden, ".venv", "site.py"), []byte("x = 1\n"), 0o644)
-	for _, tc := range []struct{ root, flag, want string }{
-		{sample, "auto", "go"},
-		{py, "auto", "python"},
-		{py, "go", "go"},
-		{hidden, "auto", ""},
-	} {
-		got, err := detectLanguage(tc.root, tc.flag)
-		if got != tc.want || (tc.want == "") != (err != nil) {
-			t.Errorf("detectLanguage(%s, %s) = %q, %v; want %q", tc.root, tc.flag, got, err, tc.want)
-		}
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"-h"}, &stdout, &stderr); code != 0 {
+		t.Errorf("-h: exit %d", code)
 	}
 }
 
@@ -428,7 +459,7 @@ func TestSolvePythonGold(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, x := range res {
-			p := x.Problem("stats", "")
+			p := x.Problem("stats", "0123456789abcdef0123456789abcdef01234567")
 			problems = append(problems, p)
 			names[p.Functions[0].Name] = true
 		}

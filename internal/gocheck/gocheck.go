@@ -9,9 +9,11 @@
 //     type-checked from source, with the overlay applied; a directory is a package when it
 //     holds non-test .go files matching the default build context (go/build.Default).
 //   - Packages outside the module (the standard library, other modules) are imported
-//     according to Options.Imports: from source with go/importer's source importer (the
-//     default), or from the compiler's export data found through the go command's build
-//     cache, falling back to source for what has none.
+//     according to Options.Imports: from source, declarations only, with cgo off (the
+//     default; cgo files are left out as under CGO_ENABLED=0, so no cgo command runs and
+//     nothing is written to TMPDIR — see sourceImporter), or from the compiler's export
+//     data found through the go command's build cache, falling back to source for what has
+//     none.
 //   - A package is clean when neither its directory nor any module package it imports
 //     (transitively) has an overlaid file. Clean packages are type-checked once per Checker
 //     and reused; the others are type-checked again in every Check.
@@ -46,9 +48,10 @@ import (
 type Imports int
 
 const (
-	// FromSource type-checks them from source with go/importer's "source" importer (which
-	// may ask the go command where a third-party module lives). It needs no compiled
-	// artefacts; the first import of a large dependency tree is slower than export data.
+	// FromSource type-checks their declarations from source, with cgo off (it may ask the
+	// go command where a third-party module lives). It needs no compiled artefacts and
+	// writes nothing; the first import of a large dependency tree is slower than export
+	// data.
 	FromSource Imports = iota
 	// FromExportData reads the gc compiler's export data (located, and built if needed, by
 	// the go command, so it uses the build cache) and falls back to FromSource for a
@@ -125,7 +128,7 @@ func New(root string, opts Options) (*Checker, error) {
 		base: map[string][]Error{},
 	}
 	c.mod = ReadGoMod(filepath.Join(root, "go.mod"))
-	src := importer.ForCompiler(c.fset, "source", nil).(types.ImporterFrom)
+	src := newSourceImporter(c.fset)
 	switch opts.Imports {
 	case FromSource:
 		c.ext = src

@@ -343,3 +343,47 @@ func TestErrorString(t *testing.T) {
 	require.Equal(t, "a/b.go:3:7: undefined: x", Error{File: "a/b.go", Line: 3, Column: 7, Msg: "undefined: x"}.String())
 	require.Equal(t, "boom", Error{Msg: "boom"}.String())
 }
+
+// TestCgoPackagesLeaveNoFiles: checking a module that imports cgo packages of the standard
+// library (net, os/user) writes nothing to TMPDIR — go/importer's source importer left
+// `go tool cgo` objects there (srcimporterN_cgo_K.o) — and still sees their API: a
+// mutant that misuses it is caught, in both import modes.
+func TestCgoPackagesLeaveNoFiles(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("gocheck: the go command is not on PATH")
+	}
+	root := writeModule(t, map[string]string{
+		"go.mod": "module example.com/netuse\n\ngo 1.22\n",
+		"n.go": "package netuse\n\nimport (\n\t\"net\"\n\t\"os/user\"\n)\n\n" +
+			"func Host(s string) string { h, _, _ := net.SplitHostPort(s); return h }\n\n" +
+			"func Dial(c net.Conn) error { return c.SetDeadline(c.LocalAddr().(*net.TCPAddr).AddrPort().Addr().IsValid) }\n\n" +
+			"func Name() string { u, _ := user.Current(); return u.Username }\n",
+	})
+	// Dial is deliberately wrong (a method value where a time.Time is wanted): its error
+	// is the baseline, so the mutant below must add exactly one new error.
+	bad := "package netuse\n\nimport (\n\t\"net\"\n\t\"os/user\"\n)\n\n" +
+		"func Host(s string) string { h, _ := net.SplitHostPort(s); return h }\n\n" +
+		"func Dial(c net.Conn) error { return c.SetDeadline(c.LocalAddr().(*net.TCPAddr).AddrPort().Addr().IsValid) }\n\n" +
+		"func Name() string { u, _ := user.Current(); return u.Username }\n"
+	for _, mode := range []Imports{FromSource, FromExportData} {
+		tmp := t.TempDir()
+		t.Setenv("TMPDIR", tmp)
+		c, err := New(root, Options{Imports: mode})
+		require.NoError(t, err)
+		base, err := c.Baseline([]string{"."})
+		require.NoError(t, err)
+		require.Len(t, base, 1, "mode %d: baseline %v", mode, base)
+		require.Contains(t, base[0].Msg, "SetDeadline")
+		errs, err := c.NewErrors([]string{"."}, map[string][]byte{"n.go": []byte(bad)})
+		require.NoError(t, err)
+		require.Len(t, errs, 1, "mode %d: %v", mode, errs)
+		require.Contains(t, errs[0].Msg, "assignment mismatch")
+		left, err := os.ReadDir(tmp)
+		require.NoError(t, err)
+		var names []string
+		for _, e := range left {
+			names = append(names, e.Name())
+		}
+		require.Empty(t, names, "mode %d left files in TMPDIR", mode)
+	}
+}

@@ -2,7 +2,9 @@
 // (POST {base}/chat/completions) with function calling, used by the LLM corruption loop
 // (package corrupt) and the LLM classifier and docstring generator (package extract).
 //
-// It speaks the wire format only: messages, tools, tool calls, usage. Rate limiting
+// It speaks the wire format only: messages, tools, tool calls, usage. Every message passes
+// through a Redactor before it is sent, so a secret that test output carries (the API key,
+// a token of the environment) never reaches the endpoint. Rate limiting
 // (HTTP 429) and transient server errors (5xx) are retried after the server's Retry-After
 // (seconds or an HTTP date) or an exponential back-off; other non-2xx answers come back as
 // *APIError; a body that is not the expected JSON is an error wrapping ErrMalformed. It
@@ -150,6 +152,11 @@ type Client struct {
 	// Sleep waits between retries; nil means a context-aware time.Sleep (tests inject a
 	// recorder).
 	Sleep func(ctx context.Context, d time.Duration) error
+	// Redactor removes secrets from every message before it is sent (contents and tool
+	// call arguments). nil means a Redactor for APIKey and the secret-looking values of
+	// the process's environment (SecretsFromEnv), built at each call; NewRedactor() with
+	// no secrets turns redaction off.
+	Redactor *Redactor
 }
 
 // FromEnv returns a client configured from the environment: FAULTLINE_LLM_BASE_URL (else
@@ -205,6 +212,7 @@ func (c *Client) Chat(ctx context.Context, req Request) (*Response, error) {
 	if req.Model == "" {
 		return nil, fmt.Errorf("%w: no model", ErrNotConfigured)
 	}
+	req.Messages = c.redact(req.Messages)
 	body, err := json.Marshal(req)
 	if err != nil {
 		return nil, fmt.Errorf("llm: encode request: %w", err)
@@ -240,6 +248,31 @@ func (c *Client) Chat(ctx context.Context, req Request) (*Response, error) {
 			return nil, fmt.Errorf("llm: waiting to retry after %v: %w", err, serr)
 		}
 	}
+}
+
+// redact returns a copy of msgs with every content and tool-call argument passed through
+// the client's Redactor.
+func (c *Client) redact(msgs []Message) []Message {
+	r := c.Redactor
+	if r == nil {
+		r = EnvRedactor(c.APIKey)
+	}
+	if !r.Secrets() {
+		return msgs
+	}
+	out := make([]Message, len(msgs))
+	for i, m := range msgs {
+		m.Content = r.Redact(m.Content)
+		if len(m.ToolCalls) > 0 {
+			calls := append([]ToolCall(nil), m.ToolCalls...)
+			for j := range calls {
+				calls[j].Function.Arguments = r.Redact(calls[j].Function.Arguments)
+			}
+			m.ToolCalls = calls
+		}
+		out[i] = m
+	}
+	return out
 }
 
 // once makes one HTTP call. wait < 0 means the error is final; wait ≥ 0 means retry (after

@@ -1,0 +1,77 @@
+package breakpoint
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/faultline-dev/faultline/bench/internal/fstree"
+	"github.com/faultline-dev/faultline/bench/internal/twice"
+	"github.com/faultline-dev/faultline/callgraph/golang"
+	"github.com/faultline-dev/faultline/task"
+)
+
+// Determinism runs the breakpoint program twice per mode (REMOVE and DISCOVERY, two
+// tasks each, one seed) on the repository prepare makes, with twice.Twice — another TMPDIR, another copy at another
+// path, another -jobs — and requires byte-identical task records and SWE instances. It
+// runs when FAULTLINE_ACCEPTANCE is set.
+func Determinism(t *testing.T, prepare func(*testing.T) Repo, name string) {
+	twice.Skip(t)
+	repo := prepare(t)
+	bin := twice.Build(t, "github.com/faultline-dev/faultline/examples/breakpoint")
+	var extra []string
+	for _, e := range repo.Env {
+		extra = append(extra, "-env", e)
+	}
+	if repo.Kind == task.Pytest {
+		extra = append(extra, "-python", "/usr/bin/python3", "-lang", "python")
+	}
+	for _, mode := range []string{"remove", "discovery"} {
+		t.Run(mode, func(t *testing.T) {
+			out, stderr := twice.Twice(t, bin, repo.Root, "", nil, func(r twice.Run) []string {
+				return append([]string{"-repo", r.Repo, "-out", filepath.Join(r.Out, "tasks.jsonl"), "-swe", filepath.Join(r.Out, "swe.jsonl"),
+					"-mode", mode, "-n", "2", "-seed", "5", "-jobs", r.Jobs, "-name", name, "-top", "0", "-timeout", "2m"}, extra...)
+			})
+			if n := strings.Count(string(out["tasks.jsonl"]), "\n"); n == 0 {
+				t.Errorf("no task written:\n%s", stderr)
+			}
+		})
+	}
+}
+
+// Humanize copies github.com/dustin/go-humanize v1.0.1 from the module cache (no
+// dependencies; `go mod download github.com/dustin/go-humanize@v1.0.1`).
+func Humanize(t *testing.T) Repo { return moduleRepo(t, "github.com/dustin/go-humanize@v1.0.1") }
+
+func moduleRepo(t *testing.T, modVersion string) Repo {
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Skipf("go env GOMODCACHE: %v", err)
+	}
+	src := filepath.Join(strings.TrimSpace(string(out)), modVersion)
+	if _, err := os.Stat(src); err != nil {
+		t.Skipf("%s is not in the module cache: go mod download %s", modVersion, modVersion)
+	}
+	root := filepath.Join(t.TempDir(), "m")
+	if err := fstree.CopyTree(src, root); err != nil {
+		t.Fatal(err)
+	}
+	return Repo{Root: root, Lang: golang.New(golang.Options{}), Kind: task.GoTest, Env: []string{"GOFLAGS=-mod=mod", "GOPROXY=off"}}
+}
+
+// Pyflakes copies Debian's python3-pyflakes (with its tests) under ROOT/pyflakes.
+func Pyflakes(t *testing.T) Repo {
+	repo := Simplejson(t) // for its checks of Debian's python3 and pytest
+	src := "/usr/lib/python3/dist-packages/pyflakes"
+	if _, err := os.Stat(filepath.Join(src, "test")); err != nil {
+		t.Skipf("python3-pyflakes with its tests is not installed (%v); apt-get install python3-pyflakes", err)
+	}
+	root := filepath.Join(t.TempDir(), "root")
+	if err := fstree.CopyTree(src, filepath.Join(root, "pyflakes")); err != nil {
+		t.Fatal(err)
+	}
+	repo.Root = root
+	return repo
+}

@@ -1,0 +1,9 @@
+// Package determinism holds the same-seed acceptance runs of the breakpoint program: one
+// subpackage per repository (godiff, humanize, simplejson, pyflakes; each its own test binary
+// and go test time limit), each running REMOVE and DISCOVERY twice with one seed, another
+// TMPDIR, another path and another -jobs, and requiring byte-identical task records and
+// SWE instances (see breakpoint.Determinism). go-diff and simplejson are the repositories
+// on which the records used to differ (durations, repr truncation of addresses and temp
+// paths); go-humanize and pyflakes were held out while building the failure records. They run
+// when FAULTLINE_ACCEPTANCE is set.
+package determinism

@@ -1,0 +1,170 @@
+package corrupt
+
+import (
+	"context"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/faultline-dev/faultline/callgraph"
+	"github.com/faultline-dev/faultline/callgraph/python"
+	"github.com/faultline-dev/faultline/sandbox"
+	"github.com/faultline-dev/faultline/task"
+)
+
+func reportRunner(rep *task.Report) task.Runner {
+	return task.RunnerFunc(func(context.Context, task.RunRequest) (*task.Report, error) {
+		cp := *rep
+		cp.Tests = append([]task.TestResult(nil), rep.Tests...)
+		cp.Sort()
+		return &cp, nil
+	})
+}
+
+// TestValidateVerdicts: only a test that ran has a verdict. A baseline-passing test the
+// corrupted run did not reach (NotRun or missing) or skipped is neither FAIL_TO_PASS nor
+// PASS_TO_PASS, and the "at least N failing tests" filter counts only tests that ran and
+// failed; a run whose evidence is untrusted is never accepted.
+func TestValidateVerdicts(t *testing.T) {
+	base := Baseline{Passing: []string{"a", "b", "c", "d", "e", "f", "g"}, Flaky: []string{"g"}}
+	rep := &task.Report{State: task.RunOK, Tests: []task.TestResult{
+		{ID: "a", Outcome: task.Fail, Message: "boom"},
+		{ID: "b", Outcome: task.NotRun, Message: "the binary exited before it ran"},
+		// c is missing from the report
+		{ID: "d", Outcome: task.Skip},
+		{ID: "e", Outcome: task.Pass},
+		{ID: "f", Outcome: task.Error},
+		{ID: "g", Outcome: task.Fail},
+	}}
+	req := task.RunRequest{Kind: task.Pytest}
+	v, err := Validate(context.Background(), reportRunner(rep), req, base, 2, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !v.Accepted || !slices.Equal(v.FailToPass, []string{"a", "f"}) || !slices.Equal(v.PassToPass, []string{"e"}) ||
+		!slices.Equal(v.NotRun, []string{"b", "c"}) || !slices.Equal(v.Skipped, []string{"d"}) || len(v.Messages) != 2 || len(v.Observed) != 2 {
+		t.Errorf("validation %+v", v)
+	}
+	v, err = Validate(context.Background(), reportRunner(rep), req, base, 3, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Accepted || v.Reason != "2 test(s) fail, want at least 3 (2 got no verdict)" {
+		t.Errorf("3 failures wanted: accepted %v, reason %q", v.Accepted, v.Reason)
+	}
+	// Every selected test but one without a verdict: a panic took the binary down.
+	crash := &task.Report{State: task.RunOK, Tests: []task.TestResult{{ID: "a", Outcome: task.Fail}}}
+	for _, id := range []string{"b", "c", "d", "e", "f"} {
+		crash.Tests = append(crash.Tests, task.TestResult{ID: id, Outcome: task.NotRun})
+	}
+	if v, _ := Validate(context.Background(), reportRunner(crash), req, base, 2, 0); v.Accepted || len(v.FailToPass) != 1 || len(v.NotRun) != 5 {
+		t.Errorf("one failure and five tests without a verdict: %+v", v)
+	}
+	untrusted := *rep
+	untrusted.State = task.RunUntrusted
+	if v, _ := Validate(context.Background(), reportRunner(&untrusted), req, base, 1, 0); v.Accepted || v.State != task.RunUntrusted || v.FailToPass != nil {
+		t.Errorf("an untrusted run: %+v", v)
+	}
+}
+
+// TestEnvScoresOnlyVerdicts: in a submission, a selected test without a verdict is neither
+// a failure nor a pass: the attempt does not pass, earns no credit for it, and says so.
+// Test output reaches the solver redacted (a fake key in the environment, printed by a
+// failing test).
+func TestEnvScoresOnlyVerdicts(t *testing.T) {
+	const key = "sk-fake-key-for-the-redaction-test-0123"
+	t.Setenv("FAULTLINE_LLM_API_KEY", key)
+	ids := []string{"t.py::a", "t.py::b", "t.py::c", "t.py::d"}
+	var rep *task.Report
+	runner := task.RunnerFunc(func(context.Context, task.RunRequest) (*task.Report, error) { return rep, nil })
+	root := writeTree(t, map[string]string{"m.py": "def f(x):\n    return x + 1\n"})
+	o := task.Overlay{}
+	o.Set("m.py", []byte("def f(x):\n    return x - 1\n"))
+	p, err := task.DiffOverlay(root, o, task.DiffOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prob := task.BreakpointProblem{ID: "v", Mode: string(Discovery), CorruptionPatch: string(p.Format()), GoldPatch: string(p.Reverse().Format()),
+		Functions: []task.CorruptedFunction{{Path: "m.py", Name: "f"}}, FailToPass: task.TestList(ids[:2]), PassToPass: task.TestList(ids[2:])}
+	newEnv := func() *Env {
+		e, err := NewEnv(root, prob, runner, EnvOptions{Langs: []callgraph.Language{python.New(python.Options{})}, Run: task.RunRequest{Kind: task.Pytest}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	rep = &task.Report{State: task.RunOK, Tests: []task.TestResult{
+		{ID: ids[0], Outcome: task.Pass}, {ID: ids[1], Outcome: task.NotRun, Message: "not reached"},
+		{ID: ids[2], Outcome: task.Pass}, {ID: ids[3], Outcome: task.Fail, Message: "AssertionError: '" + key + "' != ''"},
+	}}
+	a, err := newEnv().Submit(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Passed || a.Failures != 1 || a.Unverified != 1 || a.Partial != 0 {
+		t.Errorf("one failure and one test without a verdict: %+v", a)
+	}
+	if !strings.Contains(a.Feedback, "NOT RUN t.py::b (not reached)") || !strings.Contains(a.Feedback, "FAILED t.py::d") {
+		t.Errorf("feedback does not tell failures from tests without a verdict:\n%s", a.Feedback)
+	}
+	if strings.Contains(a.Feedback, key) || strings.Contains(a.Feedback, key[:16]) || !strings.Contains(a.Feedback, "[REDACTED]") {
+		t.Errorf("the key reached the solver:\n%s", a.Feedback)
+	}
+	// All selected tests passed but one was not reached: not a success.
+	rep.Tests[3].Outcome = task.Pass
+	if a, _ := newEnv().Submit(context.Background()); a.Passed || a.Partial != 0.5 {
+		t.Errorf("three passes and one test without a verdict: %+v", a)
+	}
+	// An untrusted run is never a pass, whatever its tests say.
+	rep = &task.Report{State: task.RunUntrusted, Detail: "junit says pass, exit status 1", Tests: []task.TestResult{
+		{ID: ids[0], Outcome: task.Pass}, {ID: ids[1], Outcome: task.Pass}, {ID: ids[2], Outcome: task.Pass}, {ID: ids[3], Outcome: task.Pass}}}
+	e := newEnv()
+	if a, _ := e.Submit(context.Background()); a.Passed || a.Partial != 0 || !strings.Contains(a.Feedback, "untrusted") {
+		t.Errorf("an untrusted run: %+v", a)
+	}
+	if s := e.Score(); s.Success || s.Best != 0 {
+		t.Errorf("score after an untrusted run: %+v", s)
+	}
+}
+
+// TestEnvRedactsRealOutput: a real failing test prints a secret it can read (the runner is
+// given it, as a leaky environment would); the feedback the solver gets has it redacted.
+func TestEnvRedactsRealOutput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs pytest")
+	}
+	if err := exec.Command("/usr/bin/python3", "-c", "import pytest").Run(); err != nil {
+		t.Skip("Debian's /usr/bin/python3 cannot import pytest")
+	}
+	const key = "sk-fake-leaked-0123456789abcdefghij"
+	t.Setenv("OPENAI_API_KEY", key)
+	root := writeTree(t, map[string]string{
+		"m.py":      "def f(x):\n    return x + 1\n",
+		"test_m.py": "import os\nfrom m import f\n\n\ndef test_f():\n    assert f(1) == 2, os.environ.get(\"LEAKY_TOKEN\", \"absent\")\n",
+	})
+	o := task.Overlay{}
+	o.Set("m.py", []byte("def f(x):\n    return x - 1\n"))
+	p, err := task.DiffOverlay(root, o, task.DiffOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prob := task.BreakpointProblem{ID: "leak", Mode: string(Discovery), CorruptionPatch: string(p.Format()), GoldPatch: string(p.Reverse().Format()),
+		Functions: []task.CorruptedFunction{{Path: "m.py", Name: "f"}}, FailToPass: task.TestList{"test_m.py::test_f"}}
+	r := sandbox.NewLocal(sandbox.Options{Python: "/usr/bin/python3", Env: []string{"LEAKY_TOKEN=" + key}})
+	defer r.Close()
+	e, err := NewEnv(root, prob, r, EnvOptions{Langs: []callgraph.Language{python.New(python.Options{})}, Run: task.RunRequest{Kind: task.Pytest}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := e.Submit(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Passed || !strings.Contains(a.Feedback, "FAILED test_m.py::test_f") {
+		t.Fatalf("the corrupted test did not fail: %+v", a)
+	}
+	if !strings.Contains(a.Feedback, "[REDACTED]") || strings.Contains(a.Feedback, key[:14]) {
+		t.Errorf("feedback:\n%s", a.Feedback)
+	}
+}
