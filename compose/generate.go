@@ -54,7 +54,7 @@ type Options struct {
 	// reverting any one bug alone still fails (the reference did not re-test compositions).
 	Independence bool
 	// Seed seeds every random choice. Same inputs and seed → identical output.
-	Seed int64
+	Seed uint64
 	// Frozen is the number of leading starter-code lines bugs must not touch.
 	Frozen int
 	// Jobs bounds concurrent oracle calls (0: GOMAXPROCS).
@@ -141,7 +141,7 @@ type Example struct {
 	GTLength       int        `json:"gt_length"`
 	EditableLines  int        `json:"editable_lines"`
 	DeletableLines int        `json:"deletable_lines"`
-	Seed           int64      `json:"seed"`
+	Seed           uint64     `json:"seed"`
 	Stride         int        `json:"stride"`
 	Bugs           []Bug      `json:"bugs"`
 }
@@ -206,7 +206,7 @@ func Generate(ctx context.Context, program string, oracle task.Oracle, opts Opti
 	opts = opts.withDefaults()
 	g := &gen{
 		opts: opts, gt: Canonical(program), oracle: oracle,
-		memo: make(map[string]task.Verdict), rng: rand.New(rand.NewSource(opts.Seed)),
+		memo: make(map[string]task.Verdict), rng: rand.New(rand.NewSource(int64(opts.Seed))),
 	}
 	g.lines = task.Lines(g.gt)
 	g.marks = MarkPython(g.gt, opts.Frozen)

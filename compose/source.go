@@ -174,7 +174,7 @@ type LLMRequest struct {
 	Category string
 	N        int
 	MaxLines int
-	Seed     int64
+	Seed     uint64
 }
 
 // LLM adapts a function that asks a language model for buggy programs to a BugSource.
@@ -195,7 +195,7 @@ func (l LLM) Candidates(ctx context.Context, req Request, rng *rand.Rand) ([]Can
 	var out []Candidate
 	for range calls {
 		cat := sampleODC(rng)
-		progs, err := l.Generate(ctx, LLMRequest{Program: req.Program, Marks: req.Marks, Category: cat, N: req.N, MaxLines: max(l.MaxLines, 1), Seed: rng.Int63()})
+		progs, err := l.Generate(ctx, LLMRequest{Program: req.Program, Marks: req.Marks, Category: cat, N: req.N, MaxLines: max(l.MaxLines, 1), Seed: rng.Uint64()})
 		if err != nil {
 			return nil, fmt.Errorf("compose: LLM generator: %w", err)
 		}

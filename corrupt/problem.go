@@ -24,7 +24,7 @@ func (r Result) Problem(repo, commit string) task.BreakpointProblem {
 		Mode:            string(r.Mode),
 		CorruptionPatch: r.Patch,
 		GoldPatch:       r.Gold,
-		Seed:            int64(r.Seed),
+		Seed:            r.Seed,
 		Model:           r.Model,
 		FailToPass:      task.TestList(append([]string{}, r.Validation.FailToPass...)),
 		PassToPass:      task.TestList(append([]string{}, r.Validation.PassToPass...)),

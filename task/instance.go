@@ -553,7 +553,7 @@ type BreakpointProblem struct {
 	GoldPatch        string              `json:"gold_patch"`
 	Rule             string              `json:"rule,omitempty"`  // rule-based operator name(s)
 	Model            string              `json:"model,omitempty"` // LLM that wrote the corruption
-	Seed             int64               `json:"seed"`
+	Seed             uint64              `json:"seed"`
 	FailToPass       TestList            `json:"FAIL_TO_PASS"`
 	PassToPass       TestList            `json:"PASS_TO_PASS"`
 	FailureMessages  map[string]string   `json:"failure_messages,omitempty"`

@@ -42,7 +42,7 @@ func parseComposeFlags(args []string, stderr io.Writer) (composeFlags, string, e
 	fs.IntVar(&f.opts.Frozen, "frozen", 0, "leading starter-code lines bugs must not touch")
 	fs.BoolVar(&f.opts.Multi, "multi", false, "multi-line bugs (PDB-Wild)")
 	fs.BoolVar(&f.opts.Independence, "independent", false, "re-test compositions for independence")
-	fs.Int64Var(&f.opts.Seed, "seed", 1, "random seed: the same inputs and seed give byte-identical output")
+	fs.Uint64Var(&f.opts.Seed, "seed", 1, "random seed: the same inputs and seed give byte-identical output")
 	fs.StringVar(&f.out, "out", "-", "output file, - for stdout")
 	fs.StringVar(&f.format, "format", "jsonl", "jsonl (one record per line) or json (an array, like the release's files)")
 	addSandboxFlags(fs, &f.sb)
