@@ -44,9 +44,9 @@ type Summary struct {
 	ByBugCount  []Group   `json:"by_bug_count"`
 }
 
-// MeanSE returns the mean of xs and its standard error with ddof = 1 (scipy.stats.sem).
-func MeanSE(xs []float64) Stat {
-	m, se := numeric.MeanSE(xs)
+// MeanStdErr returns the mean of xs and its standard error with ddof = 1 (scipy.stats.sem).
+func MeanStdErr(xs []float64) Stat {
+	m, se := numeric.MeanStdErr(xs)
 	return Stat{Mean: m, SE: se, N: len(xs)}
 }
 
@@ -58,7 +58,7 @@ func aggregate(rs []Result) Aggregate {
 		f = append(f, x.F1)
 		u = append(u, x.Unit)
 	}
-	return Aggregate{Precision: MeanSE(p), Recall: MeanSE(r), F1: MeanSE(f), Unit: MeanSE(u)}
+	return Aggregate{Precision: MeanStdErr(p), Recall: MeanStdErr(r), F1: MeanStdErr(f), Unit: MeanStdErr(u)}
 }
 
 // Summarize computes the macro and micro aggregates of results.
@@ -90,6 +90,6 @@ func Summarize(results []Result) Summary {
 		mf = append(mf, a.F1.Mean)
 		mu = append(mu, a.Unit.Mean)
 	}
-	s.Micro = Aggregate{Precision: MeanSE(mp), Recall: MeanSE(mr), F1: MeanSE(mf), Unit: MeanSE(mu)}
+	s.Micro = Aggregate{Precision: MeanStdErr(mp), Recall: MeanStdErr(mr), F1: MeanStdErr(mf), Unit: MeanStdErr(mu)}
 	return s
 }

@@ -32,7 +32,7 @@ func TestSummarize(t *testing.T) {
 	if len(s.ByBugCount) != 2 || s.ByBugCount[0].BugCount != 1 || s.ByBugCount[0].Tasks != 2 || s.ByBugCount[1].Tasks != 1 {
 		t.Errorf("groups %+v", s.ByBugCount)
 	}
-	if st := MeanSE(nil); st.N != 0 || st.Mean != 0 || st.SE != 0 {
+	if st := MeanStdErr(nil); st.N != 0 || st.Mean != 0 || st.SE != 0 {
 		t.Errorf("empty %+v", st)
 	}
 }

@@ -55,7 +55,7 @@ func MeanStdErr(x []float64) (MeanSE, error) {
 	if err := checkFinite("mean standard error", "x", x); err != nil {
 		return MeanSE{}, err
 	}
-	m, se := numeric.MeanSE(x)
+	m, se := numeric.MeanStdErr(x)
 	return MeanSE{Mean: m, SE: se, N: len(x)}, nil
 }
 

@@ -53,10 +53,10 @@ func Percentile(xs []float64, q float64) float64 {
 	return SortedPercentile(s, q)
 }
 
-// MeanSE returns the mean of xs and its standard error s/√n with the sample standard
+// MeanStdErr returns the mean of xs and its standard error s/√n with the sample standard
 // deviation s (ddof 1, scipy.stats.sem). The error is 0 for fewer than two values, and both
 // are 0 for none.
-func MeanSE(xs []float64) (mean, se float64) {
+func MeanStdErr(xs []float64) (mean, se float64) {
 	if len(xs) == 0 {
 		return 0, 0
 	}

@@ -28,16 +28,16 @@ func TestPercentile(t *testing.T) {
 	}
 }
 
-func TestMeanSE(t *testing.T) {
-	m, se := MeanSE([]float64{0.2, 0.5, 0.9, 1})
+func TestMeanStdErr(t *testing.T) {
+	m, se := MeanStdErr([]float64{0.2, 0.5, 0.9, 1})
 	// scipy.stats.sem([0.2, 0.5, 0.9, 1]) = 0.18484227510682363
 	if math.Abs(m-0.65) > 1e-15 || math.Abs(se-0.18484227510682363) > 1e-15 {
 		t.Errorf("MeanSE = %v, %v", m, se)
 	}
-	if m, se := MeanSE([]float64{3}); m != 3 || se != 0 {
+	if m, se := MeanStdErr([]float64{3}); m != 3 || se != 0 {
 		t.Errorf("one value: %v %v", m, se)
 	}
-	if m, se := MeanSE(nil); m != 0 || se != 0 {
+	if m, se := MeanStdErr(nil); m != 0 || se != 0 {
 		t.Errorf("none: %v %v", m, se)
 	}
 }
