@@ -19,9 +19,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// RealModulesEnv names the environment variable that turns on the acceptance test on real
+// RealModulesEnv names the environment variable that turns on the acceptance runs on real
 // modules from the module proxy (CI sets it): each needs `go mod download` and a few minutes.
-const RealModulesEnv = "FAULTLINE_REAL_MODULES"
+const RealModulesEnv = "FAULTLINE_ACCEPTANCE"
 
 // A realModule is a module from the module proxy with one function to corrupt so that the
 // tests calling it panic.

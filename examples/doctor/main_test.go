@@ -235,7 +235,7 @@ func TestDoctorMissingModules(t *testing.T) {
 		t.Skip("FAULTLINE_OFFLINE is set: the download half of the test needs the module proxy")
 	}
 	args := []string{"-repo", dir, "-no-baseline"}
-	if os.Getenv("FAULTLINE_LONG") != "" {
+	if os.Getenv("FAULTLINE_ACCEPTANCE") != "" {
 		args = args[:2] // the clean suite too (about two minutes on a cold build cache)
 	}
 	rd, code, stderr = doctor(t, args...)
