@@ -16,8 +16,8 @@ import (
 	"sync"
 
 	"github.com/faultline-dev/faultline/callgraph"
-	"github.com/faultline-dev/faultline/internal/llm"
 	"github.com/faultline-dev/faultline/task"
+	"github.com/faultline-dev/faultline/task/llm"
 )
 
 // The solver environment (spec/breakpoint.md §Solver interaction): the tools a solver
