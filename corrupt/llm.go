@@ -174,7 +174,7 @@ func (c *LLMCorruptor) Corrupt(ctx context.Context, req LLMRequest) (*LLMResult,
 				res.Stop = "endpoint error: " + err.Error()
 				break
 			}
-			return res, fmt.Errorf("corrupt: llm: %w", err)
+			return res, fmt.Errorf("corrupt: %w", err)
 		}
 		if res.Model == "" {
 			res.Model = resp.Model
