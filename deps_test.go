@@ -92,7 +92,7 @@ func TestDependencyPolicy(t *testing.T) {
 			}
 		}
 	}
-	for _, required := range []string{"task"} {
+	for _, required := range []string{"task", "task/llm"} {
 		if !seen[required] {
 			t.Errorf("package %s is missing from the module", required)
 		}
@@ -243,6 +243,8 @@ func TestCheckDepRules(t *testing.T) {
 		{"stats", "gonum.org/v1/plot"},
 		{"task/repo", module + "/callgraph"},
 		{"task/repo", "gonum.org/v1/gonum/mat"},
+		{"task/llm", module + "/corrupt"},
+		{"task/llm", "golang.org/x/net/http2"},
 	}
 	for _, c := range bad {
 		if checkDep(c.rel, c.dep) == "" {
@@ -260,6 +262,11 @@ func TestCheckDepRules(t *testing.T) {
 		{"examples/breakpoint", module + "/sandbox/container"},
 		{"extract", module + "/extract/mask"},
 		{"sandbox/container", "github.com/testcontainers/testcontainers-go"},
+		// Every component that talks to a model uses task/llm.
+		{"corrupt", module + "/task/llm"},
+		{"extract", module + "/task/llm"},
+		{"extract/artifact", module + "/task/llm"},
+		{"compose", module + "/task/llm"},
 	}
 	for _, c := range good {
 		if r := checkDep(c.rel, c.dep); r != "" {

@@ -38,10 +38,11 @@
 // bugs).
 //
 // Bug sources are pluggable (BugSource): Rules (the default, seeded internal/linemut
-// mutations), Given (a fixed list) and LLM (an adapter around the caller's generator
-// function, steered by the ODC categories with the reference's weights). Randomness comes
-// only from Options.Seed, and every example records its seed and each bug's source and
-// rule: the same program, tests and seed give byte-identical output.
+// mutations), Given (a fixed list) and LLM (a language model — a task/llm Model with this
+// package's prompt, or the caller's generator function — steered by the ODC categories
+// with the reference's weights). Randomness comes only from Options.Seed, and every
+// example records its seed and each bug's source and rule: the same program, tests and
+// seed give byte-identical output (with an LLM source, given the same model answers).
 //
 // # Parameters
 //

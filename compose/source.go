@@ -9,6 +9,7 @@ import (
 
 	"github.com/faultline-dev/faultline/internal/linemut"
 	"github.com/faultline-dev/faultline/task"
+	"github.com/faultline-dev/faultline/task/llm"
 )
 
 // Candidate is a proposed bug of the correct program: either its forward Edits (keyed by
@@ -177,10 +178,14 @@ type LLMRequest struct {
 	Seed     uint64
 }
 
-// LLM adapts a function that asks a language model for buggy programs to a BugSource.
-// This package makes no network call: the function is the caller's client. Each call
-// asks for one sampled ODC category; Calls requests are made (default 1).
+// LLM is a bug source that asks a language model for buggy programs: Model with this
+// package's prompt (the program with its editable lines marked, the sampled category, N
+// versions asked, each read from a fenced block of the answer), or Generate, the caller's
+// own function, which replaces the prompt when set. Each call asks for one sampled ODC
+// category; Calls requests are made (default 1). The generator validates every program
+// like any candidate.
 type LLM struct {
+	Model    llm.Model
 	Generate func(ctx context.Context, req LLMRequest) ([]string, error)
 	Calls    int
 	MaxLines int // default 1
@@ -188,14 +193,18 @@ type LLM struct {
 
 // Candidates implements BugSource.
 func (l LLM) Candidates(ctx context.Context, req Request, rng *rand.Rand) ([]Candidate, error) {
-	if l.Generate == nil {
-		return nil, fmt.Errorf("compose: LLM source has no Generate function")
+	gen := l.Generate
+	if gen == nil && l.Model != nil {
+		gen = func(ctx context.Context, req LLMRequest) ([]string, error) { return modelGenerate(ctx, l.Model, req) }
+	}
+	if gen == nil {
+		return nil, fmt.Errorf("compose: LLM source has neither Model nor Generate: %w", llm.ErrNotConfigured)
 	}
 	calls := max(l.Calls, 1)
 	var out []Candidate
 	for range calls {
 		cat := sampleODC(rng)
-		progs, err := l.Generate(ctx, LLMRequest{Program: req.Program, Marks: req.Marks, Category: cat, N: req.N, MaxLines: max(l.MaxLines, 1), Seed: rng.Uint64()})
+		progs, err := gen(ctx, LLMRequest{Program: req.Program, Marks: req.Marks, Category: cat, N: req.N, MaxLines: max(l.MaxLines, 1), Seed: rng.Uint64()})
 		if err != nil {
 			return nil, fmt.Errorf("compose: LLM generator: %w", err)
 		}

@@ -36,7 +36,7 @@
 //     truncations differ from run to run; so the same inputs and seed give byte-identical
 //     records. The raw output is an observation (Validation.Observed).
 //   - Test output that reaches a model (the solver's feedback, the LLM corruption loop) is
-//     passed through a redactor for the secrets of the environment (internal/llm's
+//     passed through a redactor for the secrets of the environment (task/llm's
 //     Redactor): code under test can print what it can read.
 //   - A generated file carries a code generator's marker (IsGenerated); it is never
 //     corrupted.

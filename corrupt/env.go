@@ -16,8 +16,8 @@ import (
 	"sync"
 
 	"github.com/faultline-dev/faultline/callgraph"
-	"github.com/faultline-dev/faultline/internal/llm"
 	"github.com/faultline-dev/faultline/task"
+	"github.com/faultline-dev/faultline/task/llm"
 )
 
 // The solver environment (spec/breakpoint.md §Solver interaction): the tools a solver
@@ -37,10 +37,10 @@ const (
 )
 
 // ErrBudget is wrapped when a tool call exceeds the tool-use or submission budget.
-var ErrBudget = errors.New("budget exhausted")
+var ErrBudget = errors.New("corrupt: budget exhausted")
 
 // ErrToolArgs is wrapped when a tool call's arguments are invalid.
-var ErrToolArgs = errors.New("invalid tool arguments")
+var ErrToolArgs = errors.New("corrupt: invalid tool arguments")
 
 // EnvOptions configures an Env. Zero budgets take the paper's defaults (16 tool uses,
 // 4 submissions).
@@ -162,7 +162,7 @@ func NewEnv(root string, problem task.BreakpointProblem, r task.Runner, opts Env
 		}
 		def, err := e.findFunction(f.Path, f.Name, src)
 		if err != nil {
-			return nil, fmt.Errorf("corrupt: env: %w", err)
+			return nil, fmt.Errorf("%w (the corrupted functions of problem %s)", err, problem.ID)
 		}
 		e.corrupted[f.Path+"::"+f.Name] = append([]byte(nil), def...)
 	}
@@ -242,13 +242,13 @@ func (e *Env) findFunction(p, name string, src []byte) ([]byte, error) {
 // spend charges one tool use; submit tools also charge an attempt.
 func (e *Env) spend(submit bool) error {
 	if e.toolUses >= e.o.MaxToolUses {
-		return fmt.Errorf("corrupt: %d tool uses: %w", e.o.MaxToolUses, ErrBudget)
+		return fmt.Errorf("%w: all %d tool uses spent", ErrBudget, e.o.MaxToolUses)
 	}
 	if submit && len(e.attempts) >= e.o.MaxAttempts {
-		return fmt.Errorf("corrupt: %d submissions: %w", e.o.MaxAttempts, ErrBudget)
+		return fmt.Errorf("%w: all %d submissions made", ErrBudget, e.o.MaxAttempts)
 	}
 	if !submit && e.toolUses == e.o.MaxToolUses-1 && len(e.attempts) == 0 {
-		return fmt.Errorf("corrupt: the last tool use must be a submission: %w", ErrBudget)
+		return fmt.Errorf("%w: the last tool use must be a submission", ErrBudget)
 	}
 	e.toolUses++
 	return nil

@@ -670,7 +670,7 @@ func dedupeEdits(edits []Edit) []Edit {
 func (g *generator) result(unit []Candidate, chosen []Mutant, overlay task.Overlay, v *Validation) (*Result, error) {
 	res := &Result{Mode: g.o.Mode, Seed: g.o.Seed, Overlay: overlay, Validation: v}
 	if g.o.LLM != nil && g.o.Mode == Discovery {
-		res.Model = g.o.LLM.Endpoint.Model
+		res.Model = g.o.LLM.name()
 	}
 	for i, cand := range unit {
 		fn := cand.Node.Function

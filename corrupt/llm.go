@@ -8,7 +8,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"net/http"
 	"os"
 	"path"
 	"path/filepath"
@@ -18,34 +17,9 @@ import (
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/callgraph/python"
 	"github.com/faultline-dev/faultline/internal/gocheck"
-	"github.com/faultline-dev/faultline/internal/llm"
 	"github.com/faultline-dev/faultline/task"
+	"github.com/faultline-dev/faultline/task/llm"
 )
-
-// Endpoint names an OpenAI-compatible chat-completions endpoint.
-type Endpoint struct {
-	BaseURL string // e.g. "https://host/v1"
-	APIKey  string
-	Model   string
-	// HTTPClient is used for the calls (default: a client with a 5-minute timeout).
-	HTTPClient *http.Client
-	// MaxRetries bounds retries of rate limits and server errors (default 5).
-	MaxRetries int
-}
-
-// EndpointFromEnv reads FAULTLINE_LLM_BASE_URL, FAULTLINE_LLM_API_KEY and
-// FAULTLINE_LLM_MODEL (falling back to the OPENAI_* names).
-func EndpointFromEnv() (Endpoint, error) {
-	c, err := llm.FromEnv()
-	if err != nil {
-		return Endpoint{}, fmt.Errorf("corrupt: %w", err)
-	}
-	return Endpoint{BaseURL: c.BaseURL, APIKey: c.APIKey, Model: c.Model}, nil
-}
-
-func (e Endpoint) client() *llm.Client {
-	return &llm.Client{BaseURL: e.BaseURL, APIKey: e.APIKey, Model: e.Model, HTTP: e.HTTPClient, MaxRetries: e.MaxRetries}
-}
 
 // LLMCorruptor asks a model to introduce a subtle bug into a function (spec/breakpoint.md
 // §Adversarial corruption): the model sees the function, its path and up to five tests that
@@ -58,7 +32,9 @@ func (e Endpoint) client() *llm.Client {
 // Of the acceptable attempts the one with the fewest failing tests is kept (the subtlest;
 // ties keep the earliest). The reference implementation kept the last attempt.
 type LLMCorruptor struct {
-	Endpoint Endpoint
+	// Model writes the corruptions (required; llm.FromEnv configures an OpenAI-compatible
+	// endpoint from the environment).
+	Model llm.Model
 	// MaxSubmissions is the test budget (default 4; the paper used 3–5).
 	MaxSubmissions int
 	// MaxToolCalls caps the model's tool calls (default 5).
@@ -157,6 +133,9 @@ func (c *LLMCorruptor) Corrupt(ctx context.Context, req LLMRequest) (*LLMResult,
 	if req.Target == nil || req.Runner == nil {
 		return nil, fmt.Errorf("corrupt: llm: Target and Runner are required")
 	}
+	if c.Model == nil {
+		return nil, fmt.Errorf("corrupt: llm: LLMCorruptor.Model: %w", llm.ErrNotConfigured)
+	}
 	maxSub, maxCalls := c.MaxSubmissions, c.MaxToolCalls
 	if maxSub <= 0 {
 		maxSub = 4
@@ -168,24 +147,13 @@ func (c *LLMCorruptor) Corrupt(ctx context.Context, req LLMRequest) (*LLMResult,
 	if minFail <= 0 {
 		minFail = 2
 	}
-	client := c.Endpoint.client()
 	msgs := []llm.Message{
 		{Role: "system", Content: fmt.Sprintf(corruptSystemPrompt, minFail, maxSub)},
 		{Role: "user", Content: corruptUserPrompt(req)},
 	}
-	res := &LLMResult{Model: c.Endpoint.Model}
-	tools := []llm.Tool{llm.NewTool(ToolSubmitAttempt, "Replace the function by your version and run the tests.", submitSchema)}
-	record := func(m llm.Message) {
-		e := TranscriptEntry{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID}
-		for _, tc := range m.ToolCalls {
-			e.ToolCalls = append(e.ToolCalls, struct {
-				ID        string `json:"id"`
-				Name      string `json:"name"`
-				Arguments string `json:"arguments"`
-			}{tc.ID, tc.Function.Name, tc.Function.Arguments})
-		}
-		res.Transcript = append(res.Transcript, e)
-	}
+	res := &LLMResult{Model: c.name()}
+	tools := []llm.Tool{{Name: ToolSubmitAttempt, Description: "Replace the function by your version and run the tests.", Parameters: submitSchema}}
+	record := func(m llm.Message) { res.Transcript = append(res.Transcript, transcriptEntry(m)) }
 	for _, m := range msgs {
 		record(m)
 	}
@@ -200,15 +168,18 @@ func (c *LLMCorruptor) Corrupt(ctx context.Context, req LLMRequest) (*LLMResult,
 			res.Stop = "tool-call budget used"
 			break
 		}
-		resp, err := client.Chat(ctx, llm.Request{Messages: msgs, Tools: tools, ToolChoice: "auto", Temperature: c.Temperature})
+		resp, err := c.Model.Chat(ctx, llm.Request{Messages: msgs, Tools: tools, ToolChoice: "auto", Temperature: c.Temperature})
 		if err != nil {
 			if best != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 				res.Stop = "endpoint error: " + err.Error()
 				break
 			}
-			return res, fmt.Errorf("corrupt: llm: %w", err)
+			return res, fmt.Errorf("corrupt: %w", err)
 		}
-		msg := resp.Choices[0].Message
+		if res.Model == "" {
+			res.Model = resp.Model
+		}
+		msg := resp.Message
 		msg.Role = "assistant"
 		msgs = append(msgs, msg)
 		record(msg)
@@ -230,10 +201,19 @@ func (c *LLMCorruptor) Corrupt(ctx context.Context, req LLMRequest) (*LLMResult,
 	return res, nil
 }
 
+// name is the model's name for the records (llm.Name; "" when the model has none, and
+// then Corrupt records the name its answers give).
+func (c *LLMCorruptor) name() string {
+	if c == nil || c.Model == nil {
+		return ""
+	}
+	return llm.Name(c.Model)
+}
+
 // handle executes one tool call and returns the text sent back to the model.
 func (c *LLMCorruptor) handle(ctx context.Context, req LLMRequest, tc llm.ToolCall, minFail int, res *LLMResult, best **Submission, bestMutant **Mutant, maxSub int) string {
-	if tc.Function.Name != ToolSubmitAttempt {
-		return fmt.Sprintf("error: unknown tool %q; the only tool is %s", tc.Function.Name, ToolSubmitAttempt)
+	if tc.Name != ToolSubmitAttempt {
+		return fmt.Sprintf("error: unknown tool %q; the only tool is %s", tc.Name, ToolSubmitAttempt)
 	}
 	if len(res.Submissions) >= maxSub {
 		return "error: no submissions left"
@@ -241,7 +221,7 @@ func (c *LLMCorruptor) handle(ctx context.Context, req LLMRequest, tc llm.ToolCa
 	var args struct {
 		Code string `json:"code"`
 	}
-	if err := json.Unmarshal([]byte(tc.Function.Arguments), &args); err != nil || strings.TrimSpace(args.Code) == "" {
+	if err := json.Unmarshal([]byte(tc.Arguments), &args); err != nil || strings.TrimSpace(args.Code) == "" {
 		return `error: the arguments must be a JSON object {"code": "<the complete function definition>"}`
 	}
 	sub := Submission{Code: args.Code}

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/faultline-dev/faultline/task"
+	"github.com/faultline-dev/faultline/task/llm"
 )
 
 // scriptedModel is an OpenAI-compatible endpoint that answers with a fixed script of
@@ -92,7 +93,7 @@ func TestLLMCorruptorLoop(t *testing.T) {
 	}}
 	srv := httptest.NewServer(model)
 	defer srv.Close()
-	c := &LLMCorruptor{Endpoint: Endpoint{BaseURL: srv.URL + "/v1", APIKey: "k", Model: "test-model"}, MaxSubmissions: 4, MaxToolCalls: 8}
+	c := &LLMCorruptor{Model: &llm.OpenAI{BaseURL: srv.URL + "/v1", APIKey: "k", Model: "test-model"}, MaxSubmissions: 4, MaxToolCalls: 8}
 	tg := mustTarget(t, "ledger/balance.go", src, fn)
 	checker, err := NewGoChecker(req.Root)
 	if err != nil {
@@ -152,7 +153,7 @@ func TestLLMCorruptorEndpointErrors(t *testing.T) {
 	defer srv.Close()
 	src := []byte("package p\n\nfunc F(x int) int {\n\treturn x + 1\n}\n")
 	fn := goFuncs(t, "p.go", src)[0]
-	c := &LLMCorruptor{Endpoint: Endpoint{BaseURL: srv.URL, Model: "m"}}
+	c := &LLMCorruptor{Model: &llm.OpenAI{BaseURL: srv.URL, Model: "m"}}
 	never := task.RunnerFunc(func(context.Context, task.RunRequest) (*task.Report, error) {
 		t.Fatal("no test may run")
 		return nil, nil
@@ -207,7 +208,7 @@ func TestGenerateWithLLM(t *testing.T) {
 	srv := httptest.NewServer(model)
 	defer srv.Close()
 	res, err := Generate(context.Background(), req.Root, g, c, r, base, Options{Mode: Discovery, N: 2, Seed: 3, Run: req,
-		LLM: &LLMCorruptor{Endpoint: Endpoint{BaseURL: srv.URL, Model: "flipper"}}})
+		LLM: &LLMCorruptor{Model: &llm.OpenAI{BaseURL: srv.URL, Model: "flipper"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package corrupt
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sort"
@@ -78,7 +79,7 @@ func NewTarget(path string, src []byte, fn task.Function) (*Target, error) {
 		return nil, fmt.Errorf("corrupt: %s: %w", path, err)
 	}
 	if fn.Body.Empty() {
-		return nil, fmt.Errorf("corrupt: %s: %s has no body to change: %w", path, fn.Name, ErrNoSites)
+		return nil, fmt.Errorf("%w: %s: %s has no body to change", ErrNoSites, path, fn.Name)
 	}
 	return &Target{Path: path, Src: src, Func: fn}, nil
 }
@@ -94,7 +95,7 @@ type Rule interface {
 }
 
 // ErrNoSites is wrapped when no rule can change a function.
-var ErrNoSites = fmt.Errorf("no mutation site")
+var ErrNoSites = errors.New("corrupt: no mutation site")
 
 // Candidates lists the mutants of every rule for the target whose language matches, in rule
 // order then source order, shuffled by rng when rng is not nil (a seeded, deterministic

@@ -37,7 +37,7 @@ func Stub(lang string, src []byte, fn task.Function) (Mutant, error) {
 		return Mutant{}, fmt.Errorf("corrupt: %w", err)
 	}
 	if fn.Body.Empty() || fn.Kind == task.KindClass || fn.Kind == task.KindModule {
-		return Mutant{}, fmt.Errorf("corrupt: %s: no body to remove: %w", fn, ErrNoSites)
+		return Mutant{}, fmt.Errorf("%w: %s: no body to remove", ErrNoSites, fn)
 	}
 	var e Edit
 	var err error
@@ -58,7 +58,7 @@ func Stub(lang string, src []byte, fn task.Function) (Mutant, error) {
 		return Mutant{}, err
 	}
 	if string(src[e.Start:e.End]) == e.Text {
-		return Mutant{}, fmt.Errorf("corrupt: %s: body is already empty: %w", fn, ErrNoSites)
+		return Mutant{}, fmt.Errorf("%w: %s: body is already empty", ErrNoSites, fn)
 	}
 	return Mutant{
 		Rule:     RemoveRule,

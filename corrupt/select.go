@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/faultline-dev/faultline/callgraph"
+	"github.com/faultline-dev/faultline/internal/numeric"
 	"github.com/faultline-dev/faultline/task"
 )
 
@@ -108,7 +109,7 @@ func Select(g *callgraph.Graph, c *callgraph.Centrality, opts SelectOptions) []C
 			logs[i] = math.Log(float64(p.CodeLines) + 1)
 			harm[i] = p.Harmonic
 		}
-		lt, ht := Percentile(logs, o.Percentile), Percentile(harm, o.Percentile)
+		lt, ht := numeric.Percentile(logs, o.Percentile), numeric.Percentile(harm, o.Percentile)
 		for i := range pool {
 			pool[i].Hard = logs[i] >= lt && harm[i] >= ht
 		}
@@ -122,34 +123,6 @@ func Select(g *callgraph.Graph, c *callgraph.Centrality, opts SelectOptions) []C
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Node.ID < out[j].Node.ID })
 	return out
-}
-
-// Percentile returns the q-th percentile (0 ≤ q ≤ 100) of xs with numpy's default linear
-// interpolation (R type 7): the same number as numpy.percentile and stats.Percentile
-// (kept here because corrupt does not depend on stats). xs is not modified; an empty xs
-// gives NaN.
-func Percentile(xs []float64, q float64) float64 {
-	if len(xs) == 0 || math.IsNaN(q) {
-		return math.NaN()
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	h := (float64(len(s)) - 1) * (q / 100) // numpy: (n−1)·(q/100), in that order
-	lo := math.Floor(h)
-	i := int(lo)
-	if i >= len(s)-1 {
-		return s[len(s)-1]
-	}
-	if i < 0 {
-		return s[0]
-	}
-	// numpy's _lerp: a + (b−a)·t, switching to b − (b−a)·(1−t) for t ≥ 0.5.
-	a, b, t := s[i], s[i+1], h-lo
-	d := b - a
-	if t >= 0.5 {
-		return b - d*(1-t)
-	}
-	return a + d*t
 }
 
 // GroupOptions configures Groups.

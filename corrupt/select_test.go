@@ -12,32 +12,6 @@ import (
 	"github.com/faultline-dev/faultline/stats"
 )
 
-func TestPercentileMatchesStats(t *testing.T) {
-	ten := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
-	if got := Percentile(ten, 90); got != 9.1 {
-		t.Errorf("Percentile(1..10, 90) = %v, want numpy's 9.1", got)
-	}
-	rng := rand.New(rand.NewPCG(1, 2))
-	for trial := 0; trial < 200; trial++ {
-		xs := make([]float64, 1+rng.IntN(40))
-		for i := range xs {
-			xs[i] = math.Round(rng.NormFloat64()*1000) / 7
-		}
-		for _, q := range []float64{0, 1, 12.5, 50, 90, 99.9, 100, rng.Float64() * 100} {
-			want, err := stats.Percentile(xs, q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := Percentile(xs, q); got != want {
-				t.Fatalf("Percentile(%v, %v) = %v, stats says %v", xs, q, got, want)
-			}
-		}
-	}
-	if !math.IsNaN(Percentile(nil, 50)) {
-		t.Error("empty input: want NaN")
-	}
-}
-
 func sampleGraph(t testing.TB) (*callgraph.Graph, *callgraph.Centrality) {
 	t.Helper()
 	ctx := context.Background()

@@ -8,8 +8,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/faultline-dev/faultline/internal/llm"
 	"github.com/faultline-dev/faultline/task"
+	"github.com/faultline-dev/faultline/task/llm"
 )
 
 // The solver harness (spec/breakpoint.md §Solver interaction, §Scoring): a model driven
@@ -70,10 +70,13 @@ type Trajectory struct {
 //
 // The loop ends when the model answers without calling a tool, when no tool remains, when
 // no submission remains (nothing it does afterwards can change the score), after MaxTurns
-// model responses, or when ctx ends. Given the same endpoint answers, the trajectory is the
+// model responses, or when ctx ends. Given the same model answers, the trajectory is the
 // same. A Solver is a value: safe for concurrent use on different Envs.
 type Solver struct {
-	Endpoint Endpoint
+	// Model is the solver (required; llm.FromEnv configures an OpenAI-compatible endpoint
+	// from the environment). The trajectory names it by llm.Name, else by the model its
+	// first answer names.
+	Model llm.Model
 	// Temperature, if set, is sent with every request.
 	Temperature *float64
 	// MaxTokens, if positive, bounds each response.
@@ -192,7 +195,7 @@ func checkProblem(env *Env, p task.BreakpointProblem) error {
 func llmTools(specs []ToolSpec) []llm.Tool {
 	out := make([]llm.Tool, len(specs))
 	for i, s := range specs {
-		out[i] = llm.NewTool(s.Name, s.Description, s.Parameters)
+		out[i] = llm.Tool{Name: s.Name, Description: s.Description, Parameters: s.Parameters}
 	}
 	return out
 }
@@ -204,7 +207,7 @@ func transcriptEntry(m llm.Message) TranscriptEntry {
 			ID        string `json:"id"`
 			Name      string `json:"name"`
 			Arguments string `json:"arguments"`
-		}{tc.ID, tc.Function.Name, tc.Function.Arguments})
+		}{tc.ID, tc.Name, tc.Arguments})
 	}
 	return e
 }
@@ -232,8 +235,11 @@ func (s *Solver) Solve(ctx context.Context, env *Env, problem task.BreakpointPro
 	if err := checkProblem(env, problem); err != nil {
 		return nil, err
 	}
+	if s.Model == nil {
+		return nil, fmt.Errorf("corrupt: solve: Solver.Model: %w", llm.ErrNotConfigured)
+	}
 	mode := Mode(problem.Mode)
-	tr := &Trajectory{ProblemID: problem.ID, Mode: mode, Solver: s.Endpoint.Model, Calls: []ToolCallRecord{}}
+	tr := &Trajectory{ProblemID: problem.ID, Mode: mode, Solver: llm.Name(s.Model), Calls: []ToolCallRecord{}}
 	finish := func(stop string, err error) (*Trajectory, error) {
 		tr.Stop = stop
 		tr.Score = env.Score()
@@ -258,7 +264,6 @@ func (s *Solver) Solve(ctx context.Context, env *Env, problem task.BreakpointPro
 	for _, m := range msgs {
 		tr.Transcript = append(tr.Transcript, transcriptEntry(m))
 	}
-	client := s.Endpoint.client()
 	for {
 		if err := ctx.Err(); err != nil {
 			return finish("context ended", err)
@@ -275,9 +280,9 @@ func (s *Solver) Solve(ctx context.Context, env *Env, problem task.BreakpointPro
 		}
 		req := llm.Request{Messages: msgs, Tools: llmTools(specs), ToolChoice: "auto", Temperature: s.Temperature, MaxTokens: s.MaxTokens}
 		if len(specs) == 1 {
-			req.ToolChoice = map[string]any{"type": "function", "function": map[string]string{"name": specs[0].Name}}
+			req.RequireTool = specs[0].Name
 		}
-		resp, err := client.Chat(ctx, req)
+		resp, err := s.Model.Chat(ctx, req)
 		if err != nil {
 			if ctx.Err() != nil {
 				return finish("context ended", err)
@@ -285,19 +290,22 @@ func (s *Solver) Solve(ctx context.Context, env *Env, problem task.BreakpointPro
 			return finish("endpoint error", err)
 		}
 		tr.Turns++
+		if tr.Solver == "" {
+			tr.Solver = resp.Model
+		}
 		tr.Usage.Requests++
 		tr.Usage.PromptTokens += resp.Usage.PromptTokens
 		tr.Usage.CompletionTokens += resp.Usage.CompletionTokens
 		tr.Usage.TotalTokens += resp.Usage.TotalTokens
-		msg := resp.Choices[0].Message
-		msg.Role, msg.Name = "assistant", ""
+		msg := resp.Message
+		msg.Role = "assistant"
 		msgs = append(msgs, msg)
 		tr.Transcript = append(tr.Transcript, transcriptEntry(msg))
 		if len(msg.ToolCalls) == 0 {
 			return finish("the model ended the conversation", nil)
 		}
 		for _, tc := range msg.ToolCalls {
-			rec := ToolCallRecord{Turn: tr.Turns, ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments}
+			rec := ToolCallRecord{Turn: tr.Turns, ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments}
 			if err := dispatch(ctx, env, &rec); err != nil {
 				tr.Calls = append(tr.Calls, rec)
 				if ctx.Err() != nil {

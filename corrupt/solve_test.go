@@ -18,9 +18,59 @@ import (
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/callgraph/golang"
 	"github.com/faultline-dev/faultline/callgraph/python"
-	"github.com/faultline-dev/faultline/internal/llm"
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
+	"github.com/faultline-dev/faultline/task/llm"
+)
+
+// The chat-completions wire format, as the fake servers of these tests read and write it
+// (independently of task/llm's encoding, so the tests check what goes over the wire).
+type (
+	chatReq struct {
+		Model    string    `json:"model"`
+		Messages []chatMsg `json:"messages"`
+		Tools    []struct {
+			Type     string `json:"type"`
+			Function struct {
+				Name        string          `json:"name"`
+				Description string          `json:"description"`
+				Parameters  json.RawMessage `json:"parameters"`
+			} `json:"function"`
+		} `json:"tools"`
+		ToolChoice  any      `json:"tool_choice"`
+		Temperature *float64 `json:"temperature"`
+		MaxTokens   int      `json:"max_tokens"`
+		Seed        *int64   `json:"seed"`
+	}
+	chatMsg struct {
+		Role       string         `json:"role"`
+		Content    string         `json:"content"`
+		ToolCalls  []chatToolCall `json:"tool_calls,omitempty"`
+		ToolCallID string         `json:"tool_call_id,omitempty"`
+	}
+	chatToolCall struct {
+		ID       string `json:"id"`
+		Type     string `json:"type"`
+		Function struct {
+			Name      string `json:"name"`
+			Arguments string `json:"arguments"`
+		} `json:"function"`
+	}
+	chatResp struct {
+		ID      string       `json:"id"`
+		Model   string       `json:"model"`
+		Choices []chatChoice `json:"choices"`
+		Usage   chatUsage    `json:"usage"`
+	}
+	chatChoice struct {
+		Message      chatMsg `json:"message"`
+		FinishReason string  `json:"finish_reason"`
+	}
+	chatUsage struct {
+		PromptTokens     int `json:"prompt_tokens"`
+		CompletionTokens int `json:"completion_tokens"`
+		TotalTokens      int `json:"total_tokens"`
+	}
 )
 
 // fakeChat is an httptest server speaking the chat-completions wire format. Each answered
@@ -30,13 +80,13 @@ import (
 type fakeChat struct {
 	srv    *httptest.Server
 	mu     sync.Mutex
-	reqs   []llm.Request
+	reqs   []chatReq
 	calls  int // HTTP requests, answered or not
-	script func(n int, req llm.Request) llm.Message
+	script func(n int, req chatReq) chatMsg
 	before func(call int, w http.ResponseWriter) bool
 }
 
-func newFakeChat(t testing.TB, script func(n int, req llm.Request) llm.Message) *fakeChat {
+func newFakeChat(t testing.TB, script func(n int, req chatReq) chatMsg) *fakeChat {
 	t.Helper()
 	f := &fakeChat{script: script}
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -44,7 +94,7 @@ func newFakeChat(t testing.TB, script func(n int, req llm.Request) llm.Message) 
 			http.Error(w, "not found", http.StatusNotFound)
 			return
 		}
-		var req llm.Request
+		var req chatReq
 		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
@@ -67,31 +117,31 @@ func newFakeChat(t testing.TB, script func(n int, req llm.Request) llm.Message) 
 			finish = "tool_calls"
 		}
 		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(llm.Response{ID: fmt.Sprintf("resp-%d", n), Model: req.Model,
-			Choices: []llm.Choice{{Message: msg, FinishReason: finish}},
-			Usage:   llm.Usage{PromptTokens: 100 * n, CompletionTokens: 10, TotalTokens: 100*n + 10}})
+		json.NewEncoder(w).Encode(chatResp{ID: fmt.Sprintf("resp-%d", n), Model: req.Model,
+			Choices: []chatChoice{{Message: msg, FinishReason: finish}},
+			Usage:   chatUsage{PromptTokens: 100 * n, CompletionTokens: 10, TotalTokens: 100*n + 10}})
 	}))
 	t.Cleanup(f.srv.Close)
 	return f
 }
 
-func (f *fakeChat) endpoint() Endpoint {
-	return Endpoint{BaseURL: f.srv.URL + "/v1", APIKey: "test-key", Model: "scripted-model"}
+func (f *fakeChat) model() *llm.OpenAI {
+	return &llm.OpenAI{BaseURL: f.srv.URL + "/v1", APIKey: "test-key", Model: "scripted-model"}
 }
 
-func (f *fakeChat) requests() []llm.Request {
+func (f *fakeChat) requests() []chatReq {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]llm.Request(nil), f.reqs...)
+	return append([]chatReq(nil), f.reqs...)
 }
 
-func toolCall(id, name, args string) llm.ToolCall {
-	tc := llm.ToolCall{ID: id, Type: "function"}
+func toolCall(id, name, args string) chatToolCall {
+	tc := chatToolCall{ID: id, Type: "function"}
 	tc.Function.Name, tc.Function.Arguments = name, args
 	return tc
 }
 
-func callMsg(calls ...llm.ToolCall) llm.Message { return llm.Message{ToolCalls: calls} }
+func callMsg(calls ...chatToolCall) chatMsg { return chatMsg{ToolCalls: calls} }
 
 func jsonArgs(t testing.TB, kv ...string) string {
 	t.Helper()
@@ -106,7 +156,7 @@ func jsonArgs(t testing.TB, kv ...string) string {
 	return string(b)
 }
 
-func toolNames(req llm.Request) []string {
+func toolNames(req chatReq) []string {
 	var out []string
 	for _, tl := range req.Tools {
 		out = append(out, tl.Function.Name)
@@ -115,7 +165,7 @@ func toolNames(req llm.Request) []string {
 }
 
 // lastToolReply returns the content of the last tool message of a request.
-func lastToolReply(req llm.Request) string {
+func lastToolReply(req chatReq) string {
 	for i := len(req.Messages) - 1; i >= 0; i-- {
 		if req.Messages[i].Role == "tool" {
 			return req.Messages[i].Content
@@ -195,11 +245,11 @@ func TestSolverScriptedRemove(t *testing.T) {
 		t.Skip("runs the sample's tests")
 	}
 	p, original := removeSampleProblem(t)
-	script := func(t *testing.T) func(n int, req llm.Request) llm.Message {
-		return func(n int, req llm.Request) llm.Message {
+	script := func(t *testing.T) func(n int, req chatReq) chatMsg {
+		return func(n int, req chatReq) chatMsg {
 			switch n {
 			case 1:
-				return llm.Message{Content: "Let me look at the file.", ToolCalls: []llm.ToolCall{toolCall("c1", ToolReadFile, jsonArgs(t, "path", "ledger/balance.go"))}}
+				return chatMsg{Content: "Let me look at the file.", ToolCalls: []chatToolCall{toolCall("c1", ToolReadFile, jsonArgs(t, "path", "ledger/balance.go"))}}
 			case 2:
 				return callMsg(toolCall("c2", ToolReadFunction, jsonArgs(t, "path", "ledger/balance.go", "name", "Filter")))
 			case 3:
@@ -207,14 +257,14 @@ func TestSolverScriptedRemove(t *testing.T) {
 			case 4:
 				return callMsg(toolCall("c4", ToolSubmitAttempt, jsonArgs(t, "code", original)))
 			}
-			return llm.Message{Content: "The tests pass."}
+			return chatMsg{Content: "The tests pass."}
 		}
 	}
 	temp := 0.0
-	solve := func() (*Trajectory, []llm.Request) {
+	solve := func() (*Trajectory, []chatReq) {
 		fc := newFakeChat(t, script(t))
 		env := newSampleEnv(t, p, 16, 4)
-		s := Solver{Endpoint: fc.endpoint(), Temperature: &temp}
+		s := Solver{Model: fc.model(), Temperature: &temp}
 		tr, err := s.Solve(context.Background(), env, p)
 		if err != nil {
 			t.Fatal(err)
@@ -294,14 +344,14 @@ func TestSolverScriptedRemove(t *testing.T) {
 // submission tool, as the required choice, on its last tool use, and the run then ends.
 func TestSolverForcedSubmission(t *testing.T) {
 	p, original := removeSampleProblem(t)
-	fc := newFakeChat(t, func(n int, req llm.Request) llm.Message {
+	fc := newFakeChat(t, func(n int, req chatReq) chatMsg {
 		if names := toolNames(req); len(names) == 1 && names[0] == ToolSubmitAttempt {
 			return callMsg(toolCall(fmt.Sprint("s", n), ToolSubmitAttempt, `{"code":`+strconvQuote(wrongFilter)+`}`))
 		}
 		return callMsg(toolCall(fmt.Sprint("r", n), ToolReadFile, `{"path":"go.mod"}`))
 	})
 	env, runs := fakeSampleEnv(t, p, original, 3, 2, nil)
-	tr, err := (&Solver{Endpoint: fc.endpoint()}).Solve(context.Background(), env, p)
+	tr, err := (&Solver{Model: fc.model()}).Solve(context.Background(), env, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,7 +387,7 @@ func strconvQuote(s string) string {
 // repository and a tool of the other mode are answered with errors, and the run goes on.
 func TestSolverRefusedCalls(t *testing.T) {
 	p, original := removeSampleProblem(t)
-	fc := newFakeChat(t, func(n int, req llm.Request) llm.Message {
+	fc := newFakeChat(t, func(n int, req chatReq) chatMsg {
 		switch n {
 		case 1:
 			return callMsg(
@@ -350,10 +400,10 @@ func TestSolverRefusedCalls(t *testing.T) {
 		case 3:
 			return callMsg(toolCall("f", ToolSubmitAttempt, jsonArgs(t, "code", original)))
 		}
-		return llm.Message{Content: "done"}
+		return chatMsg{Content: "done"}
 	})
 	env, runs := fakeSampleEnv(t, p, original, 16, 4, nil)
-	tr, err := (&Solver{Endpoint: fc.endpoint()}).Solve(context.Background(), env, p)
+	tr, err := (&Solver{Model: fc.model()}).Solve(context.Background(), env, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,11 +442,11 @@ func TestSolverRefusedCalls(t *testing.T) {
 // trajectory counts only the answered request.
 func TestSolverRetriesRateLimit(t *testing.T) {
 	p, original := removeSampleProblem(t)
-	fc := newFakeChat(t, func(n int, req llm.Request) llm.Message {
+	fc := newFakeChat(t, func(n int, req chatReq) chatMsg {
 		if n == 1 {
 			return callMsg(toolCall("s", ToolSubmitAttempt, jsonArgs(t, "code", original)))
 		}
-		return llm.Message{Content: "done"}
+		return chatMsg{Content: "done"}
 	})
 	fc.before = func(call int, w http.ResponseWriter) bool {
 		if call <= 2 {
@@ -408,7 +458,7 @@ func TestSolverRetriesRateLimit(t *testing.T) {
 		return false
 	}
 	env, _ := fakeSampleEnv(t, p, original, 16, 4, nil)
-	tr, err := (&Solver{Endpoint: fc.endpoint()}).Solve(context.Background(), env, p)
+	tr, err := (&Solver{Model: fc.model()}).Solve(context.Background(), env, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -421,17 +471,17 @@ func TestSolverRetriesRateLimit(t *testing.T) {
 // trajectory so far is returned, scored.
 func TestSolverFatalErrors(t *testing.T) {
 	p, original := removeSampleProblem(t)
-	submit := func(n int, req llm.Request) llm.Message {
+	submit := func(n int, req chatReq) chatMsg {
 		if n == 1 {
 			return callMsg(toolCall("r", ToolListDirectory, `{"path":"."}`), toolCall("s", ToolSubmitAttempt, jsonArgs(t, "code", original)))
 		}
-		return llm.Message{Content: "done"}
+		return chatMsg{Content: "done"}
 	}
 	t.Run("runner", func(t *testing.T) {
 		fc := newFakeChat(t, submit)
 		boom := errors.New("sandbox on fire")
 		env, _ := fakeSampleEnv(t, p, original, 16, 4, boom)
-		tr, err := (&Solver{Endpoint: fc.endpoint()}).Solve(context.Background(), env, p)
+		tr, err := (&Solver{Model: fc.model()}).Solve(context.Background(), env, p)
 		if !errors.Is(err, boom) || !strings.HasPrefix(err.Error(), "corrupt: solve sample.test: submit_attempt: ") {
 			t.Fatalf("err = %v", err)
 		}
@@ -449,7 +499,7 @@ func TestSolverFatalErrors(t *testing.T) {
 			return true
 		}
 		env, _ := fakeSampleEnv(t, p, original, 16, 4, nil)
-		tr, err := (&Solver{Endpoint: fc.endpoint()}).Solve(context.Background(), env, p)
+		tr, err := (&Solver{Model: fc.model()}).Solve(context.Background(), env, p)
 		var apiErr *llm.APIError
 		if !errors.As(err, &apiErr) || apiErr.Status != 400 || fc.calls != 1 {
 			t.Fatalf("err = %v after %d calls", err, fc.calls)
@@ -461,12 +511,12 @@ func TestSolverFatalErrors(t *testing.T) {
 	t.Run("context", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		fc := newFakeChat(t, func(n int, req llm.Request) llm.Message {
+		fc := newFakeChat(t, func(n int, req chatReq) chatMsg {
 			cancel() // the context ends while the model answers
 			return callMsg(toolCall("r", ToolListDirectory, `{"path":"."}`))
 		})
 		env, _ := fakeSampleEnv(t, p, original, 16, 4, nil)
-		tr, err := (&Solver{Endpoint: fc.endpoint()}).Solve(ctx, env, p)
+		tr, err := (&Solver{Model: fc.model()}).Solve(ctx, env, p)
 		if !errors.Is(err, context.Canceled) || tr == nil || tr.Stop != "context ended" {
 			t.Fatalf("err = %v, trajectory %v", err, tr != nil)
 		}
@@ -488,11 +538,11 @@ func TestSolverFatalErrors(t *testing.T) {
 // only makes them.
 func TestSolverTurnLimit(t *testing.T) {
 	p, original := removeSampleProblem(t)
-	fc := newFakeChat(t, func(n int, req llm.Request) llm.Message {
+	fc := newFakeChat(t, func(n int, req chatReq) chatMsg {
 		return callMsg(toolCall("x", "no_such_tool", `{}`))
 	})
 	env, _ := fakeSampleEnv(t, p, original, 4, 1, nil)
-	tr, err := (&Solver{Endpoint: fc.endpoint(), MaxTurns: 7}).Solve(context.Background(), env, p)
+	tr, err := (&Solver{Model: fc.model(), MaxTurns: 7}).Solve(context.Background(), env, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -500,9 +550,9 @@ func TestSolverTurnLimit(t *testing.T) {
 		t.Errorf("turns %d, stop %q, score %+v", tr.Turns, tr.Stop, tr.Score)
 	}
 	// The default is twice the tool uses left plus 4.
-	fc2 := newFakeChat(t, func(n int, req llm.Request) llm.Message { return callMsg(toolCall("x", "no_such_tool", `{}`)) })
+	fc2 := newFakeChat(t, func(n int, req chatReq) chatMsg { return callMsg(toolCall("x", "no_such_tool", `{}`)) })
 	env2, _ := fakeSampleEnv(t, p, original, 4, 1, nil)
-	tr, err = (&Solver{Endpoint: fc2.endpoint()}).Solve(context.Background(), env2, p)
+	tr, err = (&Solver{Model: fc2.model()}).Solve(context.Background(), env2, p)
 	if err != nil || tr.Turns != 12 {
 		t.Errorf("default turn limit: %d turns, %v", tr.Turns, err)
 	}
@@ -512,11 +562,11 @@ func TestSolverTurnLimit(t *testing.T) {
 // with tool uses left.
 func TestSolverStopsWithoutSubmissions(t *testing.T) {
 	p, original := removeSampleProblem(t)
-	fc := newFakeChat(t, func(n int, req llm.Request) llm.Message {
+	fc := newFakeChat(t, func(n int, req chatReq) chatMsg {
 		return callMsg(toolCall(fmt.Sprint(n), ToolSubmitAttempt, jsonArgs(t, "code", wrongFilter)))
 	})
 	env, runs := fakeSampleEnv(t, p, original, 16, 2, nil)
-	tr, err := (&Solver{Endpoint: fc.endpoint()}).Solve(context.Background(), env, p)
+	tr, err := (&Solver{Model: fc.model()}).Solve(context.Background(), env, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -639,7 +689,7 @@ func TestSolverScriptedDiscovery(t *testing.T) {
 		}
 		return m
 	})
-	fc := newFakeChat(t, func(n int, req llm.Request) llm.Message {
+	fc := newFakeChat(t, func(n int, req chatReq) chatMsg {
 		switch n {
 		case 1:
 			return callMsg(toolCall("s", ToolSearchCode, `{"pattern":"func Filter\\("}`), toolCall("l", ToolListFileFunctions, `{"path":"ledger/balance.go"}`))
@@ -648,10 +698,10 @@ func TestSolverScriptedDiscovery(t *testing.T) {
 		case 3:
 			return callMsg(toolCall("t", ToolSubmitAttempt, `{}`))
 		}
-		return llm.Message{Content: "fixed"}
+		return chatMsg{Content: "fixed"}
 	})
 	env, runs := fakeSampleEnv(t, p, original, 8, 2, nil)
-	tr, err := (&Solver{Endpoint: fc.endpoint()}).Solve(context.Background(), env, p)
+	tr, err := (&Solver{Model: fc.model()}).Solve(context.Background(), env, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -810,15 +860,15 @@ func ExampleSolver() {
 	turn := 0
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		turn++
-		msg := llm.Message{Role: "assistant", Content: "Done."}
+		msg := chatMsg{Role: "assistant", Content: "Done."}
 		switch turn {
 		case 1:
-			msg.ToolCalls = []llm.ToolCall{toolCall("1", ToolReadFunction, `{"path": "ledger/balance.go", "name": "Filter"}`)}
+			msg.ToolCalls = []chatToolCall{toolCall("1", ToolReadFunction, `{"path": "ledger/balance.go", "name": "Filter"}`)}
 		case 2:
 			args, _ := json.Marshal(map[string]string{"code": original})
-			msg.ToolCalls = []llm.ToolCall{toolCall("2", ToolSubmitAttempt, string(args))}
+			msg.ToolCalls = []chatToolCall{toolCall("2", ToolSubmitAttempt, string(args))}
 		}
-		json.NewEncoder(w).Encode(llm.Response{Choices: []llm.Choice{{Message: msg}}})
+		json.NewEncoder(w).Encode(chatResp{Choices: []chatChoice{{Message: msg}}})
 	}))
 	defer srv.Close()
 
@@ -829,7 +879,7 @@ func ExampleSolver() {
 	if err != nil {
 		panic(err)
 	}
-	s := Solver{Endpoint: Endpoint{BaseURL: srv.URL, Model: "scripted"}}
+	s := Solver{Model: &llm.OpenAI{BaseURL: srv.URL, Model: "scripted"}}
 	tr, err := s.Solve(ctx, env, problem)
 	if err != nil {
 		panic(err)
@@ -848,9 +898,9 @@ func ExampleSolver() {
 
 // benchCalls is the tool sequence of the benchmarks: seven looks at the code, then the
 // right submission.
-func benchCalls(original string) []llm.ToolCall {
+func benchCalls(original string) []chatToolCall {
 	code, _ := json.Marshal(map[string]string{"code": original})
-	return []llm.ToolCall{
+	return []chatToolCall{
 		toolCall("1", ToolListDirectory, `{"path":"."}`),
 		toolCall("2", ToolListDirectory, `{"path":"ledger"}`),
 		toolCall("3", ToolSearchCode, `{"pattern":"Filter\\("}`),
@@ -871,18 +921,18 @@ func benchCalls(original string) []llm.ToolCall {
 func BenchmarkSolverTrajectory(b *testing.B) {
 	p, original := removeSampleProblem(b)
 	calls := benchCalls(original)
-	fc := newFakeChat(b, func(n int, req llm.Request) llm.Message {
+	fc := newFakeChat(b, func(n int, req chatReq) chatMsg {
 		if n <= len(calls) {
 			return callMsg(calls[n-1])
 		}
-		return llm.Message{Content: "done"}
+		return chatMsg{Content: "done"}
 	})
 	for b.Loop() {
 		fc.mu.Lock()
 		fc.reqs = fc.reqs[:0]
 		fc.mu.Unlock()
 		env, _ := fakeSampleEnv(b, p, original, 16, 4, nil)
-		tr, err := (&Solver{Endpoint: fc.endpoint()}).Solve(context.Background(), env, p)
+		tr, err := (&Solver{Model: fc.model()}).Solve(context.Background(), env, p)
 		if err != nil || !tr.Score.Success {
 			b.Fatalf("%v %+v", err, tr)
 		}

@@ -10,8 +10,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/faultline-dev/faultline/internal/llm"
 	"github.com/faultline-dev/faultline/task"
+	"github.com/faultline-dev/faultline/task/llm"
 )
 
 // Baseline is what the clean repository's tests do, run several times (see

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/faultline-dev/faultline/internal/llm"
+	"github.com/faultline-dev/faultline/task/llm"
 )
 
 // ErrBadAnswer is wrapped when a model's answer is not a JSON list of candidate ids.
@@ -18,9 +18,11 @@ var ErrBadAnswer = errors.New("extract: malformed classifier answer")
 // at a time. Each answer must be a JSON list of ids (it may be wrapped in prose or a code
 // fence: the first '[' to the last ']' is read); ids that are not among the batch's
 // candidates are dropped. A malformed answer is retried up to Retries times, then the
-// error wraps ErrBadAnswer. It is safe for concurrent use when Client is.
+// error wraps ErrBadAnswer. It is safe for concurrent use (a Model must be).
 type LLMClassifier struct {
-	Client *llm.Client
+	// Model answers the questions (required; llm.FromEnv configures an OpenAI-compatible
+	// endpoint from the environment).
+	Model llm.Model
 	// BatchSize is the number of candidates per request (default 5).
 	BatchSize int
 	// Retries bounds the retries of a malformed answer (default 2; negative: none).
@@ -34,6 +36,9 @@ const classifySystem = `You label the code a unit-test file exercises. A "tested
 
 // Classify implements Classifier.
 func (c *LLMClassifier) Classify(ctx context.Context, req ClassifyRequest) ([]string, error) {
+	if c.Model == nil {
+		return nil, fmt.Errorf("extract: LLMClassifier.Model: %w", llm.ErrNotConfigured)
+	}
 	size := c.BatchSize
 	if size <= 0 {
 		size = 5
@@ -56,15 +61,15 @@ func (c *LLMClassifier) Classify(ctx context.Context, req ClassifyRequest) ([]st
 		var ids []string
 		var err error
 		for attempt := 0; attempt <= retries; attempt++ {
-			var resp *llm.Response
-			resp, err = c.Client.Chat(ctx, llm.Request{Messages: []llm.Message{
+			var resp llm.Response
+			resp, err = c.Model.Chat(ctx, llm.Request{Messages: []llm.Message{
 				{Role: "system", Content: classifySystem},
 				{Role: "user", Content: prompt},
 			}})
 			if err != nil {
 				return nil, fmt.Errorf("extract: classify %s: %w", req.TestFile, err)
 			}
-			ids, err = parseIDList(resp.Choices[0].Message.Content, batch)
+			ids, err = parseIDList(resp.Message.Content, batch)
 			if err == nil {
 				break
 			}

@@ -15,8 +15,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/faultline-dev/faultline/internal/llm"
 	"github.com/faultline-dev/faultline/task"
+	"github.com/faultline-dev/faultline/task/llm"
 )
 
 // fakeModel answers chat requests: it lists the candidate ids of the prompt and calls
@@ -30,7 +30,12 @@ type fakeModel struct {
 var promptID = regexp.MustCompile(`(?m)^- id: (\S+)`)
 
 func (m *fakeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	var req llm.Request
+	var req struct {
+		Messages []struct {
+			Role    string `json:"role"`
+			Content string `json:"content"`
+		} `json:"messages"`
+	}
 	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
 		http.Error(w, err.Error(), 400)
 		return
@@ -73,7 +78,7 @@ func TestLLMClassifier(t *testing.T) {
 	}}
 	srv := httptest.NewServer(m)
 	defer srv.Close()
-	c := &LLMClassifier{Client: &llm.Client{BaseURL: srv.URL, Model: "m", MaxRetries: -1}}
+	c := &LLMClassifier{Model: &llm.OpenAI{BaseURL: srv.URL, Model: "m", MaxRetries: -1}}
 	req := ClassifyRequest{TestFile: "tests/test_a.py", TestSource: "def test(): f00()", Candidates: candidates(12), OtherFiles: 3}
 	top, err := TopObjects(context.Background(), c, req)
 	require.NoError(t, err)
@@ -98,7 +103,7 @@ func TestLLMClassifierMalformed(t *testing.T) {
 	}}
 	srv := httptest.NewServer(m)
 	defer srv.Close()
-	c := &LLMClassifier{Client: &llm.Client{BaseURL: srv.URL, Model: "m", MaxRetries: -1}}
+	c := &LLMClassifier{Model: &llm.OpenAI{BaseURL: srv.URL, Model: "m", MaxRetries: -1}}
 	ids, err := c.Classify(context.Background(), ClassifyRequest{TestFile: "t.py", Candidates: candidates(2)})
 	require.NoError(t, err)
 	require.Equal(t, []string{"lib/a.py::f00::1"}, ids)
@@ -108,7 +113,7 @@ func TestLLMClassifierMalformed(t *testing.T) {
 	bad := &fakeModel{answer: func(int, []string) string { return `["unterminated` }}
 	srv2 := httptest.NewServer(bad)
 	defer srv2.Close()
-	c = &LLMClassifier{Client: &llm.Client{BaseURL: srv2.URL, Model: "m", MaxRetries: -1}, Retries: 1}
+	c = &LLMClassifier{Model: &llm.OpenAI{BaseURL: srv2.URL, Model: "m", MaxRetries: -1}, Retries: 1}
 	_, err = c.Classify(context.Background(), ClassifyRequest{TestFile: "t.py", Candidates: candidates(1)})
 	require.ErrorIs(t, err, ErrBadAnswer)
 	require.Len(t, bad.prompts, 2)

@@ -57,9 +57,9 @@ import (
 	"github.com/faultline-dev/faultline/extract/artifact"
 	"github.com/faultline-dev/faultline/extract/mask"
 	"github.com/faultline-dev/faultline/internal/cli"
-	"github.com/faultline-dev/faultline/internal/llm"
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
+	"github.com/faultline-dev/faultline/task/llm"
 )
 
 func main() { os.Exit(cli.Main(run)) }
@@ -71,7 +71,7 @@ type config struct {
 	seed                                        int64
 	env                                         cli.EnvFlag
 	useLLM                                      bool
-	client                                      *llm.Client
+	model                                       *llm.OpenAI
 	timeout, testTimeout                        time.Duration
 	after                                       time.Time
 }
@@ -128,7 +128,7 @@ func parse(args []string, stderr io.Writer) (config, int) {
 	fs.StringVar(&c.python, "python", "", "Python interpreter with pytest (default: detected)")
 	fs.Var(&c.env, "env", "extra `KEY=VALUE` for the test runs (repeatable)")
 	fs.IntVar(&c.jobs, "jobs", 0, "test files traced concurrently (0: the number of CPUs; the output does not depend on it)")
-	fs.BoolVar(&c.useLLM, "llm", false, "classify top objects with the model configured by FAULTLINE_LLM_* (see internal/llm)")
+	fs.BoolVar(&c.useLLM, "llm", false, "classify top objects with the model configured by FAULTLINE_LLM_* (see task/llm)")
 	fs.DurationVar(&c.timeout, "timeout", 10*time.Minute, "time limit (> 0) of one test run")
 	fs.DurationVar(&c.testTimeout, "test-timeout", extract.DefaultTestTimeout, "time limit of one test (0: none)")
 	after := fs.String("after", "", "keep as fail-to-pass only test files first committed after `DATE` (2006-01-02 or RFC 3339; needs a git checkout)")
@@ -181,7 +181,7 @@ func parse(args []string, stderr io.Writer) (config, int) {
 		}
 	}
 	if c.useLLM {
-		if c.client, err = llm.FromEnv(); err != nil {
+		if c.model, err = llm.FromEnv(); err != nil {
 			return usage("-llm: %v", err)
 		}
 	}
@@ -240,8 +240,8 @@ func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	if c.testTimeout == 0 {
 		opts.TestTimeout = -1 // the flag's 0 is "none"; the option's 0 is the default
 	}
-	if c.client != nil {
-		opts.Classifier = &extract.LLMClassifier{Client: c.client}
+	if c.model != nil {
+		opts.Classifier = &extract.LLMClassifier{Model: c.model}
 	}
 	if commit == "" {
 		prog.Phase("hashing the tree for a base commit", 0)

@@ -47,6 +47,7 @@ import (
 	"github.com/faultline-dev/faultline/internal/cli"
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
+	"github.com/faultline-dev/faultline/task/llm"
 )
 
 func main() { os.Exit(cli.Main(run)) }
@@ -59,7 +60,7 @@ type config struct {
 	env                                          cli.EnvFlag
 	timeout                                      time.Duration
 	problems                                     []task.BreakpointProblem
-	endpoint                                     corrupt.Endpoint
+	model                                        *llm.OpenAI
 }
 
 // Result is the output line of one task.
@@ -142,7 +143,7 @@ func parse(args []string, stdin io.Reader, stderr io.Writer) (config, int) {
 		return usage("%v", err)
 	}
 	if !c.gold {
-		if c.endpoint, err = corrupt.EndpointFromEnv(); err != nil {
+		if c.model, err = llm.FromEnv(); err != nil {
 			return usage("%v (or pass -gold)", err)
 		}
 	}
@@ -169,7 +170,7 @@ func solveAll(ctx context.Context, c config, stdout, stderr io.Writer) (int, err
 	root, problems := c.root, c.problems
 	var agent corrupt.Agent = corrupt.GoldSolver{}
 	if !c.gold {
-		s := &corrupt.Solver{Endpoint: c.endpoint, MaxTurns: c.maxTurns}
+		s := &corrupt.Solver{Model: c.model, MaxTurns: c.maxTurns}
 		if c.temperature >= 0 {
 			s.Temperature = &c.temperature
 		}

@@ -20,8 +20,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/faultline-dev/faultline/extract/mask"
-	"github.com/faultline-dev/faultline/internal/llm"
 	"github.com/faultline-dev/faultline/task"
+	"github.com/faultline-dev/faultline/task/llm"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden instance directories")
@@ -299,7 +299,14 @@ func TestLLMDocstrings(t *testing.T) {
 		hits.Add(1)
 		require.Equal(t, "/chat/completions", r.URL.Path)
 		body, _ := io.ReadAll(r.Body)
-		var req llm.Request
+		var req struct {
+			Model    string `json:"model"`
+			Messages []struct {
+				Role    string `json:"role"`
+				Content string `json:"content"`
+			} `json:"messages"`
+			Temperature *float64 `json:"temperature"`
+		}
 		require.NoError(t, json.Unmarshal(body, &req))
 		require.Equal(t, "test-model", req.Model)
 		require.Len(t, req.Messages, 2)
@@ -312,7 +319,7 @@ func TestLLMDocstrings(t *testing.T) {
 			`"message":{"role":"assistant","content":"`+"```"+`text\n\"\"\"Return a new accumulator\n    whose total is zero.\"\"\"\n`+"```"+`"}}]}`)
 	}))
 	defer srv.Close()
-	gen := &LLMDocstrings{Client: &llm.Client{BaseURL: srv.URL, Model: "test-model"}}
+	gen := &LLMDocstrings{Model: &llm.OpenAI{BaseURL: srv.URL, Model: "test-model"}}
 	a, err := Build(context.Background(), fixtureSpec(t, 2), Options{Docstrings: gen})
 	require.NoError(t, err)
 	require.Equal(t, int32(1), hits.Load())
@@ -322,7 +329,7 @@ func TestLLMDocstrings(t *testing.T) {
 		_, _ = io.WriteString(w, `{"choices":[{"index":0,"message":{"role":"assistant","content":"  "}}]}`)
 	}))
 	defer empty.Close()
-	_, err = Build(context.Background(), fixtureSpec(t, 1), Options{Docstrings: &LLMDocstrings{Client: &llm.Client{BaseURL: empty.URL, Model: "m"}}})
+	_, err = Build(context.Background(), fixtureSpec(t, 1), Options{Docstrings: &LLMDocstrings{Model: &llm.OpenAI{BaseURL: empty.URL, Model: "m"}}})
 	require.ErrorIs(t, err, ErrEmptyDocstring)
 	_, err = (&LLMDocstrings{}).Docstring(context.Background(), Interface{})
 	require.ErrorIs(t, err, llm.ErrNotConfigured)

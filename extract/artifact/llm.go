@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/faultline-dev/faultline/internal/llm"
+	"github.com/faultline-dev/faultline/task/llm"
 )
 
 // ErrEmptyDocstring is wrapped when the model answers with no usable text.
@@ -15,9 +15,11 @@ var ErrEmptyDocstring = errors.New("artifact: the model wrote no docstring")
 // LLMDocstrings is a DocstringGenerator that asks a chat model to describe an object from
 // its source. It sends one request per object, with temperature 0 and the seed when set,
 // and returns the answer without code fences or quotes around it. It is safe for concurrent
-// use when the client is (llm.Client is).
+// use (a Model must be).
 type LLMDocstrings struct {
-	Client *llm.Client
+	// Model writes the docstrings (required; llm.FromEnv configures an OpenAI-compatible
+	// endpoint from the environment).
+	Model llm.Model
 	// Seed is sent with every request when non-nil (providers that honour it answer
 	// reproducibly).
 	Seed *int64
@@ -31,8 +33,8 @@ const docstringSystem = "You write concise, accurate docstrings for code. Descri
 
 // Docstring implements DocstringGenerator.
 func (g *LLMDocstrings) Docstring(ctx context.Context, obj Interface) (string, error) {
-	if g.Client == nil {
-		return "", fmt.Errorf("artifact: LLMDocstrings without a client: %w", llm.ErrNotConfigured)
+	if g.Model == nil {
+		return "", fmt.Errorf("artifact: LLMDocstrings.Model: %w", llm.ErrNotConfigured)
 	}
 	maxTok := g.MaxTokens
 	if maxTok <= 0 {
@@ -41,7 +43,7 @@ func (g *LLMDocstrings) Docstring(ctx context.Context, obj Interface) (string, e
 	zero := 0.0
 	user := fmt.Sprintf("Write the docstring of the %s %s `%s` defined in `%s` (imported with `%s`).\n\nSource:\n```%s\n%s\n```",
 		obj.Language, obj.Kind, obj.Name, obj.File, obj.Import, obj.Language, obj.Source)
-	resp, err := g.Client.Chat(ctx, llm.Request{
+	resp, err := g.Model.Chat(ctx, llm.Request{
 		Messages: []llm.Message{
 			{Role: "system", Content: docstringSystem},
 			{Role: "user", Content: user},
@@ -53,7 +55,7 @@ func (g *LLMDocstrings) Docstring(ctx context.Context, obj Interface) (string, e
 	if err != nil {
 		return "", fmt.Errorf("artifact: docstring: %w", err)
 	}
-	text := cleanAnswer(resp.Choices[0].Message.Content)
+	text := cleanAnswer(resp.Message.Content)
 	if text == "" {
 		return "", ErrEmptyDocstring
 	}

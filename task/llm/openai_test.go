@@ -61,13 +61,13 @@ const toolCallAnswer = `{"id":"chatcmpl-1","object":"chat.completion","model":"m
  "function":{"name":"submit_attempt","arguments":"{\"code\":\"def f():\\n    return 2\\n\"}"}}]},
  "finish_reason":"tool_calls"}],"usage":{"prompt_tokens":12,"completion_tokens":7,"total_tokens":19}}`
 
-func newClient(t *testing.T, s *server) (*Client, *[]time.Duration) {
+func newClient(t *testing.T, s *server) (*OpenAI, *[]time.Duration) {
 	t.Helper()
 	ts := httptest.NewServer(s)
 	t.Cleanup(ts.Close)
 	var waits []time.Duration
-	c := &Client{BaseURL: ts.URL + "/v1/", APIKey: "sk-test", Model: "m",
-		Sleep: func(ctx context.Context, d time.Duration) error { waits = append(waits, d); return ctx.Err() }}
+	c := &OpenAI{BaseURL: ts.URL + "/v1/", APIKey: "sk-test", Model: "m",
+		sleep: func(ctx context.Context, d time.Duration) error { waits = append(waits, d); return ctx.Err() }}
 	return c, &waits
 }
 
@@ -77,22 +77,23 @@ func TestChatToolCall(t *testing.T) {
 	schema := json.RawMessage(`{"type":"object","properties":{"code":{"type":"string"}},"required":["code"]}`)
 	resp, err := c.Chat(context.Background(), Request{
 		Messages: []Message{{Role: "system", Content: "be subtle"}, {Role: "user", Content: "corrupt f"},
-			{Role: "assistant", ToolCalls: []ToolCall{{ID: "c0", Type: "function"}}}, {Role: "tool", ToolCallID: "c0", Content: "2 failed"}},
-		Tools: []Tool{NewTool("submit_attempt", "run the tests", schema)},
+			{Role: "assistant", ToolCalls: []ToolCall{{ID: "c0", Name: "read_file", Arguments: `{"path":"a.py"}`}}}, {Role: "tool", ToolCallID: "c0", Content: "2 failed"}},
+		Tools:       []Tool{{Name: "submit_attempt", Description: "run the tests", Parameters: schema}},
+		RequireTool: "submit_attempt",
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	calls := resp.Choices[0].Message.ToolCalls
-	if len(calls) != 1 || calls[0].Function.Name != "submit_attempt" || calls[0].ID != "call_1" {
+	calls := resp.Message.ToolCalls
+	if len(calls) != 1 || calls[0].Name != "submit_attempt" || calls[0].ID != "call_1" || resp.Message.Role != "assistant" || resp.Message.Content != "" {
 		t.Fatalf("tool calls = %+v", calls)
 	}
 	var args struct{ Code string }
-	if err := json.Unmarshal([]byte(calls[0].Function.Arguments), &args); err != nil || !strings.Contains(args.Code, "return 2") {
-		t.Errorf("arguments %q: %v", calls[0].Function.Arguments, err)
+	if err := json.Unmarshal([]byte(calls[0].Arguments), &args); err != nil || !strings.Contains(args.Code, "return 2") {
+		t.Errorf("arguments %q: %v", calls[0].Arguments, err)
 	}
-	if resp.Usage.TotalTokens != 19 || resp.Choices[0].FinishReason != "tool_calls" {
-		t.Errorf("usage/finish = %+v %q", resp.Usage, resp.Choices[0].FinishReason)
+	if resp.Usage != (Usage{PromptTokens: 12, CompletionTokens: 7, TotalTokens: 19}) || resp.FinishReason != "tool_calls" || resp.ID != "chatcmpl-1" || resp.Model != "m" {
+		t.Errorf("response = %+v", resp)
 	}
 	// What went over the wire.
 	req := s.requests[0]
@@ -102,14 +103,27 @@ func TestChatToolCall(t *testing.T) {
 	msgs := req["messages"].([]any)
 	if got := msgs[2].(map[string]any); got["content"] != nil {
 		t.Errorf("tool-calling assistant message content = %v, want null", got["content"])
+	} else if wire, _ := json.Marshal(got["tool_calls"]); string(wire) != `[{"function":{"arguments":"{\"path\":\"a.py\"}","name":"read_file"},"id":"c0","type":"function"}]` {
+		t.Errorf("tool calls on the wire: %s", wire)
+	}
+	if got := msgs[1].(map[string]any); len(got) != 2 || got["role"] != "user" || got["content"] != "corrupt f" {
+		t.Errorf("user message on the wire: %v", got)
 	}
 	if got := msgs[3].(map[string]any); got["tool_call_id"] != "c0" || got["content"] != "2 failed" {
 		t.Errorf("tool message = %v", got)
 	}
 	tools := req["tools"].([]any)
 	fn := tools[0].(map[string]any)["function"].(map[string]any)
-	if fn["name"] != "submit_attempt" || fn["parameters"].(map[string]any)["type"] != "object" {
+	if fn["name"] != "submit_attempt" || fn["description"] != "run the tests" || fn["parameters"].(map[string]any)["type"] != "object" || tools[0].(map[string]any)["type"] != "function" {
 		t.Errorf("tools = %v", tools)
+	}
+	if choice, _ := json.Marshal(req["tool_choice"]); string(choice) != `{"function":{"name":"submit_attempt"},"type":"function"}` {
+		t.Errorf("tool_choice = %s", choice)
+	}
+	for _, absent := range []string{"temperature", "max_tokens", "seed"} {
+		if _, ok := req[absent]; ok {
+			t.Errorf("unset %s was sent: %v", absent, req[absent])
+		}
 	}
 }
 
@@ -196,7 +210,7 @@ func TestChatContextCancelled(t *testing.T) {
 	s := &server{answers: []func(http.ResponseWriter){jsonAnswer(429, `{}`, "Retry-After", "1")}}
 	c, _ := newClient(t, s)
 	ctx, cancel := context.WithCancel(context.Background())
-	c.Sleep = func(ctx context.Context, d time.Duration) error { cancel(); return context.Canceled }
+	c.sleep = func(ctx context.Context, d time.Duration) error { cancel(); return context.Canceled }
 	_, err := c.Chat(ctx, Request{Messages: []Message{{Role: "user", Content: "x"}}})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)

@@ -64,11 +64,9 @@ func TestChatRedacts(t *testing.T) {
 	c.APIKey = key
 	msgs := []Message{
 		{Role: "user", Content: "fix it"},
-		{Role: "assistant", ToolCalls: []ToolCall{{ID: "c0", Type: "function"}}},
+		{Role: "assistant", ToolCalls: []ToolCall{{ID: "c0", Name: "submit_attempt", Arguments: `{"code":"print('` + key[:20] + `')"}`}}},
 		{Role: "tool", ToolCallID: "c0", Content: "FAILED test_env - AssertionError: '" + key + "' != '' and tok-9876543210zyxwvut"},
 	}
-	msgs[1].ToolCalls[0].Function.Name = "submit_attempt"
-	msgs[1].ToolCalls[0].Function.Arguments = `{"code":"print('` + key[:20] + `')"}`
 	if _, err := c.Chat(context.Background(), Request{Messages: msgs}); err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +82,7 @@ func TestChatRedacts(t *testing.T) {
 	if s.auth[0] != "Bearer "+key {
 		t.Errorf("Authorization = %q", s.auth[0])
 	}
-	if !strings.Contains(msgs[2].Content, key) {
+	if !strings.Contains(msgs[2].Content, key) || !strings.Contains(msgs[1].ToolCalls[0].Arguments, key[:20]) {
 		t.Error("Chat changed the caller's messages")
 	}
 }

@@ -14,8 +14,8 @@ import (
 // token in the environment. A Redactor replaces anything that looks like one of its
 // secrets before the text leaves the process: the secret itself, its base64 (standard and
 // URL alphabets, padded or not), hex and URL-escaped forms, and any fragment of at least
-// MinFragment bytes of one of these (a truncated print, a repr cut by pytest). Client.Chat
-// passes every message through one (see Client.Redactor).
+// MinFragment bytes of one of these (a truncated print, a repr cut by pytest). OpenAI.Chat
+// passes every message through one (see OpenAI.Redactor).
 
 // Redacted replaces a secret in redacted text.
 const Redacted = "[REDACTED]"
