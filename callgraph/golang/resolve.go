@@ -909,7 +909,7 @@ func ifaceMethods(t *typ, into map[string]bool, depth int, ar ...map[string]arit
 	}
 }
 
-// ifaceTargets expands a call of method name through interface type t (Options.CHA).
+// ifaceTargets expands a call of method name through interface type t (InterfacesCHA).
 func (a *analyzer) ifaceTargets(t *typ, name string) []*fn {
 	if a.fe.opts.mode() != InterfacesCHA {
 		return nil
@@ -917,7 +917,7 @@ func (a *analyzer) ifaceTargets(t *typ, name string) []*fn {
 	return a.memoCHA(chaKey{it: t, name: name}, func() []*fn { return a.ifaceTargetsUncached(t, name) })
 }
 
-// memoCHA caches the expansion of an interface method (Options.CHA): the implementation
+// memoCHA caches the expansion of an interface method (InterfacesCHA): the implementation
 // checks compare signatures, which is too slow to repeat at every call site.
 func (a *analyzer) memoCHA(k chaKey, compute func() []*fn) []*fn {
 	if fns, ok := a.chaMemo[k]; ok {
