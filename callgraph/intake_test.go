@@ -118,10 +118,10 @@ func TestBuildPythonSrcLayout(t *testing.T) {
 // shapes is a module whose subdirectory a/ reaches its own method only through the
 // sibling package b: the edge needs b's import path, which only the go.mod above says.
 var shapesModule = map[string]string{
-	"go.mod": "module example.com/shapes\n\ngo 1.22\n",
-	"b/b.go": "package b\n\ntype Shape interface{ Area() float64 }\n\nfunc Keep(s Shape) Shape { return s }\n\nfunc Sum(ss ...Shape) (t float64) {\n\tfor _, s := range ss {\n\t\tt += s.Area()\n\t}\n\treturn t\n}\n",
-	"a/a.go": "package a\n\nimport \"example.com/shapes/b\"\n\ntype Sq struct{ s float64 }\n\nfunc (q Sq) Area() float64 { return q.s * q.s }\n\nfunc Use() float64 {\n\ts := b.Keep(Sq{2})\n\treturn s.Area() + helper()\n}\n\nfunc helper() float64 { return b.Sum(Sq{1}) }\n\ntype Ci struct{ r float64 }\n\nfunc (c Ci) Area() float64 { return 3 * c.r * c.r }\n\nfunc other() float64 { var s b.Shape = Ci{1}; return s.Area() }\n",
-	"a/a_test.go": "package a\n\nimport \"testing\"\n\nfunc TestUse(t *testing.T) { Use() }\n",
+	"go.mod":                  "module example.com/shapes\n\ngo 1.22\n",
+	"b/b.go":                  "package b\n\ntype Shape interface{ Area() float64 }\n\nfunc Keep(s Shape) Shape { return s }\n\nfunc Sum(ss ...Shape) (t float64) {\n\tfor _, s := range ss {\n\t\tt += s.Area()\n\t}\n\treturn t\n}\n",
+	"a/a.go":                  "package a\n\nimport \"example.com/shapes/b\"\n\ntype Sq struct{ s float64 }\n\nfunc (q Sq) Area() float64 { return q.s * q.s }\n\nfunc Use() float64 {\n\ts := b.Keep(Sq{2})\n\treturn s.Area() + helper()\n}\n\nfunc helper() float64 { return b.Sum(Sq{1}) }\n\ntype Ci struct{ r float64 }\n\nfunc (c Ci) Area() float64 { return 3 * c.r * c.r }\n\nfunc other() float64 { var s b.Shape = Ci{1}; return s.Area() }\n",
+	"a/a_test.go":             "package a\n\nimport \"testing\"\n\nfunc TestUse(t *testing.T) { Use() }\n",
 	"a/testdata/fixture/x.go": "package fixture\n\nfunc X() { Y() }\n\nfunc Y() {}\n",
 }
 
