@@ -82,9 +82,9 @@ func IsTestPath(p string) bool { return repo.IsTestPath(p) }
 //     inside a package is its own import root and is analysed alone.
 //   - JavaScript: the directory of the nearest package.json.
 //
-// Opts.Project supplies the project instead; Opts.Standalone analyses dir alone. Stats
-// Calls, Resolved and Unresolved count every call site of the analysed scope; Files, the
-// nodes, edges, errors and skipped files are those in dir.
+// Opts.Project supplies the project instead; Opts.Standalone analyses dir alone. The
+// nodes, edges, errors, skipped files and Stats are those of dir (the call-site counts
+// too, when the front end breaks them down by file as faultline's do: Analysis.ByFile).
 //
 // The walk visits files in sorted order, hands each file to the first language whose
 // Match claims it, runs the languages concurrently (one goroutine each) and assembles their

@@ -13,6 +13,7 @@ import (
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/callgraph/golang"
 	"github.com/faultline-dev/faultline/callgraph/internal/fetest"
+	"github.com/faultline-dev/faultline/callgraph/javascript"
 	"github.com/faultline-dev/faultline/callgraph/python"
 )
 
@@ -80,6 +81,8 @@ func TestBuildPythonPackageDir(t *testing.T) {
 	require.Equal(t, "pkg/sub", sub.Project().Target)
 	require.Equal(t, fetest.Edges(ref, "pkg/sub"), fetest.Edges(sub, "."))
 	require.Equal(t, 2, sub.Stats().Files, "Files counts the directory's files")
+	require.Equal(t, 2, sub.Stats().Calls, "the call sites of pkg/sub only: p.util.f() and helper()")
+	require.Equal(t, 2, sub.Stats().Resolved)
 	for _, n := range sub.Nodes() {
 		require.True(t, n.File == "m.py" || n.File == "__init__.py", n.ID)
 	}
@@ -198,4 +201,47 @@ func TestBuildGivenProject(t *testing.T) {
 	given := build(t, filepath.Join(root, "a"), golang.New(golang.Options{}), callgraph.BuildOptions{Project: ref.Project()})
 	require.Equal(t, fetest.Edges(ref, "."), fetest.Edges(given, "."))
 	require.Equal(t, ref.Project(), given.Project())
+}
+
+// Every front end breaks its call-site counts down by file, and the parts add up.
+func TestCallCountsByFile(t *testing.T) {
+	cases := []struct {
+		fe    callgraph.Language
+		files map[string]string
+		want  map[string]callgraph.CallCount
+	}{
+		{python.New(python.Options{}), map[string]string{
+			"a.py": "from b import g\n\ndef f():\n    g()\n    print(1)\n",
+			"b.py": "def g():\n    return len([])\n",
+		}, map[string]callgraph.CallCount{"a.py": {Sites: 2, Resolved: 1}, "b.py": {Sites: 1, Resolved: 0}}},
+		{golang.New(golang.Options{}), map[string]string{
+			"go.mod": "module m\n",
+			"a.go":   "package m\n\nimport \"fmt\"\n\nfunc F() { G(); fmt.Println() }\n",
+			"b.go":   "package m\n\nfunc G() { F() }\n",
+		}, map[string]callgraph.CallCount{"a.go": {Sites: 2, Resolved: 1}, "b.go": {Sites: 1, Resolved: 1}}},
+		{javascript.New(javascript.Options{}), map[string]string{
+			"a.js": "const { g } = require('./b');\nfunction f() { g(); console.log(1); }\nmodule.exports = { f };\n",
+			"b.js": "function g() { return 1; }\nmodule.exports = { g };\n",
+		}, map[string]callgraph.CallCount{"a.js": {Sites: 3, Resolved: 1}}},
+	}
+	for _, c := range cases {
+		t.Run(c.fe.Name(), func(t *testing.T) {
+			var files []callgraph.SourceFile
+			for p, src := range c.files {
+				files = append(files, callgraph.SourceFile{Path: p, Src: []byte(src)})
+			}
+			a, err := c.fe.Analyze(context.Background(), files)
+			require.NoError(t, err)
+			sites, resolved := 0, 0
+			for _, n := range a.ByFile {
+				sites += n.Sites
+				resolved += n.Resolved
+			}
+			require.Equal(t, a.CallSites, sites)
+			require.Equal(t, a.Resolved, resolved)
+			for p, want := range c.want {
+				require.Equal(t, want, a.ByFile[p], p)
+			}
+		})
+	}
 }

@@ -228,8 +228,9 @@ func onTargetPath(p *repo.Project, rel string) bool {
 
 // relocate keeps what lies in the directory target (a slash path relative to the root
 // the front ends saw) and makes its paths relative to target: definitions, their IDs and
-// parents, calls between kept definitions, and syntax errors. Counts of call sites are
-// kept as they are (they cover every file analysed).
+// parents, calls between kept definitions, syntax errors, and the call-site counts of the
+// files in target (when the front end broke them down by file, Analysis.ByFile; otherwise
+// the counts cover every file analysed).
 func relocate(a *Analysis, target string) *Analysis {
 	if a == nil || target == "." {
 		return a
@@ -237,6 +238,17 @@ func relocate(a *Analysis, target string) *Analysis {
 	prefix := target + "/"
 	cut := func(s string) (string, bool) { return strings.CutPrefix(s, prefix) }
 	out := &Analysis{CallSites: a.CallSites, Resolved: a.Resolved, Unresolved: a.Unresolved}
+	if a.ByFile != nil {
+		out.CallSites, out.Resolved, out.ByFile = 0, 0, map[string]CallCount{}
+		for f, c := range a.ByFile {
+			if rel, ok := cut(f); ok {
+				out.ByFile[rel] = c
+				out.CallSites += c.Sites
+				out.Resolved += c.Resolved
+			}
+		}
+		out.Unresolved = out.CallSites - out.Resolved
+	}
 	kept := map[string]string{}
 	for _, d := range a.Definitions {
 		file, ok := cut(d.File)

@@ -537,7 +537,8 @@ func (w *walker) call(site, fx, at *node, sc *scope) {
 		return
 	}
 	out := w.a.out
-	out.CallSites++
+	file := out.Definitions[w.caller].File
+	out.AddSite(file)
 	fns, folded := w.callee(fx, sc)
 	if folded && w.flowing() && site.Type == "call_expression" {
 		// A call of a variable holding a function literal: no edge, but its arguments
@@ -552,7 +553,7 @@ func (w *walker) call(site, fx, at *node, sc *scope) {
 			if at != nil {
 				line = lineOf(at)
 			}
-			p := pendingCall{pos: len(out.Calls), caller: out.Definitions[w.caller].ID, line: line}
+			p := pendingCall{pos: len(out.Calls), caller: out.Definitions[w.caller].ID, file: file, line: line}
 			if p.site = w.ifaceCall(fx, sc, true); p.site == nil && site.Type == "call_expression" {
 				p.dyn = w.dynamicCall(site, sc)
 			}
@@ -562,7 +563,7 @@ func (w *walker) call(site, fx, at *node, sc *scope) {
 		}
 		return
 	}
-	out.Resolved++
+	out.AddResolved(file)
 	line := lineOf(site)
 	if at != nil {
 		line = lineOf(at)
