@@ -124,7 +124,10 @@ func (w walker) build(ctx context.Context, dir string, langs []Language, opts Bu
 	} else if !st.IsDir() {
 		return nil, fmt.Errorf("callgraph: build: %s is not a directory", dir)
 	}
-	proj := scope(realDir, langs, opts)
+	proj, err := scope(realDir, langs, opts)
+	if err != nil {
+		return nil, err
+	}
 	realRoot := proj.Root
 	maxSize := opts.MaxFileSize
 	if maxSize == 0 {

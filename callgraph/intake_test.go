@@ -201,6 +201,10 @@ func TestBuildGivenProject(t *testing.T) {
 	given := build(t, filepath.Join(root, "a"), golang.New(golang.Options{}), callgraph.BuildOptions{Project: ref.Project()})
 	require.Equal(t, fetest.Edges(ref, "."), fetest.Edges(given, "."))
 	require.Equal(t, ref.Project(), given.Project())
+
+	// A project of another directory is refused, naming both.
+	_, err := callgraph.Build(context.Background(), root, []callgraph.Language{golang.New(golang.Options{})}, callgraph.BuildOptions{Project: ref.Project()})
+	require.ErrorContains(t, err, "BuildOptions.Project is the project of")
 }
 
 // Every front end breaks its call-site counts down by file, and the parts add up.

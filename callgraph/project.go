@@ -18,13 +18,14 @@ import (
 // resolved) and returns it as a project: Root is the directory the analysis walks (file
 // paths handed to the front ends are relative to it), Include narrows the walk, Target is
 // dir relative to Root, and Reason says why. The rules are repo.Discover's, narrowed to
-// what the call graph needs (see the package doc, Build's scope).
-func scope(dir string, langs []Language, opts BuildOptions) *repo.Project {
+// what the call graph needs (see Build). The error is for a BuildOptions.Project that
+// is not dir's.
+func scope(dir string, langs []Language, opts BuildOptions) (*repo.Project, error) {
 	alone := func(lang repo.Language, reason string) *repo.Project {
 		return &repo.Project{Root: dir, Target: ".", Lang: lang, Reason: reason}
 	}
 	if opts.Standalone {
-		return alone("", "the directory as given (BuildOptions.Standalone)")
+		return alone("", "the directory as given (BuildOptions.Standalone)"), nil
 	}
 	p := opts.Project
 	if p == nil {
@@ -32,19 +33,19 @@ func scope(dir string, langs []Language, opts BuildOptions) *repo.Project {
 		if lang == "" && len(langs) > 1 {
 			l, err := repo.DetectLanguage(dir)
 			if err != nil {
-				return alone("", "the directory itself: it holds no Go, Python or JavaScript source")
+				return alone("", "the directory itself: it holds no Go, Python or JavaScript source"), nil
 			}
 			lang = l
 		}
 		if lang == "" {
-			return alone("", "the directory itself: no front end of a language with project rules")
+			return alone("", "the directory itself: no front end of a language with project rules"), nil
 		}
 		var err error
 		if p, err = repo.Discover(dir, lang); err != nil {
 			if errors.Is(err, repo.ErrNoGoMod) {
-				return alone(lang, "the directory itself: no go.mod at or above it, so import paths are matched to directories by suffix")
+				return alone(lang, "the directory itself: no go.mod at or above it, so import paths are matched to directories by suffix"), nil
 			}
-			return alone(lang, "the directory itself: "+err.Error())
+			return alone(lang, "the directory itself: "+err.Error()), nil
 		}
 	} else {
 		cp := *p
@@ -52,14 +53,21 @@ func scope(dir string, langs []Language, opts BuildOptions) *repo.Project {
 		if p.Target == "" {
 			p.Target = "."
 		}
+		of, err := filepath.EvalSymlinks(filepath.Join(p.Root, filepath.FromSlash(p.Target)))
+		if p.Root == "" || err != nil || of != dir {
+			return nil, fmt.Errorf("callgraph: build: BuildOptions.Project is the project of %s, not of %s", filepath.Join(p.Root, filepath.FromSlash(p.Target)), dir)
+		}
+		if p.Root, err = filepath.EvalSymlinks(p.Root); err != nil {
+			return nil, fmt.Errorf("callgraph: build: BuildOptions.Project: %w", err)
+		}
 	}
 	switch p.Lang {
 	case repo.Python:
-		return pythonScope(p)
+		return pythonScope(p), nil
 	case repo.Go:
-		return goScope(p)
+		return goScope(p), nil
 	}
-	return p
+	return p, nil
 }
 
 // frontEndLanguage maps the front ends to the one language they share, "" when they are
