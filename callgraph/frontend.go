@@ -57,25 +57,21 @@ type Analysis struct {
 type CallCount struct{ Sites, Resolved int }
 
 // AddSite counts a call site in file (CallSites and ByFile).
-func (a *Analysis) AddSite(file string) {
-	a.CallSites++
-	if a.ByFile == nil {
-		a.ByFile = map[string]CallCount{}
-	}
-	c := a.ByFile[file]
-	c.Sites++
-	a.ByFile[file] = c
-}
+func (a *Analysis) AddSite(file string) { a.count(file, 1, 0) }
 
 // AddResolved counts a call site of file, already counted by AddSite, as resolved
 // (Resolved and ByFile).
-func (a *Analysis) AddResolved(file string) {
-	a.Resolved++
+func (a *Analysis) AddResolved(file string) { a.count(file, 0, 1) }
+
+func (a *Analysis) count(file string, sites, resolved int) {
+	a.CallSites += sites
+	a.Resolved += resolved
 	if a.ByFile == nil {
 		a.ByFile = map[string]CallCount{}
 	}
 	c := a.ByFile[file]
-	c.Resolved++
+	c.Sites += sites
+	c.Resolved += resolved
 	a.ByFile[file] = c
 }
 

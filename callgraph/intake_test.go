@@ -2,7 +2,6 @@ package callgraph_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,15 +16,6 @@ import (
 	"github.com/faultline-dev/faultline/callgraph/python"
 )
 
-func writeFiles(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for name, body := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
-	}
-}
-
 func build(t *testing.T, dir string, fe callgraph.Language, opts callgraph.BuildOptions) *callgraph.Graph {
 	t.Helper()
 	g, err := callgraph.Build(context.Background(), dir, []callgraph.Language{fe}, opts)
@@ -38,7 +28,7 @@ func build(t *testing.T, dir string, fe callgraph.Language, opts callgraph.Build
 // and the graph equals the one of a directory holding pkg/, restricted to pkg/.
 func TestBuildPythonPackageDir(t *testing.T) {
 	site := filepath.Join(t.TempDir(), "dist-packages")
-	writeFiles(t, site, map[string]string{
+	fetest.WriteTree(t, site, map[string]string{
 		"pkg/__init__.py":     "from pkg import util\n",
 		"pkg/util.py":         "def f():\n    return helper()\n\ndef helper():\n    return 1\n",
 		"pkg/sub/__init__.py": "",
@@ -96,7 +86,7 @@ func TestBuildPythonPackageDir(t *testing.T) {
 // A src layout: the package is analysed from src/, where its dotted names start.
 func TestBuildPythonSrcLayout(t *testing.T) {
 	repo := t.TempDir()
-	writeFiles(t, repo, map[string]string{
+	fetest.WriteTree(t, repo, map[string]string{
 		"pyproject.toml":       "[project]\nname = \"pkg\"\n",
 		"src/pkg/__init__.py":  "",
 		"src/pkg/a.py":         "import pkg.b\n\ndef f():\n    pkg.b.g()\n",
@@ -130,7 +120,7 @@ var shapesModule = map[string]string{
 
 func TestBuildGoModuleSubdir(t *testing.T) {
 	root := t.TempDir()
-	writeFiles(t, root, shapesModule)
+	fetest.WriteTree(t, root, shapesModule)
 	g := build(t, filepath.Join(root, "a"), golang.New(golang.Options{}), callgraph.BuildOptions{})
 	p := g.Project()
 	require.Equal(t, "a", p.Target)
@@ -161,7 +151,7 @@ func TestBuildGoModuleSubdir(t *testing.T) {
 
 	// No go.mod at all: the directory alone, said so.
 	bare := t.TempDir()
-	writeFiles(t, bare, map[string]string{"m.go": "package m\n\nfunc F() { G() }\n\nfunc G() {}\n"})
+	fetest.WriteTree(t, bare, map[string]string{"m.go": "package m\n\nfunc F() { G() }\n\nfunc G() {}\n"})
 	bg := build(t, bare, golang.New(golang.Options{}), callgraph.BuildOptions{})
 	require.Contains(t, bg.Project().Reason, "no go.mod")
 	require.True(t, fetest.Edges(bg, ".")["m.go::F -> m.go::G"])
@@ -179,7 +169,7 @@ func TestBuildGoWorkspace(t *testing.T) {
 	files["app/go.mod"] = "module example.com/app\n\ngo 1.22\n"
 	files["app/main/main.go"] = "package main\n\nimport \"example.com/shapes/b\"\n\ntype C struct{}\n\nfunc (C) Area() float64 { return 3 }\n\nfunc main() { b.Keep(C{}).Area() }\n"
 	files["unused/x.go"] = "package unused\n"
-	writeFiles(t, root, files)
+	fetest.WriteTree(t, root, files)
 	rec := &fetest.Recorder{Language: golang.New(golang.Options{})}
 	g := build(t, filepath.Join(root, "app", "main"), rec, callgraph.BuildOptions{})
 	p := g.Project()
@@ -196,7 +186,7 @@ func TestBuildGoWorkspace(t *testing.T) {
 // A project supplied by the caller is used as it is (narrowed by the scope rules).
 func TestBuildGivenProject(t *testing.T) {
 	root := t.TempDir()
-	writeFiles(t, root, shapesModule)
+	fetest.WriteTree(t, root, shapesModule)
 	ref := build(t, filepath.Join(root, "a"), golang.New(golang.Options{}), callgraph.BuildOptions{})
 	given := build(t, filepath.Join(root, "a"), golang.New(golang.Options{}), callgraph.BuildOptions{Project: ref.Project()})
 	require.Equal(t, fetest.Edges(ref, "."), fetest.Edges(given, "."))

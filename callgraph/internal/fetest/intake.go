@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -55,6 +56,20 @@ func Jaccard(a, b map[string]bool) float64 {
 		return 1
 	}
 	return float64(inter) / float64(union)
+}
+
+// WriteTree writes files (slash path → contents) below root.
+func WriteTree(t testing.TB, root string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // Recorder wraps a front end and records the paths of the files it is given.
