@@ -224,3 +224,37 @@ func TestRepoFlagAndOut(t *testing.T) {
 	require.Equal(t, positional, string(b))
 	require.Contains(t, stderr, "callgraph: building the call graph of "+fixture)
 }
+
+// A package directory pointed at with -repo is analysed from its import root: the chosen
+// root is said on stderr and recorded in the output, IDs stay relative to the directory.
+func TestPackageDirectory(t *testing.T) {
+	site := filepath.Join(t.TempDir(), "dist-packages")
+	for name, body := range map[string]string{
+		"pkg/__init__.py": "from pkg import util\n",
+		"pkg/util.py":     "def f():\n    return 1\n",
+		"pkg/use.py":      "import pkg as p\n\ndef g():\n    return p.util.f()\n",
+		"other/x.py":      "def x():\n    pass\n",
+	} {
+		p := filepath.Join(site, filepath.FromSlash(name))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
+	}
+	realSite, err := filepath.EvalSymlinks(site)
+	require.NoError(t, err)
+	for _, args := range [][]string{{"-repo", filepath.Join(site, "pkg")}, {filepath.Join(site, "pkg")}} {
+		out, stderr, code := runCLI(t, append([]string{"-lang", "python"}, args...)...)
+		require.Equal(t, 0, code, stderr)
+		require.Contains(t, stderr, "callgraph: analysed from "+realSite+" (an installed package")
+		require.Contains(t, stderr, "the graph holds pkg")
+		r, byID := decode(t, out)
+		require.NotNil(t, r.Project)
+		require.Equal(t, realSite, r.Project.Root)
+		require.Equal(t, "pkg", r.Project.Target)
+		require.Contains(t, byID, "use.py::g")
+		var edges []string
+		for _, e := range r.Edges {
+			edges = append(edges, e.Caller+" -> "+e.Callee)
+		}
+		require.Contains(t, edges, "use.py::g -> util.py::f", "import pkg as p; p.util.f()")
+	}
+}
