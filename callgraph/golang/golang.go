@@ -21,7 +21,7 @@ import (
 
 // Options configure the Go front end. The zero value resolves interface method calls by
 // type flow (InterfacesTypeFlow). Whether test files are analysed is the caller's choice
-// (callgraph.BuildOptions.IncludeTests for Build): the front end analyses the files it is
+// (callgraph.BuildOptions.SkipTests for Build): the front end analyses the files it is
 // given.
 type Options struct {
 	// Interfaces selects how calls of interface methods are resolved; the zero value is

@@ -18,8 +18,9 @@ import (
 	"github.com/faultline-dev/faultline/task"
 )
 
-// loadTree reads every file under root but test files (as callgraph.Build leaves them
-// out by default) as SourceFiles with root-relative slash paths.
+// loadTree reads every file under root but test files (the expectations below are for
+// the code under test, as a build with BuildOptions.SkipTests sees it) as SourceFiles
+// with root-relative slash paths.
 func loadTree(t testing.TB, root string) []callgraph.SourceFile {
 	return loadFiles(t, root, false)
 }
