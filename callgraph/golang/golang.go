@@ -17,6 +17,7 @@ import (
 
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/task"
+	"github.com/faultline-dev/faultline/task/repo"
 )
 
 // Options configure the Go front end. The zero value resolves interface method calls by
@@ -228,7 +229,7 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 			continue
 		}
 		if path.Base(sf.Path) == "go.mod" {
-			if mp := modulePath(sf.Src); mp != "" {
+			if mp := repo.ParseGoMod(sf.Src).Path; mp != "" {
 				mods = append(mods, module{dir: path.Dir(sf.Path), path: mp})
 			}
 			continue
@@ -488,26 +489,6 @@ func hasRootModule(mods []module) bool {
 		}
 	}
 	return false
-}
-
-// modulePath returns the path of a go.mod's module directive.
-func modulePath(src []byte) string {
-	for _, line := range strings.Split(string(src), "\n") {
-		line = strings.TrimSpace(line)
-		if i := strings.Index(line, "//"); i >= 0 {
-			line = strings.TrimSpace(line[:i])
-		}
-		rest, ok := strings.CutPrefix(line, "module")
-		if !ok || rest == "" || (rest[0] != ' ' && rest[0] != '\t' && rest[0] != '"') {
-			continue
-		}
-		rest = strings.TrimSpace(rest)
-		if u, err := strconv.Unquote(rest); err == nil {
-			return u
-		}
-		return rest
-	}
-	return ""
 }
 
 // packageName returns a file's package clause name.
