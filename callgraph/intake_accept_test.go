@@ -93,6 +93,9 @@ func TestIntakeRealPython(t *testing.T) {
 				require.GreaterOrEqual(t, j, minIntakeJaccard, target)
 				require.NotEmpty(t, got)
 			}
+			// Before root discovery: the package directory as a root of its own.
+			alone := build(t, dir, python.New(python.Options{}), callgraph.BuildOptions{Standalone: true})
+			t.Logf("%s alone: %d edges, Jaccard %.4f with the reference", c.pkg, len(fetest.Edges(alone, ".")), fetest.Jaccard(fetest.Edges(alone, "."), fetest.Edges(ref, c.pkg)))
 		})
 	}
 }
