@@ -1,20 +1,20 @@
 package callgraph
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/faultline-dev/faultline/task/repo"
 )
 
 // DefaultMaxFileSize is the size cap Build applies when BuildOptions.MaxFileSize is 0.
@@ -33,73 +33,77 @@ const (
 	SkipInvalidName   = "path is not valid UTF-8"
 )
 
-// BuildOptions configures Build. The zero value analyses every claimed file up to
-// DefaultMaxFileSize, test files included.
+// BuildOptions configures Build. The zero value analyses the project of the directory
+// (see Build): every claimed file up to DefaultMaxFileSize, test files included.
 type BuildOptions struct {
-	// SkipTests leaves out test files (as IsTest decides).
+	// SkipTests leaves out test files (as IsTest decides). It is the one switch for tests,
+	// with the same default for every language: tests are analysed unless it is set. The
+	// front ends claim test files like any other file; Build decides.
 	SkipTests bool
-	// IsTest classifies test files by slash path; nil means IsTestPath.
+	// IsTest classifies test files by slash path (relative to the analysed root,
+	// Graph.Project().Root); nil means IsTestPath.
 	IsTest func(path string) bool
 	// MaxFileSize is the size cap in bytes; 0 means DefaultMaxFileSize, negative means
 	// no cap.
 	MaxFileSize int64
-	// SkipDir, if set, is consulted for every directory (slash path relative to the root)
-	// besides the built-in rules; returning true leaves the directory out.
+	// SkipDir, if set, is consulted for every directory (slash path relative to the
+	// analysed root) besides the built-in rules; returning true leaves the directory out.
 	SkipDir func(path string) bool
+	// Project is the project the directory belongs to, as repo.Discover returned it for
+	// that directory; nil lets Build discover it. Build narrows it as its scope rules say.
+	Project *repo.Project
+	// Standalone analyses the directory as a root of its own, without looking for its
+	// project: module names and file paths start at it (Build's behaviour before root
+	// discovery).
+	Standalone bool
 }
 
-// skippedDirs are directory names Build never enters: version control, vendored and
-// installed dependencies, caches. Hidden directories (a leading dot) are skipped too.
-var skippedDirs = map[string]bool{
-	"vendor": true, "node_modules": true, "__pycache__": true, "site-packages": true,
-	"CVS": true, "_darcs": true,
-}
+// IsTestPath is the default test-file rule, repo.IsTestPath: a file under a directory
+// named test, tests, testing or __tests__; Python test_*.py, *_test.py and conftest.py;
+// Go *_test.go; and JavaScript/TypeScript *.test.* and *.spec.* files.
+func IsTestPath(p string) bool { return repo.IsTestPath(p) }
 
-// IsTestPath is the default test-file rule: a file under a directory named test, tests,
-// testing or __tests__; Python test_*.py, *_test.py and conftest.py; Go *_test.go; and
-// JavaScript/TypeScript *.test.* and *.spec.* files.
-func IsTestPath(p string) bool {
-	dir, base := path.Split(p)
-	for _, seg := range strings.Split(strings.TrimSuffix(dir, "/"), "/") {
-		switch seg {
-		case "test", "tests", "testing", "__tests__":
-			return true
-		}
-	}
-	switch {
-	case strings.HasSuffix(base, ".py"):
-		stem := strings.TrimSuffix(base, ".py")
-		return strings.HasPrefix(stem, "test_") || strings.HasSuffix(stem, "_test") || stem == "conftest"
-	case strings.HasSuffix(base, "_test.go"):
-		return true
-	}
-	parts := strings.Split(base, ".")
-	if len(parts) >= 3 {
-		switch parts[len(parts)-2] {
-		case "test", "spec":
-			return true
-		}
-	}
-	return false
-}
-
-// Build walks root, hands each file to the first language whose Match claims it, runs
-// the languages concurrently (one goroutine each) and assembles their analyses with
-// FromAnalyses. Files are visited in sorted order; hidden directories, version-control
-// and dependency directories (vendor, node_modules, ...) are skipped. Symlinks to files
-// are read when their target lies inside root; symlinks to directories are never
-// followed, so loops cannot occur. A claimed file that is larger than the size cap,
-// binary (contains a NUL byte), not a regular file or unreadable is left out and
-// recorded in Stats.Skipped; bytes that are not UTF-8 are passed through unchanged. A
-// claimed file whose path (relative to root) is not valid UTF-8 is left out too
-// (SkipInvalidName): node IDs and the JSON report are UTF-8 text, which would turn the
-// path into one that names no file; its Skipped.Path is the path with Go's string
-// escapes (strconv.Quote without the quotes, so strconv.Unquote restores it). An
-// empty tree gives an empty graph. Errors are for an unusable root, a front end failure
-// or a cancelled ctx.
-func Build(ctx context.Context, root string, langs []Language, opts BuildOptions) (*Graph, error) {
+// Build builds the call graph of the directory dir as part of its project. It finds the
+// project with repo.Discover (the language the front ends share, or the one most of dir's
+// source is in) and analyses from the project's root, so that names resolve as the
+// project's own imports do, then keeps only what lies in dir: nodes are the definitions in
+// dir, edges the calls between them, and paths and IDs are relative to dir. Graph.Project
+// says which root was analysed and why. The scope, by language:
+//
+//   - Go: the module of the nearest go.mod (its module path names the packages), widened to
+//     the go.work that governs it (the modules its use directives list). A directory below
+//     testdata, vendor or a directory starting with . or _ is analysed alone, as is one
+//     with no go.mod above (import paths are then matched to directories by suffix).
+//   - Python: the import root the directory's package sits in (the nearest directory
+//     above it without __init__.py, or the src/ directory of a src layout), limited to the
+//     package (and a conftest.py beside it) when the import root holds other things too,
+//     as an installed package in dist-packages does. The package keeps its dotted name, so
+//     `import networkx as nx; nx.f()` resolves inside networkx/. A directory that is not
+//     inside a package is its own import root and is analysed alone.
+//   - JavaScript: the directory of the nearest package.json.
+//
+// Opts.Project supplies the project instead; Opts.Standalone analyses dir alone. The
+// nodes, edges, errors, skipped files and Stats are those of dir (the call-site counts
+// too, when the front end breaks them down by file as faultline's do: Analysis.ByFile).
+//
+// The walk visits files in sorted order, hands each file to the first language whose
+// Match claims it, runs the languages concurrently (one goroutine each) and assembles their
+// analyses with FromAnalyses. Directories repo.SkipSourceDir names (hidden, version
+// control, vendored and installed dependencies, testdata) and virtual environments are
+// skipped, except on the way to dir. Test files (IsTest) are left out when
+// opts.SkipTests is set. Symlinks to files are read when their target lies inside the
+// analysed root; symlinks to directories are never followed, so loops cannot occur. A
+// claimed file that is larger than the size cap, binary (repo.IsBinary: a NUL byte in its
+// first 8000 bytes), not a regular file or unreadable is left out and recorded in
+// Stats.Skipped; bytes that are not UTF-8 are passed through unchanged. A claimed file
+// whose path is not valid UTF-8 is left out too (SkipInvalidName): node IDs and the JSON
+// report are UTF-8 text, which would turn the path into one that names no file; its
+// Skipped.Path is the path with Go's string escapes (strconv.Quote without the quotes, so
+// strconv.Unquote restores it). An empty tree gives an empty graph. Errors are for an
+// unusable directory, a front end failure or a cancelled ctx.
+func Build(ctx context.Context, dir string, langs []Language, opts BuildOptions) (*Graph, error) {
 	w := walker{open: func(name string) (io.ReadCloser, error) { return os.Open(name) }}
-	return w.build(ctx, root, langs, opts)
+	return w.build(ctx, dir, langs, opts)
 }
 
 // walker carries the file opener so tests can inject read failures.
@@ -107,19 +111,24 @@ type walker struct {
 	open func(name string) (io.ReadCloser, error)
 }
 
-func (w walker) build(ctx context.Context, root string, langs []Language, opts BuildOptions) (*Graph, error) {
-	realRoot, err := filepath.EvalSymlinks(root)
+func (w walker) build(ctx context.Context, dir string, langs []Language, opts BuildOptions) (*Graph, error) {
+	realDir, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		return nil, fmt.Errorf("callgraph: build: %w", err)
 	}
-	if realRoot, err = filepath.Abs(realRoot); err != nil {
+	if realDir, err = filepath.Abs(realDir); err != nil {
 		return nil, fmt.Errorf("callgraph: build: %w", err)
 	}
-	if st, err := os.Stat(realRoot); err != nil {
+	if st, err := os.Stat(realDir); err != nil {
 		return nil, fmt.Errorf("callgraph: build: %w", err)
 	} else if !st.IsDir() {
-		return nil, fmt.Errorf("callgraph: build: %s is not a directory", root)
+		return nil, fmt.Errorf("callgraph: build: %s is not a directory", dir)
 	}
+	proj, err := scope(realDir, langs, opts)
+	if err != nil {
+		return nil, err
+	}
+	realRoot := proj.Root
 	maxSize := opts.MaxFileSize
 	if maxSize == 0 {
 		maxSize = DefaultMaxFileSize
@@ -157,13 +166,15 @@ func (w walker) build(ctx context.Context, root string, langs []Language, opts B
 			if abs == realRoot {
 				return nil
 			}
-			name := d.Name()
-			if strings.HasPrefix(name, ".") || skippedDirs[name] || (opts.SkipDir != nil && opts.SkipDir(rel)) {
+			if onTargetPath(proj, rel) {
+				return nil
+			}
+			if !enterDir(proj, rel) || repo.SkipSourceDir(d.Name()) || repo.IsVirtualEnv(abs) || (opts.SkipDir != nil && opts.SkipDir(rel)) {
 				return fs.SkipDir
 			}
 			return nil
 		}
-		if strings.HasPrefix(d.Name(), ".") {
+		if strings.HasPrefix(d.Name(), ".") || !proj.Contains(rel) {
 			return nil
 		}
 		li := slices.IndexFunc(langs, func(l Language) bool { return l.Match(rel) })
@@ -214,7 +225,7 @@ func (w walker) build(ctx context.Context, root string, langs []Language, opts B
 			skip(rel, SkipTooLarge)
 		case err != nil:
 			skip(rel, SkipUnreadable+": "+errText(err))
-		case bytes.IndexByte(src, 0) >= 0:
+		case repo.IsBinary(src):
 			skip(rel, SkipBinary)
 		default:
 			files[li] = append(files[li], SourceFile{Path: rel, Src: src})
@@ -229,11 +240,21 @@ func (w walker) build(ctx context.Context, root string, langs []Language, opts B
 	errs := make([]error, len(langs))
 	var wg sync.WaitGroup
 	nfiles := 0
+	inTarget := func(rel string) (string, bool) {
+		if proj.Target == "." {
+			return rel, true
+		}
+		return strings.CutPrefix(rel, proj.Target+"/")
+	}
 	for i, l := range langs {
 		if len(files[i]) == 0 {
 			continue
 		}
-		nfiles += len(files[i])
+		for _, f := range files[i] {
+			if _, ok := inTarget(f.Path); ok {
+				nfiles++
+			}
+		}
 		wg.Go(func() {
 			a, err := l.Analyze(ctx, files[i])
 			if err != nil {
@@ -247,7 +268,7 @@ func (w walker) build(ctx context.Context, root string, langs []Language, opts B
 					}
 				}
 			}
-			analyses[i] = a
+			analyses[i] = relocate(a, proj.Target)
 		})
 	}
 	wg.Wait()
@@ -262,8 +283,15 @@ func (w walker) build(ctx context.Context, root string, langs []Language, opts B
 		return nil, err
 	}
 	g.stats.Files = nfiles
-	slices.SortStableFunc(skipped, func(a, b Skipped) int { return strings.Compare(a.Path, b.Path) })
-	g.stats.Skipped = skipped
+	kept := skipped[:0]
+	for _, s := range skipped {
+		if p, ok := inTarget(s.Path); ok {
+			kept = append(kept, Skipped{Path: p, Reason: s.Reason})
+		}
+	}
+	slices.SortStableFunc(kept, func(a, b Skipped) int { return strings.Compare(a.Path, b.Path) })
+	g.stats.Skipped = kept
+	g.project = proj
 	return g, nil
 }
 

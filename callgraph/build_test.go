@@ -218,15 +218,17 @@ func TestBuildContentChecks(t *testing.T) {
 		"small.fk":  "def small\n",
 		"mid.fk":    "def mid\n" + strings.Repeat("# padding\n", 200),
 	})
-	// A generated file just over the default cap.
+	// A generated file just over the default cap: text in its first 16 KB (so it is not
+	// binary by the 8000-byte rule), then a sparse tail, which costs no writing.
 	huge := filepath.Join(root, "gen.fk")
 	f, err := os.Create(huge)
 	require.NoError(t, err)
 	w := bufio.NewWriter(f)
-	for i := 0; int64(i)*16 <= DefaultMaxFileSize; i++ {
+	for i := 0; i < 1024; i++ {
 		fmt.Fprintf(w, "def g%011d\n", i)
 	}
 	require.NoError(t, w.Flush())
+	require.NoError(t, f.Truncate(DefaultMaxFileSize+1))
 	require.NoError(t, f.Close())
 
 	l := &fakeLang{name: "fake", ext: ".fk"}

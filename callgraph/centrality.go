@@ -1,10 +1,12 @@
 package callgraph
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"math/bits"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -34,7 +36,9 @@ const (
 
 // CentralityOptions configures Graph.Centrality. The zero value gives the spec's defaults.
 type CentralityOptions struct {
-	// Measures selects what to compute; 0 means AllMeasures. Measures left out are zero.
+	// Measures selects what to compute; 0 means AllMeasures. Measures left out are absent:
+	// their slices in Centrality are nil, and NodeCentrality, Value and the report leave
+	// them out (never 0).
 	Measures Measure
 	// Alpha is the distance-discount base; 0 means 0.5 (0.8 under CompatBreakpoint).
 	Alpha float64
@@ -51,24 +55,31 @@ type CentralityOptions struct {
 	NormalizeBetweenness bool
 	// IncludeModules keeps module pseudo-nodes in the centrality graph.
 	IncludeModules bool
-	// Compat selects a compatibility mode.
+	// Compat selects a compatibility mode. The Centrality remembers it, and Graph.Report
+	// counts code lines by it: it is given once.
 	Compat Compat
 	// Workers bounds the goroutines used; 0 means GOMAXPROCS. Results do not depend on it.
 	Workers int
 }
 
-// Centrality holds per-node measures, indexed like Graph.Nodes. Nodes left out of the
-// centrality graph (module pseudo-nodes unless IncludeModules) have zero values and
-// Included false.
+// Centrality holds per-node measures as parallel slices indexed like Graph.Nodes; Node
+// gives one node's view and Ranked orders nodes by a score. Nodes left out of the
+// centrality graph (module pseudo-nodes unless IncludeModules) have Included false and
+// zeros in the slices, which Node, Value and the report treat as absent. The slices of a
+// measure not computed (not among CentralityOptions.Measures) are nil.
 type Centrality struct {
 	Included         []bool
-	N                int // nodes in the centrality graph
-	Harmonic         []float64
-	DistanceDiscount []float64
-	PageRank         []float64
-	Betweenness      []float64
+	N                int       // nodes in the centrality graph
+	Harmonic         []float64 // nil unless MeasureHarmonic
+	DistanceDiscount []float64 // nil unless MeasureHarmonic
+	PageRank         []float64 // nil unless MeasurePageRank
+	Betweenness      []float64 // nil unless MeasureBetweenness
 	InDegree         []int
 	OutDegree        []int
+	// Measures are the measures computed (degrees always are).
+	Measures Measure
+	// Compat is the compatibility mode the measures were computed in.
+	Compat Compat
 	// PageRankIterations is the number of power iterations run; PageRankConverged is false
 	// when MaxIter was reached first (or PageRank was not among the Measures).
 	PageRankIterations int
@@ -158,17 +169,24 @@ func (g *Graph) Centrality(ctx context.Context, opts CentralityOptions) (*Centra
 	n := len(g.nodes)
 	out := &Centrality{
 		Included: make([]bool, n), N: c.n,
-		Harmonic: make([]float64, n), DistanceDiscount: make([]float64, n),
-		PageRank: make([]float64, n), Betweenness: make([]float64, n),
 		InDegree: make([]int, n), OutDegree: make([]int, n),
+		Measures: r.Measures, Compat: opts.Compat,
 		PageRankIterations: r.PageRankIterations, PageRankConverged: r.PageRankConverged,
 	}
+	spread := func(m Measure, v []float64) []float64 {
+		if r.Measures&m == 0 {
+			return nil
+		}
+		w := make([]float64, n)
+		for s, i := range keep {
+			w[i] = v[s]
+		}
+		return w
+	}
+	out.Harmonic, out.DistanceDiscount = spread(MeasureHarmonic, r.Harmonic), spread(MeasureHarmonic, r.DistanceDiscount)
+	out.PageRank, out.Betweenness = spread(MeasurePageRank, r.PageRank), spread(MeasureBetweenness, r.Betweenness)
 	for s, i := range keep {
 		out.Included[i] = true
-		out.Harmonic[i] = r.Harmonic[s]
-		out.DistanceDiscount[i] = r.DistanceDiscount[s]
-		out.PageRank[i] = r.PageRank[s]
-		out.Betweenness[i] = r.Betweenness[s]
 		out.InDegree[i] = r.InDegree[s]
 		out.OutDegree[i] = r.OutDegree[s]
 	}
@@ -178,14 +196,12 @@ func (g *Graph) Centrality(ctx context.Context, opts CentralityOptions) (*Centra
 // computeCentrality computes every measure on c; the result is indexed by c's nodes.
 func computeCentrality(ctx context.Context, c *csr, opts CentralityOptions) (*Centrality, error) {
 	opts = opts.withDefaults()
-	r := &Centrality{N: c.n, InDegree: make([]int, c.n), OutDegree: make([]int, c.n)}
+	r := &Centrality{N: c.n, InDegree: make([]int, c.n), OutDegree: make([]int, c.n), Measures: opts.Measures & AllMeasures, Compat: opts.Compat}
 	for v := range c.n {
 		r.OutDegree[v] = int(c.start[v+1] - c.start[v])
 		r.InDegree[v] = int(c.rstart[v+1] - c.rstart[v])
 	}
 	var err error
-	zero := make([]float64, c.n)
-	r.Harmonic, r.DistanceDiscount, r.Betweenness, r.PageRank = zero, zero, zero, zero
 	if opts.Measures&MeasureHarmonic != 0 {
 		if r.Harmonic, r.DistanceDiscount, err = closeness(ctx, c, opts.Alpha, opts.Workers); err != nil {
 			return nil, err
@@ -613,4 +629,107 @@ func pageRank(c *csr, damping, tol float64, maxIter int, compat bool) ([]float64
 		x, next = next, x
 	}
 	return x, maxIter, false
+}
+
+// Score names one per-node centrality value, as the JSON report spells it.
+type Score string
+
+// The scores a node can be ranked by.
+const (
+	ScoreHarmonic         Score = "harmonic"
+	ScoreDistanceDiscount Score = "distance_discount"
+	ScorePageRank         Score = "pagerank"
+	ScoreBetweenness      Score = "betweenness"
+	ScoreInDegree         Score = "in_degree"
+	ScoreOutDegree        Score = "out_degree"
+	ScoreDegree           Score = "degree" // in-degree + out-degree
+)
+
+// NodeCentrality is one node's centrality (Centrality.Node). A measure that was not
+// computed is nil, and so left out of the JSON form; degrees are always computed.
+type NodeCentrality struct {
+	Harmonic         *float64 `json:"harmonic,omitempty"`
+	DistanceDiscount *float64 `json:"distance_discount,omitempty"`
+	PageRank         *float64 `json:"pagerank,omitempty"`
+	Betweenness      *float64 `json:"betweenness,omitempty"`
+	InDegree         int      `json:"in_degree"`
+	OutDegree        int      `json:"out_degree"`
+}
+
+// Node returns node i's centrality; ok is false when the node was left out of the
+// centrality graph (a module pseudo-node without IncludeModules), which has none. It
+// panics if i is out of range.
+func (c *Centrality) Node(i int) (n NodeCentrality, ok bool) {
+	if !c.Included[i] {
+		return NodeCentrality{}, false
+	}
+	at := func(v []float64) *float64 {
+		if v == nil {
+			return nil
+		}
+		x := v[i]
+		return &x
+	}
+	return NodeCentrality{
+		Harmonic: at(c.Harmonic), DistanceDiscount: at(c.DistanceDiscount),
+		PageRank: at(c.PageRank), Betweenness: at(c.Betweenness),
+		InDegree: c.InDegree[i], OutDegree: c.OutDegree[i],
+	}, true
+}
+
+// Value returns node i's score s; ok is false when the node has no centrality (see
+// Node), the measure was not computed, or s is not a Score.
+func (c *Centrality) Value(i int, s Score) (v float64, ok bool) {
+	if !c.Included[i] {
+		return 0, false
+	}
+	pick := func(v []float64) (float64, bool) {
+		if v == nil {
+			return 0, false
+		}
+		return v[i], true
+	}
+	switch s {
+	case ScoreHarmonic:
+		return pick(c.Harmonic)
+	case ScoreDistanceDiscount:
+		return pick(c.DistanceDiscount)
+	case ScorePageRank:
+		return pick(c.PageRank)
+	case ScoreBetweenness:
+		return pick(c.Betweenness)
+	case ScoreInDegree:
+		return float64(c.InDegree[i]), true
+	case ScoreOutDegree:
+		return float64(c.OutDegree[i]), true
+	case ScoreDegree:
+		return float64(c.TotalDegree(i)), true
+	}
+	return 0, false
+}
+
+// Ranked returns the indices of the nodes that have score s, highest first, ties in
+// index order (node ID order), keeping only those keep accepts (nil keeps all) and at
+// most n of them (n ≤ 0: all). It is empty when s was not computed.
+func (c *Centrality) Ranked(s Score, n int, keep func(i int) bool) []int {
+	type scored struct {
+		i int
+		v float64
+	}
+	var all []scored
+	for i := range c.Included {
+		v, ok := c.Value(i, s)
+		if ok && (keep == nil || keep(i)) {
+			all = append(all, scored{i, v})
+		}
+	}
+	slices.SortStableFunc(all, func(a, b scored) int { return cmp.Compare(b.v, a.v) })
+	if n > 0 && len(all) > n {
+		all = all[:n]
+	}
+	out := make([]int, len(all))
+	for k, x := range all {
+		out[k] = x.i
+	}
+	return out
 }

@@ -251,11 +251,12 @@ func TestCentralityMeasuresSubset(t *testing.T) {
 	for _, m := range []Measure{MeasureHarmonic, MeasureBetweenness, MeasurePageRank, MeasureHarmonic | MeasurePageRank} {
 		sub, err := g.Centrality(ctx, CentralityOptions{Measures: m})
 		require.NoError(t, err)
+		// A measure not computed is absent (a nil slice), never zeros.
 		pick := func(on Measure, v []float64) []float64 {
 			if m&on != 0 {
 				return v
 			}
-			return make([]float64, len(v))
+			return nil
 		}
 		require.Equal(t, pick(MeasureHarmonic, all.Harmonic), sub.Harmonic, "measures %b", m)
 		require.Equal(t, pick(MeasureHarmonic, all.DistanceDiscount), sub.DistanceDiscount, "measures %b", m)
@@ -263,6 +264,83 @@ func TestCentralityMeasuresSubset(t *testing.T) {
 		require.Equal(t, pick(MeasurePageRank, all.PageRank), sub.PageRank, "measures %b", m)
 		require.Equal(t, all.InDegree, sub.InDegree)
 		require.Equal(t, m&MeasurePageRank != 0, sub.PageRankConverged)
+		require.Equal(t, m, sub.Measures)
+		f, _ := g.Lookup("m.py::f")
+		nc, ok := sub.Node(f)
+		require.True(t, ok)
+		require.Equal(t, m&MeasureHarmonic != 0, nc.Harmonic != nil, "measures %b", m)
+		require.Equal(t, m&MeasureHarmonic != 0, nc.DistanceDiscount != nil, "measures %b", m)
+		require.Equal(t, m&MeasureBetweenness != 0, nc.Betweenness != nil, "measures %b", m)
+		require.Equal(t, m&MeasurePageRank != 0, nc.PageRank != nil, "measures %b", m)
+		_, ok = sub.Value(f, ScoreBetweenness)
+		require.Equal(t, m&MeasureBetweenness != 0, ok)
+		if m&MeasureBetweenness == 0 {
+			require.Empty(t, sub.Ranked(ScoreBetweenness, 0, nil))
+		}
+	}
+}
+
+func TestCentralityNodeView(t *testing.T) {
+	g := graphWithModule(t)
+	c, err := g.Centrality(context.Background(), CentralityOptions{})
+	require.NoError(t, err)
+	for i := range g.Nodes() {
+		nc, ok := c.Node(i)
+		require.Equal(t, c.Included[i], ok)
+		if !ok {
+			require.True(t, g.Node(i).IsModule())
+			_, has := c.Value(i, ScoreInDegree)
+			require.False(t, has, "a node outside the centrality graph has no degree either")
+			continue
+		}
+		require.Equal(t, c.Harmonic[i], *nc.Harmonic)
+		require.Equal(t, c.DistanceDiscount[i], *nc.DistanceDiscount)
+		require.Equal(t, c.PageRank[i], *nc.PageRank)
+		require.Equal(t, c.Betweenness[i], *nc.Betweenness)
+		require.Equal(t, c.InDegree[i], nc.InDegree)
+		require.Equal(t, c.OutDegree[i], nc.OutDegree)
+		v, ok := c.Value(i, ScoreDegree)
+		require.True(t, ok)
+		require.Equal(t, float64(c.TotalDegree(i)), v)
+	}
+	_, ok := c.Value(0, Score("nope"))
+	require.False(t, ok)
+}
+
+func TestCentralityRanked(t *testing.T) {
+	// a calls b and c, b calls c, c calls d: in-degree c=2, b=1, d=1, a=0.
+	d := func(id string) Definition {
+		return Definition{Function: task.Function{ID: id, Kind: task.KindFunction}}
+	}
+	g, err := FromAnalyses(&Analysis{
+		Definitions: []Definition{d("x.py::a"), d("x.py::b"), d("x.py::c"), d("x.py::d")},
+		Calls:       []Call{{"x.py::a", "x.py::b", 1}, {"x.py::a", "x.py::c", 2}, {"x.py::b", "x.py::c", 3}, {"x.py::c", "x.py::d", 4}},
+	})
+	require.NoError(t, err)
+	c, err := g.Centrality(context.Background(), CentralityOptions{})
+	require.NoError(t, err)
+	ids := func(idx []int) []string {
+		var out []string
+		for _, i := range idx {
+			out = append(out, g.Node(i).ID)
+		}
+		return out
+	}
+	// Ties (b and d both have in-degree 1) go in ID order.
+	require.Equal(t, []string{"x.py::c", "x.py::b", "x.py::d", "x.py::a"}, ids(c.Ranked(ScoreInDegree, 0, nil)))
+	require.Equal(t, []string{"x.py::c", "x.py::b"}, ids(c.Ranked(ScoreInDegree, 2, nil)))
+	// Harmonic (outgoing): a reaches b, c (1 step) and d (2 steps).
+	require.Equal(t, "x.py::a", ids(c.Ranked(ScoreHarmonic, 1, nil))[0])
+	notA := func(i int) bool { return g.Node(i).ID != "x.py::a" }
+	require.Equal(t, []string{"x.py::b", "x.py::c"}, ids(c.Ranked(ScoreHarmonic, 2, notA)))
+	for _, s := range []Score{ScoreHarmonic, ScoreDistanceDiscount, ScorePageRank, ScoreBetweenness, ScoreOutDegree, ScoreDegree} {
+		r := c.Ranked(s, 0, nil)
+		require.Len(t, r, 4, s)
+		for k := 1; k < len(r); k++ {
+			prev, _ := c.Value(r[k-1], s)
+			cur, _ := c.Value(r[k], s)
+			require.GreaterOrEqual(t, prev, cur, s)
+		}
 	}
 }
 

@@ -6,7 +6,7 @@
 // A node is a function-like definition: a function, a method, a nested function, a class
 // (Python classes stand for their constructor), or a file's module pseudo-definition
 // `path::<module>` holding module-level code. A node's ID is `path::Qualified.Name`, the
-// path relative to the repository root with slashes; when one file defines the same
+// path relative to the directory the graph was built for, with slashes; when one file defines the same
 // qualified name twice, the front end disambiguates by definition line (`@<line>`), so
 // nothing is ever merged silently. Nodes are sorted by ID and numbered densely from 0.
 //
@@ -23,9 +23,16 @@
 //
 // # Building
 //
-// Build walks a directory in sorted order, hands each file to the first Language whose
-// Match claims it and runs the languages concurrently; FromAnalyses assembles a graph
-// from front-end output directly. Skipped files (too large, binary, unreadable, symlinks
+// Build analyses a directory as part of its project: it finds the project's root with
+// task/repo's rules (the Go module or workspace, the Python import root of the package, the
+// JavaScript package), analyses from there so imports resolve as the project's own do, and
+// keeps the graph of the directory: its definitions, the calls between them, IDs relative
+// to it. Graph.Project says which root was analysed and why; BuildOptions.Standalone
+// analyses the directory alone. Build walks in sorted order, hands each file to the first
+// Language whose Match claims it and runs the languages concurrently; FromAnalyses
+// assembles a graph from front-end output directly. Test files are analysed unless
+// BuildOptions.SkipTests is set, for every language alike (front ends claim them; Build
+// decides). Skipped files (tests when skipped, too large, binary, unreadable, symlinks
 // leaving the root, paths that are not valid UTF-8) are listed in Stats.Skipped with the
 // reason.
 //
@@ -54,7 +61,9 @@
 // sources at a time (each source's sums are its own), betweenness by one Brandes search
 // per source with per-block partial sums added in a fixed block order. Results are
 // bit-for-bit identical for any GOMAXPROCS. CentralityOptions.Measures selects a subset
-// (betweenness dominates the cost).
+// (betweenness dominates the cost); a measure not computed is absent (nil slices, nil
+// fields of Centrality.Node, no key in the report), never 0. Centrality.Node is one node's
+// view, Centrality.Value one score and Centrality.Ranked the nodes ordered by a score.
 //
 // # Breakpoint compatibility
 //
@@ -73,6 +82,9 @@
 // plus one for the tokenizer's end marker (Metrics.CompatCodeLines). Harmonic centrality
 // is the same in both modes. The reference's function inventory and code2flow graph
 // quirks are front-end matters and are not reproduced here.
+//
+// The mode is chosen once, in CentralityOptions.Compat: the Centrality records it
+// (Centrality.Compat) and Graph.Report counts code lines by it.
 //
 // # Chain distance
 //

@@ -11,6 +11,43 @@ import (
 	"github.com/faultline-dev/faultline/task"
 )
 
+// Ranking functions by a score, and one node's view: a measure not computed (here
+// betweenness) is absent, not zero. eval and parse tie on PageRank (each gets half of
+// main's); the tie goes to the first in ID order. main reaches parse and eval in one
+// step and lex in two: harmonic (1 + 1 + 1/2) / 3.
+func ExampleCentrality_Ranked() {
+	def := func(name string) callgraph.Definition {
+		return callgraph.Definition{Function: task.Function{ID: task.MakeID("calc.py", name), File: "calc.py", Name: name, Kind: task.KindFunction}}
+	}
+	g, err := callgraph.FromAnalyses(&callgraph.Analysis{
+		Definitions: []callgraph.Definition{def("main"), def("parse"), def("eval"), def("lex")},
+		Calls: []callgraph.Call{
+			{Caller: "calc.py::main", Callee: "calc.py::parse", Line: 3},
+			{Caller: "calc.py::main", Callee: "calc.py::eval", Line: 4},
+			{Caller: "calc.py::parse", Callee: "calc.py::lex", Line: 7},
+		},
+	})
+	if err != nil {
+		panic(err)
+	}
+	c, err := g.Centrality(context.Background(), callgraph.CentralityOptions{Measures: callgraph.MeasureHarmonic | callgraph.MeasurePageRank})
+	if err != nil {
+		panic(err)
+	}
+	notMain := func(i int) bool { return g.Node(i).Name != "main" }
+	for _, i := range c.Ranked(callgraph.ScorePageRank, 2, notMain) {
+		v, _ := c.Value(i, callgraph.ScorePageRank)
+		fmt.Printf("%s pagerank=%.3f\n", g.Node(i).ID, v)
+	}
+	main, _ := g.Lookup("calc.py::main")
+	n, _ := c.Node(main)
+	fmt.Printf("main: harmonic=%.3f out-degree=%d betweenness computed: %v\n", *n.Harmonic, n.OutDegree, n.Betweenness != nil)
+	// Output:
+	// calc.py::lex pagerank=0.365
+	// calc.py::eval pagerank=0.235
+	// main: harmonic=0.833 out-degree=2 betweenness computed: false
+}
+
 // A graph assembled from front-end output: main calls parse and eval, eval calls parse
 // and itself. Centrality ignores the self-loop; the module pseudo-node is left out.
 func ExampleFromAnalyses() {

@@ -43,8 +43,36 @@ type Analysis struct {
 	// at least one definition; Unresolved = CallSites − Resolved (calls to builtins and
 	// third-party code are unresolved by definition).
 	CallSites, Resolved, Unresolved int
+	// ByFile, when a front end fills it (AddSite, AddResolved), breaks CallSites and
+	// Resolved down by the file of the calling definition. Build uses it to count the
+	// call sites of the directory it reports when it analysed more than that directory;
+	// without it the counts cover every file analysed.
+	ByFile map[string]CallCount
 	// Errors holds a *SyntaxError per file that did not parse cleanly, sorted by path.
 	Errors []error
+}
+
+// CallCount counts the call sites of one file: Sites seen, Resolved to at least one
+// definition.
+type CallCount struct{ Sites, Resolved int }
+
+// AddSite counts a call site in file (CallSites and ByFile).
+func (a *Analysis) AddSite(file string) { a.count(file, 1, 0) }
+
+// AddResolved counts a call site of file, already counted by AddSite, as resolved
+// (Resolved and ByFile).
+func (a *Analysis) AddResolved(file string) { a.count(file, 0, 1) }
+
+func (a *Analysis) count(file string, sites, resolved int) {
+	a.CallSites += sites
+	a.Resolved += resolved
+	if a.ByFile == nil {
+		a.ByFile = map[string]CallCount{}
+	}
+	c := a.ByFile[file]
+	c.Sites += sites
+	c.Resolved += resolved
+	a.ByFile[file] = c
 }
 
 // Definition is a function-like node with its complexity.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/faultline-dev/faultline/task"
+	"github.com/faultline-dev/faultline/task/repo"
 )
 
 // Node is one definition of the graph with its dense index.
@@ -67,6 +68,7 @@ type Graph struct {
 	in       []int
 	stats    Stats
 	errs     []error
+	project  *repo.Project // where Build analysed; nil for FromAnalyses
 }
 
 // ErrDuplicateID is returned (wrapped) by FromAnalyses when two definitions share an ID.
@@ -236,6 +238,21 @@ func (g *Graph) Stats() Stats {
 	s := g.stats
 	s.Skipped = slices.Clone(s.Skipped)
 	return s
+}
+
+// Project returns where Build analysed and why (see Build): Root is the directory the
+// analysis ran from, Target the directory the graph holds (relative to Root), Include the
+// parts of Root analysed (empty: all), Module the Go module path or the Python package,
+// Reason one sentence on the choice. It is nil for a graph from FromAnalyses. The value is
+// a copy.
+func (g *Graph) Project() *repo.Project {
+	if g.project == nil {
+		return nil
+	}
+	p := *g.project
+	p.Include = slices.Clone(p.Include)
+	p.PythonPath = slices.Clone(p.PythonPath)
+	return &p
 }
 
 // Errors returns the front ends' per-file errors (normally *SyntaxError), sorted by path.

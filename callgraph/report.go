@@ -8,28 +8,33 @@ import (
 	"strings"
 
 	"github.com/faultline-dev/faultline/task"
+	"github.com/faultline-dev/faultline/task/repo"
 )
 
 // Report is the JSON contract of the callgraph tool (examples/callgraph): every node with
-// its metrics and centrality, every edge with its call-site lines, and the build summary.
-// Nodes are in index order (sorted by ID) and edges sorted by (caller, callee) index.
+// its metrics and centrality, every edge with its call-site lines, the build summary, and
+// for a graph from Build the project analysed (Graph.Project). Nodes are in index order
+// (sorted by ID) and edges sorted by (caller, callee) index.
 type Report struct {
-	Nodes []ReportNode  `json:"nodes"`
-	Edges []ReportEdge  `json:"edges"`
-	Stats ReportSummary `json:"stats"`
+	Project *repo.Project `json:"project,omitempty"`
+	Nodes   []ReportNode  `json:"nodes"`
+	Edges   []ReportEdge  `json:"edges"`
+	Stats   ReportSummary `json:"stats"`
 }
 
-// ReportNode is one node of a Report. File is the slash path relative to the root and
-// Name the qualified name.
+// ReportNode is one node of a Report. File is the slash path relative to the directory
+// the graph was built for and Name the qualified name. Centrality is absent when the
+// report has none or the node was left out of the centrality graph, and holds only the
+// measures computed (see NodeCentrality).
 type ReportNode struct {
-	ID         string           `json:"id"`
-	File       string           `json:"file"`
-	Name       string           `json:"name"`
-	Kind       task.Kind        `json:"kind"`
-	Line       int              `json:"line"`
-	EndLine    int              `json:"end_line"`
-	Metrics    ReportMetrics    `json:"metrics"`
-	Centrality ReportCentrality `json:"centrality"`
+	ID         string          `json:"id"`
+	File       string          `json:"file"`
+	Name       string          `json:"name"`
+	Kind       task.Kind       `json:"kind"`
+	Line       int             `json:"line"`
+	EndLine    int             `json:"end_line"`
+	Metrics    ReportMetrics   `json:"metrics"`
+	Centrality *NodeCentrality `json:"centrality,omitempty"`
 }
 
 // ReportMetrics are a node's complexity measures. CodeLines follows the report's
@@ -40,17 +45,6 @@ type ReportMetrics struct {
 	HalsteadVolume     float64 `json:"halstead_volume"`
 	HalsteadDifficulty float64 `json:"halstead_difficulty"`
 	Nesting            int     `json:"nesting"`
-}
-
-// ReportCentrality are a node's centrality measures (zero for nodes left out of the
-// centrality graph).
-type ReportCentrality struct {
-	Harmonic         float64 `json:"harmonic"`
-	DistanceDiscount float64 `json:"distance_discount"`
-	PageRank         float64 `json:"pagerank"`
-	Betweenness      float64 `json:"betweenness"`
-	InDegree         int     `json:"in_degree"`
-	OutDegree        int     `json:"out_degree"`
 }
 
 // ReportEdge is one call edge by node ID with its sorted call-site lines.
@@ -71,10 +65,14 @@ type ReportSummary struct {
 }
 
 // Report assembles the JSON contract for the graph with centrality c (computed by
-// g.Centrality; nil leaves the centrality fields zero). compat selects how code lines
-// are counted.
-func (g *Graph) Report(c *Centrality, compat Compat) *Report {
-	r := &Report{Nodes: make([]ReportNode, len(g.nodes)), Edges: make([]ReportEdge, len(g.edges))}
+// g.Centrality; nil leaves centrality out). Code lines are counted in c's compatibility
+// mode (CentralityOptions.Compat; CompatNone without c).
+func (g *Graph) Report(c *Centrality) *Report {
+	r := &Report{Project: g.Project(), Nodes: make([]ReportNode, len(g.nodes)), Edges: make([]ReportEdge, len(g.edges))}
+	compat := CompatNone
+	if c != nil {
+		compat = c.Compat
+	}
 	for i := range g.nodes {
 		n := &g.nodes[i]
 		m := n.Metrics
@@ -90,9 +88,8 @@ func (g *Graph) Report(c *Centrality, compat Compat) *Report {
 			},
 		}
 		if c != nil {
-			rn.Centrality = ReportCentrality{
-				Harmonic: c.Harmonic[i], DistanceDiscount: c.DistanceDiscount[i], PageRank: c.PageRank[i],
-				Betweenness: c.Betweenness[i], InDegree: c.InDegree[i], OutDegree: c.OutDegree[i],
+			if nc, ok := c.Node(i); ok {
+				rn.Centrality = &nc
 			}
 		}
 		r.Nodes[i] = rn
@@ -108,11 +105,11 @@ func (g *Graph) Report(c *Centrality, compat Compat) *Report {
 	return r
 }
 
-// WriteJSON writes g.Report(c, compat) as one line of JSON followed by a newline.
-func (g *Graph) WriteJSON(w io.Writer, c *Centrality, compat Compat) error {
+// WriteJSON writes g.Report(c) as one line of JSON followed by a newline.
+func (g *Graph) WriteJSON(w io.Writer, c *Centrality) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false) // keep `path::<module>` readable
-	if err := enc.Encode(g.Report(c, compat)); err != nil {
+	if err := enc.Encode(g.Report(c)); err != nil {
 		return fmt.Errorf("callgraph: write json: %w", err)
 	}
 	return nil
@@ -120,8 +117,8 @@ func (g *Graph) WriteJSON(w io.Writer, c *Centrality, compat Compat) error {
 
 // WriteDOT writes the graph in Graphviz DOT: one node per definition labelled with its
 // ID (module pseudo-nodes drawn as boxes), one edge per call edge labelled with its
-// call-site lines. When c is non-nil each node also carries its harmonic centrality and
-// PageRank as a tooltip.
+// call-site lines. When c is non-nil each node in the centrality graph also carries the
+// harmonic centrality and PageRank computed as a tooltip.
 func (g *Graph) WriteDOT(w io.Writer, c *Centrality) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintln(bw, "digraph callgraph {")
@@ -132,8 +129,16 @@ func (g *Graph) WriteDOT(w io.Writer, c *Centrality) error {
 		if n.IsModule() {
 			attrs = append(attrs, "shape=box")
 		}
-		if c != nil && c.Included[i] {
-			attrs = append(attrs, "tooltip="+dotQuote(fmt.Sprintf("harmonic=%g pagerank=%g", c.Harmonic[i], c.PageRank[i])))
+		if c != nil {
+			var tip []string
+			for _, s := range []Score{ScoreHarmonic, ScorePageRank} {
+				if v, ok := c.Value(i, s); ok {
+					tip = append(tip, fmt.Sprintf("%s=%g", s, v))
+				}
+			}
+			if len(tip) > 0 {
+				attrs = append(attrs, "tooltip="+dotQuote(strings.Join(tip, " ")))
+			}
 		}
 		fmt.Fprintf(bw, "\tn%d [%s];\n", i, strings.Join(attrs, ", "))
 	}

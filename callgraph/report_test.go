@@ -30,11 +30,11 @@ func TestWriteJSONContract(t *testing.T) {
 		g.nodes[i].Line, g.nodes[i].EndLine = i+1, i+3
 		g.nodes[i].Name = g.nodes[i].ID[len("m.py::"):]
 	}
-	c, err := g.Centrality(context.Background(), CentralityOptions{})
-	require.NoError(t, err)
 	for _, compat := range []Compat{CompatNone, CompatBreakpoint} {
+		c, err := g.Centrality(context.Background(), CentralityOptions{Compat: compat})
+		require.NoError(t, err)
 		var buf bytes.Buffer
-		require.NoError(t, g.WriteJSON(&buf, c, compat))
+		require.NoError(t, g.WriteJSON(&buf, c))
 		require.Equal(t, 1, bytes.Count(buf.Bytes(), []byte("\n")), "one line")
 		var doc map[string]any
 		require.NoError(t, json.Unmarshal(buf.Bytes(), &doc))
@@ -44,12 +44,18 @@ func TestWriteJSONContract(t *testing.T) {
 		require.Len(t, nodes, g.Len())
 		for i, raw := range nodes {
 			n := raw.(map[string]any)
+			node := g.Node(i)
+			if !c.Included[i] {
+				// A module pseudo-node has no centrality: the field is absent, not zero.
+				require.True(t, node.IsModule())
+				require.Equal(t, []string{"end_line", "file", "id", "kind", "line", "metrics", "name"}, keysOf(n))
+				continue
+			}
 			require.Equal(t, []string{"centrality", "end_line", "file", "id", "kind", "line", "metrics", "name"}, keysOf(n))
 			m := n["metrics"].(map[string]any)
 			require.Equal(t, []string{"code_lines", "cyclomatic", "halstead_difficulty", "halstead_volume", "nesting"}, keysOf(m))
 			cen := n["centrality"].(map[string]any)
 			require.Equal(t, []string{"betweenness", "distance_discount", "harmonic", "in_degree", "out_degree", "pagerank"}, keysOf(cen))
-			node := g.Node(i)
 			require.Equal(t, node.ID, n["id"])
 			require.Equal(t, "m.py", n["file"])
 			require.Equal(t, node.Name, n["name"])
@@ -81,9 +87,25 @@ func TestWriteJSONContract(t *testing.T) {
 		require.EqualValues(t, 3, st["functions"])
 	}
 
-	// Without centrality the fields are present and zero.
-	r := g.Report(nil, CompatNone)
-	require.Zero(t, r.Nodes[1].Centrality)
+	// Without centrality the field is absent.
+	r := g.Report(nil)
+	require.Nil(t, r.Nodes[1].Centrality)
+	require.Nil(t, r.Project, "a graph from FromAnalyses has no project")
+
+	// Measures not computed are absent from the report, not zero; degrees always present.
+	c, err := g.Centrality(context.Background(), CentralityOptions{Measures: MeasurePageRank})
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	require.NoError(t, g.WriteJSON(&buf, c))
+	var doc struct {
+		Nodes []struct {
+			Centrality map[string]any `json:"centrality"`
+		} `json:"nodes"`
+	}
+	require.NoError(t, json.Unmarshal(buf.Bytes(), &doc))
+	f, _ := g.Lookup("m.py::f")
+	require.Equal(t, []string{"in_degree", "out_degree", "pagerank"}, keysOf(doc.Nodes[f].Centrality))
+	require.Equal(t, c.PageRank[f], doc.Nodes[f].Centrality["pagerank"])
 }
 
 func TestWriteDOT(t *testing.T) {

@@ -228,7 +228,7 @@ func Pipeline(ctx context.Context, r task.Runner, root string, opts Options) (*R
 	// Static definitions (spans for masking and line counts; Go's graph for its traces).
 	var lang callgraph.Language = python.New(python.Options{})
 	if kind == task.GoTest {
-		lang = golang.New(golang.Options{IncludeTests: true, ModulePath: mod})
+		lang = golang.New(golang.Options{ModulePath: mod})
 	}
 	g, err := callgraph.Build(ctx, root, []callgraph.Language{lang}, callgraph.BuildOptions{})
 	if err != nil {

@@ -209,7 +209,7 @@ func TestTraceGoFixture(t *testing.T) {
 	root, err := filepath.Abs("testdata/gotrace")
 	require.NoError(t, err)
 	ctx := context.Background()
-	g, err := callgraph.Build(ctx, root, []callgraph.Language{golang.New(golang.Options{IncludeTests: true})}, callgraph.BuildOptions{})
+	g, err := callgraph.Build(ctx, root, []callgraph.Language{golang.New(golang.Options{})}, callgraph.BuildOptions{})
 	require.NoError(t, err)
 	src, err := os.ReadFile(filepath.Join(root, "calc/calc_test.go"))
 	require.NoError(t, err)

@@ -80,7 +80,7 @@
 //     parameter of an exported function the module never calls) gets no edge, as in VTA.
 //   - InterfacesNone leaves interface calls unresolved, and calls through function values
 //     too (except a variable initialised with a function, g := pkg.F; g()).
-//   - InterfacesCHA (or the older Options.CHA) expands an interface call to that method on
+//   - InterfacesCHA expands an interface call to that method on
 //     every named type of the module whose syntactic method set covers the interface and
 //     whose values the code creates (rapid-type-analysis style: composite literals, new,
 //     make, conversions, var declarations); calls through function values are as with

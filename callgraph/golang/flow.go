@@ -119,6 +119,7 @@ type chaKey struct {
 type pendingCall struct {
 	pos    int // index in Analysis.Calls where its edges go
 	caller string
+	file   string // the caller's file
 	line   int
 	site   *ifaceSite
 	dyn    *dynCall
@@ -446,7 +447,7 @@ func (a *analyzer) finishFlow() {
 			resolved = len(targets) > 0 || len(a.dynLits(p.dyn)) > 0
 		}
 		if resolved {
-			a.out.Resolved++
+			a.out.AddResolved(p.file)
 		}
 		for _, g := range targets {
 			calls = append(calls, callgraph.Call{Caller: p.caller, Callee: g.id, Line: p.line})

@@ -31,8 +31,8 @@ func FuzzAnalyze(f *testing.F) {
 	f.Add([]byte("package p\ntype A struct{ A }\nfunc (a A) M() { a.M(); a.A.M() }\ntype B = B\nvar x = x.y()\n"))
 	f.Add([]byte{0xff, 0xfe, 0})
 	f.Add([]byte("package p\ntype I interface{ M() I }\ntype T struct{ i I; s []I }\nfunc (t *T) M() I { t.s = append(t.s, t.i, t); for _, x := range t.s { x.M().M() }; return t.s[0] }\nvar g I = &T{i: &T{}}\n"))
-	cha := New(Options{CHA: true, IncludeTests: true})
-	flow := New(Options{IncludeTests: true})
+	cha := New(Options{Interfaces: InterfacesCHA})
+	flow := New(Options{})
 	f.Fuzz(func(t *testing.T, src []byte) {
 		fe := cha
 		if len(src)%2 == 1 {

@@ -17,19 +17,17 @@ import (
 
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/task"
+	"github.com/faultline-dev/faultline/task/repo"
 )
 
-// Options configure the Go front end. The zero value analyses non-test files and resolves
-// interface method calls by type flow (InterfacesTypeFlow).
+// Options configure the Go front end. The zero value resolves interface method calls by
+// type flow (InterfacesTypeFlow). Whether test files are analysed is the caller's choice
+// (callgraph.BuildOptions.SkipTests for Build): the front end analyses the files it is
+// given.
 type Options struct {
 	// Interfaces selects how calls of interface methods are resolved; the zero value is
 	// InterfacesTypeFlow.
 	Interfaces InterfaceMode
-	// CHA, when set, overrides Interfaces with InterfacesCHA. It is kept for callers written
-	// before Interfaces existed.
-	CHA bool
-	// IncludeTests also claims and analyses _test.go files. Off by default.
-	IncludeTests bool
 	// ModulePath is the module path of the repository root, used when no go.mod file is
 	// handed to Analyze. Without either, import paths are matched to directories by their
 	// longest common suffix.
@@ -71,12 +69,7 @@ func (m InterfaceMode) String() string {
 }
 
 // mode returns the effective interface mode.
-func (o Options) mode() InterfaceMode {
-	if o.CHA {
-		return InterfacesCHA
-	}
-	return o.Interfaces
-}
+func (o Options) mode() InterfaceMode { return o.Interfaces }
 
 // Frontend is the Go language front end. It is safe for concurrent use.
 type Frontend struct {
@@ -96,8 +89,8 @@ var _ callgraph.Language = (*Frontend)(nil)
 // Name returns "go".
 func (*Frontend) Name() string { return "go" }
 
-// Match claims *.go files (without _test.go unless Options.IncludeTests) and go.mod files,
-// which tell the module path. Files under testdata or vendor directories are not claimed,
+// Match claims *.go files (_test.go files too: callgraph.Build leaves them out unless
+// asked) and go.mod files, which tell the module path. Files under testdata or vendor directories are not claimed,
 // as the go command ignores them.
 func (fe *Frontend) Match(p string) bool {
 	for _, el := range strings.Split(path.Dir(p), "/") {
@@ -112,7 +105,7 @@ func (fe *Frontend) Match(p string) bool {
 	if !strings.HasSuffix(base, ".go") || strings.HasPrefix(base, ".") || strings.HasPrefix(base, "_") {
 		return false
 	}
-	return fe.opts.IncludeTests || !strings.HasSuffix(base, "_test.go")
+	return true
 }
 
 // pkg is one package: the files of a directory with the same package clause.
@@ -236,7 +229,7 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 			continue
 		}
 		if path.Base(sf.Path) == "go.mod" {
-			if mp := modulePath(sf.Src); mp != "" {
+			if mp := repo.ParseGoMod(sf.Src).Path; mp != "" {
 				mods = append(mods, module{dir: path.Dir(sf.Path), path: mp})
 			}
 			continue
@@ -496,26 +489,6 @@ func hasRootModule(mods []module) bool {
 		}
 	}
 	return false
-}
-
-// modulePath returns the path of a go.mod's module directive.
-func modulePath(src []byte) string {
-	for _, line := range strings.Split(string(src), "\n") {
-		line = strings.TrimSpace(line)
-		if i := strings.Index(line, "//"); i >= 0 {
-			line = strings.TrimSpace(line[:i])
-		}
-		rest, ok := strings.CutPrefix(line, "module")
-		if !ok || rest == "" || (rest[0] != ' ' && rest[0] != '\t' && rest[0] != '"') {
-			continue
-		}
-		rest = strings.TrimSpace(rest)
-		if u, err := strconv.Unquote(rest); err == nil {
-			return u
-		}
-		return rest
-	}
-	return ""
 }
 
 // packageName returns a file's package clause name.

@@ -18,13 +18,23 @@ import (
 	"github.com/faultline-dev/faultline/task"
 )
 
-// loadTree reads every file under root as SourceFiles with root-relative slash paths.
+// loadTree reads every file under root but test files (the expectations below are for
+// the code under test, as a build with BuildOptions.SkipTests sees it) as SourceFiles
+// with root-relative slash paths.
 func loadTree(t testing.TB, root string) []callgraph.SourceFile {
+	return loadFiles(t, root, false)
+}
+
+// loadFiles reads the files under root, test files too when tests is set.
+func loadFiles(t testing.TB, root string, tests bool) []callgraph.SourceFile {
 	t.Helper()
 	var files []callgraph.SourceFile
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
+		}
+		if !tests && callgraph.IsTestPath(filepath.ToSlash(p)) {
+			return nil
 		}
 		src, err := os.ReadFile(p)
 		if err != nil {
@@ -96,8 +106,13 @@ var shopCHAEdges = []string{
 }
 
 func analyzeShop(t *testing.T, opts Options) (*callgraph.Analysis, []callgraph.SourceFile) {
+	return analyzeShopFiles(t, opts, false)
+}
+
+// analyzeShopFiles analyses the shop fixture, its test files too when tests is set.
+func analyzeShopFiles(t *testing.T, opts Options, tests bool) (*callgraph.Analysis, []callgraph.SourceFile) {
 	t.Helper()
-	files := loadTree(t, filepath.Join("testdata", "shop"))
+	files := loadFiles(t, filepath.Join("testdata", "shop"), tests)
 	a, err := New(opts).Analyze(context.Background(), files)
 	require.NoError(t, err)
 	require.Empty(t, a.Errors)
@@ -120,13 +135,13 @@ func TestShopEdges(t *testing.T) {
 		assert.Equal(t, a.CallSites, a.Resolved+a.Unresolved)
 	})
 	t.Run("cha", func(t *testing.T) {
-		a, _ := analyzeShop(t, Options{CHA: true})
+		a, _ := analyzeShop(t, Options{Interfaces: InterfacesCHA})
 		want := append(append([]string(nil), shopEdges...), shopCHAEdges...)
 		sort.Strings(want)
 		assert.Equal(t, want, edgeSet(a))
 	})
 	t.Run("tests", func(t *testing.T) {
-		a, _ := analyzeShop(t, Options{IncludeTests: true, Interfaces: InterfacesNone})
+		a, _ := analyzeShopFiles(t, Options{Interfaces: InterfacesNone}, true)
 		got := edgeSet(a)
 		for _, e := range []string{
 			"store/store_test.go::TestAdd -> " + storeGo + "New",
@@ -238,12 +253,11 @@ func TestMatch(t *testing.T) {
 	fe := New(Options{})
 	for p, want := range map[string]bool{
 		"a.go": true, "x/y/b.go": true, "go.mod": true, "x/go.mod": true,
-		"a_test.go": false, "a.py": false, "testdata/a.go": false, "vendor/x/a.go": false,
+		"a_test.go": true, "a.py": false, "testdata/a.go": false, "vendor/x/a.go": false,
 		"x/.hidden.go": false, "x/_skip.go": false, "x/a.golden": false,
 	} {
 		assert.Equal(t, want, fe.Match(p), p)
 	}
-	assert.True(t, New(Options{IncludeTests: true}).Match("a_test.go"))
 	assert.Equal(t, "go", fe.Name())
 }
 
@@ -292,7 +306,7 @@ func TestConcurrentDeterministic(t *testing.T) {
 	files := loadTree(t, filepath.Join("testdata", "shop"))
 	for _, mode := range []InterfaceMode{InterfacesCHA, InterfacesTypeFlow} {
 		t.Run(mode.String(), func(t *testing.T) {
-			fetest.ConcurrentSame(t, New(Options{Interfaces: mode, IncludeTests: true}), files, 8)
+			fetest.ConcurrentSame(t, New(Options{Interfaces: mode}), files, 8)
 		})
 	}
 }

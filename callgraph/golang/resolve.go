@@ -537,7 +537,8 @@ func (w *walker) call(site, fx, at *node, sc *scope) {
 		return
 	}
 	out := w.a.out
-	out.CallSites++
+	file := out.Definitions[w.caller].File
+	out.AddSite(file)
 	fns, folded := w.callee(fx, sc)
 	if folded && w.flowing() && site.Type == "call_expression" {
 		// A call of a variable holding a function literal: no edge, but its arguments
@@ -552,7 +553,7 @@ func (w *walker) call(site, fx, at *node, sc *scope) {
 			if at != nil {
 				line = lineOf(at)
 			}
-			p := pendingCall{pos: len(out.Calls), caller: out.Definitions[w.caller].ID, line: line}
+			p := pendingCall{pos: len(out.Calls), caller: out.Definitions[w.caller].ID, file: file, line: line}
 			if p.site = w.ifaceCall(fx, sc, true); p.site == nil && site.Type == "call_expression" {
 				p.dyn = w.dynamicCall(site, sc)
 			}
@@ -562,7 +563,7 @@ func (w *walker) call(site, fx, at *node, sc *scope) {
 		}
 		return
 	}
-	out.Resolved++
+	out.AddResolved(file)
 	line := lineOf(site)
 	if at != nil {
 		line = lineOf(at)
@@ -909,7 +910,7 @@ func ifaceMethods(t *typ, into map[string]bool, depth int, ar ...map[string]arit
 	}
 }
 
-// ifaceTargets expands a call of method name through interface type t (Options.CHA).
+// ifaceTargets expands a call of method name through interface type t (InterfacesCHA).
 func (a *analyzer) ifaceTargets(t *typ, name string) []*fn {
 	if a.fe.opts.mode() != InterfacesCHA {
 		return nil
@@ -917,7 +918,7 @@ func (a *analyzer) ifaceTargets(t *typ, name string) []*fn {
 	return a.memoCHA(chaKey{it: t, name: name}, func() []*fn { return a.ifaceTargetsUncached(t, name) })
 }
 
-// memoCHA caches the expansion of an interface method (Options.CHA): the implementation
+// memoCHA caches the expansion of an interface method (InterfacesCHA): the implementation
 // checks compare signatures, which is too slow to repeat at every call site.
 func (a *analyzer) memoCHA(k chaKey, compute func() []*fn) []*fn {
 	if fns, ok := a.chaMemo[k]; ok {

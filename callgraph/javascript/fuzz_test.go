@@ -41,7 +41,7 @@ func FuzzAnalyze(f *testing.F) {
 		}
 		f.Add(src)
 	}
-	fe := New(Options{IncludeTests: true})
+	fe := New(Options{})
 	f.Fuzz(func(t *testing.T, src []byte) {
 		a, err := fe.Analyze(context.Background(), []callgraph.SourceFile{
 			{Path: "x/a.js", Src: src},

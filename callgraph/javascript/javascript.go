@@ -23,9 +23,6 @@ type Options struct {
 	// NoTypeScript leaves *.ts, *.tsx, *.mts and *.cts files unclaimed. By default they are
 	// analysed with the TypeScript grammars, together with the JavaScript files.
 	NoTypeScript bool
-	// IncludeTests also claims files named *.test.js / *.spec.js and files under
-	// __tests__ directories. Off by default.
-	IncludeTests bool
 }
 
 // Frontend is the JavaScript language front end. It is safe for concurrent use.
@@ -72,8 +69,8 @@ func (*Frontend) Name() string { return "javascript" }
 var extensions = []string{".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts"}
 
 // Match claims *.js, *.mjs, *.cjs, *.jsx and (unless Options.NoTypeScript) *.ts, *.tsx,
-// *.mts and *.cts files outside node_modules; test files only with Options.IncludeTests;
-// minified *.min.js files and *.d.ts declaration files never.
+// *.mts and *.cts files outside node_modules, test files included (callgraph.Build leaves
+// them out unless asked); minified *.min.js files and *.d.ts declaration files never.
 func (fe *Frontend) Match(p string) bool {
 	ext := path.Ext(p)
 	ok := false
@@ -86,17 +83,10 @@ func (fe *Frontend) Match(p string) bool {
 	if fe.opts.NoTypeScript && languageOf(p) == "typescript" {
 		return false
 	}
-	base := strings.TrimSuffix(path.Base(p), ext)
 	for _, el := range strings.Split(path.Dir(p), "/") {
 		if el == "node_modules" {
 			return false
 		}
-		if el == "__tests__" && !fe.opts.IncludeTests {
-			return false
-		}
-	}
-	if !fe.opts.IncludeTests && (strings.HasSuffix(base, ".test") || strings.HasSuffix(base, ".spec")) {
-		return false
 	}
 	return true
 }

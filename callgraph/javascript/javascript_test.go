@@ -246,11 +246,10 @@ func TestMatch(t *testing.T) {
 	fe := New(Options{})
 	for p, want := range map[string]bool{
 		"a.js": true, "x/b.mjs": true, "c.cjs": true, "d.jsx": true, "a.ts": true, "b.tsx": true, "c.d.ts": false, "a.min.js": false,
-		"node_modules/x/a.js": false, "a.test.js": false, "x/__tests__/a.js": false, "a.json": false,
+		"node_modules/x/a.js": false, "a.test.js": true, "x/__tests__/a.js": true, "a.spec.js": true, "a.json": false,
 	} {
 		assert.Equal(t, want, fe.Match(p), p)
 	}
-	assert.True(t, New(Options{IncludeTests: true}).Match("a.spec.js"))
 	assert.False(t, New(Options{NoTypeScript: true}).Match("a.ts"))
 	assert.Equal(t, "javascript", fe.Name())
 }

@@ -485,12 +485,12 @@ func (a *analyzer) parentOf(c *class) *class {
 
 // resolve resolves one call site and records its edges.
 func (a *analyzer) resolve(f *file, cs callSite) {
-	a.out.CallSites++
+	a.out.AddSite(f.path)
 	target, folded := a.callee(cs.n, cs.sc, cs.cls, 0)
 	if target == nil && !folded {
 		return
 	}
-	a.out.Resolved++
+	a.out.AddResolved(f.path)
 	if target == nil {
 		return
 	}

@@ -329,9 +329,9 @@ func (fe *Frontend) report(infos []*fileInfo, res []resolution) *callgraph.Analy
 		if rs.site.implicit && len(rs.targets) == 0 {
 			continue // an implicit protocol call that reaches no project code is not counted
 		}
-		a.CallSites++
+		a.AddSite(rs.site.caller.file.path)
 		if len(rs.targets) > 0 {
-			a.Resolved++
+			a.AddResolved(rs.site.caller.file.path)
 		}
 		if rs.site.caller.fn.Kind == task.KindModule {
 			hasModuleCalls[rs.site.caller.file] = true

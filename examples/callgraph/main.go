@@ -21,22 +21,32 @@
 //	                          values reach the receiver (typeflow, default), to every
 //	                          implementation the code creates (cha), or not at all
 //	-cha                      Go: same as -interfaces cha
-//	-skip-tests               leave test files out
+//	-skip-tests               leave test files out (every language: they are analysed by
+//	                          default)
 //	-include-modules          rank module pseudo-nodes too
 //	-repo DIR                 the directory (instead of the positional argument)
 //	-out FILE                 write the output to FILE, whole or not at all (default -,
 //	                          stdout)
 //
+// DIR may be a project's root or any directory inside it — a Python package directory, a
+// Go module's subdirectory: callgraph.Build finds the project (task/repo's rules), analyses
+// from its root so imports resolve as the project's own do, and keeps the graph of DIR. The
+// root chosen and why is printed on stderr and recorded in the output's "project".
+//
 // The JSON output is callgraph.Report:
 //
-//	{"nodes":[{"id","file","name","kind","line","end_line",
+//	{"project":{"root","target","lang","include","module","reason",...},
+//	 "nodes":[{"id","file","name","kind","line","end_line",
 //	           "metrics":{"code_lines","cyclomatic","halstead_volume","halstead_difficulty","nesting"},
 //	           "centrality":{"harmonic","distance_discount","pagerank","betweenness","in_degree","out_degree"}}],
 //	 "edges":[{"caller","callee","lines":[...]}],
 //	 "stats":{"files","functions","calls","resolved","unresolved","parse_errors"}}
 //
-// where file is the slash path relative to DIR and name the qualified name. Files that
-// were skipped and files with syntax errors are reported on stderr, with progress. It
+// where file is the slash path relative to DIR and name the qualified name; a module
+// pseudo-node has no "centrality" unless -include-modules. Calls, resolved and unresolved
+// count the call sites of everything analysed (the project's root, which may hold more than
+// DIR). Files that were skipped and files with syntax errors are reported on stderr, with
+// progress. It
 // follows the convention of internal/cli: flags are checked before any work (a bad one
 // exits 2 naming it), -h exits 0, and SIGINT/SIGTERM stop it with status 130/143.
 package main
@@ -126,9 +136,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	default:
 		return usage("unknown -interfaces %q (want typeflow, cha or none)", *ifaces)
 	}
+	if *cha {
+		imode = golang.InterfacesCHA
+	}
 	py := python.New(python.Options{UniqueNameFallback: *uniqueNames})
-	gofe := golang.New(golang.Options{Interfaces: imode, CHA: *cha, IncludeTests: !*skipTests})
-	js := javascript.New(javascript.Options{IncludeTests: !*skipTests})
+	gofe := golang.New(golang.Options{Interfaces: imode})
+	js := javascript.New(javascript.Options{})
 	var langs []callgraph.Language
 	switch *lang {
 	case "auto":
@@ -151,6 +164,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
+	}
+	if p := g.Project(); p != nil {
+		what := "the whole root"
+		if p.Target != "." {
+			what = p.Target
+		}
+		fmt.Fprintf(stderr, "callgraph: analysed from %s (%s); the graph holds %s\n", p.Root, p.Reason, what)
 	}
 	for _, s := range g.Stats().Skipped {
 		if s.Reason != callgraph.SkipTest {
@@ -179,7 +199,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *format == "dot" {
 		err = g.WriteDOT(out, c)
 	} else {
-		err = g.WriteJSON(out, c, mode)
+		err = g.WriteJSON(out, c)
 	}
 	if err == nil {
 		err = out.Commit()

@@ -78,16 +78,18 @@ func TestJSONOnMixedFixture(t *testing.T) {
 	// Hand-computed on the 14-node centrality graph (module node excluded): main reaches
 	// __init__ and checkout at 1, total and discount at 2, price at 3.
 	m := byID["shop/cart.py::main"].Centrality
-	require.InDelta(t, (1+1+0.5+0.5+1.0/3)/13, m.Harmonic, 1e-12)
-	require.InDelta(t, 0.5+0.5+0.25+0.25+0.125, m.DistanceDiscount, 1e-12)
+	require.InDelta(t, (1+1+0.5+0.5+1.0/3)/13, *m.Harmonic, 1e-12)
+	require.InDelta(t, 0.5+0.5+0.25+0.25+0.125, *m.DistanceDiscount, 1e-12)
 	require.Equal(t, 0, m.InDegree)
 	require.Equal(t, 2, m.OutDegree)
-	require.InDelta(t, 3, byID["shop/cart.py::Cart.checkout"].Centrality.Betweenness, 1e-12)
-	require.InDelta(t, 2, byID["shop/cart.py::Cart.total"].Centrality.Betweenness, 1e-12)
-	require.Zero(t, byID["shop/cart.py::<module>"].Centrality.PageRank)
+	require.InDelta(t, 3, *byID["shop/cart.py::Cart.checkout"].Centrality.Betweenness, 1e-12)
+	require.InDelta(t, 2, *byID["shop/cart.py::Cart.total"].Centrality.Betweenness, 1e-12)
+	require.Nil(t, byID["shop/cart.py::<module>"].Centrality, "no centrality for a module node, rather than zeros")
 	var sum float64
 	for _, n := range r.Nodes {
-		sum += n.Centrality.PageRank
+		if n.Centrality != nil {
+			sum += *n.Centrality.PageRank
+		}
 	}
 	require.InDelta(t, 1, sum, 1e-9)
 
@@ -95,14 +97,14 @@ func TestJSONOnMixedFixture(t *testing.T) {
 	out, stderr, code = runCLI(t, "-skip-tests", "-compat", "breakpoint", fixture)
 	require.Equal(t, 0, code, stderr)
 	_, bp := decode(t, out)
-	require.InDelta(t, 0.8+0.8+0.64+0.64+0.512, bp["shop/cart.py::main"].Centrality.DistanceDiscount, 1e-12)
+	require.InDelta(t, 0.8+0.8+0.64+0.64+0.512, *bp["shop/cart.py::main"].Centrality.DistanceDiscount, 1e-12)
 	require.Equal(t, 4, bp["shop/cart.py::Cart.checkout"].Metrics.CodeLines)
-	require.InDelta(t, 3.0/(13*12), bp["shop/cart.py::Cart.checkout"].Centrality.Betweenness, 1e-12)
+	require.InDelta(t, 3.0/(13*12), *bp["shop/cart.py::Cart.checkout"].Centrality.Betweenness, 1e-12)
 
 	out, stderr, code = runCLI(t, "-skip-tests", "-alpha", "0.25", "-include-modules", fixture)
 	require.Equal(t, 0, code, stderr)
 	_, al := decode(t, out)
-	require.InDelta(t, 0.25+0.25+0.0625+0.0625+0.015625, al["shop/cart.py::main"].Centrality.DistanceDiscount, 1e-12)
+	require.InDelta(t, 0.25+0.25+0.0625+0.0625+0.015625, *al["shop/cart.py::main"].Centrality.DistanceDiscount, 1e-12)
 	require.Equal(t, 1, al["shop/cart.py::main"].Centrality.InDegree, "the module node now counts")
 }
 
@@ -125,8 +127,8 @@ func TestLanguagesAndTests(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	r, byID = decode(t, out)
 	require.Len(t, r.Nodes, 3)
-	require.InDelta(t, (1+0.5)/2, byID["web/format.js::line"].Centrality.Harmonic, 1e-12)
-	require.InDelta(t, 1, byID["web/format.js::money"].Centrality.Betweenness, 1e-12)
+	require.InDelta(t, (1+0.5)/2, *byID["web/format.js::line"].Centrality.Harmonic, 1e-12)
+	require.InDelta(t, 1, *byID["web/format.js::money"].Centrality.Betweenness, 1e-12)
 }
 
 // TestInterfaceModes: Total's call x.Area() reaches Square.Area by type flow (only squares
@@ -221,4 +223,38 @@ func TestRepoFlagAndOut(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, positional, string(b))
 	require.Contains(t, stderr, "callgraph: building the call graph of "+fixture)
+}
+
+// A package directory pointed at with -repo is analysed from its import root: the chosen
+// root is said on stderr and recorded in the output, IDs stay relative to the directory.
+func TestPackageDirectory(t *testing.T) {
+	site := filepath.Join(t.TempDir(), "dist-packages")
+	for name, body := range map[string]string{
+		"pkg/__init__.py": "from pkg import util\n",
+		"pkg/util.py":     "def f():\n    return 1\n",
+		"pkg/use.py":      "import pkg as p\n\ndef g():\n    return p.util.f()\n",
+		"other/x.py":      "def x():\n    pass\n",
+	} {
+		p := filepath.Join(site, filepath.FromSlash(name))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
+	}
+	realSite, err := filepath.EvalSymlinks(site)
+	require.NoError(t, err)
+	for _, args := range [][]string{{"-repo", filepath.Join(site, "pkg")}, {filepath.Join(site, "pkg")}} {
+		out, stderr, code := runCLI(t, append([]string{"-lang", "python"}, args...)...)
+		require.Equal(t, 0, code, stderr)
+		require.Contains(t, stderr, "callgraph: analysed from "+realSite+" (an installed package")
+		require.Contains(t, stderr, "the graph holds pkg")
+		r, byID := decode(t, out)
+		require.NotNil(t, r.Project)
+		require.Equal(t, realSite, r.Project.Root)
+		require.Equal(t, "pkg", r.Project.Target)
+		require.Contains(t, byID, "use.py::g")
+		var edges []string
+		for _, e := range r.Edges {
+			edges = append(edges, e.Caller+" -> "+e.Callee)
+		}
+		require.Contains(t, edges, "use.py::g -> util.py::f", "import pkg as p; p.util.f()")
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -151,7 +152,10 @@ func definitions(ctx context.Context, byLang map[string][]callgraph.SourceFile, 
 		}
 		var fe callgraph.Language = python.New(python.Options{})
 		if lang == "go" {
-			fe = golang.New(golang.Options{IncludeTests: goTests})
+			fe = golang.New(golang.Options{})
+			if !goTests {
+				files = slices.DeleteFunc(slices.Clone(files), func(f callgraph.SourceFile) bool { return strings.HasSuffix(f.Path, "_test.go") })
+			}
 		}
 		an, err := fe.Analyze(ctx, files)
 		if err != nil {
