@@ -25,7 +25,9 @@ func Example() {
 	g, _ := callgraph.Build(ctx, repo, []callgraph.Language{golang.New(golang.Options{})}, callgraph.BuildOptions{SkipTests: true})
 	cent, _ := g.Centrality(ctx, callgraph.CentralityOptions{})
 
-	runner := sandbox.NewLocal(sandbox.Options{})
+	// Cap each test run's memory: a corrupted function can loop allocating, and a run that
+	// fails at 1 GiB fails the same way it would at the 8 GiB default, minutes sooner.
+	runner := sandbox.NewLocal(sandbox.Options{Limits: task.Limits{MemoryBytes: 1 << 30}})
 	defer runner.Close()
 	req := task.RunRequest{Root: repo, Kind: task.GoTest}
 	base, _ := sandbox.Baseline(ctx, runner, req, 2)

@@ -20,7 +20,10 @@ import (
 // sample is the example module's test fixture, shared by the package's tests: one local
 // runner, one result cache over it (content-keyed, so a tree validated by one test is
 // served to another from the cache, with the same report a fresh run gives) and one
-// baseline, made by the first test that asks and closed by TestMain.
+// baseline, made by the first test that asks and closed by TestMain. The runner caps each
+// run's address space at sampleMemory: some corruptions of the sample loop allocating
+// (MonthlyTotals with a stubbed next), and under the 8 GiB default each such run, with its
+// re-runs, took minutes to reach it; with the cap they fail the same way in seconds.
 var sample struct {
 	once   sync.Once
 	local  *sandbox.Local
@@ -29,6 +32,9 @@ var sample struct {
 	req    task.RunRequest
 	err    error
 }
+
+// sampleMemory is the address-space limit of the sample's test runs (see sample).
+const sampleMemory = 1 << 30
 
 func TestMain(m *testing.M) {
 	code := m.Run()
@@ -51,7 +57,7 @@ func sampleRun(t *testing.T) (task.Runner, Baseline, task.RunRequest) {
 			sample.err = err
 			return
 		}
-		sample.local = sandbox.NewLocal(sandbox.Options{})
+		sample.local = sandbox.NewLocal(sandbox.Options{Limits: task.Limits{MemoryBytes: sampleMemory}})
 		sample.req = task.RunRequest{Root: root, Kind: task.GoTest}
 		b, err := sandbox.Baseline(context.Background(), sample.local, sample.req, 2)
 		if err != nil {

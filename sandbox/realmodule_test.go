@@ -23,6 +23,15 @@ import (
 // modules from the module proxy (CI sets it): each needs `go mod download` and a few minutes.
 const RealModulesEnv = "FAULTLINE_ACCEPTANCE"
 
+// acceptance skips t unless RealModulesEnv is set; why says what makes t an acceptance run
+// (a real repository, minutes of test runs).
+func acceptance(t testing.TB, why string) {
+	t.Helper()
+	if os.Getenv(RealModulesEnv) == "" {
+		t.Skipf("%s: set %s=1 to run it (CI does)", why, RealModulesEnv)
+	}
+}
+
 // A realModule is a module from the module proxy with one function to corrupt so that the
 // tests calling it panic.
 type realModule struct {
@@ -81,9 +90,7 @@ func corruptFunc(t *testing.T, file, fn string) []byte {
 // panic and take the test binary down, and checks that every test still gets the verdict it
 // gets when run alone (a deterministic sample of them, run alone with the bare go command).
 func TestRealModulesPanics(t *testing.T) {
-	if os.Getenv(RealModulesEnv) == "" {
-		t.Skipf("set %s=1 to run the acceptance test on real modules from the module proxy", RealModulesEnv)
-	}
+	acceptance(t, "runs the tests of real modules from the module proxy")
 	needGo(t)
 	l := NewLocal(Options{Env: []string{"GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off"}, Concurrency: 1})
 	defer l.Close()

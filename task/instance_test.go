@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -348,7 +347,7 @@ func breakpointFixture(t *testing.T) (BreakpointProblem, []byte, []byte) {
 		src = data
 	} else {
 		path = "bufio/bufio.go"
-		if src, err = os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "bufio", "bufio.go")); err != nil {
+		if src, err = os.ReadFile(filepath.Join(goRoot(t), "src", "bufio", "bufio.go")); err != nil {
 			t.Skip("no real source available")
 		}
 	}

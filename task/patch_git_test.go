@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -136,7 +135,18 @@ func realSources(t *testing.T) string {
 	if st, err := os.Stat("/usr/lib/python3/dist-packages/simplejson"); err == nil && st.IsDir() {
 		return "/usr/lib/python3/dist-packages/simplejson"
 	}
-	return filepath.Join(runtime.GOROOT(), "src", "bufio")
+	return filepath.Join(goRoot(t), "src", "bufio")
+}
+
+// goRoot returns the GOROOT of the go command on PATH (the tests' fallback source of real
+// third-party files), skipping t when there is none.
+func goRoot(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil || len(bytes.TrimSpace(out)) == 0 {
+		t.Skipf("go env GOROOT: %v", err)
+	}
+	return string(bytes.TrimSpace(out))
 }
 
 // editLines rewrites a text deterministically: it modifies every 17th line, inserts a line

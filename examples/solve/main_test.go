@@ -29,7 +29,9 @@ import (
 const sample = "../sample"
 
 // sampleTasks generates two REMOVE and two DISCOVERY tasks from the sample with
-// corrupt.Generate and writes them as JSONL.
+// corrupt.Generate and writes them as JSONL. Its runs are capped at 1 GiB of address
+// space: some corruptions of the sample loop allocating, and under the 8 GiB default each
+// took minutes to fail the way it fails at 1 GiB in seconds.
 func sampleTasks(t *testing.T) (string, []task.BreakpointProblem) {
 	t.Helper()
 	ctx := context.Background()
@@ -37,7 +39,7 @@ func sampleTasks(t *testing.T) (string, []task.BreakpointProblem) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := sandbox.NewLocal(sandbox.Options{})
+	r := sandbox.NewLocal(sandbox.Options{Limits: task.Limits{MemoryBytes: 1 << 30}})
 	t.Cleanup(func() { r.Close() })
 	cached := sandbox.NewCache(r, sandbox.CacheOptions{})
 	req := task.RunRequest{Root: root, Kind: task.GoTest}

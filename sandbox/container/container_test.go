@@ -34,6 +34,15 @@ func needDocker(t testing.TB, image string) *Runner {
 	return r
 }
 
+// acceptance skips t unless FAULTLINE_ACCEPTANCE is set (CI sets it); why says what makes t
+// an acceptance run (a real repository, minutes of test runs).
+func acceptance(t testing.TB, why string) {
+	t.Helper()
+	if os.Getenv("FAULTLINE_ACCEPTANCE") == "" {
+		t.Skipf("%s: set FAULTLINE_ACCEPTANCE=1 to run it (CI does)", why)
+	}
+}
+
 func copyDir(t testing.TB, src string) string {
 	dst := filepath.Join(t.TempDir(), filepath.Base(src))
 	cmd := exec.Command("cp", "-a", src, dst)
@@ -211,6 +220,7 @@ func TestMissingImage(t *testing.T) {
 // resolves offline) in the Go image with the host module cache mounted read-only, and checks
 // the verdicts against the local runner's.
 func TestDockerGoDiff(t *testing.T) {
+	acceptance(t, "runs the tests of github.com/sergi/go-diff, a real repository, in Docker")
 	needDocker(t, GoImage)
 	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
 	if err != nil {

@@ -23,6 +23,7 @@ import (
 
 	"github.com/faultline-dev/faultline/bench/internal/alone"
 	"github.com/faultline-dev/faultline/bench/internal/fstree"
+	"github.com/faultline-dev/faultline/bench/internal/twice"
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/callgraph/golang"
 	"github.com/faultline-dev/faultline/corrupt"
@@ -330,9 +331,7 @@ var RealModules = []Module{
 // RealModules and checks every task's FAIL_TO_PASS, and a sample of its PASS_TO_PASS,
 // against the tests run alone.
 func TestRealModules(t *testing.T) {
-	if os.Getenv("FAULTLINE_ACCEPTANCE") == "" {
-		t.Skip("an acceptance run on real modules: set FAULTLINE_ACCEPTANCE=1 (CI does)")
-	}
+	twice.Skip(t)
 	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
 	if err != nil {
 		t.Skipf("go env GOMODCACHE: %v", err)

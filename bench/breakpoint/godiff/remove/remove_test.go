@@ -6,9 +6,11 @@ import (
 	"testing"
 
 	"github.com/faultline-dev/faultline/bench/breakpoint"
+	"github.com/faultline-dev/faultline/bench/internal/twice"
 	"github.com/faultline-dev/faultline/corrupt"
 )
 
 func TestGoDiffRemove(t *testing.T) {
+	twice.Skip(t)
 	breakpoint.Run(t, breakpoint.GoDiff(t), corrupt.Remove)
 }
