@@ -65,9 +65,16 @@
 // on the masked tree without the F2P file, and the original code passes everything.
 // For Go, a test file calling removed functions no longer compiles; that build failure is
 // how its tests fail (VerifyRequest.BuildFailureFails), and the masking loop checks that
-// the package builds without the F2P file. ScoreRun scores a repair attempt: resolved
-// when the F2P tests all pass and every P2P run passes, and the pass rate of the F2P test
-// cases (PASSED or XFAIL).
+// the package builds without the F2P file.
+//
+// A repair attempt is scored by metrics.FeatureBench, the one FeatureBench scorer of the
+// module (ScoreLevel2 uses it for Level 2 attempts): resolved when the F2P run and every
+// P2P run exit clean and every F2P case passes, and the pass rate of the F2P cases
+// (PASSED or XFAIL; an XPASS does not pass). Post-verification's own measure, PassRate, is
+// a different question — how much of the F2P file still passes on the masked code, where
+// any passing outcome counts against the mask — and stays here. extract imports metrics
+// for this alone (the dependency policy allows that one edge) so that a score computed
+// while building instances and one computed by an evaluator cannot disagree.
 //
 // # Time limits and the date filter
 //

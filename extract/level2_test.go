@@ -297,7 +297,7 @@ func TestScoreLevel2(t *testing.T) {
 	s, rep, err := ScoreLevel2(ctx, r, req, env.Solution)
 	require.NoError(t, err)
 	require.True(t, s.Resolved, "%+v %s", s, rep.Detail)
-	require.Equal(t, 4, s.F2PPassed)
+	require.Equal(t, 4, s.Passed)
 
 	// Only area is right: test_area passes; Square is missing.
 	partial := task.Overlay{"agent_code/__init__.py": {Data: []byte("def area(side):\n    return side * side\n")},
@@ -305,14 +305,14 @@ func TestScoreLevel2(t *testing.T) {
 	s, rep, err = ScoreLevel2(ctx, r, req, partial)
 	require.NoError(t, err)
 	require.False(t, s.Resolved)
-	require.Equal(t, 4, s.F2PTotal)
-	require.Zero(t, s.F2PPassed, "the module-level import of Square fails: %s", rep.State)
+	require.Equal(t, 4, s.Total)
+	require.Zero(t, s.Passed, "the module-level import of Square fails: %s", rep.State)
 
 	partial["agent_code/shapes.py"] = task.Change{Data: []byte("from agent_code import area\n\n\nclass Square:\n    def __init__(self, side):\n        self.side = side\n")}
 	s, _, err = ScoreLevel2(ctx, r, req, partial)
 	require.NoError(t, err)
 	require.False(t, s.Resolved)
-	require.Equal(t, 1, s.F2PPassed, "test_area passes, the agent's own test file was replaced")
+	require.Equal(t, 1, s.Passed, "test_area passes, the agent's own test file was replaced")
 	require.InDelta(t, 0.25, s.PassRate, 1e-12)
 
 	s, _, err = ScoreLevel2(ctx, r, req, nil)
