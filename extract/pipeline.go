@@ -30,8 +30,9 @@ type Options struct {
 	// Kind is the test framework; default task.GoTest when the root has a go.mod file,
 	// else task.Pytest.
 	Kind task.TestKind
-	// Seed drives every random choice (budgets, P2P sampling).
-	Seed int64
+	// Seed drives every random choice (budgets, P2P sampling). It is a uint64, math/rand/v2's
+	// seed type, as in corrupt, compose and task.
+	Seed uint64
 	// N stops after N accepted instances (0: no limit).
 	N int
 	// MinTests is the least number of tests an F2P file needs (default 1).
@@ -328,10 +329,10 @@ func traceLen(t *Trace) int {
 
 // itemSeed derives an item's seed from the run's seed and the test file, so an item does
 // not depend on which others were tried before it.
-func itemSeed(seed int64, file string) uint64 {
+func itemSeed(seed uint64, file string) uint64 {
 	h := fnv.New64a()
 	h.Write([]byte(file))
-	return uint64(seed) ^ h.Sum64()
+	return seed ^ h.Sum64()
 }
 
 func selection(kind task.TestKind, tf *testFileInfo) task.Selection {

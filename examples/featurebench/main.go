@@ -68,7 +68,7 @@ type config struct {
 	root, out, name, commit, python, pkg, check string
 	n, jobs                                     int
 	levels                                      []int
-	seed                                        int64
+	seed                                        uint64
 	env                                         cli.EnvFlag
 	useLLM                                      bool
 	client                                      *llm.Client
@@ -120,7 +120,7 @@ func parse(args []string, stderr io.Writer) (config, int) {
 	fs.StringVar(&repo, "repo", "", "repository `DIR` whose tests pass (required; never modified)")
 	fs.StringVar(&c.out, "out", "", "output `DIR` for instance directories and instances.jsonl (required; outside the repository)")
 	fs.IntVar(&c.n, "n", 5, "stop after N ≥ 0 accepted instances (0: try every test file)")
-	fs.Int64Var(&c.seed, "seed", 1, "random seed (same seed, same instances)")
+	fs.Uint64Var(&c.seed, "seed", 1, "random seed (same seed, same instances)")
 	level := fs.String("level", "1", "instance `levels`: 1 (inside the masked repository), 2 (from scratch) or 1,2")
 	fs.StringVar(&c.pkg, "package", "agent_code", "Level 2: the `name` a Python solution package is renamed to (empty keeps it)")
 	fs.StringVar(&c.name, "name", "", "repository name `owner/repo` (default local/<directory name>)")

@@ -118,6 +118,7 @@ func TestBadFlags(t *testing.T) {
 		{"timeout negative", append(ok, "-timeout", "-1m"), "-timeout -1m0s"},
 		{"n negative", append(ok, "-n", "-3"), "-n -3"},
 		{"jobs negative", append(ok, "-jobs", "-1"), "-jobs -1"},
+		{"seed negative", append(ok, "-seed", "-1"), `invalid value "-1" for flag -seed`},
 		{"bad env", append(ok, "-env", "NOEQUALS"), `want KEY=VALUE, got "NOEQUALS"`},
 		{"python missing", append(ok, "-python", "/nonexistent/python3"), "-python /nonexistent/python3"},
 		{"llm unconfigured", append(ok, "-llm"), "-llm: llm: no endpoint configured"},
