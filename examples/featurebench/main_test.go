@@ -70,6 +70,13 @@ func TestRunWritesInstances(t *testing.T) {
 		require.Len(t, insts[0].FailToPass, 4)
 		require.NotEmpty(t, insts[0].PassToPass)
 		require.Contains(t, insts[0].Patch, "def circle_area(r):")
+		checkMirror(t, out)
+		// -commit names the source commit (the directory is not a git checkout, so no
+		// subdirectory is known); the seed is recorded.
+		require.Equal(t, `"0123456789abcdef0123456789abcdef01234567"`, string(insts[0].Extra["source_commit"]))
+		require.NotContains(t, insts[0].Extra, "source_subdir")
+		require.Equal(t, "7", string(insts[0].Extra["seed"]))
+		require.Contains(t, stderr.String(), "featurebench: project root "+repo+", python: ")
 		outs = append(outs, tree)
 	}
 	require.Equal(t, outs[0], outs[1], "same seed, byte-identical instances")
@@ -185,9 +192,16 @@ func TestRunAfter(t *testing.T) {
 	common := []string{"-repo", repo, "-n", "1", "-seed", "7", "-python", "/usr/bin/python3"}
 
 	var stdout, stderr bytes.Buffer
-	code := run(ctx, append(common, "-out", t.TempDir(), "-after", "2024-02-01", "-test-timeout", "30s"), &stdout, &stderr)
+	outDir := t.TempDir()
+	code := run(ctx, append(common, "-out", outDir, "-after", "2024-02-01", "-test-timeout", "30s"), &stdout, &stderr)
 	require.Equal(t, 0, code, stderr.String())
 	require.Len(t, strings.Fields(stdout.String()), 1, stderr.String())
+	// A git checkout: the instance records the commit and the root's place in the work tree.
+	head := strings.TrimSpace(git(t, repo, "rev-parse", "HEAD"))
+	insts := checkMirror(t, outDir)
+	require.Equal(t, `"`+head+`"`, string(insts[0].Extra["source_commit"]))
+	require.Equal(t, `"."`, string(insts[0].Extra["source_subdir"]))
+	require.NotEqual(t, head, insts[0].BaseCommit, "base_commit is the masked state in the mirror")
 
 	stdout.Reset()
 	stderr.Reset()
@@ -205,6 +219,7 @@ func TestRunAfter(t *testing.T) {
 	code = run(ctx, []string{"-repo", plain, "-out", t.TempDir(), "-after", "2024-02-01", "-python", "/usr/bin/python3"}, &stdout, &stderr)
 	require.Equal(t, 1, code)
 	require.Contains(t, stderr.String(), "not a git checkout")
+	require.Contains(t, stderr.String(), "is not a git checkout: the instances record no source commit")
 }
 
 // applyPatch applies a patch file with git in dir (an empty patch changes nothing).
@@ -306,6 +321,7 @@ func TestRunLevels(t *testing.T) {
 			}
 		}
 		require.Len(t, one, 5)
+		checkMirror(t, out)
 		lv2 = append(lv2, one)
 	}
 	require.Equal(t, lv2[0], lv2[1], "same seed, byte-identical Level 2 instance")
@@ -330,4 +346,102 @@ func TestSignals(t *testing.T) {
 	stdout, _ := clitest.Finish(t, bin, args, nil, 0)
 	require.Len(t, strings.Fields(stdout), 1)
 	require.FileExists(t, filepath.Join(out, "instances.jsonl"))
+}
+
+// git runs git in dir and returns its output.
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_TERMINAL_PROMPT=0")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "git %v: %s", args, out)
+	return string(out)
+}
+
+// checkMirror clones out/mirror.git and checks, for every instance, that its base_commit is
+// there and that its patches apply at it: at Level 1 patch.diff and test_patch.diff, at
+// Level 2 env_patch.diff, then test_patch.diff and patch.diff on top. It returns the
+// instances.
+func checkMirror(t *testing.T, out string) []task.SWEInstance {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(out, "instances.jsonl"))
+	require.NoError(t, err)
+	insts, err := task.ReadAllJSONL[task.SWEInstance](bytes.NewReader(data))
+	require.NoError(t, err)
+	require.NotEmpty(t, insts)
+	clone := filepath.Join(t.TempDir(), "clone")
+	git(t, filepath.Dir(clone), "clone", "-q", filepath.Join(out, MirrorDir), clone)
+	for _, inst := range insts {
+		require.Regexp(t, `^[0-9a-f]{40}$`, inst.BaseCommit, inst.InstanceID)
+		git(t, clone, "checkout", "-q", "--detach", inst.BaseCommit)
+		git(t, clone, "clean", "-qfdx")
+		dir := filepath.Join(out, inst.InstanceID)
+		patches := []string{"patch.diff", "test_patch.diff"}
+		if strings.HasSuffix(inst.InstanceID, ".lv2") {
+			require.Empty(t, strings.TrimSpace(git(t, clone, "ls-files")), "a Level 2 instance starts from an empty tree")
+			if env, err := os.ReadFile(filepath.Join(dir, "env_patch.diff")); err != nil || len(env) > 0 {
+				git(t, clone, "apply", filepath.Join(dir, "env_patch.diff")) // empty when the starting tree is
+			}
+			patches = []string{"test_patch.diff", "patch.diff"}
+		}
+		for _, p := range patches {
+			git(t, clone, "apply", "--check", filepath.Join(dir, p))
+		}
+		// The masked tree really lacks what the patch adds: the patch does not apply in reverse.
+		cmd := exec.Command("git", "apply", "--check", "--reverse", filepath.Join(dir, "patch.diff"))
+		cmd.Dir = clone
+		require.Error(t, cmd.Run(), "%s: the gold patch is already applied at base_commit", inst.InstanceID)
+	}
+	return insts
+}
+
+// TestRunPackageDir points -repo at a Python package directory (the package holds its tests,
+// as Debian's python3-* packages do): the project root is its parent, the package is staged
+// in a private copy at its import path, and the instance is traced, masked and verified on
+// that copy — verification only accepts an item whose F2P tests fail on the mask, so the
+// tests imported the masked copy. Paths are relative to the project root and the patches
+// apply at base_commit in the mirror.
+func TestRunPackageDir(t *testing.T) {
+	needPytest(t)
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("featurebench: git is not installed")
+	}
+	parent := t.TempDir()
+	pkg := filepath.Join(parent, "pkg")
+	require.NoError(t, os.CopyFS(pkg, os.DirFS("../../extract/testdata/pipeline/repo/pkg")))
+	require.NoError(t, os.CopyFS(filepath.Join(pkg, "tests"), os.DirFS("../../extract/testdata/pipeline/repo/tests")))
+	before := readTree(t, parent)
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"-repo", pkg, "-out", out, "-n", "1", "-seed", "7", "-python", "/usr/bin/python3"}, &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	require.Contains(t, stderr.String(), "featurebench: project root "+parent+" (target pkg), python: ")
+	insts := checkMirror(t, out)
+	require.Len(t, insts, 1)
+	require.Regexp(t, `^local__pkg\.[0-9a-f]{8}\.test_geometry\.[0-9a-f]{8}\.lv1$`, insts[0].InstanceID)
+	require.Contains(t, insts[0].Patch, "+++ b/pkg/geometry.py\n")
+	require.Contains(t, insts[0].TestPatch, "+++ b/pkg/tests/test_geometry.py\n")
+	for _, id := range insts[0].FailToPass {
+		require.True(t, strings.HasPrefix(id, "pkg/tests/test_geometry.py::"), id)
+	}
+	require.Equal(t, before, readTree(t, parent), "the package directory is only read")
+}
+
+// TestRefusesUnready: a project sandbox.Check finds unusable is refused before any tracing,
+// with the problem and its fix as examples/doctor words them, exit status 1 and nothing
+// written.
+func TestRefusesUnready(t *testing.T) {
+	needPytest(t)
+	repo := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "m.py"), []byte("x = 1\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "pytest.ini"), []byte("[pytest]\n"), 0o644))
+	out := filepath.Join(t.TempDir(), "out")
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"-repo", repo, "-out", out, "-python", "/usr/bin/python3"}, &stdout, &stderr)
+	require.Equal(t, 1, code, stderr.String())
+	require.Contains(t, stderr.String(), "is not ready:\n  - no tests were found — point at a project that has tests")
+	require.NotContains(t, stderr.String(), "tracing")
+	require.Zero(t, stdout.Len())
+	require.NoDirExists(t, out)
 }
