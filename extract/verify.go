@@ -59,8 +59,11 @@ type VerifyRequest struct {
 // P2P masked (one per file), F2P gold, P2P gold; a rejection stops at the first failed
 // check.
 type Verification struct {
-	Accepted    bool
-	Reason      string
+	Accepted bool
+	Reason   string
+	// Cause is the kind of rejection, without the file or the numbers (e.g. "masked F2P
+	// pass rate too high"), for counting rejections; empty when accepted.
+	Cause       string
 	F2PPassRate float64
 	// F2PTests are the ids of the F2P tests on the original code that pass (the instance's
 	// FAIL_TO_PASS); P2PTests those of the P2P files (PASS_TO_PASS). Sorted.
@@ -101,7 +104,8 @@ func Verify(ctx context.Context, r task.Runner, vr VerifyRequest) (*Verification
 		return rep, nil
 	}
 	v := &Verification{}
-	reject := func(format string, a ...any) (*Verification, error) {
+	reject := func(cause, format string, a ...any) (*Verification, error) {
+		v.Cause = cause
 		v.Reason = fmt.Sprintf(format, a...)
 		return v, nil
 	}
@@ -114,15 +118,15 @@ func Verify(ctx context.Context, r task.Runner, vr VerifyRequest) (*Verification
 	case rep.State == task.RunBuildFailed && vr.BuildFailureFails:
 		v.F2PPassRate = 0
 	case !rep.Ran():
-		return reject("masked F2P %s does not run: %s: %s", selName(vr.F2P), rep.State, firstLine(rep.Detail))
+		return reject("masked F2P does not run", "masked F2P %s does not run: %s: %s", selName(vr.F2P), rep.State, firstLine(rep.Detail))
 	default:
 		rate, n := PassRate(rep)
 		v.F2PPassRate = rate
 		if n == 0 {
-			return reject("masked F2P %s reports no passing or failing test", selName(vr.F2P))
+			return reject("masked F2P reports no verdict", "masked F2P %s reports no passing or failing test", selName(vr.F2P))
 		}
 		if rate > maxRate {
-			return reject("masked F2P %s pass rate %.3f > %.3f", selName(vr.F2P), rate, maxRate)
+			return reject("masked F2P pass rate too high", "masked F2P %s pass rate %.3f > %.3f", selName(vr.F2P), rate, maxRate)
 		}
 	}
 	maskedP2P := masked
@@ -137,7 +141,7 @@ func Verify(ctx context.Context, r task.Runner, vr VerifyRequest) (*Verification
 		}
 		v.MaskedP2P = append(v.MaskedP2P, rep)
 		if !passes(rep) {
-			return reject("masked P2P %s does not pass: %s", selName(sel), runSummary(rep))
+			return reject("masked P2P fails", "masked P2P %s does not pass: %s", selName(sel), runSummary(rep))
 		}
 	}
 	rep, err = run(vr.Base.Overlay, vr.F2P)
@@ -146,7 +150,7 @@ func Verify(ctx context.Context, r task.Runner, vr VerifyRequest) (*Verification
 	}
 	v.GoldF2P = rep
 	if !passes(rep) {
-		return reject("gold F2P %s does not pass: %s", selName(vr.F2P), runSummary(rep))
+		return reject("gold F2P fails", "gold F2P %s does not pass: %s", selName(vr.F2P), runSummary(rep))
 	}
 	v.F2PTests = rep.Passing()
 	for _, sel := range vr.P2P {
@@ -156,7 +160,7 @@ func Verify(ctx context.Context, r task.Runner, vr VerifyRequest) (*Verification
 		}
 		v.GoldP2P = append(v.GoldP2P, rep)
 		if !passes(rep) {
-			return reject("gold P2P %s does not pass: %s", selName(sel), runSummary(rep))
+			return reject("gold P2P fails", "gold P2P %s does not pass: %s", selName(sel), runSummary(rep))
 		}
 		v.P2PTests = append(v.P2PTests, rep.Passing()...)
 	}

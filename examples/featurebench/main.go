@@ -73,7 +73,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/faultline-dev/faultline/corrupt"
 	"github.com/faultline-dev/faultline/extract"
 	"github.com/faultline-dev/faultline/extract/artifact"
 	"github.com/faultline-dev/faultline/extract/mask"
@@ -380,7 +379,7 @@ func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 			}
 			a, err := artifact.Build(ctx, s, artifact.Options{})
 			if errors.Is(err, artifact.ErrBadSpec) {
-				return fmt.Sprintf("level 2: %v", err), nil
+				return fmt.Sprintf("level 2 instance cannot be built: %v", err), nil
 			}
 			if err != nil {
 				return "", err
@@ -390,7 +389,7 @@ func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 				return "", err
 			}
 			if !v.Accepted {
-				return v.Reason, nil
+				return "level 2 instance does not verify: " + strings.TrimPrefix(v.Reason, "level 2: "), nil
 			}
 			level2[it.TestFile] = a
 			return "", nil
@@ -408,7 +407,7 @@ func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	}
 	accepted := res.Accepted()
 	if len(accepted) == 0 {
-		return fmt.Errorf("0 instances: %s", rejections(res))
+		return fmt.Errorf("0 instances: %s", res.Counts())
 	}
 	var arts []*artifact.Artifacts
 	for _, it := range accepted {
@@ -435,46 +434,19 @@ func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	for _, a := range arts {
 		fmt.Fprintln(stdout, a.Instance.InstanceID)
 	}
-	asked := "every test file"
-	if c.n > 0 {
-		asked = fmt.Sprintf("%d asked", c.n)
+	// Say what was made against what was asked, accounting for every test file.
+	var msg string
+	switch {
+	case c.n > 0 && len(accepted) < c.n:
+		msg = fmt.Sprintf("%d of %d items asked: the fail-to-pass candidates ran out", len(accepted), c.n)
+	case c.n > 0:
+		msg = fmt.Sprintf("%d of %d items asked", len(accepted), c.n)
+	default:
+		msg = fmt.Sprintf("%d items (every test file tried)", len(accepted))
 	}
-	msg := fmt.Sprintf("%d instances written to %s (%d accepted items of %s, levels %v)", len(arts), c.out, len(accepted), asked, c.levels)
-	if rejected := len(res.Items) - len(accepted); rejected > 0 {
-		msg += fmt.Sprintf("; %d candidates rejected: %s", rejected, rejections(res))
-	}
+	msg += fmt.Sprintf("; %d instances (levels %v) written to %s; %s", len(arts), c.levels, c.out, res.Counts())
 	prog.Printf("%s", msg)
 	return nil
-}
-
-// rejections summarises why the pipeline's candidates were rejected or excluded: the
-// three most frequent reasons (their first clause) with counts.
-func rejections(res *extract.Result) string {
-	reasons := corrupt.Reasons{}
-	for _, it := range res.Items {
-		if !it.Accepted {
-			reasons.Add(firstClause(it.Reason))
-		}
-	}
-	for _, x := range res.Excluded {
-		reasons.Add("excluded: " + firstClause(x.Reason))
-	}
-	if len(reasons) == 0 {
-		if len(res.Items) == 0 {
-			return "no test file was a fail-to-pass candidate (no tests discovered, or none passing)"
-		}
-		return "none rejected"
-	}
-	return reasons.String()
-}
-
-// firstClause keeps a reason up to its first colon (the kind of rejection, without the
-// file it names).
-func firstClause(s string) string {
-	if i := strings.Index(s, ": "); i > 0 {
-		return s[:i]
-	}
-	return s
 }
 
 // MirrorDir is the bare git repository written into the output directory: the instances'

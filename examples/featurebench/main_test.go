@@ -54,7 +54,8 @@ func TestRunWritesInstances(t *testing.T) {
 			"-name", "acme/shapes", "-commit", "0123456789abcdef0123456789abcdef01234567"}, &stdout, &stderr)
 		require.Equal(t, 0, code, stderr.String())
 		require.Contains(t, stderr.String(), "featurebench: traced tests/test_geometry.py")
-		require.Contains(t, stderr.String(), "1 instances written to")
+		require.Contains(t, stderr.String(), "featurebench: 1 of 1 items asked; 1 instances (levels [1]) written to "+out+"; 6 test files (")
+		require.Contains(t, stderr.String(), "6 test files (12 tests): 5 not tried (enough accepted), 1 accepted\n")
 		require.Contains(t, stderr.String(), "tracing test files: ")
 		ids := strings.Fields(stdout.String())
 		require.Len(t, ids, 1)
@@ -210,7 +211,7 @@ func TestRunAfter(t *testing.T) {
 	require.Equal(t, 1, code, stderr.String())
 	require.Empty(t, strings.TrimSpace(stdout.String()))
 	require.Contains(t, stderr.String(), "not a fail-to-pass candidate: tests/test_geometry.py: first committed")
-	require.Contains(t, stderr.String(), "0 instances: 6× excluded: first committed")
+	require.Regexp(t, `featurebench: 0 instances: 6 test files \(\d+ tests\): 6 excluded \(first committed too early\)\n`, stderr.String())
 	require.NoDirExists(t, empty, "a run that produced nothing wrote its output directory")
 
 	plain := filepath.Join(t.TempDir(), "shapes")
