@@ -163,7 +163,6 @@ type pyPlan struct {
 type pyRemoval struct {
 	target Target
 	fn     task.Function
-	first  int // 1-based first physical line removed (comment block / decorators)
 }
 
 // plan chooses the definitions to remove and the import entries to drop, given the targets
