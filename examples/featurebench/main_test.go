@@ -25,6 +25,17 @@ func needPytest(t *testing.T) {
 	}
 }
 
+// long skips a test that runs the whole pipeline several times (tens of seconds, minutes
+// under load) unless FAULTLINE_ACCEPTANCE is set (CI sets it). The default run keeps one
+// end-to-end run per intake path: TestRunWritesInstances, TestRunPackageDir and
+// TestRefusesUnready.
+func long(t *testing.T) {
+	t.Helper()
+	if os.Getenv("FAULTLINE_ACCEPTANCE") == "" {
+		t.Skip("a long end-to-end run: set FAULTLINE_ACCEPTANCE=1 (CI does)")
+	}
+}
+
 // readTree maps every file below dir to its contents.
 func readTree(t *testing.T, dir string) map[string]string {
 	t.Helper()
@@ -187,6 +198,7 @@ func gitRepo(t *testing.T, date string) string {
 // the run exits 1: it produced nothing), and a directory that is not a git checkout is an
 // error.
 func TestRunAfter(t *testing.T) {
+	long(t)
 	needPytest(t)
 	repo := gitRepo(t, "2024-03-01T12:00:00Z")
 	ctx := context.Background()
@@ -247,6 +259,7 @@ func pytest(t *testing.T, dir string, args ...string) (bool, string) {
 }
 
 func TestRunLevels(t *testing.T) {
+	long(t)
 	needPytest(t)
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("featurebench: git is not installed")
@@ -332,6 +345,7 @@ func TestRunLevels(t *testing.T) {
 // private copies and exits 130 (SIGINT) or 143 (SIGTERM) without writing its output; TMPDIR
 // is empty and the repository unchanged. A normal end leaves TMPDIR empty too.
 func TestSignals(t *testing.T) {
+	long(t)
 	if testing.Short() {
 		t.Skip("builds the program and runs pytest")
 	}
