@@ -80,7 +80,7 @@
 //
 // Every run is bounded by the per-run limit (task.Limits.Timeout; the spec's 600 s is the
 // sandbox runner's default) and, through WithTestTimeout, by a per-test limit of 10 s: for
-// pytest a small plugin fails the test when it has used 10 s of CPU time (or 30 s of
+// pytest a small plugin fails the test when it has used 10 s of CPU time (or 100 s of
 // wall-clock time, WallBackstop: a wall-clock limit alone made verdicts depend on the
 // machine's load, and instances with them), for go test (which has no
 // per-test limit) the test binary gets -timeout = tests selected × 10 s and any test

@@ -30,7 +30,7 @@ func TestTestTimeoutPytest(t *testing.T) {
 	t.Parallel()
 	py := pythonWithPytest(t)
 	root := fixtureCopy(t, "timeout/py")
-	limit := time.Second
+	limit := 500 * time.Millisecond
 	r := WithTestTimeout(sandbox.NewLocal(sandbox.Options{WorkDir: t.TempDir(), Python: py}), limit)
 	start := time.Now()
 	rep, err := r.Run(context.Background(), task.RunRequest{Root: root, Kind: task.Pytest,
@@ -45,7 +45,7 @@ func TestTestTimeoutPytest(t *testing.T) {
 	slow, ok := rep.Result("tests/test_slow.py::test_sleeps")
 	require.True(t, ok, rep.Output)
 	require.Equal(t, task.Timeout, slow.Outcome, slow.Message)
-	require.Contains(t, slow.Message, timeoutMarker+" of 1s (3s of wall-clock time)")
+	require.Contains(t, slow.Message, timeoutMarker+" of 0.5s (5s of wall-clock time)")
 	require.GreaterOrEqual(t, took, WallBackstop*limit, "stopped before the backstop")
 	require.False(t, rep.Green())
 	// The repository's tree is not touched by the plugin.
@@ -168,8 +168,8 @@ func TestMarkTimeouts(t *testing.T) {
 }
 
 // TestPipelineTestTimeout: a test file with a test that sleeps 300 s does not hold the
-// pipeline: with a 2 s per-test limit its trace run reports the test timed out (at the
-// 6 s wall-clock backstop) and the file is rejected with that reason.
+// pipeline: with a 1 s per-test limit its trace run reports the test timed out (at the
+// 10 s wall-clock backstop) and the file is rejected with that reason.
 func TestPipelineTestTimeout(t *testing.T) {
 	t.Parallel()
 	py := pythonWithPytest(t)
@@ -177,7 +177,7 @@ func TestPipelineTestTimeout(t *testing.T) {
 	r := sandbox.NewLocal(sandbox.Options{WorkDir: t.TempDir(), Python: py})
 	defer r.Close()
 	start := time.Now()
-	res, err := Pipeline(context.Background(), r, root, Options{Seed: 1, TestTimeout: 2 * time.Second})
+	res, err := Pipeline(context.Background(), r, root, Options{Seed: 1, TestTimeout: time.Second})
 	require.NoError(t, err)
 	t.Logf("pipeline took %s", time.Since(start).Round(time.Millisecond))
 	reasons := map[string]string{}

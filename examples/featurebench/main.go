@@ -153,7 +153,7 @@ func parse(args []string, stderr io.Writer) (config, int) {
 	fs.IntVar(&c.jobs, "jobs", 0, "test files traced concurrently (0: the number of CPUs; the output does not depend on it)")
 	fs.BoolVar(&c.useLLM, "llm", false, "classify top objects with the model configured by FAULTLINE_LLM_* (see internal/llm)")
 	fs.DurationVar(&c.timeout, "timeout", 10*time.Minute, "time limit (> 0) of one test run")
-	fs.DurationVar(&c.testTimeout, "test-timeout", extract.DefaultTestTimeout, "time limit of one test (0: none): pytest counts CPU time, with 3× in wall-clock time as a backstop; go test wall-clock time")
+	fs.DurationVar(&c.testTimeout, "test-timeout", extract.DefaultTestTimeout, "time limit of one test (0: none): pytest counts CPU time, with 10× in wall-clock time as a backstop; go test wall-clock time")
 	after := fs.String("after", "", "keep as fail-to-pass only test files first committed after `DATE` (2006-01-02 or RFC 3339; needs a git checkout)")
 	fs.StringVar(&c.check, "check", "", "re-verify the Level 2 instances of `DIR`/instances.jsonl from their patches alone, instead of building")
 	if code := cli.Parse(fs, args, false); code >= 0 {
