@@ -15,6 +15,15 @@ import (
 // repository, so that they run in parallel and `go test ./extract` stays quick. This file
 // keeps the helpers that copy such repositories for the tests here.
 
+// acceptance skips a test on a real repository, or one that runs the whole pipeline (tens
+// of seconds, minutes under load), unless FAULTLINE_ACCEPTANCE is set (CI sets it).
+func acceptance(t *testing.T) {
+	t.Helper()
+	if os.Getenv("FAULTLINE_ACCEPTANCE") == "" {
+		t.Skip("a long run or a real repository: set FAULTLINE_ACCEPTANCE=1 (CI does)")
+	}
+}
+
 // copyTree copies src into dst (regular files and directories only).
 func copyTree(t testing.TB, src, dst string) {
 	t.Helper()

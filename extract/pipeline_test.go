@@ -39,7 +39,8 @@ func reverify(t *testing.T, r task.Runner, src string, it *Item) {
 }
 
 func TestPipelineFixture(t *testing.T) {
-	t.Parallel() // with the per-test limit's tests, which mostly sleep
+	acceptance(t) // the whole pipeline twice; examples/featurebench runs it on this fixture by default
+	t.Parallel()  // with the per-test limit's tests, which mostly sleep
 	py := pythonWithPytest(t)
 	src, err := filepath.Abs("testdata/pipeline/repo")
 	require.NoError(t, err)
