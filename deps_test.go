@@ -167,6 +167,9 @@ func checkDep(rel, dep string) string {
 		if inModule && top == "extract" && under(depRel, "extract") {
 			return "" // the pipeline uses its masking and artifact subpackages
 		}
+		if inModule && top == "extract" && depRel == "metrics" {
+			return "" // one FeatureBench scorer: extract scores Level 2 attempts with metrics.FeatureBench
+		}
 		if inModule && under(depRel, "sandbox") {
 			return "corrupt and extract run tests only through the task interfaces, never sandbox"
 		}

@@ -65,15 +65,24 @@
 // on the masked tree without the F2P file, and the original code passes everything.
 // For Go, a test file calling removed functions no longer compiles; that build failure is
 // how its tests fail (VerifyRequest.BuildFailureFails), and the masking loop checks that
-// the package builds without the F2P file. ScoreRun scores a repair attempt: resolved
-// when the F2P tests all pass and every P2P run passes, and the pass rate of the F2P test
-// cases (PASSED or XFAIL).
+// the package builds without the F2P file.
+//
+// A repair attempt is scored by metrics.FeatureBench, the one FeatureBench scorer of the
+// module (ScoreLevel2 uses it for Level 2 attempts): resolved when the F2P run and every
+// P2P run exit clean and every F2P case passes, and the pass rate of the F2P cases
+// (PASSED or XFAIL; an XPASS does not pass). Post-verification's own measure, PassRate, is
+// a different question — how much of the F2P file still passes on the masked code, where
+// any passing outcome counts against the mask — and stays here. extract imports metrics
+// for this alone (the dependency policy allows that one edge) so that a score computed
+// while building instances and one computed by an evaluator cannot disagree.
 //
 // # Time limits and the date filter
 //
 // Every run is bounded by the per-run limit (task.Limits.Timeout; the spec's 600 s is the
 // sandbox runner's default) and, through WithTestTimeout, by a per-test limit of 10 s: for
-// pytest a small plugin fails the test when its time is up, for go test (which has no
+// pytest a small plugin fails the test when it has used 10 s of CPU time (or 100 s of
+// wall-clock time, WallBackstop: a wall-clock limit alone made verdicts depend on the
+// machine's load, and instances with them), for go test (which has no
 // per-test limit) the test binary gets -timeout = tests selected × 10 s and any test
 // whose elapsed time is over 10 s counts as timed out. A timed-out test is a failing test
 // (task.Timeout): the file it belongs to cannot be an F2P or P2P file.

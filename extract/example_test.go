@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/faultline-dev/faultline/extract"
+	"github.com/faultline-dev/faultline/metrics"
 	"github.com/faultline-dev/faultline/task"
 )
 
@@ -60,12 +61,12 @@ func Example() {
 	ex := extract.Extract(g, ch.Top, 3000)
 	fmt.Println("extracted:", ex.Extracted, ex.Lines, "lines")
 
-	// Scoring a repair attempt.
+	// Scoring a repair attempt (the one FeatureBench scorer is in package metrics).
 	f2p := &task.Report{State: task.RunOK, Tests: []task.TestResult{
 		{ID: "tests/test_geo.py::test_area", Outcome: task.Pass},
 		{ID: "tests/test_geo.py::test_perimeter", Outcome: task.Fail},
 	}}
-	s := extract.ScoreRun(f2p, nil, nil)
+	s := metrics.FeatureBench(f2p, nil, nil)
 	fmt.Printf("resolved=%v pass rate=%.2f\n", s.Resolved, s.PassRate)
 	// Output:
 	// top: [pkg/geo.py::area::5 pkg/geo.py::perimeter::9]

@@ -90,9 +90,9 @@ func filterCommittedAfter(ctx context.Context, root string, after time.Time, fil
 		d, ok := dates[tf.file]
 		switch {
 		case !ok:
-			out = append(out, Exclusion{File: tf.file, Reason: "never committed (the date filter needs a first commit)"})
+			out = append(out, Exclusion{File: tf.file, Cause: "never committed", Reason: "never committed (the date filter needs a first commit)"})
 		case !d.After(after):
-			out = append(out, Exclusion{File: tf.file, Reason: fmt.Sprintf("first committed %s, not after %s",
+			out = append(out, Exclusion{File: tf.file, Cause: "first committed too early", Reason: fmt.Sprintf("first committed %s, not after %s",
 				d.UTC().Format(time.RFC3339), after.UTC().Format(time.RFC3339))})
 		default:
 			kept = append(kept, tf)

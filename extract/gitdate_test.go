@@ -134,7 +134,8 @@ func TestPipelineCommittedAfter(t *testing.T) {
 	g.commit(day("2022-01-01"), map[string]string{"tests/test_slow.py": string(slow)})
 	res, err := Pipeline(context.Background(), r, root, Options{CommittedAfter: day("2021-01-01"), TestTimeout: time.Second})
 	require.NoError(t, err)
-	require.Equal(t, []Exclusion{{File: "tests/test_calc.py", Reason: "first committed 2020-01-01T00:00:00Z, not after 2021-01-01T00:00:00Z"}}, res.Excluded)
+	require.Equal(t, []Exclusion{{File: "tests/test_calc.py", Reason: "first committed 2020-01-01T00:00:00Z, not after 2021-01-01T00:00:00Z",
+		Cause: "first committed too early"}}, res.Excluded)
 	require.Len(t, res.Items, 1)
 	require.Equal(t, "tests/test_slow.py", res.Items[0].TestFile)
 	require.Contains(t, res.Items[0].Reason, "over the per-test time limit")

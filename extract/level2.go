@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/faultline-dev/faultline/extract/artifact"
+	"github.com/faultline-dev/faultline/metrics"
 	"github.com/faultline-dev/faultline/task"
 )
 
@@ -137,26 +138,27 @@ func firstDifference(got, want []string) string {
 // ScoreLevel2 scores a Level 2 attempt: solution holds the files the agent wrote, relative
 // to the Level 2 tree. The run starts from Env.Start, adds the solution and then the tests
 // (the test files win over any file of the solution at their paths) and runs the F2P
-// selection; the score counts Env.FailToPass (ScoreRun with no P2P runs). The report of
-// the run is returned too; the error is for a runner that could not be used.
-func ScoreLevel2(ctx context.Context, r task.Runner, req Level2Request, solution task.Overlay) (Score, *task.Report, error) {
+// selection; the score is metrics.FeatureBench over Env.FailToPass with no P2P runs (a
+// Level 2 instance has none). The report of the run is returned too; the error is for a
+// runner that could not be used.
+func ScoreLevel2(ctx context.Context, r task.Runner, req Level2Request, solution task.Overlay) (metrics.FeatureBenchResult, *task.Report, error) {
 	env := req.Env
 	if env == nil || len(env.Tests) == 0 {
-		return Score{}, nil, fmt.Errorf("extract: level 2: an environment with tests is required")
+		return metrics.FeatureBenchResult{}, nil, fmt.Errorf("extract: level 2: an environment with tests is required")
 	}
 	if err := solution.Validate(); err != nil {
-		return Score{}, nil, fmt.Errorf("extract: level 2: solution: %w", err)
+		return metrics.FeatureBenchResult{}, nil, fmt.Errorf("extract: level 2: solution: %w", err)
 	}
 	run, cleanup, err := level2Tree(ctx, r, req)
 	if err != nil {
-		return Score{}, nil, err
+		return metrics.FeatureBenchResult{}, nil, err
 	}
 	defer cleanup()
 	rep, err := run(solution.Merge(env.Tests))
 	if err != nil {
-		return Score{}, nil, err
+		return metrics.FeatureBenchResult{}, nil, err
 	}
-	return ScoreRun(rep, nil, env.FailToPass), rep, nil
+	return metrics.FeatureBench(rep, env.FailToPass, nil), rep, nil
 }
 
 // level2Tree writes req.Env.Start to a fresh directory under req.WorkDir. run runs the

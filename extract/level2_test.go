@@ -113,6 +113,7 @@ func reverifyLevel2(t *testing.T, r task.Runner, src string, pkg string, envs []
 // here wrote them), renamed to agent_code: at least three accepted each, each
 // re-verified from a fresh copy.
 func TestLevel2Debian(t *testing.T) {
+	acceptance(t, "Level 2 on a real repository")
 	py := pythonWithPytest(t)
 	for _, pkg := range []string{"simplejson", "pyflakes"} {
 		t.Run(pkg, func(t *testing.T) {
@@ -135,6 +136,7 @@ func TestLevel2Debian(t *testing.T) {
 // TestLevel2GoModule builds Level 2 instances of github.com/go-logr/logr from the module
 // cache: at least three accepted, each re-verified from a fresh copy.
 func TestLevel2GoModule(t *testing.T) {
+	acceptance(t, "Level 2 on a real repository")
 	root := goModule(t, "github.com/go-logr/logr@v1.4.3")
 	r := sandbox.NewLocal(sandbox.Options{WorkDir: t.TempDir(), Env: []string{"GOFLAGS=-mod=mod", "GOPROXY=off"}})
 	defer r.Close()
@@ -297,7 +299,7 @@ func TestScoreLevel2(t *testing.T) {
 	s, rep, err := ScoreLevel2(ctx, r, req, env.Solution)
 	require.NoError(t, err)
 	require.True(t, s.Resolved, "%+v %s", s, rep.Detail)
-	require.Equal(t, 4, s.F2PPassed)
+	require.Equal(t, 4, s.Passed)
 
 	// Only area is right: test_area passes; Square is missing.
 	partial := task.Overlay{"agent_code/__init__.py": {Data: []byte("def area(side):\n    return side * side\n")},
@@ -305,14 +307,14 @@ func TestScoreLevel2(t *testing.T) {
 	s, rep, err = ScoreLevel2(ctx, r, req, partial)
 	require.NoError(t, err)
 	require.False(t, s.Resolved)
-	require.Equal(t, 4, s.F2PTotal)
-	require.Zero(t, s.F2PPassed, "the module-level import of Square fails: %s", rep.State)
+	require.Equal(t, 4, s.Total)
+	require.Zero(t, s.Passed, "the module-level import of Square fails: %s", rep.State)
 
 	partial["agent_code/shapes.py"] = task.Change{Data: []byte("from agent_code import area\n\n\nclass Square:\n    def __init__(self, side):\n        self.side = side\n")}
 	s, _, err = ScoreLevel2(ctx, r, req, partial)
 	require.NoError(t, err)
 	require.False(t, s.Resolved)
-	require.Equal(t, 1, s.F2PPassed, "test_area passes, the agent's own test file was replaced")
+	require.Equal(t, 1, s.Passed, "test_area passes, the agent's own test file was replaced")
 	require.InDelta(t, 0.25, s.PassRate, 1e-12)
 
 	s, _, err = ScoreLevel2(ctx, r, req, nil)

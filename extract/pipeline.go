@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io/fs"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -30,8 +31,9 @@ type Options struct {
 	// Kind is the test framework; default task.GoTest when the root has a go.mod file,
 	// else task.Pytest.
 	Kind task.TestKind
-	// Seed drives every random choice (budgets, P2P sampling).
-	Seed int64
+	// Seed drives every random choice (budgets, P2P sampling). It is a uint64, math/rand/v2's
+	// seed type, as in corrupt, compose and task.
+	Seed uint64
 	// N stops after N accepted instances (0: no limit).
 	N int
 	// MinTests is the least number of tests an F2P file needs (default 1).
@@ -101,9 +103,12 @@ type Item struct {
 	Extraction   *Extraction   `json:"extraction,omitempty"`
 	Mask         *mask.Result  `json:"mask,omitempty"`
 	Verification *Verification `json:"-"`
-	// Accepted items passed post-verification; Reason says why an item was rejected.
+	// Accepted items passed post-verification; Reason says why an item was rejected and
+	// Cause what kind of rejection it was, without files or numbers ("no top object",
+	// "masked F2P pass rate too high", ...: the words to count rejections by).
 	Accepted bool   `json:"accepted"`
 	Reason   string `json:"reason,omitempty"`
+	Cause    string `json:"cause,omitempty"`
 }
 
 // Result is what Pipeline produced: the items in the order they were tried (F2P
@@ -114,12 +119,58 @@ type Result struct {
 	// Excluded are the test files that were not F2P candidates (too few tests, or first
 	// committed too early), sorted by path. They may still be P2P files.
 	Excluded []Exclusion
+	// Tests and TestFiles are what discovery found. Every test file is in Items or
+	// Excluded, or among the Untried candidates left when Options.N was reached.
+	Tests, TestFiles int
+	Untried          int
 }
 
-// Exclusion is a test file that was not an F2P candidate, and why.
+// Counts accounts for every discovered test file, as "12 test files: 2 accepted, 7 no top
+// object, 3 excluded (too few tests)": accepted items, rejected items by Cause, excluded
+// files by Cause and the candidates not tried, most frequent first (ties by words). The
+// counts add up to TestFiles.
+func (r *Result) Counts() string {
+	counts := map[string]int{}
+	for _, it := range r.Items {
+		switch {
+		case it.Accepted:
+			counts["accepted"]++
+		case it.Cause != "":
+			counts[it.Cause]++
+		default:
+			counts["rejected"]++
+		}
+	}
+	for _, x := range r.Excluded {
+		counts["excluded ("+x.Cause+")"]++
+	}
+	if r.Untried > 0 {
+		counts["not tried (enough accepted)"] = r.Untried
+	}
+	keys := slices.Collect(maps.Keys(counts))
+	slices.SortFunc(keys, func(a, b string) int {
+		if counts[a] != counts[b] {
+			return counts[b] - counts[a]
+		}
+		return strings.Compare(a, b)
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%d %s", counts[k], k)
+	}
+	s := fmt.Sprintf("%d test files (%d tests)", r.TestFiles, r.Tests)
+	if len(parts) > 0 {
+		s += ": " + strings.Join(parts, ", ")
+	}
+	return s
+}
+
+// Exclusion is a test file that was not an F2P candidate, and why (Cause: the kind of
+// exclusion, without numbers).
 type Exclusion struct {
 	File   string `json:"file"`
 	Reason string `json:"reason"`
+	Cause  string `json:"cause"`
 }
 
 // Accepted returns the accepted items.
@@ -196,10 +247,10 @@ func Pipeline(ctx context.Context, r task.Runner, root string, opts Options) (*R
 		return nil, err
 	}
 	progress(fmt.Sprintf("discovered %d tests in %d files", len(ids), len(files)))
+	res := &Result{Kind: kind, Tests: len(ids), TestFiles: len(files)}
 	if len(files) == 0 {
-		return &Result{Kind: kind}, nil
+		return res, nil
 	}
-	res := &Result{Kind: kind}
 
 	// F2P candidates: enough tests (and, with a date filter, first committed after the
 	// date), decided before any test runs so that a bad root fails fast.
@@ -208,7 +259,7 @@ func Pipeline(ctx context.Context, r task.Runner, root string, opts Options) (*R
 		if len(tf.ids) >= opts.MinTests {
 			f2p = append(f2p, tf)
 		} else {
-			res.Excluded = append(res.Excluded, Exclusion{File: tf.file,
+			res.Excluded = append(res.Excluded, Exclusion{File: tf.file, Cause: "too few tests",
 				Reason: fmt.Sprintf("%d tests, fewer than %d", len(tf.ids), opts.MinTests)})
 		}
 	}
@@ -299,6 +350,7 @@ func Pipeline(ctx context.Context, r task.Runner, root string, opts Options) (*R
 	step(Step{Phase: "build", Total: len(f2p)})
 	for k, tf := range f2p {
 		if opts.N > 0 && len(res.Accepted()) >= opts.N {
+			res.Untried = len(f2p) - k
 			break
 		}
 		if err := ctx.Err(); err != nil {
@@ -328,10 +380,10 @@ func traceLen(t *Trace) int {
 
 // itemSeed derives an item's seed from the run's seed and the test file, so an item does
 // not depend on which others were tried before it.
-func itemSeed(seed int64, file string) uint64 {
+func itemSeed(seed uint64, file string) uint64 {
 	h := fnv.New64a()
 	h.Write([]byte(file))
-	return uint64(seed) ^ h.Sum64()
+	return seed ^ h.Sum64()
 }
 
 func selection(kind task.TestKind, tf *testFileInfo) task.Selection {
@@ -344,15 +396,16 @@ func selection(kind task.TestKind, tf *testFileInfo) task.Selection {
 func buildItem(ctx context.Context, r task.Runner, base task.RunRequest, root string, kind task.TestKind,
 	tf *testFileInfo, files []*testFileInfo, others map[string][]string, defs *DefIndex, opts Options) (*Item, error) {
 	it := &Item{TestFile: tf.file, F2P: selection(kind, tf), Seed: itemSeed(opts.Seed, tf.file)}
-	reject := func(format string, a ...any) (*Item, error) {
+	reject := func(cause, format string, a ...any) (*Item, error) {
+		it.Cause = cause
 		it.Reason = fmt.Sprintf(format, a...)
 		return it, nil
 	}
 	if tf.trace == nil {
-		return reject("the test file could not be traced: %s", runSummary(tf.report))
+		return reject("not traced", "the test file could not be traced: %s", runSummary(tf.report))
 	}
 	if !tf.passes {
-		return reject("the test file does not pass on the original code: %s", runSummary(tf.report))
+		return reject("fails on the original code", "the test file does not pass on the original code: %s", runSummary(tf.report))
 	}
 	rng := rand.New(rand.NewPCG(it.Seed, 0x6665617475726562))
 
@@ -364,7 +417,7 @@ func buildItem(ctx context.Context, r task.Runner, base task.RunRequest, root st
 	top, err := TopObjects(ctx, opts.Classifier, ClassifyRequest{TestFile: tf.file, TestSource: string(src), Candidates: cands, OtherFiles: len(files) - 1})
 	if err != nil {
 		if errors.Is(err, ErrNoTopObjects) {
-			return reject("%v", err)
+			return reject("no top object", "%v", err)
 		}
 		return nil, err
 	}
@@ -377,7 +430,7 @@ func buildItem(ctx context.Context, r task.Runner, base task.RunRequest, root st
 	}
 	ch, err := ChooseP2P(top, pc, opts.MinP2P, opts.MaxP2P, rng)
 	if err != nil {
-		return reject("%v", err)
+		return reject("too few P2P files", "%v", err)
 	}
 	it.Top, it.DroppedTop, it.P2PFiles = ch.Top, ch.Dropped, ch.Files
 	var p2pTraces []*Trace
@@ -395,7 +448,7 @@ func buildItem(ctx context.Context, r task.Runner, base task.RunRequest, root st
 		col, rep, err := TracePython(ctx, r, base, tf.file, true, TraceOptions{Limits: opts.Limits})
 		if err != nil {
 			if errors.Is(err, ErrNoTrace) || errors.Is(err, ErrBadTrace) {
-				return reject("collect-only trace failed: %s", runSummary(rep))
+				return reject("collect-only trace failed", "collect-only trace failed: %s", runSummary(rep))
 			}
 			return nil, err
 		}
@@ -407,7 +460,7 @@ func buildItem(ctx context.Context, r task.Runner, base task.RunRequest, root st
 	ex := Extract(dg, it.Top, budget)
 	it.Extraction = ex
 	if len(ex.Extracted) == 0 {
-		return reject("nothing to extract: the %d top objects are protected, seen in P2P or have no definition", len(it.Top))
+		return reject("nothing to extract", "nothing to extract: the %d top objects are protected, seen in P2P or have no definition", len(it.Top))
 	}
 
 	var targets []mask.Target
@@ -445,14 +498,17 @@ func buildItem(ctx context.Context, r task.Runner, base task.RunRequest, root st
 	mr, err := mask.MaskUntilCollects(ctx, r, mask.CollectRequest{Root: root, Targets: targets, Kind: kind,
 		Select: collect, Overlay: under, Limits: opts.Limits}, mask.LoopOptions{Options: mask.Options{Keep: keep}})
 	if err != nil {
-		if errors.Is(err, mask.ErrNoBuild) || errors.Is(err, mask.ErrNotCollected) {
-			return reject("%v", err)
+		if errors.Is(err, mask.ErrNoBuild) {
+			return reject("the masked tree does not build", "%v", err)
+		}
+		if errors.Is(err, mask.ErrNotCollected) {
+			return reject("the masked tree does not collect", "%v", err)
 		}
 		return nil, fmt.Errorf("extract: mask %s: %w", tf.file, err)
 	}
 	it.Mask = mr
 	if len(mr.Removed) == 0 {
-		return reject("the mask removed nothing (%d targets protected)", len(mr.Protected))
+		return reject("the mask removed nothing", "the mask removed nothing (%d targets protected)", len(mr.Protected))
 	}
 
 	v, err := Verify(ctx, r, VerifyRequest{Base: base, Mask: mr.Overlay, F2P: it.F2P, P2P: it.P2P, MaxPassRate: opts.MaxPassRate,
@@ -462,7 +518,7 @@ func buildItem(ctx context.Context, r task.Runner, base task.RunRequest, root st
 	}
 	it.Verification = v
 	if !v.Accepted {
-		return reject("%s", v.Reason)
+		return reject(v.Cause, "%s", v.Reason)
 	}
 	if opts.Accept != nil {
 		reason, err := opts.Accept(ctx, it)
@@ -470,11 +526,20 @@ func buildItem(ctx context.Context, r task.Runner, base task.RunRequest, root st
 			return nil, err
 		}
 		if reason != "" {
-			return reject("%s", reason)
+			return reject(acceptCause(reason), "%s", reason)
 		}
 	}
 	it.Accepted = true
 	return it, nil
+}
+
+// acceptCause is the cause of a rejection by Options.Accept: its reason up to the first
+// ": " (Accept's reasons are expected to start with their kind).
+func acceptCause(reason string) string {
+	if i := strings.Index(reason, ": "); i > 0 {
+		return reason[:i]
+	}
+	return reason
 }
 
 // addSources fills Candidate.Source with each candidate's definition text (for a model).

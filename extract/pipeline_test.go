@@ -39,7 +39,8 @@ func reverify(t *testing.T, r task.Runner, src string, it *Item) {
 }
 
 func TestPipelineFixture(t *testing.T) {
-	t.Parallel() // with the per-test limit's tests, which mostly sleep
+	acceptance(t, "the whole pipeline on the fixture") // the whole pipeline twice; examples/featurebench runs it on this fixture by default
+	t.Parallel()  // with the per-test limit's tests, which mostly sleep
 	py := pythonWithPytest(t)
 	src, err := filepath.Abs("testdata/pipeline/repo")
 	require.NoError(t, err)
@@ -77,6 +78,9 @@ func TestPipelineFixture(t *testing.T) {
 		"tests/test_broken.py":   "the test file does not pass on the original code: 1 failing, first tests/test_broken.py::test_wrong",
 		"tests/test_selfonly.py": "extract: no top objects: tests/test_selfonly.py reaches no repository object outside the tests",
 	}, got)
+
+	// The counts account for every test file by the kind of rejection.
+	require.Equal(t, "6 test files (12 tests): 3 accepted, 1 fails on the original code, 1 no top object, 1 nothing to extract", res.Counts())
 
 	// Items are tried by descending test count, then path.
 	var order []string
@@ -162,4 +166,17 @@ func TestPipelineNothingQualifies(t *testing.T) {
 		return nil, nil
 	}), root, Options{})
 	require.ErrorIs(t, err, ErrNoLister)
+}
+
+// TestResultCounts: every test file is accounted for once, by cause, most frequent first.
+func TestResultCounts(t *testing.T) {
+	res := &Result{Tests: 40, TestFiles: 12, Untried: 1, Items: []*Item{
+		{TestFile: "a", Cause: "no top object"}, {TestFile: "b", Cause: "no top object"}, {TestFile: "c", Cause: "masked F2P pass rate too high"},
+		{TestFile: "d", Accepted: true}, {TestFile: "e", Cause: "no top object"}, {TestFile: "f", Cause: "gold F2P fails"},
+		{TestFile: "g", Cause: "masked F2P pass rate too high"},
+	}, Excluded: []Exclusion{{File: "h", Cause: "too few tests"}, {File: "i", Cause: "too few tests"}, {File: "j", Cause: "too few tests"},
+		{File: "k", Cause: "first committed too early"}}}
+	require.Equal(t, "12 test files (40 tests): 3 excluded (too few tests), 3 no top object, 2 masked F2P pass rate too high, "+
+		"1 accepted, 1 excluded (first committed too early), 1 gold F2P fails, 1 not tried (enough accepted)", res.Counts())
+	require.Equal(t, "0 test files (0 tests)", (&Result{}).Counts())
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,13 +25,23 @@ const TimeoutModule = "_faultline_timeout"
 // timeoutMarker starts the message of a test that the per-test limit stopped.
 const timeoutMarker = "faultline: test exceeded the per-test time limit"
 
+// WallBackstop is how many times the per-test limit a pytest test may take in wall-clock
+// time (see WithTestTimeout): the limit itself is on CPU time, so that a loaded machine
+// does not turn a test into a timeout, and a test that waits (sleeps, blocks on I/O or a
+// lock) without using CPU is stopped by the wall-clock backstop. It is generous because
+// load stretches wall-clock time: with 3, a test spinning for 1 s of CPU was stopped by
+// the backstop on a 2-core machine at load 15.
+const WallBackstop = 10
+
 // timeoutPlugin is the pytest plugin behind WithTestTimeout. pytest-timeout is not assumed
-// installed; this is the small part of it the pipeline needs: SIGALRM (setitimer) armed
-// around each phase (setup, call, teardown) with what is left of the test's budget, the
+// installed; this is the small part of it the pipeline needs: two interval timers armed
+// around each phase (setup, call, teardown) with what is left of the test's budgets — the
+// process's CPU time (ITIMER_PROF: user and system time of every thread) against the
+// limit, and wall-clock time (ITIMER_REAL) against WallBackstop times the limit — the
 // handler failing the test with pytest.fail (a BaseException, so `except Exception` in
-// the test does not swallow it). Where there is no SIGALRM or pytest does not run tests
-// in the main thread, the plugin does nothing and only the per-run limit applies.
-const timeoutPlugin = `# faultline per-test time limit (package extract, WithTestTimeout). Generated; not part of
+// the test does not swallow it). Where there are no interval timers or pytest does not run
+// tests in the main thread, the plugin does nothing and only the per-run limit applies.
+var timeoutPlugin = `# faultline per-test time limit (package extract, WithTestTimeout). Generated; not part of
 # the repository.
 import signal
 import threading
@@ -38,14 +49,15 @@ import time
 
 import pytest
 
-_MARK = "` + timeoutMarker + ` of %gs"
-_state = {"limit": 0.0, "deadline": 0.0}
+_MARK = "` + timeoutMarker + ` of %gs (%s)"
+_BACKSTOP = ` + strconv.Itoa(WallBackstop) + `
+_state = {"limit": 0.0, "cpu": 0.0, "wall": 0.0}
 
 
 def pytest_addoption(parser):
     parser.addoption("--faultline-test-timeout", type=float, default=0.0,
                      dest="faultline_test_timeout",
-                     help="fail a test whose setup, call and teardown take longer (seconds)")
+                     help="fail a test whose setup, call and teardown use more CPU time (seconds)")
 
 
 def pytest_configure(config):
@@ -55,8 +67,12 @@ def pytest_configure(config):
     _state["limit"] = limit
 
 
-def _expired(signum, frame):
-    pytest.fail(_MARK % _state["limit"], pytrace=False)
+def _cpu_expired(signum, frame):
+    pytest.fail(_MARK % (_state["limit"], "CPU time"), pytrace=False)
+
+
+def _wall_expired(signum, frame):
+    pytest.fail(_MARK % (_state["limit"], "%gs of wall-clock time" % (_state["limit"] * _BACKSTOP)), pytrace=False)
 
 
 def _phase(first):
@@ -64,17 +80,20 @@ def _phase(first):
     if limit <= 0:
         yield
         return
-    now = time.monotonic()
+    cpu, wall = time.process_time(), time.monotonic()
     if first:
-        _state["deadline"] = now + limit
-    left = max(_state["deadline"] - now, 0.001)
-    previous = signal.signal(signal.SIGALRM, _expired)
-    signal.setitimer(signal.ITIMER_REAL, left)
+        _state["cpu"] = cpu + limit
+        _state["wall"] = wall + limit * _BACKSTOP
+    previous = (signal.signal(signal.SIGPROF, _cpu_expired), signal.signal(signal.SIGALRM, _wall_expired))
+    signal.setitimer(signal.ITIMER_PROF, max(_state["cpu"] - cpu, 0.001))
+    signal.setitimer(signal.ITIMER_REAL, max(_state["wall"] - wall, 0.001))
     try:
         yield
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.signal(signal.SIGPROF, previous[0])
+        signal.signal(signal.SIGALRM, previous[1])
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -102,10 +121,15 @@ func PytestTimeoutPlugin() []byte { return []byte(timeoutPlugin) }
 //
 // pytest: the plugin of PytestTimeoutPlugin is added to the run's overlay as
 // TimeoutModule at the root and loaded with `-p` (plus its --faultline-test-timeout
-// option). The budget covers a test's setup, call and teardown, so a slow module- or
-// session-scoped fixture is charged to the test that first needs it. A test stuck in
-// native code that does not return to the interpreter is only stopped by the per-run
-// limit.
+// option). The limit is on the CPU time the test uses (the interpreter's process, every
+// thread), not on wall-clock time: on a loaded machine a test waits for a core, and a
+// wall-clock limit would make its verdict — and so the instances — depend on the load
+// (seen on Debian's patsy: a test of 1 s CPU went over 10 s of wall-clock time under load
+// in one run and not in the next). A test that waits without using CPU is stopped at
+// WallBackstop times the limit of wall-clock time. The budgets cover a test's setup, call
+// and teardown, so a slow module- or session-scoped fixture is charged to the test that
+// first needs it. A test stuck in native code that does not return to the interpreter is
+// only stopped by the per-run limit.
 //
 // go test has no per-test limit, only a limit on the whole test binary. The reading here:
 // a run selecting n top-level tests by id gets the binary limit -timeout=n×perTest

@@ -23,18 +23,21 @@ func fixtureCopy(t *testing.T, dir string) string {
 	return root
 }
 
-// TestTestTimeoutPytest: with the default per-test limit, a test that sleeps 30 s (and
-// swallows every Exception) is reported as timed out; the other test of the file passes.
+// TestTestTimeoutPytest: a test that sleeps 300 s without using CPU (and swallows every
+// Exception) is stopped by the wall-clock backstop (WallBackstop × the limit) and reported
+// as timed out; the other test of the file passes.
 func TestTestTimeoutPytest(t *testing.T) {
 	t.Parallel()
 	py := pythonWithPytest(t)
 	root := fixtureCopy(t, "timeout/py")
-	r := WithTestTimeout(sandbox.NewLocal(sandbox.Options{WorkDir: t.TempDir(), Python: py}), DefaultTestTimeout)
+	limit := 500 * time.Millisecond
+	r := WithTestTimeout(sandbox.NewLocal(sandbox.Options{WorkDir: t.TempDir(), Python: py}), limit)
 	start := time.Now()
 	rep, err := r.Run(context.Background(), task.RunRequest{Root: root, Kind: task.Pytest,
 		Select: task.Selection{Files: []string{"tests/test_slow.py"}}})
 	require.NoError(t, err)
-	t.Logf("run took %s (per-test limit %s, the test sleeps 30s)", time.Since(start).Round(time.Millisecond), DefaultTestTimeout)
+	took := time.Since(start)
+	t.Logf("run took %s (per-test limit %s, the test sleeps 300s)", took.Round(time.Millisecond), limit)
 	require.Equal(t, task.RunOK, rep.State, rep.Output)
 	fast, ok := rep.Result("tests/test_slow.py::test_fast")
 	require.True(t, ok)
@@ -42,10 +45,31 @@ func TestTestTimeoutPytest(t *testing.T) {
 	slow, ok := rep.Result("tests/test_slow.py::test_sleeps")
 	require.True(t, ok, rep.Output)
 	require.Equal(t, task.Timeout, slow.Outcome, slow.Message)
-	require.Contains(t, slow.Message, timeoutMarker+" of 10s")
+	require.Contains(t, slow.Message, timeoutMarker+" of 0.5s (5s of wall-clock time)")
+	require.GreaterOrEqual(t, took, WallBackstop*limit, "stopped before the backstop")
 	require.False(t, rep.Green())
 	// The repository's tree is not touched by the plugin.
 	require.NoFileExists(t, filepath.Join(root, TimeoutModule+".py"))
+}
+
+// TestTestTimeoutPytestCPU: a test that spins on the CPU is stopped when it has used the
+// per-test limit of CPU time, and reported as timed out.
+func TestTestTimeoutPytestCPU(t *testing.T) {
+	t.Parallel()
+	py := pythonWithPytest(t)
+	root := fixtureCopy(t, "timeout/busy")
+	r := WithTestTimeout(sandbox.NewLocal(sandbox.Options{WorkDir: t.TempDir(), Python: py}), time.Second)
+	rep, err := r.Run(context.Background(), task.RunRequest{Root: root, Kind: task.Pytest,
+		Select: task.Selection{Files: []string{"tests/test_busy.py"}}})
+	require.NoError(t, err)
+	require.Equal(t, task.RunOK, rep.State, rep.Output)
+	busy, ok := rep.Result("tests/test_busy.py::test_busy")
+	require.True(t, ok, rep.Output)
+	require.Equal(t, task.Timeout, busy.Outcome, busy.Message)
+	require.Contains(t, busy.Message, timeoutMarker+" of 1s (CPU time)")
+	quick, ok := rep.Result("tests/test_busy.py::test_quick")
+	require.True(t, ok)
+	require.Equal(t, task.Pass, quick.Outcome)
 }
 
 // TestTestTimeoutGo: a run of one Go test that sleeps 30 s ends at the per-test limit
@@ -143,9 +167,9 @@ func TestMarkTimeouts(t *testing.T) {
 	require.True(t, isLister)
 }
 
-// TestPipelineTestTimeout: a test file with a test that sleeps 30 s does not hold the
-// pipeline: with the default limits its trace run reports the test timed out and the file
-// is rejected with that reason.
+// TestPipelineTestTimeout: a test file with a test that sleeps 300 s does not hold the
+// pipeline: with a 1 s per-test limit its trace run reports the test timed out (at the
+// 10 s wall-clock backstop) and the file is rejected with that reason.
 func TestPipelineTestTimeout(t *testing.T) {
 	t.Parallel()
 	py := pythonWithPytest(t)
@@ -153,7 +177,7 @@ func TestPipelineTestTimeout(t *testing.T) {
 	r := sandbox.NewLocal(sandbox.Options{WorkDir: t.TempDir(), Python: py})
 	defer r.Close()
 	start := time.Now()
-	res, err := Pipeline(context.Background(), r, root, Options{Seed: 1})
+	res, err := Pipeline(context.Background(), r, root, Options{Seed: 1, TestTimeout: time.Second})
 	require.NoError(t, err)
 	t.Logf("pipeline took %s", time.Since(start).Round(time.Millisecond))
 	reasons := map[string]string{}

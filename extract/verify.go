@@ -59,8 +59,11 @@ type VerifyRequest struct {
 // P2P masked (one per file), F2P gold, P2P gold; a rejection stops at the first failed
 // check.
 type Verification struct {
-	Accepted    bool
-	Reason      string
+	Accepted bool
+	Reason   string
+	// Cause is the kind of rejection, without the file or the numbers (e.g. "masked F2P
+	// pass rate too high"), for counting rejections; empty when accepted.
+	Cause       string
 	F2PPassRate float64
 	// F2PTests are the ids of the F2P tests on the original code that pass (the instance's
 	// FAIL_TO_PASS); P2PTests those of the P2P files (PASS_TO_PASS). Sorted.
@@ -101,7 +104,8 @@ func Verify(ctx context.Context, r task.Runner, vr VerifyRequest) (*Verification
 		return rep, nil
 	}
 	v := &Verification{}
-	reject := func(format string, a ...any) (*Verification, error) {
+	reject := func(cause, format string, a ...any) (*Verification, error) {
+		v.Cause = cause
 		v.Reason = fmt.Sprintf(format, a...)
 		return v, nil
 	}
@@ -114,15 +118,15 @@ func Verify(ctx context.Context, r task.Runner, vr VerifyRequest) (*Verification
 	case rep.State == task.RunBuildFailed && vr.BuildFailureFails:
 		v.F2PPassRate = 0
 	case !rep.Ran():
-		return reject("masked F2P %s does not run: %s: %s", selName(vr.F2P), rep.State, firstLine(rep.Detail))
+		return reject("masked F2P does not run", "masked F2P %s does not run: %s: %s", selName(vr.F2P), rep.State, firstLine(rep.Detail))
 	default:
 		rate, n := PassRate(rep)
 		v.F2PPassRate = rate
 		if n == 0 {
-			return reject("masked F2P %s reports no passing or failing test", selName(vr.F2P))
+			return reject("masked F2P reports no verdict", "masked F2P %s reports no passing or failing test", selName(vr.F2P))
 		}
 		if rate > maxRate {
-			return reject("masked F2P %s pass rate %.3f > %.3f", selName(vr.F2P), rate, maxRate)
+			return reject("masked F2P pass rate too high", "masked F2P %s pass rate %.3f > %.3f", selName(vr.F2P), rate, maxRate)
 		}
 	}
 	maskedP2P := masked
@@ -137,7 +141,7 @@ func Verify(ctx context.Context, r task.Runner, vr VerifyRequest) (*Verification
 		}
 		v.MaskedP2P = append(v.MaskedP2P, rep)
 		if !passes(rep) {
-			return reject("masked P2P %s does not pass: %s", selName(sel), runSummary(rep))
+			return reject("masked P2P fails", "masked P2P %s does not pass: %s", selName(sel), runSummary(rep))
 		}
 	}
 	rep, err = run(vr.Base.Overlay, vr.F2P)
@@ -146,7 +150,7 @@ func Verify(ctx context.Context, r task.Runner, vr VerifyRequest) (*Verification
 	}
 	v.GoldF2P = rep
 	if !passes(rep) {
-		return reject("gold F2P %s does not pass: %s", selName(vr.F2P), runSummary(rep))
+		return reject("gold F2P fails", "gold F2P %s does not pass: %s", selName(vr.F2P), runSummary(rep))
 	}
 	v.F2PTests = rep.Passing()
 	for _, sel := range vr.P2P {
@@ -156,7 +160,7 @@ func Verify(ctx context.Context, r task.Runner, vr VerifyRequest) (*Verification
 		}
 		v.GoldP2P = append(v.GoldP2P, rep)
 		if !passes(rep) {
-			return reject("gold P2P %s does not pass: %s", selName(sel), runSummary(rep))
+			return reject("gold P2P fails", "gold P2P %s does not pass: %s", selName(sel), runSummary(rep))
 		}
 		v.P2PTests = append(v.P2PTests, rep.Passing()...)
 	}
@@ -199,79 +203,4 @@ func runSummary(rep *task.Report) string {
 		return fmt.Sprintf("%d failing, %d over the per-test time limit, first %s", len(f), len(to), to[0])
 	}
 	return fmt.Sprintf("%d failing, first %s", len(f), f[0])
-}
-
-// Score is how one repair attempt of a FeatureBench instance did.
-type Score struct {
-	// Resolved: the F2P tests all pass and every P2P run passes.
-	Resolved bool `json:"resolved"`
-	// PassRate is the fraction of the F2P test cases that pass (PASSED or XFAIL; pytest's
-	// non-strict XPASS too, see task.Outcome.Passed); F2PPassed and F2PTotal its terms.
-	PassRate  float64 `json:"pass_rate"`
-	F2PPassed int     `json:"f2p_passed"`
-	F2PTotal  int     `json:"f2p_total"`
-	// P2PFailed counts the P2P runs that did not pass.
-	P2PFailed int `json:"p2p_failed"`
-}
-
-// ScoreRun scores an attempt from the reports of its F2P run and P2P runs. f2pIDs are the
-// instance's FAIL_TO_PASS ids: each one counts, one missing or without a verdict
-// (task.NotRun) as not passing; without them every non-skipped test of the F2P report
-// counts, one without a verdict as not passing. A run "exits 0" when it passes entirely:
-// it ran, reported at least one test, none failed and every one got a verdict.
-func ScoreRun(f2p *task.Report, p2p []*task.Report, f2pIDs []string) Score {
-	var s Score
-	if len(f2pIDs) > 0 {
-		s.F2PTotal = len(f2pIDs)
-		for _, id := range f2pIDs {
-			if t, ok := f2p.Result(id); ok && t.Outcome.Passed() && f2p.Ran() {
-				s.F2PPassed++
-			}
-		}
-	} else if f2p.Ran() {
-		for _, t := range f2p.Tests {
-			if t.Outcome != task.Skip {
-				s.F2PTotal++
-				if t.Outcome.Passed() {
-					s.F2PPassed++
-				}
-			}
-		}
-	}
-	if s.F2PTotal > 0 {
-		s.PassRate = float64(s.F2PPassed) / float64(s.F2PTotal)
-	}
-	for _, r := range p2p {
-		if !passes(r) {
-			s.P2PFailed++
-		}
-	}
-	s.Resolved = passes(f2p) && s.F2PTotal > 0 && s.F2PPassed == s.F2PTotal && s.P2PFailed == 0
-	return s
-}
-
-// Summary aggregates scores: the resolved rate and the mean pass rate over N attempts.
-type Summary struct {
-	N            int     `json:"n"`
-	Resolved     int     `json:"resolved"`
-	ResolvedRate float64 `json:"resolved_rate"`
-	MeanPassRate float64 `json:"mean_pass_rate"`
-}
-
-// Summarize aggregates scores (the zero Summary for none).
-func Summarize(scores []Score) Summary {
-	s := Summary{N: len(scores)}
-	if s.N == 0 {
-		return s
-	}
-	sum := 0.0
-	for _, x := range scores {
-		if x.Resolved {
-			s.Resolved++
-		}
-		sum += x.PassRate
-	}
-	s.ResolvedRate = float64(s.Resolved) / float64(s.N)
-	s.MeanPassRate = sum / float64(s.N)
-	return s
 }

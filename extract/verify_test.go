@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/faultline-dev/faultline/extract/artifact"
 	"github.com/faultline-dev/faultline/task"
 )
 
@@ -116,32 +117,52 @@ func TestVerify(t *testing.T) {
 	require.Error(t, err)
 }
 
-func TestScoreRun(t *testing.T) {
-	f2p := report("f::a", "pass", "f::b", "xfail", "f::c", "fail", "f::d", "skip")
-	p2pOK := report("p::x", "pass")
-	s := ScoreRun(f2p, []*task.Report{p2pOK}, nil)
-	require.Equal(t, Score{PassRate: 2.0 / 3, F2PPassed: 2, F2PTotal: 3}, s)
-	s = ScoreRun(f2p, []*task.Report{p2pOK}, []string{"f::a", "f::b", "f::missing"})
-	require.Equal(t, Score{PassRate: 2.0 / 3, F2PPassed: 2, F2PTotal: 3}, s)
-
-	all := report("f::a", "pass", "f::b", "xfail")
-	s = ScoreRun(all, []*task.Report{p2pOK, p2pOK}, []string{"f::a", "f::b"})
-	require.Equal(t, Score{Resolved: true, PassRate: 1, F2PPassed: 2, F2PTotal: 2}, s)
-	s = ScoreRun(all, []*task.Report{p2pOK, report("p::y", "error")}, []string{"f::a", "f::b"})
-	require.Equal(t, Score{PassRate: 1, F2PPassed: 2, F2PTotal: 2, P2PFailed: 1}, s)
-	// A test without a verdict is not a pass: not resolved, and it counts as not passing.
-	unreached := report("f::a", "pass", "f::b", "not_run")
-	s = ScoreRun(unreached, []*task.Report{p2pOK}, []string{"f::a", "f::b"})
-	require.Equal(t, Score{PassRate: 0.5, F2PPassed: 1, F2PTotal: 2}, s)
-	s = ScoreRun(all, []*task.Report{report("p::x", "pass", "p::y", "not_run")}, []string{"f::a", "f::b"})
-	require.Equal(t, Score{PassRate: 1, F2PPassed: 2, F2PTotal: 2, P2PFailed: 1}, s)
-	broken := &task.Report{State: task.RunCollectionError, Tests: all.Tests}
-	s = ScoreRun(broken, nil, []string{"f::a", "f::b"})
-	require.Equal(t, Score{F2PTotal: 2}, s)
-
-	sum := Summarize([]Score{{Resolved: true, PassRate: 1}, {PassRate: 0.5}, {PassRate: 0}, {Resolved: true, PassRate: 1}})
-	require.Equal(t, Summary{N: 4, Resolved: 2, ResolvedRate: 0.5, MeanPassRate: 0.625}, sum)
-	require.Equal(t, Summary{}, Summarize(nil))
+// TestScoreLevel2Definition scores Level 2 attempts through a runner that returns fixed
+// reports. These cases used to lock in extract.ScoreRun's answers; that scorer disagreed with
+// metrics.FeatureBench (an XPASS counted as a pass, so {pass, xpass} was resolved at rate 1)
+// and was deleted (issue 17: one scorer). They now follow the single definition in
+// metrics.FeatureBenchResult: PASSED and XFAIL pass, XPASS and a test without a verdict do
+// not; without ids skipped cases are left out; resolved needs a clean run and rate 1 over
+// at least one case.
+func TestScoreLevel2Definition(t *testing.T) {
+	env := &artifact.Environment{Kind: task.Pytest, Tests: task.Overlay{"t_f.py": {Data: []byte("def test_a(): pass\n")}},
+		TestFile: "t_f.py", Select: task.Selection{Files: []string{"t_f.py"}}}
+	cases := []struct {
+		name           string
+		rep            *task.Report
+		ids            []string
+		resolved       bool
+		passed, total  int
+		wantRateApprox float64
+	}{
+		// pass and xfail pass, fail does not, the skip is left out without ids: 2/3.
+		{"skip left out", report("f::a", "pass", "f::b", "xfail", "f::c", "fail", "f::d", "skip"), nil, false, 2, 3, 2.0 / 3},
+		// With ids the missing one counts as not passing: 2/3.
+		{"missing id", report("f::a", "pass", "f::b", "xfail", "f::c", "fail", "f::d", "skip"), []string{"f::a", "f::b", "f::missing"}, false, 2, 3, 2.0 / 3},
+		{"all pass", report("f::a", "pass", "f::b", "xfail"), []string{"f::a", "f::b"}, true, 2, 2, 1},
+		// ScoreRun said resolved at 1.0 here; an XPASS is not the behaviour the test specifies.
+		{"xpass does not pass", report("f::a", "pass", "f::b", "xpass"), []string{"f::a", "f::b"}, false, 1, 2, 0.5},
+		// Without ids the skip is left out: 1/1 and resolved.
+		{"skip without ids", report("f::a", "pass", "f::b", "skip"), nil, true, 1, 1, 1},
+		// A test without a verdict is not a pass: not resolved, 1/2.
+		{"not run", report("f::a", "pass", "f::b", "not_run"), []string{"f::a", "f::b"}, false, 1, 2, 0.5},
+		// A run that did not run passes nothing: 0/2.
+		{"collection error", &task.Report{State: task.RunCollectionError, Tests: report("f::a", "pass", "f::b", "pass").Tests}, []string{"f::a", "f::b"}, false, 0, 2, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := task.RunnerFunc(func(context.Context, task.RunRequest) (*task.Report, error) { return c.rep, nil })
+			e := *env
+			e.FailToPass = c.ids
+			s, rep, err := ScoreLevel2(context.Background(), r, Level2Request{Env: &e, WorkDir: t.TempDir(), TestTimeout: -1}, nil)
+			require.NoError(t, err)
+			require.Same(t, c.rep, rep)
+			require.Equal(t, c.resolved, s.Resolved, "%+v", s)
+			require.Equal(t, c.passed, s.Passed)
+			require.Equal(t, c.total, s.Total)
+			require.InDelta(t, c.wantRateApprox, s.PassRate, 1e-12)
+		})
+	}
 }
 
 func TestVerifyGoBuildFailure(t *testing.T) {

@@ -16,6 +16,11 @@
 // at different paths with their own runners, and requires byte-identical instance
 // directories (package artifact, Level 1).
 //
+// Every run here is long (bs4's took over ten minutes under load): they run only when
+// FAULTLINE_ACCEPTANCE is set (CI sets it), and want a generous go test -timeout (30m):
+//
+//	FAULTLINE_ACCEPTANCE=1 go test -timeout 30m ./bench/featurebench/...
+//
 // A subject that is not installed (the Debian package, Debian's python3 with pytest, the
 // module in the module cache) is skipped with a message saying what to install.
 package featurebench
@@ -37,6 +42,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/faultline-dev/faultline/bench/internal/fstree"
+	"github.com/faultline-dev/faultline/bench/internal/twice"
 	"github.com/faultline-dev/faultline/extract"
 	"github.com/faultline-dev/faultline/extract/artifact"
 	"github.com/faultline-dev/faultline/extract/mask"
@@ -123,6 +129,7 @@ const Seed = 1
 // requires Accepted instances, re-verifies each in a fresh copy, builds their instance
 // directories and checks that the repository was not written.
 func Run(t *testing.T, s Subject) {
+	twice.Skip(t)
 	root := s.Copy(t)
 	hasher := sandbox.NewTreeHasher()
 	before, err := hasher.Hash(root, nil)
@@ -161,6 +168,7 @@ func Run(t *testing.T, s Subject) {
 // command at a time while it builds items, so two runs use two cores), and requires the
 // same items and byte-identical instance directories.
 func Determinism(t *testing.T, s Subject) {
+	twice.Skip(t)
 	type out struct {
 		root string
 		res  *extract.Result

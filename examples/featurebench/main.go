@@ -30,6 +30,25 @@
 // "<id> ok" or "<id> rejected: <reason>" per instance and exits 1 when any is rejected;
 // Level 1 instances are skipped (they need the repository).
 //
+// -repo may be a project root, a Python package directory (or a src/ layout's package) or a
+// Go module subdirectory: the project root is found with task/repo's rule (repo.Discover)
+// and said on stderr, the project is prepared (sandbox.Prepare: Go modules downloaded, a
+// package directory without a project of its own staged in a private copy at its import
+// path, so that the tests import the copy — the masked code — and not an installed
+// version), and an unusable project is refused with the problems and fixes
+// examples/doctor reports (sandbox.Check: tests collect, the package imports from the
+// copy). Paths in the instances are relative to the project root.
+//
+// Provenance: the output directory holds mirror.git, a bare git repository with one commit
+// per instance, and each instance's base_commit is that commit — the state its patch
+// applies to (Level 1: the analysed tree masked, without the F2P test file; Level 2: an
+// empty tree). Clone it and check out base_commit to evaluate. The analysed tree's own
+// git commit and the project root's path in its work tree are recorded in each instance
+// as source_commit and source_subdir (absent, with a warning, when it is not a git
+// checkout; -commit overrides the commit); the seed as seed. The instance ids keep the
+// FeatureBench form with the source commit's first 8 characters (a hash of the tree
+// outside git).
+//
 // Tests run with the local sandbox runner (no Docker, no network). The repository is
 // only read. It follows the convention of internal/cli: every flag is checked before any
 // work (a bad one exits 2 naming it); progress (tracing and building: done/total, elapsed,
@@ -42,17 +61,18 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/faultline-dev/faultline/corrupt"
 	"github.com/faultline-dev/faultline/extract"
 	"github.com/faultline-dev/faultline/extract/artifact"
 	"github.com/faultline-dev/faultline/extract/mask"
@@ -60,15 +80,18 @@ import (
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
 	"github.com/faultline-dev/faultline/task/llm"
+	"github.com/faultline-dev/faultline/task/repo"
 )
 
 func main() { os.Exit(cli.Main(run)) }
 
 type config struct {
+	// root is the directory given as -repo; project is where its project root is (repo.Discover).
+	project                                     *repo.Project
 	root, out, name, commit, python, pkg, check string
 	n, jobs                                     int
 	levels                                      []int
-	seed                                        int64
+	seed                                        uint64
 	env                                         cli.EnvFlag
 	useLLM                                      bool
 	model                                       *llm.OpenAI
@@ -116,21 +139,21 @@ func parse(args []string, stderr io.Writer) (config, int) {
 	fs := flag.NewFlagSet("featurebench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var c config
-	var repo string
-	fs.StringVar(&repo, "repo", "", "repository `DIR` whose tests pass (required; never modified)")
+	var dir string
+	fs.StringVar(&dir, "repo", "", "repository `DIR` whose tests pass: a project root, a package directory or a module subdirectory (required; never modified)")
 	fs.StringVar(&c.out, "out", "", "output `DIR` for instance directories and instances.jsonl (required; outside the repository)")
 	fs.IntVar(&c.n, "n", 5, "stop after N ≥ 0 accepted instances (0: try every test file)")
-	fs.Int64Var(&c.seed, "seed", 1, "random seed (same seed, same instances)")
+	fs.Uint64Var(&c.seed, "seed", 1, "random seed (same seed, same instances)")
 	level := fs.String("level", "1", "instance `levels`: 1 (inside the masked repository), 2 (from scratch) or 1,2")
 	fs.StringVar(&c.pkg, "package", "agent_code", "Level 2: the `name` a Python solution package is renamed to (empty keeps it)")
 	fs.StringVar(&c.name, "name", "", "repository name `owner/repo` (default local/<directory name>)")
-	fs.StringVar(&c.commit, "commit", "", "base commit (default: git HEAD, else a hash of the tree)")
+	fs.StringVar(&c.commit, "commit", "", "the source `commit` recorded for the analysed tree (default: git HEAD of the project root; none outside git)")
 	fs.StringVar(&c.python, "python", "", "Python interpreter with pytest (default: detected)")
 	fs.Var(&c.env, "env", "extra `KEY=VALUE` for the test runs (repeatable)")
 	fs.IntVar(&c.jobs, "jobs", 0, "test files traced concurrently (0: the number of CPUs; the output does not depend on it)")
 	fs.BoolVar(&c.useLLM, "llm", false, "classify top objects with the model configured by FAULTLINE_LLM_* (see task/llm)")
 	fs.DurationVar(&c.timeout, "timeout", 10*time.Minute, "time limit (> 0) of one test run")
-	fs.DurationVar(&c.testTimeout, "test-timeout", extract.DefaultTestTimeout, "time limit of one test (0: none)")
+	fs.DurationVar(&c.testTimeout, "test-timeout", extract.DefaultTestTimeout, "time limit of one test (0: none): pytest counts CPU time, with 10× in wall-clock time as a backstop; go test wall-clock time")
 	after := fs.String("after", "", "keep as fail-to-pass only test files first committed after `DATE` (2006-01-02 or RFC 3339; needs a git checkout)")
 	fs.StringVar(&c.check, "check", "", "re-verify the Level 2 instances of `DIR`/instances.jsonl from their patches alone, instead of building")
 	if code := cli.Parse(fs, args, false); code >= 0 {
@@ -151,21 +174,24 @@ func parse(args []string, stderr io.Writer) (config, int) {
 		return usage("%v", err)
 	}
 	if c.check != "" {
-		if repo != "" || c.out != "" {
+		if dir != "" || c.out != "" {
 			return usage("-check re-verifies existing instances: it takes neither -repo nor -out")
 		}
 		return c, -1
 	}
-	root, err := cli.Repo(repo)
+	root, err := cli.Repo(dir)
 	if err != nil {
 		return usage("%v", err)
 	}
 	c.root = root
+	if c.project, err = repo.Discover(root, ""); err != nil {
+		return usage("-repo %s: %v", dir, err)
+	}
 	if err := cli.CheckOutputDir("out", c.out); err != nil {
 		return usage("%v", err)
 	}
-	if err := cli.Outside("out", c.out, root); err != nil {
-		return usage("%v", err)
+	if err := cli.Outside("out", c.out, c.project.Root); err != nil {
+		return usage("%v (the project root of -repo)", err)
 	}
 	if c.levels, err = parseLevels(*level); err != nil {
 		return usage("%v", err)
@@ -199,23 +225,91 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return cli.Fail(ctx, stderr, "featurebench", build(ctx, c, stdout, stderr))
 }
 
+// intake prepares the project found for -repo and checks that it can be used: the root chosen
+// goes to stderr, sandbox.Prepare readies it (dependencies, a package directory staged at its
+// import path), and sandbox.Check refuses an unusable one with the words examples/doctor
+// prints. The baseline is left to the pipeline: it runs every test file while tracing, and
+// a failing file is only not a candidate. The caller closes the result.
+func intake(ctx context.Context, c config, prog *cli.Progress) (*sandbox.Prepared, *sandbox.Local, error) {
+	p := c.project
+	where := p.Root
+	if p.Target != "." {
+		where += " (target " + p.Target + ")"
+	}
+	prog.Printf("project root %s, %s: %s", where, p.Lang, p.Reason)
+	prep, err := sandbox.Prepare(ctx, p, sandbox.PrepareOptions{Python: c.python, Env: c.env})
+	if err != nil {
+		return nil, nil, fmt.Errorf("featurebench: %w", err)
+	}
+	for _, st := range prep.Steps {
+		prog.Printf("prepared: %s", st)
+	}
+	r := sandbox.NewLocal(sandbox.Options{Python: prep.Python, Env: append(slices.Clone(prep.Env), c.env...),
+		Limits: task.Limits{Timeout: c.timeout}})
+	rd, err := sandbox.Check(ctx, r, prep, sandbox.CheckOptions{NoBaseline: true, Limits: task.Limits{Timeout: c.timeout}})
+	if err == nil {
+		err = rd.Err()
+	}
+	if err != nil {
+		r.Close()
+		prep.Close()
+		return nil, nil, fmt.Errorf("featurebench: %w", err)
+	}
+	for _, f := range rd.Findings {
+		prog.Printf("warning: %s (fix: %s)", f.What, f.Fix)
+	}
+	return prep, r, nil
+}
+
+// source is the provenance of the analysed tree: the commit of the project root's git work
+// tree and the root's place in it (repo.Git), or none with a warning outside git.
+func source(ctx context.Context, c config, prog *cli.Progress) map[string]any {
+	prov, err := repo.Git(ctx, c.project.Root)
+	out := map[string]any{}
+	switch {
+	case c.commit != "":
+		out["source_commit"] = c.commit
+		if err == nil {
+			out["source_subdir"] = prov.Subdir
+		}
+	case err != nil:
+		prog.Printf("warning: %s is not a git checkout: the instances record no source commit (%v)", c.project.Root, err)
+		return out
+	default:
+		out["source_commit"] = prov.Commit
+		out["source_subdir"] = prov.Subdir
+		if prov.Dirty {
+			out["source_dirty"] = true
+			prog.Printf("warning: %s has uncommitted changes: the analysed tree is not exactly %s", c.project.Root, prov.Commit)
+		}
+	}
+	return out
+}
+
 func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
-	root := c.root
 	name := c.name
 	if name == "" {
-		name = "local/" + filepath.Base(root)
-	}
-	commit := c.commit
-	if commit == "" {
-		commit = cli.GitHead(root)
+		name = "local/" + filepath.Base(c.root)
 	}
 	prog := cli.NewProgress(stderr, "featurebench")
 	stopBeat := prog.Beat(15 * time.Second)
 	defer stopBeat()
-	r := sandbox.NewLocal(sandbox.Options{Python: c.python, Env: c.env, Limits: task.Limits{Timeout: c.timeout}})
+	prep, r, err := intake(ctx, c, prog)
+	if err != nil {
+		return err
+	}
+	defer prep.Close()
 	defer r.Close()
+	// Everything below reads and runs the prepared tree: the project root, or the private
+	// copy of a package directory at its import path, which is what the tests import.
+	root := prep.Root
+	provenance := source(ctx, c, prog)
+	commit, _ := provenance["source_commit"].(string)
+	provenance["seed"] = c.seed
 	phase := ""
 	opts := extract.Options{
+		Kind:           prep.Kind,
+		Args:           slices.Clone(prep.Args),
 		Seed:           c.seed,
 		N:              c.n,
 		Jobs:           c.jobs,
@@ -244,7 +338,8 @@ func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 		opts.Classifier = &extract.LLMClassifier{Model: c.model}
 	}
 	if commit == "" {
-		prog.Phase("hashing the tree for a base commit", 0)
+		// The instance ids need a commit-like name for the tree: its content hash.
+		prog.Phase("hashing the tree for the instance ids", 0)
 		h, err := sandbox.NewTreeHasher().Hash(root, nil)
 		if err != nil {
 			return fmt.Errorf("featurebench: %w", err)
@@ -284,7 +379,7 @@ func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 			}
 			a, err := artifact.Build(ctx, s, artifact.Options{})
 			if errors.Is(err, artifact.ErrBadSpec) {
-				return fmt.Sprintf("level 2: %v", err), nil
+				return fmt.Sprintf("level 2 instance cannot be built: %v", err), nil
 			}
 			if err != nil {
 				return "", err
@@ -294,7 +389,7 @@ func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 				return "", err
 			}
 			if !v.Accepted {
-				return v.Reason, nil
+				return "level 2 instance does not verify: " + strings.TrimPrefix(v.Reason, "level 2: "), nil
 			}
 			level2[it.TestFile] = a
 			return "", nil
@@ -312,7 +407,7 @@ func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	}
 	accepted := res.Accepted()
 	if len(accepted) == 0 {
-		return fmt.Errorf("0 instances: %s", rejections(res))
+		return fmt.Errorf("0 instances: %s", res.Counts())
 	}
 	var arts []*artifact.Artifacts
 	for _, it := range accepted {
@@ -330,58 +425,97 @@ func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 			arts = append(arts, a)
 		}
 	}
-	if err := writeOut(c.out, arts); err != nil {
+	mirror := func(tmp string) error {
+		return writeMirror(ctx, filepath.Join(tmp, MirrorDir), root, c.project, arts, provenance)
+	}
+	if err := writeOut(c.out, arts, mirror); err != nil {
 		return fmt.Errorf("featurebench: %w", err)
 	}
 	for _, a := range arts {
 		fmt.Fprintln(stdout, a.Instance.InstanceID)
 	}
-	asked := "every test file"
-	if c.n > 0 {
-		asked = fmt.Sprintf("%d asked", c.n)
+	// Say what was made against what was asked, accounting for every test file.
+	var msg string
+	switch {
+	case c.n > 0 && len(accepted) < c.n:
+		msg = fmt.Sprintf("%d of %d items asked: the fail-to-pass candidates ran out", len(accepted), c.n)
+	case c.n > 0:
+		msg = fmt.Sprintf("%d of %d items asked", len(accepted), c.n)
+	default:
+		msg = fmt.Sprintf("%d items (every test file tried)", len(accepted))
 	}
-	msg := fmt.Sprintf("%d instances written to %s (%d accepted items of %s, levels %v)", len(arts), c.out, len(accepted), asked, c.levels)
-	if rejected := len(res.Items) - len(accepted); rejected > 0 {
-		msg += fmt.Sprintf("; %d candidates rejected: %s", rejected, rejections(res))
-	}
+	msg += fmt.Sprintf("; %d instances (levels %v) written to %s; %s", len(arts), c.levels, c.out, res.Counts())
 	prog.Printf("%s", msg)
 	return nil
 }
 
-// rejections summarises why the pipeline's candidates were rejected or excluded: the
-// three most frequent reasons (their first clause) with counts.
-func rejections(res *extract.Result) string {
-	reasons := corrupt.Reasons{}
-	for _, it := range res.Items {
-		if !it.Accepted {
-			reasons.Add(firstClause(it.Reason))
-		}
-	}
-	for _, x := range res.Excluded {
-		reasons.Add("excluded: " + firstClause(x.Reason))
-	}
-	if len(reasons) == 0 {
-		if len(res.Items) == 0 {
-			return "no test file was a fail-to-pass candidate (no tests discovered, or none passing)"
-		}
-		return "none rejected"
-	}
-	return reasons.String()
-}
+// MirrorDir is the bare git repository written into the output directory: the instances'
+// base_commit ids are commits there (see writeMirror).
+const MirrorDir = "mirror.git"
 
-// firstClause keeps a reason up to its first colon (the kind of rejection, without the
-// file it names).
-func firstClause(s string) string {
-	if i := strings.Index(s, ": "); i > 0 {
-		return s[:i]
+// writeMirror writes the repository states of the instances into the bare git repository
+// dir (repo.WriteMirror) and points each instance's base_commit at its state, where its
+// patch applies: a Level 1 instance's commit is the analysed tree (root, the project's
+// files) with the mask and without the F2P test file; a Level 2 instance's is an empty
+// tree (its env_patch, test_patch and patch all create files). The branches and tags are
+// task/<instance id>. Commits are made with fixed identities and dates, so the same
+// instances give the same ids. The source commit of the analysed tree, and the project
+// root's place in its work tree, go into every instance as source_commit and source_subdir
+// (absent outside git), with the seed.
+func writeMirror(ctx context.Context, dir, root string, p *repo.Project, arts []*artifact.Artifacts, extra map[string]any) error {
+	var lv1, lv2 []repo.MirrorTask
+	for _, a := range arts {
+		if a.Env != nil {
+			lv2 = append(lv2, repo.MirrorTask{Name: a.Instance.InstanceID, Message: "level 2: " + a.Instance.InstanceID + " starts from an empty tree"})
+		} else {
+			lv1 = append(lv1, repo.MirrorTask{Name: a.Instance.InstanceID, Changes: a.Overlay, Message: "level 1: " + a.Instance.InstanceID + " masked"})
+		}
 	}
-	return s
+	commits := map[string]string{}
+	if len(lv1) > 0 {
+		include := p.Contains
+		if root != p.Root {
+			include = nil // the staged copy holds only the project's files
+		}
+		m, err := repo.WriteMirror(ctx, dir, root, lv1, repo.MirrorOptions{Include: include, Message: "base: the analysed tree"})
+		if err != nil {
+			return err
+		}
+		maps.Copy(commits, m.Tasks)
+	}
+	if len(lv2) > 0 {
+		empty, err := os.MkdirTemp("", "faultline-empty-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(empty)
+		m, err := repo.WriteMirror(ctx, dir, empty, lv2, repo.MirrorOptions{Branch: "level2-base", Message: "base: the empty tree of Level 2"})
+		if err != nil {
+			return err
+		}
+		maps.Copy(commits, m.Tasks)
+	}
+	for _, a := range arts {
+		a.Instance.BaseCommit = commits[a.Instance.InstanceID]
+		if a.Instance.Extra == nil {
+			a.Instance.Extra = map[string]json.RawMessage{}
+		}
+		for k, v := range extra {
+			b, err := json.Marshal(v)
+			if err != nil {
+				return err
+			}
+			a.Instance.Extra[k] = b
+		}
+	}
+	return nil
 }
 
 // writeOut writes the instance directories and instances.jsonl into out, whole or not at
 // all: everything is written to a temporary directory beside out first and moved in at the
-// end (an existing out keeps its other entries; same-named ones are replaced).
-func writeOut(out string, arts []*artifact.Artifacts) error {
+// end (an existing out keeps its other entries; same-named ones are replaced). before runs
+// first, on the temporary directory (it may still change the instances).
+func writeOut(out string, arts []*artifact.Artifacts, before func(tmp string) error) error {
 	out = filepath.Clean(out)
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return err
@@ -391,6 +525,11 @@ func writeOut(out string, arts []*artifact.Artifacts) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
+	if before != nil {
+		if err := before(tmp); err != nil {
+			return err
+		}
+	}
 	var insts []task.SWEInstance
 	for _, a := range arts {
 		if _, err := a.WriteDir(tmp); err != nil {

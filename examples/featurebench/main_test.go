@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -22,6 +23,17 @@ func needPytest(t *testing.T) {
 	t.Helper()
 	if err := exec.Command("/usr/bin/python3", "-c", "import pytest").Run(); err != nil {
 		t.Skipf("featurebench: /usr/bin/python3 with pytest is not installed (apt-get install python3-pytest): %v", err)
+	}
+}
+
+// long skips a test that runs the whole pipeline several times (tens of seconds, minutes
+// under load) unless FAULTLINE_ACCEPTANCE is set (CI sets it). The default run keeps one
+// end-to-end run per intake path: TestRunWritesInstances, TestRunPackageDir and
+// TestRefusesUnready.
+func long(t *testing.T) {
+	t.Helper()
+	if os.Getenv("FAULTLINE_ACCEPTANCE") == "" {
+		t.Skip("a long end-to-end run: set FAULTLINE_ACCEPTANCE=1 (CI does)")
 	}
 }
 
@@ -54,7 +66,8 @@ func TestRunWritesInstances(t *testing.T) {
 			"-name", "acme/shapes", "-commit", "0123456789abcdef0123456789abcdef01234567"}, &stdout, &stderr)
 		require.Equal(t, 0, code, stderr.String())
 		require.Contains(t, stderr.String(), "featurebench: traced tests/test_geometry.py")
-		require.Contains(t, stderr.String(), "1 instances written to")
+		require.Contains(t, stderr.String(), "featurebench: 1 of 1 items asked; 1 instances (levels [1]) written to "+out+"; 6 test files (")
+		require.Contains(t, stderr.String(), "6 test files (12 tests): 5 not tried (enough accepted), 1 accepted\n")
 		require.Contains(t, stderr.String(), "tracing test files: ")
 		ids := strings.Fields(stdout.String())
 		require.Len(t, ids, 1)
@@ -70,6 +83,13 @@ func TestRunWritesInstances(t *testing.T) {
 		require.Len(t, insts[0].FailToPass, 4)
 		require.NotEmpty(t, insts[0].PassToPass)
 		require.Contains(t, insts[0].Patch, "def circle_area(r):")
+		checkMirror(t, out)
+		// -commit names the source commit (the directory is not a git checkout, so no
+		// subdirectory is known); the seed is recorded.
+		require.Equal(t, `"0123456789abcdef0123456789abcdef01234567"`, string(insts[0].Extra["source_commit"]))
+		require.NotContains(t, insts[0].Extra, "source_subdir")
+		require.Equal(t, "7", string(insts[0].Extra["seed"]))
+		require.Contains(t, stderr.String(), "featurebench: project root "+repo+", python: ")
 		outs = append(outs, tree)
 	}
 	require.Equal(t, outs[0], outs[1], "same seed, byte-identical instances")
@@ -118,6 +138,7 @@ func TestBadFlags(t *testing.T) {
 		{"timeout negative", append(ok, "-timeout", "-1m"), "-timeout -1m0s"},
 		{"n negative", append(ok, "-n", "-3"), "-n -3"},
 		{"jobs negative", append(ok, "-jobs", "-1"), "-jobs -1"},
+		{"seed negative", append(ok, "-seed", "-1"), `invalid value "-1" for flag -seed`},
 		{"bad env", append(ok, "-env", "NOEQUALS"), `want KEY=VALUE, got "NOEQUALS"`},
 		{"python missing", append(ok, "-python", "/nonexistent/python3"), "-python /nonexistent/python3"},
 		{"llm unconfigured", append(ok, "-llm"), "-llm: llm: no endpoint configured"},
@@ -178,15 +199,23 @@ func gitRepo(t *testing.T, date string) string {
 // the run exits 1: it produced nothing), and a directory that is not a git checkout is an
 // error.
 func TestRunAfter(t *testing.T) {
+	long(t)
 	needPytest(t)
 	repo := gitRepo(t, "2024-03-01T12:00:00Z")
 	ctx := context.Background()
 	common := []string{"-repo", repo, "-n", "1", "-seed", "7", "-python", "/usr/bin/python3"}
 
 	var stdout, stderr bytes.Buffer
-	code := run(ctx, append(common, "-out", t.TempDir(), "-after", "2024-02-01", "-test-timeout", "30s"), &stdout, &stderr)
+	outDir := t.TempDir()
+	code := run(ctx, append(common, "-out", outDir, "-after", "2024-02-01", "-test-timeout", "30s"), &stdout, &stderr)
 	require.Equal(t, 0, code, stderr.String())
 	require.Len(t, strings.Fields(stdout.String()), 1, stderr.String())
+	// A git checkout: the instance records the commit and the root's place in the work tree.
+	head := strings.TrimSpace(git(t, repo, "rev-parse", "HEAD"))
+	insts := checkMirror(t, outDir)
+	require.Equal(t, `"`+head+`"`, string(insts[0].Extra["source_commit"]))
+	require.Equal(t, `"."`, string(insts[0].Extra["source_subdir"]))
+	require.NotEqual(t, head, insts[0].BaseCommit, "base_commit is the masked state in the mirror")
 
 	stdout.Reset()
 	stderr.Reset()
@@ -195,7 +224,7 @@ func TestRunAfter(t *testing.T) {
 	require.Equal(t, 1, code, stderr.String())
 	require.Empty(t, strings.TrimSpace(stdout.String()))
 	require.Contains(t, stderr.String(), "not a fail-to-pass candidate: tests/test_geometry.py: first committed")
-	require.Contains(t, stderr.String(), "0 instances: 6× excluded: first committed")
+	require.Regexp(t, `featurebench: 0 instances: 6 test files \(\d+ tests\): 6 excluded \(first committed too early\)\n`, stderr.String())
 	require.NoDirExists(t, empty, "a run that produced nothing wrote its output directory")
 
 	plain := filepath.Join(t.TempDir(), "shapes")
@@ -204,6 +233,7 @@ func TestRunAfter(t *testing.T) {
 	code = run(ctx, []string{"-repo", plain, "-out", t.TempDir(), "-after", "2024-02-01", "-python", "/usr/bin/python3"}, &stdout, &stderr)
 	require.Equal(t, 1, code)
 	require.Contains(t, stderr.String(), "not a git checkout")
+	require.Contains(t, stderr.String(), "is not a git checkout: the instances record no source commit")
 }
 
 // applyPatch applies a patch file with git in dir (an empty patch changes nothing).
@@ -230,6 +260,7 @@ func pytest(t *testing.T, dir string, args ...string) (bool, string) {
 }
 
 func TestRunLevels(t *testing.T) {
+	long(t)
 	needPytest(t)
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("featurebench: git is not installed")
@@ -305,6 +336,7 @@ func TestRunLevels(t *testing.T) {
 			}
 		}
 		require.Len(t, one, 5)
+		checkMirror(t, out)
 		lv2 = append(lv2, one)
 	}
 	require.Equal(t, lv2[0], lv2[1], "same seed, byte-identical Level 2 instance")
@@ -314,6 +346,7 @@ func TestRunLevels(t *testing.T) {
 // private copies and exits 130 (SIGINT) or 143 (SIGTERM) without writing its output; TMPDIR
 // is empty and the repository unchanged. A normal end leaves TMPDIR empty too.
 func TestSignals(t *testing.T) {
+	long(t)
 	if testing.Short() {
 		t.Skip("builds the program and runs pytest")
 	}
@@ -329,4 +362,105 @@ func TestSignals(t *testing.T) {
 	stdout, _ := clitest.Finish(t, bin, args, nil, 0)
 	require.Len(t, strings.Fields(stdout), 1)
 	require.FileExists(t, filepath.Join(out, "instances.jsonl"))
+}
+
+// git runs git in dir and returns its output.
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_TERMINAL_PROMPT=0")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "git %v: %s", args, out)
+	return string(out)
+}
+
+// checkMirror clones out/mirror.git and checks, for every instance, that its base_commit is
+// there and that its patches apply at it: at Level 1 patch.diff and test_patch.diff, at
+// Level 2 env_patch.diff, then test_patch.diff and patch.diff on top. It returns the
+// instances.
+func checkMirror(t *testing.T, out string) []task.SWEInstance {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(out, "instances.jsonl"))
+	require.NoError(t, err)
+	insts, err := task.ReadAllJSONL[task.SWEInstance](bytes.NewReader(data))
+	require.NoError(t, err)
+	require.NotEmpty(t, insts)
+	clone := filepath.Join(t.TempDir(), "clone")
+	git(t, filepath.Dir(clone), "clone", "-q", filepath.Join(out, MirrorDir), clone)
+	for _, inst := range insts {
+		require.Regexp(t, `^[0-9a-f]{40}$`, inst.BaseCommit, inst.InstanceID)
+		git(t, clone, "checkout", "-q", "--detach", inst.BaseCommit)
+		git(t, clone, "clean", "-qfdx")
+		dir := filepath.Join(out, inst.InstanceID)
+		patches := []string{"patch.diff", "test_patch.diff"}
+		if strings.HasSuffix(inst.InstanceID, ".lv2") {
+			require.Empty(t, strings.TrimSpace(git(t, clone, "ls-files")), "a Level 2 instance starts from an empty tree")
+			if env, err := os.ReadFile(filepath.Join(dir, "env_patch.diff")); err != nil || len(env) > 0 {
+				git(t, clone, "apply", filepath.Join(dir, "env_patch.diff")) // empty when the starting tree is
+			}
+			patches = []string{"test_patch.diff", "patch.diff"}
+		}
+		for _, p := range patches {
+			git(t, clone, "apply", "--check", filepath.Join(dir, p))
+		}
+		// The masked tree really lacks what the patch adds: the patch does not apply in reverse.
+		cmd := exec.Command("git", "apply", "--check", "--reverse", filepath.Join(dir, "patch.diff"))
+		cmd.Dir = clone
+		require.Error(t, cmd.Run(), "%s: the gold patch is already applied at base_commit", inst.InstanceID)
+	}
+	return insts
+}
+
+// TestRunPackageDir points -repo at a Python package directory (the package holds its tests,
+// as Debian's python3-* packages do): the project root is its parent, the package is staged
+// in a private copy at its import path, and the instance is traced, masked and verified on
+// that copy — verification only accepts an item whose F2P tests fail on the mask, so the
+// tests imported the masked copy. Paths are relative to the project root and the patches
+// apply at base_commit in the mirror.
+func TestRunPackageDir(t *testing.T) {
+	needPytest(t)
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("featurebench: git is not installed")
+	}
+	parent := t.TempDir()
+	pkg := filepath.Join(parent, "pkg")
+	require.NoError(t, os.CopyFS(pkg, os.DirFS("../../extract/testdata/pipeline/repo/pkg")))
+	require.NoError(t, os.CopyFS(filepath.Join(pkg, "tests"), os.DirFS("../../extract/testdata/pipeline/repo/tests")))
+	before := readTree(t, parent)
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"-repo", pkg, "-out", out, "-n", "5", "-seed", "7", "-python", "/usr/bin/python3"}, &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	require.Contains(t, stderr.String(), "featurebench: project root "+parent+" (target pkg), python: ")
+	insts := checkMirror(t, out)
+	// Fewer than asked: the summary says so, and accounts for the six test files.
+	require.Less(t, len(insts), 5)
+	require.Contains(t, stderr.String(), fmt.Sprintf("featurebench: %d of 5 items asked: the fail-to-pass candidates ran out; ", len(insts)))
+	require.Regexp(t, `; 6 test files \(12 tests\): \d accepted, `, stderr.String())
+	require.Regexp(t, `^local__pkg\.[0-9a-f]{8}\.test_geometry\.[0-9a-f]{8}\.lv1$`, insts[0].InstanceID)
+	require.Contains(t, insts[0].Patch, "+++ b/pkg/geometry.py\n")
+	require.Contains(t, insts[0].TestPatch, "+++ b/pkg/tests/test_geometry.py\n")
+	for _, id := range insts[0].FailToPass {
+		require.True(t, strings.HasPrefix(id, "pkg/tests/test_geometry.py::"), id)
+	}
+	require.Equal(t, before, readTree(t, parent), "the package directory is only read")
+}
+
+// TestRefusesUnready: a project sandbox.Check finds unusable is refused before any tracing,
+// with the problem and its fix as examples/doctor words them, exit status 1 and nothing
+// written.
+func TestRefusesUnready(t *testing.T) {
+	needPytest(t)
+	repo := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "m.py"), []byte("x = 1\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "pytest.ini"), []byte("[pytest]\n"), 0o644))
+	out := filepath.Join(t.TempDir(), "out")
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"-repo", repo, "-out", out, "-python", "/usr/bin/python3"}, &stdout, &stderr)
+	require.Equal(t, 1, code, stderr.String())
+	require.Contains(t, stderr.String(), "is not ready:\n  - no tests were found — point at a project that has tests")
+	require.NotContains(t, stderr.String(), "tracing")
+	require.Zero(t, stdout.Len())
+	require.NoDirExists(t, out)
 }
