@@ -146,6 +146,11 @@ func WriteMirror(ctx context.Context, dir, root string, tasks []MirrorTask, opts
 	if err != nil {
 		return nil, err
 	}
+	// HEAD names the base branch, so that a clone checks it out (git init's default branch
+	// may not exist in the mirror).
+	if out, err := exec.CommandContext(ctx, "git", "--git-dir", dir, "symbolic-ref", "HEAD", "refs/heads/"+opts.Branch).CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("repo: mirror: setting HEAD: %w: %s", err, strings.TrimSpace(string(out)))
+	}
 	m := &Mirrored{Dir: dir, Base: ids[baseMark], Tasks: map[string]string{}}
 	for i, t := range tasks {
 		m.Tasks[t.Name] = ids[taskMark(i)]

@@ -48,6 +48,8 @@ func TestWriteMirror(t *testing.T) {
 	clone := filepath.Join(t.TempDir(), "clone")
 	out, err := exec.Command("git", "clone", "-q", dir, clone).CombinedOutput()
 	require.NoError(t, err, "%s", out)
+	assert.NotContains(t, string(out), "nonexistent ref", "the mirror's HEAD names its base branch")
+	assert.Equal(t, m.Base, gitRun(t, clone, "rev-parse", "HEAD"), "a clone checks out the base")
 	for _, tk := range tasks {
 		commit := m.Tasks[tk.Name]
 		gitRun(t, clone, "checkout", "-q", "task/"+tk.Name)
