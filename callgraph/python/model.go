@@ -98,16 +98,16 @@ type expr struct {
 	keyOK  bool // eSubscript: name holds a constant key
 	raw    bool // eDef: the definition itself, before its decorators apply
 	slice  bool // eSubscript: the key is a slice (idx is its constant start, -1 if unknown)
-	busy   bool // being evaluated (a cycle evaluates to nothing)
-	stable bool // the memo holds for every later epoch (see resolver.unstable)
 	pos    uint32
 	idx    int32 // eParam: parameter index; eFrom: relative level; eSubscript: slice start
-	round  int32 // the epoch of memo
-	name   string
-	x      *expr
-	def    *defInfo
-	sc     *scope
-	memo   []value
+	// memo numbers the expression's memo slot in its resolver (see resolver.slot), 0
+	// while it was never evaluated: most expressions never are, so the memo lives
+	// outside the expression and keeps it at 64 bytes
+	memo int32
+	name string
+	x    *expr
+	def  *defInfo
+	sc   *scope
 	*litData
 }
 

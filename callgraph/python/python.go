@@ -178,7 +178,7 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) ([]resolution, err
 			changed = ch
 		}
 		for k, cs := range sites {
-			if round > 1 && cs.callee.isStable() {
+			if round > 1 && r.isStable(cs.callee) {
 				continue // same targets as before; its arguments already flowed
 			}
 			res[k] = resolution{site: cs, targets: nil}
