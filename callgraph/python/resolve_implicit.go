@@ -65,8 +65,7 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 			}
 		}
 		if len(ds) > 0 {
-			cs := &callSite{caller: s.caller, line: int(s.line), implicit: true}
-			res = append(res, resolution{site: cs, targets: append([]*defInfo(nil), ds...)})
+			res = append(res, resolution{caller: s.caller, line: s.line, implicit: true, targets: append([]*defInfo(nil), ds...)})
 		}
 	}
 	f.lazy = nil
