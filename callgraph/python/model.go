@@ -94,12 +94,12 @@ const (
 // expr is a symbolic expression: what a name, an attribute or a call may evaluate to.
 // Fields are used by op as documented on the ops; container data lives behind litData.
 type expr struct {
-	op     exprOp
-	keyOK  bool // eSubscript: name holds a constant key
-	raw    bool // eDef: the definition itself, before its decorators apply
-	slice  bool // eSubscript: the key is a slice (idx is its constant start, -1 if unknown)
-	pos    uint32
-	idx    int32 // eParam: parameter index; eFrom: relative level; eSubscript: slice start
+	op    exprOp
+	keyOK bool // eSubscript: name holds a constant key
+	raw   bool // eDef: the definition itself, before its decorators apply
+	slice bool // eSubscript: the key is a slice (idx is its constant start, -1 if unknown)
+	pos   uint32
+	idx   int32 // eParam: parameter index; eFrom: relative level; eSubscript: slice start
 	// memo numbers the expression's memo slot in its resolver (see resolver.slot), 0
 	// while it was never evaluated: most expressions never are, so the memo lives
 	// outside the expression and keeps it at 64 bytes

@@ -21,15 +21,15 @@ const maxRounds = 4
 
 // resolver evaluates symbolic expressions over all files of one analysis.
 type resolver struct {
-	files   []*fileInfo
-	byKey   map[string]*fileInfo  // module key → file
-	dirs    map[string]bool       // keys of directories holding Python files (packages)
-	names   map[string]string     // dotted module name → key
-	round   int32                 // the memo epoch: memos of other epochs are stale unless stable
+	files []*fileInfo
+	byKey map[string]*fileInfo // module key → file
+	dirs  map[string]bool      // keys of directories holding Python files (packages)
+	names map[string]string    // dotted module name → key
+	round int32                // the memo epoch: memos of other epochs are stale unless stable
 	// memos holds the memo slots of evaluated expressions (expr.memo), in pages of
 	// memoPage; nmemo counts the slots given out
-	memos [][]memoSlot
-	nmemo int32
+	memos   [][]memoSlot
+	nmemo   int32
 	methods map[string][]*defInfo // simple name → methods, for the name fallback
 	props   map[string]bool       // names of property accessors (decorated, or name = property(...))
 	// protoMemo holds protoMethods' results
