@@ -133,7 +133,7 @@ type litData struct {
 type stored struct {
 	extraKeys []string
 	extraVals []*expr
-	extraSeen map[*expr]bool
+	extraSeen map[*expr]bool // extraVals as a set, once they are many (see addOnce)
 }
 
 var unknownExpr = &expr{op: eUnknown}
@@ -146,7 +146,7 @@ type param struct {
 	varPos    bool // *args: the extra positional arguments of each call flow in as a tuple
 	kwOnly    bool
 	flows     []*expr // argument expressions flowing in from resolved calls (level 7)
-	flowsSeen map[*expr]bool
+	flowsSeen map[*expr]bool // flows as a set, once they are many (see addOnce)
 	read      bool // evaluated by some expression: new flows matter
 }
 

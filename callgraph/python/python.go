@@ -272,12 +272,8 @@ func (r *resolver) bindArgs(cs *callSite, d *defInfo, bound bool) bool {
 		if a == nil || a.op == eUnknown || p.star && !(p.varPos && a.op == eSeq) {
 			return
 		}
-		if p.flowsSeen == nil {
-			p.flowsSeen = map[*expr]bool{}
-		}
-		if !p.flowsSeen[a] {
-			p.flowsSeen[a] = true
-			p.flows = append(p.flows, a)
+		var added bool
+		if p.flows, added = addOnce(p.flows, &p.flowsSeen, a); added {
 			if p.read {
 				changed = true
 			}

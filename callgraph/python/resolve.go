@@ -795,14 +795,13 @@ func (r *resolver) applyStores() (added, changed bool) {
 			return
 		}
 		if lit.stored == nil {
-			lit.stored = &stored{extraSeen: map[*expr]bool{}}
+			lit.stored = &stored{}
 		}
-		if lit.extraSeen[v] {
+		var ok bool
+		if lit.extraVals, ok = addOnce(lit.extraVals, &lit.extraSeen, v); !ok {
 			return
 		}
-		lit.extraSeen[v] = true
 		lit.extraKeys = append(lit.extraKeys, key)
-		lit.extraVals = append(lit.extraVals, v)
 		added = true
 		if lit.read {
 			changed = true
@@ -1422,6 +1421,34 @@ func union(out, vs []value) []value {
 		return vs[:len(vs):len(vs)]
 	}
 	return addValues(out, vs...)
+}
+
+// linearSet is the length up to which addOnce finds an expression by scanning its list:
+// most lists stay that short, and a map per list would cost more than the list.
+const linearSet = 16
+
+// addOnce appends e to list unless it holds it already, reporting whether it did; index
+// is the set of list's expressions, built once the list outgrows linearSet.
+func addOnce(list []*expr, index *map[*expr]bool, e *expr) ([]*expr, bool) {
+	if *index != nil {
+		if (*index)[e] {
+			return list, false
+		}
+		(*index)[e] = true
+		return append(list, e), true
+	}
+	if slices.Contains(list, e) {
+		return list, false
+	}
+	list = append(list, e)
+	if len(list) > linearSet {
+		m := make(map[*expr]bool, 2*len(list))
+		for _, x := range list {
+			m[x] = true
+		}
+		*index = m
+	}
+	return list, true
 }
 
 func addValues(out []value, vs ...value) []value {
