@@ -636,6 +636,14 @@ func (c *collector) callExpr(i int32, sc *scope) *expr {
 	if al := t.nodes[fn].next; al >= 0 {
 		switch t.nodes[al].kind {
 		case kArgumentList:
+			n := 0
+			for ch := t.nodes[al].first; ch >= 0; ch = t.nodes[ch].next {
+				if nd := &t.nodes[ch]; nd.named && !nd.extra {
+					n++
+				}
+			}
+			// sized once: calls are many, and appending one by one leaves slack
+			e.elems, e.keys = make([]*expr, 0, n), make([]string, 0, n)
 			for ch := t.nodes[al].first; ch >= 0; ch = t.nodes[ch].next {
 				nd := &t.nodes[ch]
 				if !nd.named || nd.extra {

@@ -88,6 +88,13 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 	for _, f := range infos {
 		f.release()
 	}
+	for _, rs := range results {
+		for _, d := range rs.targets {
+			if d.lambda {
+				d.release() // lambdas and generated __init__s are not in their file's defs
+			}
+		}
+	}
 	return fe.report(infos, results), nil
 }
 
@@ -97,8 +104,13 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 func (f *fileInfo) release() {
 	f.scope, f.calls, f.stores, f.attrStores, f.lazy, f.all = nil, nil, nil, nil, nil, nil
 	for _, d := range f.defs {
-		*d = defInfo{fn: d.fn, metrics: d.metrics, file: d.file, order: d.order, qual: d.qual, parent: d.parent, lambda: d.lambda}
+		d.release()
 	}
+}
+
+// release drops the facts of d that only resolution reads.
+func (d *defInfo) release() {
+	*d = defInfo{fn: d.fn, metrics: d.metrics, file: d.file, order: d.order, qual: d.qual, parent: d.parent, lambda: d.lambda}
 }
 
 // parseAll parses and collects the files on a pool of workers, each owning one parser.
