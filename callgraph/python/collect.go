@@ -406,8 +406,7 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 	case kRaise:
 		// raise C (a class, not a call) instantiates C
 		if e := t.firstNamed(i); e >= 0 && t.nodes[e].kind != kCall {
-			c.calls = append(c.calls, &callSite{caller: caller, line: int(n.row) + 1,
-				callee: c.newExpr(expr{op: eClassOf, x: c.conv(e, sc)}), implicit: true})
+			c.site(caller, int32(n.row)+1, true, c.newExpr(expr{op: eClassOf, x: c.conv(e, sc)}), nil)
 		}
 	case kImport, kImportFrom, kFutureImport:
 		c.importStmt(i, sc, cond)

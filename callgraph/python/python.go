@@ -206,11 +206,11 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) ([]resolution, err
 			changed = ch
 		}
 		for k, cs := range sites {
-			if round > 1 && r.isStable(cs.callee) {
+			if round > 1 && r.isStable(cs.callee()) {
 				continue // same targets as before; its arguments already flowed
 			}
-			res[k] = resolution{caller: cs.caller, line: int32(cs.line), implicit: cs.implicit}
-			for _, v := range r.eval(cs.callee) {
+			res[k] = resolution{caller: cs.caller, line: cs.line, implicit: cs.implicit}
+			for _, v := range r.eval(cs.callee()) {
 				if v.kind == vDef && v.def.fn.Kind == task.KindClass && !v.def.instantiated {
 					v.def.instantiated = true
 					if v.def.hasSub {
@@ -246,10 +246,10 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) ([]resolution, err
 	}
 	if fe.opts.Guess != GuessNone {
 		for k, cs := range sites {
-			if len(res[k].targets) > 0 || cs.callee == nil || cs.callee.op != eAttr || len(r.eval(cs.callee.x)) > 0 {
+			if len(res[k].targets) > 0 || cs.callee() == nil || cs.callee().op != eAttr || len(r.eval(cs.callee().x)) > 0 {
 				continue
 			}
-			cands := r.methods[cs.callee.name]
+			cands := r.methods[cs.callee().name]
 			if len(cands) == 1 || (fe.opts.Guess == GuessAll && len(cands) > 1) {
 				for _, d := range cands {
 					res[k].targets = appendDef(res[k].targets, d)
@@ -292,8 +292,8 @@ func (r *resolver) bindArgs(cs *callSite, d *defInfo, bound bool) bool {
 		}
 	}
 	pos := 0
-	for k, a := range cs.args {
-		if kw := cs.kws[k]; kw != "" {
+	for k, a := range cs.args() {
+		if kw := cs.kw(k); kw != "" {
 			for j := range d.params {
 				if d.params[j].name == kw {
 					add(&d.params[j], a)
