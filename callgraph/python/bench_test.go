@@ -57,8 +57,25 @@ func BenchmarkAnalyzeNetworkx(b *testing.B) {
 }
 
 // benchAnalyze analyses files on one worker per iteration and reports the CPU time per
-// analysis, the definitions and edges, and the peak resident memory.
+// analysis, the definitions and edges, and the peak resident memory. With
+// PYCG_PHASE_HEAP=1 it also reports the live heap after each phase of Analyze (a forced
+// collection at each, which costs time: the CPU figure then includes them).
 func benchAnalyze(b *testing.B, files []callgraph.SourceFile) {
+	if os.Getenv("PYCG_PHASE_HEAP") != "" {
+		live := map[string]float64{}
+		phaseDone = func(phase string) {
+			runtime.GC()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			live[phase] = max(live[phase], float64(ms.HeapAlloc)/(1<<20))
+		}
+		defer func() {
+			phaseDone = func(string) {}
+			for _, p := range []string{"collected", "resolved", "reported"} {
+				b.ReportMetric(live[p], "live-"+p+"-MB")
+			}
+		}()
+	}
 	fe := New(Options{Workers: 1})
 	var defs, calls int
 	cpu := cpuMeter(b)

@@ -77,8 +77,17 @@ func collectTree(path string, src []byte, t *tree, sc *scratch) *fileInfo {
 			f.syntaxErr = &callgraph.SyntaxError{Path: path, Line: 1, Column: 1, Msg: "file too large for tree-sitter"}
 		}
 	}
-	f.calls = c.calls
+	// the file's facts live until resolution ends: drop the slack appending left
+	f.calls, f.lazy, f.stores, f.attrStores = exact(c.calls), exact(f.lazy), exact(f.stores), exact(f.attrStores)
 	return f
+}
+
+// exact returns s, or a copy of it without spare capacity when it has much.
+func exact[T any](s []T) []T {
+	if cap(s)-len(s) <= len(s)/8 {
+		return s
+	}
+	return append(make([]T, 0, len(s)), s...)
 }
 
 func countLines(src []byte) int {
@@ -397,8 +406,7 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 	case kRaise:
 		// raise C (a class, not a call) instantiates C
 		if e := t.firstNamed(i); e >= 0 && t.nodes[e].kind != kCall {
-			c.calls = append(c.calls, &callSite{caller: caller, line: int(n.row) + 1,
-				callee: c.newExpr(expr{op: eClassOf, x: c.conv(e, sc)}), implicit: true})
+			c.site(caller, int32(n.row)+1, true, c.newExpr(expr{op: eClassOf, x: c.conv(e, sc)}), nil)
 		}
 	case kImport, kImportFrom, kFutureImport:
 		c.importStmt(i, sc, cond)

@@ -216,15 +216,24 @@ func (c *collector) function(i, dec int32, sc *scope, caller *defInfo, cond bool
 	c.applyDecorators(d, decs, caller)
 }
 
+// site records a call site of caller at line calling callee with positional args, made
+// by the syntax (implicit) or by a builtin called explicitly.
+func (c *collector) site(caller *defInfo, line int32, implicit bool, callee *expr, args []*expr) {
+	call := c.newExpr(expr{op: eCall, x: callee})
+	if len(args) > 0 {
+		call.litData = &litData{elems: args, keys: make([]string, len(args))}
+	}
+	c.calls = append(c.calls, &callSite{caller: caller, line: line, implicit: implicit, call: call})
+}
+
 // applyDecorators records the call of each decorator by the defining scope: the
 // innermost decorator receives the definition, each outer one the previous result.
 func (c *collector) applyDecorators(d *defInfo, decs []*expr, caller *defInfo) {
 	line := d.fn.DecoratorLine
 	arg := c.newExpr(expr{op: eDef, def: d, raw: true})
 	for k := len(decs) - 1; k >= 0; k-- {
-		cs := &callSite{caller: caller, line: line + k, callee: decs[k], args: []*expr{arg}, kws: []string{""}}
-		c.calls = append(c.calls, cs)
 		arg = c.newExpr(expr{op: eCall, x: decs[k], litData: &litData{elems: []*expr{arg}, keys: []string{""}}})
+		c.calls = append(c.calls, &callSite{caller: caller, line: int32(line + k), call: arg})
 		d.decCall = arg
 	}
 }
@@ -439,11 +448,11 @@ func (c *collector) call(i int32, sc *scope, caller *defInfo) {
 	ce := c.callExpr(i, sc)
 	if ce.op != eCall {
 		if ce.op == eSuper {
-			c.calls = append(c.calls, &callSite{caller: caller, line: int(c.t.nodes[i].row) + 1, callee: c.newExpr(expr{op: eName, name: "super", sc: sc})})
+			c.site(caller, int32(c.t.nodes[i].row)+1, false, c.newExpr(expr{op: eName, name: "super", sc: sc}), nil)
 		}
 		return
 	}
-	cs := &callSite{caller: caller, line: int(c.t.nodes[i].row) + 1, callee: ce.x, args: ce.elems, kws: ce.keys, star: ce.slice}
+	cs := &callSite{caller: caller, line: int32(c.t.nodes[i].row) + 1, call: ce}
 	c.calls = append(c.calls, cs)
 	c.containerCall(cs)
 	c.builtinCall(cs, ce)
@@ -460,21 +469,21 @@ func (c *collector) call(i int32, sc *scope, caller *defInfo) {
 func (c *collector) builtinCall(cs *callSite, ce *expr) {
 	var positional []*expr
 	var key *expr
-	for k, a := range cs.args {
-		switch cs.kws[k] {
+	for k, a := range cs.args() {
+		switch cs.kw(k) {
 		case "":
 			positional = append(positional, a)
 		case "key":
 			key = a
 		}
 	}
-	fn := cs.callee
+	fn := cs.callee()
 	if fn.op == eName && outsideHigherOrder[fn.name] || fn.op == eAttr && fn.x.op == eName && outsideHigherOrder[fn.name] {
 		// the positional arguments before a *args are known
 		c.outsideCall(cs, ce, fn.name, positional)
 		return
 	}
-	if cs.star {
+	if cs.star() {
 		return
 	}
 	name := ""
@@ -495,7 +504,7 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 		}
 		ce.builtin = u
 		return
-	case fn.op == eAttr && len(cs.args) == 0 && (fn.name == "values" || fn.name == "items" || fn.name == "copy"):
+	case fn.op == eAttr && len(cs.args()) == 0 && (fn.name == "values" || fn.name == "items" || fn.name == "copy"):
 		all := c.newExpr(expr{op: eSubscript, x: fn.x})
 		switch fn.name {
 		case "values":
@@ -510,17 +519,14 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 	case fn.op == eAttr && fn.name == "sort" && key != nil:
 		// xs.sort(key=f) on a list: the key function is called on its elements
 		it := c.newExpr(expr{op: eIter, x: fn.x})
-		c.calls = append(c.calls, &callSite{caller: cs.caller, line: cs.line, implicit: true,
-			callee: c.newExpr(expr{op: eBuiltinArg, name: "list.sort", x: key, litData: &litData{elems: []*expr{fn.x}}}),
-			args:   []*expr{it}, kws: []string{""}})
+		c.site(cs.caller, cs.line, true, c.newExpr(expr{op: eBuiltinArg, name: "list.sort", x: key, litData: &litData{elems: []*expr{fn.x}}}),
+			[]*expr{it})
 		return
 	default:
 		return
 	}
 	implicit := func(f *expr, args []*expr) {
-		kws := make([]string, len(args))
-		c.calls = append(c.calls, &callSite{caller: cs.caller, line: cs.line, implicit: true,
-			callee: c.newExpr(expr{op: eBuiltinArg, name: name, sc: fn.sc, x: f}), args: args, kws: kws})
+		c.site(cs.caller, cs.line, true, c.newExpr(expr{op: eBuiltinArg, name: name, sc: fn.sc, x: f}), args)
 	}
 	iters := func(xs []*expr) []*expr {
 		out := make([]*expr, len(xs))
@@ -558,19 +564,19 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 		}
 	case "dict":
 		switch {
-		case len(positional) == 1 && len(cs.args) == 1:
+		case len(positional) == 1 && len(cs.args()) == 1:
 			ce.builtin = positional[0] // a copy of the mapping
-		case len(positional) == 0 && len(cs.args) > 0:
+		case len(positional) == 0 && len(cs.args()) > 0:
 			// dict(a=x, b=y): a literal with string keys
 			d := c.newExpr(expr{op: eDict, litData: &litData{}})
-			for k, a := range cs.args {
-				d.keys = append(d.keys, "s"+cs.kws[k])
+			for k, a := range cs.args() {
+				d.keys = append(d.keys, "s"+cs.kw(k))
 				d.elems = append(d.elems, a)
 			}
 			ce.builtin = d
 		}
 	case "staticmethod", "classmethod":
-		if len(positional) == 1 && len(cs.args) == 1 {
+		if len(positional) == 1 && len(cs.args()) == 1 {
 			ce.builtin = positional[0] // the function, as the class attribute's value
 		}
 	}
@@ -604,8 +610,7 @@ func (c *collector) outsideCall(cs *callSite, ce *expr, name string, positional 
 			it := c.newExpr(expr{op: eIter, x: positional[1]})
 			args = []*expr{it, it}
 		}
-		c.calls = append(c.calls, &callSite{caller: cs.caller, line: cs.line, implicit: true, args: args, kws: make([]string, len(args)),
-			callee: c.newExpr(expr{op: eBuiltinArg, name: name, x: f, litData: &litData{elems: []*expr{cs.callee}}})})
+		c.site(cs.caller, cs.line, true, c.newExpr(expr{op: eBuiltinArg, name: name, x: f, litData: &litData{elems: []*expr{cs.callee()}}}), args)
 	}
 }
 
@@ -636,6 +641,14 @@ func (c *collector) callExpr(i int32, sc *scope) *expr {
 	if al := t.nodes[fn].next; al >= 0 {
 		switch t.nodes[al].kind {
 		case kArgumentList:
+			n := 0
+			for ch := t.nodes[al].first; ch >= 0; ch = t.nodes[ch].next {
+				if nd := &t.nodes[ch]; nd.named && !nd.extra {
+					n++
+				}
+			}
+			// sized once: calls are many, and appending one by one leaves slack
+			e.elems, e.keys = make([]*expr, 0, n), make([]string, 0, n)
 			for ch := t.nodes[al].first; ch >= 0; ch = t.nodes[ch].next {
 				nd := &t.nodes[ch]
 				if !nd.named || nd.extra {
@@ -674,14 +687,14 @@ func (c *collector) callExpr(i int32, sc *scope) *expr {
 // receiver: append/add(v), insert(i, v), extend(iterable), update(mapping) and
 // setdefault(k, v).
 func (c *collector) containerCall(cs *callSite) {
-	if cs.callee.op != eAttr || cs.star {
+	if cs.callee().op != eAttr || cs.star() {
 		return
 	}
-	recv := cs.callee.x
+	recv := cs.callee().x
 	pos := func(k int) *expr {
 		n := 0
-		for j, a := range cs.args {
-			if cs.kws[j] == "" {
+		for j, a := range cs.args() {
+			if cs.kw(j) == "" {
 				if n == k {
 					return a
 				}
@@ -690,7 +703,7 @@ func (c *collector) containerCall(cs *callSite) {
 		}
 		return nil
 	}
-	switch cs.callee.name {
+	switch cs.callee().name {
 	case "append", "add":
 		if v := pos(0); v != nil {
 			c.f.stores = append(c.f.stores, store{x: recv, val: v})

@@ -351,13 +351,13 @@ func (c *collector) deleteStmt(i int32, sc *scope, caller *defInfo) {
 // and the iteration of the iterables list, tuple, sorted, enumerate, zip, map... take;
 // and of "literal".format(...), which formats its arguments.
 func (c *collector) builtinProtocols(cs *callSite) {
-	if cs.star {
+	if cs.star() {
 		return
 	}
-	fn := cs.callee
+	fn := cs.callee()
 	if fn.op == eAttr && fn.name == "format" && fn.x.op == eConst && len(fn.x.name) > 0 && fn.x.name[0] == 's' {
 		if convFormat.dunders(c.sc.names) {
-			for _, a := range cs.args {
+			for _, a := range cs.args() {
 				if cheapOperand(a) {
 					c.lazy(lazySite{kind: lzConvert, op: cvFormat, x: a, line: int32(cs.line)})
 				}
@@ -369,8 +369,8 @@ func (c *collector) builtinProtocols(cs *callSite) {
 		return
 	}
 	if cv, ok := builtinConversion[fn.name]; ok && conversions[cv].dunders(c.sc.names) {
-		for k, a := range cs.args {
-			if cs.kws[k] != "" || !cheapOperand(a) {
+		for k, a := range cs.args() {
+			if cs.kw(k) != "" || !cheapOperand(a) {
 				continue
 			}
 			c.lazy(lazySite{kind: lzBuiltin, op: cv, x: a, y: fn, line: int32(cs.line)})
@@ -381,8 +381,8 @@ func (c *collector) builtinProtocols(cs *callSite) {
 	}
 	if from, ok := iterBuiltins[fn.name]; ok && c.sc.names.dunder("__iter__") {
 		var positional []*expr
-		for k, a := range cs.args {
-			if cs.kws[k] == "" {
+		for k, a := range cs.args() {
+			if cs.kw(k) == "" {
 				positional = append(positional, a)
 			}
 		}

@@ -94,20 +94,20 @@ const (
 // expr is a symbolic expression: what a name, an attribute or a call may evaluate to.
 // Fields are used by op as documented on the ops; container data lives behind litData.
 type expr struct {
-	op     exprOp
-	keyOK  bool // eSubscript: name holds a constant key
-	raw    bool // eDef: the definition itself, before its decorators apply
-	slice  bool // eSubscript: the key is a slice (idx is its constant start, -1 if unknown)
-	busy   bool // being evaluated (a cycle evaluates to nothing)
-	stable bool // the memo holds for every later epoch (see resolver.unstable)
-	pos    uint32
-	idx    int32 // eParam: parameter index; eFrom: relative level; eSubscript: slice start
-	round  int32 // the epoch of memo
-	name   string
-	x      *expr
-	def    *defInfo
-	sc     *scope
-	memo   []value
+	op    exprOp
+	keyOK bool // eSubscript: name holds a constant key
+	raw   bool // eDef: the definition itself, before its decorators apply
+	slice bool // eSubscript: the key is a slice (idx is its constant start, -1 if unknown)
+	pos   uint32
+	idx   int32 // eParam: parameter index; eFrom: relative level; eSubscript: slice start
+	// memo numbers the expression's memo slot in its resolver (see resolver.slot), 0
+	// while it was never evaluated: most expressions never are, so the memo lives
+	// outside the expression and keeps it at 64 bytes
+	memo int32
+	name string
+	x    *expr
+	def  *defInfo
+	sc   *scope
 	*litData
 }
 
@@ -133,7 +133,7 @@ type litData struct {
 type stored struct {
 	extraKeys []string
 	extraVals []*expr
-	extraSeen map[*expr]bool
+	extraSeen map[*expr]bool // extraVals as a set, once they are many (see addOnce)
 }
 
 var unknownExpr = &expr{op: eUnknown}
@@ -145,9 +145,9 @@ type param struct {
 	star      bool // *args or **kwargs
 	varPos    bool // *args: the extra positional arguments of each call flow in as a tuple
 	kwOnly    bool
-	flows     []*expr // argument expressions flowing in from resolved calls (level 7)
-	flowsSeen map[*expr]bool
-	read      bool // evaluated by some expression: new flows matter
+	flows     []*expr        // argument expressions flowing in from resolved calls (level 7)
+	flowsSeen map[*expr]bool // flows as a set, once they are many (see addOnce)
+	read      bool           // evaluated by some expression: new flows matter
 }
 
 // defInfo is a definition under analysis.
@@ -207,15 +207,32 @@ type defInfo struct {
 // callSite is one call expression (or a decorator application).
 type callSite struct {
 	caller *defInfo
-	line   int
-	callee *expr
-	args   []*expr
-	kws    []string // keyword of each argument, "" for positional
-	star   bool     // *args or **kwargs in the call: positions after it are unknown
+	// call is the call as an eCall expression (x the callee, elems the arguments, keys
+	// their keywords, slice a *args or **kwargs), shared with the expression of its
+	// result where there is one: a site costs 24 bytes, and sympy has ≈1M
+	call *expr
+	line int32
 	// implicit marks a call the syntax makes without call parentheses (iteration, with,
 	// raise): it counts as a call site only when it resolves
 	implicit bool
 }
+
+// callee is the expression called.
+func (cs *callSite) callee() *expr { return cs.call.x }
+
+// args are the argument expressions.
+func (cs *callSite) args() []*expr {
+	if cs.call.litData == nil {
+		return nil
+	}
+	return cs.call.elems
+}
+
+// kw is the keyword of argument k, "" for a positional one.
+func (cs *callSite) kw(k int) string { return cs.call.keys[k] }
+
+// star reports *args or **kwargs in the call: positions after it are unknown.
+func (cs *callSite) star() bool { return cs.call.slice }
 
 // store is a value stored into a container: x[key] = val, x.append(val), x.update(val)
 // (spread: the elements of val).

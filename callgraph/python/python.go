@@ -81,12 +81,44 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 	if err != nil {
 		return nil, err
 	}
-	r := newResolver(infos)
-	results, err := fe.resolve(ctx, r)
+	phaseDone("collected")
+	results, err := fe.resolve(ctx, newResolver(infos))
 	if err != nil {
 		return nil, err
 	}
-	return fe.report(infos, results), nil
+	phaseDone("resolved")
+	for _, f := range infos {
+		f.release()
+	}
+	for _, rs := range results {
+		for _, d := range rs.targets {
+			if d.lambda {
+				d.release() // lambdas and generated __init__s are not in their file's defs
+			}
+		}
+	}
+	a := fe.report(infos, results)
+	phaseDone("reported")
+	return a, nil
+}
+
+// phaseDone is called after each phase of Analyze (collected, resolved, reported); the
+// benchmarks replace it to measure the live heap at those points.
+var phaseDone = func(string) {}
+
+// release drops the facts of f that only resolution reads (scopes, call sites, symbolic
+// expressions and the values found for them), keeping what the report needs of its
+// definitions: the report then runs in the memory of the graph alone.
+func (f *fileInfo) release() {
+	f.scope, f.calls, f.stores, f.attrStores, f.lazy, f.all = nil, nil, nil, nil, nil, nil
+	for _, d := range f.defs {
+		d.release()
+	}
+}
+
+// release drops the facts of d that only resolution reads.
+func (d *defInfo) release() {
+	*d = defInfo{fn: d.fn, metrics: d.metrics, file: d.file, order: d.order, qual: d.qual, parent: d.parent, lambda: d.lambda}
 }
 
 // parseAll parses and collects the files on a pool of workers, each owning one parser.
@@ -140,10 +172,14 @@ func (fe *Frontend) parseAll(ctx context.Context, files []callgraph.SourceFile, 
 	return infos, nil
 }
 
-// resolution is the outcome for one call site.
+// resolution is the outcome for one call site: what the report needs of it (the site's
+// caller, line and implicitness), so that the sites and their expressions can go once
+// resolution is over.
 type resolution struct {
-	site    *callSite
-	targets []*defInfo
+	caller   *defInfo
+	targets  []*defInfo
+	line     int32
+	implicit bool
 }
 
 // resolve evaluates every call site; with value flow on, arguments of resolved calls
@@ -178,11 +214,11 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) ([]resolution, err
 			changed = ch
 		}
 		for k, cs := range sites {
-			if round > 1 && cs.callee.isStable() {
+			if round > 1 && r.isStable(cs.callee()) {
 				continue // same targets as before; its arguments already flowed
 			}
-			res[k] = resolution{site: cs, targets: nil}
-			for _, v := range r.eval(cs.callee) {
+			res[k] = resolution{caller: cs.caller, line: cs.line, implicit: cs.implicit}
+			for _, v := range r.eval(cs.callee()) {
 				if v.kind == vDef && v.def.fn.Kind == task.KindClass && !v.def.instantiated {
 					v.def.instantiated = true
 					if v.def.hasSub {
@@ -217,12 +253,11 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) ([]resolution, err
 		res = r.resolveLazy(f, res)
 	}
 	if fe.opts.Guess != GuessNone {
-		for k := range res {
-			cs := res[k].site
-			if len(res[k].targets) > 0 || cs.callee == nil || cs.callee.op != eAttr || len(r.eval(cs.callee.x)) > 0 {
+		for k, cs := range sites {
+			if len(res[k].targets) > 0 || cs.callee() == nil || cs.callee().op != eAttr || len(r.eval(cs.callee().x)) > 0 {
 				continue
 			}
-			cands := r.methods[cs.callee.name]
+			cands := r.methods[cs.callee().name]
 			if len(cands) == 1 || (fe.opts.Guess == GuessAll && len(cands) > 1) {
 				for _, d := range cands {
 					res[k].targets = appendDef(res[k].targets, d)
@@ -257,20 +292,16 @@ func (r *resolver) bindArgs(cs *callSite, d *defInfo, bound bool) bool {
 		if a == nil || a.op == eUnknown || p.star && !(p.varPos && a.op == eSeq) {
 			return
 		}
-		if p.flowsSeen == nil {
-			p.flowsSeen = map[*expr]bool{}
-		}
-		if !p.flowsSeen[a] {
-			p.flowsSeen[a] = true
-			p.flows = append(p.flows, a)
+		var added bool
+		if p.flows, added = addOnce(p.flows, &p.flowsSeen, a); added {
 			if p.read {
 				changed = true
 			}
 		}
 	}
 	pos := 0
-	for k, a := range cs.args {
-		if kw := cs.kws[k]; kw != "" {
+	for k, a := range cs.args() {
+		if kw := cs.kw(k); kw != "" {
 			for j := range d.params {
 				if d.params[j].name == kw {
 					add(&d.params[j], a)
@@ -326,15 +357,15 @@ func (fe *Frontend) report(infos []*fileInfo, res []resolution) *callgraph.Analy
 	a := &callgraph.Analysis{}
 	hasModuleCalls := map[*fileInfo]bool{}
 	for _, rs := range res {
-		if rs.site.implicit && len(rs.targets) == 0 {
+		if rs.implicit && len(rs.targets) == 0 {
 			continue // an implicit protocol call that reaches no project code is not counted
 		}
-		a.AddSite(rs.site.caller.file.path)
+		a.AddSite(rs.caller.file.path)
 		if len(rs.targets) > 0 {
-			a.AddResolved(rs.site.caller.file.path)
+			a.AddResolved(rs.caller.file.path)
 		}
-		if rs.site.caller.fn.Kind == task.KindModule {
-			hasModuleCalls[rs.site.caller.file] = true
+		if rs.caller.fn.Kind == task.KindModule {
+			hasModuleCalls[rs.caller.file] = true
 		}
 	}
 	a.Unresolved = a.CallSites - a.Resolved
@@ -377,23 +408,19 @@ func (fe *Frontend) report(infos []*fileInfo, res []resolution) *callgraph.Analy
 			a.Errors = append(a.Errors, f.syntaxErr)
 		}
 	}
+	// The edges are sorted, then duplicates (same caller, line and callee) dropped: they
+	// are adjacent once sorted, which spares a set of every edge.
 	type edge struct {
-		caller *defInfo
-		line   int
-		callee string
+		caller, callee *defInfo
+		line           int32
 	}
-	seen := make(map[edge]bool, ntargets)
 	edges := make([]edge, 0, ntargets)
 	for _, rs := range res {
 		for _, d := range rs.targets {
 			if d.lambda {
 				continue // a lambda's calls belong to its enclosing definition
 			}
-			e := edge{rs.site.caller, rs.site.line, d.fn.ID}
-			if !seen[e] {
-				seen[e] = true
-				edges = append(edges, e)
-			}
+			edges = append(edges, edge{rs.caller, d, rs.line})
 		}
 	}
 	for k, f := range infos {
@@ -409,11 +436,14 @@ func (fe *Frontend) report(infos []*fileInfo, res []resolution) *callgraph.Analy
 		if c := cmp.Compare(a.line, b.line); c != 0 {
 			return c
 		}
-		return strings.Compare(a.callee, b.callee)
+		return strings.Compare(a.callee.fn.ID, b.callee.fn.ID)
+	})
+	edges = slices.CompactFunc(edges, func(a, b edge) bool {
+		return a.caller == b.caller && a.line == b.line && a.callee.fn.ID == b.callee.fn.ID
 	})
 	a.Calls = make([]callgraph.Call, 0, len(edges))
 	for _, e := range edges {
-		a.Calls = append(a.Calls, callgraph.Call{Caller: e.caller.fn.ID, Callee: e.callee, Line: e.line})
+		a.Calls = append(a.Calls, callgraph.Call{Caller: e.caller.fn.ID, Callee: e.callee.fn.ID, Line: int(e.line)})
 	}
 	return a
 }

@@ -21,11 +21,15 @@ const maxRounds = 4
 
 // resolver evaluates symbolic expressions over all files of one analysis.
 type resolver struct {
-	files   []*fileInfo
-	byKey   map[string]*fileInfo  // module key → file
-	dirs    map[string]bool       // keys of directories holding Python files (packages)
-	names   map[string]string     // dotted module name → key
-	round   int32                 // the memo epoch: memos of other epochs are stale unless stable
+	files []*fileInfo
+	byKey map[string]*fileInfo // module key → file
+	dirs  map[string]bool      // keys of directories holding Python files (packages)
+	names map[string]string    // dotted module name → key
+	round int32                // the memo epoch: memos of other epochs are stale unless stable
+	// memos holds the memo slots of evaluated expressions (expr.memo), in pages of
+	// memoPage; nmemo counts the slots given out
+	memos   [][]memoSlot
+	nmemo   int32
 	methods map[string][]*defInfo // simple name → methods, for the name fallback
 	props   map[string]bool       // names of property accessors (decorated, or name = property(...))
 	// protoMemo holds protoMethods' results
@@ -48,8 +52,34 @@ type resolver struct {
 	dynNames map[string]bool
 }
 
-// isStable reports whether e's memo holds in every later epoch.
-func (e *expr) isStable() bool { return e.stable }
+// memoSlot is the memo of one evaluated expression.
+type memoSlot struct {
+	vals   []value
+	round  int32 // the epoch of vals
+	busy   bool  // being evaluated (a cycle evaluates to nothing)
+	stable bool  // vals hold for every later epoch (see resolver.unstable)
+}
+
+// memoPage is the number of memo slots allocated at once.
+const memoPage = 4096
+
+// slot returns e's memo slot, giving it one on its first evaluation.
+func (r *resolver) slot(e *expr) *memoSlot {
+	if e.memo == 0 {
+		if r.nmemo%memoPage == 0 {
+			r.memos = append(r.memos, make([]memoSlot, memoPage))
+		}
+		r.nmemo++
+		e.memo = r.nmemo
+	}
+	i := e.memo - 1
+	return &r.memos[i/memoPage][i%memoPage]
+}
+
+// isStable reports whether e was evaluated and its memo holds in every later epoch.
+func (r *resolver) isStable(e *expr) bool {
+	return e.memo != 0 && r.slot(e).stable
+}
 
 type memoEntry struct {
 	vals     []value
@@ -218,28 +248,30 @@ func (r *resolver) eval(e *expr) []value {
 	if e == nil || e.op == eUnknown {
 		return nil
 	}
-	if e.round == r.round || (e.round > 0 && e.isStable()) {
-		if e.busy {
+	m := r.slot(e)
+	if m.round == r.round || (m.round > 0 && m.stable) {
+		if m.busy {
 			r.unstable++
 			return nil
 		}
-		if !e.isStable() {
+		if !m.stable {
 			r.unstable++
 		}
-		return e.memo
+		return m.vals
 	}
 	if r.depth > 200 {
 		r.unstable++
 		return nil
 	}
-	e.round, e.busy = r.round, true
+	m.round, m.busy = r.round, true
 	before := r.unstable
 	r.depth++
 	v := r.evalOp(e)
 	r.depth--
-	e.memo, e.busy = v, false
-	e.stable = r.unstable == before
-	if !e.stable {
+	// m is still e's slot: pages never move when later ones are added
+	m.vals, m.busy = v, false
+	m.stable = r.unstable == before
+	if !m.stable {
 		r.unstable++ // propagate to the callers
 	}
 	return v
@@ -763,14 +795,13 @@ func (r *resolver) applyStores() (added, changed bool) {
 			return
 		}
 		if lit.stored == nil {
-			lit.stored = &stored{extraSeen: map[*expr]bool{}}
+			lit.stored = &stored{}
 		}
-		if lit.extraSeen[v] {
+		var ok bool
+		if lit.extraVals, ok = addOnce(lit.extraVals, &lit.extraSeen, v); !ok {
 			return
 		}
-		lit.extraSeen[v] = true
 		lit.extraKeys = append(lit.extraKeys, key)
-		lit.extraVals = append(lit.extraVals, v)
 		added = true
 		if lit.read {
 			changed = true
@@ -1390,6 +1421,34 @@ func union(out, vs []value) []value {
 		return vs[:len(vs):len(vs)]
 	}
 	return addValues(out, vs...)
+}
+
+// linearSet is the length up to which addOnce finds an expression by scanning its list:
+// most lists stay that short, and a map per list would cost more than the list.
+const linearSet = 16
+
+// addOnce appends e to list unless it holds it already, reporting whether it did; index
+// is the set of list's expressions, built once the list outgrows linearSet.
+func addOnce(list []*expr, index *map[*expr]bool, e *expr) ([]*expr, bool) {
+	if *index != nil {
+		if (*index)[e] {
+			return list, false
+		}
+		(*index)[e] = true
+		return append(list, e), true
+	}
+	if slices.Contains(list, e) {
+		return list, false
+	}
+	list = append(list, e)
+	if len(list) > linearSet {
+		m := make(map[*expr]bool, 2*len(list))
+		for _, x := range list {
+			m[x] = true
+		}
+		*index = m
+	}
+	return list, true
 }
 
 func addValues(out []value, vs ...value) []value {
