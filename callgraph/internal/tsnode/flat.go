@@ -128,8 +128,8 @@ func init() {
 	}
 }
 
-// errorSym is tree-sitter's symbol of ERROR nodes.
-const errorSym = 0xFFFF
+// ErrorSym is tree-sitter's symbol of ERROR nodes (Node.Sym).
+const ErrorSym = 0xFFFF
 
 // maxSource is the largest source tree-sitter addresses (32-bit offsets).
 const maxSource = 1<<32 - 1
@@ -171,7 +171,7 @@ func NewParserPool(lang *sitter.Language) *ParserPool {
 }
 
 func (p *ParserPool) sym(s uint16) symInfo {
-	if s == errorSym {
+	if s == ErrorSym {
 		return symInfo{name: "ERROR", named: true}
 	}
 	if int(s) < len(p.syms) {
@@ -265,10 +265,10 @@ func (p *ParserPool) build(recs []rec) (*Node, int, int, bool) {
 		*n = Node{
 			Type: si.name, Start: int(r.start), End: int(r.end),
 			Row: int(r.row), Col: int(r.col), EndRow: int(r.erow),
-			Named: si.named, Bad: r.sym == errorSym || r.missing != 0,
+			Named: si.named, Bad: r.sym == ErrorSym || r.missing != 0, Sym: r.sym,
 		}
 		if int(r.field) < len(p.fields) {
-			n.Field = p.fields[r.field]
+			n.Field, n.FieldID = p.fields[r.field], r.field
 		}
 		if k := int(nkids[i]); k > 0 {
 			n.Kids = kids[off : off : off+k]

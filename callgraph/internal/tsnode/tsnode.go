@@ -20,8 +20,13 @@ type Node struct {
 	EndRow     int    // 0-based end row
 	Named      bool
 	Bad        bool // an ERROR or MISSING node
-	Kids       []*Node
-	Parent     *Node
+	// Sym is the grammar symbol (ErrorSym for ERROR nodes) and FieldID the field id under
+	// the parent (0 when unnamed): the numbers behind Type and Field, for front ends that
+	// index tables by them instead of hashing the names.
+	Sym     uint16
+	FieldID uint16
+	Kids    []*Node
+	Parent  *Node
 }
 
 // Child returns the first child under the given field name, or nil.
