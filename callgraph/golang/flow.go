@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -97,8 +98,8 @@ type flowGraph struct {
 	boundAt map[nodeKey]loc
 	keys    map[locKey]loc
 	succ    [][]loc
-	edges   map[[2]loc]bool
-	label   []bitset // label bits of each location: see ntypes
+	edges   map[[2]loc]bool // the edges of the locations with more than smallSucc successors
+	label   []bitset        // label bits of each location: see ntypes
 	// callees is flowCallees' memo by file and call expression, for the files not yet
 	// resolved.
 	callees map[int32]map[nodeKey][]*fn
@@ -244,12 +245,32 @@ func (fg *flowGraph) litResult(n nodeKey, i int) loc {
 	return fg.at(locKey{kind: lkLitResult, n: n, i: i})
 }
 
+// smallSucc is the number of successors up to which addEdge finds a duplicate by
+// scanning them; a location with more keeps them in fg.edges too.
+const smallSucc = 16
+
 func (fg *flowGraph) addEdge(from, to loc) {
-	if from == 0 || to == 0 || from == to || fg.edges[[2]loc{from, to}] {
+	if from == 0 || to == 0 || from == to {
 		return
 	}
-	fg.edges[[2]loc{from, to}] = true
-	fg.succ[from] = append(fg.succ[from], to)
+	succ := fg.succ[from]
+	if len(succ) <= smallSucc {
+		if slices.Contains(succ, to) {
+			return
+		}
+		if len(succ) == smallSucc {
+			for _, s := range succ {
+				fg.edges[[2]loc{from, s}] = true
+			}
+			fg.edges[[2]loc{from, to}] = true
+		}
+	} else {
+		if fg.edges[[2]loc{from, to}] {
+			return
+		}
+		fg.edges[[2]loc{from, to}] = true
+	}
+	fg.succ[from] = append(succ, to)
 }
 
 // flowTo adds edges from what f holds to every location of dst.
