@@ -216,7 +216,8 @@ type analyzer struct {
 	// reindexed caches indexForm's decisions: whether a type instantiation is an index
 	// expression (the first answer stands, as the scope it was asked in decides it).
 	reindexed map[nodeKey]bool
-	chaMemo   map[chaKey][]*fn // see memoCHA
+	chaMemo   map[chaKey][]*fn       // see memoCHA
+	byMethod  map[string][]*typeDecl // see typesWithMethod
 }
 
 // Analyze parses the Go files, lists their functions and methods, and resolves the calls
