@@ -153,10 +153,15 @@ type fn struct {
 	params   []*typ // memo of paramInfo
 	variadic bool
 	paramsOK bool
+	counts   *arity // memo of arity
 }
 
+// arity returns g's numbers of parameters and results (without their types).
 func (g *fn) arity() arity {
-	return arity{countParams(g.decl.Child("parameters")), countParams(g.decl.Child("result")), nil}
+	if g.counts == nil {
+		g.counts = &arity{countParams(g.decl.Child("parameters")), countParams(g.decl.Child("result")), nil}
+	}
+	return *g.counts
 }
 
 // fits reports whether g's signature matches want: the same numbers of parameters and
