@@ -466,14 +466,12 @@ func (fe *Frontend) parseAll(ctx context.Context, srcs []callgraph.SourceFile) (
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			root, r, c, bad, err := fe.parsers.Parse(ctx, srcs[i].Src)
-			if err != nil {
-				errs[i] = err
-				return
-			}
-			p := &parsedFile{row: r, col: c, hasErr: bad}
-			fe.extract(p, srcs[i].Path, srcs[i].Src, root)
-			out[i] = p
+			// extract keeps nothing of the tree: its storage serves the next parse.
+			errs[i] = fe.parsers.ParseFunc(ctx, srcs[i].Src, func(root *tsNode, r, c int, bad bool) {
+				p := &parsedFile{row: r, col: c, hasErr: bad}
+				fe.extract(p, srcs[i].Path, srcs[i].Src, root)
+				out[i] = p
+			})
 		}()
 	}
 	wg.Wait()
