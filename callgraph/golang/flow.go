@@ -103,10 +103,6 @@ type flowGraph struct {
 	succ       [][]loc
 	edges      map[[2]loc]bool // the edges of the locations with more than smallSucc successors
 	label      []bitset        // label bits of each location: see ntypes
-	// dirty lists the locations whose label grew or that gained a successor since the
-	// last propagation (isDirty[l] says whether l is listed).
-	dirty   []loc
-	isDirty []bool
 	// callees is flowCallees' memo by file and call expression, for the files not yet
 	// resolved.
 	callees map[int32]map[nodeKey][]*fn
@@ -187,14 +183,13 @@ func newFlowGraph(ntypes, nfns int) *flowGraph {
 		ntypes: ntypes, nfns: nfns, litIdx: map[nodeKey]int{}, boundAt: map[nodeKey]loc{},
 		keys: map[locKey]loc{}, fnKeys: map[fnLocKey]loc{}, nodeKeys: map[nodeLocKey]loc{}, globalKeys: map[*varDecl]loc{},
 		succ:  make([][]loc, 1),
-		label: make([]bitset, 1), isDirty: make([]bool, 1), edges: map[[2]loc]bool{}, callees: map[int32]map[nodeKey][]*fn{}, cha: map[chaKey][]*fn{},
+		label: make([]bitset, 1), edges: map[[2]loc]bool{}, callees: map[int32]map[nodeKey][]*fn{}, cha: map[chaKey][]*fn{},
 	}
 }
 
 func (fg *flowGraph) newLoc() loc {
 	fg.succ = append(fg.succ, nil)
 	fg.label = append(fg.label, nil)
-	fg.isDirty = append(fg.isDirty, false)
 	return loc(len(fg.succ) - 1)
 }
 
@@ -257,20 +252,7 @@ func (fg *flowGraph) seed(l loc, d *typeDecl) { fg.seedBit(l, d.idx) }
 
 func (fg *flowGraph) seedFn(l loc, g *fn) { fg.seedBit(l, fg.ntypes+g.idx) }
 
-func (fg *flowGraph) seedBit(l loc, i int) {
-	if fg.label[l].add(i) {
-		fg.markDirty(l)
-	}
-}
-
-// markDirty notes that l's label grew or l has a new successor since the last
-// propagation, which has to start from it.
-func (fg *flowGraph) markDirty(l loc) {
-	if !fg.isDirty[l] {
-		fg.isDirty[l] = true
-		fg.dirty = append(fg.dirty, l)
-	}
-}
+func (fg *flowGraph) seedBit(l loc, i int) { fg.label[l].add(i) }
 
 // lit returns the index of a function literal, registering it.
 func (w *walker) lit(n *node) int {
@@ -322,7 +304,6 @@ func (fg *flowGraph) addEdge(from, to loc) {
 		fg.edges[[2]loc{from, to}] = true
 	}
 	fg.succ[from] = append(succ, to)
-	fg.markDirty(from)
 }
 
 // flowTo adds edges from what f holds to every location of dst.
@@ -347,20 +328,16 @@ func (fg *flowGraph) flowTo(dst []loc, f flow) {
 }
 
 // propagate labels every location with the union of the labels of its predecessors, to a
-// fixed point. The result does not depend on the order of the work list. Only the
-// locations marked dirty since the last propagation start it: every other edge already
-// holds (its source's label is within its target's).
+// fixed point. The result does not depend on the order of the work list.
 func (fg *flowGraph) propagate() {
 	var work []loc
 	queued := make([]bool, len(fg.succ))
-	for _, l := range fg.dirty {
-		fg.isDirty[l] = false
+	for l := range fg.label {
 		if len(fg.label[l]) > 0 && len(fg.succ[l]) > 0 {
-			work = append(work, l)
+			work = append(work, loc(l))
 			queued[l] = true
 		}
 	}
-	fg.dirty = fg.dirty[:0]
 	for len(work) > 0 {
 		l := work[len(work)-1]
 		work = work[:len(work)-1]
