@@ -5,7 +5,8 @@
 //
 // A parse crosses cgo twice: once to parse, once to flatten the whole tree in pre-order
 // into a Go buffer (flat.go). The Go tree is then built from that buffer without cgo, its
-// nodes allocated in one slab per file.
+// nodes allocated in one slab per file; ParseFunc, for callers that keep nothing of the
+// tree, reuses the slabs from file to file.
 package tsnode
 
 // Node is a Go-native copy of one tree-sitter syntax node. A parse copies the tree into
