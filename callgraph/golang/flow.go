@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -89,16 +90,19 @@ type locKey struct {
 
 // flowGraph is the type-flow graph of one Analyze call.
 type flowGraph struct {
-	ntypes  int // label bits [0, ntypes) are analyzer.named, then analyzer.fns, then lits
-	nfns    int
-	lits    []litInfo
-	litIdx  map[nodeKey]int
-	bounds  []*boundMethod
-	boundAt map[nodeKey]loc
-	keys    map[locKey]loc
-	succ    [][]loc
-	edges   map[[2]loc]bool
-	label   []bitset // label bits of each location: see ntypes
+	ntypes     int // label bits [0, ntypes) are analyzer.named, then analyzer.fns, then lits
+	nfns       int
+	lits       []litInfo
+	litIdx     map[nodeKey]int
+	bounds     []*boundMethod
+	boundAt    map[nodeKey]loc
+	keys       map[locKey]loc // fields, elements and keys; the other kinds are in:
+	fnKeys     map[fnLocKey]loc
+	nodeKeys   map[nodeLocKey]loc
+	globalKeys map[*varDecl]loc
+	succ       [][]loc
+	edges      map[[2]loc]bool // the edges of the locations with more than smallSucc successors
+	label      []bitset        // label bits of each location: see ntypes
 	// callees is flowCallees' memo by file and call expression, for the files not yet
 	// resolved.
 	callees map[int32]map[nodeKey][]*fn
@@ -177,7 +181,8 @@ func (f flow) union(g flow) flow {
 func newFlowGraph(ntypes, nfns int) *flowGraph {
 	return &flowGraph{
 		ntypes: ntypes, nfns: nfns, litIdx: map[nodeKey]int{}, boundAt: map[nodeKey]loc{},
-		keys: map[locKey]loc{}, succ: make([][]loc, 1),
+		keys: map[locKey]loc{}, fnKeys: map[fnLocKey]loc{}, nodeKeys: map[nodeLocKey]loc{}, globalKeys: map[*varDecl]loc{},
+		succ:  make([][]loc, 1),
 		label: make([]bitset, 1), edges: map[[2]loc]bool{}, callees: map[int32]map[nodeKey][]*fn{}, cha: map[chaKey][]*fn{},
 	}
 }
@@ -188,14 +193,43 @@ func (fg *flowGraph) newLoc() loc {
 	return loc(len(fg.succ) - 1)
 }
 
+// at returns the location of k, creating it on first use. The kinds are kept in maps
+// of their own with small keys, as looking locations up is much of resolution's work.
 func (fg *flowGraph) at(k locKey) loc {
-	if l, ok := fg.keys[k]; ok {
+	switch k.kind {
+	case lkParam, lkResult:
+		return locAt(fg, fg.fnKeys, fnLocKey{g: k.g, i: int32(k.i), kind: k.kind})
+	case lkCall, lkLitParam, lkLitResult, lkBound:
+		return locAt(fg, fg.nodeKeys, nodeLocKey{n: k.n, i: int32(k.i), kind: k.kind})
+	case lkGlobal:
+		return locAt(fg, fg.globalKeys, k.v)
+	}
+	return locAt(fg, fg.keys, k)
+}
+
+func locAt[K comparable](fg *flowGraph, m map[K]loc, k K) loc {
+	if l, ok := m[k]; ok {
 		return l
 	}
 	l := fg.newLoc()
-	fg.keys[k] = l
+	m[k] = l
 	return l
 }
+
+// fnLocKey and nodeLocKey are the locKeys of the kinds that name a function's parameter
+// or result, and a node's value, parameter or result.
+type (
+	fnLocKey struct {
+		g    *fn
+		i    int32
+		kind locKind
+	}
+	nodeLocKey struct {
+		n    nodeKey
+		i    int32
+		kind locKind
+	}
+)
 
 func (fg *flowGraph) param(g *fn, i int) loc  { return fg.at(locKey{kind: lkParam, g: g, i: i}) }
 func (fg *flowGraph) result(g *fn, i int) loc { return fg.at(locKey{kind: lkResult, g: g, i: i}) }
@@ -244,12 +278,32 @@ func (fg *flowGraph) litResult(n nodeKey, i int) loc {
 	return fg.at(locKey{kind: lkLitResult, n: n, i: i})
 }
 
+// smallSucc is the number of successors up to which addEdge finds a duplicate by
+// scanning them; a location with more keeps them in fg.edges too.
+const smallSucc = 16
+
 func (fg *flowGraph) addEdge(from, to loc) {
-	if from == 0 || to == 0 || from == to || fg.edges[[2]loc{from, to}] {
+	if from == 0 || to == 0 || from == to {
 		return
 	}
-	fg.edges[[2]loc{from, to}] = true
-	fg.succ[from] = append(fg.succ[from], to)
+	succ := fg.succ[from]
+	if len(succ) <= smallSucc {
+		if slices.Contains(succ, to) {
+			return
+		}
+		if len(succ) == smallSucc {
+			for _, s := range succ {
+				fg.edges[[2]loc{from, s}] = true
+			}
+			fg.edges[[2]loc{from, to}] = true
+		}
+	} else {
+		if fg.edges[[2]loc{from, to}] {
+			return
+		}
+		fg.edges[[2]loc{from, to}] = true
+	}
+	fg.succ[from] = append(succ, to)
 }
 
 // flowTo adds edges from what f holds to every location of dst.

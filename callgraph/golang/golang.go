@@ -153,10 +153,15 @@ type fn struct {
 	params   []*typ // memo of paramInfo
 	variadic bool
 	paramsOK bool
+	counts   *arity // memo of arity
 }
 
+// arity returns g's numbers of parameters and results (without their types).
 func (g *fn) arity() arity {
-	return arity{countParams(g.decl.Child("parameters")), countParams(g.decl.Child("result")), nil}
+	if g.counts == nil {
+		g.counts = &arity{countParams(g.decl.Child("parameters")), countParams(g.decl.Child("result")), nil}
+	}
+	return *g.counts
 }
 
 // fits reports whether g's signature matches want: the same numbers of parameters and
@@ -216,7 +221,8 @@ type analyzer struct {
 	// reindexed caches indexForm's decisions: whether a type instantiation is an index
 	// expression (the first answer stands, as the scope it was asked in decides it).
 	reindexed map[nodeKey]bool
-	chaMemo   map[chaKey][]*fn // see memoCHA
+	chaMemo   map[chaKey][]*fn       // see memoCHA
+	byMethod  map[string][]*typeDecl // see typesWithMethod
 }
 
 // Analyze parses the Go files, lists their functions and methods, and resolves the calls
@@ -460,14 +466,12 @@ func (fe *Frontend) parseAll(ctx context.Context, srcs []callgraph.SourceFile) (
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			root, r, c, bad, err := fe.parsers.Parse(ctx, srcs[i].Src)
-			if err != nil {
-				errs[i] = err
-				return
-			}
-			p := &parsedFile{row: r, col: c, hasErr: bad}
-			fe.extract(p, srcs[i].Path, srcs[i].Src, root)
-			out[i] = p
+			// extract keeps nothing of the tree: its storage serves the next parse.
+			errs[i] = fe.parsers.ParseFunc(ctx, srcs[i].Src, func(root *tsNode, r, c int, bad bool) {
+				p := &parsedFile{row: r, col: c, hasErr: bad}
+				fe.extract(p, srcs[i].Path, srcs[i].Src, root)
+				out[i] = p
+			})
 		}()
 	}
 	wg.Wait()

@@ -2,19 +2,37 @@ package golang
 
 import (
 	"slices"
+	"unsafe"
 
 	"github.com/faultline-dev/faultline/callgraph"
 )
 
-// nestingTypes are the constructs that open a nesting level.
-var nestingTypes = map[string]bool{
-	"if_statement": true, "for_statement": true, "expression_switch_statement": true,
-	"type_switch_statement": true, "select_statement": true, "func_literal": true,
+// nesting reports whether a node type is a construct that opens a nesting level.
+func nesting(typ string) bool {
+	switch typ {
+	case "if_statement", "for_statement", "expression_switch_statement",
+		"type_switch_statement", "select_statement", "func_literal":
+		return true
+	}
+	return false
 }
 
-// literalOperands are tokens counted as one operand each with their whole text.
-var literalOperands = map[string]bool{
-	"interpreted_string_literal": true, "raw_string_literal": true, "rune_literal": true,
+// literalOperand reports whether a node type is a token counted as one operand with its
+// whole text.
+func literalOperand(typ string) bool {
+	switch typ {
+	case "interpreted_string_literal", "raw_string_literal", "rune_literal":
+		return true
+	}
+	return false
+}
+
+// text is the source text of a token without a copy, for counting it while src lives.
+func text(n *tsNode, src []byte) string {
+	if n.End <= n.Start {
+		return ""
+	}
+	return unsafe.String(&src[n.Start], n.End-n.Start)
 }
 
 // measure computes the metrics of the definition n spanning rows first..last (0-based).
@@ -42,13 +60,14 @@ func measure(n *tsNode, src []byte, first, last int) callgraph.Metrics {
 				m.Cyclomatic++
 			}
 		}
-		if nestingTypes[n.Type] && !(n.Type == "if_statement" && n.Field == "alternative") {
+		if nesting(n.Type) && !(n.Type == "if_statement" && n.Field == "alternative") {
 			depth++
 			if depth > m.Nesting {
 				m.Nesting = depth
 			}
 		}
-		if literalOperands[n.Type] || len(n.Kids) == 0 {
+		lit := literalOperand(n.Type)
+		if lit || len(n.Kids) == 0 {
 			if n.End == n.Start || n.Type == "\n" || n.Bad && n.End == n.Start {
 				return
 			}
@@ -56,8 +75,9 @@ func measure(n *tsNode, src []byte, first, last int) callgraph.Metrics {
 				rows = append(rows, n.Row)
 			}
 			switch {
-			case literalOperands[n.Type] || n.Named:
-				h.Operand(n.Text(src))
+			case lit || n.Named:
+				// The counts live no longer than src: its text needs no copy.
+				h.Operand(text(n, src))
 			case n.Type == ")" || n.Type == "]" || n.Type == "}":
 			default:
 				h.Operator(n.Type)

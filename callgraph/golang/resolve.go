@@ -960,10 +960,13 @@ func (a *analyzer) chaTargets(req []string, name string, ar map[string]arity, on
 	var out []*fn
 	seen := map[*fn]bool{}
 	var live map[*typeDecl]bool
+	cands := a.named
 	if onlyLive {
 		live = a.liveTypes()
+	} else if len(req) > 0 {
+		cands = a.typesWithMethod(req[0])
 	}
-	for _, td := range a.named {
+	for _, td := range cands {
 		if (onlyLive && !live[td]) || td.isIface() {
 			continue
 		}
@@ -978,6 +981,23 @@ func (a *analyzer) chaTargets(req []string, name string, ar map[string]arity, on
 		}
 	}
 	return out
+}
+
+// typesWithMethod returns the non-interface named types whose method set has the method
+// name, in the order of a.named: the only ones that can cover a requirement listing it.
+func (a *analyzer) typesWithMethod(name string) []*typeDecl {
+	if a.byMethod == nil {
+		a.byMethod = map[string][]*typeDecl{}
+		for _, td := range a.named {
+			if td.isIface() {
+				continue
+			}
+			for m := range td.methodSet() {
+				a.byMethod[m] = append(a.byMethod[m], td)
+			}
+		}
+	}
+	return a.byMethod[name]
 }
 
 // covers reports whether d's method set has every method of req, with the parameter and

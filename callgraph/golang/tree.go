@@ -129,6 +129,46 @@ type grammar struct {
 	typeID  map[string]uint16
 	fields  []string
 	fieldID map[string]uint8
+	// bySym describes each grammar symbol (tsnode.Node.Sym; the last entry is ERROR's),
+	// so that encoding a node reads a table instead of hashing its type name.
+	bySym []symFacts
+}
+
+// symFacts is what encode needs of a node type: its number in grammar.types, and whether
+// it is a comment, a kept anonymous token (keptTokens) or a string literal (stringTypes).
+type symFacts struct {
+	typ                   uint16
+	comment, kept, string bool
+}
+
+// facts returns the facts of n's type.
+func (g *grammar) facts(n *tsNode) symFacts {
+	s := int(n.Sym)
+	if n.Sym == tsnode.ErrorSym {
+		s = len(g.bySym) - 1
+	}
+	if s < len(g.bySym) {
+		return g.bySym[s]
+	}
+	return symFactsOf(g, n.Type)
+}
+
+func symFactsOf(g *grammar, typ string) symFacts {
+	return symFacts{typ: g.typeID[typ], comment: typ == "comment", kept: keptTokens[typ], string: stringTypes[typ]}
+}
+
+// field returns the number of n's field in grammar.fields.
+func (g *grammar) field(n *tsNode) uint8 {
+	if id := int(n.FieldID); id < len(g.fields) && g.fields[id] == n.Field {
+		return uint8(id)
+	}
+	return g.fieldID[n.Field]
+}
+
+// prunedKid is pruned by the grammar's tables.
+func (g *grammar) prunedKid(n *tsNode) bool {
+	f := g.facts(n)
+	return f.comment || !n.Named && n.Field == "" && !f.kept
 }
 
 func newGrammar(lang *sitter.Language) *grammar {
@@ -139,7 +179,8 @@ func newGrammar(lang *sitter.Language) *grammar {
 			g.types = append(g.types, name)
 		}
 	}
-	for s := range lang.SymbolCount() {
+	nsym := lang.SymbolCount()
+	for s := range nsym {
 		add(lang.SymbolName(sitter.Symbol(s)))
 	}
 	add("ERROR")
@@ -152,6 +193,11 @@ func newGrammar(lang *sitter.Language) *grammar {
 		g.fieldID[name] = uint8(len(g.fields))
 		g.fields = append(g.fields, name)
 	}
+	g.bySym = make([]symFacts, nsym+1)
+	for s := range nsym {
+		g.bySym[s] = symFactsOf(g, lang.SymbolName(sitter.Symbol(s)))
+	}
+	g.bySym[nsym] = symFactsOf(g, "ERROR")
 	return g
 }
 
@@ -185,7 +231,8 @@ const (
 // out a child and its subtree besides the pruned ones.
 func (g *grammar) encode(n *tsNode, out []cnode, skip func(parent, kid *tsNode) bool) []cnode {
 	at := len(out)
-	c := cnode{start: uint32(n.Start), end: uint32(n.End), row: uint32(n.Row), typ: g.typeID[n.Type], field: g.fieldID[n.Field]}
+	f := g.facts(n)
+	c := cnode{start: uint32(n.Start), end: uint32(n.End), row: uint32(n.Row), typ: f.typ, field: g.field(n)}
 	if n.Named {
 		c.flags |= cNamed
 	}
@@ -193,11 +240,11 @@ func (g *grammar) encode(n *tsNode, out []cnode, skip func(parent, kid *tsNode) 
 		c.flags |= cBad
 	}
 	out = append(out, c)
-	if stringTypes[n.Type] {
+	if f.string {
 		return out
 	}
 	for _, k := range n.Kids {
-		if pruned(k) || skip != nil && skip(n, k) {
+		if g.prunedKid(k) || skip != nil && skip(n, k) {
 			continue
 		}
 		out[at].nkids++

@@ -128,8 +128,8 @@ func init() {
 	}
 }
 
-// errorSym is tree-sitter's symbol of ERROR nodes.
-const errorSym = 0xFFFF
+// ErrorSym is tree-sitter's symbol of ERROR nodes (Node.Sym).
+const ErrorSym = 0xFFFF
 
 // maxSource is the largest source tree-sitter addresses (32-bit offsets).
 const maxSource = 1<<32 - 1
@@ -143,6 +143,7 @@ type ParserPool struct {
 	fields []string  // by field id
 	pool   sync.Pool // of *cparser
 	bufs   sync.Pool // of *[]rec, flattening scratch
+	slabs  sync.Pool // of *slabs, ParseFunc's trees
 }
 
 type symInfo struct {
@@ -171,7 +172,7 @@ func NewParserPool(lang *sitter.Language) *ParserPool {
 }
 
 func (p *ParserPool) sym(s uint16) symInfo {
-	if s == errorSym {
+	if s == ErrorSym {
 		return symInfo{name: "ERROR", named: true}
 	}
 	if int(s) < len(p.syms) {
@@ -206,10 +207,60 @@ func (p *ParserPool) Parse(ctx context.Context, src []byte) (root *Node, errRow,
 	if err != nil {
 		return nil, 0, 0, false, err
 	}
-	root, errRow, errCol, hasErr = p.build(recs)
-	p.bufs.Put(&recs)
+	root, errRow, errCol, hasErr = p.build(recs, nil)
+	p.putRecs(recs)
 	return root, errRow, errCol, hasErr, nil
 }
+
+// slabs is the storage of one tree that ParseFunc reuses from parse to parse.
+type slabs struct {
+	nodes []Node
+	kids  []*Node
+	nkids []int32
+}
+
+// ParseFunc is Parse for a tree that is only read while use runs: the tree's storage is
+// reused by later calls once use returns, so that parsing many files does not allocate a
+// tree each (use must keep no node, nor anything pointing into the tree).
+func (p *ParserPool) ParseFunc(ctx context.Context, src []byte, use func(root *Node, errRow, errCol int, hasErr bool)) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if len(src) > maxSource {
+		return fmt.Errorf("parse: source of %d bytes is larger than tree-sitter addresses", len(src))
+	}
+	recs, err := p.flatten(src)
+	if err != nil {
+		return err
+	}
+	var sl *slabs
+	if len(recs) <= maxPooledNodes {
+		sl, _ = p.slabs.Get().(*slabs)
+		if sl == nil {
+			sl = &slabs{}
+		}
+	}
+	root, errRow, errCol, hasErr := p.build(recs, sl)
+	p.putRecs(recs)
+	use(root, errRow, errCol, hasErr)
+	if sl != nil {
+		p.slabs.Put(sl)
+	}
+	return nil
+}
+
+// putRecs hands a flattening buffer back for reuse, unless it is larger than the pooled
+// trees (see maxPooledNodes).
+func (p *ParserPool) putRecs(recs []rec) {
+	if cap(recs) <= 2*maxPooledNodes {
+		p.bufs.Put(&recs)
+	}
+}
+
+// maxPooledNodes bounds the trees whose storage ParseFunc keeps for reuse: a larger tree
+// (a generated table, say) gets storage of its own, which the collector takes back, so
+// that the pool never holds the memory of the largest file per worker.
+const maxPooledNodes = 1 << 16
 
 // flatten parses src into the pre-order records of its tree (a pooled buffer the caller
 // hands back to p.bufs).
@@ -246,15 +297,36 @@ func (p *ParserPool) flatten(src []byte) ([]rec, error) {
 }
 
 // build makes the Go tree of the flattened records: one slab of nodes and one of child
-// pointers. It also returns the position of the first ERROR or MISSING node in document
-// order.
-func (p *ParserPool) build(recs []rec) (*Node, int, int, bool) {
-	nodes := make([]Node, len(recs))
-	nkids := make([]int32, len(recs))
+// pointers, taken from sl when it is not nil (and left there, grown as needed). It also
+// returns the position of the first ERROR or MISSING node in document order.
+func (p *ParserPool) build(recs []rec, sl *slabs) (*Node, int, int, bool) {
+	var nodes []Node
+	var kids []*Node
+	nk := max(len(recs)-1, 0)
+	if sl == nil {
+		nodes, kids = make([]Node, len(recs)), make([]*Node, nk)
+	} else {
+		if cap(sl.nodes) < len(recs) {
+			sl.nodes = make([]Node, len(recs)+len(recs)/4)
+		}
+		if cap(sl.kids) < nk {
+			sl.kids = make([]*Node, nk+nk/4)
+		}
+		nodes, kids = sl.nodes[:len(recs)], sl.kids[:nk]
+	}
+	var nkids []int32
+	if sl == nil || cap(sl.nkids) < len(recs) {
+		nkids = make([]int32, len(recs)+len(recs)/4)[:len(recs)]
+		if sl != nil {
+			sl.nkids = nkids
+		}
+	} else {
+		nkids = sl.nkids[:len(recs)]
+		clear(nkids)
+	}
 	for i := 1; i < len(recs); i++ {
 		nkids[recs[i].parent]++
 	}
-	kids := make([]*Node, max(len(recs)-1, 0))
 	// Each node's children take the next nkids[i] slots of kids, in pre-order of parents.
 	off := 0
 	errRow, errCol, hasErr := 0, 0, false
@@ -265,10 +337,10 @@ func (p *ParserPool) build(recs []rec) (*Node, int, int, bool) {
 		*n = Node{
 			Type: si.name, Start: int(r.start), End: int(r.end),
 			Row: int(r.row), Col: int(r.col), EndRow: int(r.erow),
-			Named: si.named, Bad: r.sym == errorSym || r.missing != 0,
+			Named: si.named, Bad: r.sym == ErrorSym || r.missing != 0, Sym: r.sym,
 		}
 		if int(r.field) < len(p.fields) {
-			n.Field = p.fields[r.field]
+			n.Field, n.FieldID = p.fields[r.field], r.field
 		}
 		if k := int(nkids[i]); k > 0 {
 			n.Kids = kids[off : off : off+k]

@@ -5,7 +5,8 @@
 //
 // A parse crosses cgo twice: once to parse, once to flatten the whole tree in pre-order
 // into a Go buffer (flat.go). The Go tree is then built from that buffer without cgo, its
-// nodes allocated in one slab per file.
+// nodes allocated in one slab per file; ParseFunc, for callers that keep nothing of the
+// tree, reuses the slabs from file to file.
 package tsnode
 
 // Node is a Go-native copy of one tree-sitter syntax node. A parse copies the tree into
@@ -20,8 +21,13 @@ type Node struct {
 	EndRow     int    // 0-based end row
 	Named      bool
 	Bad        bool // an ERROR or MISSING node
-	Kids       []*Node
-	Parent     *Node
+	// Sym is the grammar symbol (ErrorSym for ERROR nodes) and FieldID the field id under
+	// the parent (0 when unnamed): the numbers behind Type and Field, for front ends that
+	// index tables by them instead of hashing the names.
+	Sym     uint16
+	FieldID uint16
+	Kids    []*Node
+	Parent  *Node
 }
 
 // Child returns the first child under the given field name, or nil.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	sitter "github.com/smacker/go-tree-sitter"
 	"github.com/smacker/go-tree-sitter/golang"
 )
 
@@ -76,4 +77,64 @@ func ExampleParserPool_Parse() {
 	call := root.FirstOfType("function_declaration").Child("body").NamedKids()[0].NamedKids()[0]
 	fmt.Println(call.Type, call.Text(src), call.Row+1)
 	// Output: call_expression g() 3
+}
+
+// TestParseFuncReusesStorage parses sources of growing and shrinking size with ParseFunc,
+// whose tree storage is reused from call to call, and checks each tree against Parse's;
+// and that Sym and FieldID name the same type and field as Type and Field.
+func TestParseFuncReusesStorage(t *testing.T) {
+	lang := golang.GetLanguage()
+	pool := NewParserPool(lang)
+	srcs := []string{
+		"package p\n\nfunc add(a, b int) int {\n\treturn a + b\n}\n",
+		"package p\n\n// big\nfunc f(x []int) (s int) {\n\tfor _, v := range x {\n\t\tif v > 0 { s += v } else { s -= v }\n\t}\n\tgo func() { println(\"x\") }()\n\treturn\n}\n\ntype T struct{ a, b int }\n\nfunc (t *T) M() int { return t.a * t.b }\n",
+		"package p\n",
+		"package p\n\nfunc broken( {\n",
+		"package p\n\nvar v = map[string]int{\"a\": 1, \"b\": 2}\n",
+	}
+	nodes := 0
+	for _, s := range srcs {
+		src := []byte(s)
+		want, wr, wc, wbad, err := pool.Parse(context.Background(), src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		called := false
+		err = pool.ParseFunc(context.Background(), src, func(root *Node, r, c int, bad bool) {
+			called = true
+			if r != wr || c != wc || bad != wbad {
+				t.Errorf("%q: error at %d:%d (%v), Parse says %d:%d (%v)", s, r, c, bad, wr, wc, wbad)
+			}
+			if d := sameTree(root, want, ""); d != "" {
+				t.Errorf("%q: ParseFunc and Parse differ at %s", s, d)
+			}
+			var walk func(n, parent *Node)
+			walk = func(n, parent *Node) {
+				nodes++
+				if n.Parent != parent {
+					t.Errorf("%s at %d: parent link lost", n.Type, n.Start)
+				}
+				name := "ERROR"
+				if n.Sym != ErrorSym {
+					name = lang.SymbolName(sitter.Symbol(n.Sym))
+				}
+				if name != n.Type {
+					t.Errorf("Sym %d names %q, Type is %q", n.Sym, name, n.Type)
+				}
+				if n.FieldID != 0 && lang.FieldName(int(n.FieldID)) != n.Field || n.FieldID == 0 && n.Field != "" {
+					t.Errorf("FieldID %d, Field %q", n.FieldID, n.Field)
+				}
+				for _, k := range n.Kids {
+					walk(k, n)
+				}
+			}
+			walk(root, nil)
+		})
+		if err != nil || !called {
+			t.Fatalf("ParseFunc: err %v, called %v", err, called)
+		}
+	}
+	if nodes < 100 {
+		t.Errorf("only %d nodes compared", nodes)
+	}
 }
