@@ -136,17 +136,29 @@ func openRunFile(p string) (*os.File, error) {
 	return f, nil
 }
 
-// checkGoArgs refuses go flags in a request's args that would run a program of the
-// request's choosing outside the privilege drop (-exec, -toolexec).
-func checkGoArgs(args []string) error {
-	for _, a := range args {
+// CheckGoArgs refuses go flags in a request's args that make the go command run a program
+// of the request's choosing while it builds, where the build cache is writable and (in the
+// local runner) before any privilege drop: -exec, -toolexec, -compiler and -gccgoflags, and
+// -ldflags naming an external linker (-extld, -linkmode). Errors wrap ErrBadRequest.
+func CheckGoArgs(args []string) error {
+	for i, a := range args {
 		name := strings.TrimLeft(a, "-")
 		if name == a {
 			continue
 		}
-		name, _, _ = strings.Cut(name, "=")
-		if name == "exec" || name == "toolexec" {
-			return fmt.Errorf("sandbox: go flag %s is not allowed in the request's args: %w", a, ErrBadRequest)
+		name, val, hasVal := strings.Cut(name, "=")
+		if !hasVal && i+1 < len(args) {
+			val = args[i+1]
+		}
+		bad := false
+		switch name {
+		case "exec", "toolexec", "compiler", "gccgoflags":
+			bad = true
+		case "ldflags":
+			bad = strings.Contains(val, "extld") || strings.Contains(val, "linkmode")
+		}
+		if bad {
+			return fmt.Errorf("sandbox: go flag %s is not allowed in a request's args (it would run a program while building): %w", a, ErrBadRequest)
 		}
 	}
 	return nil

@@ -76,10 +76,12 @@ func TestRequireRefuses(t *testing.T) {
 }
 
 func TestCheckGoArgs(t *testing.T) {
-	for _, a := range []string{"-exec=/bin/sh", "-exec", "--toolexec=x", "-toolexec"} {
-		assert.ErrorIs(t, checkGoArgs([]string{"-v", a}), ErrBadRequest, a)
+	for _, a := range [][]string{{"-exec=/bin/sh"}, {"-exec", "x"}, {"--toolexec=x"}, {"-toolexec", "x"}, {"-compiler=gccgo"},
+		{"-ldflags=-linkmode=external -extld=./evil"}, {"-ldflags", "-extld=./evil"}} {
+		assert.ErrorIs(t, CheckGoArgs(append([]string{"-v"}, a...)), ErrBadRequest, a)
 	}
-	assert.NoError(t, checkGoArgs([]string{"-v", "-run=exec", "exec", "-tags=toolexec"}))
+	assert.NoError(t, CheckGoArgs([]string{"-ldflags=-X main.version=1"}))
+	assert.NoError(t, CheckGoArgs([]string{"-v", "-run=exec", "exec", "-tags=toolexec"}))
 }
 
 // TestUserNamespaceRuns takes the path of a runner that is not root (namespaces in a user

@@ -271,6 +271,11 @@ func checkRequest(req task.RunRequest) (task.RunRequest, error) {
 	if err := CheckKind(req); err != nil {
 		return req, err
 	}
+	if req.Kind == task.GoTest {
+		if err := CheckGoArgs(req.Args); err != nil {
+			return req, err
+		}
+	}
 	if err := req.Overlay.Validate(); err != nil {
 		return req, fmt.Errorf("sandbox: overlay: %w", err)
 	}
@@ -427,9 +432,6 @@ func (l *Local) env(s *slot, extra ...string) []string {
 func (l *Local) goCommand(s *slot, req task.RunRequest, lim task.Limits, list bool) (command, error) {
 	cache, mod, err := l.goDirs()
 	if err != nil {
-		return command{}, err
-	}
-	if err := checkGoArgs(req.Args); err != nil {
 		return command{}, err
 	}
 	args, err := GoTestArgs(req.Select, lim, req.Args, list)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -269,4 +270,46 @@ func TestBuildImagesIdempotent(t *testing.T) {
 	assert.Contains(t, log.String(), "build-images: "+PythonImage+" exists")
 	assert.Contains(t, log.String(), "build-images: "+GoImage+" exists")
 	assert.Error(t, BuildImages(context.Background(), "rust", false, nil))
+}
+
+// TestDockerCacheNotPoisoned runs the hostile suite's cache attack in a container: the test
+// binaries run in a container without the shared build cache volume (only the builder
+// mounts it), so writing into it fails; and go flags that would run a program in the
+// builder are refused before anything runs.
+func TestDockerCacheNotPoisoned(t *testing.T) {
+	r := needDocker(t, GoImage)
+	root := copyDir(t, "../testdata/hostile")
+	r.opts.Env = []string{"HOSTILE_GOCACHE=/gocache"}
+	ctx := context.Background()
+	id := "example.com/hostile/attack.TestPoisonCache"
+	rep, err := r.Run(ctx, task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{IDs: []string{id}}, Limits: task.Limits{Timeout: 3 * time.Minute}})
+	require.NoError(t, err)
+	require.Equal(t, task.RunOK, rep.State, rep.Detail+rep.Output)
+	tr, ok := rep.Result(id)
+	require.True(t, ok)
+	assert.Equal(t, task.Fail, tr.Outcome)
+	assert.Contains(t, tr.Message, "no such file or directory")
+	// The volume itself: the builder sees no file the attack could have written.
+	b := r.boxes[firstKey(r)]
+	require.NotNil(t, b)
+	var out bytes.Buffer
+	code, err := r.exec(ctx, b.bid, []string{"/bin/sh", "-c", "test ! -e /gocache/00/pwned-d && test -d /gocache/00"}, nil, "/", &out, &out)
+	require.NoError(t, err)
+	assert.Equal(t, 0, code, out.String())
+
+	for _, args := range [][]string{{"-toolexec=/work/tree/evil"}, {"-ldflags=-linkmode=external -extld=/work/tree/evil"}} {
+		_, err := r.Run(ctx, task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{IDs: []string{id}}, Args: args})
+		assert.ErrorIs(t, err, sandbox.ErrBadRequest, args)
+	}
+}
+
+func firstKey(r *Runner) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for k, b := range r.boxes {
+		if b.bid != "" {
+			return k
+		}
+	}
+	return ""
 }
