@@ -417,7 +417,7 @@ func (l *Local) env(s *slot, extra ...string) []string {
 	pin := []string{
 		"HOME=" + s.home, "TMPDIR=" + s.tmp, "TMP=" + s.tmp, "TEMP=" + s.tmp,
 		"TZ=UTC", "LANG=C.UTF-8", "LC_ALL=C.UTF-8",
-		"PYTHONDONTWRITEBYTECODE=1", "PYTHONPYCACHEPREFIX=" + filepath.Join(s.tmp, "pycache"), "PYTHONHASHSEED=0", "NO_COLOR=1",
+		"PYTHONDONTWRITEBYTECODE=1", "PYTHONHASHSEED=0", "NO_COLOR=1",
 	}
 	if !l.opts.AllowNetwork {
 		pin = append(pin, "GOPROXY=off")
