@@ -64,6 +64,28 @@ func quoteAll(args []string) []string {
 	return out
 }
 
+// searchable reports whether every directory from / down to dir lets others search it (so
+// RunUID can reach what lies below).
+func searchable(dir string) bool {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return false
+	}
+	for d := real; ; d = filepath.Dir(d) {
+		fi, err := os.Stat(d)
+		if err != nil || fi.Mode().Perm()&0o001 == 0 {
+			return false
+		}
+		if d == "/" {
+			return true
+		}
+	}
+}
+
 // runDir is the runner-side working directory of a run's command: the tree, or the slot
 // directory when the tree lives in a holder's tmpfs (the command changes into it inside).
 func (l *Local) runDir(s *slot) string {

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -117,4 +119,25 @@ func TestUserNamespaceRuns(t *testing.T) {
 	remount, _ := rep.Result("example.com/hostile/attack.TestRemount")
 	assert.Contains(t, remount.Message, "read-only file system")
 	assert.True(t, hasNote(rep, "disk quota unavailable"))
+}
+
+// TestWorkDirNotReachable gives a work directory below a directory only root can search
+// (as t.TempDir makes them): when runs drop to RunUID, the slots go elsewhere, with a note,
+// and the tests can use their TMPDIR.
+func TestWorkDirNotReachable(t *testing.T) {
+	needPytest(t)
+	work := t.TempDir() // mode 0700
+	require.NoError(t, os.Chmod(filepath.Dir(work), 0o700))
+	root := fixture(t, "pyfix")
+	l := NewLocal(Options{WorkDir: work, Concurrency: 1})
+	defer l.Close()
+	rep, err := l.Run(context.Background(), task.RunRequest{Root: root, Kind: task.Command,
+		Args: []string{"/bin/sh", "-c", `echo x > "$TMPDIR/f" && cat "$TMPDIR/f" && echo y > made-here`}})
+	require.NoError(t, err)
+	if !l.iso.dropUID {
+		t.Skip("runs do not drop to another uid here")
+	}
+	assert.Equal(t, task.RunOK, rep.State, rep.Detail+rep.Output)
+	assert.True(t, hasNote(rep, "is not reachable by uid 65534"), rep.Notes)
+	assert.False(t, strings.HasPrefix(l.dir, work))
 }

@@ -131,9 +131,31 @@ func NewLocal(opts Options) *Local {
 
 func (l *Local) init() error {
 	l.initOnce.Do(func() {
+		l.iso = probeIsolation(probeConfig{disabled: l.opts.NoIsolation, allowNet: l.opts.AllowNetwork,
+			root: os.Geteuid() == 0 && !l.asUser, disk: l.opts.DiskBytes})
 		base := l.opts.WorkDir
 		if base == "" {
 			base = os.TempDir()
+		}
+		if err := os.MkdirAll(base, 0o755); err != nil {
+			l.initErr = fmt.Errorf("sandbox: work dir: %w", err)
+			return
+		}
+		if l.iso.dropUID && !searchable(base) {
+			// The run's uid must reach its slot (TMPDIR, HOME, the test binaries).
+			alt := ""
+			for _, c := range []string{os.TempDir(), "/tmp", "/var/tmp"} {
+				if searchable(c) {
+					alt = c
+					break
+				}
+			}
+			if alt == "" {
+				l.initErr = fmt.Errorf("sandbox: work dir %s: not reachable by uid %d, and neither is %s, /tmp or /var/tmp", base, RunUID, os.TempDir())
+				return
+			}
+			l.iso.notes = append(l.iso.notes, fmt.Sprintf("work dir %s is not reachable by uid %d: slots are in %s", base, RunUID, alt))
+			base = alt
 		}
 		if err := os.MkdirAll(base, 0o755); err != nil {
 			l.initErr = fmt.Errorf("sandbox: work dir: %w", err)
@@ -150,8 +172,6 @@ func (l *Local) init() error {
 			return
 		}
 		l.dir = d
-		l.iso = probeIsolation(probeConfig{disabled: l.opts.NoIsolation, allowNet: l.opts.AllowNetwork,
-			root: os.Geteuid() == 0 && !l.asUser, disk: l.opts.DiskBytes})
 	})
 	return l.initErr
 }
