@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/faultline-dev/faultline/task"
@@ -361,6 +362,9 @@ func (l *Local) acquire(ctx context.Context, req task.RunRequest) (*slot, error)
 		}
 	}
 	if err := copyTree(req.Root, s.hp(s.tree)); err != nil {
+		if s.h != nil && errors.Is(err, syscall.ENOSPC) {
+			return fail(fmt.Errorf("sandbox: copying %s: the tree does not fit in the slot's %d bytes (Options.DiskBytes): %w", req.Root, l.opts.DiskBytes, err))
+		}
 		return fail(fmt.Errorf("sandbox: copying %s: %w", req.Root, err))
 	}
 	if err := req.Overlay.WriteTo(s.hp(s.tree)); err != nil {
@@ -601,6 +605,9 @@ func (l *Local) attempt(ctx context.Context, req task.RunRequest, a Attempt) (Co
 	res := out.Result(pr.exitCode, pr.timedOut, pr.wall, pr.startErr, junit, events)
 	l.afterRun(s)
 	res.Notes = l.Notes()
+	if s.h == nil && l.iso.layers&LayerQuota != 0 && !l.freshNS {
+		res.Notes = append(res.Notes, "disk quota unavailable for this run: the slot's namespace holder did not start")
+	}
 	return res, nil
 }
 
