@@ -250,23 +250,24 @@ func (iso *isolation) prelude(p preludeSpec) string {
 	if iso.layers&LayerDevices != 0 {
 		sc.WriteString(devicesScript)
 		if fi, err := os.Lstat("/var/run"); err == nil && fi.IsDir() {
-			sc.WriteString("mount -t tmpfs -o ro,size=4k,mode=0755 faultline-run /var/run || exit 97\n")
+			sc.WriteString("mount -n -t tmpfs -o ro,size=4k,mode=0755 faultline-run /var/run || exit 97\n")
 		}
 	}
 	return sc.String()
 }
 
 // devicesScript builds the minimal /dev in a tmpfs mounted on /run, moves it onto /dev and
-// leaves /run empty and read-only. /dev/shm is a private tmpfs (64 MiB).
+// leaves /run empty and read-only (mount(8) keeps its own notes in /run/mount: removed, and
+// the last remount writes none). /dev/shm is a private tmpfs (64 MiB).
 const devicesScript = `mount -t tmpfs -o mode=0755,size=64k,nosuid,nodev,noexec faultline-run /run || exit 97
 mkdir /run/dev && mount -t tmpfs -o mode=0755,size=64k,nosuid,noexec faultline-dev /run/dev || exit 97
 for n in null zero full random urandom tty; do : >/run/dev/$n && mount --bind /dev/$n /run/dev/$n || exit 97; done
 mkdir /run/dev/shm && mount -t tmpfs -o mode=1777,size=64m,nosuid,nodev faultline-shm /run/dev/shm || exit 97
 ln -s /proc/self/fd /run/dev/fd && ln -s /proc/self/fd/0 /run/dev/stdin && ln -s /proc/self/fd/1 /run/dev/stdout && ln -s /proc/self/fd/2 /run/dev/stderr || exit 97
 mount --move /run/dev /dev || exit 97
-rmdir /run/dev && rm -rf /run/mount
+rmdir /run/dev
 mount -o remount,ro,bind /dev || exit 97
-mount -o remount,ro,bind /run || exit 97
+rm -rf /run/mount && mount -n -o remount,ro,bind /run || exit 97
 `
 
 // wrap returns the argv that runs argv in fresh namespaces (unshare, then the prelude), under

@@ -362,6 +362,15 @@ func TestHostileAttacks(t *testing.T) {
 			assert.NotEqual(t, uint32(RunUID), st.Uid)
 		}
 	}
+	// The holders' own environment (what /proc/1/environ shows inside) holds no secret.
+	for _, h := range l.holders {
+		if h != nil {
+			b, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", h.init))
+			require.NoError(t, err)
+			assert.NotContains(t, string(b), secret)
+			assert.Equal(t, strings.Join(holderEnv, "\x00")+"\x00", string(b))
+		}
+	}
 	for _, rep := range reports {
 		b, err := json.Marshal(rep)
 		require.NoError(t, err)

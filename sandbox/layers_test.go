@@ -141,3 +141,28 @@ func TestWorkDirNotReachable(t *testing.T) {
 	assert.True(t, hasNote(rep, "is not reachable by uid 65534"), rep.Notes)
 	assert.False(t, strings.HasPrefix(l.dir, work))
 }
+
+// TestRunIdentity checks what a command sees of itself with every layer: RunUID, no
+// capabilities, no_new_privs, address randomisation off, its own hostname, a minimal /dev,
+// an empty /run, the pinned environment.
+func TestRunIdentity(t *testing.T) {
+	root := fixture(t, "pyfix")
+	l := NewLocal(Options{Concurrency: 1})
+	defer l.Close()
+	rep, err := l.Run(context.Background(), task.RunRequest{Root: root, Kind: task.Command, Args: []string{"/bin/sh", "-c",
+		`id -u; id -g; cat /proc/self/personality; hostname; grep -E '^(CapEff|CapBnd|NoNewPrivs)' /proc/self/status; ls /dev | tr '\n' ' '; echo; ls -A /run | wc -l; echo "TZ=$TZ LC_ALL=$LC_ALL PYTHONHASHSEED=$PYTHONHASHSEED"`}})
+	require.NoError(t, err)
+	if layers, _ := l.Layers(); layers != LayersAll || !l.iso.dropUID {
+		t.Skipf("needs every layer as root; here %s", layers)
+	}
+	require.Equal(t, task.RunOK, rep.State, rep.Detail+rep.Output)
+	lines := strings.Split(strings.TrimSpace(rep.Output), "\n")
+	require.Len(t, lines, 10, rep.Output)
+	assert.Equal(t, []string{"65534", "65534", "00040000", "faultline-sandbox"}, lines[:4])
+	assert.Regexp(t, `CapEff:\s+0000000000000000`, lines[4])
+	assert.Regexp(t, `CapBnd:\s+0000000000000000`, lines[5])
+	assert.Regexp(t, `NoNewPrivs:\s+1`, lines[6])
+	assert.Equal(t, "fd full null random shm stderr stdin stdout tty urandom zero", strings.TrimSpace(lines[7]))
+	assert.Equal(t, "0", strings.TrimSpace(lines[8]))
+	assert.Equal(t, "TZ=UTC LC_ALL=C.UTF-8 PYTHONHASHSEED=0", lines[9])
+}
