@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"net"
 	"os"
 	"os/exec"
@@ -223,6 +224,21 @@ func stdlibEntries(t *testing.T, cache string) map[string]string {
 	return m
 }
 
+// ownedBy lists the files and directories under dir owned by uid.
+func ownedBy(t *testing.T, dir string, uid int) []string {
+	var found []string
+	require.NoError(t, filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if info, err := d.Info(); err == nil && info.Sys().(*syscall.Stat_t).Uid == uint32(uid) {
+			found = append(found, p)
+		}
+		return nil
+	}))
+	return found
+}
+
 func dirNames(t *testing.T, dir string) []string {
 	ents, err := os.ReadDir(dir)
 	require.NoError(t, err)
@@ -338,6 +354,32 @@ func TestHostileAttacks(t *testing.T) {
 		assert.Contains(t, tr.Message, "no space left on device")
 	}
 
+	// With FAULTLINE_ACCEPTANCE, the cache attacks again against a build cache the run's uid
+	// can reach (not below root's home): only the cache's own permissions stop them.
+	if full {
+		cdir, err := os.MkdirTemp("", "faultline-hostile-cache-")
+		require.NoError(t, err)
+		defer os.RemoveAll(cdir)
+		require.NoError(t, os.Chmod(cdir, 0o755))
+		cache := filepath.Join(cdir, "gocache")
+		cl := NewLocal(Options{Concurrency: 1, GoCache: cache, Env: append(append([]string{}, env...), "HOSTILE_GOCACHE="+cache)})
+		rep, err := cl.Run(ctx, task.RunRequest{Root: root, Kind: task.GoTest, Limits: task.Limits{Timeout: 10 * time.Minute},
+			Select: task.Selection{IDs: []string{"example.com/hostile/attack.TestPoisonCache", "example.com/hostile/attack.TestRebuildTesting"}}})
+		cl.Close()
+		require.NoError(t, err)
+		reports = append(reports, rep)
+		tr, ok := rep.Result("example.com/hostile/attack.TestPoisonCache")
+		require.True(t, ok)
+		assert.Equal(t, task.Fail, tr.Outcome)
+		assert.Contains(t, tr.Message, "permission denied")
+		assert.NotContains(t, tr.Message, "/root")
+		// The go command ignores a cache it cannot write: the rebuild may pass, but it
+		// must not have left anything there.
+		_, ok = rep.Result("example.com/hostile/attack.TestRebuildTesting")
+		require.True(t, ok)
+		assert.Empty(t, ownedBy(t, cache, RunUID), "the run's uid wrote into the build cache")
+	}
+
 	// The host afterwards.
 	_, err = os.Stat(hostTmp)
 	assert.True(t, os.IsNotExist(err), "the host's /tmp got %s", hostTmp)
@@ -351,6 +393,7 @@ func TestHostileAttacks(t *testing.T) {
 	assert.Equal(t, string(core), string(c))
 	assert.Equal(t, userStd, stdlibEntries(t, userCache["GOCACHE"]), "the user's build cache changed")
 	assert.Equal(t, flStd, stdlibEntries(t, flCache), "faultline's build cache changed")
+	assert.Empty(t, ownedBy(t, flCache, RunUID), "the run's uid wrote into faultline's build cache")
 	_, err = os.Stat(filepath.Join(flCache, "00", "pwned-d"))
 	assert.True(t, os.IsNotExist(err), "a test wrote into faultline's build cache")
 	// Not only root's home directory keeps the run's uid out: the cache's own entries are
@@ -368,7 +411,12 @@ func TestHostileAttacks(t *testing.T) {
 			b, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", h.init))
 			require.NoError(t, err)
 			assert.NotContains(t, string(b), secret)
-			assert.Equal(t, strings.Join(holderEnv, "\x00")+"\x00", string(b))
+			var keys []string
+			for _, kv := range strings.Split(strings.TrimRight(string(b), "\x00"), "\x00") {
+				k, _, _ := strings.Cut(kv, "=")
+				keys = append(keys, k)
+			}
+			assert.Subset(t, []string{"PATH", "LC_ALL", "PWD"}, keys, "the holder's environment: %q", b)
 		}
 	}
 	for _, rep := range reports {
