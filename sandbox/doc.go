@@ -54,9 +54,10 @@
 //
 // The environment is an allow-list of the host's (PATH, the go command's settings; never a
 // token), with a private HOME and TMPDIR, TZ=UTC, LANG and LC_ALL C.UTF-8, PYTHONHASHSEED=0,
-// PYTHONDONTWRITEBYTECODE=1 and a PYTHONPYCACHEPREFIX in TMPDIR, and GOPROXY=off unless the
-// network is allowed. Holders start with nothing but PATH, so /proc/1/environ holds no
-// secret (and, running as another uid, the tests cannot read it anyway).
+// PYTHONDONTWRITEBYTECODE=1 (no PYTHONPYCACHEPREFIX: it would hide the installed packages'
+// bytecode and cost a second per pytest run), and GOPROXY=off unless the network is
+// allowed. Holders start with nothing but PATH, so /proc/1/environ holds no secret (and,
+// running as another uid, the tests cannot read it anyway).
 //
 // The cache rule: untrusted code never writes a cache that another run or the user reads.
 // The go command compiles with faultline's own build cache (FaultlineGoCache; the user's
@@ -71,8 +72,9 @@
 // (CheckGoArgs). Python runs write no bytecode cache into the tree.
 //
 // Limits of the local runner: the tested code can read whatever the run's uid can read on
-// the host (world-readable files, the host's /tmp, read-only); the go command reads what
-// root reads (a cgo #include of a host file ends up in the test binary); System V IPC
+// the host (world-readable files, the host's /tmp, read-only; as RunUID not a module cache
+// under root's home, so a test that runs the go command itself may fail); the go command
+// reads what root reads (a cgo #include of a host file ends up in the test binary); System V IPC
 // objects live as long as the slot's holder; RLIMIT_NPROC counts every process of RunUID,
 // across slots; resource limits (RLIMIT_AS, RLIMIT_CPU, RLIMIT_NPROC) are set with
 // prlimit(1) — Go's SysProcAttr has no rlimit field. The Docker runner (sandbox/container)
