@@ -48,6 +48,9 @@ type preludeSpec struct {
 	slot  string // the slot directory
 	tmpfs bool   // mount a tmpfs of iso.disk at slot (slots keeping namespaces); else bind it
 	cache string // the go command's build cache, bind-mounted writable ("" for none)
+	// output gives the run's uid the command's output pipes: the command is the tested code
+	// (not the go command, whose test binaries get theirs from the -exec program).
+	output bool
 }
 
 // probeIsolation finds the strongest isolation that works here and notes every missing
@@ -215,6 +218,13 @@ func (iso *isolation) chownOutput() string {
 	return "chown " + u + ":" + u + " /proc/self/fd/1 /proc/self/fd/2 2>/dev/null\n"
 }
 
+func (iso *isolation) chownIf(output bool) string {
+	if !output {
+		return ""
+	}
+	return iso.chownOutput()
+}
+
 // prelude is the /bin/sh script run first, as root, inside new namespaces. It brings
 // loopback up, names the host, makes the slot (a size-limited tmpfs, or a bind mount) and
 // the build cache writable and every other mount read-only, and replaces /dev with a
@@ -282,7 +292,7 @@ func (iso *isolation) wrap(argv []string, dir string, p preludeSpec, as int64, c
 		return argv
 	}
 	out := append([]string{}, iso.unshare...)
-	out = append(out, "--", "/bin/sh", "-c", iso.prelude(p)+"cd "+shellQuote(dir)+" || exit 97\n"+iso.chownOutput()+`exec "$@"`, "sandbox")
+	out = append(out, "--", "/bin/sh", "-c", iso.prelude(p)+"cd "+shellQuote(dir)+" || exit 97\n"+iso.chownIf(p.output)+`exec "$@"`, "sandbox")
 	return append(out, argv...)
 }
 

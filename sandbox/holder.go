@@ -156,12 +156,13 @@ func (h *holder) root() string { return "/proc/" + strconv.Itoa(h.init) + "/root
 // Entering a mount namespace moves the working directory to its root, so a shell changes to
 // dir inside the namespace (nsenter --wd would open dir in the host's namespace, and relative
 // paths would then resolve through the host's writable mounts).
-func (iso *isolation) enter(h *holder, argv []string, dir string, as, cpu int64, nproc int) []string {
+// output is preludeSpec.output.
+func (iso *isolation) enter(h *holder, argv []string, dir string, output bool, as, cpu int64, nproc int) []string {
 	argv = iso.limit(argv, as, cpu, nproc)
 	p := strconv.Itoa(h.init)
 	ns := []string{iso.nsenter}
 	for _, n := range [][2]string{{"net", "net"}, {"mount", "mnt"}, {"pid", "pid"}, {"uts", "uts"}, {"ipc", "ipc"}} {
 		ns = append(ns, "--"+n[0]+"=/proc/"+p+"/ns/"+n[1])
 	}
-	return append(append(ns, "--", "/bin/sh", "-c", `cd "$0" || exit 97`+"\n"+iso.chownOutput()+`exec "$@"`, dir), argv...)
+	return append(append(ns, "--", "/bin/sh", "-c", `cd "$0" || exit 97`+"\n"+iso.chownIf(output)+`exec "$@"`, dir), argv...)
 }

@@ -410,9 +410,9 @@ func (l *Local) isolate(s *slot, cmd command, lim task.Limits, cpu int64) []stri
 		argv = l.iso.dropped(argv)
 	}
 	if s.h != nil {
-		return l.iso.enter(s.h, argv, s.tree, lim.MemoryBytes, cpu, lim.Processes)
+		return l.iso.enter(s.h, argv, s.tree, cmd.drop, lim.MemoryBytes, cpu, lim.Processes)
 	}
-	spec := preludeSpec{slot: s.dir}
+	spec := preludeSpec{slot: s.dir, output: cmd.drop}
 	if cmd.cache {
 		spec.cache, _, _ = l.goDirs()
 	}
