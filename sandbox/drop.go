@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -25,8 +26,9 @@ func FaultlineGoCache() (string, error) {
 // test binary with GOCACHE pointing into the run's TMPDIR (a test that runs the go command
 // gets a cache no other run reads) and without privilege:
 //
-//   - as root: it makes the binary's directories in the go command's work directory
-//     searchable, gives the run's uid the binary's output pipes, and runs the binary through
+//   - as root: it makes the go command's work directory searchable and gives the run's
+//     uid the binary's directory there (where go asks it to write coverage data) and the
+//     binary's output pipes, and runs the binary through
 //     the privilege drop (setpriv to RunUID, no_new_privs, no capabilities), which cannot
 //     write the build cache (owned by root);
 //   - in a user namespace (the binary would run as the cache's owner): in a mount namespace
@@ -40,7 +42,11 @@ func (l *Local) writeGoExec() (string, error) {
 	drop := strings.Join(quoteAll(l.iso.drop), " ")
 	switch {
 	case l.iso.dropUID:
-		sc.WriteString("d=${1%/*}\nchmod 0711 \"$d\" \"${d%/*}\" || exit 97\n")
+		// The binary's directory (go's $WORK/bNNN) becomes the run's: the binary writes its
+		// coverage there (-test.gocoverdir, -test.coverprofile).
+		u := strconv.Itoa(RunUID)
+		sc.WriteString("d=${1%/*}\nchmod 0711 \"${d%/*}\" && chown " + u + ":" + u + " \"$d\" || exit 97\n")
+		sc.WriteString("if [ -d \"$d/gocoverdir\" ]; then chown " + u + ":" + u + " \"$d/gocoverdir\" || exit 97; fi\n")
 		sc.WriteString(l.iso.chownOutput())
 		sc.WriteString("exec " + drop + " \"$@\"\n")
 	case len(l.iso.drop) > 0 && l.iso.unshare != nil:

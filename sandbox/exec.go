@@ -208,14 +208,18 @@ func (iso *isolation) dropped(argv []string) []string {
 }
 
 // chownOutput is the shell line, run as root just before the drop, that gives the run's
-// uid its standard output and error (pipes the runner created: without it /dev/stdout
-// cannot be opened by the tests).
+// uid the shell's standard output and error when they are pipes (the runner's: without
+// it /dev/stdout cannot be opened by the tests). The shell's own descriptors are named
+// (/proc/$$/fd), never chown's, and anything but a pipe is left alone: a redirected
+// descriptor may be a host file (chowning /dev/null would change the host's). No
+// redirection on that line: dash applies a command's redirection in the shell itself, so
+// `chown … /proc/$$/fd/2 2>/dev/null` would chown /dev/null.
 func (iso *isolation) chownOutput() string {
 	if !iso.dropUID {
 		return ""
 	}
 	u := strconv.Itoa(RunUID)
-	return "chown " + u + ":" + u + " /proc/self/fd/1 /proc/self/fd/2 2>/dev/null\n"
+	return `for f in /proc/$$/fd/1 /proc/$$/fd/2; do if [ -p "$f" ]; then chown ` + u + ":" + u + ` "$f"; fi; done` + "\n"
 }
 
 func (iso *isolation) chownIf(output bool) string {

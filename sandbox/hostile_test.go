@@ -239,6 +239,18 @@ func ownedBy(t *testing.T, dir string, uid int) []string {
 	return found
 }
 
+// devState describes the host's device nodes a run's /dev binds: owner, group and mode.
+func devState(t *testing.T) []string {
+	var out []string
+	for _, n := range []string{"null", "zero", "full", "random", "urandom", "tty"} {
+		fi, err := os.Stat("/dev/" + n)
+		require.NoError(t, err)
+		st := fi.Sys().(*syscall.Stat_t)
+		out = append(out, fmt.Sprintf("%s %d:%d %s", n, st.Uid, st.Gid, fi.Mode()))
+	}
+	return out
+}
+
 func dirNames(t *testing.T, dir string) []string {
 	ents, err := os.ReadDir(dir)
 	require.NoError(t, err)
@@ -275,6 +287,7 @@ func TestHostileAttacks(t *testing.T) {
 	secret := "sk-" + mark + "-secret"
 	t.Setenv("OPENAI_API_KEY", secret)
 	devBefore := dirNames(t, "/dev")
+	nodes := devState(t)
 	hostname, _ := os.Hostname()
 	core, _ := os.ReadFile("/proc/sys/kernel/core_pattern")
 	userCache, err := goEnv("go", "GOCACHE")
@@ -385,6 +398,7 @@ func TestHostileAttacks(t *testing.T) {
 	assert.True(t, os.IsNotExist(err), "the host's /tmp got %s", hostTmp)
 	_, err = os.Stat(filepath.Join("/dev/shm", mark))
 	assert.True(t, os.IsNotExist(err), "the host's /dev/shm got %s", mark)
+	assert.Equal(t, nodes, devState(t), "the host's device nodes changed")
 	// /dev: nothing new of the run's (other processes on a shared machine may add entries).
 	had := map[string]bool{}
 	for _, n := range devBefore {

@@ -150,13 +150,15 @@ func TestRunIdentity(t *testing.T) {
 	l := NewLocal(Options{Concurrency: 1})
 	defer l.Close()
 	rep, err := l.Run(context.Background(), task.RunRequest{Root: root, Kind: task.Command, Args: []string{"/bin/sh", "-c",
-		`id -u; id -g; cat /proc/self/personality; hostname; grep -E '^(CapEff|CapBnd|NoNewPrivs)' /proc/self/status; ls /dev | tr '\n' ' '; echo; ls -A /run | wc -l; echo "TZ=$TZ LC_ALL=$LC_ALL PYTHONHASHSEED=$PYTHONHASHSEED"`}})
+		`id -u; id -g; cat /proc/self/personality; hostname; grep -E '^(CapEff|CapBnd|NoNewPrivs)' /proc/self/status; ls /dev | tr '\n' ' '; echo; ls -A /run | wc -l; echo "TZ=$TZ LC_ALL=$LC_ALL PYTHONHASHSEED=$PYTHONHASHSEED"; echo to-stderr >/dev/stderr`}})
 	require.NoError(t, err)
 	if layers, _ := l.Layers(); layers != LayersAll || !l.iso.dropUID {
 		t.Skipf("needs every layer as root; here %s", layers)
 	}
 	require.Equal(t, task.RunOK, rep.State, rep.Detail+rep.Output)
-	lines := strings.Split(strings.TrimSpace(rep.Output), "\n")
+	out, errOut, _ := strings.Cut(rep.Output, "[stderr]")
+	assert.Equal(t, "to-stderr", strings.TrimSpace(errOut), "/dev/stderr opens for the run's uid")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
 	require.Len(t, lines, 10, rep.Output)
 	assert.Equal(t, []string{"65534", "65534", "00040000", "faultline-sandbox"}, lines[:4])
 	assert.Regexp(t, `CapEff:\s+0000000000000000`, lines[4])
