@@ -92,6 +92,20 @@ func searchable(dir string) bool {
 	}
 }
 
+// sameFile reports whether a and b are the same file (true when either cannot be read, so
+// that a caller about to delete refrains).
+func sameFile(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return true
+	}
+	fb, err := os.Stat(b)
+	if err != nil {
+		return true
+	}
+	return os.SameFile(fa, fb)
+}
+
 // runDir is the runner-side working directory of a run's command: the tree, or the slot
 // directory when the tree lives in a holder's tmpfs (the command changes into it inside).
 func (l *Local) runDir(s *slot) string {

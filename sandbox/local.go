@@ -342,8 +342,9 @@ func (l *Local) acquire(ctx context.Context, req task.RunRequest) (*slot, error)
 	}
 	if s.h = l.holder(s); s.h != nil {
 		s.host = s.h.root()
-		// The holder's /dev/shm outlives runs: empty it.
-		if ents, err := os.ReadDir(s.hp("/dev/shm")); err == nil {
+		// The holder's /dev/shm outlives runs: empty it — only when it is not the host's
+		// (a holder that lost its namespace would resolve to the host's /dev/shm).
+		if ents, err := os.ReadDir(s.hp("/dev/shm")); err == nil && !sameFile(s.hp("/dev/shm"), "/dev/shm") {
 			for _, e := range ents {
 				if err := forceRemoveAll(filepath.Join(s.hp("/dev/shm"), e.Name())); err != nil {
 					return fail(fmt.Errorf("sandbox: cleaning /dev/shm: %w", err))
