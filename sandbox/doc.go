@@ -22,19 +22,63 @@
 // own process group; at the time limit the whole group gets SIGTERM, then SIGKILL after a
 // grace period. Output is capped per stream (the head and the tail are kept) while the
 // parsers still see every byte, so a test printing 100 MB neither blocks nor exhausts memory.
-// The environment is scrubbed to an allow-list (no tokens or credentials), with a private HOME
-// and TMPDIR inside the run directory and the host's Go build and module caches shared (warm).
 //
-// Isolation, probed once per Local: when unshare(1) works (as root, or with user namespaces)
-// each run gets new network, mount and PID namespaces. The loopback interface is brought up
-// (ip(8)) because test suites use 127.0.0.1; every mount except /proc, /sys and /dev is
-// remounted read-only except the run directory and the shared Go build cache, so a test
-// cannot write outside its tree; and when the run ends the PID namespace takes every process
-// it started with it, including daemons that left the process group. Resource limits
-// (RLIMIT_AS, RLIMIT_CPU, RLIMIT_NPROC) are set with prlimit(1) — Go's SysProcAttr has no
-// rlimit field and a re-exec shim would need a hook in every program's main. RLIMIT_NPROC
-// counts all processes of the user and is not enforced for root; the Docker runner's pids
-// limit is the reliable bound. Whatever is unavailable is recorded in Report.Notes.
+// # Threat model and isolation
+//
+// The tested code is hostile: a repository's tests, a corruption, a model's patch. It may
+// try to write the host's files or the user's checkout, leave processes behind, reach the
+// network or a host socket, read secrets, fill the disk, poison a build cache that later
+// builds (faultline's or the user's) trust, or forge its own verdict (see Evidence). The
+// runner, the go command and the Python interpreter's startup are trusted; so is the host's
+// kernel. Layer names what Local sets up against each, probed once per Local; every layer
+// the host refuses is a note in Report.Notes, and Options.Require makes a runner refuse to
+// run (ErrIsolation) rather than run with less:
+//
+//   - LayerNetwork, LayerPID, LayerUTS: network (loopback only, brought up with ip(8)), PID,
+//     UTS and IPC namespaces (unshare(1)); the PID namespace takes every process of the run
+//     with it, daemons included, and its /proc shows no other process.
+//   - LayerReadOnly: every mount is remounted read-only except the slot (the run's tree,
+//     HOME, TMPDIR) and the go command's build cache.
+//   - LayerDevices: /dev is a tmpfs with null, zero, full, random, urandom and tty bound
+//     from the host, the fd links and a private 64 MiB /dev/shm; /run (and /var/run) is an
+//     empty read-only tmpfs, so no host socket (Docker's) is reachable by path.
+//   - LayerUnprivileged: the prelude that sets this up runs as root inside the new
+//     namespaces; the tested code then runs through setpriv(1) with no_new_privs and empty
+//     capability sets (bounding set included), as RunUID (nobody) when the runner is root,
+//     so it cannot undo a mount, write what root owns (/proc/sys, the build cache) or read
+//     /etc/shadow. Without root, the namespaces belong to a user namespace and the tests run
+//     as the user without capabilities. setarch -R turns address randomisation off for them.
+//   - LayerQuota: with root, each slot keeps its namespaces in a holder process (see holder)
+//     whose slot directory is a tmpfs of Options.DiskBytes: the tree's copy and everything
+//     the run writes count against it. The runner reaches it through /proc/<holder>/root.
+//
+// The environment is an allow-list of the host's (PATH, the go command's settings; never a
+// token), with a private HOME and TMPDIR, TZ=UTC, LANG and LC_ALL C.UTF-8, PYTHONHASHSEED=0,
+// PYTHONDONTWRITEBYTECODE=1 (no PYTHONPYCACHEPREFIX: it would hide the installed packages'
+// bytecode and cost a second per pytest run), and GOPROXY=off unless the network is
+// allowed. Holders start with nothing but PATH, so /proc/1/environ holds no secret (and,
+// running as another uid, the tests cannot read it anyway).
+//
+// The cache rule: untrusted code never writes a cache that another run or the user reads.
+// The go command compiles with faultline's own build cache (FaultlineGoCache; the user's
+// GOCACHE is never used, writable or not) and runs each test binary through `go test
+// -exec`, a program (writeGoExec) that drops every privilege first, so the binary cannot
+// write the cache; a test that runs the go command itself gets a GOCACHE in its TMPDIR.
+// Without root, that program gives the binary a mount namespace of its own where the cache
+// is read-only. In Go runs as root, the tree's files stay root's (its directories are
+// sticky and world-writable): a test binary running while the go command compiles another
+// package cannot swap the sources being compiled. Flags in RunRequest.Args that would make
+// the go command run a program (-exec, -toolexec, an external linker) are refused
+// (CheckGoArgs). Python runs write no bytecode cache into the tree.
+//
+// Limits of the local runner: the tested code can read whatever the run's uid can read on
+// the host (world-readable files, the host's /tmp, read-only; as RunUID not a module cache
+// under root's home, so a test that runs the go command itself may fail); the go command
+// reads what root reads (a cgo #include of a host file ends up in the test binary); System V IPC
+// objects live as long as the slot's holder; RLIMIT_NPROC counts every process of RunUID,
+// across slots; resource limits (RLIMIT_AS, RLIMIT_CPU, RLIMIT_NPROC) are set with
+// prlimit(1) — Go's SysProcAttr has no rlimit field. The Docker runner (sandbox/container)
+// is the stronger boundary: its test containers see no file of the host at all.
 //
 // Go runs use `-count=1` (never go's own test cache) and `-vet=off` (a vet finding is not a
 // test outcome; pass -vet in RunRequest.Args to restore it). Selecting ids builds a `-run`

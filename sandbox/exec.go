@@ -18,76 +18,163 @@ import (
 	"time"
 )
 
+// RunUID is the user and group id the tested code runs as when the runner is root (nobody
+// on Debian and most distributions: it owns nothing, and user.Current works).
+const RunUID = 65534
+
 // isolation is what the host lets us do, probed once per Local.
 type isolation struct {
-	unshare  []string // the unshare command prefix, nil when unavailable
-	readOnly bool     // the prelude remounts the filesystem read-only
-	pidNS    bool
-	netNS    bool
-	ip       string // path of ip(8), "" when absent
-	prlimit  string // path of prlimit(1), "" when absent
-	nsenter  string // path of nsenter(1) when slots keep their namespaces (root only)
-	notes    []string
+	unshare []string // the unshare command prefix, nil when unavailable
+	layers  Layer
+	userNS  bool     // the namespaces belong to a user namespace (the runner is not root)
+	dropUID bool     // the tested code runs as RunUID (the runner is root)
+	drop    []string // the prefix that takes away every privilege ("" when unavailable)
+	ip      string   // path of ip(8), "" when absent
+	prlimit string   // path of prlimit(1), "" when absent
+	nsenter string   // path of nsenter(1) when slots keep their namespaces (root only)
+	disk    int64    // size of a slot's tmpfs (LayerQuota)
+	notes   []string
 }
 
-// probeIsolation finds the strongest isolation that works here: network, mount and PID
-// namespaces with unshare(1) (as root, or in a user namespace otherwise) and a read-only view
-// of the filesystem, then network only, then nothing; each degradation is a note.
-func probeIsolation(disabled bool, allowNet bool) *isolation {
-	iso := &isolation{}
+// probeConfig is what probeIsolation starts from; tests set root to take the other path.
+type probeConfig struct {
+	disabled, allowNet bool
+	root               bool  // the runner is root (else: a user namespace is needed)
+	disk               int64 // Options.DiskBytes, filled
+}
+
+// A preludeSpec names what a prelude makes writable.
+type preludeSpec struct {
+	slot  string // the slot directory
+	tmpfs bool   // mount a tmpfs of iso.disk at slot (slots keeping namespaces); else bind it
+	cache string // the go command's build cache, bind-mounted writable ("" for none)
+	// output gives the run's uid the command's output pipes: the command is the tested code
+	// (not the go command, whose test binaries get theirs from the -exec program).
+	output bool
+}
+
+// probeIsolation finds the strongest isolation that works here and notes every missing
+// layer. It tries, in order: every layer (network, mount, PID, UTS and IPC namespaces with
+// a read-only filesystem, a minimal /dev, an empty /run and the privilege drop; as root, or
+// in a user namespace otherwise); the same without the privilege drop; a network namespace
+// only; nothing.
+func probeIsolation(cfg probeConfig) *isolation {
+	iso := &isolation{disk: cfg.disk, userNS: !cfg.root}
 	iso.prlimit, _ = exec.LookPath("prlimit")
 	if iso.prlimit == "" {
 		iso.notes = append(iso.notes, "resource limits unavailable: prlimit(1) not found")
 	}
 	iso.ip, _ = exec.LookPath("ip")
-	if disabled {
+	missing := func() {
+		for _, m := range []struct {
+			l    Layer
+			note string
+		}{
+			{LayerNetwork, "network isolation unavailable: the tests see the host's network"},
+			{LayerPID, "pid namespace unavailable: processes that leave the process group may outlive the run, and /proc shows the host's processes"},
+			{LayerReadOnly, "filesystem isolation unavailable: the tests can write outside their tree"},
+			{LayerUnprivileged, "privilege drop unavailable: the tests run with the runner's privileges"},
+			{LayerUTS, "hostname and IPC isolation unavailable: the tests share the host's UTS and IPC namespaces"},
+			{LayerDevices, "device isolation unavailable: the tests see the host's /dev and /run"},
+			{LayerQuota, "disk quota unavailable: what a run writes is not limited"},
+		} {
+			if iso.layers&m.l == 0 && !(m.l == LayerNetwork && cfg.allowNet) {
+				iso.notes = append(iso.notes, m.note)
+			}
+		}
+		if cfg.allowNet {
+			iso.notes = append(iso.notes, "network allowed by option")
+		}
+	}
+	if cfg.disabled {
 		iso.notes = append(iso.notes, "isolation disabled by option: the tests see the host's network and filesystem")
+		missing()
 		return iso
 	}
 	un, err := exec.LookPath("unshare")
 	if err != nil {
-		iso.notes = append(iso.notes, "network and filesystem isolation unavailable: unshare(1) not found")
+		iso.notes = append(iso.notes, "namespaces unavailable: unshare(1) not found")
+		missing()
 		return iso
 	}
 	var user []string
-	if os.Geteuid() != 0 {
+	if !cfg.root {
 		user = []string{"--user", "--map-root-user"}
 	}
-	net := []string{"--net"}
-	if allowNet {
-		net = nil
+	var netArgs []string
+	if !cfg.allowNet {
+		netArgs = []string{"--net"}
 	}
-	try := func(args []string, ro bool) bool {
-		cand := &isolation{unshare: append([]string{un}, args...), readOnly: ro, ip: iso.ip}
+	setpriv, _ := exec.LookPath("setpriv")
+	setarch, _ := exec.LookPath("setarch")
+	try := func(args []string, layers Layer, drop []string, tmpfs bool) bool {
+		cand := &isolation{unshare: append([]string{un}, args...), layers: layers, ip: iso.ip, disk: iso.disk, drop: drop}
 		tmp, err := os.MkdirTemp("", "faultline-probe-")
 		if err != nil {
 			return false
 		}
 		defer os.RemoveAll(tmp)
-		cmd := exec.Command(cand.unshare[0], cand.wrap([]string{"/bin/sh", "-c", "exit 0"}, tmp, []string{tmp}, 0, 0, 0)[1:]...)
+		argv := cand.wrap(append(append([]string{}, drop...), "/bin/sh", "-c", "exit 0"), tmp, preludeSpec{slot: tmp, tmpfs: tmpfs}, 0, 0, 0)
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Env = holderEnv
 		return cmd.Run() == nil
 	}
-	full := append(append(append([]string{}, user...), net...), "--mount", "--pid", "--fork", "--kill-child", "--mount-proc")
+	full := append(append(append([]string{}, user...), netArgs...), "--mount", "--pid", "--uts", "--ipc", "--fork", "--kill-child", "--mount-proc")
+	all := LayerPID | LayerReadOnly | LayerUTS | LayerDevices
+	if !cfg.allowNet {
+		all |= LayerNetwork
+	}
+	var drops [][]string
+	if setpriv != "" {
+		d := []string{setpriv}
+		if cfg.root {
+			u := strconv.Itoa(RunUID)
+			d = append(d, "--reuid="+u, "--regid="+u, "--clear-groups")
+		}
+		d = append(d, "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all", "--")
+		if setarch != "" {
+			drops = append(drops, append([]string{setarch, "-R"}, d...))
+		}
+		drops = append(drops, d)
+	} else {
+		iso.notes = append(iso.notes, "setpriv(1) not found")
+	}
+	nsenter, _ := exec.LookPath("nsenter")
+	holders := cfg.root && nsenter != ""
+	ok := false
+	for _, d := range drops {
+		if try(full, all|LayerUnprivileged, d, holders) {
+			iso.unshare, iso.layers, iso.drop, ok = append([]string{un}, full...), all|LayerUnprivileged, d, true
+			iso.dropUID = cfg.root
+			break
+		}
+	}
 	switch {
-	case try(full, true):
-		iso.unshare, iso.readOnly, iso.pidNS, iso.netNS = append([]string{un}, full...), true, true, !allowNet
-	case !allowNet && try(append(append([]string{}, user...), net...), false):
-		iso.unshare, iso.netNS = append([]string{un}, append(append([]string{}, user...), net...)...), true
-		iso.notes = append(iso.notes, "filesystem isolation unavailable: the tests can write outside their tree")
+	case ok:
+	case try(full, all, nil, holders):
+		iso.unshare, iso.layers = append([]string{un}, full...), all
+	case !cfg.allowNet && try(append(append([]string{}, user...), netArgs...), LayerNetwork, nil, false):
+		iso.unshare, iso.layers = append([]string{un}, append(append([]string{}, user...), netArgs...)...), LayerNetwork
 	default:
-		iso.notes = append(iso.notes, "network and filesystem isolation unavailable: unshare failed (not root and no user namespaces?)")
+		iso.notes = append(iso.notes, "namespaces unavailable: unshare failed (not root and no user namespaces?)")
 	}
-	if allowNet {
-		iso.notes = append(iso.notes, "network allowed by option")
+	if iso.layers&LayerPID != 0 && holders {
+		iso.nsenter = nsenter
+		iso.layers |= LayerQuota
 	}
-	if iso.pidNS && os.Geteuid() == 0 {
-		iso.nsenter, _ = exec.LookPath("nsenter")
+	if iso.layers&LayerUnprivileged != 0 && len(iso.drop) > 0 && iso.drop[0] != setarch {
+		iso.notes = append(iso.notes, "address randomisation stays on: setarch -R unavailable")
 	}
-	if !iso.pidNS {
-		iso.notes = append(iso.notes, "pid namespace unavailable: processes that leave the process group may outlive the run")
+	if !cfg.root && iso.layers&LayerUnprivileged != 0 {
+		iso.notes = append(iso.notes, "not root: the tests run as the user inside a user namespace, without capabilities (not as a separate uid)")
 	}
+	missing()
 	return iso
 }
+
+// holderEnv is the whole environment of namespace holders and probes: nothing of the
+// parent's (a test can read the environment of its namespace's init).
+var holderEnv = []string{"PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C"}
 
 // shellQuote quotes s for /bin/sh.
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
@@ -112,43 +199,104 @@ func (iso *isolation) limit(argv []string, as int64, cpu int64, nproc int) []str
 	return append(append(append([]string{iso.prlimit}, limits...), "--"), argv...)
 }
 
-// prelude is the /bin/sh script run first inside new namespaces: it brings loopback up,
-// bind-mounts the writable directories onto themselves and remounts every other mount
-// read-only (except /proc, /sys and /dev).
-func (iso *isolation) prelude(writable []string) string {
+// dropped prefixes argv with the privilege drop (setarch -R, setpriv), when there is one.
+func (iso *isolation) dropped(argv []string) []string {
+	if len(iso.drop) == 0 {
+		return argv
+	}
+	return append(append([]string{}, iso.drop...), argv...)
+}
+
+// chownOutput is the shell line, run as root just before the drop, that gives the run's
+// uid the shell's standard output and error when they are pipes (the runner's: without
+// it /dev/stdout cannot be opened by the tests). The shell's own descriptors are named
+// (/proc/$$/fd), never chown's, and anything but a pipe is left alone: a redirected
+// descriptor may be a host file (chowning /dev/null would change the host's). No
+// redirection on that line: dash applies a command's redirection in the shell itself, so
+// `chown … /proc/$$/fd/2 2>/dev/null` would chown /dev/null.
+func (iso *isolation) chownOutput() string {
+	if !iso.dropUID {
+		return ""
+	}
+	u := strconv.Itoa(RunUID)
+	return `for f in /proc/$$/fd/1 /proc/$$/fd/2; do if [ -p "$f" ]; then chown ` + u + ":" + u + ` "$f"; fi; done` + "\n"
+}
+
+func (iso *isolation) chownIf(output bool) string {
+	if !output {
+		return ""
+	}
+	return iso.chownOutput()
+}
+
+// prelude is the /bin/sh script run first, as root, inside new namespaces. It brings
+// loopback up, names the host, makes the slot (a size-limited tmpfs, or a bind mount) and
+// the build cache writable and every other mount read-only, and replaces /dev with a
+// minimal one and /run (and /var/run when it is a directory) with an empty read-only tmpfs.
+// A failure exits 97 (a setup failure, not a test's).
+func (iso *isolation) prelude(p preludeSpec) string {
 	var sc strings.Builder
-	if iso.netNS && iso.ip != "" {
+	if iso.layers&LayerNetwork != 0 && iso.ip != "" {
 		sc.WriteString(shellQuote(iso.ip) + " link set lo up 2>/dev/null\n")
 	}
-	if iso.readOnly {
-		ws := map[string]bool{}
-		for _, w := range writable {
-			ws[w] = true
-			fmt.Fprintf(&sc, "mount --bind %s %s || exit 97\n", shellQuote(w), shellQuote(w))
+	if iso.layers&LayerUTS != 0 {
+		sc.WriteString("hostname faultline-sandbox || exit 97\n")
+	}
+	if iso.layers&LayerReadOnly != 0 {
+		ws := map[string]bool{p.slot: true}
+		if p.tmpfs {
+			fmt.Fprintf(&sc, "mount -t tmpfs -o size=%d,mode=0755,nosuid,nodev faultline-run %s || exit 97\n", iso.disk, shellQuote(p.slot))
+		} else {
+			fmt.Fprintf(&sc, "mount --bind %s %s || exit 97\n", shellQuote(p.slot), shellQuote(p.slot))
+		}
+		if p.cache != "" {
+			ws[p.cache] = true
+			fmt.Fprintf(&sc, "mount --bind %s %s || exit 97\n", shellQuote(p.cache), shellQuote(p.cache))
 		}
 		sc.WriteString("mount -o remount,bind,ro / || exit 97\n")
 		for _, m := range mountPoints() {
-			if ws[m] || m == "/" || under(m, "/proc") || under(m, "/sys") || under(m, "/dev") {
+			if ws[m] || m == "/" || under(m, "/proc") || under(m, "/dev") || under(m, p.slot) {
 				continue
 			}
 			fmt.Fprintf(&sc, "mount -o remount,bind,ro %s 2>/dev/null\n", shellQuote(m))
 		}
 	}
+	if iso.layers&LayerDevices != 0 {
+		sc.WriteString(devicesScript)
+		if fi, err := os.Lstat("/var/run"); err == nil && fi.IsDir() {
+			sc.WriteString("mount -n -t tmpfs -o ro,size=4k,mode=0755 faultline-run /var/run || exit 97\n")
+		}
+	}
 	return sc.String()
 }
 
+// devicesScript builds the minimal /dev in a tmpfs mounted on /run, moves it onto /dev and
+// leaves /run empty and read-only (mount(8) keeps its own notes in /run/mount: removed, and
+// the last remount writes none). /dev/shm is a private tmpfs (64 MiB).
+const devicesScript = `mount -t tmpfs -o mode=0755,size=64k,nosuid,nodev,noexec faultline-run /run || exit 97
+mkdir /run/dev && mount -t tmpfs -o mode=0755,size=64k,nosuid,noexec faultline-dev /run/dev || exit 97
+for n in null zero full random urandom tty; do : >/run/dev/$n && mount --bind /dev/$n /run/dev/$n || exit 97; done
+mkdir /run/dev/shm && mount -t tmpfs -o mode=1777,size=64m,nosuid,nodev faultline-shm /run/dev/shm || exit 97
+ln -s /proc/self/fd /run/dev/fd && ln -s /proc/self/fd/0 /run/dev/stdin && ln -s /proc/self/fd/1 /run/dev/stdout && ln -s /proc/self/fd/2 /run/dev/stderr || exit 97
+mount --move /run/dev /dev || exit 97
+rmdir /run/dev
+mount -o remount,ro,bind /dev || exit 97
+rm -rf /run/mount && mount -n -o remount,ro,bind /run || exit 97
+`
+
 // wrap returns the argv that runs argv in fresh namespaces (unshare, then the prelude), under
-// prlimit.
+// prlimit. argv is run as given: the caller adds the privilege drop (dropped) where the
+// tested code starts.
 //
 // The prelude ends by changing to dir again: the working directory inherited through unshare
 // refers to the mount that was just made read-only, not to the writable bind mount.
-func (iso *isolation) wrap(argv []string, dir string, writable []string, as int64, cpu int64, nproc int) []string {
+func (iso *isolation) wrap(argv []string, dir string, p preludeSpec, as int64, cpu int64, nproc int) []string {
 	argv = iso.limit(argv, as, cpu, nproc)
 	if iso.unshare == nil {
 		return argv
 	}
 	out := append([]string{}, iso.unshare...)
-	out = append(out, "--", "/bin/sh", "-c", iso.prelude(writable)+"cd "+shellQuote(dir)+" || exit 97\n"+`exec "$@"`, "sandbox")
+	out = append(out, "--", "/bin/sh", "-c", iso.prelude(p)+"cd "+shellQuote(dir)+" || exit 97\n"+iso.chownIf(p.output)+`exec "$@"`, "sandbox")
 	return append(out, argv...)
 }
 

@@ -12,15 +12,18 @@ import (
 	"time"
 )
 
-// A holder keeps one slot's namespaces alive between runs: creating a network namespace (and
-// remounting the filesystem read-only) costs tens of milliseconds per run, entering existing
-// namespaces with nsenter(1) costs about one exec. The holder is `unshare --net --mount --pid
-// --fork --kill-child --mount-proc` running a prelude (loopback up, the slot directory and the
-// Go build cache bind-mounted writable, everything else read-only) and then sleeping as the
-// namespace's init. Each slot has its own holder, so concurrent runs never share a loopback
-// interface or a PID namespace. After a run, any process left in the namespace (a daemon that
-// left the process group, or the zombie of one) makes the runner kill the holder — which
-// takes the whole namespace with it — and start a fresh one for the next run.
+// A holder keeps one slot's namespaces alive between runs: creating namespaces (and
+// remounting the filesystem read-only, building /dev) costs tens of milliseconds per run,
+// entering existing namespaces with nsenter(1) costs about one exec. The holder is `unshare
+// --net --mount --pid --uts --ipc --fork --kill-child --mount-proc` running the prelude (see
+// isolation.prelude: the slot directory becomes a tmpfs of Options.DiskBytes, the build cache
+// is bind-mounted writable, everything else read-only, /dev minimal, /run empty) and then
+// sleeping as the namespace's init, with an environment of nothing but PATH. Each slot has
+// its own holder, so concurrent runs never share a loopback interface, a PID namespace or a
+// run directory. The runner reaches the slot's tmpfs from the host through
+// /proc/<init>/root. After a run, any process left in the namespace (a daemon that left the
+// process group, or the zombie of one) makes the runner kill the holder — which takes the
+// whole namespace and the tmpfs with it — and start a fresh one for the next run.
 type holder struct {
 	cmd   *exec.Cmd
 	init  int    // host pid of the namespace's init
@@ -29,11 +32,13 @@ type holder struct {
 
 var errHolder = errors.New("namespace holder did not start")
 
-// startHolder starts a holder whose writable directories are writable.
-func (iso *isolation) startHolder(writable []string) (*holder, error) {
-	script := iso.prelude(writable) + "exec sleep 2147483647\n"
+// startHolder starts a holder with the prelude of p.
+func (iso *isolation) startHolder(p preludeSpec) (*holder, error) {
+	script := iso.prelude(p) + "exec sleep 2147483647\n"
 	argv := append(append([]string{}, iso.unshare...), "--", "/bin/sh", "-c", script)
 	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = holderEnv
+	cmd.Dir = "/"
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -143,13 +148,21 @@ func (h *holder) stop() {
 	}
 }
 
+// root is the path of the holder's root directory as the host sees it: the prefix that
+// reaches the slot's tmpfs.
+func (h *holder) root() string { return "/proc/" + strconv.Itoa(h.init) + "/root" }
+
 // enter returns the argv that runs argv inside the holder's namespaces, under prlimit.
 // Entering a mount namespace moves the working directory to its root, so a shell changes to
 // dir inside the namespace (nsenter --wd would open dir in the host's namespace, and relative
 // paths would then resolve through the host's writable mounts).
-func (iso *isolation) enter(h *holder, argv []string, dir string, as, cpu int64, nproc int) []string {
+// output is preludeSpec.output.
+func (iso *isolation) enter(h *holder, argv []string, dir string, output bool, as, cpu int64, nproc int) []string {
 	argv = iso.limit(argv, as, cpu, nproc)
 	p := strconv.Itoa(h.init)
-	return append([]string{iso.nsenter, "--net=/proc/" + p + "/ns/net", "--mount=/proc/" + p + "/ns/mnt", "--pid=/proc/" + p + "/ns/pid", "--",
-		"/bin/sh", "-c", `cd "$0" && exec "$@"`, dir}, argv...)
+	ns := []string{iso.nsenter}
+	for _, n := range [][2]string{{"net", "net"}, {"mount", "mnt"}, {"pid", "pid"}, {"uts", "uts"}, {"ipc", "ipc"}} {
+		ns = append(ns, "--"+n[0]+"=/proc/"+p+"/ns/"+n[1])
+	}
+	return append(append(ns, "--", "/bin/sh", "-c", `cd "$0" || exit 97`+"\n"+iso.chownIf(output)+`exec "$@"`, dir), argv...)
 }

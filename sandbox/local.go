@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/faultline-dev/faultline/task"
@@ -28,6 +29,7 @@ const (
 	DefaultMessageLen  = 4 << 10
 	DefaultMemoryBytes = 8 << 30 // address space (RLIMIT_AS)
 	DefaultKillGrace   = 2 * time.Second
+	DefaultDiskBytes   = 1 << 30 // a slot's tmpfs (LayerQuota)
 )
 
 // Options configure a Local runner. The zero value works.
@@ -44,9 +46,15 @@ type Options struct {
 	Python string
 	// Go is the go command (default "go" on PATH).
 	Go string
-	// GoCache and GoModCache are shared by every run (default: the host's `go env GOCACHE` and
-	// `go env GOMODCACHE`): never a cold build cache per run.
-	GoCache, GoModCache string
+	// GoCache is the go command's build cache, shared by every run so builds stay warm.
+	// Only the go command writes it (it compiles, it runs no repository code); the test
+	// binaries run without write access to it (see the package doc). Default: faultline's
+	// own, $XDG_CACHE_HOME/faultline/gocache (os.UserCacheDir), never the user's: what a
+	// hostile tree makes the compiler write must not reach the user's own builds.
+	GoCache string
+	// GoModCache is the module cache, read-only in isolated runs (default: the host's `go env
+	// GOMODCACHE`).
+	GoModCache string
 	// Env holds extra KEY=VALUE pairs for the test command, set after the scrubbed host
 	// environment (e.g. GOFLAGS=-mod=mod, GOPROXY=off).
 	Env []string
@@ -58,8 +66,18 @@ type Options struct {
 	KillGrace time.Duration
 	// AllowNetwork keeps the host network (no network namespace).
 	AllowNetwork bool
-	// NoIsolation runs without namespaces (still in a private copy, process group, limits).
+	// NoIsolation runs without namespaces or privilege drop (still in a private copy,
+	// process group, limits).
 	NoIsolation bool
+	// Require lists the isolation layers a run must get: when the host does not allow one of
+	// them, Run and List return an error wrapping ErrIsolation before running anything (an
+	// unattended pipeline running untrusted code sets LayersAll). Zero requires nothing; the
+	// missing layers are then only noted in Report.Notes.
+	Require Layer
+	// DiskBytes bounds what one run writes (its tree, HOME and TMPDIR share a tmpfs of this
+	// size; default DefaultDiskBytes). The tree's copy counts. Without LayerQuota it is not
+	// enforced.
+	DiskBytes int64
 	// Reruns bounds the re-runs that give tests cut off by an early end of their test binary
 	// or interpreter a verdict of their own (see Resolve). The zero value takes its defaults.
 	Reruns Reruns
@@ -82,6 +100,8 @@ type Local struct {
 
 	holders []*holder // per slot; touched only by the slot's owner
 	freshNS bool      // tests: new namespaces per run even when holders work
+	asUser  bool      // tests: probe as if the runner were not root
+	goExec  string    // the go test -exec program (see writeGoExec)
 
 	pyOnce sync.Once
 	python string
@@ -100,6 +120,9 @@ func NewLocal(opts Options) *Local {
 	if opts.KillGrace <= 0 {
 		opts.KillGrace = DefaultKillGrace
 	}
+	if opts.DiskBytes <= 0 {
+		opts.DiskBytes = DefaultDiskBytes
+	}
 	l := &Local{opts: opts, slots: make(chan int, opts.Concurrency), holders: make([]*holder, opts.Concurrency)}
 	for i := range opts.Concurrency {
 		l.slots <- i
@@ -109,9 +132,31 @@ func NewLocal(opts Options) *Local {
 
 func (l *Local) init() error {
 	l.initOnce.Do(func() {
+		l.iso = probeIsolation(probeConfig{disabled: l.opts.NoIsolation, allowNet: l.opts.AllowNetwork,
+			root: os.Geteuid() == 0 && !l.asUser, disk: l.opts.DiskBytes})
 		base := l.opts.WorkDir
 		if base == "" {
 			base = os.TempDir()
+		}
+		if err := os.MkdirAll(base, 0o755); err != nil {
+			l.initErr = fmt.Errorf("sandbox: work dir: %w", err)
+			return
+		}
+		if l.iso.dropUID && !searchable(base) {
+			// The run's uid must reach its slot (TMPDIR, HOME, the test binaries).
+			alt := ""
+			for _, c := range []string{os.TempDir(), "/tmp", "/var/tmp"} {
+				if searchable(c) {
+					alt = c
+					break
+				}
+			}
+			if alt == "" {
+				l.initErr = fmt.Errorf("sandbox: work dir %s: not reachable by uid %d, and neither is %s, /tmp or /var/tmp", base, RunUID, os.TempDir())
+				return
+			}
+			l.iso.notes = append(l.iso.notes, fmt.Sprintf("work dir %s is not reachable by uid %d: slots are in %s", base, RunUID, alt))
+			base = alt
 		}
 		if err := os.MkdirAll(base, 0o755); err != nil {
 			l.initErr = fmt.Errorf("sandbox: work dir: %w", err)
@@ -122,37 +167,44 @@ func (l *Local) init() error {
 			l.initErr = fmt.Errorf("sandbox: work dir: %w", err)
 			return
 		}
+		// The slots' parents must be searchable by the run's uid.
+		if err := os.Chmod(d, 0o755); err != nil {
+			l.initErr = fmt.Errorf("sandbox: work dir: %w", err)
+			return
+		}
 		l.dir = d
-		l.iso = probeIsolation(l.opts.NoIsolation, l.opts.AllowNetwork)
 	})
 	return l.initErr
 }
 
-// goDirs resolves the shared Go caches once (lazily: a pytest-only user needs no Go) and
-// creates the build cache, which the isolated run bind-mounts writable.
+// goDirs resolves the Go caches once (lazily: a pytest-only user needs no Go), creates the
+// build cache (bind-mounted writable for the go command) and writes the -exec program.
 func (l *Local) goDirs() (cache, mod string, err error) {
 	l.goOnce.Do(func() {
 		l.goCache, l.goMod = l.opts.GoCache, l.opts.GoModCache
-		if l.goCache == "" || l.goMod == "" {
-			m, err := goEnv(l.opts.Go, "GOCACHE", "GOMODCACHE")
+		if l.goCache == "" {
+			l.goCache, l.goErr = FaultlineGoCache()
+			if l.goErr != nil {
+				return
+			}
+		}
+		if l.goMod == "" {
+			m, err := goEnv(l.opts.Go, "GOMODCACHE")
 			if err != nil {
 				l.goErr = err
 				return
 			}
-			if l.goCache == "" {
-				l.goCache = m["GOCACHE"]
-			}
-			if l.goMod == "" {
-				l.goMod = m["GOMODCACHE"]
-			}
+			l.goMod = m["GOMODCACHE"]
 		}
-		if l.goCache == "" || l.goCache == "off" || !filepath.IsAbs(l.goCache) {
+		if l.goCache == "off" || !filepath.IsAbs(l.goCache) {
 			l.goErr = fmt.Errorf("sandbox: GOCACHE %q is not an absolute directory", l.goCache)
 			return
 		}
 		if err := os.MkdirAll(l.goCache, 0o755); err != nil {
 			l.goErr = fmt.Errorf("sandbox: GOCACHE: %w", err)
+			return
 		}
+		l.goExec, l.goErr = l.writeGoExec()
 	})
 	return l.goCache, l.goMod, l.goErr
 }
@@ -240,6 +292,11 @@ func checkRequest(req task.RunRequest) (task.RunRequest, error) {
 	if err := CheckKind(req); err != nil {
 		return req, err
 	}
+	if req.Kind == task.GoTest {
+		if err := CheckGoArgs(req.Args); err != nil {
+			return req, err
+		}
+	}
 	if err := req.Overlay.Validate(); err != nil {
 		return req, fmt.Errorf("sandbox: overlay: %w", err)
 	}
@@ -251,13 +308,21 @@ func checkRequest(req task.RunRequest) (task.RunRequest, error) {
 	return req, nil
 }
 
-// slot is one prepared run directory.
+// slot is one prepared run directory. Its paths are those the run sees; host (empty, or
+// the holder's /proc/<init>/root) reaches them from the runner.
 type slot struct {
-	idx                  int
-	dir, tree, home, tmp string
+	idx                       int
+	dir, tree, home, tmp, out string
+	host                      string
+	h                         *holder
 }
 
-// acquire takes a slot and prepares a fresh private copy of the tree with the overlay.
+// hp returns the host's path of p, a path of the run.
+func (s *slot) hp(p string) string { return s.host + p }
+
+// acquire takes a slot and prepares a fresh private copy of the tree with the overlay: in
+// the slot's tmpfs when the slot keeps its namespaces (starting the holder when needed),
+// else in the slot directory.
 func (l *Local) acquire(ctx context.Context, req task.RunRequest) (*slot, error) {
 	var idx int
 	select {
@@ -266,85 +331,129 @@ func (l *Local) acquire(ctx context.Context, req task.RunRequest) (*slot, error)
 		return nil, fmt.Errorf("sandbox: waiting for a slot: %w", ctx.Err())
 	}
 	s := &slot{idx: idx, dir: filepath.Join(l.dir, "slot-"+strconv.Itoa(idx))}
-	s.tree, s.home, s.tmp = filepath.Join(s.dir, "tree"), filepath.Join(s.dir, "home"), filepath.Join(s.dir, "tmp")
+	s.tree, s.home, s.tmp, s.out = filepath.Join(s.dir, "tree"), filepath.Join(s.dir, "home"), filepath.Join(s.dir, "tmp"), filepath.Join(s.dir, "out")
 	fail := func(err error) (*slot, error) {
 		l.slots <- idx
 		return nil, err
 	}
-	// The slot directory itself stays (a holder's bind mount refers to it); its contents go.
-	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+	// The slot directory itself stays (a holder's mount covers it); its contents go.
+	if err := os.MkdirAll(s.dir, 0o755); err != nil {
 		return fail(fmt.Errorf("sandbox: %w", err))
 	}
-	for _, p := range []string{s.tree, s.home, s.tmp, filepath.Join(s.dir, "junit.xml")} {
-		if err := forceRemoveAll(p); err != nil {
+	if s.h = l.holder(s); s.h != nil {
+		s.host = s.h.root()
+		// The holder's /dev/shm outlives runs: empty it — only when it is not the host's
+		// (a holder that lost its namespace would resolve to the host's /dev/shm).
+		if ents, err := os.ReadDir(s.hp("/dev/shm")); err == nil && !sameFile(s.hp("/dev/shm"), "/dev/shm") {
+			for _, e := range ents {
+				if err := forceRemoveAll(filepath.Join(s.hp("/dev/shm"), e.Name())); err != nil {
+					return fail(fmt.Errorf("sandbox: cleaning /dev/shm: %w", err))
+				}
+			}
+		}
+	}
+	for _, p := range []string{s.tree, s.home, s.tmp, s.out, filepath.Join(s.dir, "junit.xml")} {
+		if err := forceRemoveAll(s.hp(p)); err != nil {
 			return fail(fmt.Errorf("sandbox: cleaning %s: %w", p, err))
 		}
 	}
-	for _, d := range []string{s.home, s.tmp} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
+	for _, d := range []string{s.home, s.tmp, s.out} {
+		if err := os.Mkdir(s.hp(d), 0o700); err != nil {
 			return fail(fmt.Errorf("sandbox: %w", err))
 		}
 	}
-	if err := copyTree(req.Root, s.tree); err != nil {
+	if err := copyTree(req.Root, s.hp(s.tree)); err != nil {
+		if s.h != nil && errors.Is(err, syscall.ENOSPC) {
+			return fail(fmt.Errorf("sandbox: copying %s: the tree does not fit in the slot's %d bytes (Options.DiskBytes): %w", req.Root, l.opts.DiskBytes, err))
+		}
 		return fail(fmt.Errorf("sandbox: copying %s: %w", req.Root, err))
 	}
-	if err := req.Overlay.WriteTo(s.tree); err != nil {
+	if err := req.Overlay.WriteTo(s.hp(s.tree)); err != nil {
 		return fail(fmt.Errorf("sandbox: %w", err))
+	}
+	if err := l.own(s, req.Kind); err != nil {
+		return fail(err)
 	}
 	return s, nil
 }
 
 func (l *Local) release(s *slot) { l.slots <- s.idx }
 
-// isolate returns the argv that runs cmd in the slot's kept namespaces (starting the holder
-// when needed), or in fresh ones when holders are unavailable.
-func (l *Local) isolate(s *slot, cmd command, lim task.Limits, cpu int64) ([]string, *holder) {
-	if l.iso.nsenter != "" && !l.freshNS {
-		h := l.holders[s.idx]
-		if h != nil && !h.alive() {
-			h.stop()
-			h = nil
-		}
-		if h == nil {
-			writable := []string{s.dir}
-			if cache, _, err := l.goDirs(); err == nil {
-				writable = append(writable, cache)
-			}
-			if nh, err := l.iso.startHolder(writable); err == nil {
-				h = nh
-			}
-			l.holders[s.idx] = h
-		}
-		if h != nil {
-			return l.iso.enter(h, cmd.argv, s.tree, lim.MemoryBytes, cpu, lim.Processes), h
-		}
+// holder returns the slot's namespace holder, starting one when the slot has none (or its
+// namespace is gone); nil when slots do not keep namespaces here.
+func (l *Local) holder(s *slot) *holder {
+	if l.iso.nsenter == "" || l.freshNS {
+		return nil
 	}
-	return l.iso.wrap(cmd.argv, s.tree, cmd.writable, lim.MemoryBytes, cpu, lim.Processes), nil
+	h := l.holders[s.idx]
+	if h != nil && !h.alive() {
+		h.stop()
+		h = nil
+	}
+	if h == nil {
+		spec := preludeSpec{slot: s.dir, tmpfs: true}
+		if cache, _, err := l.goDirs(); err == nil {
+			spec.cache = cache
+		}
+		if nh, err := l.iso.startHolder(spec); err == nil {
+			h = nh
+		}
+		l.holders[s.idx] = h
+	}
+	return h
+}
+
+// isolate returns the argv that runs cmd in the slot's kept namespaces, or in fresh ones
+// when the slot has no holder.
+func (l *Local) isolate(s *slot, cmd command, lim task.Limits, cpu int64) []string {
+	argv := cmd.argv
+	if cmd.drop {
+		argv = l.iso.dropped(argv)
+	}
+	if s.h != nil {
+		return l.iso.enter(s.h, argv, s.tree, cmd.drop, lim.MemoryBytes, cpu, lim.Processes)
+	}
+	spec := preludeSpec{slot: s.dir, output: cmd.drop}
+	if cmd.cache {
+		spec.cache, _, _ = l.goDirs()
+	}
+	return l.iso.wrap(argv, s.tree, spec, lim.MemoryBytes, cpu, lim.Processes)
 }
 
 // afterRun retires a holder whose namespace still has processes of the run in it.
-func (l *Local) afterRun(s *slot, h *holder) {
-	if h != nil && h.leftovers() {
-		h.stop()
+func (l *Local) afterRun(s *slot) {
+	if s.h != nil && s.h.leftovers() {
+		s.h.stop()
 		l.holders[s.idx] = nil
 	}
 }
 
 // command is one prepared test command.
 type command struct {
-	argv     []string
-	env      []string
-	writable []string
+	argv  []string
+	env   []string
+	drop  bool // the command is the tested code: run it without privilege
+	cache bool // the go command: the build cache is writable
 }
 
+// env returns the environment of a run: the scrubbed host environment, a private HOME and
+// TMPDIR, fixed time zone, locale and hash seed, then extra and Options.Env.
 func (l *Local) env(s *slot, extra ...string) []string {
-	base := scrubbedEnv(os.Environ(), []string{
+	pin := []string{
 		"HOME=" + s.home, "TMPDIR=" + s.tmp, "TMP=" + s.tmp, "TEMP=" + s.tmp,
+		"TZ=UTC", "LANG=C.UTF-8", "LC_ALL=C.UTF-8",
 		"PYTHONDONTWRITEBYTECODE=1", "PYTHONHASHSEED=0", "NO_COLOR=1",
-	})
+	}
+	if !l.opts.AllowNetwork {
+		pin = append(pin, "GOPROXY=off")
+	}
+	base := scrubbedEnv(os.Environ(), pin)
 	return mergeEnv(mergeEnv(base, extra), l.opts.Env)
 }
 
+// goCommand runs the go command itself with the build cache writable (it compiles; no
+// repository code runs in it) and each test binary through the -exec program, which takes
+// every privilege away first.
 func (l *Local) goCommand(s *slot, req task.RunRequest, lim task.Limits, list bool) (command, error) {
 	cache, mod, err := l.goDirs()
 	if err != nil {
@@ -354,9 +463,18 @@ func (l *Local) goCommand(s *slot, req task.RunRequest, lim task.Limits, list bo
 	if err != nil {
 		return command{}, err
 	}
-	argv := append([]string{l.opts.Go}, args...)
 	env := l.env(s, "GOCACHE="+cache, "GOMODCACHE="+mod)
-	return command{argv: argv, env: env, writable: []string{s.dir, cache}}, nil
+	return command{argv: l.goArgv(args), env: env, cache: true}, nil
+}
+
+// goArgv returns the go command line for args (`test ...`) with the -exec program.
+func (l *Local) goArgv(args []string) []string {
+	argv := []string{l.opts.Go}
+	if len(args) > 0 && args[0] == "test" && l.goExec != "" {
+		argv = append(argv, "test", "-exec", l.goExec)
+		return append(argv, args[1:]...)
+	}
+	return append(argv, args...)
 }
 
 // goPackages maps a selection to package patterns and a -run pattern.
@@ -403,8 +521,8 @@ func (l *Local) pytestCommand(s *slot, req task.RunRequest, list bool) (command,
 	if err != nil {
 		return command{}, err
 	}
-	argv := append([]string{py, "-m", "pytest"}, PytestArgs(req.Select, s.tree, filepath.Join(s.dir, "junit.xml"), req.Args, list)...)
-	return command{argv: argv, env: l.env(s), writable: []string{s.dir}}, nil
+	argv := append([]string{py, "-m", "pytest"}, PytestArgs(req.Select, s.tree, filepath.Join(s.out, "junit.xml"), req.Args, list)...)
+	return command{argv: argv, env: l.env(s), drop: true}, nil
 }
 
 // Run runs the selected tests of req.Root with req.Overlay applied, in a private copy, and
@@ -416,6 +534,9 @@ func (l *Local) Run(ctx context.Context, req task.RunRequest) (*task.Report, err
 		return nil, err
 	}
 	if err := l.init(); err != nil {
+		return nil, err
+	}
+	if err := l.checkRequired(); err != nil {
 		return nil, err
 	}
 	lim := l.limits(req.Limits)
@@ -432,14 +553,9 @@ func (l *Local) attempt(ctx context.Context, req task.RunRequest, a Attempt) (Co
 		return CommandResult{}, err
 	}
 	defer l.release(s)
-	junitPath := filepath.Join(s.dir, PytestJUnitFile)
-	eventsPath := filepath.Join(s.dir, PytestEventsFile)
-	configPath := filepath.Join(s.dir, PytestConfigFile)
-	for _, p := range []string{junitPath, eventsPath, configPath} {
-		if err := forceRemoveAll(p); err != nil {
-			return CommandResult{}, fmt.Errorf("sandbox: cleaning %s: %w", p, err)
-		}
-	}
+	junitPath := s.hp(filepath.Join(s.out, PytestJUnitFile))
+	eventsPath := s.hp(filepath.Join(s.out, PytestEventsFile))
+	configPath := s.hp(filepath.Join(s.out, PytestConfigFile))
 	var cmd command
 	switch req.Kind {
 	case task.GoTest:
@@ -447,18 +563,18 @@ func (l *Local) attempt(ctx context.Context, req task.RunRequest, a Attempt) (Co
 		if err == nil {
 			var args []string
 			if args, err = GoAttemptArgs(a, req.Args); err == nil {
-				cmd.argv = append([]string{l.opts.Go}, args...)
+				cmd.argv = l.goArgv(args)
 			}
 		}
 	case task.Pytest:
 		cmd, err = l.pytestCommand(s, req, false)
 		if err == nil {
-			argv, cfg := PytestAttemptArgs(a, s.tree, s.dir, req.Args)
+			argv, cfg := PytestAttemptArgs(a, s.tree, s.out, req.Args)
 			cmd.argv = append([]string{cmd.argv[0]}, argv...)
 			err = os.WriteFile(configPath, cfg, 0o644)
 		}
 	default:
-		cmd = command{argv: append([]string(nil), req.Args...), env: l.env(s), writable: []string{s.dir}}
+		cmd = command{argv: append([]string(nil), req.Args...), env: l.env(s), drop: true}
 	}
 	if err != nil {
 		if errors.Is(err, ErrBadTestID) {
@@ -468,25 +584,31 @@ func (l *Local) attempt(ctx context.Context, req task.RunRequest, a Attempt) (Co
 	}
 	out := NewAttemptOutput(req.Kind, a)
 	cpu := int64(lim.Timeout/time.Second) + 1 + int64(l.opts.KillGrace/time.Second)
-	argv, h := l.isolate(s, cmd, lim, cpu)
-	pr := runProc(ctx, argv, s.tree, cmd.env, out.Stdout, out.Stderr, lim.Timeout, l.opts.KillGrace)
-	l.afterRun(s, h)
+	argv := l.isolate(s, cmd, lim, cpu)
+	pr := runProc(ctx, argv, l.runDir(s), cmd.env, out.Stdout, out.Stderr, lim.Timeout, l.opts.KillGrace)
 	if pr.cancelled {
+		l.afterRun(s)
 		return CommandResult{}, fmt.Errorf("sandbox: run cancelled: %w", ctx.Err())
 	}
+	// The run's files are read before a holder with leftovers is retired (its tmpfs goes
+	// with it).
 	var junit, events io.Reader
 	if req.Kind == task.Pytest {
-		if f, err := os.Open(junitPath); err == nil {
+		if f, err := openRunFile(junitPath); err == nil {
 			defer f.Close()
 			junit = f
 		}
-		if f, err := os.Open(eventsPath); err == nil {
+		if f, err := openRunFile(eventsPath); err == nil {
 			defer f.Close()
 			events = f
 		}
 	}
 	res := out.Result(pr.exitCode, pr.timedOut, pr.wall, pr.startErr, junit, events)
+	l.afterRun(s)
 	res.Notes = l.Notes()
+	if s.h == nil && l.iso.layers&LayerQuota != 0 && !l.freshNS {
+		res.Notes = append(res.Notes, "disk quota unavailable for this run: the slot's namespace holder did not start")
+	}
 	return res, nil
 }
 
@@ -508,6 +630,9 @@ func (l *Local) List(ctx context.Context, req task.RunRequest) ([]string, error)
 	if err := l.init(); err != nil {
 		return nil, err
 	}
+	if err := l.checkRequired(); err != nil {
+		return nil, err
+	}
 	lim := l.limits(req.Limits)
 	s, err := l.acquire(ctx, req)
 	if err != nil {
@@ -526,9 +651,9 @@ func (l *Local) List(ctx context.Context, req task.RunRequest) ([]string, error)
 	lp := newListParser(req.Kind)
 	stdout := NewCapture(lim.OutputBytes, func(p []byte) { lp.Write(p) })
 	stderr := NewCapture(lim.OutputBytes, nil)
-	argv, h := l.isolate(s, cmd, lim, int64(lim.Timeout/time.Second)+1)
-	pr := runProc(ctx, argv, s.tree, cmd.env, stdout, stderr, lim.Timeout, l.opts.KillGrace)
-	l.afterRun(s, h)
+	argv := l.isolate(s, cmd, lim, int64(lim.Timeout/time.Second)+1)
+	pr := runProc(ctx, argv, l.runDir(s), cmd.env, stdout, stderr, lim.Timeout, l.opts.KillGrace)
+	l.afterRun(s)
 	switch {
 	case pr.cancelled:
 		return nil, fmt.Errorf("sandbox: list cancelled: %w", ctx.Err())
@@ -553,7 +678,7 @@ func (l *Local) RunKey(req task.RunRequest) string {
 	}
 	h := sha256.New()
 	enc := json.NewEncoder(h)
-	_ = enc.Encode([]any{"local/v2", req.Kind, py, l.opts.Go, l.opts.Env, l.opts.AllowNetwork, l.opts.NoIsolation,
+	_ = enc.Encode([]any{"local/v3", req.Kind, py, l.opts.Go, l.opts.Env, l.opts.AllowNetwork, l.opts.NoIsolation, l.opts.DiskBytes,
 		req.Select.Files, req.Select.IDs, req.Args, lim, l.opts.Reruns})
 	return hex.EncodeToString(h.Sum(nil))
 }

@@ -19,7 +19,10 @@
 // go command's `go list` and `go test -c -vet=off` on the tree with the overlay: compiling
 // runs no repository code (the images disable cgo). The test binaries (and a test2json built
 // from the toolchain) go to a volume of the box's own, mounted read-only in the test
-// container, which has no shared cache at all (GOCACHE is a private directory in /tmp). Each
+// container, which has no shared cache at all (GOCACHE is a private directory in /tmp;
+// TestDockerCacheNotPoisoned checks that a test cannot reach the volume). Go flags that would
+// make the builder run a program of the request's (-toolexec, -exec, an external linker) are
+// refused before anything runs (sandbox.CheckGoArgs). Each
 // binary runs with -test.v=test2json in its package's directory, its output is converted by
 // test2json after go's own summary line ("ok" or "FAIL"), and its exit status is reported
 // on a separate line: one more channel for the cross-check (status 0 if and only if its
@@ -656,6 +659,12 @@ func checkRequest(req task.RunRequest) error {
 	}
 	if err := sandbox.CheckKind(req); err != nil {
 		return err
+	}
+	if req.Kind == task.GoTest {
+		// The builder holds the shared build cache: nothing of the request's may run there.
+		if err := sandbox.CheckGoArgs(req.Args); err != nil {
+			return err
+		}
 	}
 	if err := req.Overlay.Validate(); err != nil {
 		return fmt.Errorf("container: overlay: %w", err)

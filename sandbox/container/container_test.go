@@ -4,6 +4,9 @@ import (
 	"archive/tar"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -12,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -279,4 +283,111 @@ func TestBuildImagesIdempotent(t *testing.T) {
 	assert.Contains(t, log.String(), "build-images: "+PythonImage+" exists")
 	assert.Contains(t, log.String(), "build-images: "+GoImage+" exists")
 	assert.Error(t, BuildImages(context.Background(), "rust", false, nil))
+}
+
+// TestDockerCacheNotPoisoned runs the hostile suite's cache attack in a container: the test
+// binaries run in a container without the shared build cache volume (only the builder
+// mounts it), so writing into it fails; and go flags that would run a program in the
+// builder are refused before anything runs.
+func TestDockerCacheNotPoisoned(t *testing.T) {
+	r := needDocker(t, GoImage)
+	root := copyDir(t, "../testdata/hostile")
+	r.opts.Env = []string{"HOSTILE_GOCACHE=/gocache"}
+	ctx := context.Background()
+	id := "example.com/hostile/attack.TestPoisonCache"
+	rep, err := r.Run(ctx, task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{IDs: []string{id}}, Limits: task.Limits{Timeout: 3 * time.Minute}})
+	require.NoError(t, err)
+	require.Equal(t, task.RunOK, rep.State, rep.Detail+rep.Output)
+	tr, ok := rep.Result(id)
+	require.True(t, ok)
+	assert.Equal(t, task.Fail, tr.Outcome)
+	assert.Contains(t, tr.Message, "no such file or directory")
+	// The volume itself: the builder sees no file the attack could have written.
+	b := r.boxes[firstKey(r)]
+	require.NotNil(t, b)
+	var out bytes.Buffer
+	code, err := r.exec(ctx, b.bid, []string{"/bin/sh", "-c", "test ! -e /gocache/00/pwned-d && test -d /gocache/00"}, nil, "/", &out, &out)
+	require.NoError(t, err)
+	assert.Equal(t, 0, code, out.String())
+
+	for _, args := range [][]string{{"-toolexec=/work/tree/evil"}, {"-ldflags=-linkmode=external -extld=/work/tree/evil"}} {
+		_, err := r.Run(ctx, task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{IDs: []string{id}}, Args: args})
+		assert.ErrorIs(t, err, sandbox.ErrBadRequest, args)
+	}
+}
+
+func firstKey(r *Runner) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for k, b := range r.boxes {
+		if b.bid != "" {
+			return k
+		}
+	}
+	return ""
+}
+
+// TestDockerHostileAttacks runs sandbox's attack suite (testdata/hostile/attack) in the
+// Docker runner. Inside its container a test may be root and write the container's own
+// /tmp or /dev; what must hold is the host's side: its /tmp, /dev, /dev/shm, hostname and
+// core pattern and the checkout unchanged, no Docker socket, no host-wide setting changed,
+// and the parent's secret in no report.
+func TestDockerHostileAttacks(t *testing.T) {
+	r := needDocker(t, GoImage)
+	root := copyDir(t, "../testdata/hostile")
+	mark := fmt.Sprintf("faultline-hostile-docker-%d-%d", os.Getpid(), time.Now().UnixNano())
+	hostTmp := filepath.Join(os.TempDir(), mark)
+	t.Cleanup(func() { os.Remove(hostTmp) })
+	secret := "sk-" + mark
+	t.Setenv("OPENAI_API_KEY", secret)
+	devBefore, err := os.ReadDir("/dev")
+	require.NoError(t, err)
+	hostname, _ := os.Hostname()
+	core, _ := os.ReadFile("/proc/sys/kernel/core_pattern")
+	before := treeDigest(t, root)
+	r.opts.Env = []string{"HOSTILE_HOST_TMP=" + hostTmp, "HOSTILE_CHECKOUT=" + root, "HOSTILE_MARK=" + mark, "HOSTILE_GOCACHE=/gocache"}
+	rep, err := r.Run(context.Background(), task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{Files: []string{"attack"}}, Limits: task.Limits{Timeout: 3 * time.Minute}})
+	require.NoError(t, err)
+	require.Equal(t, task.RunOK, rep.State, rep.Detail+rep.Output)
+	got := outcomes(rep)
+	for _, n := range []string{"Sethostname", "CorePattern", "DockerSocket", "PoisonCache"} {
+		assert.Equal(t, task.Fail, got["example.com/hostile/attack.Test"+n], n)
+	}
+	_, err = os.Stat(hostTmp)
+	assert.True(t, os.IsNotExist(err), "the host's /tmp got %s", hostTmp)
+	_, err = os.Stat(filepath.Join("/dev/shm", mark))
+	assert.True(t, os.IsNotExist(err))
+	_, err = os.Stat(filepath.Join("/dev", mark))
+	assert.True(t, os.IsNotExist(err))
+	devAfter, err := os.ReadDir("/dev")
+	require.NoError(t, err)
+	assert.Equal(t, len(devBefore), len(devAfter))
+	h, _ := os.Hostname()
+	assert.Equal(t, hostname, h)
+	c, _ := os.ReadFile("/proc/sys/kernel/core_pattern")
+	assert.Equal(t, string(core), string(c))
+	assert.Equal(t, before, treeDigest(t, root), "the checkout changed")
+	b, err := json.Marshal(rep)
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), secret)
+}
+
+// treeDigest hashes the paths and contents of the files under root.
+func treeDigest(t *testing.T, root string) string {
+	h := sha256.New()
+	require.NoError(t, filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		io.WriteString(h, p+"\x00")
+		if d.Type().IsRegular() {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			h.Write(b)
+		}
+		return nil
+	}))
+	return fmt.Sprintf("%x", h.Sum(nil))
 }

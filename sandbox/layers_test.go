@@ -1,0 +1,170 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/faultline-dev/faultline/task"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestLayerNames(t *testing.T) {
+	assert.Equal(t, "none", Layer(0).String())
+	assert.Equal(t, "network+pid+readonly+unprivileged+uts+devices+quota", LayersAll.String())
+	for _, l := range []Layer{0, LayerQuota, LayerNetwork | LayerDevices, LayersAll} {
+		got, err := ParseLayers(l.String())
+		require.NoError(t, err)
+		assert.Equal(t, l, got)
+	}
+	got, err := ParseLayers("all")
+	require.NoError(t, err)
+	assert.Equal(t, LayersAll, got)
+	got, err = ParseLayers("pid, quota")
+	require.NoError(t, err)
+	assert.Equal(t, LayerPID|LayerQuota, got)
+	_, err = ParseLayers("pid+seccomp")
+	assert.ErrorContains(t, err, `unknown isolation layer "seccomp"`)
+}
+
+// TestNotesWithoutRoot probes as a runner that is not root: the namespaces then belong to a
+// user namespace (when the kernel allows one), slots keep no namespaces, so the disk quota
+// is missing, and the notes say so and how the tests run.
+func TestNotesWithoutRoot(t *testing.T) {
+	iso := probeIsolation(probeConfig{root: false, disk: DefaultDiskBytes})
+	notes := strings.Join(iso.notes, "\n")
+	assert.Zero(t, iso.layers&LayerQuota)
+	assert.Contains(t, notes, "disk quota unavailable")
+	assert.False(t, iso.dropUID)
+	assert.Empty(t, iso.nsenter)
+	if iso.layers&LayerUnprivileged != 0 {
+		assert.Contains(t, notes, "not root: the tests run as the user inside a user namespace")
+		assert.NotContains(t, iso.drop, "--reuid=65534")
+	} else {
+		assert.Contains(t, notes, "privilege drop unavailable")
+	}
+	// Every missing layer has its note.
+	for _, m := range []struct {
+		l    Layer
+		note string
+	}{{LayerNetwork, "network isolation unavailable"}, {LayerPID, "pid namespace unavailable"},
+		{LayerReadOnly, "filesystem isolation unavailable"}, {LayerUTS, "hostname and IPC isolation unavailable"},
+		{LayerDevices, "device isolation unavailable"}} {
+		assert.Equal(t, iso.layers&m.l == 0, strings.Contains(notes, m.note), m.note)
+	}
+	disabled := probeIsolation(probeConfig{disabled: true, root: true})
+	assert.Equal(t, Layer(0), disabled.layers)
+	assert.Contains(t, strings.Join(disabled.notes, "\n"), "isolation disabled by option")
+	assert.Contains(t, strings.Join(disabled.notes, "\n"), "privilege drop unavailable")
+}
+
+// TestRequireRefuses checks that a runner missing a required layer refuses before running.
+func TestRequireRefuses(t *testing.T) {
+	root := fixture(t, "gofix")
+	l := NewLocal(Options{NoIsolation: true, Require: LayerReadOnly | LayerNetwork})
+	defer l.Close()
+	req := task.RunRequest{Root: root, Kind: task.Command, Args: []string{"/bin/sh", "-c", "touch ran"}}
+	_, err := l.Run(context.Background(), req)
+	require.Error(t, err)
+	assert.True(t, errors.Is(err, ErrIsolation))
+	assert.Contains(t, err.Error(), "missing network+readonly")
+	_, err = l.List(context.Background(), task.RunRequest{Root: root, Kind: task.GoTest})
+	assert.True(t, errors.Is(err, ErrIsolation))
+	assert.NoFileExists(t, root+"/ran")
+}
+
+func TestCheckGoArgs(t *testing.T) {
+	for _, a := range [][]string{{"-exec=/bin/sh"}, {"-exec", "x"}, {"--toolexec=x"}, {"-toolexec", "x"}, {"-compiler=gccgo"},
+		{"-ldflags=-linkmode=external -extld=./evil"}, {"-ldflags", "-extld=./evil"}} {
+		assert.ErrorIs(t, CheckGoArgs(append([]string{"-v"}, a...)), ErrBadRequest, a)
+	}
+	assert.NoError(t, CheckGoArgs([]string{"-ldflags=-X main.version=1"}))
+	assert.NoError(t, CheckGoArgs([]string{"-v", "-run=exec", "exec", "-tags=toolexec"}))
+}
+
+// TestUserNamespaceRuns takes the path of a runner that is not root (namespaces in a user
+// namespace, no holders, the build cache read-only for test binaries through the -exec
+// program's own mount namespace) and runs the attacks that apply there: remounting, writing
+// outside, writing the build cache.
+func TestUserNamespaceRuns(t *testing.T) {
+	needGo(t)
+	root := fixture(t, "hostile")
+	l := NewLocal(Options{Concurrency: 1})
+	l.asUser = true
+	defer l.Close()
+	layers, err := l.Layers()
+	require.NoError(t, err)
+	if layers&(LayerUnprivileged|LayerReadOnly) != LayerUnprivileged|LayerReadOnly {
+		t.Skipf("no user namespaces here: %s", strings.Join(l.Notes(), "; "))
+	}
+	cache, _, err := l.goDirs()
+	require.NoError(t, err)
+	l.opts.Env = []string{"HOSTILE_GOCACHE=" + cache, "HOSTILE_HOST_TMP=" + t.TempDir() + "/x", "HOSTILE_CHECKOUT=" + root, "HOSTILE_MARK=faultline-userns-mark"}
+	rep, err := l.Run(context.Background(), task.RunRequest{Root: root, Kind: task.GoTest,
+		Select: task.Selection{IDs: []string{"example.com/hostile/attack.TestRemount", "example.com/hostile/attack.TestPoisonCache", "example.com/hostile/attack.TestSethostname"}}})
+	require.NoError(t, err)
+	require.Equal(t, task.RunOK, rep.State, rep.Detail)
+	assert.Equal(t, map[string]task.Outcome{
+		"example.com/hostile/attack.TestRemount":     task.Fail,
+		"example.com/hostile/attack.TestPoisonCache": task.Fail,
+		"example.com/hostile/attack.TestSethostname": task.Fail,
+	}, outcomes(rep))
+	// The cache is owned by the user the test runs as: only its read-only mount stops it.
+	poison, _ := rep.Result("example.com/hostile/attack.TestPoisonCache")
+	assert.Contains(t, poison.Message, "read-only file system")
+	remount, _ := rep.Result("example.com/hostile/attack.TestRemount")
+	assert.Contains(t, remount.Message, "read-only file system")
+	assert.True(t, hasNote(rep, "disk quota unavailable"))
+}
+
+// TestWorkDirNotReachable gives a work directory below a directory only root can search
+// (as t.TempDir makes them): when runs drop to RunUID, the slots go elsewhere, with a note,
+// and the tests can use their TMPDIR.
+func TestWorkDirNotReachable(t *testing.T) {
+	needPytest(t)
+	work := t.TempDir() // mode 0700
+	require.NoError(t, os.Chmod(filepath.Dir(work), 0o700))
+	root := fixture(t, "pyfix")
+	l := NewLocal(Options{WorkDir: work, Concurrency: 1})
+	defer l.Close()
+	rep, err := l.Run(context.Background(), task.RunRequest{Root: root, Kind: task.Command,
+		Args: []string{"/bin/sh", "-c", `echo x > "$TMPDIR/f" && cat "$TMPDIR/f" && echo y > made-here`}})
+	require.NoError(t, err)
+	if !l.iso.dropUID {
+		t.Skip("runs do not drop to another uid here")
+	}
+	assert.Equal(t, task.RunOK, rep.State, rep.Detail+rep.Output)
+	assert.True(t, hasNote(rep, "is not reachable by uid 65534"), rep.Notes)
+	assert.False(t, strings.HasPrefix(l.dir, work))
+}
+
+// TestRunIdentity checks what a command sees of itself with every layer: RunUID, no
+// capabilities, no_new_privs, address randomisation off, its own hostname, a minimal /dev,
+// an empty /run, the pinned environment.
+func TestRunIdentity(t *testing.T) {
+	root := fixture(t, "pyfix")
+	l := NewLocal(Options{Concurrency: 1})
+	defer l.Close()
+	rep, err := l.Run(context.Background(), task.RunRequest{Root: root, Kind: task.Command, Args: []string{"/bin/sh", "-c",
+		`id -u; id -g; cat /proc/self/personality; hostname; grep -E '^(CapEff|CapBnd|NoNewPrivs)' /proc/self/status; ls /dev | tr '\n' ' '; echo; ls -A /run | wc -l; echo "TZ=$TZ LC_ALL=$LC_ALL PYTHONHASHSEED=$PYTHONHASHSEED"; echo to-stderr >/dev/stderr`}})
+	require.NoError(t, err)
+	if layers, _ := l.Layers(); layers != LayersAll || !l.iso.dropUID {
+		t.Skipf("needs every layer as root; here %s", layers)
+	}
+	require.Equal(t, task.RunOK, rep.State, rep.Detail+rep.Output)
+	out, errOut, _ := strings.Cut(rep.Output, "[stderr]")
+	assert.Equal(t, "to-stderr", strings.TrimSpace(errOut), "/dev/stderr opens for the run's uid")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, lines, 10, rep.Output)
+	assert.Equal(t, []string{"65534", "65534", "00040000", "faultline-sandbox"}, lines[:4])
+	assert.Regexp(t, `CapEff:\s+0000000000000000`, lines[4])
+	assert.Regexp(t, `CapBnd:\s+0000000000000000`, lines[5])
+	assert.Regexp(t, `NoNewPrivs:\s+1`, lines[6])
+	assert.Equal(t, "fd full null random shm stderr stdin stdout tty urandom zero", strings.TrimSpace(lines[7]))
+	assert.Equal(t, "0", strings.TrimSpace(lines[8]))
+	assert.Equal(t, "TZ=UTC LC_ALL=C.UTF-8 PYTHONHASHSEED=0", lines[9])
+}
