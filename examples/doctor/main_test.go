@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/faultline-dev/faultline/internal/cli/clitest"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -270,7 +271,7 @@ func TestDoctorInterrupt(t *testing.T) {
 	require.NoError(t, err, "%s", out)
 	repoDir := writeTree(t, t.TempDir(), map[string]string{"go.mod": "module example.com/slow\n\ngo 1.22\n", "s.go": "package s\n",
 		"s_test.go": "package s\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestSlow(t *testing.T) { time.Sleep(time.Minute) }\n"})
-	tmp := t.TempDir()
+	tmp := clitest.TempDir(t)
 	for _, sig := range []struct {
 		s    syscall.Signal
 		code int

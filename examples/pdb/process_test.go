@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/faultline-dev/faultline/internal/cli/clitest"
 	"io"
 	"os"
 	"os/exec"
@@ -158,7 +159,7 @@ func TestInterrupt(t *testing.T) {
 	before := hashTree(t, filepath.Dir(in))
 	out := filepath.Join(t.TempDir(), "scores.jsonl")
 
-	tmp := t.TempDir()
+	tmp := clitest.TempDir(t)
 	cmd, stderr := startPDB(t, tmp, io.Discard, "score", "-in", in, "-repo", repo, "-program-name", "prog.py",
 		"-oracle-cmd", "sh check.sh", "-jobs", "2", "-out", out)
 	cmd.Process.Signal(syscall.SIGINT)
@@ -178,7 +179,7 @@ func TestInterrupt(t *testing.T) {
 	dir := t.TempDir()
 	prog := filepath.Join(dir, "calc.py")
 	os.WriteFile(prog, []byte("def calc(xs):\n    n = len(xs)\n    total = sum(xs)\n    mean = total / n\n    low = min(xs)\n    high = max(xs)\n    return mean, high - low\n"), 0o644)
-	tmp2 := t.TempDir()
+	tmp2 := clitest.TempDir(t)
 	progBefore := hashTree(t, dir)
 	cmd, stderr = startPDB(t, tmp2, io.Discard, "compose", "-program", prog, "-tests", "sleep 1; true", "-m1", "20", "-jobs", "2", "-out", filepath.Join(dir, "out.jsonl"))
 	cmd.Process.Signal(syscall.SIGTERM)
@@ -192,7 +193,7 @@ func TestInterrupt(t *testing.T) {
 	}
 
 	// score with its stdout pipe closed by the reader: SIGPIPE at the first record.
-	tmp3 := t.TempDir()
+	tmp3 := clitest.TempDir(t)
 	c := exec.Command(binary(t), "score", "-in", in, "-repo", repo, "-program-name", "prog.py", "-oracle-cmd", "sh check.sh", "-jobs", "2")
 	c.Env = append(os.Environ(), "TMPDIR="+tmp3)
 	pr, pw, err := os.Pipe()
@@ -233,7 +234,7 @@ func TestDeterminism(t *testing.T) {
 	os.WriteFile(filepath.Join(repo, "check.sh"), []byte("grep -q 'total += x' \"$PDB_PROGRAM\" && grep -q 'mean = total / n' \"$PDB_PROGRAM\" && grep -q 'spread = high - low' \"$PDB_PROGRAM\"\n"), 0o644)
 	var outs [2][2][]byte
 	for i, jobs := range []string{"2", "1"} {
-		tmp := t.TempDir()
+		tmp := clitest.TempDir(t)
 		run := func(args ...string) []byte {
 			cmd := exec.Command(binary(t), args...)
 			cmd.Env = append(os.Environ(), "TMPDIR="+tmp)

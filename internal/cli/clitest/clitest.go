@@ -81,7 +81,7 @@ func Interrupt(t *testing.T, bin string, args []string, env []string, ready stri
 	if repo != "" {
 		before = HashTree(t, repo)
 	}
-	tmp := t.TempDir()
+	tmp := TempDir(t)
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(append(os.Environ(), "TMPDIR="+tmp), env...)
 	cmd.Dir = t.TempDir()
@@ -122,6 +122,10 @@ func Interrupt(t *testing.T, bin string, args []string, env []string, ready stri
 		<-copied
 		cmd.Wait()
 		t.Fatalf("no stderr line with %q within 3 minutes:\n%s", ready, stderr.String())
+	}
+	// The check below means something only if the program's private files are in TMPDIR.
+	if ents, _ := os.ReadDir(tmp); len(ents) == 0 {
+		t.Errorf("nothing in TMPDIR at %q: an empty TMPDIR after the interrupt would prove nothing", ready)
 	}
 	if err := cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
@@ -167,7 +171,7 @@ func Interrupt(t *testing.T, bin string, args []string, env []string, ready stri
 // exits with want and leaves TMPDIR empty. It returns stdout and stderr.
 func Finish(t *testing.T, bin string, args, env []string, want int) (string, string) {
 	t.Helper()
-	tmp := t.TempDir()
+	tmp := TempDir(t)
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(append(os.Environ(), "TMPDIR="+tmp), env...)
 	cmd.Dir = t.TempDir()
@@ -185,4 +189,19 @@ func Finish(t *testing.T, bin string, args, env []string, want int) (string, str
 		t.Errorf("TMPDIR holds %v after a normal end", names)
 	}
 	return stdout.String(), stderr.String()
+}
+
+// TempDir returns a fresh directory for a program's TMPDIR that the sandbox's unprivileged
+// run uid can reach. t.TempDir's parent is private (0700); a sandbox given such a TMPDIR puts
+// its slots elsewhere (with a note), and a check that TMPDIR is left empty would then prove
+// nothing.
+func TempDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
