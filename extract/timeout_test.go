@@ -31,7 +31,7 @@ func TestTestTimeoutPytest(t *testing.T) {
 	py := pythonWithPytest(t)
 	root := fixtureCopy(t, "timeout/py")
 	limit := 500 * time.Millisecond
-	r := WithTestTimeout(sandbox.NewLocal(sandbox.Options{WorkDir: t.TempDir(), Python: py}), limit)
+	r := WithTestTimeout(closed(t, sandbox.NewLocal(sandbox.Options{WorkDir: t.TempDir(), Python: py})), limit)
 	start := time.Now()
 	rep, err := r.Run(context.Background(), task.RunRequest{Root: root, Kind: task.Pytest,
 		Select: task.Selection{Files: []string{"tests/test_slow.py"}}})
@@ -58,7 +58,7 @@ func TestTestTimeoutPytestCPU(t *testing.T) {
 	t.Parallel()
 	py := pythonWithPytest(t)
 	root := fixtureCopy(t, "timeout/busy")
-	r := WithTestTimeout(sandbox.NewLocal(sandbox.Options{WorkDir: t.TempDir(), Python: py}), time.Second)
+	r := WithTestTimeout(closed(t, sandbox.NewLocal(sandbox.Options{WorkDir: t.TempDir(), Python: py})), time.Second)
 	rep, err := r.Run(context.Background(), task.RunRequest{Root: root, Kind: task.Pytest,
 		Select: task.Selection{Files: []string{"tests/test_busy.py"}}})
 	require.NoError(t, err)
@@ -77,7 +77,7 @@ func TestTestTimeoutPytestCPU(t *testing.T) {
 func TestTestTimeoutGo(t *testing.T) {
 	t.Parallel()
 	root := fixtureCopy(t, "timeout/go")
-	r := WithTestTimeout(sandbox.NewLocal(sandbox.Options{WorkDir: t.TempDir(), Env: []string{"GOFLAGS=-mod=mod", "GOPROXY=off"}}), DefaultTestTimeout)
+	r := WithTestTimeout(closed(t, sandbox.NewLocal(sandbox.Options{WorkDir: t.TempDir(), Env: []string{"GOFLAGS=-mod=mod", "GOPROXY=off"}})), DefaultTestTimeout)
 	start := time.Now()
 	rep, err := r.Run(context.Background(), task.RunRequest{Root: root, Kind: task.GoTest,
 		Select: task.Selection{IDs: []string{"example.com/slow.TestSleep"}}})
@@ -188,4 +188,10 @@ func TestPipelineTestTimeout(t *testing.T) {
 		reasons["tests/test_slow.py"])
 	// test_calc.py has nothing left to be a P2P file.
 	require.Contains(t, reasons["tests/test_calc.py"], "no pass-to-pass files")
+}
+
+// closed closes l when t ends, so that its slots do not outlive the test.
+func closed(t *testing.T, l *sandbox.Local) *sandbox.Local {
+	t.Cleanup(func() { l.Close() })
+	return l
 }
