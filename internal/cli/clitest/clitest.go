@@ -123,9 +123,16 @@ func Interrupt(t *testing.T, bin string, args []string, env []string, ready stri
 		cmd.Wait()
 		t.Fatalf("no stderr line with %q within 3 minutes:\n%s", ready, stderr.String())
 	}
-	// The check below means something only if the program's private files are in TMPDIR.
-	if ents, _ := os.ReadDir(tmp); len(ents) == 0 {
-		t.Errorf("nothing in TMPDIR at %q: an empty TMPDIR after the interrupt would prove nothing", ready)
+	// The check below means something only if the program's private files are in TMPDIR:
+	// wait (a little) for them to appear before the signal.
+	for wait := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if ents, _ := os.ReadDir(tmp); len(ents) > 0 {
+			break
+		}
+		if time.Now().After(wait) {
+			t.Errorf("nothing in TMPDIR within 10 s of %q: an empty TMPDIR after the interrupt would prove nothing", ready)
+			break
+		}
 	}
 	if err := cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
