@@ -586,12 +586,13 @@ func (g *generator) try(ctx context.Context, unit []Candidate, rng *rand.Rand) (
 			return nil, "", err
 		}
 		if !v.Accepted {
+			// The reason names the cause: a run that could not run keeps Validate's words
+			// (its state and detail: the collection or build error), which the progress
+			// lines, the summary and the final error show.
 			reason = v.Reason
 			if v.State == task.RunTimeout {
 				reason = "the tests time out or run out of memory"
-			} else if v.State != task.RunOK {
-				reason = "the tests could not run"
-			} else if len(v.FailToPass) < g.o.MinFailures {
+			} else if v.State == task.RunOK && len(v.FailToPass) < g.o.MinFailures {
 				reason = fmt.Sprintf("fewer than %d tests fail", g.o.MinFailures)
 			}
 			continue

@@ -213,8 +213,30 @@ func TestGenerateBadInputs(t *testing.T) {
 		return &task.Report{State: task.RunBuildFailed, Detail: "undefined: x"}, nil
 	})
 	_, err = Generate(ctx, "../examples/sample", g, c, noBuild, Baseline{Passing: []string{"a"}}, Options{Run: req, N: 2})
-	if !errors.Is(err, ErrNoCandidates) || !strings.Contains(err.Error(), "could not run") {
-		t.Errorf("tests that cannot run: err = %v", err)
+	if !errors.Is(err, ErrNoCandidates) || !strings.Contains(err.Error(), "the tests could not run (build_failed: undefined: x)") {
+		t.Errorf("tests that cannot run: the cause is lost: err = %v", err)
+	}
+	// A collection error keeps its text, with the private copy's path made relative, in the
+	// progress lines and in the error; a state without detail says what it means.
+	for _, tc := range []struct {
+		rep  task.Report
+		want string
+	}{
+		{task.Report{State: task.RunCollectionError, Detail: "ERROR collecting /tmp/faultline-run-123/tree/ledger/money.go: ValueError: boom"},
+			"the tests could not run (collection_error: ERROR collecting ledger/money.go: ValueError: boom)"},
+		{task.Report{State: task.RunNoTests}, "the tests could not run (no_tests: no test was collected or selected)"},
+	} {
+		rep := tc.rep
+		run := task.RunnerFunc(func(context.Context, task.RunRequest) (*task.Report, error) { r := rep; return &r, nil })
+		var progress []string
+		_, err = Generate(ctx, "../examples/sample", g, c, run, Baseline{Passing: []string{"a"}}, Options{Run: req, N: 2,
+			Progress: func(p Progress) { progress = append(progress, p.Reason) }})
+		if !errors.Is(err, ErrNoCandidates) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want it to contain %q", rep.State, err, tc.want)
+		}
+		if len(progress) == 0 || progress[0] != tc.want {
+			t.Errorf("%s: progress reasons %q, want %q", rep.State, progress, tc.want)
+		}
 	}
 	// A run that reports, but one of the broken tests ran out of memory.
 	oom := task.RunnerFunc(func(context.Context, task.RunRequest) (*task.Report, error) {

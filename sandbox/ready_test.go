@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -105,4 +106,46 @@ func TestPrepareStagesAndPaths(t *testing.T) {
 	_, err = Prepare(context.Background(), p, PrepareOptions{Python: "/nonexistent/python"})
 	require.ErrorIs(t, err, ErrNotReady)
 	assert.Contains(t, err.Error(), "-python")
+}
+
+// TestCheckVet: a module whose own `go test` fails on vet (go test's default checks) is not
+// ready, and the finding names the vet report; with NoVet, or after the fix, it is ready.
+// Candidate runs keep -vet=off: WithGoVet only touches the request it is given.
+func TestCheckVet(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go command is not on PATH")
+	}
+	root := t.TempDir()
+	write := func(name, text string) {
+		require.NoError(t, os.WriteFile(filepath.Join(root, name), []byte(text), 0o644))
+	}
+	write("go.mod", "module example.com/vetme\n\ngo 1.22\n")
+	write("v.go", "package vetme\n\nimport \"fmt\"\n\nfunc F() string { return fmt.Sprintf(\"%d\", \"x\") }\n")
+	write("v_test.go", "package vetme\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) { _ = F() }\n")
+	prep := &Prepared{Project: &repo.Project{Root: root, Target: ".", Lang: repo.Go, Module: "example.com/vetme"}, Kind: task.GoTest, Root: root}
+	ctx := context.Background()
+	rd, err := Check(ctx, local(t), prep, CheckOptions{Runs: 1})
+	require.NoError(t, err)
+	assert.False(t, rd.Ready)
+	require.NotEmpty(t, rd.Findings)
+	assert.Contains(t, rd.Findings[0].What, "go vet (the checks `go test` runs by default) fails on the clean tree")
+	assert.Contains(t, rd.Findings[0].What, "Sprintf format %d has arg")
+	assert.Nil(t, rd.Result)
+
+	rd, err = Check(ctx, local(t), prep, CheckOptions{Runs: 1, NoVet: true})
+	require.NoError(t, err)
+	assert.True(t, rd.Ready, "%+v", rd.Findings)
+	require.NotNil(t, rd.Result)
+	assert.Equal(t, []string{"example.com/vetme.TestF"}, rd.Result.Passing)
+
+	req := prep.Request()
+	vreq := WithGoVet(req)
+	assert.Equal(t, []string{"-vet="}, vreq.Args)
+	assert.Empty(t, req.Args, "WithGoVet copies the request")
+	assert.Equal(t, task.RunRequest{Kind: task.Pytest}, WithGoVet(task.RunRequest{Kind: task.Pytest}))
+
+	write("v.go", "package vetme\n\nimport \"fmt\"\n\nfunc F() string { return fmt.Sprintf(\"%s\", \"x\") }\n")
+	rd, err = Check(ctx, local(t), prep, CheckOptions{Runs: 1})
+	require.NoError(t, err)
+	assert.True(t, rd.Ready, "%+v", rd.Findings)
 }
