@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -17,8 +20,15 @@ import (
 
 // runCLI runs the command in-process and returns the task records' bytes.
 func runCLI(t *testing.T, args ...string) (records, swe []byte) {
+	records, swe, _ = runCLIMirror(t, args...)
+	return records, swe
+}
+
+// runCLIMirror is runCLI that also returns the mirror directory (the default, beside -swe).
+func runCLIMirror(t *testing.T, args ...string) (records, swe []byte, mirror string) {
 	t.Helper()
 	dir := t.TempDir()
+	mirror = filepath.Join(dir, "swe.mirror.git")
 	out, sweOut := filepath.Join(dir, "tasks.jsonl"), filepath.Join(dir, "swe.jsonl")
 	var stdout, stderr bytes.Buffer
 	args = append(args, "-out", out, "-swe", sweOut)
@@ -39,7 +49,69 @@ func runCLI(t *testing.T, args ...string) (records, swe []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return records, swe
+	return records, swe, mirror
+}
+
+// verifyMirror clones the mirror and checks, for each instance, that its patch applies at its
+// base_commit (`git apply --check`) and restores the clean tree (the analysed repository's
+// files), and that base_commit is the task's branch and tag.
+func verifyMirror(t *testing.T, mirror, repo string, insts []task.SWEInstance) {
+	t.Helper()
+	git := func(dir string, args ...string) string {
+		t.Helper()
+		out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	clone := filepath.Join(t.TempDir(), "clone")
+	if out, err := exec.Command("git", "clone", "-q", mirror, clone).CombinedOutput(); err != nil || len(out) > 0 {
+		t.Fatalf("git clone %s: %v\n%s", mirror, err, out)
+	}
+	for _, s := range insts {
+		ref := "task/" + s.InstanceID
+		if got := git(clone, "rev-parse", "origin/"+ref); got != s.BaseCommit {
+			t.Errorf("%s: branch %s is %s, base_commit %s", s.InstanceID, ref, got, s.BaseCommit)
+		}
+		if got := git(clone, "rev-parse", ref+"^{commit}"); got != s.BaseCommit {
+			t.Errorf("%s: tag %s is %s, base_commit %s", s.InstanceID, ref, got, s.BaseCommit)
+		}
+		git(clone, "checkout", "-q", s.BaseCommit)
+		patch := filepath.Join(t.TempDir(), "gold.diff")
+		if err := os.WriteFile(patch, []byte(s.Patch), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		git(clone, "apply", "--check", patch)
+		git(clone, "apply", patch)
+		for _, f := range strings.Fields(git(clone, "diff", "--name-only")) {
+			want, err := os.ReadFile(filepath.Join(repo, f))
+			got, err2 := os.ReadFile(filepath.Join(clone, f))
+			if err != nil || err2 != nil || !bytes.Equal(want, got) {
+				t.Errorf("%s: %s after the gold patch differs from the repository's (%v, %v)", s.InstanceID, f, err, err2)
+			}
+		}
+		git(clone, "checkout", "-q", ".")
+	}
+}
+
+// digest hashes every file below dir (paths and contents).
+func digest(t *testing.T, dir string) string {
+	t.Helper()
+	h := sha256.New()
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		fmt.Fprintf(h, "%s %d\n", p, len(b))
+		h.Write(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 func TestSameSeedSameBytes(t *testing.T) {
@@ -50,12 +122,14 @@ func TestSameSeedSameBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	before := digest(t, sample)
 	for _, mode := range []string{"remove", "discovery"} {
 		t.Run(mode, func(t *testing.T) {
 			args := []string{"-repo", sample, "-mode", mode, "-n", "2", "-seed", "3", "-top", "0", "-commit", "abc123"}
-			first, firstSWE := runCLI(t, args...)
-			// A different worker count must not change the output either.
-			second, secondSWE := runCLI(t, append(args, "-jobs", "1")...)
+			first, firstSWE, mirror := runCLIMirror(t, args...)
+			// A different worker count must not change the output either (nor the mirror's
+			// commit ids, which the instances carry).
+			second, secondSWE, _ := runCLIMirror(t, append(args, "-jobs", "1")...)
 			if !bytes.Equal(first, second) || !bytes.Equal(firstSWE, secondSWE) {
 				t.Fatalf("same seed, different output:\n%s\n---\n%s", first, second)
 			}
@@ -89,16 +163,22 @@ func TestSameSeedSameBytes(t *testing.T) {
 				}
 			}
 			var n int
+			var insts []task.SWEInstance
 			err = task.ReadJSONL(bytes.NewReader(firstSWE), func(line int, s task.SWEInstance) error {
 				p := problems[n]
 				n++
-				if s.InstanceID != p.ID || s.Patch != p.GoldPatch || s.BaseCommit != "abc123" || len(s.FailToPass) != len(p.FailToPass) {
+				if s.InstanceID != p.ID || s.Patch != p.GoldPatch || len(s.BaseCommit) != 40 || len(s.FailToPass) != len(p.FailToPass) {
 					t.Errorf("SWE instance %d does not match its task: %+v", line, s)
 				}
+				insts = append(insts, s)
 				return nil
 			})
 			if err != nil || n != len(problems) {
 				t.Fatalf("SWE instances: %d read, err %v", n, err)
+			}
+			verifyMirror(t, mirror, sample, insts)
+			if after := digest(t, sample); after != before {
+				t.Error("the repository changed")
 			}
 		})
 	}
@@ -126,7 +206,12 @@ func TestBadFlags(t *testing.T) {
 		{"repo is a file", []string{"-repo", file, "-out", out}, "not a directory"},
 		{"bad mode", append(ok, "-mode", "chaos"), `-mode "chaos"`},
 		{"bad lang", append(ok, "-lang", "cobol"), `-lang "cobol"`},
-		{"no sources", []string{"-repo", t.TempDir(), "-out", out}, "neither a go.mod nor Python files"},
+		{"no sources", []string{"-repo", t.TempDir(), "-out", out}, "no Go, Python or JavaScript source files"},
+		{"bad swe test ids", append(ok, "-swe", filepath.Join(dir, "s.jsonl"), "-swe-test-ids", "short"), `-swe-test-ids "short"`},
+		{"mirror without swe", append(ok, "-mirror", filepath.Join(dir, "m.git")), "-mirror " + filepath.Join(dir, "m.git")},
+		{"swe on stdout without mirror", append(ok, "-swe", "-"), "name the mirror with -mirror DIR"},
+		{"mirror inside the repository", append(ok, "-swe", filepath.Join(dir, "s.jsonl"), "-mirror", filepath.Join(repo, "m.git")), "lies inside the repository"},
+		{"mirror not a git repository", append(ok, "-swe", filepath.Join(dir, "s.jsonl"), "-mirror", filepath.Dir(repo)), "is not a bare git repository"},
 		{"bad env", append(ok, "-env", "NOEQUALS"), `want KEY=VALUE, got "NOEQUALS"`},
 		{"n zero", append(ok, "-n", "0"), "-n 0"},
 		{"n negative", append(ok, "-n", "-3"), "-n -3"},
@@ -169,7 +254,7 @@ func TestBadFlags(t *testing.T) {
 
 // TestShortfallAndStdout: asked for more tasks than the repository has candidates, the
 // program writes what it found, says how many of how many and why the rest failed, and
-// exits 0; with -out - stdout carries only the JSONL.
+// exits 1; with -out - stdout carries only the JSONL.
 func TestShortfallAndStdout(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go test on a small module")
@@ -177,14 +262,14 @@ func TestShortfallAndStdout(t *testing.T) {
 	repo := goRepo(t, "package m\n\nimport \"testing\"\n\nfunc TestSum(t *testing.T) {\n\tif Sum([]int{1, 2}) != 3 {\n\t\tt.Fatal(\"sum\")\n\t}\n}\n\nfunc TestTwice(t *testing.T) {\n\tif Twice([]int{1, -2}) != 2 {\n\t\tt.Fatal(\"twice\")\n\t}\n}\n")
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), []string{"-repo", repo, "-n", "5", "-min-failures", "1", "-out", "-", "-top", "0"}, &stdout, &stderr)
-	if code != 0 {
-		t.Fatalf("exit %d\n%s", code, stderr.String())
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (fewer tasks than asked)\n%s", code, stderr.String())
 	}
 	var n int
 	if err := task.ReadJSONL(bytes.NewReader(stdout.Bytes()), func(int, task.BreakpointProblem) error { n++; return nil }); err != nil || n == 0 {
 		t.Fatalf("stdout is not JSONL task records only (%d read, %v):\n%s", n, err, stdout.String())
 	}
-	want := fmt.Sprintf("%d of 5 remove task(s): candidates exhausted after 2 tried", n)
+	want := fmt.Sprintf("breakpoint: %d of 5 remove task(s): candidates exhausted after 2 tried", n)
 	if !strings.Contains(stderr.String(), want) {
 		t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
 	}
@@ -224,10 +309,12 @@ func TestBadRepositories(t *testing.T) {
 		msg        []string
 	}{
 		{"baseline not green", "package m\n\nimport \"testing\"\n\nfunc TestSum(t *testing.T) {\n\tif Sum([]int{1, 2}) != 3 {\n\t\tt.Fatal(\"sum\")\n\t}\n}\n\nfunc TestBroken(t *testing.T) { t.Fatal(\"already broken\") }\n",
-			nil, []string{"1 test(s) fail on the clean repository", "example.com/m.TestBroken", "baseline not green"}},
-		{"no tests", "", nil, []string{"baseline run did not run", "the repository has no tests to run"}},
+			nil, []string{"is not ready", "1 test(s) fail on the clean tree (e.g. example.com/m.TestBroken)", "fix them first"}},
+		{"no tests", "", nil, []string{"is not ready", "no tests were found"}},
 		{"slower than the limit", "package m\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestSlow(t *testing.T) { time.Sleep(time.Minute) }\n",
-			[]string{"-timeout", "3s"}, []string{"slower than -timeout"}},
+			[]string{"-timeout", "3s"}, []string{"the clean tests could not run", "timeout"}},
+		{"vet finding", "package m\n\nimport (\n\t\"fmt\"\n\t\"testing\"\n)\n\nfunc TestSum(t *testing.T) {\n\tif Sum([]int{1, 2}) != 3 {\n\t\tt.Fatal(fmt.Sprintf(\"%d\", \"sum\"))\n\t}\n}\n",
+			nil, []string{"go vet (the checks `go test` runs by default) fails on the clean tree", "Sprintf format %d has arg", "breakpoint -vet=false"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			args := append([]string{"-repo", goRepo(t, c.test), "-out", filepath.Join(t.TempDir(), "x.jsonl")}, c.args...)
