@@ -5,10 +5,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -362,5 +364,183 @@ func TestSignals(t *testing.T) {
 	clitest.Finish(t, bin, append(args, "-n", "1"), nil, 0)
 	if _, err := os.Stat(out); err != nil {
 		t.Errorf("a finished run wrote no output: %v", err)
+	}
+}
+
+// pyPackage writes a Python package named name (a module of statistics and its tests inside
+// the package) under a fresh directory with no project file, and returns the package's
+// directory.
+func pyPackage(t *testing.T, name string) string {
+	t.Helper()
+	root := t.TempDir()
+	files := map[string]string{
+		name + "/__init__.py": "",
+		name + "/stats.py": "def mean(xs):\n    \"\"\"Arithmetic mean.\"\"\"\n    total = 0.0\n    for x in xs:\n        total += x\n    return total / len(xs)\n\n\n" +
+			"def spread(xs):\n    \"\"\"Largest minus smallest.\"\"\"\n    lo = min(xs)\n    hi = max(xs)\n    if lo == hi:\n        return 0.0\n    return hi - lo\n\n\n" +
+			"def describe(xs):\n    m = mean(xs)\n    s = spread(xs)\n    text = \"mean=%g spread=%g\" % (m, s)\n    return text\n",
+		name + "/tests/__init__.py": "",
+		name + "/tests/test_stats.py": "from " + name + ".stats import mean, spread, describe\n\n\n" +
+			"def test_mean():\n    assert mean([1, 2, 3]) == 2\n\n\ndef test_mean_one():\n    assert mean([5]) == 5\n\n\n" +
+			"def test_spread():\n    assert spread([1, 5, 3]) == 4\n\n\ndef test_spread_flat():\n    assert spread([2, 2]) == 0\n\n\n" +
+			"def test_describe():\n    assert describe([1, 3]) == \"mean=2 spread=2\"\n\n\ndef test_describe_one():\n    assert describe([7]) == \"mean=7 spread=0\"\n",
+	}
+	for p, src := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return filepath.Join(root, name)
+}
+
+// TestPackageDirectory: -repo names a Python package directory with no project file around
+// it. The root chosen (the import root, limited to the package) is printed; the package is
+// staged under its own name, so the tests import the corrupted copy and fail for the
+// corruption; the records' paths keep the package's name; outside git the records carry no
+// commit and a warning says so; the -swe instances' patches apply in the mirror; the
+// directory is only read.
+func TestPackageDirectory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs pytest")
+	}
+	if err := exec.Command("/usr/bin/python3", "-c", "import pytest").Run(); err != nil {
+		t.Skip("needs /usr/bin/python3 with pytest (apt-get install python3-pytest)")
+	}
+	pkg := pyPackage(t, "faultline_statpkg")
+	root := filepath.Dir(pkg)
+	before := digest(t, root)
+	dir := t.TempDir()
+	out, swe := filepath.Join(dir, "tasks.jsonl"), filepath.Join(dir, "swe.jsonl")
+	var stdout, stderr bytes.Buffer
+	args := []string{"-repo", pkg, "-python", "/usr/bin/python3", "-n", "2", "-min-failures", "2", "-top", "0", "-out", out, "-swe", swe}
+	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	for _, want := range []string{
+		"root " + root + " (no project file: the import root of package faultline_statpkg, limited to the package); target faultline_statpkg; python",
+		"staged faultline_statpkg under a private root",
+		"warning: " + root + " is not a git checkout: the records carry no commit",
+	} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	records, _ := os.ReadFile(out)
+	var problems []task.BreakpointProblem
+	if err := task.ReadJSONL(bytes.NewReader(records), func(_ int, p task.BreakpointProblem) error {
+		problems = append(problems, p)
+		return p.Validate()
+	}); err != nil || len(problems) != 2 {
+		t.Fatalf("%d records, %v", len(problems), err)
+	}
+	for _, p := range problems {
+		if p.Commit != "" || p.Repo != "faultline_statpkg" {
+			t.Errorf("%s: commit %q repo %q, want none and the package's name", p.ID, p.Commit, p.Repo)
+		}
+		if !strings.HasPrefix(p.Functions[0].Path, "faultline_statpkg/") {
+			t.Errorf("%s: path %s does not keep the package's name", p.ID, p.Functions[0].Path)
+		}
+		for _, id := range p.FailToPass {
+			if !strings.HasPrefix(id, "faultline_statpkg/tests/test_stats.py::") {
+				t.Errorf("%s: FAIL_TO_PASS %s", p.ID, id)
+			}
+		}
+		var prov struct {
+			Commit, Target, Tool string
+			Seed                 uint64
+		}
+		if err := json.Unmarshal(p.Extra["provenance"], &prov); err != nil || prov.Commit != "" || prov.Target != "faultline_statpkg" || prov.Seed != 1 || prov.Tool == "" {
+			t.Errorf("%s: provenance %s (%v)", p.ID, p.Extra["provenance"], err)
+		}
+	}
+	var insts []task.SWEInstance
+	sweData, _ := os.ReadFile(swe)
+	if err := task.ReadJSONL(bytes.NewReader(sweData), func(_ int, s task.SWEInstance) error { insts = append(insts, s); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	verifyMirror(t, filepath.Join(dir, "swe.mirror.git"), root, insts)
+	if digest(t, root) != before {
+		t.Error("the package directory was written")
+	}
+}
+
+// TestModuleSubdirectory: -repo names a package directory inside a Go module. The module's
+// root is chosen (and printed), the whole module is tested, and only functions of the
+// directory given are corrupted.
+func TestModuleSubdirectory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	root := goRepo(t, "package m\n\nimport (\n\t\"testing\"\n\n\t\"example.com/m/sub\"\n)\n\nfunc TestSum(t *testing.T) {\n\tif Sum([]int{1, 2}) != 3 {\n\t\tt.Fatal(\"sum\")\n\t}\n}\n\nfunc TestTwice(t *testing.T) {\n\tif Twice([]int{1, -2}) != 2 {\n\t\tt.Fatal(\"twice\")\n\t}\n}\n\nfunc TestScale(t *testing.T) {\n\tif sub.Scale(2, 3) != 6 || sub.Scale(0, 3) != 0 {\n\t\tt.Fatal(\"scale\")\n\t}\n}\n")
+	if err := os.MkdirAll(filepath.Join(root, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "sub", "sub.go"), []byte("package sub\n\n// Scale multiplies.\nfunc Scale(a, b int) int {\n\tr := 0\n\tfor i := 0; i < a; i++ {\n\t\tr = add(r, b)\n\t}\n\treturn r\n}\n\nfunc add(x, y int) int { return x + y }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	args := []string{"-repo", filepath.Join(root, "sub"), "-n", "1", "-min-failures", "1", "-top", "0", "-out", "-"}
+	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	if want := "root " + root + " (the nearest go.mod above the directory (module example.com/m)); target sub; go"; !strings.Contains(stderr.String(), want) {
+		t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+	}
+	var problems []task.BreakpointProblem
+	if err := task.ReadJSONL(bytes.NewReader(stdout.Bytes()), func(_ int, p task.BreakpointProblem) error { problems = append(problems, p); return nil }); err != nil || len(problems) != 1 {
+		t.Fatalf("%d records, %v\n%s", len(problems), err, stderr.String())
+	}
+	if f := problems[0].Functions[0]; f.Path != "sub/sub.go" || f.Name != "Scale" {
+		t.Errorf("corrupted %s %s, want sub/sub.go Scale (the directory given)", f.Path, f.Name)
+	}
+	if got := problems[0].FailToPass; len(got) != 1 || got[0] != "example.com/m.TestScale" {
+		t.Errorf("FAIL_TO_PASS %v, want the module root's test of sub", got)
+	}
+}
+
+// TestMissingModulesOffline: a module whose tests need a module that is not in a private,
+// empty module cache, with downloads off, is refused before any test runs, naming the
+// module and the fix.
+func TestMissingModulesOffline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	root := goRepo(t, "package m\n\nimport (\n\t\"testing\"\n\n\t\"github.com/dustin/go-humanize\"\n)\n\nfunc TestSum(t *testing.T) {\n\tif Sum([]int{1, 2}) != 3 {\n\t\tt.Fatal(humanize.Comma(3))\n\t}\n}\n")
+	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/m\n\ngo 1.22\n\nrequire github.com/dustin/go-humanize v1.0.1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cache := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	args := []string{"-repo", root, "-top", "0", "-out", filepath.Join(t.TempDir(), "t.jsonl"),
+		"-env", "GOMODCACHE=" + cache, "-env", "GOPROXY=off", "-env", "GOFLAGS=-mod=mod"}
+	if code := run(context.Background(), args, &stdout, &stderr); code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, stderr.String())
+	}
+	for _, want := range []string{"is not ready", "github.com/dustin/go-humanize@v1.0.1", "GOPROXY=off"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	if strings.Contains(stderr.String(), "baseline") || strings.Contains(stderr.String(), "checking readiness") {
+		t.Errorf("a test run started:\n%s", stderr.String())
+	}
+}
+
+func TestBareGoIDs(t *testing.T) {
+	f2p, p2p, pkgs := bareGoIDs(task.TestList{"example.com/a.TestX", "example.com/b.TestX", "example.com/a.TestY/sub_case"},
+		task.TestList{"example.com/c.TestX", "example.com/a.TestZ", "gopkg.in/check.v1.TestW"})
+	if want := (task.TestList{"TestX", "TestY/sub_case"}); !slices.Equal(f2p, want) {
+		t.Errorf("FAIL_TO_PASS %v, want %v", f2p, want)
+	}
+	if want := (task.TestList{"TestZ", "TestW"}); !slices.Equal(p2p, want) {
+		t.Errorf("PASS_TO_PASS %v, want %v (a name failing elsewhere stays in FAIL_TO_PASS only)", p2p, want)
+	}
+	want := map[string][]string{"TestX": {"example.com/a", "example.com/b"}, "TestY/sub_case": {"example.com/a"},
+		"TestZ": {"example.com/a"}, "TestW": {"gopkg.in/check.v1"}}
+	if fmt.Sprint(pkgs) != fmt.Sprint(want) {
+		t.Errorf("packages %v, want %v", pkgs, want)
 	}
 }
