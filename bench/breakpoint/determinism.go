@@ -1,6 +1,7 @@
 package breakpoint
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,9 +15,11 @@ import (
 )
 
 // Determinism runs the breakpoint program twice per mode (REMOVE and DISCOVERY, two
-// tasks each, one seed) on the repository prepare makes, with twice.Twice — another TMPDIR, another copy at another
-// path, another -jobs — and requires byte-identical task records and SWE instances. It
-// runs when FAULTLINE_ACCEPTANCE is set.
+// tasks each, one seed) on the repository prepare makes (pointed at its Target when set),
+// with twice.Twice — another TMPDIR, another copy at another path, another -jobs — and
+// requires byte-identical task records and SWE instances (their base_commit names the
+// task's commit in each run's own mirror, so the mirrors' commits are compared too). It runs
+// when FAULTLINE_ACCEPTANCE is set.
 func Determinism(t *testing.T, prepare func(*testing.T) Repo, name string) {
 	twice.Skip(t)
 	repo := prepare(t)
@@ -30,8 +33,15 @@ func Determinism(t *testing.T, prepare func(*testing.T) Repo, name string) {
 	}
 	for _, mode := range []string{"remove", "discovery"} {
 		t.Run(mode, func(t *testing.T) {
-			out, stderr := twice.Twice(t, bin, repo.Root, "", nil, func(r twice.Run) []string {
-				return append([]string{"-repo", r.Repo, "-out", filepath.Join(r.Out, "tasks.jsonl"), "-swe", filepath.Join(r.Out, "swe.jsonl"),
+			out, stderr := twice.Twice(t, bin, repo.Root, "", repo.ProcEnv, func(r twice.Run) []string {
+				dir := r.Repo
+				if repo.Target != "" {
+					dir = filepath.Join(r.Repo, filepath.FromSlash(repo.Target))
+				}
+				// The mirror goes beside the compared outputs: its commit ids are compared
+				// through the instances' base_commit.
+				return append([]string{"-repo", dir, "-out", filepath.Join(r.Out, "tasks.jsonl"), "-swe", filepath.Join(r.Out, "swe.jsonl"),
+					"-mirror", filepath.Join(filepath.Dir(r.Out), "mirror.git"),
 					"-mode", mode, "-n", "2", "-seed", "5", "-jobs", r.Jobs, "-name", name, "-top", "0", "-timeout", "2m"}, extra...)
 			})
 			if n := strings.Count(string(out["tasks.jsonl"]), "\n"); n == 0 {
@@ -59,6 +69,45 @@ func moduleRepo(t *testing.T, modVersion string) Repo {
 		t.Fatal(err)
 	}
 	return Repo{Root: root, Lang: golang.New(golang.Options{}), Kind: task.GoTest, Env: []string{"GOFLAGS=-mod=mod", "GOPROXY=off"}}
+}
+
+// Colorama copies Debian's python3-colorama (with its tests) under ROOT/colorama; the
+// program is pointed at the package directory itself.
+func Colorama(t *testing.T) Repo {
+	repo := Simplejson(t) // for its checks of Debian's python3 and pytest
+	src := "/usr/lib/python3/dist-packages/colorama"
+	if _, err := os.Stat(filepath.Join(src, "tests")); err != nil {
+		t.Skipf("python3-colorama with its tests is not installed (%v); apt-get install python3-colorama", err)
+	}
+	root := filepath.Join(t.TempDir(), "root")
+	if err := fstree.CopyTree(src, filepath.Join(root, "colorama")); err != nil {
+		t.Fatal(err)
+	}
+	repo.Root, repo.Target = root, "colorama"
+	return repo
+}
+
+// Cast fetches github.com/spf13/cast v1.7.1 fresh from the module proxy into a private,
+// empty module cache; its test dependency (frankban/quicktest and what it needs) is not
+// downloaded here: the program's preparation downloads it into that cache.
+func Cast(t *testing.T) Repo {
+	cache := filepath.Join(t.TempDir(), "gomodcache")
+	procEnv := []string{"GOMODCACHE=" + cache, "GOFLAGS=-modcacherw"}
+	cmd := exec.Command("go", "mod", "download", "-json", "github.com/spf13/cast@v1.7.1")
+	cmd.Env = append(os.Environ(), procEnv...)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Skipf("the module proxy does not serve github.com/spf13/cast@v1.7.1 here: %v", err)
+	}
+	var m struct{ Dir string }
+	if err := json.Unmarshal(out, &m); err != nil || m.Dir == "" {
+		t.Fatalf("go mod download: %v %s", err, out)
+	}
+	root := filepath.Join(t.TempDir(), "cast")
+	if err := fstree.CopyTree(m.Dir, root); err != nil {
+		t.Fatal(err)
+	}
+	return Repo{Root: root, Lang: golang.New(golang.Options{}), Kind: task.GoTest, ProcEnv: procEnv}
 }
 
 // Pyflakes copies Debian's python3-pyflakes (with its tests) under ROOT/pyflakes.
