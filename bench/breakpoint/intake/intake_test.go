@@ -1,10 +1,11 @@
 // Package intake runs the breakpoint program the way a user points it at what they have,
 // on repositories no test here was tuned on:
 //
-//   - a Debian package directory as -repo (python3-colorama, python3-patsy: installed under
-//     /usr/lib/python3/dist-packages, so an installed copy shadows any copy that does not
-//     keep the package's name): the tasks' FAIL_TO_PASS tests fail on the corrupted state,
-//     checked out of the -swe mirror, and pass with the gold patch;
+//   - a Debian package directory as -repo (python3-colorama; python3-lazr.uri, a package
+//     inside the namespace package lazr: both installed under /usr/lib/python3/dist-packages,
+//     so an installed copy shadows any copy that does not keep the package's name and
+//     namespace): the tasks' FAIL_TO_PASS tests fail on the corrupted state, checked out of
+//     the -swe mirror, and pass with the gold patch;
 //   - fresh Go modules from the module proxy (github.com/spf13/cast v1.7.1, whose tests need
 //     frankban/quicktest; github.com/tidwall/gjson v1.18.0, which needs tidwall/match and
 //     tidwall/pretty) with a private, empty module cache: REMOVE makes tasks (the test
@@ -34,7 +35,7 @@ import (
 // pythonPackages are the held-out Debian packages: package directory → Debian package.
 var pythonPackages = []struct{ dir, deb string }{
 	{"/usr/lib/python3/dist-packages/colorama", "python3-colorama"},
-	{"/usr/lib/python3/dist-packages/patsy", "python3-patsy"},
+	{"/usr/lib/python3/dist-packages/lazr/uri", "python3-lazr.uri"},
 }
 
 // TestPythonPackageDirectory points breakpoint at each package directory itself.
@@ -45,8 +46,8 @@ func TestPythonPackageDirectory(t *testing.T) {
 	}
 	bin := twice.Build(t, "github.com/faultline-dev/faultline/examples/breakpoint")
 	for _, p := range pythonPackages {
-		name := filepath.Base(p.dir)
-		t.Run(name, func(t *testing.T) {
+		name := strings.TrimPrefix(p.dir, "/usr/lib/python3/dist-packages/")
+		t.Run(filepath.Base(name), func(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(p.dir, "__init__.py")); err != nil {
 				t.Skipf("%s is not installed (apt-get install %s)", p.deb, p.deb)
 			}
