@@ -244,7 +244,11 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	if p.Lang == repo.Python {
 		front = python.New(python.Options{})
 	}
-	prog.Phase(fmt.Sprintf("building the %s call graph of %s", p.Lang, root), 0)
+	analysed := p.Root
+	if root != p.Root {
+		analysed = strings.Join(p.Include, ", ") + " (staged from " + p.Root + ")"
+	}
+	prog.Phase(fmt.Sprintf("building the %s call graph of %s", p.Lang, analysed), 0)
 	g, err := callgraph.Build(ctx, root, []callgraph.Language{front}, callgraph.BuildOptions{SkipTests: true})
 	if err != nil {
 		return err
