@@ -633,11 +633,3 @@ func timedOutTests(reports []*task.Report) []string {
 	sort.Strings(out)
 	return out
 }
-
-func tail(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
-}

@@ -20,13 +20,8 @@ import (
 	"github.com/faultline-dev/faultline/task"
 )
 
-// runCLI runs the command in-process and returns the task records' bytes.
-func runCLI(t *testing.T, args ...string) (records, swe []byte) {
-	records, swe, _ = runCLIMirror(t, args...)
-	return records, swe
-}
-
-// runCLIMirror is runCLI that also returns the mirror directory (the default, beside -swe).
+// runCLIMirror runs the command in-process and returns the task records' and the SWE
+// instances' bytes and the mirror directory (the default, beside -swe).
 func runCLIMirror(t *testing.T, args ...string) (records, swe []byte, mirror string) {
 	t.Helper()
 	dir := t.TempDir()

@@ -182,7 +182,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 // solveAll runs every task and returns how many ended with an error.
 func solveAll(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
-	root, problems := c.root, c.problems
+	problems := c.problems
 	var agent corrupt.Agent = corrupt.GoldSolver{}
 	if !c.gold {
 		s := &corrupt.Solver{Endpoint: c.endpoint, MaxTurns: c.maxTurns}
@@ -206,7 +206,7 @@ func solveAll(ctx context.Context, c config, stdout, stderr io.Writer) (int, err
 		return 0, sandbox.ProjectError(p.Root, err)
 	}
 	defer prep.Close()
-	root = prep.Root
+	root := prep.Root
 	runner := sandbox.NewLocal(sandbox.Options{Env: append(append([]string(nil), prep.Env...), c.env...), Python: prep.Python, Limits: task.Limits{Timeout: c.timeout}})
 	defer runner.Close()
 	// The cache serves repeated submissions of the same code (common for the gold solver
