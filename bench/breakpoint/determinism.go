@@ -51,8 +51,8 @@ func Determinism(t *testing.T, prepare func(*testing.T) Repo, name string) {
 	}
 }
 
-// Humanize copies github.com/dustin/go-humanize v1.0.1 from the module cache (no
-// dependencies; `go mod download github.com/dustin/go-humanize@v1.0.1`).
+// Humanize copies github.com/dustin/go-humanize v1.0.1 from the module cache, or fetches it
+// from the module proxy when it is not there (no dependencies).
 func Humanize(t *testing.T) Repo { return moduleRepo(t, "github.com/dustin/go-humanize@v1.0.1") }
 
 func moduleRepo(t *testing.T, modVersion string) Repo {
@@ -62,7 +62,8 @@ func moduleRepo(t *testing.T, modVersion string) Repo {
 	}
 	src := filepath.Join(strings.TrimSpace(string(out)), modVersion)
 	if _, err := os.Stat(src); err != nil {
-		t.Skipf("%s is not in the module cache: go mod download %s", modVersion, modVersion)
+		path, version, _ := strings.Cut(modVersion, "@")
+		return ProxyModule(t, path, version) // not in the module cache: fresh from the proxy
 	}
 	root := filepath.Join(t.TempDir(), "m")
 	if err := fstree.CopyTree(src, root); err != nil {
@@ -87,23 +88,27 @@ func Colorama(t *testing.T) Repo {
 	return repo
 }
 
-// Cast fetches github.com/spf13/cast v1.7.1 fresh from the module proxy into a private,
-// empty module cache; its test dependency (frankban/quicktest and what it needs) is not
-// downloaded here: the program's preparation downloads it into that cache.
-func Cast(t *testing.T) Repo {
+// Cast fetches github.com/spf13/cast v1.7.1 fresh from the module proxy (see ProxyModule):
+// its test dependency (frankban/quicktest and what it needs) is downloaded by the program.
+func Cast(t *testing.T) Repo { return ProxyModule(t, "github.com/spf13/cast", "v1.7.1") }
+
+// ProxyModule fetches path@version fresh from the module proxy into a private, empty module
+// cache and copies it to a writable directory; the program runs with that cache (ProcEnv),
+// so every dependency its tests need is downloaded by the program's own preparation.
+func ProxyModule(t *testing.T, path, version string) Repo {
 	cache := filepath.Join(t.TempDir(), "gomodcache")
 	procEnv := []string{"GOMODCACHE=" + cache, "GOFLAGS=-modcacherw"}
-	cmd := exec.Command("go", "mod", "download", "-json", "github.com/spf13/cast@v1.7.1")
+	cmd := exec.Command("go", "mod", "download", "-json", path+"@"+version)
 	cmd.Env = append(os.Environ(), procEnv...)
 	out, err := cmd.Output()
 	if err != nil {
-		t.Skipf("the module proxy does not serve github.com/spf13/cast@v1.7.1 here: %v", err)
+		t.Skipf("the module proxy does not serve %s@%s here: %v", path, version, err)
 	}
 	var m struct{ Dir string }
 	if err := json.Unmarshal(out, &m); err != nil || m.Dir == "" {
 		t.Fatalf("go mod download: %v %s", err, out)
 	}
-	root := filepath.Join(t.TempDir(), "cast")
+	root := filepath.Join(t.TempDir(), filepath.Base(path))
 	if err := fstree.CopyTree(m.Dir, root); err != nil {
 		t.Fatal(err)
 	}
