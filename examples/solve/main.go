@@ -19,10 +19,12 @@
 // "diagnosis_rate", "hacked", "errors"}}. A task whose run failed (an endpoint error, say)
 // keeps its line, with "error" set, and counts as unsolved; the exit status is then 1.
 //
-// -repo is read as breakpoint reads it (task/repo.Discover, then sandbox.Prepare): the
-// project root chosen is printed on stderr, Go dependencies are made available before any
-// run (offline, a missing module is named), and a package directory is staged under its own
-// name, so the task's paths and the tests' imports are those the tasks were made with.
+// -repo is read as breakpoint reads it (task/repo.Discover, sandbox.Prepare, then
+// sandbox.Check without the baseline runs): the project root chosen is printed on stderr, Go
+// dependencies are made available before any run (offline, a missing module is named), a
+// package directory is staged under its own name, so the task's paths and the tests' imports
+// are those the tasks were made with, and a project whose tests do not collect or would
+// import an installed copy is refused with examples/doctor's words.
 // Tests run with the local sandbox runner on private copies (no Docker); the repository is
 // only read. It follows the convention of internal/cli: every flag and every task record
 // is checked before any work (a bad flag, or a record that does not parse or validate,
@@ -209,6 +211,15 @@ func solveAll(ctx context.Context, c config, stdout, stderr io.Writer) (int, err
 	root := prep.Root
 	runner := sandbox.NewLocal(sandbox.Options{Env: append(append([]string(nil), prep.Env...), c.env...), Python: prep.Python, Limits: task.Limits{Timeout: c.timeout}})
 	defer runner.Close()
+	// The readiness check without the baseline runs (the tasks were validated when they were
+	// made): the tests collect, and a package's tests import the copy, not an installed one.
+	rd, err := sandbox.Check(ctx, runner, prep, sandbox.CheckOptions{NoBaseline: true, Limits: task.Limits{Timeout: c.timeout}})
+	if err != nil {
+		return 0, err
+	}
+	if !rd.Ready {
+		return 0, rd.Err()
+	}
 	// The cache serves repeated submissions of the same code (common for the gold solver
 	// and for models that resubmit) without running the tests again.
 	cached := sandbox.NewCache(runner, sandbox.CacheOptions{})

@@ -561,3 +561,48 @@ func TestSolvePackageDirectory(t *testing.T) {
 		t.Error("the repository was written")
 	}
 }
+
+// TestSolveRefusesUnreadyRepository: a repository whose tests do not collect is refused
+// before any task runs, with examples/doctor's words.
+func TestSolveRefusesUnreadyRepository(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs pytest")
+	}
+	if err := exec.Command("/usr/bin/python3", "-c", "import pytest").Run(); err != nil {
+		t.Skip("needs /usr/bin/python3 with pytest (apt-get install python3-pytest)")
+	}
+	root := t.TempDir()
+	for name, src := range map[string]string{"m.py": "def f():\n    x = 1\n    return x\n", "test_m.py": "import m\n\ndef test_f(:\n    assert m.f() == 1\n"} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	patch, err := task.DiffOverlay(root, task.Overlay{"m.py": {Data: []byte("def f():\n    x = 2\n    return x\n")}}, task.DiffOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := task.BreakpointProblem{ID: "m.remove.1.0.x", Repo: "m", Mode: "remove", Seed: 1,
+		Functions:       []task.CorruptedFunction{{Path: "m.py", Name: "f", Span: task.Span{Start: 0, End: 30}, Line: 1, EndLine: 3}},
+		CorruptionPatch: string(patch.Format()), GoldPatch: string(patch.Reverse().Format()), FailToPass: task.TestList{"test_m.py::test_f"}}
+	var buf bytes.Buffer
+	if err := task.WriteJSONL(&buf, []task.BreakpointProblem{p}); err != nil {
+		t.Fatal(err)
+	}
+	tasks := filepath.Join(t.TempDir(), "tasks.jsonl")
+	if err := os.WriteFile(tasks, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "results.jsonl")
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"-repo", root, "-tasks", tasks, "-gold", "-out", out, "-python", "/usr/bin/python3"}, &stdout, &stderr); code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, stderr.String())
+	}
+	for _, want := range []string{"is not ready", "the tests cannot be collected on the clean tree", "python3 -m pytest --collect-only"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a refused run wrote its output")
+	}
+}
