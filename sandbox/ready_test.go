@@ -149,3 +149,40 @@ func TestCheckVet(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, rd.Ready, "%+v", rd.Findings)
 }
+
+// TestPrepareUnneededModule: the build list names a module nobody's tests build (a
+// dependency's own requirement) that cannot be downloaded; Prepare accepts the project,
+// since every package the tests build resolves offline, and says so.
+func TestPrepareUnneededModule(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go command is not on PATH")
+	}
+	root := t.TempDir()
+	write := func(name, text string) {
+		full := filepath.Join(root, filepath.FromSlash(name))
+		require.NoError(t, os.MkdirAll(filepath.Dir(full), 0o755))
+		require.NoError(t, os.WriteFile(full, []byte(text), 0o644))
+	}
+	write("go.mod", "module example.com/main\n\ngo 1.22\n\nrequire example.com/dep v0.0.0\n\nreplace example.com/dep => ./dep\n")
+	write("m.go", "package main\n\nimport \"example.com/dep\"\n\nfunc main() { dep.F() }\n")
+	write("m_test.go", "package main\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) { main() }\n")
+	write("dep/go.mod", "module example.com/dep\n\ngo 1.22\n\nrequire example.com/absent v1.0.0\n")
+	write("dep/dep.go", "package dep\n\nfunc F() {}\n")
+	p, err := repo.Discover(root, repo.Go)
+	require.NoError(t, err)
+	env := []string{"GOPROXY=off", "GOFLAGS=-mod=mod", "GOMODCACHE=" + filepath.Join(t.TempDir(), "modcache")}
+	prep, err := Prepare(context.Background(), p, PrepareOptions{Env: env, CacheDir: "-"})
+	require.NoError(t, err)
+	defer prep.Close()
+	joined := strings.Join(prep.Steps, "\n")
+	assert.Contains(t, joined, "none that the tests build")
+	assert.Contains(t, joined, "example.com/absent@v1.0.0")
+	assert.Contains(t, prep.Env, "GOPROXY=off")
+
+	// A module the tests do build is still refused by name.
+	write("m.go", "package main\n\nimport (\n\t\"example.com/dep\"\n\t\"example.com/absent\"\n)\n\nfunc main() { dep.F(); absent.G() }\n")
+	write("go.mod", "module example.com/main\n\ngo 1.22\n\nrequire (\n\texample.com/dep v0.0.0\n\texample.com/absent v1.0.0\n)\n\nreplace example.com/dep => ./dep\n")
+	_, err = Prepare(context.Background(), p, PrepareOptions{Env: env, CacheDir: "-"})
+	require.ErrorIs(t, err, ErrNotReady)
+	assert.Contains(t, err.Error(), "example.com/absent@v1.0.0")
+}
