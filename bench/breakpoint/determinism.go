@@ -115,7 +115,8 @@ func ProxyModule(t *testing.T, path, version string) Repo {
 	return Repo{Root: root, Lang: golang.New(golang.Options{}), Kind: task.GoTest, ProcEnv: procEnv}
 }
 
-// Pyflakes copies Debian's python3-pyflakes (with its tests) under ROOT/pyflakes.
+// Pyflakes copies Debian's python3-pyflakes (with its tests) under ROOT/pyflakes, with the
+// launcher its integration tests run at ROOT/bin/pyflakes.
 func Pyflakes(t *testing.T) Repo {
 	repo := Simplejson(t) // for its checks of Debian's python3 and pytest
 	src := "/usr/lib/python3/dist-packages/pyflakes"
@@ -124,6 +125,15 @@ func Pyflakes(t *testing.T) Repo {
 	}
 	root := filepath.Join(t.TempDir(), "root")
 	if err := fstree.CopyTree(src, filepath.Join(root, "pyflakes")); err != nil {
+		t.Fatal(err)
+	}
+	// pyflakes' integration tests run the launcher a source checkout has beside the package
+	// (bin/pyflakes); Debian installs none, so without one they fail on the clean tree.
+	if err := os.MkdirAll(filepath.Join(root, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	launcher := "import sys\nfrom pyflakes.api import main\nsys.exit(main())\n"
+	if err := os.WriteFile(filepath.Join(root, "bin", "pyflakes"), []byte(launcher), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	repo.Root = root
