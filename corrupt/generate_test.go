@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
@@ -257,5 +258,33 @@ func TestGenerateBadInputs(t *testing.T) {
 	_, err = Generate(ctx, "../examples/sample", g, c, hung, Baseline{Passing: []string{"a", "b", "c"}}, Options{Mode: Discovery, Run: req, N: 2})
 	if !errors.Is(err, ErrNoCandidates) || !strings.Contains(err.Error(), "the tests time out") {
 		t.Errorf("a hanging test: err = %v", err)
+	}
+}
+
+// TestGenerateRetryTimeout: a corruption whose run hits the short limit is validated once
+// more with RetryTimeout, so a run slowed by the machine's load is kept while one that hangs
+// at both limits is rejected as before.
+func TestGenerateRetryTimeout(t *testing.T) {
+	ctx := context.Background()
+	g, c := sampleGraph(t)
+	req := task.RunRequest{Root: "../examples/sample", Kind: task.GoTest, Limits: task.Limits{Timeout: 10 * time.Second}}
+	var limits []time.Duration
+	slow := task.RunnerFunc(func(_ context.Context, r task.RunRequest) (*task.Report, error) {
+		limits = append(limits, r.Limits.Timeout)
+		if r.Limits.Timeout < time.Minute {
+			return &task.Report{State: task.RunTimeout, Detail: "run exceeded its time limit"}, nil
+		}
+		return &task.Report{State: task.RunOK, Tests: []task.TestResult{{ID: "a", Outcome: task.Fail}, {ID: "b", Outcome: task.Pass}}}, nil
+	})
+	res, err := Generate(ctx, "../examples/sample", g, c, slow, Baseline{Passing: []string{"a", "b"}}, Options{Run: req, N: 1, MinFailures: 1, RetryTimeout: time.Minute, Jobs: 1})
+	if err != nil || len(res) != 1 {
+		t.Fatalf("slow under load: %d results, err %v", len(res), err)
+	}
+	if len(limits) != 2 || limits[0] != 10*time.Second || limits[1] != time.Minute {
+		t.Errorf("run limits %v, want the short one then RetryTimeout", limits)
+	}
+	_, err = Generate(ctx, "../examples/sample", g, c, slow, Baseline{Passing: []string{"a", "b"}}, Options{Run: req, N: 1, MinFailures: 1, Jobs: 1})
+	if !errors.Is(err, ErrNoCandidates) || !strings.Contains(err.Error(), "the tests time out") {
+		t.Errorf("without RetryTimeout: err = %v", err)
 	}
 }

@@ -106,7 +106,7 @@ func parse(args []string, stderr io.Writer) (config, int) {
 	fs.Var(&c.env, "env", "extra `KEY=VALUE` for preparing and running the tests (repeatable; e.g. GOPROXY=off)")
 	fs.StringVar(&c.python, "python", "", "Python interpreter with pytest (default: detected)")
 	fs.IntVar(&c.jobs, "jobs", 0, "candidates validated concurrently (0: the number of CPUs; the output does not depend on it)")
-	fs.DurationVar(&c.timeout, "timeout", time.Minute, "time limit (> 0) of one test run (corrupted runs: 2× the clean run + 10 s, at most this)")
+	fs.DurationVar(&c.timeout, "timeout", time.Minute, "time limit (> 0) of one test run (corrupted runs: 2× the clean run + 10 s, at most this; one that hits that limit runs again with this)")
 	fs.BoolVar(&c.vet, "vet", true, "run the clean baseline with go test's default vet checks (a vet finding makes the repository not ready); corrupted runs never vet")
 	fs.StringVar(&c.name, "name", "", "repository name for the records, owner/name (default: the git remote origin's, else the directory's name)")
 	fs.StringVar(&c.commit, "commit", "", "commit for the records (default: HEAD of the git work tree holding the project root; none outside git)")
@@ -279,6 +279,9 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	}
 	opts := corrupt.Options{
 		Mode: mode, N: c.n, Seed: c.seed, Run: req, MinFailures: c.minFailures, Jobs: c.jobs, Select: sel,
+		// A corrupted run that hits the short limit runs once more with -timeout: under load a
+		// slow run is not a hang, and the tasks kept must not depend on the load.
+		RetryTimeout: c.timeout,
 		Progress: func(pr corrupt.Progress) {
 			tried = pr.Tried
 			verdict := "kept"
