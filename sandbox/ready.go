@@ -157,8 +157,13 @@ func Check(ctx context.Context, r task.Runner, prep *Prepared, opts CheckOptions
 				bs.Walls = append(bs.Walls, rep.Wall)
 			}
 			rd.Baseline, rd.Result = bs, base
-			if len(base.Failing) > 0 {
-				add(Blocking, fmt.Sprintf("%d test(s) fail on the clean tree (e.g. %s)", len(base.Failing), strings.Join(head(base.Failing, 3), ", ")),
+			slow, failing := splitTimedOut(base)
+			if len(slow) > 0 {
+				add(Blocking, fmt.Sprintf("%d test(s) did not finish within the time limit of a run (e.g. %s)", len(slow), strings.Join(head(slow, 3), ", ")),
+					"the clean tests take longer than the limit: raise -timeout, or pick a faster repository")
+			}
+			if len(failing) > 0 {
+				add(Blocking, fmt.Sprintf("%d test(s) fail on the clean tree (e.g. %s)", len(failing), strings.Join(head(failing, 3), ", ")),
 					"fix them first: a task's failing tests must fail because of the corruption")
 			}
 			if len(base.Flaky) > 0 {
@@ -197,6 +202,27 @@ func (rd *Readiness) Err() error {
 		}
 	}
 	return e
+}
+
+// splitTimedOut splits the baseline's failing tests into those that timed out in some run
+// (the suite is slower than the limit: not a failure to fix) and the others.
+func splitTimedOut(base *BaselineResult) (slow, failing []string) {
+	timedOut := map[string]bool{}
+	for _, rep := range base.Reports {
+		for _, t := range rep.Tests {
+			if t.Outcome == task.Timeout {
+				timedOut[t.ID] = true
+			}
+		}
+	}
+	for _, id := range base.Failing {
+		if timedOut[id] {
+			slow = append(slow, id)
+		} else {
+			failing = append(failing, id)
+		}
+	}
+	return slow, failing
 }
 
 // vetOnly reports whether a Go baseline with vet (breq) broke because of vet alone: it did

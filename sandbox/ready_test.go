@@ -186,3 +186,13 @@ func TestPrepareUnneededModule(t *testing.T) {
 	require.ErrorIs(t, err, ErrNotReady)
 	assert.Contains(t, err.Error(), "example.com/absent@v1.0.0")
 }
+
+func TestSplitTimedOut(t *testing.T) {
+	base := &BaselineResult{Failing: []string{"a", "b", "c"}, Reports: []*task.Report{
+		{Tests: []task.TestResult{{ID: "a", Outcome: task.Fail}, {ID: "b", Outcome: task.Timeout}}},
+		{Tests: []task.TestResult{{ID: "c", Outcome: task.Timeout}}},
+	}}
+	slow, failing := splitTimedOut(base)
+	assert.Equal(t, []string{"b", "c"}, slow)
+	assert.Equal(t, []string{"a"}, failing)
+}
