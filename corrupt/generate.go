@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/callgraph/python"
@@ -86,6 +87,11 @@ type Options struct {
 	// GOMAXPROCS. The output does not depend on it: every unit draws its mutants from its
 	// own seeded source and results are accepted in unit order (see Generate).
 	Jobs int
+	// RetryTimeout, when longer than Run.Limits.Timeout, is the limit of a second
+	// validation of a corruption whose run hit Run.Limits.Timeout: a run slowed down by the
+	// machine's load is then told apart from a corruption that hangs, so which candidates
+	// are kept does not depend on the load (a real hang costs this limit once).
+	RetryTimeout time.Duration
 	// Progress, if set, is called after every validation, in unit order, from the
 	// goroutine that called Generate.
 	Progress func(Progress)
@@ -585,13 +591,20 @@ func (g *generator) try(ctx context.Context, unit []Candidate, rng *rand.Rand) (
 		if err != nil {
 			return nil, "", err
 		}
+		if !v.Accepted && v.State == task.RunTimeout && g.o.RetryTimeout > req.Limits.Timeout {
+			req.Limits.Timeout = g.o.RetryTimeout
+			if v, err = Validate(ctx, g.r, req, g.base, g.o.MinFailures, g.o.MessageLen); err != nil {
+				return nil, "", err
+			}
+		}
 		if !v.Accepted {
+			// The reason names the cause: a run that could not run keeps Validate's words
+			// (its state and detail: the collection or build error), which the progress
+			// lines, the summary and the final error show.
 			reason = v.Reason
 			if v.State == task.RunTimeout {
 				reason = "the tests time out or run out of memory"
-			} else if v.State != task.RunOK {
-				reason = "the tests could not run"
-			} else if len(v.FailToPass) < g.o.MinFailures {
+			} else if v.State == task.RunOK && len(v.FailToPass) < g.o.MinFailures {
 				reason = fmt.Sprintf("fewer than %d tests fail", g.o.MinFailures)
 			}
 			continue

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
@@ -219,8 +220,30 @@ func TestGenerateBadInputs(t *testing.T) {
 		return &task.Report{State: task.RunBuildFailed, Detail: "undefined: x"}, nil
 	})
 	_, err = Generate(ctx, "../examples/sample", g, c, noBuild, Baseline{Passing: []string{"a"}}, Options{Run: req, N: 2})
-	if !errors.Is(err, ErrNoCandidates) || !strings.Contains(err.Error(), "could not run") {
-		t.Errorf("tests that cannot run: err = %v", err)
+	if !errors.Is(err, ErrNoCandidates) || !strings.Contains(err.Error(), "the tests could not run (build_failed: undefined: x)") {
+		t.Errorf("tests that cannot run: the cause is lost: err = %v", err)
+	}
+	// A collection error keeps its text, with the private copy's path made relative, in the
+	// progress lines and in the error; a state without detail says what it means.
+	for _, tc := range []struct {
+		rep  task.Report
+		want string
+	}{
+		{task.Report{State: task.RunCollectionError, Detail: "ERROR collecting /tmp/faultline-run-123/tree/ledger/money.go: ValueError: boom"},
+			"the tests could not run (collection_error: ERROR collecting ledger/money.go: ValueError: boom)"},
+		{task.Report{State: task.RunNoTests}, "the tests could not run (no_tests: no test was collected or selected)"},
+	} {
+		rep := tc.rep
+		run := task.RunnerFunc(func(context.Context, task.RunRequest) (*task.Report, error) { r := rep; return &r, nil })
+		var progress []string
+		_, err = Generate(ctx, "../examples/sample", g, c, run, Baseline{Passing: []string{"a"}}, Options{Run: req, N: 2,
+			Progress: func(p Progress) { progress = append(progress, p.Reason) }})
+		if !errors.Is(err, ErrNoCandidates) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want it to contain %q", rep.State, err, tc.want)
+		}
+		if len(progress) == 0 || progress[0] != tc.want {
+			t.Errorf("%s: progress reasons %q, want %q", rep.State, progress, tc.want)
+		}
 	}
 	// A run that reports, but one of the broken tests ran out of memory.
 	oom := task.RunnerFunc(func(context.Context, task.RunRequest) (*task.Report, error) {
@@ -241,5 +264,33 @@ func TestGenerateBadInputs(t *testing.T) {
 	_, err = Generate(ctx, "../examples/sample", g, c, hung, Baseline{Passing: []string{"a", "b", "c"}}, Options{Mode: Discovery, Run: req, N: 2})
 	if !errors.Is(err, ErrNoCandidates) || !strings.Contains(err.Error(), "the tests time out") {
 		t.Errorf("a hanging test: err = %v", err)
+	}
+}
+
+// TestGenerateRetryTimeout: a corruption whose run hits the short limit is validated once
+// more with RetryTimeout, so a run slowed by the machine's load is kept while one that hangs
+// at both limits is rejected as before.
+func TestGenerateRetryTimeout(t *testing.T) {
+	ctx := context.Background()
+	g, c := sampleGraph(t)
+	req := task.RunRequest{Root: "../examples/sample", Kind: task.GoTest, Limits: task.Limits{Timeout: 10 * time.Second}}
+	var limits []time.Duration
+	slow := task.RunnerFunc(func(_ context.Context, r task.RunRequest) (*task.Report, error) {
+		limits = append(limits, r.Limits.Timeout)
+		if r.Limits.Timeout < time.Minute {
+			return &task.Report{State: task.RunTimeout, Detail: "run exceeded its time limit"}, nil
+		}
+		return &task.Report{State: task.RunOK, Tests: []task.TestResult{{ID: "a", Outcome: task.Fail}, {ID: "b", Outcome: task.Pass}}}, nil
+	})
+	res, err := Generate(ctx, "../examples/sample", g, c, slow, Baseline{Passing: []string{"a", "b"}}, Options{Run: req, N: 1, MinFailures: 1, RetryTimeout: time.Minute, Jobs: 1})
+	if err != nil || len(res) != 1 {
+		t.Fatalf("slow under load: %d results, err %v", len(res), err)
+	}
+	if len(limits) != 2 || limits[0] != 10*time.Second || limits[1] != time.Minute {
+		t.Errorf("run limits %v, want the short one then RetryTimeout", limits)
+	}
+	_, err = Generate(ctx, "../examples/sample", g, c, slow, Baseline{Passing: []string{"a", "b"}}, Options{Run: req, N: 1, MinFailures: 1, Jobs: 1})
+	if !errors.Is(err, ErrNoCandidates) || !strings.Contains(err.Error(), "the tests time out") {
+		t.Errorf("without RetryTimeout: err = %v", err)
 	}
 }

@@ -91,15 +91,18 @@ func Validate(ctx context.Context, r task.Runner, req task.RunRequest, base Base
 		return nil, fmt.Errorf("corrupt: running the tests: %w", err)
 	}
 	v := &Validation{State: rep.State}
+	rel := relativizer{root: req.Root, overlay: req.Overlay, known: map[string]string{}}
 	if !rep.Ran() {
-		v.Reason = fmt.Sprintf("the tests could not run (%s): %s", rep.State, truncate(llm.EnvRedactor().Redact(rep.Detail), 300))
+		// The cause (the build error, the collection error, the missing module) is the
+		// reason: with the private copy's paths made relative, so the same failure gives
+		// the same words in every run.
+		v.Reason = "the tests could not run (" + truncate(llm.EnvRedactor().Redact(rel.relativize(rep.Cause())), 300) + ")"
 		return v, nil
 	}
 	flaky := map[string]bool{}
 	for _, id := range base.Flaky {
 		flaky[id] = true
 	}
-	rel := relativizer{root: req.Root, overlay: req.Overlay, known: map[string]string{}}
 	fp := newFailureParser(req)
 	redact := llm.EnvRedactor()
 	passing := append([]string(nil), base.Passing...)

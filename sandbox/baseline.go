@@ -41,7 +41,7 @@ func Baseline(ctx context.Context, r task.Runner, req task.RunRequest, n int) (*
 		res.Reports = append(res.Reports, rep)
 		res.Wall = max(res.Wall, rep.Wall)
 		if !rep.Ran() {
-			return res, fmt.Errorf("sandbox: baseline run %d: %s: %s: %w", i+1, rep.State, rep.Detail, ErrBaselineBroken)
+			return res, fmt.Errorf("sandbox: baseline run %d: %s: %w", i+1, rep.Cause(), ErrBaselineBroken)
 		}
 	}
 	class := func(o task.Outcome) byte {
@@ -77,6 +77,19 @@ func Baseline(ctx context.Context, r task.Runner, req task.RunRequest, n int) (*
 	sort.Strings(res.Failing)
 	sort.Strings(res.Flaky)
 	return res, nil
+}
+
+// WithGoVet returns req with go test's default vet checks turned on (Go runs only; other
+// kinds are returned unchanged). Runs use -vet=off by default — a vet finding a corruption
+// introduces must not hide the test verdicts — but a clean module whose own `go test`
+// fails on vet is not green, so baselines run with the checks on: the "-vet=" argument
+// (go test's curated default list) comes after the runner's -vet=off and wins.
+func WithGoVet(req task.RunRequest) task.RunRequest {
+	if req.Kind != task.GoTest {
+		return req
+	}
+	req.Args = append(append([]string(nil), req.Args...), "-vet=")
+	return req
 }
 
 // TimeoutRule computes a run's time limit from a baseline run, as mutation-testing tools

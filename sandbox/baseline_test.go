@@ -108,3 +108,21 @@ func TestFileOracle(t *testing.T) {
 	ok, _ = o.Passes(ctx, "good")
 	assert.False(t, ok, "a selected test missing from the report did not pass")
 }
+
+// TestBaselineCause: a baseline that cannot run says why, even when the runner recorded no
+// detail (it used to print "no_tests: :").
+func TestBaselineCause(t *testing.T) {
+	for _, c := range []struct {
+		rep  task.Report
+		want string
+	}{
+		{task.Report{State: task.RunNoTests}, "baseline run 1: no_tests: no test was collected or selected"},
+		{task.Report{State: task.RunCollectionError, Detail: "ERROR collecting test_x.py\nImportError: boom\n"}, "baseline run 1: collection_error: ERROR collecting test_x.py\nImportError: boom: "},
+	} {
+		r := task.RunnerFunc(func(context.Context, task.RunRequest) (*task.Report, error) { rep := c.rep; return &rep, nil })
+		_, err := Baseline(context.Background(), r, task.RunRequest{Root: t.TempDir(), Kind: task.Pytest}, 2)
+		require.ErrorIs(t, err, ErrBaselineBroken)
+		assert.Contains(t, err.Error(), c.want)
+		assert.NotContains(t, err.Error(), ": :")
+	}
+}

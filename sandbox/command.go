@@ -46,7 +46,7 @@ func GoTestArgs(sel task.Selection, lim task.Limits, args []string, list bool) (
 	}
 	argv := []string{"test", "-json"}
 	if list {
-		argv = append(argv, "-list", ".")
+		argv = append(argv, "-list", ".", "-vet=off") // listing is not the place for vet (see WithGoVet)
 		return append(argv, pkgs...), nil
 	}
 	goTimeout := lim.Timeout * 9 / 10
@@ -91,7 +91,7 @@ func GoAttemptArgs(a Attempt, args []string) ([]string, error) {
 	}
 	argv := []string{"test", "-json"}
 	if a.List {
-		argv = append(argv, "-list", ".")
+		argv = append(argv, "-list", ".", "-vet=off")
 		return append(argv, pkgs...), nil
 	}
 	goTimeout := a.Limits.Timeout * 9 / 10

@@ -80,8 +80,10 @@
 // prlimit(1) — Go's SysProcAttr has no rlimit field. The Docker runner (sandbox/container)
 // is the stronger boundary: its test containers see no file of the host at all.
 //
-// Go runs use `-count=1` (never go's own test cache) and `-vet=off` (a vet finding is not a
-// test outcome; pass -vet in RunRequest.Args to restore it). Selecting ids builds a `-run`
+// Go runs and listings use `-count=1` (never go's own test cache) and `-vet=off`: a vet
+// finding a corruption introduces is not a test outcome and must not hide the verdicts.
+// Baselines restore go test's default vet checks (WithGoVet, Check's default), so a module
+// whose own `go test` fails on vet is not green. Selecting ids builds a `-run`
 // pattern that may select more subtests than asked; the report keeps the selected ids with
 // their ancestors and descendants.
 //

@@ -55,6 +55,9 @@ type Readiness struct {
 	Findings []Finding `json:"findings"`
 	// Ready reports no blocking finding.
 	Ready bool `json:"ready"`
+	// Result is the baseline itself (the test ids by class, the reports), nil when it did
+	// not run: what a program that goes on to use the project needs.
+	Result *BaselineResult `json:"-"`
 }
 
 // BaselineSummary condenses a BaselineResult.
@@ -78,6 +81,9 @@ type CheckOptions struct {
 	Rule TimeoutRule
 	// NoBaseline skips the baseline runs (collection and the other checks still run).
 	NoBaseline bool
+	// NoVet runs a Go baseline with -vet=off. By default it runs with go test's default vet
+	// checks (WithGoVet): a module whose own `go test` fails on vet is not ready.
+	NoVet bool
 }
 
 // Check finds out whether a prepared project can be used: it collects the tests, checks that
@@ -124,11 +130,19 @@ func Check(ctx context.Context, r task.Runner, prep *Prepared, opts CheckOptions
 		}
 	}
 	if !opts.NoBaseline && rd.Tests > 0 {
-		base, err := Baseline(ctx, r, req, opts.Runs)
+		breq := req
+		if !opts.NoVet {
+			breq = WithGoVet(req)
+		}
+		base, err := Baseline(ctx, r, breq, opts.Runs)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		switch {
+		case errors.Is(err, ErrBaselineBroken) && vetOnly(ctx, r, req, breq, base):
+			last := base.Reports[len(base.Reports)-1]
+			add(Blocking, "go vet (the checks `go test` runs by default) fails on the clean tree: "+truncate(strings.TrimSpace(last.Detail), 2000),
+				"fix the vet finding in the checkout; to accept it, run the baseline without vet (breakpoint -vet=false)")
 		case errors.Is(err, ErrBaselineBroken):
 			detail := ""
 			if n := len(base.Reports); n > 0 {
@@ -142,9 +156,14 @@ func Check(ctx context.Context, r task.Runner, prep *Prepared, opts CheckOptions
 			for _, rep := range base.Reports {
 				bs.Walls = append(bs.Walls, rep.Wall)
 			}
-			rd.Baseline = bs
-			if len(base.Failing) > 0 {
-				add(Blocking, fmt.Sprintf("%d test(s) fail on the clean tree (e.g. %s)", len(base.Failing), strings.Join(head(base.Failing, 3), ", ")),
+			rd.Baseline, rd.Result = bs, base
+			slow, failing := splitTimedOut(base)
+			if len(slow) > 0 {
+				add(Blocking, fmt.Sprintf("%d test(s) did not finish within the time limit of a run (e.g. %s)", len(slow), strings.Join(head(slow, 3), ", ")),
+					"the clean tests take longer than the limit: raise -timeout, or pick a faster repository")
+			}
+			if len(failing) > 0 {
+				add(Blocking, fmt.Sprintf("%d test(s) fail on the clean tree (e.g. %s)", len(failing), strings.Join(head(failing, 3), ", ")),
 					"fix them first: a task's failing tests must fail because of the corruption")
 			}
 			if len(base.Flaky) > 0 {
@@ -185,6 +204,60 @@ func (rd *Readiness) Err() error {
 	return e
 }
 
+// splitTimedOut splits the baseline's failing tests into those that timed out in some run
+// (the suite is slower than the limit: not a failure to fix) and the others.
+func splitTimedOut(base *BaselineResult) (slow, failing []string) {
+	timedOut := map[string]bool{}
+	for _, rep := range base.Reports {
+		for _, t := range rep.Tests {
+			if t.Outcome == task.Timeout {
+				timedOut[t.ID] = true
+			}
+		}
+	}
+	for _, id := range base.Failing {
+		if timedOut[id] {
+			slow = append(slow, id)
+		} else {
+			failing = append(failing, id)
+		}
+	}
+	return slow, failing
+}
+
+// vetOnly reports whether a Go baseline with vet (breq) broke because of vet alone: it did
+// not build, and the same tests without vet (req) run.
+func vetOnly(ctx context.Context, r task.Runner, req, breq task.RunRequest, base *BaselineResult) bool {
+	if req.Kind != task.GoTest || len(breq.Args) == len(req.Args) || base == nil || len(base.Reports) == 0 {
+		return false
+	}
+	if base.Reports[len(base.Reports)-1].State != task.RunBuildFailed {
+		return false
+	}
+	rep, err := r.Run(WithoutCache(ctx), req)
+	return err == nil && rep.Ran()
+}
+
+// ProjectError turns an error of repo.Discover or Prepare into the words a program refuses
+// the project with: a *NotReadyError naming the problem and its fix when the project is
+// unusable (no go.mod, no source, a missing module, no interpreter), err itself otherwise.
+func ProjectError(dir string, err error) error {
+	var nr *NotReadyError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &nr):
+		return nr
+	case errors.Is(err, repo.ErrNoGoMod):
+		return &NotReadyError{Root: dir, Problems: []Problem{{What: "no go.mod in the directory or any parent",
+			Fix: "run `go mod init MODULE-PATH` at the project's root (or point -repo inside a module); for a Python project pass -lang python"}}}
+	case errors.Is(err, repo.ErrNoSource):
+		return &NotReadyError{Root: dir, Problems: []Problem{{What: "no Go, Python or JavaScript source files",
+			Fix: "point -repo at the repository's source"}}}
+	}
+	return err
+}
+
 func head(ids []string, n int) []string {
 	if len(ids) > n {
 		return ids[:n]
@@ -194,7 +267,7 @@ func head(ids []string, n int) []string {
 
 func collectFix(kind task.TestKind) string {
 	if kind == task.GoTest {
-		return "make `go vet ./... && go test -list . ./...` succeed in the checkout (a build error, or a missing module: see the dependency findings)"
+		return "make `go test -vet=off -list . ./...` succeed in the checkout (a build error, or a missing module: see the dependency findings)"
 	}
 	return "make `python3 -m pytest --collect-only` succeed in the checkout (an import error or a missing third-party module: install it for the interpreter shown)"
 }

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -105,4 +106,93 @@ func TestPrepareStagesAndPaths(t *testing.T) {
 	_, err = Prepare(context.Background(), p, PrepareOptions{Python: "/nonexistent/python"})
 	require.ErrorIs(t, err, ErrNotReady)
 	assert.Contains(t, err.Error(), "-python")
+}
+
+// TestCheckVet: a module whose own `go test` fails on vet (go test's default checks) is not
+// ready, and the finding names the vet report; with NoVet, or after the fix, it is ready.
+// Candidate runs keep -vet=off: WithGoVet only touches the request it is given.
+func TestCheckVet(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go command is not on PATH")
+	}
+	root := t.TempDir()
+	write := func(name, text string) {
+		require.NoError(t, os.WriteFile(filepath.Join(root, name), []byte(text), 0o644))
+	}
+	write("go.mod", "module example.com/vetme\n\ngo 1.22\n")
+	write("v.go", "package vetme\n\nimport \"fmt\"\n\nfunc F() string { return fmt.Sprintf(\"%d\", \"x\") }\n")
+	write("v_test.go", "package vetme\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) { _ = F() }\n")
+	prep := &Prepared{Project: &repo.Project{Root: root, Target: ".", Lang: repo.Go, Module: "example.com/vetme"}, Kind: task.GoTest, Root: root}
+	ctx := context.Background()
+	rd, err := Check(ctx, local(t), prep, CheckOptions{Runs: 1})
+	require.NoError(t, err)
+	assert.False(t, rd.Ready)
+	require.NotEmpty(t, rd.Findings)
+	assert.Contains(t, rd.Findings[0].What, "go vet (the checks `go test` runs by default) fails on the clean tree")
+	assert.Contains(t, rd.Findings[0].What, "Sprintf format %d has arg")
+	assert.Nil(t, rd.Result)
+
+	rd, err = Check(ctx, local(t), prep, CheckOptions{Runs: 1, NoVet: true})
+	require.NoError(t, err)
+	assert.True(t, rd.Ready, "%+v", rd.Findings)
+	require.NotNil(t, rd.Result)
+	assert.Equal(t, []string{"example.com/vetme.TestF"}, rd.Result.Passing)
+
+	req := prep.Request()
+	vreq := WithGoVet(req)
+	assert.Equal(t, []string{"-vet="}, vreq.Args)
+	assert.Empty(t, req.Args, "WithGoVet copies the request")
+	assert.Equal(t, task.RunRequest{Kind: task.Pytest}, WithGoVet(task.RunRequest{Kind: task.Pytest}))
+
+	write("v.go", "package vetme\n\nimport \"fmt\"\n\nfunc F() string { return fmt.Sprintf(\"%s\", \"x\") }\n")
+	rd, err = Check(ctx, local(t), prep, CheckOptions{Runs: 1})
+	require.NoError(t, err)
+	assert.True(t, rd.Ready, "%+v", rd.Findings)
+}
+
+// TestPrepareUnneededModule: the build list names a module nobody's tests build (a
+// dependency's own requirement) that cannot be downloaded; Prepare accepts the project,
+// since every package the tests build resolves offline, and says so.
+func TestPrepareUnneededModule(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go command is not on PATH")
+	}
+	root := t.TempDir()
+	write := func(name, text string) {
+		full := filepath.Join(root, filepath.FromSlash(name))
+		require.NoError(t, os.MkdirAll(filepath.Dir(full), 0o755))
+		require.NoError(t, os.WriteFile(full, []byte(text), 0o644))
+	}
+	write("go.mod", "module example.com/main\n\ngo 1.22\n\nrequire example.com/dep v0.0.0\n\nreplace example.com/dep => ./dep\n")
+	write("m.go", "package main\n\nimport \"example.com/dep\"\n\nfunc main() { dep.F() }\n")
+	write("m_test.go", "package main\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) { main() }\n")
+	write("dep/go.mod", "module example.com/dep\n\ngo 1.22\n\nrequire example.com/absent v1.0.0\n")
+	write("dep/dep.go", "package dep\n\nfunc F() {}\n")
+	p, err := repo.Discover(root, repo.Go)
+	require.NoError(t, err)
+	env := []string{"GOPROXY=off", "GOFLAGS=-mod=mod", "GOMODCACHE=" + filepath.Join(t.TempDir(), "modcache")}
+	prep, err := Prepare(context.Background(), p, PrepareOptions{Env: env, CacheDir: "-"})
+	require.NoError(t, err)
+	defer prep.Close()
+	joined := strings.Join(prep.Steps, "\n")
+	assert.Contains(t, joined, "none that the tests build")
+	assert.Contains(t, joined, "example.com/absent@v1.0.0")
+	assert.Contains(t, prep.Env, "GOPROXY=off")
+
+	// A module the tests do build is still refused by name.
+	write("m.go", "package main\n\nimport (\n\t\"example.com/dep\"\n\t\"example.com/absent\"\n)\n\nfunc main() { dep.F(); absent.G() }\n")
+	write("go.mod", "module example.com/main\n\ngo 1.22\n\nrequire (\n\texample.com/dep v0.0.0\n\texample.com/absent v1.0.0\n)\n\nreplace example.com/dep => ./dep\n")
+	_, err = Prepare(context.Background(), p, PrepareOptions{Env: env, CacheDir: "-"})
+	require.ErrorIs(t, err, ErrNotReady)
+	assert.Contains(t, err.Error(), "example.com/absent@v1.0.0")
+}
+
+func TestSplitTimedOut(t *testing.T) {
+	base := &BaselineResult{Failing: []string{"a", "b", "c"}, Reports: []*task.Report{
+		{Tests: []task.TestResult{{ID: "a", Outcome: task.Fail}, {ID: "b", Outcome: task.Timeout}}},
+		{Tests: []task.TestResult{{ID: "c", Outcome: task.Timeout}}},
+	}}
+	slow, failing := splitTimedOut(base)
+	assert.Equal(t, []string{"b", "c"}, slow)
+	assert.Equal(t, []string{"a"}, failing)
 }

@@ -546,7 +546,7 @@ type CorruptedFunction struct {
 type BreakpointProblem struct {
 	ID               string              `json:"id"`
 	Repo             string              `json:"repo"`
-	Commit           string              `json:"commit"`
+	Commit           string              `json:"commit,omitempty"` // absent when the repository was not a git checkout
 	Mode             string              `json:"mode"`
 	Functions        []CorruptedFunction `json:"functions"`
 	CorruptionPatch  string              `json:"corruption_patch"`
@@ -618,7 +618,8 @@ func (b *BreakpointProblem) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// Validate checks the record: repository and commit present, a known mode, at least one
+// Validate checks the record: repository present (the commit may be absent: a directory
+// that is not a git checkout has none), a known mode, at least one
 // corrupted function with a safe relative path, a name, an ordered span and lines, finite
 // metrics; a corruption patch that parses, touches only files of corrupted functions and
 // whose reverse is the gold patch (same files, added and removed lines swapped); tests as
@@ -627,9 +628,6 @@ func (b *BreakpointProblem) UnmarshalJSON(data []byte) error {
 func (b *BreakpointProblem) Validate() error {
 	if b.Repo == "" {
 		return fieldErrorf("repo", "empty")
-	}
-	if b.Commit == "" {
-		return fieldErrorf("commit", "empty")
 	}
 	if b.Mode != ModeRemove && b.Mode != ModeDiscovery {
 		return fieldErrorf("mode", "%q is neither %q nor %q", b.Mode, ModeRemove, ModeDiscovery)

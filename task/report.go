@@ -2,6 +2,7 @@ package task
 
 import (
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -88,6 +89,36 @@ type Report struct {
 
 // Ran reports whether the tests ran at all (State is RunOK).
 func (r *Report) Ran() bool { return r != nil && r.State == RunOK }
+
+// Cause says why a run did not run its tests: its state and its detail (the build error,
+// the collection error, the missing module), or, when the runner recorded no detail, what
+// the state means ("no_tests: no test was collected or selected"). Every "could not run"
+// verdict carries this text into progress lines, records and errors. A run that ran gives
+// "ok".
+func (r *Report) Cause() string {
+	if r == nil {
+		return "no report"
+	}
+	detail := strings.TrimSpace(r.Detail)
+	if detail == "" {
+		detail = stateMeaning[r.State]
+	}
+	if detail == "" {
+		return string(r.State)
+	}
+	return string(r.State) + ": " + detail
+}
+
+// stateMeaning explains a state whose report carries no detail.
+var stateMeaning = map[RunState]string{
+	RunBuildFailed:     "the tests did not build",
+	RunCollectionError: "the tests could not be collected",
+	RunNoTests:         "no test was collected or selected",
+	RunTimeout:         "the run exceeded its time limit",
+	RunCrashed:         "the test command died without a usable report",
+	RunSetupFailed:     "the runner could not prepare or start the test command",
+	RunUntrusted:       "the run's exit status and its test reports disagree",
+}
 
 // Sort orders Tests by ID, keeping the last entry for duplicated IDs.
 func (r *Report) Sort() {

@@ -41,6 +41,12 @@ type Repo struct {
 	Lang callgraph.Language // its call-graph front end
 	Kind task.TestKind      // how its tests run
 	Env  []string           // extra environment of the test runs
+	// Target, when set, is the directory (slash path relative to Root) the program is
+	// pointed at: a package directory or a module subdirectory, as users give it.
+	Target string
+	// ProcEnv is extra environment of the program's own process (e.g. a private
+	// GOMODCACHE that its preparation fills).
+	ProcEnv []string
 }
 
 // GoDiff copies github.com/sergi/go-diff v1.4.0 from the module cache. Its go.mod

@@ -5,25 +5,56 @@
 //
 //	go run ./examples/breakpoint -repo DIR [-mode remove|discovery] [-multi k -distance d]
 //	    [-hard] [-n N] [-seed S] [-jobs J] [-timeout D] [-env KEY=VALUE]... [-python PATH]
-//	    [-out tasks.jsonl] [-swe instances.jsonl]
+//	    [-out tasks.jsonl] [-swe instances.jsonl [-mirror DIR] [-swe-test-ids full|bare]]
+//	    [-name owner/name] [-commit C] [-vet=false]
+//
+// Intake is the one examples/doctor reports (task/repo.Discover, sandbox.Prepare,
+// sandbox.Check): -repo may be a project root, a package directory, a Go module
+// subdirectory or a src layout. The project root chosen, and why, is printed on stderr; the
+// call graph and the tests start from there (a package directory alone is copied under a
+// private root with its own name, so the tests import the corrupted copy), and only
+// functions at or below the directory given are corrupted. Go dependencies are downloaded
+// outside the sandbox first, with the user's GOPROXY; offline (GOPROXY=off) a missing module
+// stops the program before any test runs, named. A repository that is not ready (no tests,
+// failing tests, a vet finding, tests that would import an installed copy) is refused with
+// doctor's words. The clean baseline runs go test's default vet checks (-vet=false: not);
+// corrupted runs never vet, so a mutant's vet finding cannot hide its test verdicts.
+//
+// Provenance: each record's commit is the HEAD of the git work tree that holds the project
+// root (absent, with a warning, outside git), and its "provenance" member records the
+// root's subdirectory in that work tree, whether the tree was dirty, the directory given
+// (target, relative to the root), the seed and the tool version. -swe writes SWE-bench
+// instances whose base_commit is the task's corrupted state, committed in a separate bare
+// git repository (-mirror; default: the -swe file's name without extension + .mirror.git;
+// one branch and tag task/ID per task, see repo.WriteMirror): clone it, check out
+// base_commit, and the instance's patch applies. The user's repository is never written.
+// repo is owner/name: -name, else the git origin remote's, else the directory's name.
+// -swe-test-ids bare writes Go test ids as SWE-bench's Go log parser names them
+// (TestName/sub), with each name's packages in "test_packages".
 //
 // Tests run with the local sandbox runner (no Docker, no network). It follows the
 // convention of internal/cli: every flag is checked before any work (a bad one exits 2
 // naming it); stdout carries only the JSONL when -out or -swe is "-"; progress (phase,
 // done/total, elapsed, time left), the central-function table and the summary — how many
 // tasks of -n were made, and why candidates were rejected when they ran out — go to
-// stderr; outputs are written whole at the end or not at all; it exits 1 when no task
-// could be made, and 130/143 when interrupted (SIGINT/SIGTERM), after stopping its runs
-// and removing its private copies.
+// stderr; outputs are written whole at the end or not at all. It exits 1 when the
+// repository is not ready and when fewer than -n tasks could be made ("2 of 5 remove
+// task(s): candidates exhausted after 32 tried (reasons)"; the tasks found are still
+// written, none when there are none), and 130/143 when interrupted (SIGINT/SIGTERM), after
+// stopping its runs and removing its private copies.
 package main
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -35,27 +66,29 @@ import (
 	"github.com/faultline-dev/faultline/internal/cli"
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
+	"github.com/faultline-dev/faultline/task/repo"
 )
 
 func main() { os.Exit(cli.Main(run)) }
 
 type config struct {
-	root, mode, out, swe, lang, name, commit, python string
-	multi, distance, n, top, minFailures, jobs       int
-	env                                              cli.EnvFlag
-	seed                                             uint64
-	hard, undirected                                 bool
-	timeout                                          time.Duration
+	root, mode, out, swe, mirror, sweIDs, lang, name, commit, python string
+	multi, distance, n, top, minFailures, jobs                       int
+	env                                                              cli.EnvFlag
+	seed                                                             uint64
+	hard, undirected, vet                                            bool
+	timeout                                                          time.Duration
+	project                                                          *repo.Project
 }
 
 // parse reads and checks every flag before any work. It returns the exit status when the
-// program must stop (-h: 0; a bad flag: 2), else -1.
+// program must stop (-h: 0; a bad flag, or a -repo that holds no project: 2), else -1.
 func parse(args []string, stderr io.Writer) (config, int) {
 	fs := flag.NewFlagSet("breakpoint", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var c config
-	var repo string
-	fs.StringVar(&repo, "repo", "", "repository `DIR` whose tests pass (required; never modified)")
+	var dir string
+	fs.StringVar(&dir, "repo", "", "the `DIR` to corrupt: a project root, a package or module subdirectory (required; never modified)")
 	fs.StringVar(&c.mode, "mode", "remove", "corruption mode: remove or discovery")
 	fs.IntVar(&c.multi, "multi", 1, "corrupt `k` ≥ 1 functions at once (pairwise within -distance)")
 	fs.IntVar(&c.distance, "distance", 4, "largest call-graph distance (≥ 1) between the functions of a -multi group")
@@ -64,26 +97,32 @@ func parse(args []string, stderr io.Writer) (config, int) {
 	fs.IntVar(&c.n, "n", 5, "number (≥ 1) of validated tasks to write")
 	fs.Uint64Var(&c.seed, "seed", 1, "random seed (same seed, same tasks)")
 	fs.StringVar(&c.out, "out", "tasks.jsonl", "output `FILE` for task records (- for stdout)")
-	fs.StringVar(&c.swe, "swe", "", "also write SWE-bench-style instances to `FILE` (- for stdout)")
+	fs.StringVar(&c.swe, "swe", "", "also write SWE-bench-style instances to `FILE` (- for stdout; needs a -mirror then)")
+	fs.StringVar(&c.mirror, "mirror", "", "bare git repository `DIR` for the -swe instances' states, one branch and tag task/ID each (default: the -swe file without its extension + .mirror.git)")
+	fs.StringVar(&c.sweIDs, "swe-test-ids", "full", "Go test ids in -swe instances: full (import/path.TestName/sub) or bare (TestName/sub, as SWE-bench's Go log parser names them; packages in test_packages)")
 	fs.StringVar(&c.lang, "lang", "auto", "language: auto, go or python")
 	fs.IntVar(&c.top, "top", 10, "print the `N` most central functions (0: none)")
 	fs.IntVar(&c.minFailures, "min-failures", 0, "tests a corruption must break (0: 5 for remove, 2 for discovery or -hard)")
-	fs.Var(&c.env, "env", "extra `KEY=VALUE` for the test runs (repeatable; e.g. GOFLAGS=-mod=mod GOPROXY=off)")
+	fs.Var(&c.env, "env", "extra `KEY=VALUE` for preparing and running the tests (repeatable; e.g. GOPROXY=off)")
 	fs.StringVar(&c.python, "python", "", "Python interpreter with pytest (default: detected)")
 	fs.IntVar(&c.jobs, "jobs", 0, "candidates validated concurrently (0: the number of CPUs; the output does not depend on it)")
-	fs.DurationVar(&c.timeout, "timeout", time.Minute, "time limit (> 0) of one test run (corrupted runs: 2× the clean run + 10 s, at most this)")
-	fs.StringVar(&c.name, "name", "", "repository name for the records (default: the directory name)")
-	fs.StringVar(&c.commit, "commit", "", "commit for the records (default: git HEAD of -repo, else a hash of the tree)")
+	fs.DurationVar(&c.timeout, "timeout", time.Minute, "time limit (> 0) of one test run (corrupted runs: 2× the clean run + 10 s, at most this; one that hits that limit runs again with this)")
+	fs.BoolVar(&c.vet, "vet", true, "run the clean baseline with go test's default vet checks (a vet finding makes the repository not ready); corrupted runs never vet")
+	fs.StringVar(&c.name, "name", "", "repository name for the records, owner/name (default: the git remote origin's, else the directory's name)")
+	fs.StringVar(&c.commit, "commit", "", "commit for the records (default: HEAD of the git work tree holding the project root; none outside git)")
 	if code := cli.Parse(fs, args, false); code >= 0 {
 		return c, code
 	}
 	usage := func(format string, a ...any) (config, int) { return c, cli.Usage(stderr, "breakpoint", format, a...) }
-	root, err := cli.Repo(repo)
+	root, err := cli.Repo(dir)
 	if err != nil {
 		return usage("%v", err)
 	}
 	c.root = root
+	lang, err := repo.ParseLanguage(c.lang)
 	switch {
+	case err != nil || lang == repo.JavaScript:
+		return usage("-lang %q: want auto, go or python", c.lang)
 	case c.mode != string(corrupt.Remove) && c.mode != string(corrupt.Discovery):
 		return usage("-mode %q: want remove or discovery", c.mode)
 	case c.n < 1:
@@ -100,17 +139,55 @@ func parse(args []string, stderr io.Writer) (config, int) {
 		return usage("-jobs %d: want 0 (the number of CPUs) or more", c.jobs)
 	case c.timeout <= 0:
 		return usage("-timeout %v: want a positive duration", c.timeout)
-	}
-	if err := cli.CheckOutputs(root, cli.Output{Flag: "out", Path: c.out}, cli.Output{Flag: "swe", Path: c.swe, Optional: true}); err != nil {
-		return usage("%v", err)
+	case c.sweIDs != "full" && c.sweIDs != "bare":
+		return usage("-swe-test-ids %q: want full or bare", c.sweIDs)
+	case c.mirror != "" && c.swe == "":
+		return usage("-mirror %s: only -swe instances use a mirror; pass -swe FILE", c.mirror)
 	}
 	if err := cli.Python(c.python); err != nil {
 		return usage("%v", err)
 	}
-	if c.lang, err = cli.Language(root, c.lang); err != nil {
+	if c.project, err = repo.Discover(root, lang); err != nil {
+		return usage("-repo %s: %v", dir, sandbox.ProjectError(root, err))
+	}
+	if c.project.Lang != repo.Go && c.project.Lang != repo.Python {
+		return usage("-repo %s: a %s project; breakpoint runs Go and Python tests (pass -lang)", dir, c.project.Lang)
+	}
+	c.lang = string(c.project.Lang)
+	if err := cli.CheckOutputs(c.project.Root, cli.Output{Flag: "out", Path: c.out}, cli.Output{Flag: "swe", Path: c.swe, Optional: true}); err != nil {
 		return usage("%v", err)
 	}
+	if c.swe != "" {
+		if c.swe == "-" && c.mirror == "" {
+			return usage("-swe - writes to stdout: name the mirror with -mirror DIR")
+		}
+		if c.mirror == "" {
+			c.mirror = strings.TrimSuffix(c.swe, filepath.Ext(c.swe)) + ".mirror.git"
+		}
+		if err := checkMirror(c.mirror, c.project.Root); err != nil {
+			return usage("%v", err)
+		}
+	}
 	return c, -1
+}
+
+// checkMirror checks the -mirror directory before any work: outside the project, creatable,
+// and either new, empty or a bare git repository (which gets its refs replaced).
+func checkMirror(dir, root string) error {
+	if err := cli.Outside("mirror", dir, root); err != nil {
+		return err
+	}
+	if err := cli.CheckOutputDir("mirror", dir); err != nil {
+		return err
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil // absent: made at the end
+	}
+	if _, err := os.Stat(filepath.Join(dir, "HEAD")); len(ents) > 0 && err != nil {
+		return fmt.Errorf("-mirror %s: exists and is not a bare git repository", dir)
+	}
+	return nil
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -122,21 +199,56 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
-	root := c.root
+	p := c.project
 	mode := corrupt.Mode(c.mode)
-	var front callgraph.Language
-	kind := task.GoTest
-	switch c.lang {
-	case "go":
-		front = golang.New(golang.Options{})
-	case "python":
-		front, kind = python.New(python.Options{}), task.Pytest
-	}
 	prog := cli.NewProgress(stderr, "breakpoint")
 	stopBeat := prog.Beat(15 * time.Second)
 	defer stopBeat()
 
-	prog.Phase(fmt.Sprintf("building the %s call graph of %s", c.lang, root), 0)
+	// Intake: the same path as examples/doctor (discover, prepare, check), with its words.
+	prog.Printf("root %s (%s); target %s; %s", p.Root, p.Reason, p.Target, p.Lang)
+	prog.Phase("preparing the project (dependencies, staging)", 0)
+	prep, err := sandbox.Prepare(ctx, p, sandbox.PrepareOptions{Python: c.python, Env: c.env})
+	if err != nil {
+		return sandbox.ProjectError(p.Root, err)
+	}
+	defer prep.Close()
+	for _, s := range prep.Steps {
+		prog.Printf("prepared: %s", s)
+	}
+	root := prep.Root
+	runner := sandbox.NewLocal(sandbox.Options{Env: append(append([]string(nil), prep.Env...), c.env...), Python: prep.Python,
+		Limits: task.Limits{Timeout: c.timeout}})
+	defer runner.Close()
+	prog.Phase("checking readiness: collecting the tests and running the clean tests twice (flaky tests are excluded)", 0)
+	rd, err := sandbox.Check(ctx, runner, prep, sandbox.CheckOptions{Runs: 2, Limits: task.Limits{Timeout: c.timeout}, NoVet: !c.vet})
+	if err != nil {
+		return err
+	}
+	if !rd.Ready {
+		return rd.Err()
+	}
+	for _, f := range rd.Findings {
+		prog.Printf("%s: %s (%s)", f.Severity, f.What, f.Fix)
+	}
+	base := rd.Result
+	if slow := timedOutTests(base.Reports); len(slow) > 0 {
+		return fmt.Errorf("%d test(s) did not finish within -timeout %v (e.g. %s): the test suite is slower than -timeout; raise it or pick a faster repository", len(slow), c.timeout, slow[0])
+	}
+	for _, n := range runner.Notes() {
+		prog.Printf("note: %s", n)
+	}
+	prog.Printf("baseline: %d passing, %d failing, %d flaky tests", len(base.Passing), len(base.Failing), len(base.Flaky))
+
+	front := callgraph.Language(golang.New(golang.Options{}))
+	if p.Lang == repo.Python {
+		front = python.New(python.Options{})
+	}
+	analysed := p.Root
+	if root != p.Root {
+		analysed = strings.Join(p.Include, ", ") + " (staged from " + p.Root + ")"
+	}
+	prog.Phase(fmt.Sprintf("building the %s call graph of %s", p.Lang, analysed), 0)
 	g, err := callgraph.Build(ctx, root, []callgraph.Language{front}, callgraph.BuildOptions{SkipTests: true})
 	if err != nil {
 		return err
@@ -150,111 +262,92 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 		st.Files, st.Functions, st.Calls, st.Resolved, len(g.Edges()))
 	printTop(stderr, g, cent, c.top)
 
-	runner := sandbox.NewLocal(sandbox.Options{Env: c.env, Python: c.python})
-	defer runner.Close()
 	cached := sandbox.NewCache(runner, sandbox.CacheOptions{})
-	req := task.RunRequest{Root: root, Kind: kind, Limits: task.Limits{Timeout: c.timeout}}
-	prog.Phase("baseline: running the clean tests twice (flaky tests are excluded)", 2)
-	base, err := sandbox.Baseline(ctx, runner, req, 2)
-	if err != nil {
-		if base != nil && len(base.Reports) > 0 && ctx.Err() == nil {
-			last := base.Reports[len(base.Reports)-1]
-			why := ""
-			switch last.State {
-			case task.RunNoTests:
-				why = "the repository has no tests to run; Breakpoint needs a passing test suite"
-			case task.RunTimeout:
-				why = fmt.Sprintf("the test suite is slower than -timeout %v; raise it or pick a faster repository", c.timeout)
-			case task.RunBuildFailed, task.RunCollectionError:
-				why = "the clean repository's tests do not build or collect"
-			}
-			if why != "" {
-				return fmt.Errorf("%w: %s\n%s", err, why, tail(last.Output, 20))
-			}
-			return fmt.Errorf("%w\n%s", err, tail(last.Output, 20))
-		}
-		return err
-	}
-	if slow := timedOutTests(base.Reports); len(slow) > 0 {
-		return fmt.Errorf("%d test(s) did not finish within -timeout %v (e.g. %s): the test suite is slower than -timeout; raise it or pick a faster repository", len(slow), c.timeout, slow[0])
-	}
-	for _, n := range runner.Notes() {
-		prog.Printf("note: %s", n)
-	}
-	prog.Printf("baseline: %d passing, %d failing, %d flaky tests", len(base.Passing), len(base.Failing), len(base.Flaky))
+	req := prep.Request()
 	// A corrupted run gets twice the clean run's time plus 10 s (at most -timeout): a
-	// corruption that hangs is rejected at that limit instead of the repository's.
+	// corruption that hangs is rejected at that limit instead of the repository's. It runs
+	// without vet (a vet finding of the corruption must not hide the test verdicts).
 	req.Limits.Timeout = min(sandbox.TimeoutRule{}.For(base.Wall), c.timeout)
 
 	reasons := corrupt.Reasons{}
-	tried, units := 0, 0
+	tried := 0
 	prog.Phase(fmt.Sprintf("validating %s corruptions", mode), c.n)
+	sel := corrupt.SelectOptions{Hard: c.hard}
+	if p.Target != "." {
+		// The whole project is analysed and tested; only what the user pointed at is corrupted.
+		sel.IsTest = func(path string) bool { return callgraph.IsTestPath(path) || !p.InTarget(path) }
+	}
 	opts := corrupt.Options{
-		Mode: mode, N: c.n, Seed: c.seed, Run: req, MinFailures: c.minFailures, Jobs: c.jobs,
-		Select: corrupt.SelectOptions{Hard: c.hard},
-		Progress: func(p corrupt.Progress) {
-			tried, units = p.Tried, p.Units
+		Mode: mode, N: c.n, Seed: c.seed, Run: req, MinFailures: c.minFailures, Jobs: c.jobs, Select: sel,
+		// A corrupted run that hits the short limit runs once more with -timeout: under load a
+		// slow run is not a hang, and the tasks kept must not depend on the load.
+		RetryTimeout: c.timeout,
+		Progress: func(pr corrupt.Progress) {
+			tried = pr.Tried
 			verdict := "kept"
-			if !p.Kept {
-				verdict = "rejected: " + p.Reason
-				reasons.Add(p.Reason)
+			if !pr.Kept {
+				verdict = "rejected: " + pr.Reason
+				reasons.Add(pr.Reason)
 			}
-			prog.Step(p.Accepted, fmt.Sprintf("%d of %d candidates tried; %s: %s", p.Tried, p.Units, strings.Join(p.Functions, ", "), verdict))
+			prog.Step(pr.Accepted, fmt.Sprintf("%d of %d candidates tried; %s: %s", pr.Tried, pr.Units, strings.Join(pr.Functions, ", "), verdict))
 		},
 	}
 	if c.multi > 1 {
 		opts.Group = corrupt.GroupOptions{K: c.multi, Distance: c.distance, Undirected: c.undirected}
 	}
 	results, err := corrupt.Generate(ctx, root, g, cent, cached, corrupt.Baseline{Passing: base.Passing, Failing: base.Failing, Flaky: base.Flaky}, opts)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if errors.Is(err, corrupt.ErrNoCandidates) && tried > 0 {
+		return fmt.Errorf("0 of %d %s task(s): candidates exhausted after %d tried (%s); nothing written", c.n, mode, tried, reasons.String())
+	}
 	if err != nil {
 		return err
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
 
-	name := c.name
-	if name == "" {
-		name = filepath.Base(root)
-	}
-	commit := c.commit
-	if commit == "" {
-		commit = cli.GitHead(root)
-	}
-	if commit == "" {
-		// Not a git checkout: the records name the tree by its content hash.
-		if commit, err = sandbox.NewTreeHasher().Hash(root, nil); err != nil {
-			return err
-		}
-	}
+	prov := provenance(ctx, c, prog)
 	problems := make([]task.BreakpointProblem, len(results))
 	for i, r := range results {
-		problems[i] = r.Problem(name, commit)
+		problems[i] = r.Problem(prov.name, prov.commit)
+		problems[i].Extra = map[string]json.RawMessage{"provenance": prov.raw}
 	}
 	var insts []*task.SWEInstance
+	var mirror *mirrorOut
 	if c.swe != "" {
-		for _, p := range problems {
-			s, err := p.ToSWE()
-			if err != nil {
-				return err
-			}
-			insts = append(insts, s)
+		prog.Phase("writing the task states into the mirror "+c.mirror, 0)
+		if mirror, err = writeMirror(ctx, c, root, prov, problems, results); err != nil {
+			return err
+		}
+		defer mirror.abort()
+		if insts, err = instances(c, prov, problems, mirror.m); err != nil {
+			return err
 		}
 	}
 	if err := writeOutputs(c, stdout, problems, insts); err != nil {
 		return err
 	}
+	if mirror != nil {
+		if err := mirror.commit(); err != nil {
+			return err
+		}
+	}
 	stats := cached.Stats()
 	what := fmt.Sprintf("%d of %d %s task(s)", len(problems), c.n, mode)
-	if len(problems) < c.n {
+	short := len(problems) < c.n
+	if short {
 		what += fmt.Sprintf(": candidates exhausted after %d tried", tried)
 		if len(reasons) > 0 {
 			what += " (" + reasons.String() + ")"
 		}
 	} else {
-		what += fmt.Sprintf(" after %d of %d candidates tried", tried, units)
+		what += fmt.Sprintf(" after %d candidates tried", tried)
 	}
-	prog.Printf("%s; written to %s (%d test runs, %d cache hits)", what, c.out, stats.Runs, stats.CacheHits)
+	written := c.out
+	if c.swe != "" {
+		written += ", " + c.swe + " and the mirror " + c.mirror
+	}
+	prog.Printf("%s; written to %s (%d test runs, %d cache hits)", what, written, stats.Runs, stats.CacheHits)
 	for i, p := range problems {
 		var fns []string
 		for _, f := range p.Functions {
@@ -266,7 +359,208 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stderr, "%s  %s\n", line, strings.Join(fns, ", "))
 	}
+	if short {
+		// What was found is written, but fewer tasks than asked is not success.
+		return errors.New(what)
+	}
 	return nil
+}
+
+// source is where the tasks come from, as the records name it.
+type source struct {
+	name, commit, subdir string
+	raw                  json.RawMessage // the records' "provenance" member
+}
+
+// provenance finds the records' repository name and commit (repo.Git on the project root)
+// and builds the "provenance" member: the commit and the root's subdirectory in its work
+// tree, whether the tree was dirty, the directory given (relative to the root), the project
+// files included, the seed and the tool version. A directory outside git has no commit: a
+// warning says so.
+func provenance(ctx context.Context, c config, prog *cli.Progress) source {
+	p := c.project
+	s := source{name: c.name, commit: c.commit}
+	g, err := repo.Git(ctx, p.Root)
+	switch {
+	case err != nil && c.commit == "":
+		prog.Printf("warning: %s is not a git checkout: the records carry no commit (pass -commit to name one)", p.Root)
+	case err == nil:
+		if s.commit == "" {
+			s.commit = g.Commit
+		}
+		s.subdir = g.Subdir
+		if g.Dirty {
+			prog.Printf("warning: %s has uncommitted changes: the records' commit %s is not exactly the tree analysed", p.Root, g.Commit)
+		}
+	}
+	if s.name == "" {
+		s.name = g.Remote
+	}
+	if s.name == "" {
+		s.name = filepath.Base(c.root)
+	}
+	type prov struct {
+		Commit  string   `json:"commit,omitempty"`
+		Subdir  string   `json:"subdir,omitempty"`
+		Dirty   bool     `json:"dirty,omitempty"`
+		Remote  string   `json:"remote,omitempty"`
+		Target  string   `json:"target"`
+		Include []string `json:"include,omitempty"`
+		Seed    uint64   `json:"seed"`
+		Tool    string   `json:"tool"`
+	}
+	raw, _ := json.Marshal(prov{Commit: s.commit, Subdir: s.subdir, Dirty: g.Dirty, Remote: g.Remote, Target: p.Target, Include: p.Include, Seed: c.seed, Tool: cli.Version()})
+	s.raw = raw
+	return s
+}
+
+// mirrorOut is a mirror written for this run: into a temporary directory beside -mirror
+// when the mirror is new (renamed into place by commit), or in place when it exists.
+type mirrorOut struct {
+	m         *repo.Mirrored
+	tmp, dest string
+}
+
+func (o *mirrorOut) commit() error {
+	if o.tmp == "" {
+		return nil
+	}
+	if err := os.Rename(o.tmp, o.dest); err != nil {
+		return fmt.Errorf("-mirror %s: %w", o.dest, err)
+	}
+	o.tmp = ""
+	return nil
+}
+
+func (o *mirrorOut) abort() {
+	if o.tmp != "" {
+		os.RemoveAll(o.tmp)
+	}
+}
+
+// mirrorName is the mirror ref name of a task: its ID with characters git refs cannot hold
+// replaced.
+func mirrorName(id string) string {
+	b := []byte(id)
+	for i, ch := range b {
+		if !(ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '.' || ch == '_' || ch == '-') {
+			b[i] = '_'
+		}
+	}
+	return strings.ReplaceAll(string(b), "..", "._")
+}
+
+// writeMirror writes the analysed tree (root, the copy runs use) and each task's corrupted
+// state into the mirror (repo.WriteMirror), with messages that name no temporary path, so
+// the commit ids depend only on the inputs.
+func writeMirror(ctx context.Context, c config, root string, src source, problems []task.BreakpointProblem, results []corrupt.Result) (*mirrorOut, error) {
+	out := &mirrorOut{dest: c.mirror}
+	dir := c.mirror
+	if _, err := os.Stat(filepath.Join(c.mirror, "HEAD")); err != nil {
+		if err := os.MkdirAll(filepath.Dir(c.mirror), 0o755); err != nil {
+			return nil, fmt.Errorf("-mirror %s: %w", c.mirror, err)
+		}
+		if err := os.RemoveAll(c.mirror); err != nil { // an empty directory (checkMirror)
+			return nil, fmt.Errorf("-mirror %s: %w", c.mirror, err)
+		}
+		tmp, err := os.MkdirTemp(filepath.Dir(c.mirror), "."+filepath.Base(c.mirror)+".tmp-*")
+		if err != nil {
+			return nil, fmt.Errorf("-mirror %s: %w", c.mirror, err)
+		}
+		out.tmp, dir = tmp, tmp
+	}
+	tasks := make([]repo.MirrorTask, len(problems))
+	for i, p := range problems {
+		tasks[i] = repo.MirrorTask{Name: mirrorName(p.ID), Changes: results[i].Overlay, Message: "task " + p.ID + "\n\n" + p.ProblemStatement}
+	}
+	msg := "base: " + src.name
+	if src.commit != "" {
+		msg += " at " + src.commit
+		if src.subdir != "" && src.subdir != "." {
+			msg += " (" + src.subdir + ")"
+		}
+	}
+	m, err := repo.WriteMirror(ctx, dir, root, tasks, repo.MirrorOptions{Message: msg})
+	if err != nil {
+		out.abort()
+		return nil, err
+	}
+	// A clone checks out the base branch (git init's HEAD names a branch the mirror lacks).
+	if b, err := exec.CommandContext(ctx, "git", "--git-dir="+dir, "symbolic-ref", "HEAD", "refs/heads/base").CombinedOutput(); err != nil {
+		out.abort()
+		return nil, fmt.Errorf("-mirror %s: git symbolic-ref: %v: %s", c.mirror, err, b)
+	}
+	out.m = m
+	return out, nil
+}
+
+// instances converts the records to SWE-bench instances: base_commit is the task's commit in
+// the mirror (where the gold patch applies), environment_setup_commit the mirror's base
+// commit; the user's commit and subdirectory stay in "provenance". With -swe-test-ids bare,
+// Go ids become bare test names and "test_packages" maps each name to its packages.
+func instances(c config, src source, problems []task.BreakpointProblem, m *repo.Mirrored) ([]*task.SWEInstance, error) {
+	var out []*task.SWEInstance
+	for _, p := range problems {
+		s, err := p.ToSWE()
+		if err != nil {
+			return nil, err
+		}
+		name := mirrorName(p.ID)
+		s.BaseCommit, s.EnvironmentSetupCommit = m.Tasks[name], m.Base
+		s.Extra["provenance"] = src.raw
+		ref, _ := json.Marshal("task/" + name)
+		s.Extra["mirror_ref"] = ref
+		if c.sweIDs == "bare" && c.project.Lang == repo.Go {
+			f2p, p2p, pkgs := bareGoIDs(s.FailToPass, s.PassToPass)
+			s.FailToPass, s.PassToPass = f2p, p2p
+			raw, err := json.Marshal(pkgs)
+			if err != nil {
+				return nil, err
+			}
+			s.Extra["test_packages"] = raw
+		}
+		if err := s.Validate(); err != nil {
+			return nil, fmt.Errorf("instance %s: %w", s.InstanceID, err)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// bareGoIDs turns Go test ids (import/path.TestName/sub) into the names SWE-bench's Go log
+// parser reports (TestName/sub) and maps each name to the packages it came from. A name in
+// both lists (tests of two packages sharing a name) stays in FAIL_TO_PASS only: a log line
+// cannot tell the packages apart, and a failing one fails the name.
+func bareGoIDs(f2p, p2p task.TestList) (task.TestList, task.TestList, map[string][]string) {
+	pkgs := map[string][]string{}
+	conv := func(ids task.TestList, skip map[string]bool) task.TestList {
+		var out task.TestList
+		seen := map[string]bool{}
+		for _, id := range ids {
+			pkg, name, ok := task.SplitGoTestID(id)
+			if !ok {
+				name = id
+			}
+			if skip[name] {
+				continue
+			}
+			if pkg != "" && !slices.Contains(pkgs[name], pkg) {
+				pkgs[name] = append(pkgs[name], pkg)
+				sort.Strings(pkgs[name])
+			}
+			if !seen[name] {
+				seen[name] = true
+				out = append(out, name)
+			}
+		}
+		return out
+	}
+	a := conv(f2p, nil)
+	inF2P := map[string]bool{}
+	for _, n := range a {
+		inF2P[n] = true
+	}
+	return a, conv(p2p, inF2P), pkgs
 }
 
 // writeOutputs writes the records to -out and the instances to -swe (when set), each whole
@@ -341,12 +635,4 @@ func timedOutTests(reports []*task.Report) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func tail(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
 }

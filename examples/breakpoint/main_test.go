@@ -3,9 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -15,10 +20,12 @@ import (
 	"github.com/faultline-dev/faultline/task"
 )
 
-// runCLI runs the command in-process and returns the task records' bytes.
-func runCLI(t *testing.T, args ...string) (records, swe []byte) {
+// runCLIMirror runs the command in-process and returns the task records' and the SWE
+// instances' bytes and the mirror directory (the default, beside -swe).
+func runCLIMirror(t *testing.T, args ...string) (records, swe []byte, mirror string) {
 	t.Helper()
 	dir := t.TempDir()
+	mirror = filepath.Join(dir, "swe.mirror.git")
 	out, sweOut := filepath.Join(dir, "tasks.jsonl"), filepath.Join(dir, "swe.jsonl")
 	var stdout, stderr bytes.Buffer
 	args = append(args, "-out", out, "-swe", sweOut)
@@ -39,7 +46,69 @@ func runCLI(t *testing.T, args ...string) (records, swe []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return records, swe
+	return records, swe, mirror
+}
+
+// verifyMirror clones the mirror and checks, for each instance, that its patch applies at its
+// base_commit (`git apply --check`) and restores the clean tree (the analysed repository's
+// files), and that base_commit is the task's branch and tag.
+func verifyMirror(t *testing.T, mirror, repo string, insts []task.SWEInstance) {
+	t.Helper()
+	git := func(dir string, args ...string) string {
+		t.Helper()
+		out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	clone := filepath.Join(t.TempDir(), "clone")
+	if out, err := exec.Command("git", "clone", "-q", mirror, clone).CombinedOutput(); err != nil || len(out) > 0 {
+		t.Fatalf("git clone %s: %v\n%s", mirror, err, out)
+	}
+	for _, s := range insts {
+		ref := "task/" + s.InstanceID
+		if got := git(clone, "rev-parse", "origin/"+ref); got != s.BaseCommit {
+			t.Errorf("%s: branch %s is %s, base_commit %s", s.InstanceID, ref, got, s.BaseCommit)
+		}
+		if got := git(clone, "rev-parse", ref+"^{commit}"); got != s.BaseCommit {
+			t.Errorf("%s: tag %s is %s, base_commit %s", s.InstanceID, ref, got, s.BaseCommit)
+		}
+		git(clone, "checkout", "-q", s.BaseCommit)
+		patch := filepath.Join(t.TempDir(), "gold.diff")
+		if err := os.WriteFile(patch, []byte(s.Patch), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		git(clone, "apply", "--check", patch)
+		git(clone, "apply", patch)
+		for _, f := range strings.Fields(git(clone, "diff", "--name-only")) {
+			want, err := os.ReadFile(filepath.Join(repo, f))
+			got, err2 := os.ReadFile(filepath.Join(clone, f))
+			if err != nil || err2 != nil || !bytes.Equal(want, got) {
+				t.Errorf("%s: %s after the gold patch differs from the repository's (%v, %v)", s.InstanceID, f, err, err2)
+			}
+		}
+		git(clone, "checkout", "-q", ".")
+	}
+}
+
+// digest hashes every file below dir (paths and contents).
+func digest(t *testing.T, dir string) string {
+	t.Helper()
+	h := sha256.New()
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		fmt.Fprintf(h, "%s %d\n", p, len(b))
+		h.Write(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 func TestSameSeedSameBytes(t *testing.T) {
@@ -50,15 +119,17 @@ func TestSameSeedSameBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	before := digest(t, sample)
 	for _, mode := range []string{"remove", "discovery"} {
 		t.Run(mode, func(t *testing.T) {
 			// Seed 10 reaches its tasks within three candidates (remove mode rejects one on the
 			// way) and never tries next or before, whose corruptions loop until the run's time
 			// limit (seed 3 tried next first: about half a minute per run on that alone).
 			args := []string{"-repo", sample, "-mode", mode, "-n", "2", "-seed", "10", "-top", "0", "-commit", "abc123"}
-			first, firstSWE := runCLI(t, args...)
-			// A different worker count must not change the output either.
-			second, secondSWE := runCLI(t, append(args, "-jobs", "1")...)
+			first, firstSWE, mirror := runCLIMirror(t, args...)
+			// A different worker count must not change the output either (nor the mirror's
+			// commit ids, which the instances carry).
+			second, secondSWE, _ := runCLIMirror(t, append(args, "-jobs", "1")...)
 			if !bytes.Equal(first, second) || !bytes.Equal(firstSWE, secondSWE) {
 				t.Fatalf("same seed, different output:\n%s\n---\n%s", first, second)
 			}
@@ -92,16 +163,22 @@ func TestSameSeedSameBytes(t *testing.T) {
 				}
 			}
 			var n int
+			var insts []task.SWEInstance
 			err = task.ReadJSONL(bytes.NewReader(firstSWE), func(line int, s task.SWEInstance) error {
 				p := problems[n]
 				n++
-				if s.InstanceID != p.ID || s.Patch != p.GoldPatch || s.BaseCommit != "abc123" || len(s.FailToPass) != len(p.FailToPass) {
+				if s.InstanceID != p.ID || s.Patch != p.GoldPatch || len(s.BaseCommit) != 40 || len(s.FailToPass) != len(p.FailToPass) {
 					t.Errorf("SWE instance %d does not match its task: %+v", line, s)
 				}
+				insts = append(insts, s)
 				return nil
 			})
 			if err != nil || n != len(problems) {
 				t.Fatalf("SWE instances: %d read, err %v", n, err)
+			}
+			verifyMirror(t, mirror, sample, insts)
+			if after := digest(t, sample); after != before {
+				t.Error("the repository changed")
 			}
 		})
 	}
@@ -129,7 +206,12 @@ func TestBadFlags(t *testing.T) {
 		{"repo is a file", []string{"-repo", file, "-out", out}, "not a directory"},
 		{"bad mode", append(ok, "-mode", "chaos"), `-mode "chaos"`},
 		{"bad lang", append(ok, "-lang", "cobol"), `-lang "cobol"`},
-		{"no sources", []string{"-repo", t.TempDir(), "-out", out}, "neither a go.mod nor Python files"},
+		{"no sources", []string{"-repo", t.TempDir(), "-out", out}, "no Go, Python or JavaScript source files"},
+		{"bad swe test ids", append(ok, "-swe", filepath.Join(dir, "s.jsonl"), "-swe-test-ids", "short"), `-swe-test-ids "short"`},
+		{"mirror without swe", append(ok, "-mirror", filepath.Join(dir, "m.git")), "-mirror " + filepath.Join(dir, "m.git")},
+		{"swe on stdout without mirror", append(ok, "-swe", "-"), "name the mirror with -mirror DIR"},
+		{"mirror inside the repository", append(ok, "-swe", filepath.Join(dir, "s.jsonl"), "-mirror", filepath.Join(repo, "m.git")), "lies inside the repository"},
+		{"mirror not a git repository", append(ok, "-swe", filepath.Join(dir, "s.jsonl"), "-mirror", filepath.Dir(repo)), "is not a bare git repository"},
 		{"bad env", append(ok, "-env", "NOEQUALS"), `want KEY=VALUE, got "NOEQUALS"`},
 		{"n zero", append(ok, "-n", "0"), "-n 0"},
 		{"n negative", append(ok, "-n", "-3"), "-n -3"},
@@ -172,7 +254,7 @@ func TestBadFlags(t *testing.T) {
 
 // TestShortfallAndStdout: asked for more tasks than the repository has candidates, the
 // program writes what it found, says how many of how many and why the rest failed, and
-// exits 0; with -out - stdout carries only the JSONL.
+// exits 1; with -out - stdout carries only the JSONL.
 func TestShortfallAndStdout(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go test on a small module")
@@ -180,14 +262,14 @@ func TestShortfallAndStdout(t *testing.T) {
 	repo := goRepo(t, "package m\n\nimport \"testing\"\n\nfunc TestSum(t *testing.T) {\n\tif Sum([]int{1, 2}) != 3 {\n\t\tt.Fatal(\"sum\")\n\t}\n}\n\nfunc TestTwice(t *testing.T) {\n\tif Twice([]int{1, -2}) != 2 {\n\t\tt.Fatal(\"twice\")\n\t}\n}\n")
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), []string{"-repo", repo, "-n", "5", "-min-failures", "1", "-out", "-", "-top", "0"}, &stdout, &stderr)
-	if code != 0 {
-		t.Fatalf("exit %d\n%s", code, stderr.String())
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (fewer tasks than asked)\n%s", code, stderr.String())
 	}
 	var n int
 	if err := task.ReadJSONL(bytes.NewReader(stdout.Bytes()), func(int, task.BreakpointProblem) error { n++; return nil }); err != nil || n == 0 {
 		t.Fatalf("stdout is not JSONL task records only (%d read, %v):\n%s", n, err, stdout.String())
 	}
-	want := fmt.Sprintf("%d of 5 remove task(s): candidates exhausted after 2 tried", n)
+	want := fmt.Sprintf("breakpoint: %d of 5 remove task(s): candidates exhausted after 2 tried", n)
 	if !strings.Contains(stderr.String(), want) {
 		t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
 	}
@@ -227,10 +309,12 @@ func TestBadRepositories(t *testing.T) {
 		msg        []string
 	}{
 		{"baseline not green", "package m\n\nimport \"testing\"\n\nfunc TestSum(t *testing.T) {\n\tif Sum([]int{1, 2}) != 3 {\n\t\tt.Fatal(\"sum\")\n\t}\n}\n\nfunc TestBroken(t *testing.T) { t.Fatal(\"already broken\") }\n",
-			nil, []string{"1 test(s) fail on the clean repository", "example.com/m.TestBroken", "baseline not green"}},
-		{"no tests", "", nil, []string{"baseline run did not run", "the repository has no tests to run"}},
+			nil, []string{"is not ready", "1 test(s) fail on the clean tree (e.g. example.com/m.TestBroken)", "fix them first"}},
+		{"no tests", "", nil, []string{"is not ready", "no tests were found"}},
 		{"slower than the limit", "package m\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestSlow(t *testing.T) { time.Sleep(time.Minute) }\n",
-			[]string{"-timeout", "3s"}, []string{"slower than -timeout"}},
+			[]string{"-timeout", "3s"}, []string{"is not ready", "the clean tests take longer than the limit: raise -timeout"}},
+		{"vet finding", "package m\n\nimport (\n\t\"fmt\"\n\t\"testing\"\n)\n\nfunc TestSum(t *testing.T) {\n\tif Sum([]int{1, 2}) != 3 {\n\t\tt.Fatal(fmt.Sprintf(\"%d\", \"sum\"))\n\t}\n}\n",
+			nil, []string{"go vet (the checks `go test` runs by default) fails on the clean tree", "Sprintf format %d has arg", "breakpoint -vet=false"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			args := append([]string{"-repo", goRepo(t, c.test), "-out", filepath.Join(t.TempDir(), "x.jsonl")}, c.args...)
@@ -278,5 +362,183 @@ func TestSignals(t *testing.T) {
 	clitest.Finish(t, bin, append(args, "-n", "1"), nil, 0)
 	if _, err := os.Stat(out); err != nil {
 		t.Errorf("a finished run wrote no output: %v", err)
+	}
+}
+
+// pyPackage writes a Python package named name (a module of statistics and its tests inside
+// the package) under a fresh directory with no project file, and returns the package's
+// directory.
+func pyPackage(t *testing.T, name string) string {
+	t.Helper()
+	root := t.TempDir()
+	files := map[string]string{
+		name + "/__init__.py": "",
+		name + "/stats.py": "def mean(xs):\n    \"\"\"Arithmetic mean.\"\"\"\n    total = 0.0\n    for x in xs:\n        total += x\n    return total / len(xs)\n\n\n" +
+			"def spread(xs):\n    \"\"\"Largest minus smallest.\"\"\"\n    lo = min(xs)\n    hi = max(xs)\n    if lo == hi:\n        return 0.0\n    return hi - lo\n\n\n" +
+			"def describe(xs):\n    m = mean(xs)\n    s = spread(xs)\n    text = \"mean=%g spread=%g\" % (m, s)\n    return text\n",
+		name + "/tests/__init__.py": "",
+		name + "/tests/test_stats.py": "from " + name + ".stats import mean, spread, describe\n\n\n" +
+			"def test_mean():\n    assert mean([1, 2, 3]) == 2\n\n\ndef test_mean_one():\n    assert mean([5]) == 5\n\n\n" +
+			"def test_spread():\n    assert spread([1, 5, 3]) == 4\n\n\ndef test_spread_flat():\n    assert spread([2, 2]) == 0\n\n\n" +
+			"def test_describe():\n    assert describe([1, 3]) == \"mean=2 spread=2\"\n\n\ndef test_describe_one():\n    assert describe([7]) == \"mean=7 spread=0\"\n",
+	}
+	for p, src := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return filepath.Join(root, name)
+}
+
+// TestPackageDirectory: -repo names a Python package directory with no project file around
+// it. The root chosen (the import root, limited to the package) is printed; the package is
+// staged under its own name, so the tests import the corrupted copy and fail for the
+// corruption; the records' paths keep the package's name; outside git the records carry no
+// commit and a warning says so; the -swe instances' patches apply in the mirror; the
+// directory is only read.
+func TestPackageDirectory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs pytest")
+	}
+	if err := exec.Command("/usr/bin/python3", "-c", "import pytest").Run(); err != nil {
+		t.Skip("needs /usr/bin/python3 with pytest (apt-get install python3-pytest)")
+	}
+	pkg := pyPackage(t, "faultline_statpkg")
+	root := filepath.Dir(pkg)
+	before := digest(t, root)
+	dir := t.TempDir()
+	out, swe := filepath.Join(dir, "tasks.jsonl"), filepath.Join(dir, "swe.jsonl")
+	var stdout, stderr bytes.Buffer
+	args := []string{"-repo", pkg, "-python", "/usr/bin/python3", "-n", "2", "-min-failures", "2", "-top", "0", "-out", out, "-swe", swe}
+	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	for _, want := range []string{
+		"root " + root + " (no project file: the import root of package faultline_statpkg, limited to the package); target faultline_statpkg; python",
+		"staged faultline_statpkg under a private root",
+		"warning: " + root + " is not a git checkout: the records carry no commit",
+	} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	records, _ := os.ReadFile(out)
+	var problems []task.BreakpointProblem
+	if err := task.ReadJSONL(bytes.NewReader(records), func(_ int, p task.BreakpointProblem) error {
+		problems = append(problems, p)
+		return p.Validate()
+	}); err != nil || len(problems) != 2 {
+		t.Fatalf("%d records, %v", len(problems), err)
+	}
+	for _, p := range problems {
+		if p.Commit != "" || p.Repo != "faultline_statpkg" {
+			t.Errorf("%s: commit %q repo %q, want none and the package's name", p.ID, p.Commit, p.Repo)
+		}
+		if !strings.HasPrefix(p.Functions[0].Path, "faultline_statpkg/") {
+			t.Errorf("%s: path %s does not keep the package's name", p.ID, p.Functions[0].Path)
+		}
+		for _, id := range p.FailToPass {
+			if !strings.HasPrefix(id, "faultline_statpkg/tests/test_stats.py::") {
+				t.Errorf("%s: FAIL_TO_PASS %s", p.ID, id)
+			}
+		}
+		var prov struct {
+			Commit, Target, Tool string
+			Seed                 uint64
+		}
+		if err := json.Unmarshal(p.Extra["provenance"], &prov); err != nil || prov.Commit != "" || prov.Target != "faultline_statpkg" || prov.Seed != 1 || prov.Tool == "" {
+			t.Errorf("%s: provenance %s (%v)", p.ID, p.Extra["provenance"], err)
+		}
+	}
+	var insts []task.SWEInstance
+	sweData, _ := os.ReadFile(swe)
+	if err := task.ReadJSONL(bytes.NewReader(sweData), func(_ int, s task.SWEInstance) error { insts = append(insts, s); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	verifyMirror(t, filepath.Join(dir, "swe.mirror.git"), root, insts)
+	if digest(t, root) != before {
+		t.Error("the package directory was written")
+	}
+}
+
+// TestModuleSubdirectory: -repo names a package directory inside a Go module. The module's
+// root is chosen (and printed), the whole module is tested, and only functions of the
+// directory given are corrupted.
+func TestModuleSubdirectory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	root := goRepo(t, "package m\n\nimport (\n\t\"testing\"\n\n\t\"example.com/m/sub\"\n)\n\nfunc TestSum(t *testing.T) {\n\tif Sum([]int{1, 2}) != 3 {\n\t\tt.Fatal(\"sum\")\n\t}\n}\n\nfunc TestTwice(t *testing.T) {\n\tif Twice([]int{1, -2}) != 2 {\n\t\tt.Fatal(\"twice\")\n\t}\n}\n\nfunc TestScale(t *testing.T) {\n\tif sub.Scale(2, 3) != 6 || sub.Scale(0, 3) != 0 {\n\t\tt.Fatal(\"scale\")\n\t}\n}\n")
+	if err := os.MkdirAll(filepath.Join(root, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "sub", "sub.go"), []byte("package sub\n\n// Scale multiplies.\nfunc Scale(a, b int) int {\n\tr := 0\n\tfor i := 0; i < a; i++ {\n\t\tr = add(r, b)\n\t}\n\treturn r\n}\n\nfunc add(x, y int) int { return x + y }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	args := []string{"-repo", filepath.Join(root, "sub"), "-n", "1", "-min-failures", "1", "-top", "0", "-out", "-"}
+	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	if want := "root " + root + " (the nearest go.mod above the directory (module example.com/m)); target sub; go"; !strings.Contains(stderr.String(), want) {
+		t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+	}
+	var problems []task.BreakpointProblem
+	if err := task.ReadJSONL(bytes.NewReader(stdout.Bytes()), func(_ int, p task.BreakpointProblem) error { problems = append(problems, p); return nil }); err != nil || len(problems) != 1 {
+		t.Fatalf("%d records, %v\n%s", len(problems), err, stderr.String())
+	}
+	if f := problems[0].Functions[0]; f.Path != "sub/sub.go" || f.Name != "Scale" {
+		t.Errorf("corrupted %s %s, want sub/sub.go Scale (the directory given)", f.Path, f.Name)
+	}
+	if got := problems[0].FailToPass; len(got) != 1 || got[0] != "example.com/m.TestScale" {
+		t.Errorf("FAIL_TO_PASS %v, want the module root's test of sub", got)
+	}
+}
+
+// TestMissingModulesOffline: a module whose tests need a module that is not in a private,
+// empty module cache, with downloads off, is refused before any test runs, naming the
+// module and the fix.
+func TestMissingModulesOffline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	root := goRepo(t, "package m\n\nimport (\n\t\"testing\"\n\n\t\"github.com/dustin/go-humanize\"\n)\n\nfunc TestSum(t *testing.T) {\n\tif Sum([]int{1, 2}) != 3 {\n\t\tt.Fatal(humanize.Comma(3))\n\t}\n}\n")
+	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/m\n\ngo 1.22\n\nrequire github.com/dustin/go-humanize v1.0.1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cache := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	args := []string{"-repo", root, "-top", "0", "-out", filepath.Join(t.TempDir(), "t.jsonl"),
+		"-env", "GOMODCACHE=" + cache, "-env", "GOPROXY=off", "-env", "GOFLAGS=-mod=mod"}
+	if code := run(context.Background(), args, &stdout, &stderr); code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, stderr.String())
+	}
+	for _, want := range []string{"is not ready", "github.com/dustin/go-humanize@v1.0.1", "GOPROXY=off"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	if strings.Contains(stderr.String(), "baseline") || strings.Contains(stderr.String(), "checking readiness") {
+		t.Errorf("a test run started:\n%s", stderr.String())
+	}
+}
+
+func TestBareGoIDs(t *testing.T) {
+	f2p, p2p, pkgs := bareGoIDs(task.TestList{"example.com/a.TestX", "example.com/b.TestX", "example.com/a.TestY/sub_case"},
+		task.TestList{"example.com/c.TestX", "example.com/a.TestZ", "gopkg.in/check.v1.TestW"})
+	if want := (task.TestList{"TestX", "TestY/sub_case"}); !slices.Equal(f2p, want) {
+		t.Errorf("FAIL_TO_PASS %v, want %v", f2p, want)
+	}
+	if want := (task.TestList{"TestZ", "TestW"}); !slices.Equal(p2p, want) {
+		t.Errorf("PASS_TO_PASS %v, want %v (a name failing elsewhere stays in FAIL_TO_PASS only)", p2p, want)
+	}
+	want := map[string][]string{"TestX": {"example.com/a", "example.com/b"}, "TestY/sub_case": {"example.com/a"},
+		"TestZ": {"example.com/a"}, "TestW": {"gopkg.in/check.v1"}}
+	if fmt.Sprint(pkgs) != fmt.Sprint(want) {
+		t.Errorf("packages %v, want %v", pkgs, want)
 	}
 }

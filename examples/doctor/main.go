@@ -130,19 +130,11 @@ func check(ctx context.Context, c config, lang repo.Language, stderr io.Writer) 
 	notReady := func(root string, err error) (*sandbox.Readiness, error) {
 		rd := &sandbox.Readiness{Root: root, Tests: -1, Isolation: []string{}}
 		var nr *sandbox.NotReadyError
-		switch {
-		case errors.As(err, &nr):
-			for _, p := range nr.Problems {
-				rd.Findings = append(rd.Findings, sandbox.Finding{Problem: p, Severity: sandbox.Blocking})
-			}
-		case errors.Is(err, repo.ErrNoGoMod):
-			rd.Findings = append(rd.Findings, sandbox.Finding{Problem: sandbox.Problem{What: "no go.mod in the directory or any parent",
-				Fix: "run `go mod init MODULE-PATH` at the project's root (or point -repo inside a module); for a Python project pass -lang python"}, Severity: sandbox.Blocking})
-		case errors.Is(err, repo.ErrNoSource):
-			rd.Findings = append(rd.Findings, sandbox.Finding{Problem: sandbox.Problem{What: "no Go, Python or JavaScript source files",
-				Fix: "point -repo at the repository's source"}, Severity: sandbox.Blocking})
-		default:
+		if !errors.As(sandbox.ProjectError(root, err), &nr) {
 			return nil, err
+		}
+		for _, p := range nr.Problems {
+			rd.Findings = append(rd.Findings, sandbox.Finding{Problem: p, Severity: sandbox.Blocking})
 		}
 		return rd, nil
 	}

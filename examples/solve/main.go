@@ -19,6 +19,12 @@
 // "diagnosis_rate", "hacked", "errors"}}. A task whose run failed (an endpoint error, say)
 // keeps its line, with "error" set, and counts as unsolved; the exit status is then 1.
 //
+// -repo is read as breakpoint reads it (task/repo.Discover, sandbox.Prepare, then
+// sandbox.Check without the baseline runs): the project root chosen is printed on stderr, Go
+// dependencies are made available before any run (offline, a missing module is named), a
+// package directory is staged under its own name, so the task's paths and the tests' imports
+// are those the tasks were made with, and a project whose tests do not collect or would
+// import an installed copy is refused with examples/doctor's words.
 // Tests run with the local sandbox runner on private copies (no Docker); the repository is
 // only read. It follows the convention of internal/cli: every flag and every task record
 // is checked before any work (a bad flag, or a record that does not parse or validate,
@@ -48,6 +54,7 @@ import (
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
 	"github.com/faultline-dev/faultline/task/llm"
+	"github.com/faultline-dev/faultline/task/repo"
 )
 
 func main() { os.Exit(cli.Main(run)) }
@@ -61,6 +68,7 @@ type config struct {
 	timeout                                      time.Duration
 	problems                                     []task.BreakpointProblem
 	model                                        *llm.OpenAI
+	project                                      *repo.Project
 }
 
 // Result is the output line of one task.
@@ -98,8 +106,8 @@ func parse(args []string, stdin io.Reader, stderr io.Writer) (config, int) {
 	fs := flag.NewFlagSet("solve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var c config
-	var repo string
-	fs.StringVar(&repo, "repo", "", "the clean repository `DIR` the tasks were made from (required; never modified)")
+	var dir string
+	fs.StringVar(&dir, "repo", "", "the clean repository `DIR` the tasks were made from, as given to breakpoint (required; never modified)")
 	fs.StringVar(&c.tasks, "tasks", "", "task records `FILE` (JSONL of Breakpoint problems; required, - for stdin)")
 	fs.IntVar(&c.tools, "tools", 16, "tool-use budget per task (≥ 1)")
 	fs.IntVar(&c.attempts, "attempts", 4, "submission budget per task (1 to -tools)")
@@ -116,7 +124,7 @@ func parse(args []string, stdin io.Reader, stderr io.Writer) (config, int) {
 		return c, code
 	}
 	usage := func(format string, a ...any) (config, int) { return c, cli.Usage(stderr, "solve", format, a...) }
-	root, err := cli.Repo(repo)
+	root, err := cli.Repo(dir)
 	if err != nil {
 		return usage("%v", err)
 	}
@@ -139,9 +147,19 @@ func parse(args []string, stdin io.Reader, stderr io.Writer) (config, int) {
 	if err := cli.Python(c.python); err != nil {
 		return usage("%v", err)
 	}
-	if c.lang, err = cli.Language(root, c.lang); err != nil {
-		return usage("%v", err)
+	lang, err := repo.ParseLanguage(c.lang)
+	if err != nil || lang == repo.JavaScript {
+		return usage("-lang %q: want auto, go or python", c.lang)
 	}
+	// The same project Breakpoint found for this directory: the tasks' paths are relative to
+	// its root (or to its staged package).
+	if c.project, err = repo.Discover(root, lang); err != nil {
+		return usage("-repo %s: %v", dir, sandbox.ProjectError(root, err))
+	}
+	if c.project.Lang != repo.Go && c.project.Lang != repo.Python {
+		return usage("-repo %s: a %s project; solve runs Go and Python tests (pass -lang)", dir, c.project.Lang)
+	}
+	c.lang = string(c.project.Lang)
 	if !c.gold {
 		if c.model, err = llm.FromEnv(); err != nil {
 			return usage("%v (or pass -gold)", err)
@@ -167,7 +185,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 // solveAll runs every task and returns how many ended with an error.
 func solveAll(ctx context.Context, c config, stdout, stderr io.Writer) (int, error) {
-	root, problems := c.root, c.problems
+	problems := c.problems
 	var agent corrupt.Agent = corrupt.GoldSolver{}
 	if !c.gold {
 		s := &corrupt.Solver{Model: c.model, MaxTurns: c.maxTurns}
@@ -177,16 +195,36 @@ func solveAll(ctx context.Context, c config, stdout, stderr io.Writer) (int, err
 		agent = s
 	}
 
-	front, kind := callgraph.Language(golang.New(golang.Options{})), task.GoTest
-	if c.lang == "python" {
-		front, kind = python.New(python.Options{}), task.Pytest
+	front := callgraph.Language(golang.New(golang.Options{}))
+	if c.project.Lang == repo.Python {
+		front = python.New(python.Options{})
 	}
-	runner := sandbox.NewLocal(sandbox.Options{Env: c.env, Python: c.python, Limits: task.Limits{Timeout: c.timeout}})
+	prog := cli.NewProgress(stderr, "solve")
+	// Intake as breakpoint does it: the same root, dependencies ready before any run, a
+	// package directory staged under its own name.
+	p := c.project
+	prog.Printf("root %s (%s); target %s; %s", p.Root, p.Reason, p.Target, p.Lang)
+	prep, err := sandbox.Prepare(ctx, p, sandbox.PrepareOptions{Python: c.python, Env: c.env})
+	if err != nil {
+		return 0, sandbox.ProjectError(p.Root, err)
+	}
+	defer prep.Close()
+	root := prep.Root
+	runner := sandbox.NewLocal(sandbox.Options{Env: append(append([]string(nil), prep.Env...), c.env...), Python: prep.Python, Limits: task.Limits{Timeout: c.timeout}})
 	defer runner.Close()
+	// The readiness check without the baseline runs (the tasks were validated when they were
+	// made): the tests collect, and a package's tests import the copy, not an installed one.
+	rd, err := sandbox.Check(ctx, runner, prep, sandbox.CheckOptions{NoBaseline: true, Limits: task.Limits{Timeout: c.timeout}})
+	if err != nil {
+		return 0, err
+	}
+	if !rd.Ready {
+		return 0, rd.Err()
+	}
 	// The cache serves repeated submissions of the same code (common for the gold solver
 	// and for models that resubmit) without running the tests again.
 	cached := sandbox.NewCache(runner, sandbox.CacheOptions{})
-	opts := corrupt.EnvOptions{MaxToolUses: c.tools, MaxAttempts: c.attempts, Langs: []callgraph.Language{front}, Run: task.RunRequest{Kind: kind}}
+	opts := corrupt.EnvOptions{MaxToolUses: c.tools, MaxAttempts: c.attempts, Langs: []callgraph.Language{front}, Run: prep.Request()}
 
 	out, err := cli.Create(c.out, stdout)
 	if err != nil {
@@ -201,7 +239,6 @@ func solveAll(ctx context.Context, c config, stdout, stderr io.Writer) (int, err
 		defer traj.Abort()
 	}
 
-	prog := cli.NewProgress(stderr, "solve")
 	stopBeat := prog.Beat(30 * time.Second)
 	defer stopBeat()
 	prog.Phase("solving", len(problems))

@@ -491,3 +491,120 @@ func TestSolvePythonGold(t *testing.T) {
 		t.Error("the repository was written")
 	}
 }
+
+// TestSolvePackageDirectory: -repo names a Python package directory (no project file around
+// it), as breakpoint was given it. Solve stages the package under its own name, as
+// breakpoint did, so the tasks' paths resolve and the tests import the copy being repaired:
+// the gold solver solves every task.
+func TestSolvePackageDirectory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs pytest")
+	}
+	if err := exec.Command("/usr/bin/python3", "-c", "import pytest").Run(); err != nil {
+		t.Skip("needs /usr/bin/python3 with pytest (apt-get install python3-pytest)")
+	}
+	ctx := context.Background()
+	root := t.TempDir()
+	const name = "faultline_solvepkg"
+	test := strings.ReplaceAll(statsTestPy, "from pkg.stats", "from "+name+".stats")
+	for p, src := range map[string]string{name + "/__init__.py": "", name + "/stats.py": statsPy, name + "/tests/__init__.py": "", name + "/tests/test_stats.py": test} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, p), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The tasks, made on the package's import root (the same relative paths breakpoint
+	// records for the package directory).
+	r := sandbox.NewLocal(sandbox.Options{Python: "/usr/bin/python3"})
+	t.Cleanup(func() { r.Close() })
+	req := task.RunRequest{Root: root, Kind: task.Pytest}
+	b, err := sandbox.Baseline(ctx, r, req, 1)
+	if err != nil {
+		t.Fatalf("baseline: %v", err)
+	}
+	g, err := callgraph.Build(ctx, root, []callgraph.Language{python.New(python.Options{})}, callgraph.BuildOptions{SkipTests: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cent, err := g.Centrality(ctx, callgraph.CentralityOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := corrupt.Generate(ctx, root, g, cent, r, corrupt.Baseline{Passing: b.Passing}, corrupt.Options{Mode: corrupt.Remove, N: 2, Seed: 1, Run: req, MinFailures: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	for _, x := range res {
+		if err := task.WriteJSONL(&buf, []task.BreakpointProblem{x.Problem(name, "")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tasks := filepath.Join(t.TempDir(), "tasks.jsonl")
+	if err := os.WriteFile(tasks, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := hashTree(t, root)
+	out := filepath.Join(t.TempDir(), "results.jsonl")
+	var stdout, stderr bytes.Buffer
+	if code := run(ctx, []string{"-repo", filepath.Join(root, name), "-tasks", tasks, "-gold", "-out", out}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, stderr.String())
+	}
+	if want := "root " + root + " (no project file: the import root of package " + name + ", limited to the package)"; !strings.Contains(stderr.String(), want) {
+		t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+	}
+	rs, sum := readResults(t, out)
+	if len(rs) != len(res) || sum.SuccessRate != 1 {
+		t.Errorf("results %+v, summary %+v\n%s", rs, sum, stderr.String())
+	}
+	if !equalTrees(before, hashTree(t, root)) {
+		t.Error("the repository was written")
+	}
+}
+
+// TestSolveRefusesUnreadyRepository: a repository whose tests do not collect is refused
+// before any task runs, with examples/doctor's words.
+func TestSolveRefusesUnreadyRepository(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs pytest")
+	}
+	if err := exec.Command("/usr/bin/python3", "-c", "import pytest").Run(); err != nil {
+		t.Skip("needs /usr/bin/python3 with pytest (apt-get install python3-pytest)")
+	}
+	root := t.TempDir()
+	for name, src := range map[string]string{"m.py": "def f():\n    x = 1\n    return x\n", "test_m.py": "import m\n\ndef test_f(:\n    assert m.f() == 1\n"} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	patch, err := task.DiffOverlay(root, task.Overlay{"m.py": {Data: []byte("def f():\n    x = 2\n    return x\n")}}, task.DiffOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := task.BreakpointProblem{ID: "m.remove.1.0.x", Repo: "m", Mode: "remove", Seed: 1,
+		Functions:       []task.CorruptedFunction{{Path: "m.py", Name: "f", Span: task.Span{Start: 0, End: 30}, Line: 1, EndLine: 3}},
+		CorruptionPatch: string(patch.Format()), GoldPatch: string(patch.Reverse().Format()), FailToPass: task.TestList{"test_m.py::test_f"}}
+	var buf bytes.Buffer
+	if err := task.WriteJSONL(&buf, []task.BreakpointProblem{p}); err != nil {
+		t.Fatal(err)
+	}
+	tasks := filepath.Join(t.TempDir(), "tasks.jsonl")
+	if err := os.WriteFile(tasks, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "results.jsonl")
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"-repo", root, "-tasks", tasks, "-gold", "-out", out, "-python", "/usr/bin/python3"}, &stdout, &stderr); code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, stderr.String())
+	}
+	for _, want := range []string{"is not ready", "the tests cannot be collected on the clean tree", "python3 -m pytest --collect-only"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a refused run wrote its output")
+	}
+}

@@ -392,3 +392,37 @@ func TestGitProvenance(t *testing.T) {
 	before := gitRun(t, d, "status", "--porcelain")
 	assert.Equal(t, "?? other/new.py", before, "reading provenance wrote nothing")
 }
+
+// TestDiscoverNamespacePackage: a package inside an installed namespace package (PEP 420:
+// the namespace directory has no __init__.py), such as Debian's lazr.uri under lazr/. The
+// project is the package with its namespace path, so a copy of it is imported as
+// namespace.pkg, the name the tests use.
+func TestDiscoverNamespacePackage(t *testing.T) {
+	site := filepath.Join(t.TempDir(), "site-packages")
+	for _, f := range []string{"ns/pkg/__init__.py", "ns/pkg/sub/__init__.py", "ns/other/__init__.py", "plain/__init__.py"} {
+		full := filepath.Join(site, filepath.FromSlash(f))
+		require.NoError(t, os.MkdirAll(filepath.Dir(full), 0o755))
+		require.NoError(t, os.WriteFile(full, nil, 0o644))
+	}
+	real, err := filepath.EvalSymlinks(site)
+	require.NoError(t, err)
+	for _, c := range []struct{ dir, target, include, module string }{
+		{"ns/pkg", "ns/pkg", "ns/pkg", "ns.pkg"},
+		{"ns/pkg/sub", "ns/pkg/sub", "ns/pkg", "ns.pkg"},
+		{"plain", "plain", "plain", "plain"},
+	} {
+		p, err := Discover(filepath.Join(site, filepath.FromSlash(c.dir)), Python)
+		require.NoError(t, err, c.dir)
+		assert.Equal(t, real, p.Root, c.dir)
+		assert.Equal(t, c.target, p.Target, c.dir)
+		assert.Equal(t, []string{c.include}, p.Include, c.dir)
+		assert.Equal(t, c.module, p.Module, c.dir)
+	}
+	if dir := "/usr/lib/python3/dist-packages/lazr/uri"; isFile(filepath.Join(dir, "__init__.py")) {
+		p, err := Discover(dir, "")
+		require.NoError(t, err)
+		assert.Equal(t, "/usr/lib/python3/dist-packages", p.Root)
+		assert.Equal(t, []string{"lazr/uri"}, p.Include)
+		assert.Equal(t, "lazr.uri", p.Module)
+	}
+}

@@ -241,6 +241,13 @@ func discoverPython(abs string) (*Project, error) {
 	if importRoot != abs {
 		r, _ := filepath.Rel(importRoot, abs)
 		pkg, _, _ = strings.Cut(filepath.ToSlash(r), "/")
+		// An installed namespace package (PEP 420: no __init__.py, directly under
+		// site-packages, e.g. lazr/ holding lazr.uri): the import root is the install
+		// directory and the package is namespace/pkg, imported as namespace.pkg.
+		if parent := filepath.Dir(importRoot); isInstallDir(parent) && isIdentifier(filepath.Base(importRoot)) {
+			pkg = filepath.Base(importRoot) + "/" + pkg
+			importRoot = parent
+		}
 	}
 	home, _ := os.UserHomeDir()
 	config := ""
@@ -259,7 +266,7 @@ func discoverPython(abs string) (*Project, error) {
 		})
 	p := &Project{}
 	if pkg != "" {
-		p.Module = pkg
+		p.Module = strings.ReplaceAll(pkg, "/", ".")
 	}
 	if root == "" {
 		p.Root = importRoot
@@ -274,7 +281,7 @@ func discoverPython(abs string) (*Project, error) {
 			if isInstallDir(importRoot) {
 				where = "an installed package"
 			}
-			p.Reason = fmt.Sprintf("%s: the import root of package %s, limited to the package", where, pkg)
+			p.Reason = fmt.Sprintf("%s: the import root of package %s, limited to the package", where, p.Module)
 		default:
 			p.Reason = "no package or project file around the directory: the directory itself"
 		}
@@ -298,6 +305,16 @@ func discoverPython(abs string) (*Project, error) {
 		}
 	}
 	return p, nil
+}
+
+// isIdentifier reports whether s can name a Python package.
+func isIdentifier(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 func containsStr(ss []string, s string) bool {

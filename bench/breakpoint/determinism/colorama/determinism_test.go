@@ -1,0 +1,13 @@
+// Package colorama runs breakpoint.Determinism on breakpoint.Colorama, a package directory
+// given as -repo (see package determinism).
+package colorama
+
+import (
+	"testing"
+
+	"github.com/faultline-dev/faultline/bench/breakpoint"
+)
+
+func TestDeterminism(t *testing.T) {
+	breakpoint.Determinism(t, breakpoint.Colorama, "tartley/colorama")
+}
