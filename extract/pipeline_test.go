@@ -40,7 +40,7 @@ func reverify(t *testing.T, r task.Runner, src string, it *Item) {
 
 func TestPipelineFixture(t *testing.T) {
 	acceptance(t, "the whole pipeline on the fixture") // the whole pipeline twice; examples/featurebench runs it on this fixture by default
-	t.Parallel()  // with the per-test limit's tests, which mostly sleep
+	t.Parallel()                                       // with the per-test limit's tests, which mostly sleep
 	py := pythonWithPytest(t)
 	src, err := filepath.Abs("testdata/pipeline/repo")
 	require.NoError(t, err)
