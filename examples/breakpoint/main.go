@@ -595,21 +595,10 @@ func printTop(w io.Writer, g *callgraph.Graph, c *callgraph.Centrality, top int)
 	if top <= 0 {
 		return
 	}
-	var idx []int
-	for i := range g.Nodes() {
-		if c.Included[i] && !g.Node(i).IsModule() && g.Node(i).Kind != task.KindClass {
-			idx = append(idx, i)
-		}
-	}
-	sort.SliceStable(idx, func(a, b int) bool {
-		if c.Harmonic[idx[a]] != c.Harmonic[idx[b]] {
-			return c.Harmonic[idx[a]] > c.Harmonic[idx[b]]
-		}
-		return g.Node(idx[a]).ID < g.Node(idx[b]).ID
+	idx := c.Ranked(callgraph.ScoreHarmonic, top, func(i int) bool {
+		n := g.Node(i)
+		return !n.IsModule() && n.Kind != task.KindClass
 	})
-	if len(idx) > top {
-		idx = idx[:top]
-	}
 	fmt.Fprintf(w, "\ntop %d functions by harmonic centrality:\n", len(idx))
 	fmt.Fprintf(w, "  %-8s %-8s %-11s %-4s %-4s %s\n", "harmonic", "pagerank", "betweenness", "in", "out", "function")
 	for _, i := range idx {
