@@ -96,11 +96,16 @@ func Select(g *callgraph.Graph, c *callgraph.Centrality, opts SelectOptions) []C
 		if cl < base.MinCodeLines || deg < base.MinDegree {
 			continue
 		}
-		pool = append(pool, Candidate{Node: n, CodeLines: cl, Harmonic: c.Harmonic[i], Degree: deg, Scores: map[string]float64{
-			"harmonic": c.Harmonic[i], "distance_discount": c.DistanceDiscount[i], "pagerank": c.PageRank[i],
-			"betweenness": c.Betweenness[i], "in_degree": float64(c.InDegree[i]), "out_degree": float64(c.OutDegree[i]),
-			"code_lines": float64(cl), "cyclomatic": float64(n.Metrics.Cyclomatic),
-		}})
+		// Only the measures the centrality computed: one left out is absent, never a 0.
+		scores := map[string]float64{"code_lines": float64(cl), "cyclomatic": float64(n.Metrics.Cyclomatic)}
+		for _, s := range []callgraph.Score{callgraph.ScoreHarmonic, callgraph.ScoreDistanceDiscount, callgraph.ScorePageRank,
+			callgraph.ScoreBetweenness, callgraph.ScoreInDegree, callgraph.ScoreOutDegree} {
+			if v, ok := c.Value(i, s); ok {
+				scores[string(s)] = v
+			}
+		}
+		harmonic := scores[string(callgraph.ScoreHarmonic)] // 0 when not computed: no hard set then
+		pool = append(pool, Candidate{Node: n, CodeLines: cl, Harmonic: harmonic, Degree: deg, Scores: scores})
 	}
 	if len(pool) > 0 {
 		logs := make([]float64, len(pool))

@@ -74,6 +74,32 @@ func TestSelectSample(t *testing.T) {
 	}
 }
 
+// TestSelectAbsentMeasures: a measure the centrality did not compute is absent from the
+// candidates' scores (a task record must not claim "pagerank": 0), and Select does not need it.
+func TestSelectAbsentMeasures(t *testing.T) {
+	g, _ := sampleGraph(t)
+	c, err := g.Centrality(context.Background(), callgraph.CentralityOptions{Measures: callgraph.MeasureHarmonic})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands := Select(g, c, SelectOptions{})
+	if len(cands) == 0 {
+		t.Fatal("no candidates")
+	}
+	for _, cand := range cands {
+		for _, gone := range []string{"pagerank", "betweenness"} {
+			if v, ok := cand.Scores[gone]; ok {
+				t.Errorf("%s: %s = %v, want it absent", cand.Node.ID, gone, v)
+			}
+		}
+		for _, kept := range []string{"harmonic", "distance_discount", "in_degree", "out_degree", "code_lines"} {
+			if _, ok := cand.Scores[kept]; !ok {
+				t.Errorf("%s: %s missing", cand.Node.ID, kept)
+			}
+		}
+	}
+}
+
 func TestGroupsWithinDistance(t *testing.T) {
 	g, c := sampleGraph(t)
 	cands := Select(g, c, SelectOptions{MinCodeLines: 1})
