@@ -22,7 +22,7 @@ func BenchmarkGenerateJobs(b *testing.B) {
 		b.Fatal(err)
 	}
 	g, c := sampleGraph(b)
-	r := sandbox.NewLocal(sandbox.Options{Concurrency: 2})
+	r := sandbox.NewLocal(sandbox.Options{Jobs: 2})
 	b.Cleanup(func() { r.Close() })
 	req := task.RunRequest{Root: root, Kind: task.GoTest}
 	bl, err := sandbox.Baseline(ctx, r, req, 1)

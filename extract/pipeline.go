@@ -64,7 +64,7 @@ type Options struct {
 	TestTimeout time.Duration
 	// Args are extra test-command arguments for every run.
 	Args []string
-	// Jobs bounds the test files traced at once (default runtime.NumCPU()); items are
+	// Jobs bounds the test files traced at once (default runtime.GOMAXPROCS(0)); items are
 	// built one after another.
 	Jobs int
 	// Progress, when set, receives one line per step.
@@ -295,7 +295,7 @@ func Pipeline(ctx context.Context, r task.Runner, root string, opts Options) (*R
 	// order of completion does not matter).
 	jobs := opts.Jobs
 	if jobs <= 0 {
-		jobs = runtime.NumCPU()
+		jobs = runtime.GOMAXPROCS(0)
 	}
 	errs := make([]error, len(files))
 	sem := make(chan struct{}, jobs)

@@ -14,7 +14,7 @@ import (
 // benchOverhead alternates a bare command and the same tests through Local and reports both
 // per-run times and their difference (the sandbox's overhead: copy, isolation, parsing).
 func benchOverhead(b *testing.B, req task.RunRequest, bare *exec.Cmd) {
-	l := NewLocal(Options{Concurrency: 1})
+	l := NewLocal(Options{Jobs: 1})
 	defer l.Close()
 	ctx := context.Background()
 	run := func() time.Duration {

@@ -29,9 +29,10 @@ type CacheOptions struct {
 	// Dir, when set, persists reports as JSON files (one per key) so other processes reuse
 	// them. Without it the cache lives in memory only.
 	Dir string
-	// Concurrency bounds the runs of the underlying runner in flight (default
-	// runtime.NumCPU()).
-	Concurrency int
+	// Jobs bounds the runs of the underlying runner in flight (default
+	// runtime.GOMAXPROCS(0)). Jobs is the name of this bound in every package: concurrent
+	// test runs or oracle calls.
+	Jobs int
 }
 
 // Stats are a Cache's counters.
@@ -70,12 +71,12 @@ type flight struct {
 
 // NewCache wraps r.
 func NewCache(r task.Runner, opts CacheOptions) *Cache {
-	if opts.Concurrency <= 0 {
-		opts.Concurrency = runtime.NumCPU()
+	if opts.Jobs <= 0 {
+		opts.Jobs = runtime.GOMAXPROCS(0)
 	}
 	return &Cache{
 		r: r, opts: opts, hasher: NewTreeHasher(),
-		sem:    make(chan struct{}, opts.Concurrency),
+		sem:    make(chan struct{}, opts.Jobs),
 		mem:    map[string]*task.Report{},
 		flight: map[string]*flight{},
 	}

@@ -131,7 +131,7 @@ func TestCacheCoalescesAndBounds(t *testing.T) {
 	root := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(root, "f.txt"), []byte("one"), 0o644))
 	cr := &countingRunner{gate: make(chan struct{})}
-	c := NewCache(cr, CacheOptions{Concurrency: 2})
+	c := NewCache(cr, CacheOptions{Jobs: 2})
 	ctx := context.Background()
 	var wg sync.WaitGroup
 	reps := make([]*task.Report, 10)

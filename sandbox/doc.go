@@ -9,7 +9,7 @@
 //     directories, __pycache__ and .pytest_cache left out) with the overlay written on top.
 //     Files are copied, never hard-linked: tests often run as root, and root can write
 //     through a hard link into the user's checkout. The user's checkout is never written.
-//   - A slot is one of Options.Concurrency fixed run directories. Reusing the same directory
+//   - A slot is one of Options.Jobs fixed run directories. Reusing the same directory
 //     keeps Go's build cache warm (it keys compiled packages by directory as well as content).
 //   - A test id is `import/path.TestName/sub` for Go (subtest names as `go test` prints them:
 //     spaces replaced by `_`, duplicates suffixed `#01`) and the pytest node id

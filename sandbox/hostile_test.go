@@ -64,7 +64,7 @@ func TestHostile(t *testing.T) {
 			c.Close()
 		}
 	}()
-	l := NewLocal(Options{Concurrency: 2, Env: []string{"HOSTILE_TARGET=" + target, "HOSTILE_ADDR=" + ln.Addr().String()}})
+	l := NewLocal(Options{Jobs: 2, Env: []string{"HOSTILE_TARGET=" + target, "HOSTILE_ADDR=" + ln.Addr().String()}})
 	defer l.Close()
 	ctx := context.Background()
 	run := func(pkg string, limits task.Limits, args ...string) *task.Report {
@@ -129,7 +129,7 @@ func TestHostile(t *testing.T) {
 func TestHostileWithoutIsolation(t *testing.T) {
 	needGo(t)
 	root := fixture(t, "hostile")
-	l := NewLocal(Options{NoIsolation: true, Concurrency: 1})
+	l := NewLocal(Options{NoIsolation: true, Jobs: 1})
 	defer l.Close()
 	rep, err := l.Run(context.Background(), task.RunRequest{Root: root, Kind: task.GoTest,
 		Select: task.Selection{Files: []string{"sleep"}}, Limits: task.Limits{Timeout: 8 * time.Second}, Args: []string{"-timeout=1h"}})
@@ -161,7 +161,7 @@ func TestHostileFreshNamespaces(t *testing.T) {
 	root := fixture(t, "hostile")
 	target := filepath.Join(t.TempDir(), "host-file")
 	require.NoError(t, os.WriteFile(target, []byte("original"), 0o644))
-	l := NewLocal(Options{Concurrency: 1, Env: []string{"HOSTILE_TARGET=" + target}})
+	l := NewLocal(Options{Jobs: 1, Env: []string{"HOSTILE_TARGET=" + target}})
 	l.freshNS = true
 	defer l.Close()
 	rep, err := l.Run(context.Background(), task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{Files: []string{"escape", "fork"}}})
@@ -186,7 +186,7 @@ func TestHostileFreshNamespaces(t *testing.T) {
 func TestHolderRetiredAfterDaemon(t *testing.T) {
 	needGo(t)
 	root := fixture(t, "hostile")
-	l := NewLocal(Options{Concurrency: 1})
+	l := NewLocal(Options{Jobs: 1})
 	defer l.Close()
 	ctx := context.Background()
 	req := task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{Files: []string{"fork"}}}
@@ -298,7 +298,7 @@ func TestHostileAttacks(t *testing.T) {
 	if full {
 		env = append(env, "HOSTILE_FULL=1")
 	}
-	l := NewLocal(Options{Concurrency: 1, Env: env})
+	l := NewLocal(Options{Jobs: 1, Env: env})
 	defer l.Close()
 	layers, err := l.Layers()
 	require.NoError(t, err)
@@ -356,7 +356,7 @@ func TestHostileAttacks(t *testing.T) {
 		if disk == 0 && !full {
 			continue
 		}
-		ql := NewLocal(Options{Concurrency: 1, DiskBytes: disk, Env: []string{"HOSTILE_FILL_MB=2048"}})
+		ql := NewLocal(Options{Jobs: 1, DiskBytes: disk, Env: []string{"HOSTILE_FILL_MB=2048"}})
 		rep, err := ql.Run(ctx, task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{IDs: []string{"example.com/hostile/attack.TestFillDisk"}}, Limits: task.Limits{Timeout: 5 * time.Minute}})
 		ql.Close()
 		require.NoError(t, err)
@@ -375,7 +375,7 @@ func TestHostileAttacks(t *testing.T) {
 		defer os.RemoveAll(cdir)
 		require.NoError(t, os.Chmod(cdir, 0o755))
 		cache := filepath.Join(cdir, "gocache")
-		cl := NewLocal(Options{Concurrency: 1, GoCache: cache, Env: append(append([]string{}, env...), "HOSTILE_GOCACHE="+cache)})
+		cl := NewLocal(Options{Jobs: 1, GoCache: cache, Env: append(append([]string{}, env...), "HOSTILE_GOCACHE="+cache)})
 		rep, err := cl.Run(ctx, task.RunRequest{Root: root, Kind: task.GoTest, Limits: task.Limits{Timeout: 10 * time.Minute},
 			Select: task.Selection{IDs: []string{"example.com/hostile/attack.TestPoisonCache", "example.com/hostile/attack.TestRebuildTesting"}}})
 		cl.Close()

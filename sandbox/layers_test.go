@@ -93,7 +93,7 @@ func TestCheckGoArgs(t *testing.T) {
 func TestUserNamespaceRuns(t *testing.T) {
 	needGo(t)
 	root := fixture(t, "hostile")
-	l := NewLocal(Options{Concurrency: 1})
+	l := NewLocal(Options{Jobs: 1})
 	l.asUser = true
 	defer l.Close()
 	layers, err := l.Layers()
@@ -129,7 +129,7 @@ func TestWorkDirNotReachable(t *testing.T) {
 	work := t.TempDir() // mode 0700
 	require.NoError(t, os.Chmod(filepath.Dir(work), 0o700))
 	root := fixture(t, "pyfix")
-	l := NewLocal(Options{WorkDir: work, Concurrency: 1})
+	l := NewLocal(Options{WorkDir: work, Jobs: 1})
 	defer l.Close()
 	rep, err := l.Run(context.Background(), task.RunRequest{Root: root, Kind: task.Command,
 		Args: []string{"/bin/sh", "-c", `echo x > "$TMPDIR/f" && cat "$TMPDIR/f" && echo y > made-here`}})
@@ -147,7 +147,7 @@ func TestWorkDirNotReachable(t *testing.T) {
 // an empty /run, the pinned environment.
 func TestRunIdentity(t *testing.T) {
 	root := fixture(t, "pyfix")
-	l := NewLocal(Options{Concurrency: 1})
+	l := NewLocal(Options{Jobs: 1})
 	defer l.Close()
 	rep, err := l.Run(context.Background(), task.RunRequest{Root: root, Kind: task.Command, Args: []string{"/bin/sh", "-c",
 		`id -u; id -g; cat /proc/self/personality; hostname; grep -E '^(CapEff|CapBnd|NoNewPrivs)' /proc/self/status; ls /dev | tr '\n' ' '; echo; ls -A /run | wc -l; echo "TZ=$TZ LC_ALL=$LC_ALL PYTHONHASHSEED=$PYTHONHASHSEED"; echo to-stderr >/dev/stderr`}})

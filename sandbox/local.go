@@ -37,10 +37,10 @@ type Options struct {
 	// WorkDir is where private copies are made (default os.TempDir()). NewLocal creates its
 	// own subdirectory there, removed by Close.
 	WorkDir string
-	// Concurrency bounds the runs in flight (default runtime.NumCPU()). Each slot keeps a
+	// Jobs bounds the runs in flight (default runtime.GOMAXPROCS(0)). Each slot keeps a
 	// fixed directory, so Go's build cache (which keys compiled packages by directory) stays
 	// warm across runs.
-	Concurrency int
+	Jobs int
 	// Python is the interpreter for pytest. Default: the first of /usr/bin/python3, python3,
 	// python that can import pytest.
 	Python string
@@ -111,8 +111,8 @@ type Local struct {
 // NewLocal returns a local runner. Its work directory is created on first use; call Close
 // to remove it and stop the slots' namespace holders (the holders also die with the process).
 func NewLocal(opts Options) *Local {
-	if opts.Concurrency <= 0 {
-		opts.Concurrency = runtime.NumCPU()
+	if opts.Jobs <= 0 {
+		opts.Jobs = runtime.GOMAXPROCS(0)
 	}
 	if opts.Go == "" {
 		opts.Go = "go"
@@ -123,8 +123,8 @@ func NewLocal(opts Options) *Local {
 	if opts.DiskBytes <= 0 {
 		opts.DiskBytes = DefaultDiskBytes
 	}
-	l := &Local{opts: opts, slots: make(chan int, opts.Concurrency), holders: make([]*holder, opts.Concurrency)}
-	for i := range opts.Concurrency {
+	l := &Local{opts: opts, slots: make(chan int, opts.Jobs), holders: make([]*holder, opts.Jobs)}
+	for i := range opts.Jobs {
 		l.slots <- i
 	}
 	return l

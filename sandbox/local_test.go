@@ -294,7 +294,7 @@ func TestFilterSelected(t *testing.T) {
 func TestLocalConcurrentRuns(t *testing.T) {
 	needPytest(t)
 	root := fixture(t, "pyfix")
-	l := NewLocal(Options{Concurrency: 2})
+	l := NewLocal(Options{Jobs: 2})
 	defer l.Close()
 	var wg sync.WaitGroup
 	reps := make([]*task.Report, 4)
@@ -343,7 +343,7 @@ func TestLocalPythonWithoutPytest(t *testing.T) {
 	// the standard library but we point it at a shim that hides pytest.
 	shim := filepath.Join(t.TempDir(), "nopytest")
 	require.NoError(t, os.WriteFile(shim, []byte("#!/bin/sh\nexec /usr/bin/python3 -c 'import sys; sys.modules[\"pytest\"] = None; import runpy; runpy.run_module(\"pytest\", run_name=\"__main__\")' \"$@\"\n"), 0o755))
-	l := NewLocal(Options{Python: shim, Concurrency: 1})
+	l := NewLocal(Options{Python: shim, Jobs: 1})
 	defer l.Close()
 	rep, err := l.Run(context.Background(), task.RunRequest{Root: root, Kind: task.Pytest})
 	require.NoError(t, err)

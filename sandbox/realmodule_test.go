@@ -92,7 +92,7 @@ func corruptFunc(t *testing.T, file, fn string) []byte {
 func TestRealModulesPanics(t *testing.T) {
 	acceptance(t, "runs the tests of real modules from the module proxy")
 	needGo(t)
-	l := NewLocal(Options{Env: []string{"GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off"}, Concurrency: 1})
+	l := NewLocal(Options{Env: []string{"GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off"}, Jobs: 1})
 	defer l.Close()
 	for _, m := range realModules {
 		t.Run(filepath.Base(m.path), func(t *testing.T) {

@@ -70,7 +70,7 @@ func topLevel(rep *task.Report) []string {
 func TestRealGoDiff(t *testing.T) {
 	root, env := goDiffCopy(t)
 	before := hashTree(t, root)
-	l := NewLocal(Options{Env: env, Concurrency: 1})
+	l := NewLocal(Options{Env: env, Jobs: 1})
 	defer l.Close()
 	ctx := context.Background()
 	req := task.RunRequest{Root: root, Kind: task.GoTest, Limits: task.Limits{Timeout: 5 * time.Minute}}

@@ -28,7 +28,7 @@ func BenchmarkJobsSimplejson(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	r := sandbox.NewLocal(sandbox.Options{Concurrency: 2})
+	r := sandbox.NewLocal(sandbox.Options{Jobs: 2})
 	b.Cleanup(func() { r.Close() })
 	req := task.RunRequest{Root: repo.Root, Kind: repo.Kind}
 	bl, err := sandbox.Baseline(ctx, r, req, 1)

@@ -74,8 +74,8 @@ func BenchmarkOracleCall(b *testing.B) {
 			}
 		}
 		cfg := oracleConfig{cmd: cmds[name], root: repo, name: "calc.py", python: py, timeout: time.Minute}
-		isolated := sandbox.NewLocal(sandbox.Options{Concurrency: 1})
-		unsafe := sandbox.NewLocal(sandbox.Options{Concurrency: 1, NoIsolation: true})
+		isolated := sandbox.NewLocal(sandbox.Options{Jobs: 1})
+		unsafe := sandbox.NewLocal(sandbox.Options{Jobs: 1, NoIsolation: true})
 		oracles := []struct {
 			name  string
 			o     task.Oracle

@@ -155,10 +155,10 @@ func newRunners(sf sandboxFlags) (*runners, error) {
 		return nil, err
 	}
 	rs.root = abs
-	rs.local = sandbox.NewLocal(sandbox.Options{Concurrency: sf.jobs, Env: sf.env, NoIsolation: sf.unsafeHost})
+	rs.local = sandbox.NewLocal(sandbox.Options{Jobs: sf.jobs, Env: sf.env, NoIsolation: sf.unsafeHost})
 	rs.runner = rs.local
 	if sf.cacheDir != "" {
-		rs.runner = sandbox.NewCache(rs.local, sandbox.CacheOptions{Dir: sf.cacheDir, Concurrency: sf.jobs})
+		rs.runner = sandbox.NewCache(rs.local, sandbox.CacheOptions{Dir: sf.cacheDir, Jobs: sf.jobs})
 	}
 	rs.notes = rs.local.Notes()
 	return rs, nil

@@ -23,7 +23,7 @@ import (
 // reports' verdicts are the same.
 func TestDockerRerunsMatchLocal(t *testing.T) {
 	r := needDocker(t, GoImage)
-	l := sandbox.NewLocal(sandbox.Options{Concurrency: 1})
+	l := sandbox.NewLocal(sandbox.Options{Jobs: 1})
 	defer l.Close()
 	goRoot := copyDir(t, "../testdata/verdict/go")
 	pyRoot := copyDir(t, "../testdata/verdict/py")
