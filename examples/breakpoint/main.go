@@ -5,7 +5,8 @@
 //
 //	go run ./examples/breakpoint -repo DIR [-mode remove|discovery] [-multi k -distance d]
 //	    [-hard] [-n N] [-seed S] [-jobs J] [-timeout D] [-env KEY=VALUE]... [-python PATH]
-//	    [-out tasks.jsonl] [-swe instances.jsonl [-mirror DIR] [-swe-test-ids full|bare]]
+//	    [-out tasks.jsonl] [-swe instances.jsonl [-mirror DIR] [-swe-test-ids full|bare]
+//	    [-swe-lists json|string]]
 //	    [-name owner/name] [-commit C] [-vet=false]
 //
 // Intake is the one examples/doctor reports (task/repo.Discover, sandbox.Prepare,
@@ -30,7 +31,8 @@
 // base_commit, and the instance's patch applies. The user's repository is never written.
 // repo is owner/name: -name, else the git origin remote's, else the directory's name.
 // -swe-test-ids bare writes Go test ids as SWE-bench's Go log parser names them
-// (TestName/sub), with each name's packages in "test_packages".
+// (TestName/sub), with each name's packages in "test_packages". -swe-lists string writes
+// FAIL_TO_PASS and PASS_TO_PASS as JSON-encoded strings, as the Hugging Face datasets do.
 //
 // Tests run with the local sandbox runner (no Docker, no network). It follows the
 // convention of internal/cli: every flag is checked before any work (a bad one exits 2
@@ -72,13 +74,13 @@ import (
 func main() { os.Exit(cli.Main(run)) }
 
 type config struct {
-	root, mode, out, swe, mirror, sweIDs, lang, name, commit, python string
-	multi, distance, n, top, minFailures, jobs                       int
-	env                                                              cli.EnvFlag
-	seed                                                             uint64
-	hard, undirected, vet                                            bool
-	timeout                                                          time.Duration
-	project                                                          *repo.Project
+	root, mode, out, swe, mirror, sweIDs, sweLists, lang, name, commit, python string
+	multi, distance, n, top, minFailures, jobs                                 int
+	env                                                                        cli.EnvFlag
+	seed                                                                       uint64
+	hard, undirected, vet                                                      bool
+	timeout                                                                    time.Duration
+	project                                                                    *repo.Project
 }
 
 // parse reads and checks every flag before any work. It returns the exit status when the
@@ -99,6 +101,7 @@ func parse(args []string, stderr io.Writer) (config, int) {
 	fs.StringVar(&c.out, "out", "tasks.jsonl", "output `FILE` for task records (- for stdout)")
 	fs.StringVar(&c.swe, "swe", "", "also write SWE-bench-style instances to `FILE` (- for stdout; needs a -mirror then)")
 	fs.StringVar(&c.mirror, "mirror", "", "bare git repository `DIR` for the -swe instances' states, one branch and tag task/ID each (default: the -swe file without its extension + .mirror.git)")
+	fs.StringVar(&c.sweLists, "swe-lists", "json", "FAIL_TO_PASS / PASS_TO_PASS in -swe instances: json (JSON arrays) or string (JSON-encoded strings, as the Hugging Face SWE-bench datasets store them; readers accept both)")
 	fs.StringVar(&c.sweIDs, "swe-test-ids", "full", "Go test ids in -swe instances: full (import/path.TestName/sub) or bare (TestName/sub, as SWE-bench's Go log parser names them; packages in test_packages)")
 	fs.StringVar(&c.lang, "lang", "auto", "language: auto, go or python")
 	fs.IntVar(&c.top, "top", 10, "print the `N` most central functions (0: none)")
@@ -141,6 +144,8 @@ func parse(args []string, stderr io.Writer) (config, int) {
 		return usage("-timeout %v: want a positive duration", c.timeout)
 	case c.sweIDs != "full" && c.sweIDs != "bare":
 		return usage("-swe-test-ids %q: want full or bare", c.sweIDs)
+	case c.sweLists != "json" && c.sweLists != "string":
+		return usage("-swe-lists %q: want json or string", c.sweLists)
 	case c.mirror != "" && c.swe == "":
 		return usage("-mirror %s: only -swe instances use a mirror; pass -swe FILE", c.mirror)
 	}
@@ -582,13 +587,26 @@ func writeOutputs(c config, stdout io.Writer, problems []task.BreakpointProblem,
 		return err
 	}
 	defer swe.Abort()
-	if err := task.WriteJSONL(swe, insts); err != nil {
+	if err := writeInstances(swe, insts, c.sweLists); err != nil {
 		return err
 	}
 	if err := out.Commit(); err != nil {
 		return err
 	}
 	return swe.Commit()
+}
+
+// writeInstances writes insts as JSONL, with the test lists as JSON arrays (lists "json") or
+// as the Hugging Face dataset's JSON-encoded strings (lists "string").
+func writeInstances(w io.Writer, insts []*task.SWEInstance, lists string) error {
+	if lists != "string" {
+		return task.WriteJSONL(w, insts)
+	}
+	ds := make([]task.DatasetInstance, len(insts))
+	for i, in := range insts {
+		ds[i] = in.AsDataset()
+	}
+	return task.WriteJSONL(w, ds)
 }
 
 func printTop(w io.Writer, g *callgraph.Graph, c *callgraph.Centrality, top int) {

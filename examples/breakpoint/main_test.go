@@ -208,6 +208,7 @@ func TestBadFlags(t *testing.T) {
 		{"bad lang", append(ok, "-lang", "cobol"), `-lang "cobol"`},
 		{"no sources", []string{"-repo", t.TempDir(), "-out", out}, "no Go, Python or JavaScript source files"},
 		{"bad swe test ids", append(ok, "-swe", filepath.Join(dir, "s.jsonl"), "-swe-test-ids", "short"), `-swe-test-ids "short"`},
+		{"bad swe lists", append(ok, "-swe", filepath.Join(dir, "s.jsonl"), "-swe-lists", "csv"), `-swe-lists "csv"`},
 		{"mirror without swe", append(ok, "-mirror", filepath.Join(dir, "m.git")), "-mirror " + filepath.Join(dir, "m.git")},
 		{"swe on stdout without mirror", append(ok, "-swe", "-"), "name the mirror with -mirror DIR"},
 		{"mirror inside the repository", append(ok, "-swe", filepath.Join(dir, "s.jsonl"), "-mirror", filepath.Join(repo, "m.git")), "lies inside the repository"},
@@ -540,5 +541,45 @@ func TestBareGoIDs(t *testing.T) {
 		"TestZ": {"example.com/a"}, "TestW": {"gopkg.in/check.v1"}}
 	if fmt.Sprint(pkgs) != fmt.Sprint(want) {
 		t.Errorf("packages %v, want %v", pkgs, want)
+	}
+}
+
+// TestWriteInstancesLists: -swe-lists string writes the test lists as the Hugging Face
+// dataset's JSON-encoded strings; json writes arrays; both read back to the same instances.
+func TestWriteInstancesLists(t *testing.T) {
+	in := &task.SWEInstance{Repo: "o/r", InstanceID: "o__r-1", BaseCommit: "abc", Patch: "p",
+		FailToPass: task.TestList{"pkg.TestA", `pkg.TestB/"q"`}, PassToPass: task.TestList{"pkg.TestC"}}
+	for _, lists := range []string{"json", "string"} {
+		var buf bytes.Buffer
+		if err := writeInstances(&buf, []*task.SWEInstance{in}, lists); err != nil {
+			t.Fatal(err)
+		}
+		var raw map[string]any
+		if err := json.Unmarshal(buf.Bytes(), &raw); err != nil {
+			t.Fatalf("%s: %v\n%s", lists, err, buf.String())
+		}
+		f2p := raw["FAIL_TO_PASS"]
+		switch lists {
+		case "json":
+			if _, ok := f2p.([]any); !ok {
+				t.Errorf("json: FAIL_TO_PASS is %T, want an array", f2p)
+			}
+		case "string":
+			s, ok := f2p.(string)
+			if !ok {
+				t.Fatalf("string: FAIL_TO_PASS is %T, want a string", f2p)
+			}
+			var ids []string
+			if err := json.Unmarshal([]byte(s), &ids); err != nil || len(ids) != 2 || ids[1] != `pkg.TestB/"q"` {
+				t.Errorf("string: FAIL_TO_PASS %q decodes to %v, %v", s, ids, err)
+			}
+		}
+		var back []task.SWEInstance
+		if err := task.ReadJSONL(&buf, func(_ int, v task.SWEInstance) error { back = append(back, v); return nil }); err != nil {
+			t.Fatalf("%s: reading back: %v", lists, err)
+		}
+		if len(back) != 1 || !slices.Equal([]string(back[0].FailToPass), []string(in.FailToPass)) || !slices.Equal([]string(back[0].PassToPass), []string(in.PassToPass)) {
+			t.Errorf("%s: read back %+v", lists, back)
+		}
 	}
 }
