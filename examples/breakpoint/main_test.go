@@ -125,7 +125,7 @@ func TestSameSeedSameBytes(t *testing.T) {
 			// Seed 10 reaches its tasks within three candidates (remove mode rejects one on the
 			// way) and never tries next or before, whose corruptions loop until the run's time
 			// limit (seed 3 tried next first: about half a minute per run on that alone).
-			args := []string{"-repo", sample, "-mode", mode, "-n", "2", "-seed", "10", "-top", "0", "-commit", "abc123"}
+			args := []string{"-repo", sample, "-mode", mode, "-n", "2", "-seed", "10", "-top", "0", "-commit", "abc123", "-name", "sample"}
 			first, firstSWE, mirror := runCLIMirror(t, args...)
 			// A different worker count must not change the output either (nor the mirror's
 			// commit ids, which the instances carry).
