@@ -89,6 +89,7 @@ type config struct {
 	// root is the directory given as -repo; project is where its project root is (repo.Discover).
 	project                                     *repo.Project
 	root, out, name, commit, python, pkg, check string
+	sweLists                                    string
 	n, jobs                                     int
 	levels                                      []int
 	seed                                        uint64
@@ -155,6 +156,7 @@ func parse(args []string, stderr io.Writer) (config, int) {
 	fs.DurationVar(&c.timeout, "timeout", 10*time.Minute, "time limit (> 0) of one test run")
 	fs.DurationVar(&c.testTimeout, "test-timeout", extract.DefaultTestTimeout, "time limit of one test (0: none): pytest counts CPU time, with 10× in wall-clock time as a backstop; go test wall-clock time")
 	after := fs.String("after", "", "keep as fail-to-pass only test files first committed after `DATE` (2006-01-02 or RFC 3339; needs a git checkout)")
+	fs.StringVar(&c.sweLists, "swe-lists", "json", "FAIL_TO_PASS / PASS_TO_PASS in instances.jsonl: json (JSON arrays) or string (JSON-encoded strings, as the Hugging Face SWE-bench datasets store them; readers, -check included, accept both)")
 	fs.StringVar(&c.check, "check", "", "re-verify the Level 2 instances of `DIR`/instances.jsonl from their patches alone, instead of building")
 	if code := cli.Parse(fs, args, false); code >= 0 {
 		return c, code
@@ -169,6 +171,8 @@ func parse(args []string, stderr io.Writer) (config, int) {
 		return usage("-n %d: want 0 (every test file) or more", c.n)
 	case c.jobs < 0:
 		return usage("-jobs %d: want 0 (the number of CPUs) or more", c.jobs)
+	case c.sweLists != "json" && c.sweLists != "string":
+		return usage("-swe-lists %q: want json or string", c.sweLists)
 	}
 	if err := cli.Python(c.python); err != nil {
 		return usage("%v", err)
@@ -428,7 +432,7 @@ func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	mirror := func(tmp string) error {
 		return writeMirror(ctx, filepath.Join(tmp, MirrorDir), root, c.project, arts, provenance)
 	}
-	if err := writeOut(c.out, arts, mirror); err != nil {
+	if err := writeOut(c.out, arts, c.sweLists, mirror); err != nil {
 		return fmt.Errorf("featurebench: %w", err)
 	}
 	for _, a := range arts {
@@ -514,8 +518,9 @@ func writeMirror(ctx context.Context, dir, root string, p *repo.Project, arts []
 // writeOut writes the instance directories and instances.jsonl into out, whole or not at
 // all: everything is written to a temporary directory beside out first and moved in at the
 // end (an existing out keeps its other entries; same-named ones are replaced). before runs
-// first, on the temporary directory (it may still change the instances).
-func writeOut(out string, arts []*artifact.Artifacts, before func(tmp string) error) error {
+// first, on the temporary directory (it may still change the instances). lists "string"
+// writes instances.jsonl's test lists as the Hugging Face dataset's JSON-encoded strings.
+func writeOut(out string, arts []*artifact.Artifacts, lists string, before func(tmp string) error) error {
 	out = filepath.Clean(out)
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return err
@@ -531,17 +536,24 @@ func writeOut(out string, arts []*artifact.Artifacts, before func(tmp string) er
 		}
 	}
 	var insts []task.SWEInstance
+	var dataset []task.DatasetInstance
 	for _, a := range arts {
 		if _, err := a.WriteDir(tmp); err != nil {
 			return fmt.Errorf("%s: %w", a.Instance.InstanceID, err)
 		}
 		insts = append(insts, a.Instance)
+		dataset = append(dataset, a.Instance.AsDataset())
 	}
 	f, err := os.Create(filepath.Join(tmp, "instances.jsonl"))
 	if err != nil {
 		return err
 	}
-	if err := task.WriteJSONL(f, insts); err != nil {
+	if lists == "string" {
+		err = task.WriteJSONL(f, dataset)
+	} else {
+		err = task.WriteJSONL(f, insts)
+	}
+	if err != nil {
 		f.Close()
 		return err
 	}

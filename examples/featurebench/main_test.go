@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/faultline-dev/faultline/extract/artifact"
 	"github.com/faultline-dev/faultline/internal/cli/clitest"
 	"github.com/faultline-dev/faultline/task"
 )
@@ -126,6 +128,7 @@ func TestBadFlags(t *testing.T) {
 		{"out inside the repository", []string{"-repo", repo, "-out", filepath.Join(repo, "out")}, "inside the repository"},
 		{"out under a file", []string{"-repo", repo, "-out", filepath.Join(file, "out")}, "not a directory"},
 		{"out is a file", []string{"-repo", repo, "-out", file}, "is not a directory"},
+		{"swe lists", append(ok, "-swe-lists", "csv"), `-swe-lists "csv"`},
 		{"level 3", append(ok, "-level", "3"), `-level "3"`},
 		{"level 1,3", append(ok, "-level", "1,3"), `-level "1,3"`},
 		{"level empty", append(ok, "-level", ""), `-level ""`},
@@ -463,4 +466,29 @@ func TestRefusesUnready(t *testing.T) {
 	require.NotContains(t, stderr.String(), "tracing")
 	require.Zero(t, stdout.Len())
 	require.NoDirExists(t, out)
+}
+
+// TestWriteOutLists: -swe-lists string writes instances.jsonl's test lists as the Hugging
+// Face dataset's JSON-encoded strings (instance.json keeps arrays); both read back alike.
+func TestWriteOutLists(t *testing.T) {
+	art := &artifact.Artifacts{Instance: task.SWEInstance{Repo: "acme/shapes", InstanceID: "acme__shapes.1.lv1",
+		FailToPass: task.TestList{"tests/test_a.py::test_x"}, PassToPass: task.TestList{"tests/test_b.py::test_y"}},
+		ProblemStatement: "do it", Patch: []byte("p"), TestPatch: []byte("t")}
+	for _, lists := range []string{"json", "string"} {
+		out := filepath.Join(t.TempDir(), "out")
+		require.NoError(t, writeOut(out, []*artifact.Artifacts{art}, lists, nil))
+		data, err := os.ReadFile(filepath.Join(out, "instances.jsonl"))
+		require.NoError(t, err)
+		var raw map[string]any
+		require.NoError(t, json.Unmarshal(data, &raw))
+		if lists == "string" {
+			require.Equal(t, `["tests/test_a.py::test_x"]`, raw["FAIL_TO_PASS"])
+		} else {
+			require.Equal(t, []any{"tests/test_a.py::test_x"}, raw["FAIL_TO_PASS"])
+		}
+		insts, err := task.ReadAllJSONL[task.SWEInstance](bytes.NewReader(data))
+		require.NoError(t, err)
+		require.Equal(t, art.Instance.FailToPass, insts[0].FailToPass)
+		require.Equal(t, art.Instance.PassToPass, insts[0].PassToPass)
+	}
 }
