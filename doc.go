@@ -38,7 +38,7 @@
 //
 //	// Delete function bodies until two deletions each break ≥ 5 passing tests.
 //	tasks, _ := corrupt.Generate(ctx, repo, g, cent, runner,
-//		corrupt.Baseline{Passing: base.Passing, Flaky: base.Flaky},
+//		corrupt.Baseline{Passing: base.Passing, Failing: base.Failing, Flaky: base.Flaky},
 //		corrupt.Options{Mode: corrupt.Remove, N: 2, Seed: 1, Run: req})
 //	record := tasks[0].Problem("ledger", "") // a task.BreakpointProblem for JSONL
 //

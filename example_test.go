@@ -33,7 +33,7 @@ func Example() {
 	base, _ := sandbox.Baseline(ctx, runner, req, 2)
 
 	tasks, _ := corrupt.Generate(ctx, repo, g, cent, runner,
-		corrupt.Baseline{Passing: base.Passing, Flaky: base.Flaky},
+		corrupt.Baseline{Passing: base.Passing, Failing: base.Failing, Flaky: base.Flaky},
 		corrupt.Options{Mode: corrupt.Remove, N: 2, Seed: 1, Run: req})
 	fmt.Println(len(tasks), "tasks; first:", tasks[0].Functions[0].ID)
 
