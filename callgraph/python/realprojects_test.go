@@ -38,6 +38,8 @@ var realProjects = []realProject{
 	// held out in the second round (chosen, traced and reviewed before any change)
 	{name: "icalendar", deb: "python3-icalendar", heldOut: true, minP: 0.99, minR: 0.66},
 	{name: "hyperlink", deb: "python3-hyperlink", heldOut: true, minP: 0.92, minR: 0.92},
+	// held out in the third round (traced and reviewed before the front end ran on it)
+	{name: "webencodings", deb: "python3-webencodings", heldOut: true, minP: 0.93, minR: 0.80},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of
