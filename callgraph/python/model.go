@@ -184,9 +184,13 @@ type defInfo struct {
 	extBase    bool
 	decorators []*expr // decorator expressions, innermost last
 	decCall    *expr   // the value of the decorated name: the outermost decorator's result
-	bases      []*expr
-	instAttrs  map[string][]*expr
-	initAttrs  map[string]bool // instance attributes __init__ always sets
+	// libWrap is a decorator that turns the function into a library object which runs
+	// the body itself, later (hypothesis's @composite): when it comes from outside the
+	// project, calling the decorated name does not run the body
+	libWrap   *expr
+	bases     []*expr
+	instAttrs map[string][]*expr
+	initAttrs map[string]bool // instance attributes __init__ always sets
 	// attributes assigned from outside the class: on instances (obj.x = v) and on the
 	// class itself (C.x = v), found while resolving
 	dynAttrs, dynClassAttrs map[string][]*expr

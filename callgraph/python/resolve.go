@@ -329,6 +329,10 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return out
 	case eDef:
+		if e.def.libWrap != nil && !e.raw && r.outside(e.def.libWrap) {
+			// the name holds the library's object; the library runs the body, not the caller
+			return externalValue
+		}
 		out := e.def.defValue()
 		// A decorated function's name is bound to what its decorators return. When the
 		// decorators are project functions returning project functions (a wrapper, which
