@@ -587,6 +587,10 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 			}
 			ce.builtin = d
 		}
+	case "type":
+		if len(positional) == 1 && len(cs.args()) == 1 {
+			ce.builtin = c.newExpr(expr{op: eTypeOf, x: positional[0]})
+		}
 	case "staticmethod", "classmethod":
 		if len(positional) == 1 && len(cs.args()) == 1 {
 			ce.builtin = positional[0] // the function, as the class attribute's value

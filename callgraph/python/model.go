@@ -89,6 +89,7 @@ const (
 	eBuiltinArg        // x, when the builtin function called name (looked up in sc) is not rebound; with elems, when elems[0] (the callee, functools.reduce...) lies outside the project
 	eNarrow            // x narrowed by isinstance(x, elems...): keyOK set keeps the instances of those classes, else drops them
 	ePartial           // functools.partial(x, ...): the functions x evaluates to, their argument positions unknown
+	eTypeOf            // type(x), x.__class__: the classes of the project instances x evaluates to
 )
 
 // expr is a symbolic expression: what a name, an attribute or a call may evaluate to.

@@ -512,6 +512,14 @@ func (r *resolver) evalOp(e *expr) []value {
 		return out
 	case eProto:
 		return r.evalProto(e)
+	case eTypeOf:
+		var out []value
+		for _, v := range r.eval(e.x) {
+			if v.kind == vInst {
+				out = addValues(out, value{kind: vDef, def: v.def})
+			}
+		}
+		return out
 	case eClassOf:
 		var out []value
 		for _, v := range r.eval(e.x) {
