@@ -587,6 +587,12 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 			}
 			ce.builtin = d
 		}
+	case "getattr":
+		if n := len(positional); (n == 2 || n == 3) && len(cs.args()) == n {
+			g := c.newExpr(expr{op: eGetattr, x: positional[0], sc: fn.sc, litData: &litData{elems: positional[1:]}})
+			ce.builtin = g
+			c.lazy(lazySite{kind: lzGetattr, caller: cs.caller, x: g, line: cs.line})
+		}
 	case "type":
 		if len(positional) == 1 && len(cs.args()) == 1 {
 			ce.builtin = c.newExpr(expr{op: eTypeOf, x: positional[0]})

@@ -89,7 +89,8 @@ const (
 	eBuiltinArg        // x, when the builtin function called name (looked up in sc) is not rebound; with elems, when elems[0] (the callee, functools.reduce...) lies outside the project
 	eNarrow            // x narrowed by isinstance(x, elems...): keyOK set keeps the instances of those classes, else drops them
 	ePartial           // functools.partial(x, ...): the functions x evaluates to, their argument positions unknown
-	eTypeOf            // type(x), x.__class__: the classes of the project instances x evaluates to
+	eTypeOf            // type(x): the classes of the project instances x evaluates to
+	eGetattr           // getattr(x, elems[0][, elems[1]]) with builtin getattr looked up in sc: x.<name> for each string constant elems[0] holds, or the default
 )
 
 // expr is a symbolic expression: what a name, an attribute or a call may evaluate to.
@@ -289,6 +290,7 @@ const (
 	lzBuiltin                   // y(x) for a builtin y: op indexes conversions
 	lzIterate                   // y(x) for a builtin y that iterates over x: __iter__, then __next__ of its result
 	lzReady                     // a call of x with no arguments (for loops, with statements)
+	lzGetattr                   // getattr(...) (x, an eGetattr): property getters of the names its key holds
 )
 
 // lazySite is an implicit call site: the syntax (or a builtin) calls a special method or

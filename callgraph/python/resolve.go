@@ -512,6 +512,26 @@ func (r *resolver) evalOp(e *expr) []value {
 		return out
 	case eProto:
 		return r.evalProto(e)
+	case eGetattr:
+		if r.noFlow {
+			return nil
+		}
+		var out []value
+		if len(e.elems) > 1 {
+			out = union(out, r.eval(e.elems[1]))
+		}
+		keys, ok := r.constKeys(e.elems[0], 0)
+		if !ok {
+			return out
+		}
+		for _, v := range r.eval(e.x) {
+			for _, k := range keys {
+				if name, isStr := strings.CutPrefix(k, "s"); isStr {
+					out = union(out, r.attr(v, name))
+				}
+			}
+		}
+		return out
 	case eTypeOf:
 		var out []value
 		for _, v := range r.eval(e.x) {
@@ -680,6 +700,23 @@ func (r *resolver) constKeys(e *expr, depth int) (keys []string, ok bool) {
 	switch e.op {
 	case eConst:
 		return []string{e.name}, true
+	case eIter:
+		// a loop variable over a literal list, tuple or set of constants
+		if e.x.op != eSeq || len(e.x.elems) == 0 {
+			return nil, false
+		}
+		for _, el := range e.x.elems {
+			ks, ok := r.constKeys(el, depth+1)
+			if !ok {
+				return nil, false
+			}
+			for _, k := range ks {
+				if !slices.Contains(keys, k) {
+					keys = append(keys, k)
+				}
+			}
+		}
+		return keys, true
 	case eName:
 		if s, pos := bindingScope(e.sc, e.name, e.pos); s != nil && len(s.names[e.name]) > 0 {
 			return keys, add(reaching(s.names[e.name], pos))
