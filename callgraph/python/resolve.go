@@ -294,7 +294,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		if e.litData != nil && e.builtin != nil && !r.noFlow {
 			// a builtin function (not rebound), or a method of a container literal
-			if e.extBuiltin && r.outside(e.x) || !e.extBuiltin && (e.x.op == eName && r.isBuiltin(e.x.sc, e.x.name) || e.x.op == eAttr && r.isContainer(e.x.x)) {
+			if e.extBuiltin && r.outside(e.x) || !e.extBuiltin && (e.x.op == eName && r.isBuiltin(e.x.sc, e.x.name) || e.x.op == eAttr && (r.isContainer(e.x.x) || r.superOutside(e.x.x, e.x.name))) {
 				out = union(out, r.eval(e.builtin))
 			}
 		}
@@ -617,6 +617,24 @@ func (r *resolver) outside(e *expr) bool {
 	}
 	for _, v := range vs {
 		if v.kind != vExternal {
+			return false
+		}
+	}
+	return true
+}
+
+// superOutside reports whether method name of super() (every value of e) continues
+// outside the project: in a subclass of dict, super().get(k, default) is dict's get.
+func (r *resolver) superOutside(e *expr, name string) bool {
+	if e.op != eSuper {
+		return false
+	}
+	vs := r.eval(e)
+	if len(vs) == 0 {
+		return false
+	}
+	for _, v := range vs {
+		if v.kind != vSuper || !r.outsideBase(v.def) || len(r.attr(v, name)) > 0 {
 			return false
 		}
 	}
@@ -1339,6 +1357,9 @@ func (r *resolver) callResultAt(v value, e *expr) []value {
 	for _, ret := range d.returns {
 		j := paramReturned(d, ret)
 		if j < 0 {
+			j = r.superDefaultReturned(d, ret)
+		}
+		if j < 0 {
 			out = union(out, r.eval(ret))
 			continue
 		}
@@ -1367,6 +1388,25 @@ func paramReturned(d *defInfo, ret *expr) int {
 		return -1
 	}
 	return int(bs[0].val.idx)
+}
+
+// superDefaultReturned returns the index of the parameter of d that return expression
+// ret hands to a dict method outside the project as its default, in a dict subclass's
+// override `return super().get(key, default)` (also pop, setdefault), else -1: what
+// the override returns, besides the dict's items, is that call's argument.
+func (r *resolver) superDefaultReturned(d *defInfo, ret *expr) int {
+	if ret.op != eCall || ret.litData == nil || ret.builtin == nil || ret.x.op != eAttr || len(ret.elems) != 2 {
+		return -1
+	}
+	switch ret.x.name {
+	case "get", "pop", "setdefault":
+	default:
+		return -1
+	}
+	if ret.keys[0] != "" || ret.keys[1] != "" || !r.superOutside(ret.x.x, ret.x.name) {
+		return -1
+	}
+	return paramReturned(d, ret.elems[1])
 }
 
 // argFor returns the argument expression a call passes for parameter j of d (bound: the
