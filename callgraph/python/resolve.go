@@ -808,12 +808,20 @@ func (r *resolver) protoMethods(c *defInfo, name string) []value {
 			continue
 		}
 		for _, b := range reaching(bs, ^uint32(0)) {
-			if b.val.op != eDef {
-				continue
-			}
-			d := b.val.def
-			if d.fn.Kind == "method" && d.class == cl {
-				out = addValues(out, value{kind: vDef, def: d, bound: !d.static, recv: c})
+			switch b.val.op {
+			case eDef:
+				d := b.val.def
+				if d.fn.Kind == "method" && d.class == cl {
+					out = addValues(out, value{kind: vDef, def: d, bound: !d.static, recv: c})
+				}
+			case eName:
+				// an alias in the class body (__str__ = to_text, or a module function):
+				// the functions it names, bound to the instance
+				for _, v := range r.eval(b.val) {
+					if d := v.def; v.kind == vDef && d.fn.Kind != "class" && !d.lambda {
+						out = addValues(out, value{kind: vDef, def: d, bound: !d.static, recv: c})
+					}
+				}
 			}
 		}
 		break
