@@ -164,7 +164,10 @@ func (c *collector) function(i, dec int32, sc *scope, caller *defInfo, cond bool
 	decs, decNames := c.decorators(dec, sc, caller)
 	d := c.newDef(i, dec, sc, task.KindFunction)
 	d.decorators = decs
-	for _, dn := range decNames {
+	for k, dn := range decNames {
+		if libraryRunsBody(dn) {
+			d.libWrap = decs[k]
+		}
 		switch dn {
 		case "staticmethod":
 			d.static = true
@@ -271,6 +274,15 @@ func (c *collector) class(i, dec int32, sc *scope, caller *defInfo, cond bool) {
 	}
 	c.bindName(sc, d.simple, binding{pos: t.nodes[i].end, cond: cond, val: c.newExpr(expr{op: eDef, def: d})})
 	c.applyDecorators(d, decs, caller)
+}
+
+// libraryRunsBody tells whether decorator dn, when it comes from outside the project,
+// replaces the function by an object of its library that calls the body on its own
+// behalf: hypothesis's @composite (@st.composite, @strategies.composite) returns a
+// strategy builder, and the library draws from the strategy later.
+func libraryRunsBody(dn string) bool {
+	dn = strings.TrimSpace(dn)
+	return dn == "composite" || strings.HasSuffix(dn, ".composite")
 }
 
 // codeGenerator tells which library writes the __init__ of a class with decorator dn:
@@ -574,6 +586,16 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 				d.elems = append(d.elems, a)
 			}
 			ce.builtin = d
+		}
+	case "getattr":
+		if n := len(positional); (n == 2 || n == 3) && len(cs.args()) == n {
+			g := c.newExpr(expr{op: eGetattr, x: positional[0], sc: fn.sc, litData: &litData{elems: positional[1:]}})
+			ce.builtin = g
+			c.lazy(lazySite{kind: lzGetattr, caller: cs.caller, x: g, line: cs.line})
+		}
+	case "type":
+		if len(positional) == 1 && len(cs.args()) == 1 {
+			ce.builtin = c.newExpr(expr{op: eTypeOf, x: positional[0]})
 		}
 	case "staticmethod", "classmethod":
 		if len(positional) == 1 && len(cs.args()) == 1 {

@@ -89,6 +89,8 @@ const (
 	eBuiltinArg        // x, when the builtin function called name (looked up in sc) is not rebound; with elems, when elems[0] (the callee, functools.reduce...) lies outside the project
 	eNarrow            // x narrowed by isinstance(x, elems...): keyOK set keeps the instances of those classes, else drops them
 	ePartial           // functools.partial(x, ...): the functions x evaluates to, their argument positions unknown
+	eTypeOf            // type(x): the classes of the project instances x evaluates to
+	eGetattr           // getattr(x, elems[0][, elems[1]]) with builtin getattr looked up in sc: x.<name> for each string constant elems[0] holds, or the default
 )
 
 // expr is a symbolic expression: what a name, an attribute or a call may evaluate to.
@@ -184,9 +186,13 @@ type defInfo struct {
 	extBase    bool
 	decorators []*expr // decorator expressions, innermost last
 	decCall    *expr   // the value of the decorated name: the outermost decorator's result
-	bases      []*expr
-	instAttrs  map[string][]*expr
-	initAttrs  map[string]bool // instance attributes __init__ always sets
+	// libWrap is a decorator that turns the function into a library object which runs
+	// the body itself, later (hypothesis's @composite): when it comes from outside the
+	// project, calling the decorated name does not run the body
+	libWrap   *expr
+	bases     []*expr
+	instAttrs map[string][]*expr
+	initAttrs map[string]bool // instance attributes __init__ always sets
 	// attributes assigned from outside the class: on instances (obj.x = v) and on the
 	// class itself (C.x = v), found while resolving
 	dynAttrs, dynClassAttrs map[string][]*expr
@@ -284,6 +290,7 @@ const (
 	lzBuiltin                   // y(x) for a builtin y: op indexes conversions
 	lzIterate                   // y(x) for a builtin y that iterates over x: __iter__, then __next__ of its result
 	lzReady                     // a call of x with no arguments (for loops, with statements)
+	lzGetattr                   // getattr(...) (x, an eGetattr): property getters of the names its key holds
 )
 
 // lazySite is an implicit call site: the syntax (or a builtin) calls a special method or

@@ -35,9 +35,12 @@ var realProjects = []realProject{
 	// looked at in the second, which makes them tuning projects.
 	{name: "toolz", deb: "python3-toolz", minP: 0.98, minR: 0.83},
 	{name: "ecdsa", deb: "python3-ecdsa", minP: 0.86, minR: 0.92},
-	// held out in the second round (chosen, traced and reviewed before any change)
-	{name: "icalendar", deb: "python3-icalendar", heldOut: true, minP: 0.99, minR: 0.66},
-	{name: "hyperlink", deb: "python3-hyperlink", heldOut: true, minP: 0.92, minR: 0.92},
+	// icalendar and hyperlink were held out in the second round (chosen, traced and
+	// reviewed before any change); the third looked at their misses and extras.
+	{name: "icalendar", deb: "python3-icalendar", minP: 0.99, minR: 0.69},
+	{name: "hyperlink", deb: "python3-hyperlink", minP: 0.95, minR: 0.96},
+	// held out in the third round (traced and reviewed before the front end ran on it)
+	{name: "webencodings", deb: "python3-webencodings", heldOut: true, minP: 0.93, minR: 0.80},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of

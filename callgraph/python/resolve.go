@@ -294,7 +294,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		if e.litData != nil && e.builtin != nil && !r.noFlow {
 			// a builtin function (not rebound), or a method of a container literal
-			if e.extBuiltin && r.outside(e.x) || !e.extBuiltin && (e.x.op == eName && r.isBuiltin(e.x.sc, e.x.name) || e.x.op == eAttr && r.isContainer(e.x.x)) {
+			if e.extBuiltin && r.outside(e.x) || !e.extBuiltin && (e.x.op == eName && r.isBuiltin(e.x.sc, e.x.name) || e.x.op == eAttr && (r.isContainer(e.x.x) || r.superOutside(e.x.x, e.x.name))) {
 				out = union(out, r.eval(e.builtin))
 			}
 		}
@@ -329,6 +329,10 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return out
 	case eDef:
+		if e.def.libWrap != nil && !e.raw && r.outside(e.def.libWrap) {
+			// the name holds the library's object; the library runs the body, not the caller
+			return externalValue
+		}
 		out := e.def.defValue()
 		// A decorated function's name is bound to what its decorators return. When the
 		// decorators are project functions returning project functions (a wrapper, which
@@ -508,6 +512,34 @@ func (r *resolver) evalOp(e *expr) []value {
 		return out
 	case eProto:
 		return r.evalProto(e)
+	case eGetattr:
+		if r.noFlow {
+			return nil
+		}
+		var out []value
+		if len(e.elems) > 1 {
+			out = union(out, r.eval(e.elems[1]))
+		}
+		keys, ok := r.constKeys(e.elems[0], 0)
+		if !ok {
+			return out
+		}
+		for _, v := range r.eval(e.x) {
+			for _, k := range keys {
+				if name, isStr := strings.CutPrefix(k, "s"); isStr {
+					out = union(out, r.attr(v, name))
+				}
+			}
+		}
+		return out
+	case eTypeOf:
+		var out []value
+		for _, v := range r.eval(e.x) {
+			if v.kind == vInst {
+				out = addValues(out, value{kind: vDef, def: v.def})
+			}
+		}
+		return out
 	case eClassOf:
 		var out []value
 		for _, v := range r.eval(e.x) {
@@ -591,6 +623,24 @@ func (r *resolver) outside(e *expr) bool {
 	return true
 }
 
+// superOutside reports whether method name of super() (every value of e) continues
+// outside the project: in a subclass of dict, super().get(k, default) is dict's get.
+func (r *resolver) superOutside(e *expr, name string) bool {
+	if e.op != eSuper {
+		return false
+	}
+	vs := r.eval(e)
+	if len(vs) == 0 {
+		return false
+	}
+	for _, v := range vs {
+		if v.kind != vSuper || !r.outsideBase(v.def) || len(r.attr(v, name)) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // isContainer reports whether e may evaluate to a container literal.
 func (r *resolver) isContainer(e *expr) bool {
 	for _, v := range r.eval(e) {
@@ -668,6 +718,23 @@ func (r *resolver) constKeys(e *expr, depth int) (keys []string, ok bool) {
 	switch e.op {
 	case eConst:
 		return []string{e.name}, true
+	case eIter:
+		// a loop variable over a literal list, tuple or set of constants
+		if e.x.op != eSeq || len(e.x.elems) == 0 {
+			return nil, false
+		}
+		for _, el := range e.x.elems {
+			ks, ok := r.constKeys(el, depth+1)
+			if !ok {
+				return nil, false
+			}
+			for _, k := range ks {
+				if !slices.Contains(keys, k) {
+					keys = append(keys, k)
+				}
+			}
+		}
+		return keys, true
 	case eName:
 		if s, pos := bindingScope(e.sc, e.name, e.pos); s != nil && len(s.names[e.name]) > 0 {
 			return keys, add(reaching(s.names[e.name], pos))
@@ -741,12 +808,20 @@ func (r *resolver) protoMethods(c *defInfo, name string) []value {
 			continue
 		}
 		for _, b := range reaching(bs, ^uint32(0)) {
-			if b.val.op != eDef {
-				continue
-			}
-			d := b.val.def
-			if d.fn.Kind == "method" && d.class == cl {
-				out = addValues(out, value{kind: vDef, def: d, bound: !d.static, recv: c})
+			switch b.val.op {
+			case eDef:
+				d := b.val.def
+				if d.fn.Kind == "method" && d.class == cl {
+					out = addValues(out, value{kind: vDef, def: d, bound: !d.static, recv: c})
+				}
+			case eName:
+				// an alias in the class body (__str__ = to_text, or a module function):
+				// the functions it names, bound to the instance
+				for _, v := range r.eval(b.val) {
+					if d := v.def; v.kind == vDef && d.fn.Kind != "class" && !d.lambda {
+						out = addValues(out, value{kind: vDef, def: d, bound: !d.static, recv: c})
+					}
+				}
 			}
 		}
 		break
@@ -1290,6 +1365,9 @@ func (r *resolver) callResultAt(v value, e *expr) []value {
 	for _, ret := range d.returns {
 		j := paramReturned(d, ret)
 		if j < 0 {
+			j = r.superDefaultReturned(d, ret)
+		}
+		if j < 0 {
 			out = union(out, r.eval(ret))
 			continue
 		}
@@ -1318,6 +1396,25 @@ func paramReturned(d *defInfo, ret *expr) int {
 		return -1
 	}
 	return int(bs[0].val.idx)
+}
+
+// superDefaultReturned returns the index of the parameter of d that return expression
+// ret hands to a dict method outside the project as its default, in a dict subclass's
+// override `return super().get(key, default)` (also pop, setdefault), else -1: what
+// the override returns, besides the dict's items, is that call's argument.
+func (r *resolver) superDefaultReturned(d *defInfo, ret *expr) int {
+	if ret.op != eCall || ret.litData == nil || ret.builtin == nil || ret.x.op != eAttr || len(ret.elems) != 2 {
+		return -1
+	}
+	switch ret.x.name {
+	case "get", "pop", "setdefault":
+	default:
+		return -1
+	}
+	if ret.keys[0] != "" || ret.keys[1] != "" || !r.superOutside(ret.x.x, ret.x.name) {
+		return -1
+	}
+	return paramReturned(d, ret.elems[1])
 }
 
 // argFor returns the argument expression a call passes for parameter j of d (bound: the

@@ -1,5 +1,7 @@
 package python
 
+import "strings"
+
 // resolveLazy resolves the lazy sites of file f (see fileInfo.lazy) over the values the
 // resolution rounds found, appending a resolution for each site that reaches project
 // code (the others are not call sites of the graph and cost no allocation).
@@ -67,6 +69,17 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 		case lzAttr:
 			if r.props[s.x.name] {
 				add(r.propValues(s.x.x, s.x.name, int(s.op)))
+			}
+		case lzGetattr:
+			if !r.isBuiltin(s.x.sc, "getattr") {
+				break
+			}
+			if keys, ok := r.constKeys(s.x.elems[0], 0); ok {
+				for _, k := range keys {
+					if name, isStr := strings.CutPrefix(k, "s"); isStr && r.props[name] {
+						add(r.propValues(s.x.x, name, 0))
+					}
+				}
 			}
 		}
 		if len(ds) > 0 {
