@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/faultline-dev/faultline/internal/cli"
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
 )
@@ -137,63 +137,25 @@ func checkInput(flagName, path string, required bool) error {
 	return nil
 }
 
-// output is where a command's machine output goes: stdout for "-", else a temporary file
-// beside the target, renamed over it by commit (so an interrupted or failed run leaves the
-// target as it was).
-type output struct {
-	w    io.Writer
-	path string
-	f    *os.File
-}
-
 // openOutput checks and prepares -out before any work: "" is refused, a directory is
-// refused, and the temporary file proves the directory writable.
-func openOutput(path string, stdout io.Writer) (*output, error) {
+// refused, and creating the output (cli.File: a temporary file beside the target, renamed
+// over it by Commit, so an interrupted or failed run leaves the target as it was) proves the
+// directory writable. "-" is stdout.
+func openOutput(path string, stdout io.Writer) (*cli.File, error) {
 	switch path {
 	case "":
 		return nil, flagErr("out", "must name a file, or - for standard output")
 	case "-":
-		return &output{w: stdout}, nil
+		return cli.Create(path, stdout)
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return nil, flagErr("out", "%s is a directory", path)
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	f, err := cli.Create(path, stdout)
 	if err != nil {
 		return nil, flagErr("out", "cannot write there: %v", err)
 	}
-	return &output{w: f, path: path, f: f}, nil
-}
-
-// commit makes the output final.
-func (o *output) commit() error {
-	if o.f == nil {
-		return nil
-	}
-	f := o.f
-	o.f = nil
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Chmod(f.Name(), 0o644); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Rename(f.Name(), o.path); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return nil
-}
-
-// abort removes an uncommitted temporary file.
-func (o *output) abort() {
-	if o != nil && o.f != nil {
-		o.f.Close()
-		os.Remove(o.f.Name())
-		o.f = nil
-	}
+	return f, nil
 }
 
 // progress reports a phase on stderr: done/total, elapsed and the estimated time left, at

@@ -154,17 +154,17 @@ func composeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fmt.Errorf("no example produced (see above); nothing written")
 	}
 	if f.format == "json" {
-		enc := json.NewEncoder(out.w)
+		enc := json.NewEncoder(out)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
 		err = enc.Encode(recs)
 	} else {
-		err = task.WriteJSONL(out.w, recs)
+		err = task.WriteJSONL(out, recs)
 	}
 	if err != nil {
 		return fmt.Errorf("writing the output: %w", err)
 	}
-	if err := out.commit(); err != nil {
+	if err := out.Commit(); err != nil {
 		return fmt.Errorf("-out: %w", err)
 	}
 	return nil

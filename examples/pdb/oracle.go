@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/faultline-dev/faultline/internal/cli"
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
 )
@@ -178,7 +179,7 @@ func (rs *runners) close() error {
 // session is what a command that runs programs holds while it works: its output, the
 // sandbox and the oracle configuration.
 type session struct {
-	out *output
+	out *cli.File
 	rs  *runners
 	cfg oracleConfig
 }
@@ -192,7 +193,7 @@ func openSession(label, outPath string, stdout, stderr io.Writer, sb sandboxFlag
 	}
 	rs, err := newRunners(sb)
 	if err != nil {
-		out.abort()
+		out.Abort()
 		return nil, err
 	}
 	for _, n := range rs.notes {
@@ -208,6 +209,6 @@ func (s *session) oracle(taskID string) *runOracle {
 
 // close removes the sandbox and an uncommitted output.
 func (s *session) close() {
-	s.out.abort()
+	s.out.Abort()
 	s.rs.close()
 }

@@ -332,7 +332,7 @@ func scoreCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}()
 	prog := newProgress(stderr, "pdb score")
 	prog.update("", 0, len(tasks), "tasks")
-	w := task.NewJSONLWriter(out.w)
+	w := task.NewJSONLWriter(out)
 	var writeErr error
 	for i := range tasks {
 		select {
@@ -360,7 +360,7 @@ func scoreCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := w.Write(sum); err != nil {
 		return fmt.Errorf("writing the output: %w", err)
 	}
-	if err := out.commit(); err != nil {
+	if err := out.Commit(); err != nil {
 		return fmt.Errorf("-out: %w", err)
 	}
 	printSummary(stderr, sum.Summary.Summary, results, tasks, f.in)
