@@ -429,29 +429,7 @@ func TestSolvePythonGold(t *testing.T) {
 	}
 	ctx := context.Background()
 	root := t.TempDir()
-	for p, src := range map[string]string{"pkg/__init__.py": "", "pkg/stats.py": statsPy, "tests/__init__.py": "", "tests/test_stats.py": statsTestPy} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(root, p), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r := sandbox.NewLocal(sandbox.Options{Python: "/usr/bin/python3"})
-	t.Cleanup(func() { r.Close() })
-	req := task.RunRequest{Root: root, Kind: task.Pytest}
-	b, err := sandbox.Baseline(ctx, r, req, 2)
-	if err != nil {
-		t.Fatalf("baseline: %v", err)
-	}
-	g, err := callgraph.Build(ctx, root, []callgraph.Language{python.New(python.Options{})}, callgraph.BuildOptions{SkipTests: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cent, err := g.Centrality(ctx, callgraph.CentralityOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, req, b, g, cent := pythonProject(t, root, map[string]string{"pkg/__init__.py": "", "pkg/stats.py": statsPy, "tests/__init__.py": "", "tests/test_stats.py": statsTestPy}, 2)
 	var problems []task.BreakpointProblem
 	names := map[string]bool{}
 	for _, mode := range []corrupt.Mode{corrupt.Remove, corrupt.Discovery} {
@@ -507,31 +485,9 @@ func TestSolvePackageDirectory(t *testing.T) {
 	root := t.TempDir()
 	const name = "faultline_solvepkg"
 	test := strings.ReplaceAll(statsTestPy, "from pkg.stats", "from "+name+".stats")
-	for p, src := range map[string]string{name + "/__init__.py": "", name + "/stats.py": statsPy, name + "/tests/__init__.py": "", name + "/tests/test_stats.py": test} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(root, p), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	// The tasks, made on the package's import root (the same relative paths breakpoint
 	// records for the package directory).
-	r := sandbox.NewLocal(sandbox.Options{Python: "/usr/bin/python3"})
-	t.Cleanup(func() { r.Close() })
-	req := task.RunRequest{Root: root, Kind: task.Pytest}
-	b, err := sandbox.Baseline(ctx, r, req, 1)
-	if err != nil {
-		t.Fatalf("baseline: %v", err)
-	}
-	g, err := callgraph.Build(ctx, root, []callgraph.Language{python.New(python.Options{})}, callgraph.BuildOptions{SkipTests: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cent, err := g.Centrality(ctx, callgraph.CentralityOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, req, b, g, cent := pythonProject(t, root, map[string]string{name + "/__init__.py": "", name + "/stats.py": statsPy, name + "/tests/__init__.py": "", name + "/tests/test_stats.py": test}, 1)
 	res, err := corrupt.Generate(ctx, root, g, cent, r, corrupt.Baseline{Passing: b.Passing}, corrupt.Options{Mode: corrupt.Remove, N: 2, Seed: 1, Run: req, MinFailures: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -607,4 +563,36 @@ func TestSolveRefusesUnreadyRepository(t *testing.T) {
 	if _, err := os.Stat(out); err == nil {
 		t.Error("a refused run wrote its output")
 	}
+}
+
+// pythonProject writes files under root and returns a runner for it (closed with t), the
+// run template, the clean baseline over runs runs, and the call graph and centrality that
+// Breakpoint tasks are made from.
+func pythonProject(t *testing.T, root string, files map[string]string, runs int) (*sandbox.Local, task.RunRequest, *sandbox.BaselineResult, *callgraph.Graph, *callgraph.Centrality) {
+	t.Helper()
+	ctx := context.Background()
+	for p, src := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, p), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := sandbox.NewLocal(sandbox.Options{Python: "/usr/bin/python3"})
+	t.Cleanup(func() { r.Close() })
+	req := task.RunRequest{Root: root, Kind: task.Pytest}
+	b, err := sandbox.Baseline(ctx, r, req, runs)
+	if err != nil {
+		t.Fatalf("baseline: %v", err)
+	}
+	g, err := callgraph.Build(ctx, root, []callgraph.Language{python.New(python.Options{})}, callgraph.BuildOptions{SkipTests: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cent, err := g.Centrality(ctx, callgraph.CentralityOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, req, b, g, cent
 }
