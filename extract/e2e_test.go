@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/faultline-dev/faultline/internal/acceptance"
 )
 
 // The end-to-end runs of Pipeline on real repositories (Debian's simplejson, pyflakes and
@@ -15,15 +17,6 @@ import (
 // repository, so that they run in parallel and `go test ./extract` stays quick. This file
 // keeps the helpers that copy such repositories for the tests here; a test that uses them is
 // an acceptance run (see acceptance).
-
-// acceptance skips t unless FAULTLINE_ACCEPTANCE is set (CI sets it); why says what makes
-// the test an acceptance run (a real repository, minutes of test runs).
-func acceptance(t testing.TB, why string) {
-	t.Helper()
-	if os.Getenv("FAULTLINE_ACCEPTANCE") == "" {
-		t.Skipf("%s: set FAULTLINE_ACCEPTANCE=1 to run it (CI does)", why)
-	}
-}
 
 // copyTree copies src into dst (regular files and directories only).
 func copyTree(t testing.TB, src, dst string) {
@@ -34,7 +27,7 @@ func copyTree(t testing.TB, src, dst string) {
 // debianRepo copies /usr/lib/python3/dist-packages/<pkg> under a fresh ROOT/<pkg>.
 func debianRepo(t testing.TB, pkg string) string {
 	t.Helper()
-	acceptance(t, "runs the tests of Debian's python3-"+pkg+", a real repository")
+	acceptance.Skip(t, "runs the tests of Debian's python3-"+pkg+", a real repository")
 	src := filepath.Join("/usr/lib/python3/dist-packages", pkg)
 	if _, err := os.Stat(src); err != nil {
 		t.Skipf("extract: %s is not installed (apt-get install python3-%s)", src, pkg)
@@ -49,7 +42,7 @@ func debianRepo(t testing.TB, pkg string) string {
 // goModule copies a module from the module cache (read-only there) to a writable temp dir.
 func goModule(t testing.TB, modVersion string) string {
 	t.Helper()
-	acceptance(t, "runs the tests of "+modVersion+", a real repository")
+	acceptance.Skip(t, "runs the tests of "+modVersion+", a real repository")
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("extract: go command not found")
 	}

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/faultline-dev/faultline/internal/acceptance"
 	"github.com/faultline-dev/faultline/task"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -270,7 +271,7 @@ func dirNames(t *testing.T, dir string) []string {
 // testing package into the cache, 2 GiB written against the default quota).
 func TestHostileAttacks(t *testing.T) {
 	needGo(t)
-	full := os.Getenv(RealModulesEnv) != ""
+	full := acceptance.On()
 	root := fixture(t, "hostile")
 	// Only the read-only mount (not a directory's permissions) may keep the run's uid out of
 	// the checkout.

@@ -8,29 +8,16 @@ import (
 	"go/parser"
 	"go/printer"
 	"go/token"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"testing"
 
+	"github.com/faultline-dev/faultline/internal/acceptance"
 	"github.com/faultline-dev/faultline/task"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// RealModulesEnv names the environment variable that turns on the acceptance runs on real
-// modules from the module proxy (CI sets it): each needs `go mod download` and a few minutes.
-const RealModulesEnv = "FAULTLINE_ACCEPTANCE"
-
-// acceptance skips t unless RealModulesEnv is set; why says what makes t an acceptance run
-// (a real repository, minutes of test runs).
-func acceptance(t testing.TB, why string) {
-	t.Helper()
-	if os.Getenv(RealModulesEnv) == "" {
-		t.Skipf("%s: set %s=1 to run it (CI does)", why, RealModulesEnv)
-	}
-}
 
 // A realModule is a module from the module proxy with one function to corrupt so that the
 // tests calling it panic.
@@ -90,7 +77,7 @@ func corruptFunc(t *testing.T, file, fn string) []byte {
 // panic and take the test binary down, and checks that every test still gets the verdict it
 // gets when run alone (a deterministic sample of them, run alone with the bare go command).
 func TestRealModulesPanics(t *testing.T) {
-	acceptance(t, "runs the tests of real modules from the module proxy")
+	acceptance.Skip(t, "runs the tests of real modules from the module proxy")
 	needGo(t)
 	l := NewLocal(Options{Env: []string{"GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off"}, Jobs: 1})
 	defer l.Close()

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/faultline-dev/faultline/internal/acceptance"
 	"github.com/faultline-dev/faultline/internal/cli/clitest"
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/stretchr/testify/assert"
@@ -160,15 +161,6 @@ func TestDoctorUsage(t *testing.T) {
 	assert.Contains(t, errb.String(), "-repo")
 }
 
-// acceptance skips t unless FAULTLINE_ACCEPTANCE is set (CI sets it); why says what makes t
-// an acceptance run (a real repository, the network, minutes of test runs).
-func acceptance(t *testing.T, why string) {
-	t.Helper()
-	if os.Getenv("FAULTLINE_ACCEPTANCE") == "" {
-		t.Skipf("%s: set FAULTLINE_ACCEPTANCE=1 to run it (CI does)", why)
-	}
-}
-
 // goModCache returns the module cache directory that holds go-diff v1.4.0, or skips.
 func goDiffSource(t *testing.T) string {
 	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
@@ -245,7 +237,7 @@ func TestDoctorMissingModules(t *testing.T) {
 	if os.Getenv("FAULTLINE_OFFLINE") != "" {
 		t.Skip("FAULTLINE_OFFLINE is set: the download half of the test needs the module proxy")
 	}
-	acceptance(t, "the second half downloads go-diff's test dependencies from the module proxy and runs its suite (minutes)")
+	acceptance.Skip(t, "the second half downloads go-diff's test dependencies from the module proxy and runs its suite (minutes)")
 	rd, code, stderr = doctor(t, "-repo", dir)
 	require.NotNil(t, rd, stderr)
 	assert.Equal(t, 0, code, findings(rd, sandbox.Blocking)+stderr)

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/faultline-dev/faultline/extract/artifact"
+	"github.com/faultline-dev/faultline/internal/acceptance"
 	"github.com/faultline-dev/faultline/internal/cli/clitest"
 	"github.com/faultline-dev/faultline/task"
 )
@@ -25,17 +26,6 @@ func needPytest(t *testing.T) {
 	t.Helper()
 	if err := exec.Command("/usr/bin/python3", "-c", "import pytest").Run(); err != nil {
 		t.Skipf("featurebench: /usr/bin/python3 with pytest is not installed (apt-get install python3-pytest): %v", err)
-	}
-}
-
-// long skips a test that runs the whole pipeline several times (tens of seconds, minutes
-// under load) unless FAULTLINE_ACCEPTANCE is set (CI sets it). The default run keeps one
-// end-to-end run per intake path: TestRunWritesInstances, TestRunPackageDir and
-// TestRefusesUnready.
-func long(t *testing.T) {
-	t.Helper()
-	if os.Getenv("FAULTLINE_ACCEPTANCE") == "" {
-		t.Skip("a long end-to-end run: set FAULTLINE_ACCEPTANCE=1 (CI does)")
 	}
 }
 
@@ -202,7 +192,7 @@ func gitRepo(t *testing.T, date string) string {
 // the run exits 1: it produced nothing), and a directory that is not a git checkout is an
 // error.
 func TestRunAfter(t *testing.T) {
-	long(t)
+	acceptance.Skip(t, "a long end-to-end run (the whole pipeline several times)")
 	needPytest(t)
 	repo := gitRepo(t, "2024-03-01T12:00:00Z")
 	ctx := context.Background()
@@ -263,7 +253,7 @@ func pytest(t *testing.T, dir string, args ...string) (bool, string) {
 }
 
 func TestRunLevels(t *testing.T) {
-	long(t)
+	acceptance.Skip(t, "a long end-to-end run (the whole pipeline several times)")
 	needPytest(t)
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("featurebench: git is not installed")
@@ -349,7 +339,7 @@ func TestRunLevels(t *testing.T) {
 // private copies and exits 130 (SIGINT) or 143 (SIGTERM) without writing its output; TMPDIR
 // is empty and the repository unchanged. A normal end leaves TMPDIR empty too.
 func TestSignals(t *testing.T) {
-	long(t)
+	acceptance.Skip(t, "a long end-to-end run (the whole pipeline several times)")
 	if testing.Short() {
 		t.Skip("builds the program and runs pytest")
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/faultline-dev/faultline/internal/acceptance"
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
 	"github.com/stretchr/testify/assert"
@@ -36,15 +37,6 @@ func needDocker(t testing.TB, image string) *Runner {
 	}
 	t.Cleanup(func() { r.Close() })
 	return r
-}
-
-// acceptance skips t unless FAULTLINE_ACCEPTANCE is set (CI sets it); why says what makes t
-// an acceptance run (a real repository, minutes of test runs).
-func acceptance(t testing.TB, why string) {
-	t.Helper()
-	if os.Getenv("FAULTLINE_ACCEPTANCE") == "" {
-		t.Skipf("%s: set FAULTLINE_ACCEPTANCE=1 to run it (CI does)", why)
-	}
 }
 
 func copyDir(t testing.TB, src string) string {
@@ -224,7 +216,7 @@ func TestMissingImage(t *testing.T) {
 // resolves offline) in the Go image with the host module cache mounted read-only, and checks
 // the verdicts against the local runner's.
 func TestDockerGoDiff(t *testing.T) {
-	acceptance(t, "runs the tests of github.com/sergi/go-diff, a real repository, in Docker")
+	acceptance.Skip(t, "runs the tests of github.com/sergi/go-diff, a real repository, in Docker")
 	needDocker(t, GoImage)
 	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
 	if err != nil {

@@ -16,15 +16,14 @@ import (
 	"testing"
 
 	"github.com/faultline-dev/faultline/bench/internal/fstree"
+	"github.com/faultline-dev/faultline/internal/acceptance"
 )
 
 // Skip skips t unless FAULTLINE_ACCEPTANCE is set (CI sets it): these are long runs on
 // real repositories.
 func Skip(t *testing.T) {
 	t.Helper()
-	if os.Getenv("FAULTLINE_ACCEPTANCE") == "" {
-		t.Skip("an acceptance run on real repositories: set FAULTLINE_ACCEPTANCE=1 (CI does)")
-	}
+	acceptance.Skip(t, "an acceptance run on real repositories")
 }
 
 // Build compiles the program at the import path pkg into a temporary directory.

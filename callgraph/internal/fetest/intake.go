@@ -10,17 +10,13 @@ import (
 	"testing"
 
 	"github.com/faultline-dev/faultline/callgraph"
+	"github.com/faultline-dev/faultline/internal/acceptance"
 )
 
-// AcceptanceEnv turns on the tests on real repositories (slow; CI sets it).
-const AcceptanceEnv = "FAULTLINE_ACCEPTANCE"
-
-// Acceptance skips t unless AcceptanceEnv is set.
+// Acceptance skips t unless the acceptance runs are on (internal/acceptance).
 func Acceptance(t testing.TB) {
 	t.Helper()
-	if os.Getenv(AcceptanceEnv) == "" {
-		t.Skipf("a run on real repositories: set %s=1", AcceptanceEnv)
-	}
+	acceptance.Skip(t, "a run on real repositories")
 }
 
 // Edges returns g's edges as "caller -> callee" by ID, keeping only those between nodes
