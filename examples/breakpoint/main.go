@@ -56,7 +56,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -516,13 +515,9 @@ func instances(c config, src source, problems []task.BreakpointProblem, m *repo.
 		ref, _ := json.Marshal("task/" + name)
 		s.Extra["mirror_ref"] = ref
 		if c.sweIDs == "bare" && c.project.Lang == repo.Go {
-			f2p, p2p, pkgs := bareGoIDs(s.FailToPass, s.PassToPass)
-			s.FailToPass, s.PassToPass = f2p, p2p
-			raw, err := json.Marshal(pkgs)
-			if err != nil {
+			if err := s.BareGoTestIDs(); err != nil {
 				return nil, err
 			}
-			s.Extra["test_packages"] = raw
 		}
 		if err := s.Validate(); err != nil {
 			return nil, fmt.Errorf("instance %s: %w", s.InstanceID, err)
@@ -530,42 +525,6 @@ func instances(c config, src source, problems []task.BreakpointProblem, m *repo.
 		out = append(out, s)
 	}
 	return out, nil
-}
-
-// bareGoIDs turns Go test ids (import/path.TestName/sub) into the names SWE-bench's Go log
-// parser reports (TestName/sub) and maps each name to the packages it came from. A name in
-// both lists (tests of two packages sharing a name) stays in FAIL_TO_PASS only: a log line
-// cannot tell the packages apart, and a failing one fails the name.
-func bareGoIDs(f2p, p2p task.TestList) (task.TestList, task.TestList, map[string][]string) {
-	pkgs := map[string][]string{}
-	conv := func(ids task.TestList, skip map[string]bool) task.TestList {
-		var out task.TestList
-		seen := map[string]bool{}
-		for _, id := range ids {
-			pkg, name, ok := task.SplitGoTestID(id)
-			if !ok {
-				name = id
-			}
-			if skip[name] {
-				continue
-			}
-			if pkg != "" && !slices.Contains(pkgs[name], pkg) {
-				pkgs[name] = append(pkgs[name], pkg)
-				sort.Strings(pkgs[name])
-			}
-			if !seen[name] {
-				seen[name] = true
-				out = append(out, name)
-			}
-		}
-		return out
-	}
-	a := conv(f2p, nil)
-	inF2P := map[string]bool{}
-	for _, n := range a {
-		inF2P[n] = true
-	}
-	return a, conv(p2p, inF2P), pkgs
 }
 
 // writeOutputs writes the records to -out and the instances to -swe (when set), each whole

@@ -528,22 +528,6 @@ func TestMissingModulesOffline(t *testing.T) {
 	}
 }
 
-func TestBareGoIDs(t *testing.T) {
-	f2p, p2p, pkgs := bareGoIDs(task.TestList{"example.com/a.TestX", "example.com/b.TestX", "example.com/a.TestY/sub_case"},
-		task.TestList{"example.com/c.TestX", "example.com/a.TestZ", "gopkg.in/check.v1.TestW"})
-	if want := (task.TestList{"TestX", "TestY/sub_case"}); !slices.Equal(f2p, want) {
-		t.Errorf("FAIL_TO_PASS %v, want %v", f2p, want)
-	}
-	if want := (task.TestList{"TestZ", "TestW"}); !slices.Equal(p2p, want) {
-		t.Errorf("PASS_TO_PASS %v, want %v (a name failing elsewhere stays in FAIL_TO_PASS only)", p2p, want)
-	}
-	want := map[string][]string{"TestX": {"example.com/a", "example.com/b"}, "TestY/sub_case": {"example.com/a"},
-		"TestZ": {"example.com/a"}, "TestW": {"gopkg.in/check.v1"}}
-	if fmt.Sprint(pkgs) != fmt.Sprint(want) {
-		t.Errorf("packages %v, want %v", pkgs, want)
-	}
-}
-
 // TestWriteInstancesLists: -swe-lists string writes the test lists as the Hugging Face
 // dataset's JSON-encoded strings; json writes arrays; both read back to the same instances.
 func TestWriteInstancesLists(t *testing.T) {
