@@ -7,6 +7,7 @@
 //	go run ./examples/featurebench -repo DIR -out OUTDIR [-n N] [-seed S] [-level 1|2|1,2]
 //	    [-package NAME] [-name owner/repo] [-commit SHA] [-python PATH] [-env KEY=VALUE]...
 //	    [-jobs J] [-llm] [-timeout D] [-test-timeout D] [-after DATE]
+//	    [-swe-lists json|string] [-swe-test-ids full|bare]
 //	go run ./examples/featurebench -check OUTDIR [-python PATH] [-env KEY=VALUE]...
 //	    [-timeout D] [-test-timeout D]
 //
@@ -24,6 +25,11 @@
 // files first committed after DATE (extract.Options.CommittedAfter; the repository must be
 // a git checkout). -test-timeout is the per-test limit (default 10 s; 0 turns it off), on
 // top of -timeout for a whole run.
+//
+// -swe-lists string writes FAIL_TO_PASS / PASS_TO_PASS as JSON-encoded strings (the
+// Hugging Face datasets' form). -swe-test-ids bare writes Go test ids as SWE-bench's Go log
+// parser names them (TestName/sub) with each name's packages in test_packages
+// (task.SWEInstance.BareGoTestIDs); -check restores the full ids from it.
 //
 // -check re-verifies the Level 2 instances of OUTDIR/instances.jsonl from the instances
 // alone (no repository: env_patch, test_patch and patch in an empty directory), prints
@@ -90,6 +96,7 @@ type config struct {
 	project                                     *repo.Project
 	root, out, name, commit, python, pkg, check string
 	sweLists                                    string
+	sweIDs                                      string
 	n, jobs                                     int
 	levels                                      []int
 	seed                                        uint64
@@ -157,6 +164,7 @@ func parse(args []string, stderr io.Writer) (config, int) {
 	fs.DurationVar(&c.testTimeout, "test-timeout", extract.DefaultTestTimeout, "time limit of one test (0: none): pytest counts CPU time, with 10× in wall-clock time as a backstop; go test wall-clock time")
 	after := fs.String("after", "", "keep as fail-to-pass only test files first committed after `DATE` (2006-01-02 or RFC 3339; needs a git checkout)")
 	fs.StringVar(&c.sweLists, "swe-lists", "json", "FAIL_TO_PASS / PASS_TO_PASS in instances.jsonl: json (JSON arrays) or string (JSON-encoded strings, as the Hugging Face SWE-bench datasets store them; readers, -check included, accept both)")
+	fs.StringVar(&c.sweIDs, "swe-test-ids", "full", "Go test ids in instances.jsonl: full (import/path.TestName/sub) or bare (TestName/sub, as SWE-bench's Go log parser names them; each name's packages in test_packages; -check restores full ids from it)")
 	fs.StringVar(&c.check, "check", "", "re-verify the Level 2 instances of `DIR`/instances.jsonl from their patches alone, instead of building")
 	if code := cli.Parse(fs, args, false); code >= 0 {
 		return c, code
@@ -173,6 +181,8 @@ func parse(args []string, stderr io.Writer) (config, int) {
 		return usage("-jobs %d: want 0 (the number of CPUs) or more", c.jobs)
 	case c.sweLists != "json" && c.sweLists != "string":
 		return usage("-swe-lists %q: want json or string", c.sweLists)
+	case c.sweIDs != "full" && c.sweIDs != "bare":
+		return usage("-swe-test-ids %q: want full or bare", c.sweIDs)
 	}
 	if err := cli.Python(c.python); err != nil {
 		return usage("%v", err)
@@ -432,6 +442,13 @@ func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	mirror := func(tmp string) error {
 		return writeMirror(ctx, filepath.Join(tmp, MirrorDir), root, c.project, arts, provenance)
 	}
+	if c.sweIDs == "bare" {
+		for _, a := range arts {
+			if err := a.Instance.BareGoTestIDs(); err != nil {
+				return fmt.Errorf("featurebench: %w", err)
+			}
+		}
+	}
 	if err := writeOut(c.out, arts, c.sweLists, mirror); err != nil {
 		return fmt.Errorf("featurebench: %w", err)
 	}
@@ -609,6 +626,11 @@ func checkLevel2(ctx context.Context, dir string, c config, stdout, stderr io.Wr
 			continue
 		}
 		checked++
+		if err := inst.FullGoTestIDs(); err != nil {
+			fmt.Fprintf(stdout, "%s rejected: %v\n", inst.InstanceID, err)
+			code = 1
+			continue
+		}
 		env, err := artifact.EnvironmentFromInstance(inst)
 		if err != nil {
 			fmt.Fprintf(stdout, "%s rejected: %v\n", inst.InstanceID, err)

@@ -119,6 +119,7 @@ func TestBadFlags(t *testing.T) {
 		{"out under a file", []string{"-repo", repo, "-out", filepath.Join(file, "out")}, "not a directory"},
 		{"out is a file", []string{"-repo", repo, "-out", file}, "is not a directory"},
 		{"swe lists", append(ok, "-swe-lists", "csv"), `-swe-lists "csv"`},
+		{"swe test ids", append(ok, "-swe-test-ids", "short"), `-swe-test-ids "short"`},
 		{"level 3", append(ok, "-level", "3"), `-level "3"`},
 		{"level 1,3", append(ok, "-level", "1,3"), `-level "1,3"`},
 		{"level empty", append(ok, "-level", ""), `-level ""`},
