@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -174,6 +175,15 @@ func TestReapHelper(t *testing.T) {
 func TestReapAfterKill(t *testing.T) {
 	r := needDocker(t, GoImage)
 	root := copyDir(t, "../testdata/hostile")
+	// The sandbox package runs the same fixture at the same time (go test runs packages in
+	// parallel), so this copy sleeps for a duration no other run uses: its processes are
+	// told apart by that number.
+	marker := strconv.Itoa(900000000 + os.Getpid())
+	sleepTest := filepath.Join(root, "sleep", "sleep_test.go")
+	src, err := os.ReadFile(sleepTest)
+	require.NoError(t, err)
+	require.Contains(t, string(src), `"987654"`)
+	require.NoError(t, os.WriteFile(sleepTest, []byte(strings.ReplaceAll(string(src), `"987654"`, strconv.Quote(marker))), 0o644))
 	cmd := exec.Command(os.Args[0], "-test.run=^TestReapHelper$", "-test.count=1", "-test.v")
 	cmd.Env = append(os.Environ(), reapHelperEnv+"="+root)
 	out, err := cmd.StdoutPipe()
@@ -218,5 +228,6 @@ func TestReapAfterKill(t *testing.T) {
 	c, v = owned()
 	assert.Zero(t, c)
 	assert.Zero(t, v)
-	assert.Empty(t, hostProcessesWith("987654"), "the killed run's test processes are gone")
+	assert.Eventually(t, func() bool { return len(hostProcessesWith(marker)) == 0 }, 10*time.Second, 50*time.Millisecond,
+		"the killed run's test processes are gone: %v", hostProcessesWith(marker))
 }
