@@ -183,6 +183,8 @@ func parse(args []string, stderr io.Writer) (config, int) {
 		return usage("-swe-lists %q: want json or string", c.sweLists)
 	case c.sweIDs != "full" && c.sweIDs != "bare":
 		return usage("-swe-test-ids %q: want full or bare", c.sweIDs)
+	case c.out == "-":
+		return usage("-out -: the output is a directory (instance directories, instances.jsonl, mirror.git), not a stream; name a directory")
 	}
 	if err := cli.Python(c.python); err != nil {
 		return usage("%v", err)

@@ -120,6 +120,7 @@ func TestBadFlags(t *testing.T) {
 		{"out is a file", []string{"-repo", repo, "-out", file}, "is not a directory"},
 		{"swe lists", append(ok, "-swe-lists", "csv"), `-swe-lists "csv"`},
 		{"swe test ids", append(ok, "-swe-test-ids", "short"), `-swe-test-ids "short"`},
+		{"out stdout", []string{"-repo", repo, "-out", "-"}, "-out -: the output is a directory"},
 		{"level 3", append(ok, "-level", "3"), `-level "3"`},
 		{"level 1,3", append(ok, "-level", "1,3"), `-level "1,3"`},
 		{"level empty", append(ok, "-level", ""), `-level ""`},
