@@ -116,7 +116,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "compose":
 		err = composeCmd(ctx, args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
-		usage(stdout)
+		usage(stderr)
 		return cli.ExitOK
 	default:
 		fmt.Fprintf(stderr, "pdb: unknown command %q\n", args[0])
