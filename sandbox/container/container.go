@@ -78,6 +78,7 @@ import (
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/sandbox/internal/testrun"
 	"github.com/faultline-dev/faultline/task"
+	"github.com/faultline-dev/faultline/task/repo"
 	mcontainer "github.com/moby/moby/api/types/container"
 	"github.com/moby/moby/client"
 	tc "github.com/testcontainers/testcontainers-go"
@@ -428,11 +429,8 @@ func WriteTreeTar(w io.Writer, root, prefix string) error {
 		if err != nil {
 			return err
 		}
-		if rel != "." && d.IsDir() {
-			switch d.Name() {
-			case ".git", ".hg", ".svn", "__pycache__", ".pytest_cache":
-				return filepath.SkipDir
-			}
+		if rel != "." && d.IsDir() && repo.SkipSnapshotDir(d.Name()) {
+			return filepath.SkipDir
 		}
 		info, err := d.Info()
 		if err != nil {
