@@ -182,19 +182,20 @@ func checkDep(rel, dep string) string {
 			return ""
 		}
 		return "compose and metrics import task and internal only"
-	case rel == "sandbox":
-		if inModule && (under(depRel, "task") || under(depRel, "internal")) {
+	case rel == "sandbox" || under(rel, "sandbox/internal"):
+		// sandbox/internal holds what the local and the Docker runner share.
+		if inModule && (under(depRel, "task") || under(depRel, "internal") || under(depRel, "sandbox/internal")) {
 			return ""
 		}
-		return "sandbox imports task only"
+		return "sandbox and sandbox/internal import task and the internal packages only"
 	case under(rel, "sandbox/container"):
-		if inModule && (under(depRel, "task") || under(depRel, "internal") || depRel == "sandbox") {
+		if inModule && (under(depRel, "task") || under(depRel, "internal") || depRel == "sandbox" || under(depRel, "sandbox/internal")) {
 			return ""
 		}
 		if thirdParty {
 			return "" // testcontainers-go and its dependency tree
 		}
-		return "sandbox/container imports task, sandbox and testcontainers-go"
+		return "sandbox/container imports task, sandbox, sandbox/internal and testcontainers-go"
 	}
 	return "" // examples, the root package, bench programs
 }

@@ -107,10 +107,11 @@ type Progress struct {
 	Reason                         string
 }
 
-// Corrupted is one function changed by a task.
+// Corrupted is one function changed by a task. Path and Metrics are the fields of the
+// same names in task.CorruptedFunction, which Result.Problem fills from them.
 type Corrupted struct {
 	ID        string             `json:"id"`
-	File      string             `json:"file"`
+	Path      string             `json:"path"` // slash path relative to the repository root
 	Name      string             `json:"name"`
 	Line      int                `json:"line"`
 	EndLine   int                `json:"end_line"`
@@ -118,7 +119,7 @@ type Corrupted struct {
 	Rule      string             `json:"rule"`
 	Desc      string             `json:"desc"`
 	CodeLines int                `json:"code_lines"`
-	Scores    map[string]float64 `json:"scores"`
+	Metrics   map[string]float64 `json:"metrics"` // as Candidate.Metrics
 }
 
 // Result is one validated Breakpoint task.
@@ -688,8 +689,8 @@ func (g *generator) result(unit []Candidate, chosen []Mutant, overlay task.Overl
 	for i, cand := range unit {
 		fn := cand.Node.Function
 		res.Functions = append(res.Functions, Corrupted{
-			ID: fn.ID, File: fn.File, Name: fn.Name, Line: fn.Line, EndLine: fn.EndLine, Span: fn.Def,
-			Rule: chosen[i].Rule, Desc: chosen[i].Desc, CodeLines: cand.CodeLines, Scores: cand.Scores,
+			ID: fn.ID, Path: fn.File, Name: fn.Name, Line: fn.Line, EndLine: fn.EndLine, Span: fn.Def,
+			Rule: chosen[i].Rule, Desc: chosen[i].Desc, CodeLines: cand.CodeLines, Metrics: cand.Metrics,
 		})
 	}
 	sort.Slice(res.Functions, func(i, j int) bool { return res.Functions[i].ID < res.Functions[j].ID })

@@ -143,8 +143,8 @@ func TestGenerateSkipsGeneratedFiles(t *testing.T) {
 			t.Errorf("%s: %d tasks, want 2 (the hand-written functions)", mode, len(res))
 		}
 		for _, r := range res {
-			if r.Functions[0].File != "hand.go" {
-				t.Errorf("%s: corrupted %s in %s", mode, r.Functions[0].Name, r.Functions[0].File)
+			if r.Functions[0].Path != "hand.go" {
+				t.Errorf("%s: corrupted %s in %s", mode, r.Functions[0].Name, r.Functions[0].Path)
 			}
 		}
 		if touched["gen.go"] || !touched["hand.go"] {

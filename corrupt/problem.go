@@ -32,11 +32,11 @@ func (r Result) Problem(repo, commit string) task.BreakpointProblem {
 	rules := map[string]bool{}
 	for _, f := range r.Functions {
 		metrics := map[string]float64{}
-		for k, v := range f.Scores {
+		for k, v := range f.Metrics {
 			metrics[k] = v
 		}
 		metrics["code_lines"] = float64(f.CodeLines)
-		p.Functions = append(p.Functions, task.CorruptedFunction{Path: f.File, Name: f.Name, Span: f.Span, Line: f.Line, EndLine: f.EndLine, Metrics: metrics})
+		p.Functions = append(p.Functions, task.CorruptedFunction{Path: f.Path, Name: f.Name, Span: f.Span, Line: f.Line, EndLine: f.EndLine, Metrics: metrics})
 		rules[f.Rule] = true
 	}
 	var rs []string
@@ -65,11 +65,11 @@ func (r Result) Statement() string {
 	case Remove:
 		if len(r.Functions) == 1 {
 			f := r.Functions[0]
-			fmt.Fprintf(&b, "The body of `%s` in `%s` (line %d) has been removed. Implement it so that the repository's tests pass again.\n", f.Name, f.File, f.Line)
+			fmt.Fprintf(&b, "The body of `%s` in `%s` (line %d) has been removed. Implement it so that the repository's tests pass again.\n", f.Name, f.Path, f.Line)
 		} else {
 			b.WriteString("The bodies of these functions have been removed. Implement them so that the repository's tests pass again:\n\n")
 			for _, f := range r.Functions {
-				fmt.Fprintf(&b, "- `%s` in `%s` (line %d)\n", f.Name, f.File, f.Line)
+				fmt.Fprintf(&b, "- `%s` in `%s` (line %d)\n", f.Name, f.Path, f.Line)
 			}
 		}
 		b.WriteString("\nThe signatures, docstrings and comments are intact; use them and the rest of the code base to recover the intended behaviour.\n")

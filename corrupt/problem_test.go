@@ -13,8 +13,8 @@ func sampleResult() Result {
 	return Result{
 		Mode: Discovery, Seed: 7, Index: 2,
 		Functions: []Corrupted{
-			{ID: "a.go::F", File: "a.go", Name: "F", Line: 3, EndLine: 9, Span: task.Span{Start: 10, End: 90}, Rule: "flip-comparison", CodeLines: 6, Scores: map[string]float64{"harmonic": 0.25}},
-			{ID: "b.go::G", File: "b.go", Name: "G", Line: 1, EndLine: 4, Span: task.Span{Start: 0, End: 40}, Rule: "off-by-one", CodeLines: 3, Scores: map[string]float64{"harmonic": 0.5}},
+			{ID: "a.go::F", Path: "a.go", Name: "F", Line: 3, EndLine: 9, Span: task.Span{Start: 10, End: 90}, Rule: "flip-comparison", CodeLines: 6, Metrics: map[string]float64{"harmonic": 0.25}},
+			{ID: "b.go::G", Path: "b.go", Name: "G", Line: 1, EndLine: 4, Span: task.Span{Start: 0, End: 40}, Rule: "off-by-one", CodeLines: 3, Metrics: map[string]float64{"harmonic": 0.5}},
 		},
 		Patch: "--- a/a.go\n+++ b/a.go\n", Gold: "--- a/a.go\n+++ b/a.go\n",
 		Validation: &Validation{FailToPass: []string{"p.TestA", "p.TestB"}, PassToPass: []string{"p.TestC"}, Messages: []string{"want 1", "want 2"}, Accepted: true, State: task.RunOK},

@@ -18,8 +18,9 @@ type Candidate struct {
 	CodeLines int     // Breakpoint's code lines (+1 in compatibility mode)
 	Harmonic  float64 // out-harmonic centrality, normalised by n−1
 	Degree    int     // callers + callees
-	// Scores holds every centrality measure of the node, for the task record.
-	Scores map[string]float64
+	// Metrics holds the node's difficulty measures for the task record: code_lines,
+	// cyclomatic and every centrality measure computed (one not computed is absent).
+	Metrics map[string]float64
 	// Hard reports membership of the hard set (see SelectOptions.Hard).
 	Hard bool
 }
@@ -105,7 +106,7 @@ func Select(g *callgraph.Graph, c *callgraph.Centrality, opts SelectOptions) []C
 			}
 		}
 		harmonic := scores[string(callgraph.ScoreHarmonic)] // 0 when not computed: no hard set then
-		pool = append(pool, Candidate{Node: n, CodeLines: cl, Harmonic: harmonic, Degree: deg, Scores: scores})
+		pool = append(pool, Candidate{Node: n, CodeLines: cl, Harmonic: harmonic, Degree: deg, Metrics: scores})
 	}
 	if len(pool) > 0 {
 		logs := make([]float64, len(pool))

@@ -43,8 +43,8 @@ func TestSelectSample(t *testing.T) {
 		if i > 0 && all[i-1].Node.ID >= cand.Node.ID {
 			t.Errorf("not sorted by ID at %d", i)
 		}
-		if cand.Scores["harmonic"] != cand.Harmonic {
-			t.Errorf("%s: scores disagree", cand.Node.ID)
+		if cand.Metrics["harmonic"] != cand.Harmonic {
+			t.Errorf("%s: Metrics[harmonic] and Harmonic disagree", cand.Node.ID)
 		}
 		logs = append(logs, math.Log(float64(cand.CodeLines)+1))
 		harm = append(harm, cand.Harmonic)
@@ -88,12 +88,12 @@ func TestSelectAbsentMeasures(t *testing.T) {
 	}
 	for _, cand := range cands {
 		for _, gone := range []string{"pagerank", "betweenness"} {
-			if v, ok := cand.Scores[gone]; ok {
+			if v, ok := cand.Metrics[gone]; ok {
 				t.Errorf("%s: %s = %v, want it absent", cand.Node.ID, gone, v)
 			}
 		}
 		for _, kept := range []string{"harmonic", "distance_discount", "in_degree", "out_degree", "code_lines"} {
-			if _, ok := cand.Scores[kept]; !ok {
+			if _, ok := cand.Metrics[kept]; !ok {
 				t.Errorf("%s: %s missing", cand.Node.ID, kept)
 			}
 		}

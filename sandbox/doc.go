@@ -100,7 +100,8 @@
 //
 // A test has a verdict only if it ran to one: task.NotRun is the state of a selected test
 // that got none, with the reason in its message; it is neither a pass nor a failure. The rule,
-// implemented once (Resolve) for every runner:
+// implemented once for every runner (in sandbox/internal/testrun, which the container
+// subpackage shares):
 //
 //   - An attempt runs the request. A test binary (Go package) or interpreter (pytest) that
 //     ended before all its tests had a verdict — a panic outside a test's own goroutine,
@@ -144,13 +145,12 @@
 //     crash, and that test the culprit.
 //
 // Everything read from a run is untrusted and read within bounds, whatever its size:
-// stream lines up to MaxStreamLine, MaxStreamTests results and MaxStreamText bytes of ids
-// and text per stream or file, messages cut to Limits.MessageLen, output to
-// Limits.OutputBytes per stream (head and tail kept), and the JUnit file through a filter
-// that cuts each text, attribute value, comment and CDATA section to MaxXMLText before the
-// XML decoder sees it. What is left out is noted; a stream that names more tests or ids than
-// the bounds is untrusted, more text only cuts messages. TestHarnessMemoryBound measures the
-// result: with the default limits, reading an attempt whose stdout, JUnit file and event
+// stream lines up to 1 MiB, 262,144 results and 32 MiB of ids and text per stream or file,
+// messages cut to Limits.MessageLen, output to Limits.OutputBytes per stream (head and tail
+// kept), and the JUnit file through a filter that cuts each text, attribute value, comment
+// and CDATA section to 64 KiB before the XML decoder sees it. What is left out is noted; a stream that names more tests or ids than
+// the bounds is untrusted, more text only cuts messages. TestHarnessMemoryBound (in
+// sandbox/internal/testrun) measures the result: with the default limits, reading an attempt whose stdout, JUnit file and event
 // file each hold 1 GiB (one 1 GiB <failure>, one 1 GiB line) keeps the harness's peak RSS
 // under 200 MiB (about 90 MiB measured; 20 MiB for a 1.25 GiB go test -json stream).
 //

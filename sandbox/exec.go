@@ -16,6 +16,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/faultline-dev/faultline/sandbox/internal/testrun"
 )
 
 // RunUID is the user and group id the tested code runs as when the runner is root (nobody
@@ -352,19 +354,10 @@ func unescapeMount(s string) string {
 	return b.String()
 }
 
-// procResult is how a command ended.
-type procResult struct {
-	exitCode  int // -1 when killed by a signal
-	timedOut  bool
-	cancelled bool
-	wall      time.Duration
-	startErr  error
-}
-
 // runProc starts argv in dir with env in its own process group, feeding stdout and stderr to
 // the writers; at the timeout (or when ctx is done) it sends SIGTERM to the whole group and
 // SIGKILL after grace. Whatever is left of the group when the command ends is killed too.
-func runProc(ctx context.Context, argv []string, dir string, env []string, stdout, stderr io.Writer, timeout, grace time.Duration) procResult {
+func runProc(ctx context.Context, argv []string, dir string, env []string, stdout, stderr io.Writer, timeout, grace time.Duration) testrun.ProcResult {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = env
@@ -375,12 +368,12 @@ func runProc(ctx context.Context, argv []string, dir string, env []string, stdou
 	cmd.WaitDelay = grace
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
-		return procResult{exitCode: -1, startErr: err}
+		return testrun.ProcResult{ExitCode: -1, StartErr: err}
 	}
 	pgid := cmd.Process.Pid
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	var res procResult
+	var res testrun.ProcResult
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	var err error
@@ -396,18 +389,18 @@ func runProc(ctx context.Context, argv []string, dir string, env []string, stdou
 	select {
 	case err = <-done:
 	case <-timer.C:
-		res.timedOut = true
+		res.TimedOut = true
 		kill()
 	case <-ctx.Done():
-		res.cancelled = true
+		res.Cancelled = true
 		kill()
 	}
 	_ = syscall.Kill(-pgid, syscall.SIGKILL) // children left in the group
-	res.wall = time.Since(start)
-	res.exitCode = cmd.ProcessState.ExitCode()
+	res.Wall = time.Since(start)
+	res.ExitCode = cmd.ProcessState.ExitCode()
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) && !errors.Is(err, exec.ErrWaitDelay) {
-		res.startErr = err
+		res.StartErr = err
 	}
 	return res
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/faultline-dev/faultline/internal/acceptance"
+	"github.com/faultline-dev/faultline/sandbox/internal/testrun"
 	"github.com/faultline-dev/faultline/task"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -331,7 +332,7 @@ func TestHostileAttacks(t *testing.T) {
 	assert.Equal(t, want, outcomes(goRep))
 	for _, tr := range goRep.Tests {
 		if tr.Outcome == task.Fail {
-			t.Logf("%s: %s", tr.ID, lastLines(tr.Message, 2))
+			t.Logf("%s: %s", tr.ID, testrun.Truncate(tr.Message, 300))
 		}
 	}
 

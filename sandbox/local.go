@@ -9,28 +9,39 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
 
+	"github.com/faultline-dev/faultline/sandbox/internal/testrun"
 	"github.com/faultline-dev/faultline/task"
 )
 
 // Defaults for the zero fields of task.Limits and Options.
 const (
 	DefaultTimeout     = 10 * time.Minute
-	DefaultOutputBytes = 1 << 20 // per stream
-	DefaultMessageLen  = 4 << 10
-	DefaultMemoryBytes = 8 << 30 // address space (RLIMIT_AS)
+	DefaultOutputBytes = 1 << 20                   // per stream
+	DefaultMessageLen  = testrun.DefaultMessageLen // 4 KiB
+	DefaultMemoryBytes = 8 << 30                   // address space (RLIMIT_AS)
 	DefaultKillGrace   = 2 * time.Second
 	DefaultDiskBytes   = 1 << 30 // a slot's tmpfs (LayerQuota)
 )
+
+// Reruns bounds the re-runs a runner makes to give every selected test a verdict of its own
+// (the package doc's rule). The zero value takes the defaults.
+type Reruns struct {
+	// Attempts is the most re-runs of one run (0: DefaultRerunAttempts; negative: none).
+	Attempts int
+	// Time is the most wall time the re-runs of one run take together (0: the run's time
+	// limit, so a run takes at most about twice its limit).
+	Time time.Duration
+}
+
+// DefaultRerunAttempts is the default bound on the re-runs of one run (Reruns.Attempts).
+const DefaultRerunAttempts = testrun.DefaultRerunAttempts // 100
 
 // Options configure a Local runner. The zero value works.
 type Options struct {
@@ -79,7 +90,8 @@ type Options struct {
 	// enforced.
 	DiskBytes int64
 	// Reruns bounds the re-runs that give tests cut off by an early end of their test binary
-	// or interpreter a verdict of their own (see Resolve). The zero value takes its defaults.
+	// or interpreter a verdict of their own (the package doc's rule). The zero value takes
+	// its defaults.
 	Reruns Reruns
 }
 
@@ -269,7 +281,11 @@ func fillLimits(in, dl task.Limits) task.Limits {
 }
 
 // ErrBadRequest is wrapped by errors about a request the runner cannot use.
-var ErrBadRequest = errors.New("bad run request")
+var ErrBadRequest = testrun.ErrBadRequest
+
+// ErrBadTestID is wrapped by errors about a test id that has no recognisable shape (a Go id
+// task.SplitGoTestID cannot split).
+var ErrBadTestID = testrun.ErrBadTestID
 
 // checkRequest validates req and returns it with Root resolved through symbolic links (a
 // root that is a link would otherwise be copied as a link to the checkout).
@@ -289,7 +305,7 @@ func checkRequest(req task.RunRequest) (task.RunRequest, error) {
 		return req, fmt.Errorf("sandbox: root %s: %w: %w", req.Root, errNotDir, ErrBadRequest)
 	}
 	req.Root = root
-	if err := CheckKind(req); err != nil {
+	if err := testrun.CheckKind(req); err != nil {
 		return req, err
 	}
 	if req.Kind == task.GoTest {
@@ -459,7 +475,7 @@ func (l *Local) goCommand(s *slot, req task.RunRequest, lim task.Limits, list bo
 	if err != nil {
 		return command{}, err
 	}
-	args, err := GoTestArgs(req.Select, lim, req.Args, list)
+	args, err := testrun.GoTestArgs(req.Select, lim, req.Args, list)
 	if err != nil {
 		return command{}, err
 	}
@@ -477,57 +493,18 @@ func (l *Local) goArgv(args []string) []string {
 	return append(argv, args...)
 }
 
-// goPackages maps a selection to package patterns and a -run pattern.
-func goPackages(sel task.Selection) (pkgs []string, runPat string, err error) {
-	seen := map[string]bool{}
-	add := func(p string) {
-		if !seen[p] {
-			seen[p] = true
-			pkgs = append(pkgs, p)
-		}
-	}
-	for _, f := range sel.Files {
-		c, _ := task.CleanRelPath(f)
-		switch {
-		case strings.HasSuffix(c, "/...") || c == "...":
-			add("./" + c)
-		case strings.HasSuffix(c, ".go"):
-			add("./" + path.Dir(c))
-		default:
-			add("./" + c)
-		}
-	}
-	var names []string
-	for _, id := range sel.IDs {
-		pkg, name, err := SplitGoTestID(id)
-		if err != nil {
-			return nil, "", err
-		}
-		add(pkg)
-		names = append(names, name)
-	}
-	if len(pkgs) == 0 {
-		pkgs = []string{"./..."}
-	}
-	if len(sel.Files) == 0 {
-		runPat = GoRunPattern(names)
-	}
-	sort.Strings(pkgs)
-	return pkgs, runPat, nil
-}
-
 func (l *Local) pytestCommand(s *slot, req task.RunRequest, list bool) (command, error) {
 	py, err := l.pythonPath()
 	if err != nil {
 		return command{}, err
 	}
-	argv := append([]string{py, "-m", "pytest"}, PytestArgs(req.Select, s.tree, filepath.Join(s.out, "junit.xml"), req.Args, list)...)
+	argv := append([]string{py, "-m", "pytest"}, testrun.PytestArgs(req.Select, s.tree, filepath.Join(s.out, "junit.xml"), req.Args, list)...)
 	return command{argv: argv, env: l.env(s), drop: true}, nil
 }
 
 // Run runs the selected tests of req.Root with req.Overlay applied, in a private copy, and
 // re-runs the tests an early end of their test binary or interpreter left without a verdict
-// (Resolve; each attempt in a fresh copy).
+// (the package doc's rule; each attempt in a fresh copy).
 func (l *Local) Run(ctx context.Context, req task.RunRequest) (*task.Report, error) {
 	req, err := checkRequest(req)
 	if err != nil {
@@ -540,36 +517,36 @@ func (l *Local) Run(ctx context.Context, req task.RunRequest) (*task.Report, err
 		return nil, err
 	}
 	lim := l.limits(req.Limits)
-	return Resolve(ctx, req, lim, l.opts.Reruns, func(ctx context.Context, a Attempt) (CommandResult, error) {
+	return testrun.Resolve(ctx, req, lim, l.opts.Reruns.Attempts, l.opts.Reruns.Time, func(ctx context.Context, a testrun.Attempt) (testrun.CommandResult, error) {
 		return l.attempt(ctx, req, a)
 	})
 }
 
 // attempt runs one attempt of a run in a fresh private copy.
-func (l *Local) attempt(ctx context.Context, req task.RunRequest, a Attempt) (CommandResult, error) {
+func (l *Local) attempt(ctx context.Context, req task.RunRequest, a testrun.Attempt) (testrun.CommandResult, error) {
 	lim := a.Limits
 	s, err := l.acquire(ctx, req)
 	if err != nil {
-		return CommandResult{}, err
+		return testrun.CommandResult{}, err
 	}
 	defer l.release(s)
-	junitPath := s.hp(filepath.Join(s.out, PytestJUnitFile))
-	eventsPath := s.hp(filepath.Join(s.out, PytestEventsFile))
-	configPath := s.hp(filepath.Join(s.out, PytestConfigFile))
+	junitPath := s.hp(filepath.Join(s.out, testrun.PytestJUnitFile))
+	eventsPath := s.hp(filepath.Join(s.out, testrun.PytestEventsFile))
+	configPath := s.hp(filepath.Join(s.out, testrun.PytestConfigFile))
 	var cmd command
 	switch req.Kind {
 	case task.GoTest:
 		cmd, err = l.goCommand(s, req, lim, a.List)
 		if err == nil {
 			var args []string
-			if args, err = GoAttemptArgs(a, req.Args); err == nil {
+			if args, err = testrun.GoAttemptArgs(a, req.Args); err == nil {
 				cmd.argv = l.goArgv(args)
 			}
 		}
 	case task.Pytest:
 		cmd, err = l.pytestCommand(s, req, false)
 		if err == nil {
-			argv, cfg := PytestAttemptArgs(a, s.tree, s.out, req.Args)
+			argv, cfg := testrun.PytestAttemptArgs(a, s.tree, s.out, req.Args)
 			cmd.argv = append([]string{cmd.argv[0]}, argv...)
 			err = os.WriteFile(configPath, cfg, 0o644)
 		}
@@ -577,18 +554,18 @@ func (l *Local) attempt(ctx context.Context, req task.RunRequest, a Attempt) (Co
 		cmd = command{argv: append([]string(nil), req.Args...), env: l.env(s), drop: true}
 	}
 	if err != nil {
-		if errors.Is(err, ErrBadTestID) {
-			return CommandResult{}, err
+		if errors.Is(err, testrun.ErrBadTestID) {
+			return testrun.CommandResult{}, err
 		}
-		return CommandResult{StartErr: err, Notes: l.Notes()}, nil
+		return testrun.CommandResult{StartErr: err, Notes: l.Notes()}, nil
 	}
-	out := NewAttemptOutput(req.Kind, a)
+	out := testrun.NewAttemptOutput(req.Kind, a)
 	cpu := int64(lim.Timeout/time.Second) + 1 + int64(l.opts.KillGrace/time.Second)
 	argv := l.isolate(s, cmd, lim, cpu)
 	pr := runProc(ctx, argv, l.runDir(s), cmd.env, out.Stdout, out.Stderr, lim.Timeout, l.opts.KillGrace)
-	if pr.cancelled {
+	if pr.Cancelled {
 		l.afterRun(s)
-		return CommandResult{}, fmt.Errorf("sandbox: run cancelled: %w", ctx.Err())
+		return testrun.CommandResult{}, fmt.Errorf("sandbox: run cancelled: %w", ctx.Err())
 	}
 	// The run's files are read before a holder with leftovers is retired (its tmpfs goes
 	// with it).
@@ -603,7 +580,7 @@ func (l *Local) attempt(ctx context.Context, req task.RunRequest, a Attempt) (Co
 			events = f
 		}
 	}
-	res := out.Result(pr.exitCode, pr.timedOut, pr.wall, pr.startErr, junit, events)
+	res := out.Result(pr.ExitCode, pr.TimedOut, pr.Wall, pr.StartErr, junit, events)
 	l.afterRun(s)
 	res.Notes = l.Notes()
 	if s.h == nil && l.iso.layers&LayerQuota != 0 && !l.freshNS {
@@ -614,7 +591,7 @@ func (l *Local) attempt(ctx context.Context, req task.RunRequest, a Attempt) (Co
 
 // ErrListFailed is wrapped by List errors when discovery itself failed (build or collection
 // errors).
-var ErrListFailed = errors.New("test discovery failed")
+var ErrListFailed = testrun.ErrListFailed
 
 // List discovers test ids without running them: `go test -list .` per package (top-level
 // tests, examples and fuzz targets; benchmarks are left out because a plain test run does not
@@ -648,22 +625,21 @@ func (l *Local) List(ctx context.Context, req task.RunRequest) ([]string, error)
 	if err != nil {
 		return nil, err
 	}
-	lp := newListParser(req.Kind)
-	stdout := NewCapture(lim.OutputBytes, func(p []byte) { lp.Write(p) })
-	stderr := NewCapture(lim.OutputBytes, nil)
+	lp := testrun.NewListWriter(req.Kind)
+	stdout := testrun.NewCapture(lim.OutputBytes, func(p []byte) { lp.Write(p) })
+	stderr := testrun.NewCapture(lim.OutputBytes, nil)
 	argv := l.isolate(s, cmd, lim, int64(lim.Timeout/time.Second)+1)
 	pr := runProc(ctx, argv, l.runDir(s), cmd.env, stdout, stderr, lim.Timeout, l.opts.KillGrace)
 	l.afterRun(s)
 	switch {
-	case pr.cancelled:
+	case pr.Cancelled:
 		return nil, fmt.Errorf("sandbox: list cancelled: %w", ctx.Err())
-	case pr.startErr != nil:
-		return nil, fmt.Errorf("sandbox: list: %w", pr.startErr)
-	case pr.timedOut:
+	case pr.StartErr != nil:
+		return nil, fmt.Errorf("sandbox: list: %w", pr.StartErr)
+	case pr.TimedOut:
 		return nil, fmt.Errorf("sandbox: list timed out after %s: %w", lim.Timeout, ErrListFailed)
 	}
-	lp.Close()
-	return lp.result(stderr.String(), pr.exitCode, lim.MessageLen)
+	return lp.Result(stderr.String(), pr.ExitCode, lim.MessageLen)
 }
 
 // RunKey identifies everything about this runner and a request that can change a report,

@@ -4,13 +4,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -189,6 +189,24 @@ func TestLocalGoTimeout(t *testing.T) {
 	}
 }
 
+// pytestRef is testdata/pytest-ref/expected.json: pytest's own verdicts and collected ids
+// of testdata/pyfix, recorded by testdata/pytest-ref/gen.py (testrun's parser tests read
+// it too).
+type pytestRef struct {
+	Outcomes  map[string]task.Outcome `json:"outcomes"`
+	Collected []string                `json:"collected"`
+}
+
+func loadPytestRef(t *testing.T) pytestRef {
+	t.Helper()
+	b, err := os.ReadFile("testdata/pytest-ref/expected.json")
+	require.NoError(t, err)
+	var ref pytestRef
+	require.NoError(t, json.Unmarshal(b, &ref))
+	require.NotEmpty(t, ref.Outcomes)
+	return ref
+}
+
 func TestLocalPytest(t *testing.T) {
 	needPytest(t)
 	root := fixture(t, "pyfix")
@@ -266,29 +284,6 @@ func TestScrubbedEnv(t *testing.T) {
 func TestUnescapeMount(t *testing.T) {
 	assert.Equal(t, "/a b/c", unescapeMount(`/a\040b/c`))
 	assert.Equal(t, `/x\0`, unescapeMount(`/x\0`))
-}
-
-func TestGoPackages(t *testing.T) {
-	pkgs, pat, err := goPackages(task.Selection{Files: []string{"a/b_test.go", "c", "d/...", "a/x.go"}})
-	require.NoError(t, err)
-	assert.Equal(t, []string{"./a", "./c", "./d/..."}, pkgs)
-	assert.Empty(t, pat)
-	pkgs, pat, err = goPackages(task.Selection{IDs: []string{"m/p.TestA/x", "m/q.TestB"}})
-	require.NoError(t, err)
-	assert.Equal(t, []string{"m/p", "m/q"}, pkgs)
-	assert.Equal(t, "^(TestA|TestB)$", pat)
-}
-
-func TestFilterSelected(t *testing.T) {
-	tests := []task.TestResult{{ID: "p.TestA"}, {ID: "p.TestA/x"}, {ID: "p.TestA/y"}, {ID: "p.TestAB"}, {ID: "p.TestB"}, {ID: "p.TestB/z"}}
-	got := filterSelected(tests, task.Selection{IDs: []string{"p.TestA/x", "p.TestB"}})
-	var ids []string
-	for _, tr := range got {
-		ids = append(ids, tr.ID)
-	}
-	assert.Equal(t, []string{"p.TestA", "p.TestA/x", "p.TestB", "p.TestB/z"}, ids)
-	assert.Len(t, filterSelected(tests, task.Selection{}), len(tests))
-	assert.True(t, strings.HasPrefix(got[0].ID, "p."))
 }
 
 func TestLocalConcurrentRuns(t *testing.T) {

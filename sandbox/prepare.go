@@ -13,10 +13,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/faultline-dev/faultline/sandbox/internal/testrun"
 	"github.com/faultline-dev/faultline/task"
 	"github.com/faultline-dev/faultline/task/repo"
 )
@@ -399,7 +401,7 @@ func goProblems(text, proxy string) []Problem {
 		}
 	}
 	sort.Strings(missing)
-	missing = dedupe(missing)
+	missing = slices.Compact(missing)
 	if len(missing) > 0 {
 		why := "they cannot be downloaded"
 		if proxy == "off" {
@@ -411,7 +413,7 @@ func goProblems(text, proxy string) []Problem {
 		})
 	}
 	if len(out) == 0 && strings.TrimSpace(text) != "" && proxy != "off" {
-		add(Problem{What: "go mod download failed: " + firstLine(text), Fix: "run `go mod download` in the checkout and fix what it reports"})
+		add(Problem{What: "go mod download failed: " + testrun.FirstLine(text), Fix: "run `go mod download` in the checkout and fix what it reports"})
 	}
 	return out
 }

@@ -61,7 +61,7 @@ func bareGoVerdicts(t testing.TB, root string, ov task.Overlay, env []string) ma
 func topLevel(rep *task.Report) []string {
 	var ids []string
 	for _, tr := range rep.Tests {
-		if _, name, err := SplitGoTestID(tr.ID); err == nil && !strings.Contains(name, "/") {
+		if _, name, ok := task.SplitGoTestID(tr.ID); ok && !strings.Contains(name, "/") {
 			ids = append(ids, tr.ID)
 		}
 	}
@@ -104,7 +104,7 @@ func TestRealGoDiff(t *testing.T) {
 	ref := bareGoVerdicts(t, root, req.Overlay, env)
 	got := map[string]task.Outcome{}
 	for _, tr := range rep.Tests {
-		_, name, _ := SplitGoTestID(tr.ID)
+		_, name, _ := task.SplitGoTestID(tr.ID)
 		got[name] = tr.Outcome
 	}
 	assert.Equal(t, ref, got)

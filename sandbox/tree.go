@@ -14,20 +14,8 @@ import (
 	"time"
 
 	"github.com/faultline-dev/faultline/task"
+	"github.com/faultline-dev/faultline/task/repo"
 )
-
-// skipName reports whether a directory entry is left out of the private copy and of the
-// content hash: version-control metadata and caches that tests regenerate.
-func skipName(name string, isDir bool) bool {
-	if !isDir {
-		return false
-	}
-	switch name {
-	case ".git", ".hg", ".svn", "__pycache__", ".pytest_cache":
-		return true
-	}
-	return false
-}
 
 // copyTree copies the tree at src into dst (which must not exist) with regular files copied
 // byte for byte (never hard-linked: a test running as root could write through a link into
@@ -41,7 +29,7 @@ func copyTree(src, dst string) error {
 		if err != nil {
 			return err
 		}
-		if rel != "." && skipName(d.Name(), d.IsDir()) {
+		if rel != "." && d.IsDir() && repo.SkipSnapshotDir(d.Name()) {
 			return filepath.SkipDir
 		}
 		target := filepath.Join(dst, rel)
@@ -156,7 +144,7 @@ func (h *TreeHasher) Hash(root string, overlay task.Overlay) (string, error) {
 		if rel == "." {
 			return nil
 		}
-		if skipName(d.Name(), d.IsDir()) {
+		if d.IsDir() && repo.SkipSnapshotDir(d.Name()) {
 			return filepath.SkipDir
 		}
 		rel = filepath.ToSlash(rel)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/faultline-dev/faultline/sandbox/internal/testrun"
 	"github.com/faultline-dev/faultline/task"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -31,8 +32,8 @@ func aloneGo(t testing.TB, root string, ov task.Overlay, id string) task.Outcome
 	dir := filepath.Join(t.TempDir(), "m")
 	require.NoError(t, copyTree(root, dir))
 	require.NoError(t, ov.WriteTo(dir))
-	pkg, name, err := SplitGoTestID(id)
-	require.NoError(t, err)
+	pkg, name, ok := task.SplitGoTestID(id)
+	require.True(t, ok, id)
 	var levels []string
 	for _, el := range strings.Split(name, "/") {
 		levels = append(levels, "^"+regexpQuote(el)+"$")
@@ -41,9 +42,9 @@ func aloneGo(t testing.TB, root string, ov task.Overlay, id string) task.Outcome
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
 	out, _ := cmd.Output()
-	gr, err := ParseGoJSON(bytes.NewReader(out), 0)
+	gr, err := testrun.ParseGoJSON(bytes.NewReader(out), 0)
 	require.NoError(t, err)
-	r, ok := resultIn(gr.Tests, id)
+	r, ok := (&task.Report{Tests: gr.Tests}).Result(id)
 	require.True(t, ok, "%s alone: no result in\n%s", id, out)
 	return r.Outcome
 }
@@ -230,9 +231,9 @@ func alonePytest(t testing.TB, py, root, id string) task.Outcome {
 		return task.Fail
 	}
 	defer f.Close()
-	jr, err := ParseJUnit(f, 0)
+	jr, err := testrun.ParseJUnit(f, 0)
 	require.NoError(t, err, "%s", out)
-	r, ok := resultIn(jr.Tests, id)
+	r, ok := (&task.Report{Tests: jr.Tests}).Result(id)
 	require.True(t, ok, "%s alone:\n%s", id, out)
 	return r.Outcome
 }

@@ -232,19 +232,19 @@ func solveWithOriginal(t *testing.T, repo Repo, r task.Runner, req task.RunReque
 		t.Fatal(err)
 	}
 	f := x.Functions[0]
-	src, err := os.ReadFile(filepath.Join(repo.Root, filepath.FromSlash(f.File)))
+	src, err := os.ReadFile(filepath.Join(repo.Root, filepath.FromSlash(f.Path)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	original := string(src[f.Span.Start:f.Span.End])
-	if got, err := env.ReadFunction(f.File, f.Name); err != nil || got == "" {
-		t.Fatalf("read_function(%s, %s): %q, %v", f.File, f.Name, got, err)
+	if got, err := env.ReadFunction(f.Path, f.Name); err != nil || got == "" {
+		t.Fatalf("read_function(%s, %s): %q, %v", f.Path, f.Name, got, err)
 	}
 	var a corrupt.Attempt
 	if x.Mode == corrupt.Remove {
 		a, err = env.SubmitAttempt(ctx, original)
 	} else {
-		if _, err = env.ReplaceFunction(f.File, f.Name, original); err != nil {
+		if _, err = env.ReplaceFunction(f.Path, f.Name, original); err != nil {
 			t.Fatalf("replace_function: %v", err)
 		}
 		a, err = env.Submit(ctx)

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"flag"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -78,7 +80,7 @@ func TestScoreRefusesBadFlagsAndInput(t *testing.T) {
 		{"negative -stride", base("-in", in, "-stride", "-1"), 2, "-stride: must be ≥ 0"},
 		{"zero -timeout", base("-in", in, "-timeout", "0"), 2, "-timeout: must be positive"},
 		{"negative -timeout", base("-in", in, "-timeout", "-1s"), 2, "-timeout: must be positive"},
-		{"zero -jobs", base("-in", in, "-jobs", "0"), 2, "-jobs: must be at least 1"},
+		{"negative -jobs", base("-in", in, "-jobs", "-1"), 2, "-jobs: want 0 (GOMAXPROCS) or more, got -1"},
 		{"escaping -program-name", base("-in", in, "-program-name", "../x.py"), 2, "-program-name: must be a relative path"},
 		{"absolute -program-name", base("-in", in, "-program-name", "/tmp/x.py"), 2, "-program-name: must be a relative path"},
 		{"missing -repo", base("-in", in, "-repo", filepath.Join(dir, "nope")), 2, "-repo: "},
@@ -156,7 +158,7 @@ func TestComposeRefusesBadFlags(t *testing.T) {
 		{"bad -format", base("-format", "xml"), 2, "-format: want jsonl or json"},
 		{"empty -task-id", base("-task-id", ""), 2, "-task-id: must not be empty"},
 		{"zero -timeout", base("-timeout", "0s"), 2, "-timeout: must be positive"},
-		{"zero -jobs", base("-jobs", "0"), 2, "-jobs: must be at least 1"},
+		{"negative -jobs", base("-jobs", "-2"), 2, "-jobs: want 0 (GOMAXPROCS) or more, got -2"},
 		{"escaping -program-name", base("-program-name", "a/../../b.py"), 2, "-program-name: must be a relative path"},
 		{"empty -out", []string{"compose", "-program", prog, "-tests", tests, "-out", ""}, 2, "-out: must name a file"},
 		{"bad -seed", base("-seed", "x"), 2, "-seed"},
@@ -184,5 +186,31 @@ func TestComposeRefusesBadFlags(t *testing.T) {
 	}
 	if code, _, _ := runPDB(context.Background()); code != 2 {
 		t.Errorf("no command: exit %d", code)
+	}
+}
+
+// TestJobsZeroIsGOMAXPROCS: -jobs 0 (the default) means GOMAXPROCS, as in breakpoint and
+// featurebench; an explicit count is kept.
+func TestJobsZeroIsGOMAXPROCS(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want int
+	}{
+		{nil, runtime.GOMAXPROCS(0)},
+		{[]string{"-jobs", "0"}, runtime.GOMAXPROCS(0)},
+		{[]string{"-jobs", "3"}, 3},
+	} {
+		var sf sandboxFlags
+		fs := flag.NewFlagSet("x", flag.ContinueOnError)
+		addSandboxFlags(fs, &sf)
+		if err := parseFlags(fs, c.args); err != nil {
+			t.Fatal(err)
+		}
+		if err := checkSandboxFlags(&sf); err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		if sf.jobs != c.want {
+			t.Errorf("%v: jobs %d, want %d", c.args, sf.jobs, c.want)
+		}
 	}
 }

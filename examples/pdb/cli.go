@@ -61,11 +61,11 @@ func explicit(fs *flag.FlagSet) map[string]bool {
 
 // addSandboxFlags registers the flags of how programs run.
 func addSandboxFlags(fs *flag.FlagSet, sf *sandboxFlags) {
-	fs.StringVar(&sf.repo, "repo", "", "directory copied into every run (the tests and what they need); the program is written into the copy. Default: an empty directory")
+	fs.StringVar(&sf.repo, "repo", "", "`DIR` copied into every run (the tests and what they need; only read); the program is written into the copy. Default: an empty directory")
 	fs.StringVar(&sf.python, "python", "", "interpreter substituted for {python} in the command (default: the first of /usr/bin/python3, python3, python that can import pytest)")
 	fs.DurationVar(&sf.timeout, "timeout", 60*time.Second, "time limit of one run; a run stopped at the limit is a failing verdict (timeout)")
-	fs.IntVar(&sf.jobs, "jobs", runtime.GOMAXPROCS(0), "concurrent runs")
-	fs.Var(&sf.env, "env", "KEY=VALUE set in every run's environment (repeatable; runs get a scrubbed environment)")
+	fs.IntVar(&sf.jobs, "jobs", 0, "concurrent runs (0: GOMAXPROCS, the number of CPUs the process may use; the output does not depend on it)")
+	fs.Var(&sf.env, "env", "`KEY=VALUE` set in every run's environment (repeatable; runs get a scrubbed environment)")
 	fs.BoolVar(&sf.unsafeHost, "unsafe-host", false, "run the command without the sandbox's isolation (no namespaces, the host's filesystem writable): only for trusted programs")
 	fs.StringVar(&sf.cacheDir, "cache", "", "directory of a run cache: a run of the same command on the same files is answered from it")
 }
@@ -75,8 +75,11 @@ func checkSandboxFlags(sf *sandboxFlags) error {
 	if sf.timeout <= 0 {
 		return flagErr("timeout", "must be positive, got %v", sf.timeout)
 	}
-	if sf.jobs < 1 {
-		return flagErr("jobs", "must be at least 1, got %d", sf.jobs)
+	if sf.jobs < 0 {
+		return flagErr("jobs", "want 0 (GOMAXPROCS) or more, got %d", sf.jobs)
+	}
+	if sf.jobs == 0 {
+		sf.jobs = runtime.GOMAXPROCS(0)
 	}
 	if sf.python == "" {
 		// The interpreter with pytest, as the sandbox chooses it; without one, python3 (a

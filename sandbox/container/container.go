@@ -31,13 +31,13 @@
 // -short, -count, -cpu, -parallel, -failfast, -skip, ...) are passed to it as -test.X; the
 // others (-tags, -race, -gcflags, ...) go to the build. Packages run one after another.
 //
-// Pytest runs execute sandbox's bootstrap (sandbox.PytestAttemptArgs) with its files in
+// Pytest runs execute sandbox's bootstrap (testrun.PytestAttemptArgs) with its files in
 // /work/run; the JUnit file and the reporter's events are streamed out of the container
 // within the sandbox package's bounds. Command runs (task.Command) run RunRequest.Args in the
 // tree in the Python image (Options.CommandImage).
 //
-// Every attempt, re-run and verdict follows sandbox.Resolve's rule; every report is
-// cross-checked (sandbox's package doc).
+// Every attempt, re-run and verdict follows the rule of the sandbox package doc (Verdicts);
+// every report is cross-checked (Evidence, same doc).
 //
 // Containers run with NetworkMode none and memory, CPU and pids limits. The root filesystem
 // stays writable: the Docker copy API cannot write into a read-only root or a tmpfs. Runs in
@@ -76,7 +76,9 @@ import (
 	"time"
 
 	"github.com/faultline-dev/faultline/sandbox"
+	"github.com/faultline-dev/faultline/sandbox/internal/testrun"
 	"github.com/faultline-dev/faultline/task"
+	"github.com/faultline-dev/faultline/task/repo"
 	mcontainer "github.com/moby/moby/api/types/container"
 	"github.com/moby/moby/client"
 	tc "github.com/testcontainers/testcontainers-go"
@@ -114,7 +116,7 @@ type Options struct {
 	Env []string
 	// Limits fill the zero fields of each request's limits (then the sandbox defaults).
 	Limits task.Limits
-	// Reruns bounds the re-runs of a run (sandbox.Resolve).
+	// Reruns bounds the re-runs of a run (the sandbox package doc's Verdicts).
 	Reruns sandbox.Reruns
 }
 
@@ -427,11 +429,8 @@ func WriteTreeTar(w io.Writer, root, prefix string) error {
 		if err != nil {
 			return err
 		}
-		if rel != "." && d.IsDir() {
-			switch d.Name() {
-			case ".git", ".hg", ".svn", "__pycache__", ".pytest_cache":
-				return filepath.SkipDir
-			}
+		if rel != "." && d.IsDir() && repo.SkipSnapshotDir(d.Name()) {
+			return filepath.SkipDir
 		}
 		info, err := d.Info()
 		if err != nil {
@@ -657,7 +656,7 @@ func checkRequest(req task.RunRequest) error {
 	if st, err := os.Stat(req.Root); err != nil || !st.IsDir() {
 		return fmt.Errorf("container: root %s is not a directory: %w", req.Root, sandbox.ErrBadRequest)
 	}
-	if err := sandbox.CheckKind(req); err != nil {
+	if err := testrun.CheckKind(req); err != nil {
 		return err
 	}
 	if req.Kind == task.GoTest {
@@ -677,14 +676,15 @@ func checkRequest(req task.RunRequest) error {
 	return nil
 }
 
-// Run runs the selected tests in the repository's box, with sandbox.Resolve's re-runs.
+// Run runs the selected tests in the repository's box, with the re-runs of the sandbox
+// package doc's Verdicts.
 func (r *Runner) Run(ctx context.Context, req task.RunRequest) (*task.Report, error) {
 	if err := checkRequest(req); err != nil {
 		return nil, err
 	}
 	lim := sandbox.FillLimits(req.Limits, r.opts.Limits)
 	if req.Kind == task.GoTest {
-		if _, _, _, err := sandbox.GoAttemptPlan(sandbox.Attempt{Select: req.Select}); err != nil {
+		if _, _, _, err := testrun.GoAttemptPlan(testrun.Attempt{Select: req.Select}); err != nil {
 			return nil, err
 		}
 	}
@@ -696,8 +696,8 @@ func (r *Runner) Run(ctx context.Context, req task.RunRequest) (*task.Report, er
 	r.mu.Lock()
 	r.stats.Runs++
 	r.mu.Unlock()
-	return sandbox.Resolve(ctx, req, lim, r.opts.Reruns, func(ctx context.Context, a sandbox.Attempt) (sandbox.CommandResult, error) {
-		var res sandbox.CommandResult
+	return testrun.Resolve(ctx, req, lim, r.opts.Reruns.Attempts, r.opts.Reruns.Time, func(ctx context.Context, a testrun.Attempt) (testrun.CommandResult, error) {
+		var res testrun.CommandResult
 		var err error
 		switch req.Kind {
 		case task.GoTest:
@@ -746,36 +746,36 @@ func (w capWriter) Write(p []byte) (int, error) {
 }
 
 // procAttempt runs a pytest or Command attempt.
-func (r *Runner) procAttempt(ctx context.Context, b *box, req task.RunRequest, a sandbox.Attempt) (sandbox.CommandResult, error) {
+func (r *Runner) procAttempt(ctx context.Context, b *box, req task.RunRequest, a testrun.Attempt) (testrun.CommandResult, error) {
 	var argv []string
 	var run map[string][]byte
 	if req.Kind == task.Pytest {
-		args, cfg := sandbox.PytestAttemptArgs(a, "/work/tree", "/work/run", req.Args)
+		args, cfg := testrun.PytestAttemptArgs(a, "/work/tree", "/work/run", req.Args)
 		argv = append([]string{"python3"}, args...)
-		run = map[string][]byte{sandbox.PytestConfigFile: cfg}
+		run = map[string][]byte{testrun.PytestConfigFile: cfg}
 	} else {
 		argv = req.Args
 	}
 	reset, err := r.prepare(ctx, b, b.id, req, run)
 	if err != nil {
-		return sandbox.CommandResult{}, err
+		return testrun.CommandResult{}, err
 	}
 	var sc strings.Builder
 	sc.WriteString("exec")
 	for _, s := range argv {
 		sc.WriteString(" " + shellQuote(s))
 	}
-	out := sandbox.NewAttemptOutput(req.Kind, a)
+	out := testrun.NewAttemptOutput(req.Kind, a)
 	code, timedOut, wall, err := r.run(ctx, b, reset, sc.String(), r.env(req.Kind), a.Limits, out.Stdout, out.Stderr)
 	if err != nil {
-		return sandbox.CommandResult{}, err
+		return testrun.CommandResult{}, err
 	}
 	var junit, events io.Reader
 	if req.Kind == task.Pytest {
 		for _, f := range []struct {
 			name string
 			r    *io.Reader
-		}{{sandbox.PytestJUnitFile, &junit}, {sandbox.PytestEventsFile, &events}} {
+		}{{testrun.PytestJUnitFile, &junit}, {testrun.PytestEventsFile, &events}} {
 			if rc, err := b.c.CopyFileFromContainer(ctx, "/work/run/"+f.name); err == nil {
 				defer rc.Close()
 				*f.r = rc
@@ -821,7 +821,7 @@ func splitGoArgs(args []string) (build, test []string) {
 // build makes sure the box's volume holds test binaries of the packages pkgs names for the
 // tree with req's overlay, running the go command in the builder (no repository code runs).
 // It returns the packages in order, and feeds build failures into gp as go test -json would.
-func (r *Runner) build(ctx context.Context, b *box, req task.RunRequest, pkgs []string, gp *sandbox.GoParser) (ips []string, stderr string, exit int, err error) {
+func (r *Runner) build(ctx context.Context, b *box, req task.RunRequest, pkgs []string, gp *testrun.GoParser) (ips []string, stderr string, exit int, err error) {
 	buildArgs, _ := splitGoArgs(req.Args)
 	key, err := r.hasher.Hash(req.Root, req.Overlay)
 	if err != nil {
@@ -864,7 +864,7 @@ func (r *Runner) build(ctx context.Context, b *box, req task.RunRequest, pkgs []
 	sc.WriteString("done </tmp/pkgs\n")
 	full := append([]string{"/bin/sh", "-c", reset + sc.String(), "sh"}, pkgs...)
 	var out bytes.Buffer
-	errCap := sandbox.NewCapture(1<<20, nil)
+	errCap := testrun.NewCapture(1<<20, nil)
 	code, err := r.exec(ctx, b.bid, full, r.buildEnv(), "/work", capWriter{&out, 64 << 20}, errCap)
 	if err != nil {
 		return nil, "", 0, err
@@ -882,11 +882,11 @@ func (r *Runner) build(ctx context.Context, b *box, req task.RunRequest, pkgs []
 	flush := func() {
 		if failed != "" {
 			ipath := failed + " [" + failed + ".test]"
-			gp.Event(sandbox.GoEvent{Action: "build-output", ImportPath: ipath, Output: failOut.String()})
-			gp.Event(sandbox.GoEvent{Action: "build-fail", ImportPath: ipath})
-			gp.Event(sandbox.GoEvent{Action: "start", Package: failed})
-			gp.Event(sandbox.GoEvent{Action: "output", Package: failed, Output: "FAIL\t" + failed + " [build failed]\n"})
-			gp.Event(sandbox.GoEvent{Action: "fail", Package: failed, FailedBuild: ipath})
+			gp.Event(testrun.GoEvent{Action: "build-output", ImportPath: ipath, Output: failOut.String()})
+			gp.Event(testrun.GoEvent{Action: "build-fail", ImportPath: ipath})
+			gp.Event(testrun.GoEvent{Action: "start", Package: failed})
+			gp.Event(testrun.GoEvent{Action: "output", Package: failed, Output: "FAIL\t" + failed + " [build failed]\n"})
+			gp.Event(testrun.GoEvent{Action: "fail", Package: failed, FailedBuild: ipath})
 			b.none[failed] = "build failed"
 		}
 		failed = ""
@@ -939,18 +939,18 @@ func shellJoin(args []string) string {
 }
 
 // goAttempt builds (when needed) and runs a Go attempt's test binaries.
-func (r *Runner) goAttempt(ctx context.Context, b *box, req task.RunRequest, a sandbox.Attempt) (sandbox.CommandResult, error) {
-	pkgs, runPat, skipPat, err := sandbox.GoAttemptPlan(a)
+func (r *Runner) goAttempt(ctx context.Context, b *box, req task.RunRequest, a testrun.Attempt) (testrun.CommandResult, error) {
+	pkgs, runPat, skipPat, err := testrun.GoAttemptPlan(a)
 	if err != nil {
-		return sandbox.CommandResult{}, err
+		return testrun.CommandResult{}, err
 	}
 	_, testArgs := splitGoArgs(req.Args)
-	out := sandbox.NewAttemptOutput(task.GoTest, a)
-	gp := sandbox.NewGoParser(a.Limits.MessageLen)
+	out := testrun.NewAttemptOutput(task.GoTest, a)
+	gp := testrun.NewGoParser(a.Limits.MessageLen)
 	start := time.Now()
 	ips, goErr, goExit, err := r.build(ctx, b, req, pkgs, gp)
 	if err != nil {
-		return sandbox.CommandResult{}, err
+		return testrun.CommandResult{}, err
 	}
 	if goExit != 0 {
 		res := out.Result(goExit, false, time.Since(start), nil, nil, nil)
@@ -983,7 +983,7 @@ func (r *Runner) goAttempt(ctx context.Context, b *box, req task.RunRequest, a s
 	}
 	reset, err := r.prepare(ctx, b, b.id, req, nil)
 	if err != nil {
-		return sandbox.CommandResult{}, err
+		return testrun.CommandResult{}, err
 	}
 	statuses := map[string]int{}
 	status := statusLines(statuses)
@@ -995,16 +995,16 @@ func (r *Runner) goAttempt(ctx context.Context, b *box, req task.RunRequest, a s
 	}
 	code, timedOut, wall, err := r.run(ctx, b, reset, sc.String(), r.env(task.GoTest), a.Limits, stdout, io.MultiWriter(out.Stderr, status))
 	if err != nil {
-		return sandbox.CommandResult{}, err
+		return testrun.CommandResult{}, err
 	}
 	status.Close()
 	if a.List {
 		lw.Close()
 		sort.Strings(lst.ids)
 		if code != 0 || len(lst.failed) > 0 {
-			return sandbox.ListedResult(nil, fmt.Errorf("container: listing %v failed", lst.failed)), nil
+			return testrun.ListedResult(nil, fmt.Errorf("container: listing %v failed", lst.failed)), nil
 		}
-		return sandbox.ListedResult(lst.ids, nil), nil
+		return testrun.ListedResult(lst.ids, nil), nil
 	}
 	exit := 0
 	for _, ip := range ips {
@@ -1038,7 +1038,7 @@ func (r *Runner) goAttempt(ctx context.Context, b *box, req task.RunRequest, a s
 }
 
 // mergeGo returns the stream result, with the build failures fed into gp added.
-func mergeGo(builds *sandbox.GoParser, stream *sandbox.GoResult) *sandbox.GoResult {
+func mergeGo(builds *testrun.GoParser, stream *testrun.GoResult) *testrun.GoResult {
 	br := builds.Result()
 	if len(br.BuildFailed) == 0 {
 		return stream
@@ -1061,8 +1061,8 @@ func mergeGo(builds *sandbox.GoParser, stream *sandbox.GoResult) *sandbox.GoResu
 
 // statusLines collects "faultline-status\tIP\tN" lines from stderr (a package reported
 // twice gets -1000: forged).
-func statusLines(status map[string]int) *sandbox.LineWriter {
-	return sandbox.NewLineWriter(4096, func(b []byte, ok bool) {
+func statusLines(status map[string]int) *testrun.LineWriter {
+	return testrun.NewLineWriter(4096, func(b []byte, ok bool) {
 		f := strings.Split(string(b), "\t")
 		if !ok || len(f) != 3 || f[0] != "faultline-status" || len(status) >= 1<<16 {
 			return
@@ -1083,8 +1083,8 @@ type listed struct {
 	failed []string
 }
 
-func (w *listed) writer() *sandbox.LineWriter {
-	return sandbox.NewLineWriter(sandbox.MaxStreamLine, func(b []byte, ok bool) {
+func (w *listed) writer() *testrun.LineWriter {
+	return testrun.NewLineWriter(testrun.MaxStreamLine, func(b []byte, ok bool) {
 		l := string(b)
 		f := strings.Split(l, "\t")
 		switch {
@@ -1097,7 +1097,7 @@ func (w *listed) writer() *sandbox.LineWriter {
 			}
 		default:
 			name := strings.TrimSpace(l)
-			if w.ip != "" && task.IsGoTestFunc(name) && !strings.HasPrefix(name, "Benchmark") && len(w.ids) < sandbox.MaxStreamTests {
+			if w.ip != "" && task.IsGoTestFunc(name) && !strings.HasPrefix(name, "Benchmark") && len(w.ids) < testrun.MaxStreamTests {
 				w.ids = append(w.ids, w.ip+"."+name)
 			}
 		}
@@ -1120,8 +1120,8 @@ func (r *Runner) List(ctx context.Context, req task.RunRequest) ([]string, error
 	}
 	defer b.mu.Unlock()
 	if req.Kind == task.GoTest {
-		gp := sandbox.NewGoParser(lim.MessageLen)
-		pkgs, _, _, err := sandbox.GoAttemptPlan(sandbox.Attempt{Select: req.Select})
+		gp := testrun.NewGoParser(lim.MessageLen)
+		pkgs, _, _, err := testrun.GoAttemptPlan(testrun.Attempt{Select: req.Select})
 		if err != nil {
 			return nil, err
 		}
@@ -1134,7 +1134,7 @@ func (r *Runner) List(ctx context.Context, req task.RunRequest) ([]string, error
 			return nil, fmt.Errorf("container: go test -list: %s%s: %w", goErr, gr.BuildOutput, sandbox.ErrListFailed)
 		}
 		_ = ips
-		res, err := r.goAttempt(ctx, b, req, sandbox.Attempt{Select: req.Select, List: true, Limits: lim})
+		res, err := r.goAttempt(ctx, b, req, testrun.Attempt{Select: req.Select, List: true, Limits: lim})
 		if err != nil {
 			return nil, err
 		}
@@ -1144,9 +1144,9 @@ func (r *Runner) List(ctx context.Context, req task.RunRequest) ([]string, error
 	if err != nil {
 		return nil, err
 	}
-	argv := append([]string{"python3", "-m", "pytest"}, sandbox.PytestArgs(req.Select, "/work/tree", "", req.Args, true)...)
-	lw := sandbox.NewListWriter(req.Kind)
-	stderr := sandbox.NewCapture(lim.OutputBytes, nil)
+	argv := append([]string{"python3", "-m", "pytest"}, testrun.PytestArgs(req.Select, "/work/tree", "", req.Args, true)...)
+	lw := testrun.NewListWriter(req.Kind)
+	stderr := testrun.NewCapture(lim.OutputBytes, nil)
 	code, timedOut, _, err := r.run(ctx, b, reset, "exec"+shellJoin(argv), r.env(req.Kind), lim, lw, stderr)
 	if err != nil {
 		return nil, err
@@ -1154,5 +1154,5 @@ func (r *Runner) List(ctx context.Context, req task.RunRequest) ([]string, error
 	if timedOut {
 		return nil, fmt.Errorf("container: list timed out after %s: %w", lim.Timeout, sandbox.ErrListFailed)
 	}
-	return lw.Result(stderr.String(), code)
+	return lw.Result(stderr.String(), code, lim.MessageLen)
 }

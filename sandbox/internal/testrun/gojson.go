@@ -1,4 +1,4 @@
-package sandbox
+package testrun
 
 import (
 	"bytes"
@@ -223,7 +223,7 @@ func (p *GoParser) line(b []byte) {
 
 func (p *GoParser) conflict(format string, a ...any) {
 	if len(p.conflicts) < 100 {
-		p.conflicts[truncate(fmt.Sprintf(format, a...), 300)] = true
+		p.conflicts[Truncate(fmt.Sprintf(format, a...), 300)] = true
 	}
 }
 
@@ -436,7 +436,7 @@ func (p *GoParser) Result() *GoResult {
 		if t.outcome != "" {
 			msg := ""
 			if t.outcome != task.Pass {
-				msg = truncate(t.out.String(), p.messageLen)
+				msg = Truncate(t.out.String(), p.messageLen)
 			}
 			res[id] = &task.TestResult{ID: id, Outcome: t.outcome, Message: msg,
 				Duration: time.Duration(t.elapsed * float64(time.Second))}
@@ -454,17 +454,17 @@ func (p *GoParser) Result() *GoResult {
 			if r.PackageOutput == nil {
 				r.PackageOutput = map[string]string{}
 			}
-			r.PackageOutput[name] = truncate(pk.out.String(), p.messageLen)
+			r.PackageOutput[name] = Truncate(pk.out.String(), p.messageLen)
 		}
 		if pk.started && !pk.ended {
 			r.Incomplete = true
 		}
-		r.Output += truncate(pk.out.String(), p.messageLen)
+		r.Output += Truncate(pk.out.String(), p.messageLen)
 		if !pk.started && !pk.ended {
 			continue
 		}
 		gp := GoPackage{Path: name, Ended: pk.ended, Passed: pk.ended && !pk.failed,
-			Crash: truncate(pk.crash.String(), p.messageLen), Last: pk.last}
+			Crash: Truncate(pk.crash.String(), p.messageLen), Last: pk.last}
 		ids := byPkg[name]
 		sort.Strings(ids)
 		gp.Died, gp.Culprit, gp.CutOff = p.classify(name, pk, ids, res)
@@ -576,7 +576,7 @@ func (p *GoParser) classify(pkg string, pk *goPkg, ids []string, res map[string]
 	// once they have theirs: see deriveParents).
 	for _, id := range open {
 		if v, ok := verdict[id]; ok {
-			v.Message = truncate(v.Message, p.messageLen)
+			v.Message = Truncate(v.Message, p.messageLen)
 			res[id] = &v
 			continue
 		}
@@ -595,7 +595,7 @@ func (p *GoParser) classify(pkg string, pk *goPkg, ids []string, res map[string]
 		case died == "crash" && len(leaves) > 1:
 			how = fmt.Sprintf("while it was running with %d other tests", len(leaves)-1)
 		}
-		res[id] = &task.TestResult{ID: id, Outcome: task.NotRun, Message: truncate("cut off: "+why+" "+how, p.messageLen)}
+		res[id] = &task.TestResult{ID: id, Outcome: task.NotRun, Message: Truncate("cut off: "+why+" "+how, p.messageLen)}
 		cutOff = append(cutOff, id)
 	}
 	return died, culprit, cutOff
@@ -614,10 +614,10 @@ func ParseGoJSON(r io.Reader, messageLen int) (*GoResult, error) {
 // ErrBadTestID is wrapped by errors about a test id that has no recognisable shape.
 var ErrBadTestID = errors.New("bad test id")
 
-// SplitGoTestID splits a Go test id `import/path.TestName/sub` into the package import path
+// splitGoTestID splits a Go test id `import/path.TestName/sub` into the package import path
 // and the test name `TestName/sub` (task.SplitGoTestID); an id of no such shape is an error
 // wrapping ErrBadTestID.
-func SplitGoTestID(id string) (pkg, test string, err error) {
+func splitGoTestID(id string) (pkg, test string, err error) {
 	pkg, test, ok := task.SplitGoTestID(id)
 	if !ok {
 		return "", "", fmt.Errorf("sandbox: go test id %q: %w", id, ErrBadTestID)

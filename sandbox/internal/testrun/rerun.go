@@ -1,4 +1,4 @@
-package sandbox
+package testrun
 
 import (
 	"context"
@@ -10,18 +10,8 @@ import (
 	"github.com/faultline-dev/faultline/task"
 )
 
-// DefaultRerunAttempts is the default bound on the re-runs of one run (Reruns.Attempts).
+// DefaultRerunAttempts is the default bound on the re-runs of one run (sandbox.Reruns.Attempts).
 const DefaultRerunAttempts = 100
-
-// Reruns bounds the re-runs Resolve makes to give every selected test a verdict of its own.
-// The zero value takes the defaults.
-type Reruns struct {
-	// Attempts is the most re-runs of one run (0: DefaultRerunAttempts; negative: none).
-	Attempts int
-	// Time is the most wall time the re-runs of one run take together (0: the run's time
-	// limit, so a run takes at most about twice its limit).
-	Time time.Duration
-}
 
 // Attempt is one command that Resolve asks a runner to run.
 type Attempt struct {
@@ -57,27 +47,29 @@ type Execute func(ctx context.Context, a Attempt) (CommandResult, error)
 // interpreter at a time, leaving out the decided ones: a test that was running alone when
 // its binary died is run alone to confirm its Fail, tests that were running together are
 // each run alone, and the rest run together again until their binary ends normally, stops
-// making progress, or the budget (b) is spent. Limits must be filled (FillLimits).
-func Resolve(ctx context.Context, req task.RunRequest, lim task.Limits, b Reruns, exec Execute) (*task.Report, error) {
-	if b.Attempts == 0 {
-		b.Attempts = DefaultRerunAttempts
+// making progress, or the budget is spent: maxAttempts re-runs (0: DefaultRerunAttempts;
+// negative: none) taking maxTime together (0: the run's time limit), as sandbox.Reruns
+// documents. Limits must be filled (FillLimits).
+func Resolve(ctx context.Context, req task.RunRequest, lim task.Limits, maxAttempts int, maxTime time.Duration, exec Execute) (*task.Report, error) {
+	if maxAttempts == 0 {
+		maxAttempts = DefaultRerunAttempts
 	}
-	if b.Time <= 0 {
-		b.Time = lim.Timeout
+	if maxTime <= 0 {
+		maxTime = lim.Timeout
 	}
 	first, err := exec(ctx, Attempt{Select: req.Select, Limits: lim})
 	if err != nil {
 		return nil, err
 	}
 	a0 := assess(req.Kind, req.Select, lim, first)
-	r := &resolver{req: req, lim: lim, budget: b, exec: exec, first: a0,
+	r := &resolver{req: req, lim: lim, maxAttempts: maxAttempts, maxTime: maxTime, exec: exec, first: a0,
 		decided: map[string]task.TestResult{}, open: map[string]task.TestResult{},
 		units: map[string]*unitWork{}, gaveUp: map[string]string{}, lost: map[string]string{}}
 	if len(a0.conflicts) > 0 {
 		return r.finishUntrusted(a0.rep, a0.conflicts), nil
 	}
 	r.merge(a0, "")
-	if !a0.final && b.Attempts > 0 {
+	if !a0.final && maxAttempts > 0 {
 		if err := r.loop(ctx); err != nil {
 			return nil, err
 		}
@@ -93,11 +85,12 @@ func Resolve(ctx context.Context, req task.RunRequest, lim task.Limits, b Reruns
 }
 
 type resolver struct {
-	req    task.RunRequest
-	lim    task.Limits
-	budget Reruns
-	exec   Execute
-	first  *assessment
+	req         task.RunRequest
+	lim         task.Limits
+	maxAttempts int           // re-runs allowed
+	maxTime     time.Duration // their wall time together
+	exec        Execute
+	first       *assessment
 
 	decided map[string]task.TestResult // verdicts of their own
 	open    map[string]task.TestResult // no verdict yet (NotRun), or an inferred one pending confirmation
@@ -224,12 +217,12 @@ func (r *resolver) loop(ctx context.Context) error {
 		if w == nil {
 			return nil
 		}
-		if r.attempts >= r.budget.Attempts || r.budget.Time-r.spent < time.Second {
+		if r.attempts >= r.maxAttempts || r.maxTime-r.spent < time.Second {
 			r.outOfBudget = true
 			return nil
 		}
 		a := Attempt{Seq: r.attempts + 1, Unit: w.name, Limits: r.lim, Ignore: append([]string(nil), w.ignore...)}
-		a.Limits.Timeout = min(r.lim.Timeout, r.budget.Time-r.spent)
+		a.Limits.Timeout = min(r.lim.Timeout, r.maxTime-r.spent)
 		only := ""
 		if len(w.alone) > 0 {
 			only = w.alone[0]
@@ -275,14 +268,14 @@ func (r *resolver) loop(ctx context.Context) error {
 					r.decided[only] = t
 					delete(r.open, only)
 				} else if _, ok := r.decided[only]; !ok {
-					r.gaveUp[only] = "run alone, it got no verdict of its own either: " + firstLine(t.Message)
+					r.gaveUp[only] = "run alone, it got no verdict of its own either: " + FirstLine(t.Message)
 				}
 			}
 			continue
 		}
 		switch {
 		case as.final && as.rep.State != task.RunTimeout:
-			w.done, w.why = true, fmt.Sprintf("a re-run ended with %s: %s", as.rep.State, firstLine(as.rep.Detail))
+			w.done, w.why = true, fmt.Sprintf("a re-run ended with %s: %s", as.rep.State, FirstLine(as.rep.Detail))
 		case len(as.units) == 0:
 			w.done = true // ran to its end
 		case progress == 0 && len(w.alone) == 0:
@@ -362,7 +355,7 @@ func (r *resolver) mergedReport() *task.Report {
 	}
 	for id, t := range r.open {
 		if why, ok := r.gaveUp[id]; ok {
-			t = task.TestResult{ID: id, Outcome: task.NotRun, Message: truncate("not run: "+why, r.lim.MessageLen)}
+			t = task.TestResult{ID: id, Outcome: task.NotRun, Message: Truncate("not run: "+why, r.lim.MessageLen)}
 		}
 		rep.Tests = append(rep.Tests, t)
 	}
@@ -385,14 +378,14 @@ func (r *resolver) finish(ctx context.Context) (*task.Report, error) {
 	for _, t := range rep.Tests {
 		have[t.ID] = true
 	}
-	budgetWhy := fmt.Sprintf("the re-run budget (%d attempts, %s) was spent", r.budget.Attempts, r.budget.Time)
+	budgetWhy := fmt.Sprintf("the re-run budget (%d attempts, %s) was spent", r.maxAttempts, r.maxTime)
 	reason := func(unit string) string {
 		w := r.units[unit]
 		switch {
 		case w != nil && !w.done && r.outOfBudget:
 			return budgetWhy
 		case w != nil && w.why != "":
-			return firstLine(w.why)
+			return FirstLine(w.why)
 		case r.first.rep.State != task.RunOK:
 			return fmt.Sprintf("the run ended with %s", r.first.rep.State)
 		}
@@ -403,7 +396,7 @@ func (r *resolver) finish(ctx context.Context) (*task.Report, error) {
 			return
 		}
 		have[id] = true
-		rep.Tests = append(rep.Tests, task.TestResult{ID: id, Outcome: task.NotRun, Message: truncate("not run: "+why, r.lim.MessageLen)})
+		rep.Tests = append(rep.Tests, task.TestResult{ID: id, Outcome: task.NotRun, Message: Truncate("not run: "+why, r.lim.MessageLen)})
 	}
 	// Open tests without a verdict keep theirs (NotRun, or an unconfirmed culprit's Fail).
 	for i, t := range rep.Tests {
@@ -413,10 +406,10 @@ func (r *resolver) finish(ctx context.Context) (*task.Report, error) {
 				unit, _, _ = task.SplitGoTestID(t.ID)
 			}
 			if w := r.units[unit]; w != nil && (w.runs > 0 || r.outOfBudget) {
-				rep.Tests[i].Message = truncate("not run: "+reason(unit)+" (first run: "+t.Message+")", r.lim.MessageLen)
+				rep.Tests[i].Message = Truncate("not run: "+reason(unit)+" (first run: "+t.Message+")", r.lim.MessageLen)
 			}
 		} else if t.Outcome == task.Fail && r.open[t.ID].ID == t.ID {
-			rep.Tests[i].Message = truncate(t.Message+"\n(not confirmed by a run alone: "+budgetWhy+")", r.lim.MessageLen)
+			rep.Tests[i].Message = Truncate(t.Message+"\n(not confirmed by a run alone: "+budgetWhy+")", r.lim.MessageLen)
 		}
 	}
 	// Known tests (pytest's collection) without a verdict.
@@ -488,7 +481,7 @@ func (r *resolver) finish(ctx context.Context) (*task.Report, error) {
 		for _, f := range sortedKeys(r.lost) {
 			lines = append(lines, f+": "+r.lost[f])
 		}
-		rep.Detail = truncate(strings.Join(lines, "\n"), r.lim.MessageLen*4)
+		rep.Detail = Truncate(strings.Join(lines, "\n"), r.lim.MessageLen*4)
 	}
 	rep.Wall = r.wall
 	rep.Tests = filterSelected(rep.Tests, r.req.Select)
@@ -512,7 +505,7 @@ func (r *resolver) finish(ctx context.Context) (*task.Report, error) {
 	return rep, nil
 }
 
-func firstLine(s string) string {
+func FirstLine(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		return s[:i]

@@ -1,4 +1,4 @@
-package sandbox
+package testrun
 
 import (
 	"bytes"
@@ -97,9 +97,9 @@ func (w *Capture) Truncated() bool {
 	return w.dropped > 0
 }
 
-// truncate shortens s to at most n bytes (n <= 0: unlimited) on a rune boundary, marking the
+// Truncate shortens s to at most n bytes (n <= 0: unlimited) on a rune boundary, marking the
 // cut.
-func truncate(s string, n int) string {
+func Truncate(s string, n int) string {
 	if n <= 0 || len(s) <= n {
 		return s
 	}

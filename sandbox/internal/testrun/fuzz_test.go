@@ -1,4 +1,4 @@
-package sandbox
+package testrun
 
 import (
 	"bytes"

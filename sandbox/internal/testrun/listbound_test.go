@@ -1,4 +1,4 @@
-package sandbox
+package testrun
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ func TestListMemoryHelper(t *testing.T) {
 	if os.Getenv(listHelperEnv) == "" {
 		t.Skip("run by TestListMemoryBound in a child process")
 	}
-	lim := FillLimits(task.Limits{}, task.Limits{})
+	lim := defaultLimits()
 	lp := newListParser(task.GoTest)
 	stdout := NewCapture(lim.OutputBytes, func(p []byte) { lp.Write(p) })
 	io.Copy(stdout, newRepeat(`{"Action":"output","Package":"p","Output":"`, strings.Repeat("x", 64<<10), "\"}\n", gib/2))

@@ -1,4 +1,4 @@
-package sandbox
+package testrun
 
 import (
 	"io"
@@ -94,7 +94,7 @@ func summaryResults(lines []SummaryLine, messageLen int) (tests []task.TestResul
 	for _, l := range lines {
 		if !strings.Contains(l.ID, "::") {
 			if l.Outcome == task.Error {
-				collErrs = append(collErrs, truncate(l.ID+": "+l.Message, messageLen))
+				collErrs = append(collErrs, Truncate(l.ID+": "+l.Message, messageLen))
 			}
 			continue
 		}
@@ -104,7 +104,7 @@ func summaryResults(lines []SummaryLine, messageLen int) (tests []task.TestResul
 		byID[l.ID] = l
 	}
 	for id, l := range byID {
-		tests = append(tests, task.TestResult{ID: id, Outcome: l.Outcome, Message: truncate(l.Message, messageLen)})
+		tests = append(tests, task.TestResult{ID: id, Outcome: l.Outcome, Message: Truncate(l.Message, messageLen)})
 	}
 	sort.Slice(tests, func(i, j int) bool { return tests[i].ID < tests[j].ID })
 	sort.Strings(collErrs)

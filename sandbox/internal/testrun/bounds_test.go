@@ -1,4 +1,4 @@
-package sandbox
+package testrun
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/faultline-dev/faultline/task"
 	"github.com/stretchr/testify/assert"
@@ -23,6 +24,12 @@ const HarnessRSSBound = 200 << 20
 const rssHelperEnv = "FAULTLINE_RSS_HELPER"
 
 const gib = 1 << 30
+
+// defaultLimits are the limits sandbox.FillLimits gives a request that sets none: the
+// sandbox package's defaults, written out because this package cannot import sandbox.
+func defaultLimits() task.Limits {
+	return task.Limits{Timeout: 10 * time.Minute, OutputBytes: 1 << 20, MemoryBytes: 8 << 30, MessageLen: DefaultMessageLen}
+}
 
 // repeatReader yields n bytes: head, then body repeated, then tail.
 type repeatReader struct {
@@ -75,7 +82,7 @@ func TestHarnessMemoryHelper(t *testing.T) {
 	if mode == "" {
 		t.Skip("run by TestHarnessMemoryBound in a child process")
 	}
-	lim := FillLimits(task.Limits{}, task.Limits{})
+	lim := defaultLimits()
 	switch mode {
 	case "go":
 		out := NewAttemptOutput(task.GoTest, Attempt{Limits: lim})

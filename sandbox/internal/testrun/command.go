@@ -1,4 +1,4 @@
-package sandbox
+package testrun
 
 import (
 	"encoding/json"
@@ -116,7 +116,7 @@ func GoAttemptPlan(a Attempt) (pkgs []string, runPat, skipPat string, err error)
 		pkgs = []string{a.Unit}
 		var names []string
 		for _, id := range a.Select.IDs {
-			_, name, err := SplitGoTestID(id)
+			_, name, err := splitGoTestID(id)
 			if err != nil {
 				return nil, "", "", err
 			}
@@ -150,7 +150,7 @@ func ListedResult(ids []string, err error) CommandResult {
 func GoSkipPattern(ids []string) (string, error) {
 	var paths [][]string
 	for _, id := range ids {
-		_, name, err := SplitGoTestID(id)
+		_, name, err := splitGoTestID(id)
 		if err != nil {
 			return "", err
 		}
@@ -414,8 +414,48 @@ func NewListWriter(kind task.TestKind) *ListWriter { return &ListWriter{p: newLi
 // Write feeds stdout; it never fails.
 func (w *ListWriter) Write(b []byte) (int, error) { return w.p.Write(b) }
 
-// Result returns the sorted ids, or an error wrapping ErrListFailed.
-func (w *ListWriter) Result(stderr string, exitCode int) ([]string, error) {
+// Result returns the sorted ids, or an error wrapping ErrListFailed whose output is cut to
+// messageLen bytes.
+func (w *ListWriter) Result(stderr string, exitCode, messageLen int) ([]string, error) {
 	w.p.Close()
-	return w.p.result(stderr, exitCode, DefaultMessageLen)
+	return w.p.result(stderr, exitCode, messageLen)
+}
+
+// goPackages maps a selection to package patterns and a -run pattern.
+func goPackages(sel task.Selection) (pkgs []string, runPat string, err error) {
+	seen := map[string]bool{}
+	add := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			pkgs = append(pkgs, p)
+		}
+	}
+	for _, f := range sel.Files {
+		c, _ := task.CleanRelPath(f)
+		switch {
+		case strings.HasSuffix(c, "/...") || c == "...":
+			add("./" + c)
+		case strings.HasSuffix(c, ".go"):
+			add("./" + path.Dir(c))
+		default:
+			add("./" + c)
+		}
+	}
+	var names []string
+	for _, id := range sel.IDs {
+		pkg, name, err := splitGoTestID(id)
+		if err != nil {
+			return nil, "", err
+		}
+		add(pkg)
+		names = append(names, name)
+	}
+	if len(pkgs) == 0 {
+		pkgs = []string{"./..."}
+	}
+	if len(sel.Files) == 0 {
+		runPat = GoRunPattern(names)
+	}
+	sort.Strings(pkgs)
+	return pkgs, runPat, nil
 }

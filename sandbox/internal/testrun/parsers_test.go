@@ -1,4 +1,4 @@
-package sandbox
+package testrun
 
 import (
 	"bytes"
@@ -23,7 +23,7 @@ type pytestRef struct {
 
 func loadPytestRef(t *testing.T) pytestRef {
 	t.Helper()
-	b, err := os.ReadFile("testdata/pytest-ref/expected.json")
+	b, err := os.ReadFile("../../testdata/pytest-ref/expected.json")
 	require.NoError(t, err)
 	var ref pytestRef
 	require.NoError(t, json.Unmarshal(b, &ref))
@@ -35,18 +35,17 @@ func loadPytestRef(t *testing.T) pytestRef {
 // Local does) with pytest's own per-test verdicts recorded by testdata/pytest-ref/gen.py.
 func TestParseJUnitMatchesPytest(t *testing.T) {
 	ref := loadPytestRef(t)
-	f, err := os.Open("testdata/pytest-ref/junit.xml")
+	f, err := os.Open("../../testdata/pytest-ref/junit.xml")
 	require.NoError(t, err)
 	defer f.Close()
 	jr, err := ParseJUnit(f, 0)
 	require.NoError(t, err)
 	assert.Empty(t, jr.CollectionErrors)
 
-	ra, err := os.ReadFile("testdata/pytest-ref/ra.txt")
+	ra, err := os.ReadFile("../../testdata/pytest-ref/ra.txt")
 	require.NoError(t, err)
 	rep := &task.Report{}
-	l := NewLocal(Options{})
-	pytestReport(rep, jr, ParseSummary(bytes.NewReader(ra)), string(ra), "", procResult{exitCode: 1}, l.limits(task.Limits{}))
+	pytestReport(rep, jr, ParseSummary(bytes.NewReader(ra)), string(ra), "", ProcResult{ExitCode: 1}, defaultLimits())
 	assert.Equal(t, task.RunOK, rep.State)
 
 	got := map[string]task.Outcome{}
@@ -76,7 +75,7 @@ func TestParseJUnitMatchesPytest(t *testing.T) {
 // pytest's outcome.
 func TestParseSummaryMatchesPytest(t *testing.T) {
 	ref := loadPytestRef(t)
-	ra, err := os.ReadFile("testdata/pytest-ref/ra.txt")
+	ra, err := os.ReadFile("../../testdata/pytest-ref/ra.txt")
 	require.NoError(t, err)
 	tests, coll := summaryResults(ParseSummary(bytes.NewReader(ra)), 0)
 	assert.Empty(t, coll)
@@ -161,7 +160,7 @@ func goFixtureStream(t *testing.T, pkgs ...string) []byte {
 		t.Skip("go command not found")
 	}
 	dir := t.TempDir()
-	require.NoError(t, copyTree(filepath.Join("testdata", "gofix"), filepath.Join(dir, "m")))
+	require.NoError(t, os.CopyFS(filepath.Join(dir, "m"), os.DirFS(filepath.Join("..", "..", "testdata", "gofix"))))
 	cmd := exec.Command("go", append([]string{"test", "-json", "-count=1", "-timeout=3s"}, pkgs...)...)
 	cmd.Dir = filepath.Join(dir, "m")
 	out, _ := cmd.Output()
@@ -238,7 +237,9 @@ func TestGoParserBoundsMessages(t *testing.T) {
 	assert.LessOrEqual(t, len(r.Tests[0].Message), 100)
 }
 
-func TestSplitGoTestID(t *testing.T) {
+// TestSplitGoTestIDError: the runners' split is task.SplitGoTestID with an error wrapping
+// ErrBadTestID for an id of no such shape.
+func TestSplitGoTestIDError(t *testing.T) {
 	cases := []struct{ id, pkg, test string }{
 		{"example.com/m/a.TestX", "example.com/m/a", "TestX"},
 		{"example.com/m/a.TestX/with_space#01", "example.com/m/a", "TestX/with_space#01"},
@@ -247,13 +248,13 @@ func TestSplitGoTestID(t *testing.T) {
 		{"x.Test", "x", "Test"},
 	}
 	for _, c := range cases {
-		p, n, err := SplitGoTestID(c.id)
+		p, n, err := splitGoTestID(c.id)
 		require.NoError(t, err, c.id)
 		assert.Equal(t, c.pkg, p)
 		assert.Equal(t, c.test, n)
 	}
 	for _, bad := range []string{"", "TestX", "a.Testify", "a.b", "a.Test-1"} {
-		_, _, err := SplitGoTestID(bad)
+		_, _, err := splitGoTestID(bad)
 		assert.ErrorIs(t, err, ErrBadTestID, bad)
 	}
 }
@@ -286,9 +287,9 @@ func TestCapWriter(t *testing.T) {
 }
 
 func TestTruncate(t *testing.T) {
-	assert.Equal(t, "abc", truncate("abc", 10))
-	assert.Equal(t, "abc", truncate("abc", 0))
-	s := truncate(strings.Repeat("é", 100), 50)
+	assert.Equal(t, "abc", Truncate("abc", 10))
+	assert.Equal(t, "abc", Truncate("abc", 0))
+	s := Truncate(strings.Repeat("é", 100), 50)
 	assert.LessOrEqual(t, len(s), 50)
 	assert.True(t, strings.HasSuffix(s, "[truncated]"))
 	assert.True(t, strings.ToValidUTF8(s, "?") == s)

@@ -1,4 +1,4 @@
-package sandbox
+package testrun
 
 import (
 	"bytes"
@@ -53,10 +53,10 @@ func assess(kind task.TestKind, sel task.Selection, lim task.Limits, res Command
 		rep.Notes = append(rep.Notes, fmt.Sprintf("output capped at %d bytes per stream", lim.OutputBytes))
 	}
 	if res.StartErr != nil {
-		rep.State, rep.Detail = task.RunSetupFailed, truncate(res.StartErr.Error(), lim.MessageLen)
+		rep.State, rep.Detail = task.RunSetupFailed, Truncate(res.StartErr.Error(), lim.MessageLen)
 		return &assessment{rep: rep, final: true}
 	}
-	pr := procResult{exitCode: res.ExitCode, timedOut: res.TimedOut, wall: res.Wall}
+	pr := ProcResult{ExitCode: res.ExitCode, TimedOut: res.TimedOut, Wall: res.Wall}
 	switch kind {
 	case task.Command:
 		commandReport(rep, res.Stdout, res.Stderr, pr, lim)
@@ -75,13 +75,13 @@ func assessGo(rep *task.Report, sel task.Selection, lim task.Limits, res Command
 	if gr == nil {
 		gr = NewGoParser(lim.MessageLen).Result()
 	}
-	pr := procResult{exitCode: res.ExitCode, timedOut: res.TimedOut}
+	pr := ProcResult{ExitCode: res.ExitCode, TimedOut: res.TimedOut}
 	goReport(rep, gr, sel, res.Stderr, pr, lim)
 	rep.Output = res.Stderr
 	if rep.Output == "" {
 		rep.Output = gr.Output
 	}
-	rep.Output = truncate(rep.Output, int(lim.OutputBytes))
+	rep.Output = Truncate(rep.Output, int(lim.OutputBytes))
 	a := &assessment{rep: rep}
 	switch rep.State {
 	case task.RunBuildFailed, task.RunNoTests, task.RunSetupFailed:
@@ -230,29 +230,29 @@ func culpritOf(gr *GoResult, id string) string {
 // goReport fills rep from a go test stream. rep.Tests holds every test the stream names (a
 // -run pattern may run more than the selection; Resolve needs them all); the state counts
 // the selected ones.
-func goReport(rep *task.Report, gr *GoResult, sel task.Selection, stderr string, pr procResult, lim task.Limits) {
+func goReport(rep *task.Report, gr *GoResult, sel task.Selection, stderr string, pr ProcResult, lim task.Limits) {
 	rep.Tests = gr.Tests
 	selected := len(filterSelected(gr.Tests, sel))
 	switch {
-	case pr.timedOut:
+	case pr.TimedOut:
 		rep.State = task.RunTimeout
 		rep.Detail = fmt.Sprintf("run exceeded its time limit of %s", lim.Timeout)
 	case len(gr.BuildFailed) > 0:
 		rep.State = task.RunBuildFailed
-		rep.Detail = truncate(strings.TrimSpace(gr.BuildOutput+"\n"+stderr), lim.MessageLen*4)
-	case pr.exitCode != 0 && len(gr.Tests) == 0 && len(gr.FailedPackages) == 0:
+		rep.Detail = Truncate(strings.TrimSpace(gr.BuildOutput+"\n"+stderr), lim.MessageLen*4)
+	case pr.ExitCode != 0 && len(gr.Tests) == 0 && len(gr.FailedPackages) == 0:
 		// go itself failed before running anything (bad go.mod, no such package).
 		rep.State = task.RunBuildFailed
-		rep.Detail = truncate(strings.TrimSpace(gr.BuildOutput+"\n"+stderr), lim.MessageLen*4)
+		rep.Detail = Truncate(strings.TrimSpace(gr.BuildOutput+"\n"+stderr), lim.MessageLen*4)
 	case selected == 0 && len(gr.FailedPackages) == 0:
 		rep.State = task.RunNoTests
 	case selected == 0:
 		rep.State = task.RunCrashed
-		rep.Detail = truncate(packageOutput(gr), lim.MessageLen*4)
+		rep.Detail = Truncate(packageOutput(gr), lim.MessageLen*4)
 	default:
 		rep.State = task.RunOK
 		if len(gr.FailedPackages) > 0 {
-			rep.Detail = truncate(packageOutput(gr), lim.MessageLen*4)
+			rep.Detail = Truncate(packageOutput(gr), lim.MessageLen*4)
 		}
 	}
 }
@@ -287,7 +287,7 @@ func assessPytest(rep *task.Report, sel task.Selection, lim task.Limits, res Com
 	if ev == nil {
 		// No reporter events: a run by an older runner, or the bootstrap never started
 		// pytest. The JUnit file and the summary are all there is.
-		pytestReport(rep, jr, sumLines, res.Stdout, res.Stderr, procResult{exitCode: res.ExitCode, timedOut: res.TimedOut}, lim)
+		pytestReport(rep, jr, sumLines, res.Stdout, res.Stderr, ProcResult{ExitCode: res.ExitCode, TimedOut: res.TimedOut}, lim)
 		a.final = true
 		if len(py.markers) > 0 {
 			a.conflicts = append(a.conflicts, "pytest ran (its exit marker is on stdout) but the reporter's event file is missing")
@@ -333,7 +333,7 @@ func assessPytest(rep *task.Report, sel task.Selection, lim task.Limits, res Com
 			}
 		}
 		j, _ := junitOf(id)
-		own[id] = task.TestResult{ID: id, Outcome: o, Message: truncate(msg, lim.MessageLen), Duration: j.Duration}
+		own[id] = task.TestResult{ID: id, Outcome: o, Message: Truncate(msg, lim.MessageLen), Duration: j.Duration}
 	}
 	var inFlight []string
 	for _, id := range ev.order {
@@ -375,7 +375,7 @@ func assessPytest(rep *task.Report, sel task.Selection, lim task.Limits, res Com
 		u.culprit = id
 		u.died = "crash"
 		msg := strings.TrimSpace(how + " while this test was running\n" + tail)
-		tests = append(tests, task.TestResult{ID: id, Outcome: task.Fail, Message: truncate(msg, lim.MessageLen)})
+		tests = append(tests, task.TestResult{ID: id, Outcome: task.Fail, Message: Truncate(msg, lim.MessageLen)})
 	default:
 		for _, id := range inFlight {
 			u.suspects = append(u.suspects, id)
@@ -435,7 +435,7 @@ func assessPytest(rep *task.Report, sel task.Selection, lim task.Limits, res Com
 				kept = append(kept, l)
 			}
 		}
-		detail := truncate(strings.TrimSpace(res.Stderr+"\n"+strings.Join(kept, "\n")), lim.MessageLen*4)
+		detail := Truncate(strings.TrimSpace(res.Stderr+"\n"+strings.Join(kept, "\n")), lim.MessageLen*4)
 		switch {
 		case py.markers[0] == 5:
 			rep.State = task.RunNoTests
@@ -453,22 +453,22 @@ func assessPytest(rep *task.Report, sel task.Selection, lim task.Limits, res Com
 		a.final = true
 	case ev.ended && ev.status == 4:
 		rep.State = task.RunSetupFailed
-		rep.Detail = truncate(strings.TrimSpace(res.Stderr+"\n"+lastLines(res.Stdout, 20)), lim.MessageLen*4)
+		rep.Detail = Truncate(strings.TrimSpace(res.Stderr+"\n"+lastLines(res.Stdout, 20)), lim.MessageLen*4)
 		a.final = true
 	case ev.ended && ev.status == 3:
 		rep.State = task.RunCrashed
-		rep.Detail = truncate(strings.TrimSpace(res.Stderr+"\n"+lastLines(res.Stdout, 20)), lim.MessageLen*4)
+		rep.Detail = Truncate(strings.TrimSpace(res.Stderr+"\n"+lastLines(res.Stdout, 20)), lim.MessageLen*4)
 		a.final = true
 	case len(collErrs) > 0:
 		rep.State = task.RunCollectionError
-		rep.Detail = truncate(strings.Join(collErrs, "\n"), lim.MessageLen*4)
+		rep.Detail = Truncate(strings.Join(collErrs, "\n"), lim.MessageLen*4)
 	case len(ev.order) == 0 && len(ev.items) == 0 && !ev.ended:
 		rep.State = task.RunCrashed
-		rep.Detail = truncate(strings.TrimSpace(how+" before collecting any test\n"+res.Stderr+"\n"+lastLines(res.Stdout, 20)), lim.MessageLen*4)
+		rep.Detail = Truncate(strings.TrimSpace(how+" before collecting any test\n"+res.Stderr+"\n"+lastLines(res.Stdout, 20)), lim.MessageLen*4)
 	default:
 		rep.State = task.RunOK
 		if !sessionDone {
-			rep.Detail = truncate(strings.TrimSpace(how+" before the session ended\n"+tail), lim.MessageLen*4)
+			rep.Detail = Truncate(strings.TrimSpace(how+" before the session ended\n"+tail), lim.MessageLen*4)
 		}
 	}
 	if u.died != "" && !a.final {
@@ -519,7 +519,7 @@ func assessPytest(rep *task.Report, sel task.Selection, lim task.Limits, res Com
 	case !res.junitSeen:
 		a.conflicts = append(a.conflicts, "the JUnit file is missing although the session ended")
 	case res.junitErr != nil:
-		a.conflicts = append(a.conflicts, "the JUnit file does not parse: "+truncate(res.junitErr.Error(), 200))
+		a.conflicts = append(a.conflicts, "the JUnit file does not parse: "+Truncate(res.junitErr.Error(), 200))
 	default:
 		// Compare under JUnit's own keys (see junitKey).
 		ownKeyed := map[string]task.TestResult{}
@@ -587,14 +587,14 @@ func compareVerdicts(channel string, own map[string]task.TestResult, other []tas
 		o, ok := own[t.ID]
 		switch {
 		case !ok:
-			add(fmt.Sprintf("%s reports %s for %s, which the reporter did not see finish", channel, t.Outcome, truncate(t.ID, 200)))
+			add(fmt.Sprintf("%s reports %s for %s, which the reporter did not see finish", channel, t.Outcome, Truncate(t.ID, 200)))
 		case category(o.Outcome) != category(t.Outcome):
-			add(fmt.Sprintf("%s reports %s for %s, the reporter %s", channel, t.Outcome, truncate(t.ID, 200), o.Outcome))
+			add(fmt.Sprintf("%s reports %s for %s, the reporter %s", channel, t.Outcome, Truncate(t.ID, 200), o.Outcome))
 		}
 	}
 	for _, id := range sortedKeys(own) {
 		if !seen[id] && category(own[id].Outcome) != "" {
-			add(fmt.Sprintf("%s has no verdict for %s (the reporter: %s)", channel, truncate(id, 200), own[id].Outcome))
+			add(fmt.Sprintf("%s has no verdict for %s (the reporter: %s)", channel, Truncate(id, 200), own[id].Outcome))
 		}
 	}
 	sort.Strings(out)
@@ -618,7 +618,7 @@ func sameFiles(a, b []string) bool {
 
 // pytestReport builds a pytest report from the JUnit file and the -rA lines alone (no
 // reporter events).
-func pytestReport(rep *task.Report, jr *JUnitResult, sum []SummaryLine, stdout, stderr string, pr procResult, lim task.Limits) {
+func pytestReport(rep *task.Report, jr *JUnitResult, sum []SummaryLine, stdout, stderr string, pr ProcResult, lim task.Limits) {
 	var tests []task.TestResult
 	var collErrs []string
 	if jr != nil {
@@ -641,26 +641,26 @@ func pytestReport(rep *task.Report, jr *JUnitResult, sum []SummaryLine, stdout, 
 	}
 	rep.Tests = tests
 	switch {
-	case pr.timedOut:
+	case pr.TimedOut:
 		rep.State = task.RunTimeout
 		rep.Detail = fmt.Sprintf("run exceeded its time limit of %s", lim.Timeout)
-	case pr.exitCode == 5:
+	case pr.ExitCode == 5:
 		rep.State = task.RunNoTests
 	case len(collErrs) > 0:
 		rep.State = task.RunCollectionError
-		rep.Detail = truncate(strings.Join(collErrs, "\n"), lim.MessageLen*4)
-	case pr.exitCode == 1 && jr == nil && len(tests) == 0:
+		rep.Detail = Truncate(strings.Join(collErrs, "\n"), lim.MessageLen*4)
+	case pr.ExitCode == 1 && jr == nil && len(tests) == 0:
 		// pytest did not get as far as writing a report (e.g. "No module named pytest").
 		rep.State = task.RunCrashed
-		rep.Detail = truncate(strings.TrimSpace(stderr+"\n"+lastLines(stdout, 20)), lim.MessageLen*4)
-	case (pr.exitCode == 0 || pr.exitCode == 1) && jr != nil:
+		rep.Detail = Truncate(strings.TrimSpace(stderr+"\n"+lastLines(stdout, 20)), lim.MessageLen*4)
+	case (pr.ExitCode == 0 || pr.ExitCode == 1) && jr != nil:
 		rep.State = task.RunOK
-	case pr.exitCode == 4:
+	case pr.ExitCode == 4:
 		rep.State = task.RunSetupFailed
-		rep.Detail = truncate(strings.TrimSpace(stderr+"\n"+lastLines(stdout, 20)), lim.MessageLen*4)
+		rep.Detail = Truncate(strings.TrimSpace(stderr+"\n"+lastLines(stdout, 20)), lim.MessageLen*4)
 	default:
 		rep.State = task.RunCrashed
-		rep.Detail = truncate(strings.TrimSpace(stderr+"\n"+lastLines(stdout, 20)), lim.MessageLen*4)
+		rep.Detail = Truncate(strings.TrimSpace(stderr+"\n"+lastLines(stdout, 20)), lim.MessageLen*4)
 	}
 }
 
@@ -670,7 +670,7 @@ func untrusted(rep *task.Report, conflicts []string, lim task.Limits) {
 	sort.Strings(cs)
 	cs = dedupe(cs)
 	rep.State = task.RunUntrusted
-	rep.Detail = truncate("the channels of evidence disagree (the tested code may have forged its verdicts):\n"+strings.Join(cs, "\n"), lim.MessageLen*4)
+	rep.Detail = Truncate("the channels of evidence disagree (the tested code may have forged its verdicts):\n"+strings.Join(cs, "\n"), lim.MessageLen*4)
 }
 
 func dedupe(s []string) []string {
@@ -709,7 +709,7 @@ func deriveParents(rep *task.Report) {
 			p := &rep.Tests[j]
 			if p.Outcome == task.NotRun || p.Outcome.Passed() || p.Outcome == task.Skip {
 				p.Outcome = task.Fail
-				p.Message = truncate("subtest "+t.ID+" failed", DefaultMessageLen)
+				p.Message = Truncate("subtest "+t.ID+" failed", DefaultMessageLen)
 			}
 		}
 	}
@@ -872,14 +872,14 @@ func (l *listParser) result(stderr string, exit, messageLen int) ([]string, erro
 	}
 	if l.kind == task.GoTest {
 		if l.failed || exit != 0 {
-			return nil, fmt.Errorf("sandbox: go test -list: %s: %w", truncate(strings.TrimSpace(l.build.String()+"\n"+stderr), DefaultMessageLen), ErrListFailed)
+			return nil, fmt.Errorf("sandbox: go test -list: %s: %w", Truncate(strings.TrimSpace(l.build.String()+"\n"+stderr), DefaultMessageLen), ErrListFailed)
 		}
 	} else {
 		if exit == 5 {
 			return nil, nil
 		}
 		if exit != 0 {
-			return nil, fmt.Errorf("sandbox: pytest --collect-only exited %d: %s: %w", exit, truncate(strings.TrimSpace(lastLines(l.tail.String(), 30)+"\n"+stderr), messageLen), ErrListFailed)
+			return nil, fmt.Errorf("sandbox: pytest --collect-only exited %d: %s: %w", exit, Truncate(strings.TrimSpace(lastLines(l.tail.String(), 30)+"\n"+stderr), messageLen), ErrListFailed)
 		}
 	}
 	ids := append([]string(nil), l.ids...)
@@ -921,23 +921,23 @@ func joinOutput(stdout, stderr string) string {
 
 // commandReport fills the report of a Command run: one test, CommandTestID, whose outcome is
 // the program's exit status (see task.Command).
-func commandReport(rep *task.Report, stdout, stderr string, pr procResult, lim task.Limits) {
-	t := task.TestResult{ID: task.CommandTestID, Duration: pr.wall}
+func commandReport(rep *task.Report, stdout, stderr string, pr ProcResult, lim task.Limits) {
+	t := task.TestResult{ID: task.CommandTestID, Duration: pr.Wall}
 	rep.State = task.RunOK
 	switch {
-	case pr.timedOut:
+	case pr.TimedOut:
 		rep.State = task.RunTimeout
 		rep.Detail = fmt.Sprintf("run exceeded its time limit of %s", lim.Timeout)
 		t.Outcome, t.Message = task.Timeout, rep.Detail
-	case pr.exitCode == 0:
+	case pr.ExitCode == 0:
 		t.Outcome = task.Pass
 	default:
 		t.Outcome = task.Fail
-		how := fmt.Sprintf("exit status %d", pr.exitCode)
-		if pr.exitCode < 0 {
+		how := fmt.Sprintf("exit status %d", pr.ExitCode)
+		if pr.ExitCode < 0 {
 			how = "killed by a signal"
 		}
-		t.Message = truncate(strings.TrimSpace(how+"\n"+lastLines(joinOutput(stdout, stderr), 20)), lim.MessageLen)
+		t.Message = Truncate(strings.TrimSpace(how+"\n"+lastLines(joinOutput(stdout, stderr), 20)), lim.MessageLen)
 	}
 	rep.Tests = []task.TestResult{t}
 	rep.Output = joinOutput(stdout, stderr)

@@ -1,4 +1,4 @@
-package sandbox
+package testrun
 
 import (
 	_ "embed"
@@ -103,14 +103,14 @@ func parsePytestEvents(r io.Reader, messageLen int) *pytestEvents {
 		case "collecterror":
 			delete(collectOpen, e.ID)
 			kept += int64(min(len(e.Msg), messageLen))
-			ev.collectErr[e.ID] = truncate(e.Msg, messageLen)
+			ev.collectErr[e.ID] = Truncate(e.Msg, messageLen)
 		case "item":
 			ev.items = append(ev.items, e.ID)
 		case "items":
 			ev.itemsDone = true
 		case "start":
 			if ev.started[e.ID] {
-				ev.conflicts = append(ev.conflicts, "pytest events: "+truncate(e.ID, 200)+" started twice")
+				ev.conflicts = append(ev.conflicts, "pytest events: "+Truncate(e.ID, 200)+" started twice")
 			}
 			ev.started[e.ID] = true
 			ev.order = append(ev.order, e.ID)
@@ -137,7 +137,7 @@ func parsePytestEvents(r io.Reader, messageLen int) *pytestEvents {
 					ev.textCut = true
 				} else {
 					kept += int64(min(len(e.Msg), messageLen))
-					ph.msg, ph.msgWhen = truncate(e.Msg, messageLen), e.When
+					ph.msg, ph.msgWhen = Truncate(e.Msg, messageLen), e.When
 				}
 			}
 		case "finish":
@@ -236,7 +236,7 @@ func (s *pytestStdout) line(l string) {
 	sl, isSum := parseSummaryLine(l)
 	if s.afterEnd && (isSum || header || isPytestFinalLine(l)) {
 		if len(s.late) < 16 {
-			s.late = append(s.late, truncate(l, 200))
+			s.late = append(s.late, Truncate(l, 200))
 		}
 		return
 	}
@@ -251,7 +251,7 @@ func (s *pytestStdout) line(l string) {
 			s.dropped = true
 			return
 		}
-		sl.Message = truncate(sl.Message, DefaultMessageLen)
+		sl.Message = Truncate(sl.Message, DefaultMessageLen)
 		s.kept += int64(len(sl.Message))
 		s.all = append(s.all, sl)
 		if s.headers > 0 {

@@ -1,4 +1,4 @@
-package sandbox
+package testrun
 
 import (
 	"bufio"
@@ -163,9 +163,9 @@ func ParseJUnit(r io.Reader, messageLen int) (*JUnitResult, error) {
 					for _, a := range t.Attr {
 						switch a.Name.Local {
 						case "message":
-							dt.Message = truncate(a.Value, messageLen)
+							dt.Message = Truncate(a.Value, messageLen)
 						case "type":
-							dt.Type = truncate(a.Value, 200)
+							dt.Type = Truncate(a.Value, 200)
 						}
 					}
 					*list = append(*list, dt)
@@ -419,7 +419,7 @@ func (tc junitCase) result(messageLen int) (task.TestResult, string, bool) {
 		if len(tc.Error) > 0 {
 			msg = tc.Error[0].text()
 		}
-		return task.TestResult{}, truncate(tc.Name+": "+msg, messageLen), false
+		return task.TestResult{}, Truncate(tc.Name+": "+msg, messageLen), false
 	}
 	tr := task.TestResult{
 		ID:       junitNodeID(tc.File, tc.Classname, tc.Name),
@@ -437,7 +437,7 @@ func (tc junitCase) result(messageLen int) (task.TestResult, string, bool) {
 			tr.Outcome = task.XFail
 		}
 	}
-	tr.Message = truncate(tr.Message, messageLen)
+	tr.Message = Truncate(tr.Message, messageLen)
 	return tr, "", true
 }
 
