@@ -128,10 +128,14 @@ func blobHash(data []byte) string {
 
 const nullHash = "0000000"
 
-// IsBinary reports whether data is binary by git's rule: a NUL byte in its first 8000
-// bytes. Binary files get no line diff.
+// BinaryPrefix is how much of a file the binary rule looks at (git's buffer size).
+const BinaryPrefix = 8000
+
+// IsBinary reports whether data is binary by git's rule: a NUL byte in its first
+// BinaryPrefix bytes. Binary files get no line diff. It is the project's one binary rule
+// (task/repo.IsBinaryFile applies it to a file).
 func IsBinary(data []byte) bool {
-	return bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0
+	return bytes.IndexByte(data[:min(len(data), BinaryPrefix)], 0) >= 0
 }
 
 // side is one version of a file for diffing.

@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/faultline-dev/faultline/task"
 )
 
 func TestIsTestPath(t *testing.T) {
@@ -61,19 +63,19 @@ func TestSkipRules(t *testing.T) {
 	assert.True(t, IsVirtualEnv(d))
 }
 
-func TestIsBinary(t *testing.T) {
-	assert.False(t, IsBinary([]byte("package x\n")))
-	assert.True(t, IsBinary([]byte("ab\x00cd")))
+func TestIsBinaryFile(t *testing.T) {
+	assert.False(t, task.IsBinary([]byte("package x\n")))
+	assert.True(t, task.IsBinary([]byte("ab\x00cd")))
 	late := append([]byte(strings.Repeat("a", 8000)), 0)
-	assert.False(t, IsBinary(late), "git looks at the first 8000 bytes only")
-	assert.True(t, IsBinary(late[len(late)-8000:]))
+	assert.False(t, task.IsBinary(late), "git looks at the first 8000 bytes only")
+	assert.True(t, task.IsBinary(late[len(late)-8000:]))
 	d := t.TempDir()
 	for name, data := range map[string][]byte{"late": late, "early": []byte("\x00x"), "empty": nil} {
 		p := filepath.Join(d, name)
 		require.NoError(t, os.WriteFile(p, data, 0o644))
 		got, err := IsBinaryFile(p)
 		require.NoError(t, err)
-		assert.Equal(t, IsBinary(data), got, name)
+		assert.Equal(t, task.IsBinary(data), got, name)
 	}
 	_, err := IsBinaryFile(filepath.Join(d, "missing"))
 	assert.Error(t, err)

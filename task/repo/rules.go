@@ -22,12 +22,13 @@
 package repo
 
 import (
-	"bytes"
 	"io"
 	"os"
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/faultline-dev/faultline/task"
 )
 
 // testDirs are directory names whose files are all test paths.
@@ -109,26 +110,18 @@ func SkipSnapshotDir(name string) bool {
 	return false
 }
 
-// binaryPrefix is how much of a file the binary rule looks at (git's buffer size).
-const binaryPrefix = 8000
-
-// IsBinary reports whether data is binary: a NUL byte in its first 8000 bytes.
-func IsBinary(data []byte) bool {
-	return bytes.IndexByte(data[:min(len(data), binaryPrefix)], 0) >= 0
-}
-
-// IsBinaryFile reports whether the file at p is binary, reading at most its first 8000
-// bytes.
+// IsBinaryFile reports whether the file at p is binary by task.IsBinary's rule, reading at
+// most its first task.BinaryPrefix bytes.
 func IsBinaryFile(p string) (bool, error) {
 	f, err := os.Open(p)
 	if err != nil {
 		return false, err
 	}
 	defer f.Close()
-	buf := make([]byte, binaryPrefix)
+	buf := make([]byte, task.BinaryPrefix)
 	n, err := io.ReadFull(f, buf)
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 		return false, err
 	}
-	return IsBinary(buf[:n]), nil
+	return task.IsBinary(buf[:n]), nil
 }
