@@ -14,6 +14,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/faultline-dev/faultline/task"
 	"github.com/faultline-dev/faultline/task/repo"
 )
 
@@ -225,7 +226,7 @@ func (w walker) build(ctx context.Context, dir string, langs []Language, opts Bu
 			skip(rel, SkipTooLarge)
 		case err != nil:
 			skip(rel, SkipUnreadable+": "+errText(err))
-		case repo.IsBinary(src):
+		case task.IsBinary(src):
 			skip(rel, SkipBinary)
 		default:
 			files[li] = append(files[li], SourceFile{Path: rel, Src: src})

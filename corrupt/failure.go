@@ -9,8 +9,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/faultline-dev/faultline/internal/gocheck"
 	"github.com/faultline-dev/faultline/task"
+	"github.com/faultline-dev/faultline/task/repo"
 )
 
 // A failing test's output mixes two kinds of text. Its stable part is a fact about the
@@ -75,7 +75,7 @@ type failureParser struct {
 func newFailureParser(req task.RunRequest) failureParser {
 	p := failureParser{kind: req.Kind, root: req.Root, overlay: req.Overlay}
 	if req.Kind == task.GoTest && req.Root != "" {
-		p.module = gocheck.ReadGoMod(path.Join(req.Root, "go.mod")).Path
+		p.module = repo.ReadGoMod(path.Join(req.Root, "go.mod")).Path
 	}
 	return p
 }

@@ -16,9 +16,9 @@ import (
 
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/callgraph/python"
-	"github.com/faultline-dev/faultline/internal/gocheck"
 	"github.com/faultline-dev/faultline/task"
 	"github.com/faultline-dev/faultline/task/llm"
+	"github.com/faultline-dev/faultline/task/repo"
 )
 
 // LLMCorruptor asks a model to introduce a subtle bug into a function (spec/breakpoint.md
@@ -386,7 +386,7 @@ func findTest(root, lang, file, name string, read func(string) ([]byte, error)) 
 		}
 	case "go":
 		// file is the import path; its last elements name a directory under root.
-		mod := gocheck.ReadGoMod(filepath.Join(root, "go.mod")).Path
+		mod := repo.ReadGoMod(filepath.Join(root, "go.mod")).Path
 		rel := strings.TrimPrefix(strings.TrimPrefix(file, mod), "/")
 		if mod == "" || (rel == file && file != mod) {
 			return "", false

@@ -13,8 +13,8 @@ import (
 	"strings"
 
 	"github.com/faultline-dev/faultline/callgraph"
-	"github.com/faultline-dev/faultline/internal/gocheck"
 	"github.com/faultline-dev/faultline/task"
+	"github.com/faultline-dev/faultline/task/repo"
 )
 
 // CoverBlock is one block of a Go coverage profile: file (as the profile names it,
@@ -64,7 +64,7 @@ func ModulePath(root string) (string, error) {
 	if _, err := os.Stat(gomod); err != nil {
 		return "", fmt.Errorf("extract: module path: %w", err)
 	}
-	if p := gocheck.ReadGoMod(gomod).Path; p != "" {
+	if p := repo.ReadGoMod(gomod).Path; p != "" {
 		return p, nil
 	}
 	return "", fmt.Errorf("extract: module path: %s has no module line", gomod)

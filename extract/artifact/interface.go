@@ -16,8 +16,8 @@ import (
 	"github.com/faultline-dev/faultline/callgraph/golang"
 	"github.com/faultline-dev/faultline/callgraph/python"
 	"github.com/faultline-dev/faultline/extract/mask"
-	"github.com/faultline-dev/faultline/internal/gocheck"
 	"github.com/faultline-dev/faultline/task"
+	"github.com/faultline-dev/faultline/task/repo"
 )
 
 // Interface is one top object as the problem statement shows it.
@@ -92,7 +92,7 @@ func resolveInterfaces(ctx context.Context, root string, objs []mask.Target, gen
 	for _, d := range found {
 		defs = append(defs, d.Function)
 	}
-	modPath := gocheck.ReadGoMod(filepath.Join(root, "go.mod")).Path
+	modPath := repo.ReadGoMod(filepath.Join(root, "go.mod")).Path
 	var out []Interface
 	for _, o := range objs {
 		var fn *task.Function

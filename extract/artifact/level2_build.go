@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/faultline-dev/faultline/callgraph"
-	"github.com/faultline-dev/faultline/internal/gocheck"
 	"github.com/faultline-dev/faultline/task"
+	"github.com/faultline-dev/faultline/task/repo"
 )
 
 // CheckPackageName reports, as an error wrapping ErrBadSpec, a name a Python solution
@@ -155,7 +155,7 @@ func level2Layout(env *Environment, root string) string {
 	}
 	b.WriteString("## Layout\n\n")
 	if env.Kind == task.GoTest {
-		mod := gocheck.ReadGoMod(filepath.Join(root, "go.mod")).Path
+		mod := repo.ReadGoMod(filepath.Join(root, "go.mod")).Path
 		fmt.Fprintf(&b, "- The working directory is the Go module `%s` (its `go.mod` is given). Write %s there, in %s of the module.\n",
 			mod, quote(env.Packages), map[bool]string{false: "its directory", true: "their directories"}[len(env.Packages) > 1])
 	} else {

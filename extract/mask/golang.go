@@ -17,6 +17,7 @@ import (
 
 	"github.com/faultline-dev/faultline/internal/gocheck"
 	"github.com/faultline-dev/faultline/task"
+	"github.com/faultline-dev/faultline/task/repo"
 )
 
 // ErrNoBuild is wrapped by the error Mask returns when a masked Go package has type errors
@@ -49,7 +50,7 @@ func (g *goMasker) read(rel string) ([]byte, error) {
 func maskGo(ctx context.Context, root string, targets []Target, res *Result) error {
 	// Packages outside the module come from export data (fast through the build cache),
 	// falling back to source.
-	mod := gocheck.ReadGoMod(filepath.Join(root, "go.mod"))
+	mod := repo.ReadGoMod(filepath.Join(root, "go.mod"))
 	c, err := gocheck.New(root, gocheck.Options{Imports: gocheck.FromExportData, GoVersion: mod.GoVersion})
 	if err != nil {
 		return fmt.Errorf("mask: %w", err)

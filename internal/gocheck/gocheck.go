@@ -42,6 +42,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/faultline-dev/faultline/task/repo"
 )
 
 // Imports says how packages outside the module are loaded.
@@ -127,7 +129,7 @@ func New(root string, opts Options) (*Checker, error) {
 		clean: map[string]*types.Package{}, extern: map[string]imported{},
 		base: map[string][]Error{},
 	}
-	c.mod = ReadGoMod(filepath.Join(root, "go.mod"))
+	c.mod = repo.ReadGoMod(filepath.Join(root, "go.mod"))
 	src := newSourceImporter(c.fset)
 	switch opts.Imports {
 	case FromSource:

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/faultline-dev/faultline/task/repo"
 	"github.com/stretchr/testify/require"
 )
 
@@ -224,7 +225,7 @@ func TestGoVersion(t *testing.T) {
 		"go.mod": "module example.com/old // a comment\n\ngo 1.13\n",
 		"old.go": "package old\n\nfunc F(a, b int) int { return a }\n",
 	})
-	mod := ReadGoMod(filepath.Join(root, "go.mod"))
+	mod := repo.ReadGoMod(filepath.Join(root, "go.mod"))
 	require.Equal(t, Module{Path: "example.com/old", GoVersion: "go1.13"}, mod)
 	ov := map[string][]byte{"old.go": []byte("package old\n\nfunc F(a, b int) int { return min(a, b) }\n")}
 	for _, v := range []string{"", mod.GoVersion} {
@@ -290,28 +291,6 @@ func TestConcurrent(t *testing.T) {
 			require.Equal(t, []string{"undefined: lib.F"}, msgs(r), "goroutine %d", i)
 		}
 	}
-}
-
-func TestReadGoMod(t *testing.T) {
-	cases := []struct {
-		name, text string
-		want       Module
-	}{
-		{"plain", "module example.com/m\n\ngo 1.22\n", Module{"example.com/m", "go1.22"}},
-		{"patch", "module example.com/m\ngo 1.22.3\n", Module{"example.com/m", "go1.22.3"}},
-		{"quoted and commented", "// header\nmodule \"example.com/q\" // why\n", Module{Path: "example.com/q"}},
-		{"pre-release go line", "module m\ngo 1.23rc1\n", Module{Path: "m"}},
-		{"modulex is not module", "modulex foo\nmodule real\n", Module{Path: "real"}},
-		{"empty", "", Module{}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			p := filepath.Join(t.TempDir(), "go.mod")
-			require.NoError(t, os.WriteFile(p, []byte(c.text), 0o644))
-			require.Equal(t, c.want, ReadGoMod(p))
-		})
-	}
-	require.Equal(t, Module{}, ReadGoMod(filepath.Join(t.TempDir(), "missing")))
 }
 
 func TestUnusedImport(t *testing.T) {

@@ -91,6 +91,8 @@ func TestParseGoMod(t *testing.T) {
 		{"module\"example.com/tight\"\n", GoMod{Path: "example.com/tight"}},
 		{"modulex foo\ngo 1.x\n", GoMod{}},
 		{"go 1.20\nmodule a/b\nmodule c/d\n", GoMod{"a/b", "go1.20"}},
+		{"module m\ngo 1.23rc1\n", GoMod{Path: "m"}},
+		{"modulex foo\nmodule real\n", GoMod{Path: "real"}},
 		{"", GoMod{}},
 	}
 	for _, c := range cases {

@@ -16,8 +16,8 @@ import (
 	"strings"
 
 	"github.com/faultline-dev/faultline/bench/internal/fstree"
-	"github.com/faultline-dev/faultline/internal/gocheck"
 	"github.com/faultline-dev/faultline/task"
+	"github.com/faultline-dev/faultline/task/repo"
 )
 
 // Verdict is the outcome of one test run alone: task.Pass or task.Fail (a failure, a
@@ -56,7 +56,7 @@ func Tree(dir, root string, overlay task.Overlay) (string, error) {
 // it (a panic or exit that prints none is a failure). An id whose test did not run at all
 // is an error: the id does not name a test.
 func Go(ctx context.Context, tree string, ids []string, env []string) (map[string]Verdict, error) {
-	mod := gocheck.ReadGoMod(filepath.Join(tree, "go.mod")).Path
+	mod := repo.ReadGoMod(filepath.Join(tree, "go.mod")).Path
 	binDir, err := os.MkdirTemp("", "alone-bin-")
 	if err != nil {
 		return nil, err
