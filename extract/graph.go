@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/faultline-dev/faultline/task"
+	"github.com/faultline-dev/faultline/task/repo"
 )
 
 // Node is one object of a dependency graph.
@@ -112,29 +113,11 @@ func defLines(f *task.Function) (int, int) {
 }
 
 // IsTestObjectFile reports whether objects of the slash path file may never be top
-// objects or extracted: test files (see IsTestFile), conftest.py and __init__.py.
+// objects or extracted: test files (task/repo.IsTestPath, the project's one test-file rule),
+// conftest.py and __init__.py.
 func IsTestObjectFile(file string) bool {
 	base := path.Base(file)
-	return IsTestFile(file) || base == "conftest.py" || base == "__init__.py"
-}
-
-// IsTestFile is the test-file rule: Python files named test_*.py or *_test.py,
-// conftest.py, files below a directory named test, tests or testing, and Go *_test.go
-// files.
-func IsTestFile(p string) bool {
-	base := path.Base(p)
-	if strings.HasSuffix(base, "_test.go") || base == "conftest.py" {
-		return true
-	}
-	if strings.HasSuffix(base, ".py") && (strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py")) {
-		return true
-	}
-	for _, d := range strings.Split(path.Dir(p), "/") {
-		if d == "test" || d == "tests" || d == "testing" {
-			return true
-		}
-	}
-	return false
+	return repo.IsTestPath(file) || base == "conftest.py" || base == "__init__.py"
 }
 
 // isPseudo reports whether a qualified name has a pseudo-name component (<module>,

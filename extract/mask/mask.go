@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/callgraph/python"
 	"github.com/faultline-dev/faultline/task"
+	"github.com/faultline-dev/faultline/task/repo"
 )
 
 // ReasonUnsupported protects a target in a file that is neither Python nor Go.
@@ -31,7 +31,7 @@ type Options struct {
 	// IsTest reports whether a slash path is a test file. Test files are never rewritten:
 	// their imports of removed names stay (the F2P test file is restored by the test patch,
 	// and a P2P file that imports a removed name is a bad P2P choice the collection check
-	// reveals). Default: DefaultIsTest.
+	// reveals). Default: repo.IsTestPath, the project's one test-file rule.
 	IsTest func(path string) bool
 	// Python is the front end that finds Python definitions and their spans. Default:
 	// python.New with zero options.
@@ -74,25 +74,6 @@ func (r *Result) Files() []string {
 	return out
 }
 
-// DefaultIsTest is the default test-file rule: Python files named test_*.py or *_test.py,
-// conftest.py, files below a directory named test, tests or testing, and Go *_test.go
-// files.
-func DefaultIsTest(p string) bool {
-	base := path.Base(p)
-	if strings.HasSuffix(base, "_test.go") || base == "conftest.py" {
-		return true
-	}
-	if strings.HasSuffix(base, ".py") && (strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py")) {
-		return true
-	}
-	for _, d := range strings.Split(path.Dir(p), "/") {
-		if d == "test" || d == "tests" || d == "testing" {
-			return true
-		}
-	}
-	return false
-}
-
 // Mask removes the targets from the repository at root (which it only reads) and returns
 // the overlay of masked files. Python and Go targets may be mixed; targets in other files
 // are protected with ReasonUnsupported. See the package documentation for the rules.
@@ -105,7 +86,7 @@ func Mask(ctx context.Context, root string, targets []Target, opts Options) (*Re
 		return nil, fmt.Errorf("%w: %s", ErrNotDir, root)
 	}
 	if opts.IsTest == nil {
-		opts.IsTest = DefaultIsTest
+		opts.IsTest = repo.IsTestPath
 	}
 	if opts.Python == nil {
 		opts.Python = python.New(python.Options{})
