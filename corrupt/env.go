@@ -18,6 +18,7 @@ import (
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/task"
 	"github.com/faultline-dev/faultline/task/llm"
+	"github.com/faultline-dev/faultline/task/repo"
 )
 
 // The solver environment (spec/breakpoint.md §Solver interaction): the tools a solver
@@ -342,7 +343,7 @@ func (e *Env) SearchCode(pattern string) (string, error) {
 		}
 		name := d.Name()
 		if d.IsDir() {
-			if p != e.root && (strings.HasPrefix(name, ".") || name == "vendor" || name == "node_modules" || name == "__pycache__") {
+			if p != e.root && repo.SkipSourceDir(name) {
 				return filepath.SkipDir
 			}
 			return nil

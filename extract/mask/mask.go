@@ -166,8 +166,8 @@ func keptBy(keep map[Target]bool, t Target) bool {
 }
 
 // walkFiles lists the regular files below root with the given suffix as sorted slash
-// paths, skipping hidden directories, __pycache__, node_modules, vendor and testdata
-// directories and virtual environments.
+// paths, skipping the directories task/repo.SkipSourceDir leaves out (hidden ones,
+// __pycache__, node_modules, vendor, testdata, site-packages, virtual environments ...).
 func walkFiles(ctx context.Context, root, suffix string) ([]string, error) {
 	var out []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -179,8 +179,7 @@ func walkFiles(ctx context.Context, root, suffix string) ([]string, error) {
 		}
 		name := d.Name()
 		if d.IsDir() {
-			if p != root && (strings.HasPrefix(name, ".") || name == "__pycache__" || name == "node_modules" ||
-				name == "vendor" || name == "testdata" || name == "site-packages" || name == "venv") {
+			if p != root && (repo.SkipSourceDir(name) || repo.IsVirtualEnv(p)) {
 				return filepath.SkipDir
 			}
 			return nil
