@@ -134,9 +134,11 @@ func (im *Impact) subset(spans []impactSpan, base Baseline) (ids []string, ok bo
 // import changes which init functions run), code that runs outside any test, a function no
 // recorded test reaches.
 func (g *generator) validate(ctx context.Context, req task.RunRequest, unit []Candidate, chosen []Mutant) (*Validation, error) {
-	if g.o.Impact != nil && req.Select.All() {
+	if g.o.Impact != nil {
 		if spans, ok := g.impactSpans(unit, chosen); ok {
 			if ids, ok := g.o.Impact.subset(spans, g.base); ok {
+				// The ids come from the baseline, which ran the template's selection: the
+				// subset stays inside it.
 				sub := req
 				sub.Select = task.Selection{IDs: ids}
 				v, err := Validate(ctx, g.r, sub, g.base, g.o.MinFailures, g.o.MessageLen)

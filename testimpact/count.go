@@ -1,0 +1,61 @@
+package testimpact
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/faultline-dev/faultline/task"
+)
+
+// Counter is a task.Runner that passes runs to another and counts them: the runs, the test
+// executions (test results with a verdict of their own, task.Outcome.Decided) and the wall
+// time of the runs, split by whether the run selected tests or ran the whole suite. It is
+// how the impact benchmark and tests measure what validation cost.
+type Counter struct {
+	R task.Runner
+
+	mu sync.Mutex
+	c  Counts
+}
+
+// Counts is what a Counter saw.
+type Counts struct {
+	Runs, SubsetRuns int
+	Tests            int // test executions, all runs
+	SubsetTests      int // test executions of runs that selected tests
+	Wall             time.Duration
+}
+
+// Run runs req through the wrapped runner and counts it.
+func (c *Counter) Run(ctx context.Context, req task.RunRequest) (*task.Report, error) {
+	start := time.Now()
+	rep, err := c.R.Run(ctx, req)
+	wall := time.Since(start)
+	if err != nil {
+		return rep, err
+	}
+	n := 0
+	for _, t := range rep.Tests {
+		if t.Outcome.Decided() {
+			n++
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.c.Runs++
+	c.c.Tests += n
+	c.c.Wall += wall
+	if !req.Select.All() {
+		c.c.SubsetRuns++
+		c.c.SubsetTests += n
+	}
+	return rep, nil
+}
+
+// Counts returns the counts so far.
+func (c *Counter) Counts() Counts {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.c
+}
