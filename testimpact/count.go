@@ -2,9 +2,11 @@ package testimpact
 
 import (
 	"context"
+	"reflect"
 	"sync"
 	"time"
 
+	"github.com/faultline-dev/faultline/corrupt"
 	"github.com/faultline-dev/faultline/task"
 )
 
@@ -58,4 +60,34 @@ func (c *Counter) Counts() Counts {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.c
+}
+
+// Same reports whether two runs of corrupt.Generate kept the same tasks: the same
+// functions and rules, patches, FAIL_TO_PASS, PASS_TO_PASS and failure records, in the same
+// order. It is what impact validation must not change.
+func Same(a, b []corrupt.Result) bool {
+	return reflect.DeepEqual(fingerprint(a), fingerprint(b))
+}
+
+// taskPrint is the part of a task Same compares.
+type taskPrint struct {
+	Functions              []string
+	Patch                  string
+	FailToPass, PassToPass []string
+	Messages               []string
+}
+
+func fingerprint(res []corrupt.Result) []taskPrint {
+	out := make([]taskPrint, 0, len(res))
+	for _, r := range res {
+		p := taskPrint{Patch: r.Patch}
+		if v := r.Validation; v != nil {
+			p.FailToPass, p.PassToPass, p.Messages = v.FailToPass, v.PassToPass, v.Messages
+		}
+		for _, f := range r.Functions {
+			p.Functions = append(p.Functions, f.ID+" "+f.Rule)
+		}
+		out = append(out, p)
+	}
+	return out
 }

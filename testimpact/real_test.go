@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -76,27 +75,6 @@ func copyTree(t *testing.T, src, dst string) {
 	})
 }
 
-// summary is what must not depend on impact validation: each task's functions, patch and
-// verdicts.
-type summary struct {
-	Functions            []string
-	Patch                string
-	FailToPass, PassToPa []string
-	Messages             []string
-}
-
-func summarize(res []corrupt.Result) []summary {
-	var out []summary
-	for _, r := range res {
-		s := summary{Patch: r.Patch, FailToPass: r.Validation.FailToPass, PassToPa: r.Validation.PassToPass, Messages: r.Validation.Messages}
-		for _, f := range r.Functions {
-			s.Functions = append(s.Functions, f.ID+" "+f.Rule)
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
 // equalToFull generates tasks with and without the impact of the repository and requires
 // the same tasks, F2P and P2P; it returns the two counts.
 func equalToFull(t *testing.T, repo realRepo, mode corrupt.Mode, n int) (withImpact, full Counts) {
@@ -144,8 +122,8 @@ func equalToFull(t *testing.T, repo realRepo, mode corrupt.Mode, n int) (withImp
 	if len(resFull) == 0 {
 		t.Fatal("no task")
 	}
-	if a, b := summarize(resImpact), summarize(resFull); !reflect.DeepEqual(a, b) {
-		t.Errorf("tasks differ:\nimpact %+v\nfull   %+v", a, b)
+	if !Same(resImpact, resFull) {
+		t.Errorf("tasks differ:\nimpact %+v\nfull   %+v", fingerprint(resImpact), fingerprint(resFull))
 	}
 	if withImpact.SubsetRuns == 0 {
 		t.Errorf("no subset run: the impact was never used")
