@@ -178,8 +178,12 @@ func (g *generator) impactSpans(unit []Candidate, chosen []Mutant) ([]impactSpan
 			if e.Start < 0 || e.End > len(src) || e.End < e.Start {
 				return nil, false
 			}
+			// The lines of the bytes replaced (an insertion: the line it lands on).
 			first := 1 + bytes.Count(src[:e.Start], []byte("\n"))
-			last := first + bytes.Count(src[e.Start:e.End], []byte("\n"))
+			last := first
+			if e.End > e.Start {
+				last += bytes.Count(src[e.Start:e.End-1], []byte("\n"))
+			}
 			if first < s.start || last > s.end {
 				return nil, false
 			}

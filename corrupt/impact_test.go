@@ -194,3 +194,17 @@ func TestImpactCheck(t *testing.T) {
 		}
 	}
 }
+
+func TestImpactSpansEndOfFunction(t *testing.T) {
+	g, _, cands := impactFixture(t)
+	// Replacing f's last line with its newline stays inside f (lines 1-4); one byte more
+	// reaches line 5.
+	m := mutantAt(4, "    return 0\n")
+	if _, ok := g.impactSpans(cands[:1], []Mutant{m}); !ok {
+		t.Errorf("an edit of f's last line is outside f")
+	}
+	m.Edits[0].End++
+	if _, ok := g.impactSpans(cands[:1], []Mutant{m}); ok {
+		t.Errorf("an edit reaching line 5 is inside f (lines 1-4)")
+	}
+}
