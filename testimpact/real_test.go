@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -123,7 +124,15 @@ func equalToFull(t *testing.T, repo realRepo, mode corrupt.Mode, n int) (withImp
 		t.Fatal("no task")
 	}
 	if !Same(resImpact, resFull) {
-		t.Errorf("tasks differ:\nimpact %+v\nfull   %+v", fingerprint(resImpact), fingerprint(resFull))
+		a, b := fingerprint(resImpact), fingerprint(resFull)
+		if len(a) != len(b) {
+			t.Errorf("%d tasks with the impact, %d without", len(a), len(b))
+		}
+		for i := range min(len(a), len(b)) {
+			if !reflect.DeepEqual(a[i], b[i]) {
+				t.Errorf("task %d differs:\nimpact %q %q %q\nfull   %q %q %q", i, a[i].Functions, a[i].FailToPass, a[i].Messages, b[i].Functions, b[i].FailToPass, b[i].Messages)
+			}
+		}
 	}
 	if withImpact.SubsetRuns == 0 {
 		t.Errorf("no subset run: the impact was never used")
