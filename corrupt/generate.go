@@ -95,6 +95,10 @@ type Options struct {
 	// Progress, if set, is called after every validation, in unit order, from the
 	// goroutine that called Generate.
 	Progress func(Progress)
+	// Impact, when set, is the test impact of the repository's current state: a candidate
+	// runs first the tests that can notice it and the whole suite only to confirm (see
+	// Impact). The tasks are those of validation on the whole suite.
+	Impact *Impact
 }
 
 // Progress reports one validated or rejected corruption: Tried units (functions or groups)
@@ -588,7 +592,7 @@ func (g *generator) try(ctx context.Context, unit []Candidate, rng *rand.Rand) (
 		}
 		req := g.o.Run
 		req.Root, req.Overlay = g.root, overlay
-		v, err := Validate(ctx, g.r, req, g.base, g.o.MinFailures, g.o.MessageLen)
+		v, err := g.validate(ctx, req, unit, chosen)
 		if err != nil {
 			return nil, "", err
 		}

@@ -68,6 +68,7 @@ import (
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
 	"github.com/faultline-dev/faultline/task/repo"
+	"github.com/faultline-dev/faultline/testimpact"
 )
 
 func main() { os.Exit(cli.Main(run)) }
@@ -80,6 +81,7 @@ type config struct {
 	hard, undirected, vet                                                      bool
 	timeout                                                                    time.Duration
 	project                                                                    *repo.Project
+	impact                                                                     string
 }
 
 // parse reads and checks every flag before any work. It returns the exit status when the
@@ -109,6 +111,7 @@ func parse(args []string, stderr io.Writer) (config, int) {
 	fs.StringVar(&c.python, "python", "", "Python interpreter with pytest (default: detected)")
 	fs.IntVar(&c.jobs, "jobs", 0, "candidates validated concurrently (0: the number of CPUs; the output does not depend on it)")
 	fs.DurationVar(&c.timeout, "timeout", time.Minute, "time limit (> 0) of one test run (corrupted runs: 2× the clean run + 10 s, at most this; one that hits that limit runs again with this)")
+	fs.StringVar(&c.impact, "impact", "auto", "test-impact validation: on (record once which tests run which functions; a candidate runs those tests first, the whole suite only to confirm it), off, or auto (on for Python; Go runs are dominated by the build)")
 	fs.BoolVar(&c.vet, "vet", true, "run the clean baseline with go test's default vet checks (a vet finding makes the repository not ready); corrupted runs never vet")
 	fs.StringVar(&c.name, "name", "", "repository name for the records, owner/name (default: the git remote origin's, else the directory's name)")
 	fs.StringVar(&c.commit, "commit", "", "commit for the records (default: HEAD of the git work tree holding the project root; none outside git)")
@@ -145,6 +148,8 @@ func parse(args []string, stderr io.Writer) (config, int) {
 		return usage("-swe-test-ids %q: want full or bare", c.sweIDs)
 	case c.sweLists != "json" && c.sweLists != "string":
 		return usage("-swe-lists %q: want json or string", c.sweLists)
+	case c.impact != "auto" && c.impact != "on" && c.impact != "off":
+		return usage("-impact %q: want auto, on or off", c.impact)
 	case c.mirror != "" && c.swe == "":
 		return usage("-mirror %s: only -swe instances use a mirror; pass -swe FILE", c.mirror)
 	}
@@ -273,6 +278,18 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	// without vet (a vet finding of the corruption must not hide the test verdicts).
 	req.Limits.Timeout = min(sandbox.TimeoutRule{}.For(base.Wall), c.timeout)
 
+	// Test-impact validation: which tests run which functions, recorded once for this state.
+	var impact *corrupt.Impact
+	if c.impact == "on" || (c.impact == "auto" && p.Lang == repo.Python) {
+		prog.Phase("recording which tests run which functions (-impact off skips this)", 0)
+		im, st, err := testimpact.Record(ctx, runner, req, base.Passing, testimpact.Options{Jobs: c.jobs, Limits: task.Limits{Timeout: c.timeout}})
+		if err != nil {
+			return err
+		}
+		prog.Printf("impact: %d test group(s) recorded in %d run(s) (%d failed: their tests run with every candidate)", len(im.Groups), st.Runs, st.Failed)
+		impact = im
+	}
+
 	reasons := corrupt.Reasons{}
 	tried := 0
 	prog.Phase(fmt.Sprintf("validating %s corruptions", mode), c.n)
@@ -299,6 +316,7 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	if c.multi > 1 {
 		opts.Group = corrupt.GroupOptions{K: c.multi, Distance: c.distance, Undirected: c.undirected}
 	}
+	opts.Impact = impact
 	results, err := corrupt.Generate(ctx, root, g, cent, cached, corrupt.Baseline{Passing: base.Passing, Failing: base.Failing, Flaky: base.Flaky}, opts)
 	if ctx.Err() != nil {
 		return ctx.Err()
