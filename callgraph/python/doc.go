@@ -56,7 +56,11 @@
 //     itself only when that class is instantiated in the project or no subclass instance
 //     flows in. `super().m()` continues after the method's class in the C3 order of the
 //     class of self, as Python does: in a mixin it reaches the next class of the
-//     subclass's order, not the mixin's own base.
+//     subclass's order, not the mixin's own base. When neither the class nor a class of
+//     its order binds the name (a method left to the subclasses, as in a template
+//     method whose base is reached only as a bound method handed elsewhere), self.m
+//     is looked up in each project subclass that binds it, unless a class of the order
+//     has a base outside the project other than object and abc.ABC.
 //  4. A call of a class `C()` is an edge to the `__new__` and `__init__` that C's order
 //     gives, when they are in the project. A dataclass (@dataclass) or an attrs class
 //     (@attr.s, @attrs.define, @define ...) without its own __init__ gets the one the

@@ -204,6 +204,7 @@ type defInfo struct {
 	// classes: the project has a subclass of it (so self may be a subclass instance);
 	// instantiated: a call of the class itself was resolved
 	hasSub, instantiated bool
+	subs                 []*defInfo // classes: the project's subclasses, direct or not
 	// shared one-value results (see defValue, instValue)
 	asDef, asInst []value
 	mro           []*defInfo
