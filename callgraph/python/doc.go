@@ -112,7 +112,9 @@
 //     else clauses no instance of C, and after an if whose body always leaves (return,
 //     raise, continue, break) and has no else, none up to the end of the enclosing block
 //     (`not isinstance` swaps them); an assignment inside a branch still reaches the code
-//     after the statement. Attributes (`isinstance(self.curve, C)`) are not narrowed,
+//     after the statement. `hasattr(x, "a")` narrows the same way, by whether x's
+//     class binds a (or its __init__ always sets it); an attribute other methods may set
+//     (a lazy cache), a base outside the project or a __getattr__ leaves x unnarrowed. Attributes (`isinstance(self.curve, C)`) are not narrowed,
 //     and type(self)(...) is not followed. Parameters
 //     are merged over all call sites (context-insensitive), with one exception: a function
 //     that returns one of its parameters unchanged returns, at each call, that call's own

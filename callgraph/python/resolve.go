@@ -563,6 +563,9 @@ func (r *resolver) evalOp(e *expr) []value {
 // outside the project, containers, generators, and instances of classes with a base
 // outside the project.
 func (r *resolver) narrow(e *expr) []value {
+	if e.name != "" {
+		return r.narrowHasattr(e)
+	}
 	var classes []*defInfo
 	outsideClass := false
 	for _, c := range e.elems {
@@ -608,6 +611,47 @@ func (r *resolver) narrow(e *expr) []value {
 		out = addValues(out, v)
 	}
 	return out
+}
+
+// narrowHasattr evaluates x narrowed by hasattr(x, e.name): where the test holds
+// (keyOK), the project instances and classes that have no such attribute are dropped;
+// where it fails, those that have it. An instance has the attribute when a class of its
+// order binds the name or its __init__ always sets it; one that other methods or outside
+// code may set (a lazily computed cache) may or may not have it, and so may a value
+// whose attributes are not all known (a class with a base outside the project or with
+// __getattr__, a value from outside the project): those are kept on both sides.
+func (r *resolver) narrowHasattr(e *expr) []value {
+	var out []value
+	for _, v := range r.eval(e.x) {
+		if has, known := r.hasAttr(v, e.name); known && has != e.keyOK {
+			continue
+		}
+		out = addValues(out, v)
+	}
+	return out
+}
+
+// hasAttr reports whether value v (a project instance or class) has attribute name, and
+// whether that is known.
+func (r *resolver) hasAttr(v value, name string) (has, known bool) {
+	inst := v.kind == vInst
+	if !inst && !(v.kind == vDef && v.def.fn.Kind == "class") {
+		return false, false
+	}
+	c := v.def
+	if r.opaqueOrder(c) || r.definesMethod(c, "__getattr__") {
+		return false, false
+	}
+	maybe := false
+	for _, k := range r.mro(c) {
+		if len(k.scope.names[name]) > 0 || inst && k.initAttrs[name] {
+			return true, true
+		}
+		if len(k.dynClassAttrs[name]) > 0 || inst && (len(k.instAttrs[name]) > 0 || len(k.dynAttrs[name]) > 0) {
+			maybe = true
+		}
+	}
+	return false, !maybe
 }
 
 // outside reports whether e evaluates to something outside the project only: a name
