@@ -625,9 +625,8 @@ func (c *collector) iterOf(l int32, sc *scope) (iterable, elem *expr) {
 		return nil, nil
 	}
 	iterable = c.conv(r, sc)
-	if t.nodes[l].kind != kIdentifier {
-		return iterable, nil
-	}
+	// a tuple target (`for key, fn in pairs:`) unpacks each element: bindTarget
+	// subscripts the element by position
 	return iterable, c.newExpr(expr{op: eIter, x: iterable})
 }
 

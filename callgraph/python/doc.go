@@ -90,7 +90,8 @@
 //     dict literals indexed by constants (literals, or names and imported names bound only
 //     to literals; parameters are not narrowed, since outside callers pass other values)
 //     yield their elements, as do values stored into them later (x[k] = v, append, insert,
-//     extend, update, setdefault), constant slices and iteration over literals, and what
+//     extend, update, setdefault), constant slices and iteration over literals (a tuple
+//     loop target, `for rank, fn in pairs:`, takes each element's items by position), and what
 //     dict(literal), dict(k=v), x.copy(), x.get(k, d), x.pop(k, d), x.setdefault(k, d),
 //     x.values() and x.items() give on such a literal (a dispatch table `VALIDATORS =
 //     dict(validators)` read with `.get(keyword)` calls its functions);
