@@ -466,7 +466,7 @@ func (c *collector) narrowIf(i int32, sc *scope) {
 		return
 	}
 	cond := t.firstNamed(i)
-	name, classes, neg := c.isinstanceTest(cond, sc)
+	name, classes, attr, neg := c.isinstanceTest(cond, sc)
 	if name < 0 {
 		return
 	}
@@ -493,7 +493,7 @@ func (c *collector) narrowIf(i int32, sc *scope) {
 	}
 	pre := c.newExpr(expr{op: eName, name: id, sc: sc, pos: t.nodes[i].start})
 	narrowed := func(keep bool) *expr {
-		return c.newExpr(expr{op: eNarrow, x: pre, keyOK: keep, litData: &litData{elems: classes}})
+		return c.newExpr(expr{op: eNarrow, x: pre, keyOK: keep, name: attr, litData: &litData{elems: classes}})
 	}
 	c.bindName(sc, id, binding{pos: t.nodes[body].start, until: t.nodes[body].end, val: narrowed(!neg)})
 	for _, a := range alts {
@@ -508,7 +508,8 @@ func (c *collector) narrowIf(i int32, sc *scope) {
 
 // isinstanceTest recognises `isinstance(x, C)` and `not isinstance(x, C)` with x a name:
 // it returns x's node, the class expressions and whether the test is negated, or -1.
-func (c *collector) isinstanceTest(cond int32, sc *scope) (name int32, classes []*expr, neg bool) {
+// `hasattr(x, "a")` is recognised too: attr is then "a" and there are no classes.
+func (c *collector) isinstanceTest(cond int32, sc *scope) (name int32, classes []*expr, attr string, neg bool) {
 	t := c.t
 	for cond >= 0 && (t.nodes[cond].kind == kNotOp || t.nodes[cond].kind == kParenthesized) {
 		if t.nodes[cond].kind == kNotOp {
@@ -517,19 +518,25 @@ func (c *collector) isinstanceTest(cond int32, sc *scope) (name int32, classes [
 		cond = t.firstNamed(cond)
 	}
 	if cond < 0 || t.nodes[cond].kind != kCall {
-		return -1, nil, false
+		return -1, nil, "", false
 	}
 	fn := t.firstNamed(cond)
-	if fn < 0 || t.nodes[fn].kind != kIdentifier || !t.textEq(fn, "isinstance") {
-		return -1, nil, false
+	if fn < 0 || t.nodes[fn].kind != kIdentifier || !t.textEq(fn, "isinstance") && !t.textEq(fn, "hasattr") {
+		return -1, nil, "", false
 	}
 	al := t.nodes[fn].next
 	if al < 0 || t.nodes[al].kind != kArgumentList {
-		return -1, nil, false
+		return -1, nil, "", false
 	}
 	args := t.namedChildren(al, nil)
 	if len(args) != 2 || t.nodes[args[0]].kind != kIdentifier {
-		return -1, nil, false
+		return -1, nil, "", false
+	}
+	if t.textEq(fn, "hasattr") {
+		if k, ok := constKey(t, args[1]); ok && k[0] == 's' && k != "s" {
+			return args[0], nil, k[1:], neg
+		}
+		return -1, nil, "", false
 	}
 	cl := args[1]
 	if t.nodes[cl].kind == kParenthesized {
@@ -542,7 +549,7 @@ func (c *collector) isinstanceTest(cond int32, sc *scope) (name int32, classes [
 	} else if cl >= 0 {
 		classes = append(classes, c.conv(cl, sc))
 	}
-	return args[0], classes, neg
+	return args[0], classes, "", neg
 }
 
 // leaves reports whether block b always leaves it: its last statement is a return,
@@ -618,9 +625,8 @@ func (c *collector) iterOf(l int32, sc *scope) (iterable, elem *expr) {
 		return nil, nil
 	}
 	iterable = c.conv(r, sc)
-	if t.nodes[l].kind != kIdentifier {
-		return iterable, nil
-	}
+	// a tuple target (`for key, fn in pairs:`) unpacks each element: bindTarget
+	// subscripts the element by position
 	return iterable, c.newExpr(expr{op: eIter, x: iterable})
 }
 

@@ -56,7 +56,11 @@
 //     itself only when that class is instantiated in the project or no subclass instance
 //     flows in. `super().m()` continues after the method's class in the C3 order of the
 //     class of self, as Python does: in a mixin it reaches the next class of the
-//     subclass's order, not the mixin's own base.
+//     subclass's order, not the mixin's own base. When neither the class nor a class of
+//     its order binds the name (a method left to the subclasses, as in a template
+//     method whose base is reached only as a bound method handed elsewhere), self.m
+//     is looked up in each project subclass that binds it, unless a class of the order
+//     has a base outside the project other than object and abc.ABC.
 //  4. A call of a class `C()` is an edge to the `__new__` and `__init__` that C's order
 //     gives, when they are in the project. A dataclass (@dataclass) or an attrs class
 //     (@attr.s, @attrs.define, @define ...) without its own __init__ gets the one the
@@ -86,7 +90,8 @@
 //     dict literals indexed by constants (literals, or names and imported names bound only
 //     to literals; parameters are not narrowed, since outside callers pass other values)
 //     yield their elements, as do values stored into them later (x[k] = v, append, insert,
-//     extend, update, setdefault), constant slices and iteration over literals, and what
+//     extend, update, setdefault), constant slices and iteration over literals (a tuple
+//     loop target, `for rank, fn in pairs:`, takes each element's items by position), and what
 //     dict(literal), dict(k=v), x.copy(), x.get(k, d), x.pop(k, d), x.setdefault(k, d),
 //     x.values() and x.items() give on such a literal (a dispatch table `VALIDATORS =
 //     dict(validators)` read with `.get(keyword)` calls its functions);
@@ -108,7 +113,9 @@
 //     else clauses no instance of C, and after an if whose body always leaves (return,
 //     raise, continue, break) and has no else, none up to the end of the enclosing block
 //     (`not isinstance` swaps them); an assignment inside a branch still reaches the code
-//     after the statement. Attributes (`isinstance(self.curve, C)`) are not narrowed,
+//     after the statement. `hasattr(x, "a")` narrows the same way, by whether x's
+//     class binds a (or its __init__ always sets it); an attribute other methods may set
+//     (a lazy cache), a base outside the project or a __getattr__ leaves x unnarrowed. Attributes (`isinstance(self.curve, C)`) are not narrowed,
 //     and type(self)(...) is not followed. Parameters
 //     are merged over all call sites (context-insensitive), with one exception: a function
 //     that returns one of its parameters unchanged returns, at each call, that call's own

@@ -87,7 +87,7 @@ const (
 	eProto             // the method name (a dunder) of the instances x evaluates to: implicit protocol calls; litData.keys, when set, are fallbacks tried in order when a class (with no base outside the project) lacks the method
 	eClassOf           // the project classes x evaluates to (raise C: C is instantiated)
 	eBuiltinArg        // x, when the builtin function called name (looked up in sc) is not rebound; with elems, when elems[0] (the callee, functools.reduce...) lies outside the project
-	eNarrow            // x narrowed by isinstance(x, elems...): keyOK set keeps the instances of those classes, else drops them
+	eNarrow            // x narrowed by isinstance(x, elems...): keyOK set keeps the instances of those classes, else drops them; with name set, by hasattr(x, name)
 	ePartial           // functools.partial(x, ...): the functions x evaluates to, their argument positions unknown
 	eTypeOf            // type(x): the classes of the project instances x evaluates to
 	eGetattr           // getattr(x, elems[0][, elems[1]]) with builtin getattr looked up in sc: x.<name> for each string constant elems[0] holds, or the default
@@ -204,6 +204,7 @@ type defInfo struct {
 	// classes: the project has a subclass of it (so self may be a subclass instance);
 	// instantiated: a call of the class itself was resolved
 	hasSub, instantiated bool
+	subs                 []*defInfo // classes: the project's subclasses, direct or not
 	// shared one-value results (see defValue, instValue)
 	asDef, asInst []value
 	mro           []*defInfo

@@ -39,8 +39,13 @@ var realProjects = []realProject{
 	// reviewed before any change); the third looked at their misses and extras.
 	{name: "icalendar", deb: "python3-icalendar", minP: 0.99, minR: 0.69},
 	{name: "hyperlink", deb: "python3-hyperlink", minP: 0.95, minR: 0.96},
-	// held out in the third round (traced and reviewed before the front end ran on it)
-	{name: "webencodings", deb: "python3-webencodings", heldOut: true, minP: 0.93, minR: 0.80},
+	// webencodings was held out in the third round; isodate and voluptuous were chosen,
+	// traced and reviewed in the fourth before the front end ran on them, and scored
+	// once as held out (README.md has those numbers). The fourth round then looked at
+	// the missing and extra edges of all three, which makes them tuning projects.
+	{name: "webencodings", deb: "python3-webencodings", minP: 0.99, minR: 0.80},
+	{name: "isodate", deb: "python3-isodate", minP: 0.99, minR: 0.78},
+	{name: "voluptuous", deb: "python3-voluptuous", minP: 0.89, minR: 0.49},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of

@@ -286,6 +286,11 @@ func (r *resolver) evalOp(e *expr) []value {
 		for _, v := range r.eval(e.x) {
 			out = union(out, r.attr(v, e.name))
 		}
+		if len(out) == 0 && !r.noFlow {
+			if m := selfMethod(e.x); m != nil {
+				out = r.abstractAttr(m.class, e.name)
+			}
+		}
 		return out
 	case eCall:
 		var out []value
@@ -558,6 +563,9 @@ func (r *resolver) evalOp(e *expr) []value {
 // outside the project, containers, generators, and instances of classes with a base
 // outside the project.
 func (r *resolver) narrow(e *expr) []value {
+	if e.name != "" {
+		return r.narrowHasattr(e)
+	}
 	var classes []*defInfo
 	outsideClass := false
 	for _, c := range e.elems {
@@ -603,6 +611,47 @@ func (r *resolver) narrow(e *expr) []value {
 		out = addValues(out, v)
 	}
 	return out
+}
+
+// narrowHasattr evaluates x narrowed by hasattr(x, e.name): where the test holds
+// (keyOK), the project instances and classes that have no such attribute are dropped;
+// where it fails, those that have it. An instance has the attribute when a class of its
+// order binds the name or its __init__ always sets it; one that other methods or outside
+// code may set (a lazily computed cache) may or may not have it, and so may a value
+// whose attributes are not all known (a class with a base outside the project or with
+// __getattr__, a value from outside the project): those are kept on both sides.
+func (r *resolver) narrowHasattr(e *expr) []value {
+	var out []value
+	for _, v := range r.eval(e.x) {
+		if has, known := r.hasAttr(v, e.name); known && has != e.keyOK {
+			continue
+		}
+		out = addValues(out, v)
+	}
+	return out
+}
+
+// hasAttr reports whether value v (a project instance or class) has attribute name, and
+// whether that is known.
+func (r *resolver) hasAttr(v value, name string) (has, known bool) {
+	inst := v.kind == vInst
+	if !inst && !(v.kind == vDef && v.def.fn.Kind == "class") {
+		return false, false
+	}
+	c := v.def
+	if r.opaqueOrder(c) || r.definesMethod(c, "__getattr__") {
+		return false, false
+	}
+	maybe := false
+	for _, k := range r.mro(c) {
+		if len(k.scope.names[name]) > 0 || inst && k.initAttrs[name] {
+			return true, true
+		}
+		if len(k.dynClassAttrs[name]) > 0 || inst && (len(k.instAttrs[name]) > 0 || len(k.dynAttrs[name]) > 0) {
+			maybe = true
+		}
+	}
+	return false, !maybe
 }
 
 // outside reports whether e evaluates to something outside the project only: a name
@@ -949,18 +998,86 @@ func (r *resolver) applyStores() (added, changed bool) {
 	return added, changed
 }
 
-// markSubclassed computes every class's order and marks the classes with a subclass in
-// the project.
+// markSubclassed computes every class's order, marks the classes with a subclass in
+// the project and lists each class's subclasses (direct or not, in file order).
 func (r *resolver) markSubclassed() {
 	for _, f := range r.files {
 		for _, d := range f.defs {
 			if d.fn.Kind == "class" {
 				for _, b := range r.mro(d)[1:] {
 					b.hasSub = true
+					b.subs = append(b.subs, d)
 				}
 			}
 		}
 	}
+}
+
+// abstractAttr resolves self.name in a method of class c when neither c nor a class of
+// its order binds name (an abstract method or attribute the base leaves to its
+// subclasses, as in `self._exec(...)` of a template method whose subclasses each define
+// _exec): the lookup continues in each subclass that binds it, as if self were an
+// instance of that subclass. Nothing is found when a class of c's order has a base outside
+// the project other than object and abc.ABC, which may provide the name itself.
+func (r *resolver) abstractAttr(c *defInfo, name string) []value {
+	if c == nil || len(c.subs) == 0 || r.opaqueOrder(c) {
+		return nil
+	}
+	var out []value
+	for _, k := range c.subs {
+		if r.definesMethod(k, name) {
+			out = union(out, r.classAttr(k, name, true, 0))
+		}
+	}
+	return out
+}
+
+// selfMethod returns the method whose self parameter e is (the parameter itself, or a
+// name all of whose bindings reaching e are it), else nil.
+func selfMethod(e *expr) *defInfo {
+	switch e.op {
+	case eSelf:
+		return e.def
+	case eName:
+		s, pos := bindingScope(e.sc, e.name, e.pos)
+		if s == nil {
+			return nil
+		}
+		var d *defInfo
+		for _, b := range reaching(s.names[e.name], pos) {
+			if b.val.op != eSelf || d != nil && b.val.def != d {
+				return nil
+			}
+			d = b.val.def
+		}
+		return d
+	}
+	return nil
+}
+
+// opaqueOrder reports whether a class of c's order has a base outside the project other
+// than object and abc.ABC (which define no method a subclass would call through self).
+func (r *resolver) opaqueOrder(c *defInfo) bool {
+	for _, k := range r.mro(c) {
+		if !k.extBase {
+			continue
+		}
+		for _, b := range k.bases {
+			if b.op == eName && (b.name == "object" || b.name == "ABC") || b.op == eAttr && b.name == "ABC" {
+				continue
+			}
+			inProject := false
+			for _, v := range r.eval(b) {
+				if v.kind == vDef && v.def.fn.Kind == "class" {
+					inProject = true
+				}
+			}
+			if !inProject {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // flowSelf records that method d was called on an instance of class recv. It reports

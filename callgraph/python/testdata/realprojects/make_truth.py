@@ -2,6 +2,8 @@
 """Build the call-graph ground truth of one real project (see README.md beside this file).
 
     /usr/bin/python3 make_truth.py trace   PROJECT [PYTEST_ARG...]  # copy, run its tests under the tracer
+    /usr/bin/python3 make_truth.py trace   PROJECT --unittest-discover  # same, for a suite that
+                                           # builds its cases in load_tests (pytest skips those)
     /usr/bin/python3 make_truth.py review  PROJECT [TOOL_EDGES]  # candidates to review
     /usr/bin/python3 make_truth.py truth   PROJECT   # write PROJECT/truth.txt
 
@@ -198,6 +200,15 @@ def cmd_trace(project, extra=()):
     os.makedirs(root)
     shutil.copytree(os.path.join(DIST, project), os.path.join(root, project),
                     ignore=shutil.ignore_patterns("__pycache__"))
+    extra = list(extra)
+    if "--unittest-discover" in extra:
+        # A unittest suite whose modules build their cases in load_tests(): pytest does not
+        # call that protocol, so one pytest test outside the project runs unittest's own
+        # discovery over the copy (still under the tracer, which ignores root-level files).
+        extra.remove("--unittest-discover")
+        with open(os.path.join(root, "test_pycg_unittest.py"), "w") as f:
+            f.write(UNITTEST_WRAPPER % {"project": project})
+        extra.append("test_pycg_unittest.py")
     env = dict(os.environ, PYTHONPATH=HERE, PYCG_TRACE_OUT=os.path.join(work, "trace.json"),
                PYCG_TRACE_ROOT=root, PYTHONDONTWRITEBYTECODE="1")
     cmd = ["/usr/bin/python3", "-m", "pytest", "-p", "_pycg_trace", "-p", "no:cacheprovider",
@@ -206,6 +217,19 @@ def cmd_trace(project, extra=()):
         rc = subprocess.call(cmd, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
     print("pytest exit status", rc)
     write_traced(project)
+
+
+UNITTEST_WRAPPER = """import os
+import unittest
+
+
+def test_unittest_discover():
+    here = os.path.dirname(os.path.abspath(__file__))
+    suite = unittest.defaultTestLoader.discover(os.path.join(here, %(project)r), top_level_dir=here)
+    result = unittest.TextTestRunner(verbosity=1).run(suite)
+    print("unittest: %%d run, %%d failures, %%d errors" %% (result.testsRun, len(result.failures), len(result.errors)))
+    assert result.testsRun > 0 and result.wasSuccessful()
+"""
 
 
 def map_code(proj, info):
