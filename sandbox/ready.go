@@ -116,7 +116,7 @@ func Check(ctx context.Context, r task.Runner, prep *Prepared, opts CheckOptions
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	case errors.Is(err, ErrListFailed):
-		add(Blocking, "the tests cannot be collected on the clean tree: "+testrun.Truncate(err.Error(), 2000), collectFix(prep.Kind))
+		add(Blocking, "the tests cannot be collected on the clean tree: "+testrun.Truncate(err.Error(), 2000), collectFix(prep.Kind, err))
 	case err != nil:
 		return nil, err
 	default:
@@ -266,7 +266,10 @@ func head(ids []string, n int) []string {
 	return ids
 }
 
-func collectFix(kind task.TestKind) string {
+func collectFix(kind task.TestKind, err error) string {
+	if strings.Contains(err.Error(), "timed out") {
+		return "collecting the tests takes longer than the limit: raise -timeout"
+	}
 	if kind == task.GoTest {
 		return "make `go test -vet=off -list . ./...` succeed in the checkout (a build error, or a missing module: see the dependency findings)"
 	}

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -195,4 +196,22 @@ func TestSplitTimedOut(t *testing.T) {
 	slow, failing := splitTimedOut(base)
 	assert.Equal(t, []string{"b", "c"}, slow)
 	assert.Equal(t, []string{"a"}, failing)
+}
+
+// TestCollectFix: a listing that hit the time limit asks for a longer limit, whatever the
+// language; other listing failures point at the collection command.
+func TestCollectFix(t *testing.T) {
+	timeout := fmt.Errorf("sandbox: list timed out after 3s: %w", ErrListFailed)
+	for _, kind := range []task.TestKind{task.GoTest, task.Pytest} {
+		if got := collectFix(kind, timeout); !strings.Contains(got, "raise -timeout") {
+			t.Errorf("%s, timed out: %q", kind, got)
+		}
+	}
+	broken := fmt.Errorf("build failed: %w", ErrListFailed)
+	if got := collectFix(task.GoTest, broken); !strings.Contains(got, "go test -vet=off -list") {
+		t.Errorf("go, broken: %q", got)
+	}
+	if got := collectFix(task.Pytest, broken); !strings.Contains(got, "pytest --collect-only") {
+		t.Errorf("pytest, broken: %q", got)
+	}
 }
