@@ -113,7 +113,7 @@ func TestScoreVerdicts(t *testing.T) {
 	cmd := `case {task_id} in hang) sleep 30;; crash) kill -SEGV $$;; esac; ` +
 		`grep -Eq 'a = (x \+ 1|1 \+ x)' {program} && grep -q 'b = a \* 2' {program}`
 	start := time.Now()
-	out, raw, stderr := runScore(t, "-in", in, "-oracle-cmd", cmd, "-timeout", "1s", "-jobs", "2")
+	out, raw, stderr := runScore(t, "-in", in, "-oracle-cmd", cmd, "-timeout", "5s", "-jobs", "2")
 	if time.Since(start) > 30*time.Second {
 		t.Errorf("the hanging oracle was not stopped in time")
 	}
