@@ -26,8 +26,9 @@ type Keyer interface {
 
 // CacheOptions configure a Cache. The zero value works.
 type CacheOptions struct {
-	// Dir, when set, persists reports as JSON files (one per key) so other processes reuse
-	// them. Without it the cache lives in memory only.
+	// Dir, when set, persists reports as JSON files (one per key) so other processes, and
+	// a run started again after being killed, reuse them. Without it the cache lives in
+	// memory only. ResultsDir is the programs' default.
 	Dir string
 	// Jobs bounds the runs of the underlying runner in flight (default
 	// runtime.GOMAXPROCS(0)). Jobs is the name of this bound in every package: concurrent
@@ -69,6 +70,22 @@ type flight struct {
 	err  error
 }
 
+// cacheFormat names the key scheme and the layout of an entry on disk; it changes whenever
+// either changes (or task.Report changes in a way an old entry would decode wrongly), so an
+// old entry is never read as a new one.
+const cacheFormat = "faultline-sandbox-cache/v2"
+
+// ResultsDir is the default directory of the programs' on-disk result cache,
+// $XDG_CACHE_HOME/faultline/results (os.UserCacheDir: ~/.cache/faultline/results on Linux),
+// beside faultline's Go build cache (FaultlineGoCache) and prepare markers.
+func ResultsDir() (string, error) {
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("sandbox: no cache directory for the results: %w", err)
+	}
+	return filepath.Join(d, "faultline", "results"), nil
+}
+
 // NewCache wraps r.
 func NewCache(r task.Runner, opts CacheOptions) *Cache {
 	if opts.Jobs <= 0 {
@@ -105,7 +122,7 @@ func (c *Cache) Key(req task.RunRequest) (string, error) {
 		runKey = string(b)
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "faultline-sandbox-cache/v1\x00%s\x00%s", runKey, tree)
+	fmt.Fprintf(h, "%s\x00%s\x00%s", cacheFormat, runKey, tree)
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
@@ -236,6 +253,15 @@ func (c *Cache) path(key string) string {
 	return filepath.Join(c.opts.Dir, key[:2], key+".json")
 }
 
+// entry is a report on disk with its key and format: a file that is not a whole entry for
+// this key (cut short by a crash, written by another version, copied to the wrong name)
+// is a miss.
+type entry struct {
+	Format string       `json:"format"`
+	Key    string       `json:"key"`
+	Report *task.Report `json:"report"`
+}
+
 func (c *Cache) load(key string) (*task.Report, bool) {
 	if c.opts.Dir == "" {
 		return nil, false
@@ -244,13 +270,15 @@ func (c *Cache) load(key string) (*task.Report, bool) {
 	if err != nil {
 		return nil, false
 	}
-	var rep task.Report
-	if json.Unmarshal(b, &rep) != nil {
+	var e entry
+	if json.Unmarshal(b, &e) != nil || e.Format != cacheFormat || e.Key != key || e.Report == nil {
 		return nil, false // a damaged entry is a miss; the next store replaces it
 	}
-	return &rep, true
+	return e.Report, true
 }
 
+// store writes the entry to a temporary file in the entry's directory and renames it into
+// place, so a reader (or a run started after a kill) sees the whole entry or none.
 func (c *Cache) store(key string, rep *task.Report) error {
 	if c.opts.Dir == "" {
 		return nil
@@ -259,7 +287,7 @@ func (c *Cache) store(key string, rep *task.Report) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return fmt.Errorf("sandbox: cache: %w", err)
 	}
-	b, err := json.Marshal(rep)
+	b, err := json.Marshal(entry{Format: cacheFormat, Key: key, Report: rep})
 	if err != nil {
 		return fmt.Errorf("sandbox: cache: %w", err)
 	}
@@ -267,16 +295,15 @@ func (c *Cache) store(key string, rep *task.Report) error {
 	if err != nil {
 		return fmt.Errorf("sandbox: cache: %w", err)
 	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("sandbox: cache: %w", err)
+	_, err = tmp.Write(b)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
 	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("sandbox: cache: %w", err)
+	if err == nil {
+		err = os.Rename(tmp.Name(), p)
 	}
-	if err := os.Rename(tmp.Name(), p); err != nil {
+	if err != nil {
+		os.Remove(tmp.Name())
 		return fmt.Errorf("sandbox: cache: %w", err)
 	}
 	return nil
