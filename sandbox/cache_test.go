@@ -216,3 +216,52 @@ func TestCacheWithLocalKeys(t *testing.T) {
 	req2.Limits.Timeout = DefaultTimeout // the same effective limit
 	assert.Equal(t, l1.RunKey(req), l1.RunKey(req2))
 }
+
+// limitRunner reports a run of wall time wall that timed out when the limit was shorter.
+type limitRunner struct {
+	wall time.Duration
+	runs int
+}
+
+func (l *limitRunner) Run(ctx context.Context, req task.RunRequest) (*task.Report, error) {
+	l.runs++
+	if req.Limits.Timeout > 0 && req.Limits.Timeout <= l.wall {
+		return &task.Report{State: task.RunTimeout, Wall: req.Limits.Timeout}, nil
+	}
+	return &task.Report{State: task.RunOK, Wall: l.wall, Tests: []task.TestResult{{ID: "t", Outcome: task.Pass}}}, nil
+}
+
+func TestCacheTimeouts(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(root, "f.txt"), []byte("one"), 0o644))
+	dir := t.TempDir()
+	lr := &limitRunner{wall: 3 * time.Second}
+	run := func(limit time.Duration) *task.Report {
+		t.Helper()
+		// A new cache each time: what is on disk decides, as in a run started again.
+		rep, err := NewCache(lr, CacheOptions{Dir: dir}).Run(context.Background(), task.RunRequest{Root: root, Kind: task.Pytest, Limits: task.Limits{Timeout: limit}})
+		require.NoError(t, err)
+		return rep
+	}
+	for _, step := range []struct {
+		limit  time.Duration
+		state  task.RunState
+		cached bool
+		why    string
+	}{
+		{10 * time.Second, task.RunOK, false, "first run"},
+		{10 * time.Second, task.RunOK, true, "same limit"},
+		{11 * time.Second, task.RunOK, true, "finished in 3 s: finishes under any longer limit"},
+		{4 * time.Second, task.RunOK, true, "and under a shorter one it beat"},
+		{2 * time.Second, task.RunTimeout, false, "not under one it did not beat: runs again"},
+		{time.Second, task.RunTimeout, true, "timed out at 2 s: times out at 1 s"},
+		{2500 * time.Millisecond, task.RunTimeout, false, "not known at 2.5 s: runs again"},
+		{0, task.RunOK, false, "the runner's default limit is only equal to itself"},
+		{0, task.RunOK, true, "same default"},
+	} {
+		rep := run(step.limit)
+		assert.Equal(t, step.state, rep.State, step.why)
+		assert.Equal(t, step.cached, rep.Cached, step.why)
+	}
+	assert.Equal(t, 4, lr.runs)
+}
