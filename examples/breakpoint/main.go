@@ -348,6 +348,7 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	reasons := corrupt.Reasons{}
 	tried := 0
 	var candidates []int // the position of each accepted candidate in the global order
+	foreign := 0         // accepted candidates of another shard (none, or the partition leaked)
 	what := fmt.Sprintf("validating %s corruptions", mode)
 	if c.shard.On() {
 		what += fmt.Sprintf(" of shard %s (the others' candidates are passed over)", c.shard.String())
@@ -364,10 +365,14 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 		// slow run is not a hang, and the tasks kept must not depend on the load.
 		RetryTimeout: c.timeout,
 		Progress: func(pr corrupt.Progress) {
+			owned := c.shard.Owns(unitKey(pr.Functions))
 			if pr.Kept {
 				candidates = append(candidates, pr.Tried-1)
+				if !owned {
+					foreign++
+				}
 			}
-			if !c.shard.Owns(unitKey(pr.Functions)) {
+			if !owned {
 				return
 			}
 			tried++
@@ -390,6 +395,11 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	results, err := corrupt.Generate(ctx, root, g, cent, sharder, corrupt.Baseline{Passing: base.Passing, Failing: base.Failing, Flaky: base.Flaky}, opts)
 	if ctx.Err() != nil {
 		return ctx.Err()
+	}
+	if foreign > 0 {
+		// The sharder could not tell which functions a run corrupted: the merge would not be
+		// exact, so nothing is written.
+		return fmt.Errorf("shard %s validated %d candidate(s) of other shards; nothing written (a bug: please report it)", c.shard.String(), foreign)
 	}
 	if c.shard.On() && errors.Is(err, corrupt.ErrNoCandidates) && tried > 0 {
 		// A shard whose part holds no passing candidate writes an empty file for -merge.

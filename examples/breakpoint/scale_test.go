@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/faultline-dev/faultline/corrupt"
 	"github.com/faultline-dev/faultline/internal/acceptance"
 	"github.com/faultline-dev/faultline/internal/cli"
 	"github.com/faultline-dev/faultline/task"
@@ -250,6 +251,70 @@ func TestScaleFlags(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		if code := run(context.Background(), c.args, &stdout, &stderr); code != cli.ExitUsage || !strings.Contains(stderr.String(), c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 naming %q", c.args, code, stderr.String(), c.want)
+		}
+	}
+}
+
+// acceptAll is a checker that accepts every mutant; countRunner counts the runs it gets.
+type acceptAll struct{}
+
+func (acceptAll) Accept(*corrupt.Mutant, []byte) (bool, error) { return true, nil }
+
+type countRunner struct{ runs int }
+
+func (r *countRunner) Run(context.Context, task.RunRequest) (*task.Report, error) {
+	r.runs++
+	return &task.Report{State: task.RunOK, Tests: []task.TestResult{{ID: "t", Outcome: task.Fail}}}, nil
+}
+
+// TestSharder: a run goes to the real runner exactly when its shard owns the functions the
+// run corrupts (as the checkers recorded them), a group's joint mutant of one file included;
+// a run the checkers did not see runs.
+func TestSharder(t *testing.T) {
+	src := []byte("func A() { a() }\nfunc B() { b() }\n")
+	mutA := corrupt.Mutant{File: "x.go", Function: "x.go::A", Edits: []corrupt.Edit{{Start: 11, End: 14, Text: "z()"}}}
+	mutB := corrupt.Mutant{File: "x.go", Function: "x.go::B", Edits: []corrupt.Edit{{Start: 28, End: 31, Text: "z()"}}}
+	joint := corrupt.Mutant{File: "x.go", Edits: append(append([]corrupt.Edit(nil), mutA.Edits...), mutB.Edits...)}
+	overlay := func(m corrupt.Mutant) task.RunRequest {
+		o := task.Overlay{}
+		o.Set(m.File, m.Apply(src))
+		return task.RunRequest{Root: "/r", Overlay: o}
+	}
+	for _, m := range []struct {
+		m   corrupt.Mutant
+		fns []string
+	}{{mutA, []string{"x.go::A"}}, {mutB, []string{"x.go::B"}}, {joint, []string{"x.go::A", "x.go::B"}}} {
+		owners := 0
+		for i := 0; i < 3; i++ {
+			r := &countRunner{}
+			s := newSharder(cli.Shard{I: i, N: 3}, r)
+			rec := recording{acceptAll{}, s}
+			for _, x := range []corrupt.Mutant{mutA, mutB, m.m} {
+				if ok, err := rec.Accept(&x, src); !ok || err != nil {
+					t.Fatal(ok, err)
+				}
+			}
+			rep, err := s.Run(context.Background(), overlay(m.m))
+			if err != nil {
+				t.Fatal(err)
+			}
+			own := (cli.Shard{I: i, N: 3}).Owns(unitKey(m.fns))
+			if own != (r.runs == 1) || own != (len(rep.Tests) == 1) {
+				t.Errorf("%v in shard %d/3: owned %v, runs %d, report %+v", m.fns, i, own, r.runs, rep)
+			}
+			if own {
+				owners++
+			}
+			// Something the checkers never saw runs.
+			other := task.RunRequest{Root: "/r", Overlay: task.Overlay{}}
+			other.Overlay.Set("y.go", []byte("package y"))
+			before := r.runs
+			if _, err := s.Run(context.Background(), other); err != nil || r.runs != before+1 {
+				t.Errorf("an unrecorded run did not run: %v", err)
+			}
+		}
+		if owners != 1 {
+			t.Errorf("%v: %d owners", m.fns, owners)
 		}
 	}
 }
