@@ -10,32 +10,14 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/faultline-dev/faultline/corrupt"
 	"github.com/faultline-dev/faultline/internal/acceptance"
 	"github.com/faultline-dev/faultline/internal/cli"
+	"github.com/faultline-dev/faultline/internal/cli/clitest"
 	"github.com/faultline-dev/faultline/task"
 )
-
-// cancelAfter is a stderr that cancels a run after its k-th validated candidate.
-type cancelAfter struct {
-	mu     sync.Mutex
-	buf    bytes.Buffer
-	k      int
-	cancel context.CancelFunc
-}
-
-func (w *cancelAfter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.buf.Write(p)
-	if strings.Count(w.buf.String(), " candidates tried; ") >= w.k {
-		w.cancel()
-	}
-	return len(p), nil
-}
 
 var runStats = regexp.MustCompile(`\((\d+) test runs, (\d+) cache hits\)`)
 
@@ -54,12 +36,6 @@ func bpRun(t *testing.T, ctx context.Context, stderr interface {
 		hits, _ = strconv.Atoi(m[2])
 	}
 	return code, stderr.String(), runs, hits
-}
-
-func (w *cancelAfter) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.buf.String()
 }
 
 // TestResumeAndShards runs breakpoint on the sample: uninterrupted; interrupted after k
@@ -99,7 +75,7 @@ func TestResumeAndShards(t *testing.T) {
 
 			// Interrupted after 2 candidates, then again with the same flags.
 			ctx, cancel := context.WithCancel(context.Background())
-			w := &cancelAfter{k: 2, cancel: cancel}
+			w := &clitest.CancelAfter{Marker: " candidates tried; ", K: 2, Cancel: cancel}
 			code, stderr, _, _ = bpRun(t, ctx, w, flags(mode+"-resumed.jsonl", mode+"-cache-resume")...)
 			cancel()
 			if code == 0 {

@@ -7,32 +7,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"strings"
-	"sync"
 	"testing"
 
 	"github.com/faultline-dev/faultline/internal/acceptance"
+	"github.com/faultline-dev/faultline/internal/cli/clitest"
 	"github.com/stretchr/testify/require"
 )
-
-// cancelAfter is a stderr that cancels the run once it has printed marker k times.
-type cancelAfter struct {
-	mu     sync.Mutex
-	buf    bytes.Buffer
-	marker string
-	k      int
-	cancel context.CancelFunc
-}
-
-func (w *cancelAfter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.buf.Write(p)
-	if strings.Count(w.buf.String(), w.marker) >= w.k {
-		w.cancel()
-	}
-	return len(p), nil
-}
 
 var runStats = regexp.MustCompile(`featurebench: (\d+) test runs, (\d+) cache hits`)
 
@@ -64,10 +44,10 @@ func TestResume(t *testing.T) {
 
 	resumed := filepath.Join(t.TempDir(), "resumed")
 	ctx, cancel := context.WithCancel(context.Background())
-	w := &cancelAfter{marker: "tracing test files: ", k: 3, cancel: cancel} // the phase line, then 2 files
+	w := &clitest.CancelAfter{Marker: "tracing test files: ", K: 3, Cancel: cancel} // the phase line, then 2 files
 	code := run(ctx, args(resumed, "resume"), &stdout, w)
 	cancel()
-	require.NotEqual(t, 0, code, w.buf.String())
+	require.NotEqual(t, 0, code, w.String())
 	require.NoDirExists(t, resumed, "an interrupted run wrote its output")
 
 	stderr.Reset()

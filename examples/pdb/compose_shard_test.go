@@ -9,35 +9,17 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/faultline-dev/faultline/compose"
 	"github.com/faultline-dev/faultline/internal/acceptance"
+	"github.com/faultline-dev/faultline/internal/cli/clitest"
 )
 
-// composeSetup writes TestComposeCmd's program and its byte-comparing "tests" and returns
-// compose's flags without -out and -cache.
+// composeSetup returns compose's flags on calcProgram, without -out and -cache.
 func composeSetup(t *testing.T) []string {
 	t.Helper()
-	prog := writeFile(t, "calc.py", strings.Join([]string{
-		"def calc(xs):",
-		"    n = len(xs)",
-		"    total = 0",
-		"    for x in xs:",
-		"        total += x",
-		"    mean = total / n",
-		"    low = min(xs)",
-		"    high = max(xs)",
-		"    spread = high - low",
-		"    return mean, spread",
-	}, "\n")+"\n")
-	repo := t.TempDir()
-	src, _ := os.ReadFile(prog)
-	if err := os.WriteFile(filepath.Join(repo, "want.py"), []byte(compose.Canonical(string(src))), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return []string{"compose", "-program", prog, "-repo", repo, "-tests", "cmp -s {program} want.py",
+	prog, repo, tests := calcProgram(t)
+	return []string{"compose", "-program", prog, "-repo", repo, "-tests", tests,
 		"-k-max", "3", "-m1", "6", "-m2", "10", "-m3", "2", "-seed", "5", "-jobs", "2"}
 }
 
@@ -139,24 +121,6 @@ func TestComposeShardFlags(t *testing.T) {
 	}
 }
 
-// cancelOn is a stderr that cancels the run when it prints marker.
-type cancelOn struct {
-	mu     sync.Mutex
-	buf    bytes.Buffer
-	marker string
-	cancel context.CancelFunc
-}
-
-func (w *cancelOn) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.buf.Write(p)
-	if strings.Contains(w.buf.String(), w.marker) {
-		w.cancel()
-	}
-	return len(p), nil
-}
-
 // TestComposeResume interrupts compose once it has validated its bugs and starts it again
 // with the same flags: the output is the uninterrupted run's, and the validations come from
 // the cache.
@@ -182,12 +146,12 @@ func TestComposeResume(t *testing.T) {
 	out := filepath.Join(dir, "resumed.jsonl")
 	args := append(append([]string(nil), base...), "-out", out, "-cache", filepath.Join(dir, "c2"))
 	ctx, cancel := context.WithCancel(context.Background())
-	w := &cancelOn{marker: "compose k=2", cancel: cancel}
+	w := &clitest.CancelAfter{Marker: "compose k=2", Cancel: cancel}
 	var stdout bytes.Buffer
 	code = run(ctx, args, &stdout, w)
 	cancel()
 	if code == 0 {
-		t.Fatalf("the interrupted run succeeded:\n%s", w.buf.String())
+		t.Fatalf("the interrupted run succeeded:\n%s", w.String())
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Fatal("the interrupted run wrote its output")
