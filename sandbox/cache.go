@@ -26,8 +26,9 @@ type Keyer interface {
 
 // CacheOptions configure a Cache. The zero value works.
 type CacheOptions struct {
-	// Dir, when set, persists reports as JSON files (one per key) so other processes reuse
-	// them. Without it the cache lives in memory only.
+	// Dir, when set, persists reports as JSON files (one per key) so other processes, and
+	// a run started again after being killed, reuse them. Without it the cache lives in
+	// memory only. ResultsDir is the programs' default.
 	Dir string
 	// Jobs bounds the runs of the underlying runner in flight (default
 	// runtime.GOMAXPROCS(0)). Jobs is the name of this bound in every package: concurrent
@@ -49,6 +50,16 @@ type Stats struct {
 // the overlay (see TreeHasher), so the same program is never run twice. Reports whose run
 // broke for a reason outside the program (RunSetupFailed) and errors are not cached.
 //
+// The time limit (Limits.Timeout) is not in the key: a program that finished in less than
+// the limit asked for would have finished under it, and one that was stopped at a limit
+// would be stopped at any shorter one. A report serves a request when it was made under the
+// same limit, or under another one and either finished (no timeout, run or test) in less
+// than the limit asked for or timed out under a limit at least as long; otherwise the
+// program runs again and its report replaces the old one. So a limit derived from a measured
+// baseline (TimeoutRule), which differs a little from run to run, does not make a program
+// run again when the run is started again. A zero limit (the runner's default) is only
+// equal to itself.
+//
 // Cache implements task.Runner, and task.Lister when the wrapped runner does. It is safe for
 // concurrent use.
 type Cache struct {
@@ -58,15 +69,65 @@ type Cache struct {
 	sem    chan struct{}
 
 	mu     sync.Mutex
-	mem    map[string]*task.Report
+	mem    map[string]stored
 	flight map[string]*flight
 	stats  Stats
+}
+
+// stored is a report with the time limit it was made under.
+type stored struct {
+	rep     *task.Report
+	timeout time.Duration
+}
+
+// serves reports whether s answers a request with time limit t (see Cache).
+func (s stored) serves(t time.Duration) bool {
+	switch {
+	case s.rep == nil:
+		return false
+	case s.timeout == t:
+		return true
+	case s.timeout == 0 || t == 0:
+		return false
+	case timedOut(s.rep):
+		return t <= s.timeout
+	}
+	return s.rep.Wall < t
+}
+
+// timedOut reports whether the run, or a test of it, was stopped by a time limit.
+func timedOut(r *task.Report) bool {
+	if r.State == task.RunTimeout {
+		return true
+	}
+	for _, t := range r.Tests {
+		if t.Outcome == task.Timeout {
+			return true
+		}
+	}
+	return false
 }
 
 type flight struct {
 	done chan struct{}
 	rep  *task.Report
 	err  error
+}
+
+// cacheFormat names the key scheme and the layout of an entry on disk; it changes whenever
+// either changes (or task.Report changes in a way an old entry would decode wrongly), so an
+// old entry is never read as a new one.
+const cacheFormat = "faultline-sandbox-cache/v2"
+
+// ResultsDir is the default directory of the programs' on-disk result cache,
+// $XDG_CACHE_HOME/faultline/results (os.UserCacheDir: ~/.cache/faultline/results on Linux),
+// beside faultline's Go build cache (FaultlineGoCache) and prepare markers.
+func ResultsDir() (string, error) {
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("sandbox: no cache directory for the results: %w", err)
+	}
+	return filepath.Join(d, "faultline", "results"), nil
 }
 
 // NewCache wraps r.
@@ -77,7 +138,7 @@ func NewCache(r task.Runner, opts CacheOptions) *Cache {
 	return &Cache{
 		r: r, opts: opts, hasher: NewTreeHasher(),
 		sem:    make(chan struct{}, opts.Jobs),
-		mem:    map[string]*task.Report{},
+		mem:    map[string]stored{},
 		flight: map[string]*flight{},
 	}
 }
@@ -91,12 +152,15 @@ func WithoutCache(ctx context.Context) context.Context {
 	return context.WithValue(ctx, noCacheKey{}, true)
 }
 
-// Key returns the cache key of req.
+// Key returns the cache key of req: everything but the time limit (see Cache).
 func (c *Cache) Key(req task.RunRequest) (string, error) {
 	tree, err := c.hasher.Hash(req.Root, req.Overlay)
 	if err != nil {
 		return "", err
 	}
+	// One fixed limit stands for every limit (non-zero, so that no runner replaces it by
+	// its default).
+	req.Limits.Timeout = time.Nanosecond
 	var runKey string
 	if k, ok := c.r.(Keyer); ok {
 		runKey = k.RunKey(req)
@@ -105,7 +169,7 @@ func (c *Cache) Key(req task.RunRequest) (string, error) {
 		runKey = string(b)
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "faultline-sandbox-cache/v1\x00%s\x00%s", runKey, tree)
+	fmt.Fprintf(h, "%s\x00%s\x00%s", cacheFormat, runKey, tree)
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
@@ -130,15 +194,18 @@ func (c *Cache) Run(ctx context.Context, req task.RunRequest) (*task.Report, err
 	if err != nil {
 		return nil, err
 	}
+	limit := req.Limits.Timeout
+	// Identical requests in flight are those with the same key and limit.
+	fkey := key + "\x00" + limit.String()
 	bypass := ctx.Value(noCacheKey{}) != nil
 	c.mu.Lock()
 	if !bypass {
-		if rep, ok := c.mem[key]; ok {
+		if s := c.mem[key]; s.serves(limit) {
 			c.stats.CacheHits++
 			c.mu.Unlock()
-			return cloneReport(rep, true), nil
+			return cloneReport(s.rep, true), nil
 		}
-		if f, ok := c.flight[key]; ok {
+		if f, ok := c.flight[fkey]; ok {
 			c.stats.Coalesced++
 			c.mu.Unlock()
 			select {
@@ -154,18 +221,18 @@ func (c *Cache) Run(ctx context.Context, req task.RunRequest) (*task.Report, err
 	}
 	c.mu.Unlock()
 	if !bypass {
-		if rep, ok := c.load(key); ok {
+		if s, ok := c.load(key); ok && s.serves(limit) {
 			c.mu.Lock()
-			c.mem[key] = rep
+			c.mem[key] = s
 			c.stats.CacheHits++
 			c.mu.Unlock()
-			return cloneReport(rep, true), nil
+			return cloneReport(s.rep, true), nil
 		}
 	}
 	f := &flight{done: make(chan struct{})}
 	c.mu.Lock()
 	if !bypass {
-		if g, ok := c.flight[key]; ok { // lost a race with an identical request
+		if g, ok := c.flight[fkey]; ok { // lost a race with an identical request
 			c.stats.Coalesced++
 			c.mu.Unlock()
 			<-g.done
@@ -174,20 +241,20 @@ func (c *Cache) Run(ctx context.Context, req task.RunRequest) (*task.Report, err
 			}
 			return cloneReport(g.rep, true), nil
 		}
-		c.flight[key] = f
+		c.flight[fkey] = f
 	}
 	c.mu.Unlock()
 
 	f.rep, f.err = c.runBounded(ctx, req)
 	c.mu.Lock()
 	if !bypass {
-		delete(c.flight, key)
+		delete(c.flight, fkey)
 	}
 	if f.err == nil {
 		c.stats.Runs++
 		c.stats.RunTime += f.rep.Wall
 		if f.rep.State != task.RunSetupFailed {
-			c.mem[key] = cloneReport(f.rep, false)
+			c.mem[key] = stored{cloneReport(f.rep, false), limit}
 		}
 	}
 	c.mu.Unlock()
@@ -196,7 +263,7 @@ func (c *Cache) Run(ctx context.Context, req task.RunRequest) (*task.Report, err
 		return nil, f.err
 	}
 	if f.rep.State != task.RunSetupFailed {
-		if err := c.store(key, f.rep); err != nil {
+		if err := c.store(key, stored{f.rep, limit}); err != nil {
 			return nil, err
 		}
 	}
@@ -236,22 +303,34 @@ func (c *Cache) path(key string) string {
 	return filepath.Join(c.opts.Dir, key[:2], key+".json")
 }
 
-func (c *Cache) load(key string) (*task.Report, bool) {
+// entry is a report on disk with its key and format: a file that is not a whole entry for
+// this key (cut short by a crash, written by another version, copied to the wrong name)
+// is a miss.
+type entry struct {
+	Format  string        `json:"format"`
+	Key     string        `json:"key"`
+	Timeout time.Duration `json:"timeout"` // the limit the report was made under
+	Report  *task.Report  `json:"report"`
+}
+
+func (c *Cache) load(key string) (stored, bool) {
 	if c.opts.Dir == "" {
-		return nil, false
+		return stored{}, false
 	}
 	b, err := os.ReadFile(c.path(key))
 	if err != nil {
-		return nil, false
+		return stored{}, false
 	}
-	var rep task.Report
-	if json.Unmarshal(b, &rep) != nil {
-		return nil, false // a damaged entry is a miss; the next store replaces it
+	var e entry
+	if json.Unmarshal(b, &e) != nil || e.Format != cacheFormat || e.Key != key || e.Report == nil {
+		return stored{}, false // a damaged entry is a miss; the next store replaces it
 	}
-	return &rep, true
+	return stored{e.Report, e.Timeout}, true
 }
 
-func (c *Cache) store(key string, rep *task.Report) error {
+// store writes the entry to a temporary file in the entry's directory and renames it into
+// place, so a reader (or a run started after a kill) sees the whole entry or none.
+func (c *Cache) store(key string, s stored) error {
 	if c.opts.Dir == "" {
 		return nil
 	}
@@ -259,7 +338,7 @@ func (c *Cache) store(key string, rep *task.Report) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return fmt.Errorf("sandbox: cache: %w", err)
 	}
-	b, err := json.Marshal(rep)
+	b, err := json.Marshal(entry{Format: cacheFormat, Key: key, Timeout: s.timeout, Report: s.rep})
 	if err != nil {
 		return fmt.Errorf("sandbox: cache: %w", err)
 	}
@@ -267,16 +346,15 @@ func (c *Cache) store(key string, rep *task.Report) error {
 	if err != nil {
 		return fmt.Errorf("sandbox: cache: %w", err)
 	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("sandbox: cache: %w", err)
+	_, err = tmp.Write(b)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
 	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("sandbox: cache: %w", err)
+	if err == nil {
+		err = os.Rename(tmp.Name(), p)
 	}
-	if err := os.Rename(tmp.Name(), p); err != nil {
+	if err != nil {
+		os.Remove(tmp.Name())
 		return fmt.Errorf("sandbox: cache: %w", err)
 	}
 	return nil

@@ -2,8 +2,10 @@ package sandbox
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -118,13 +120,55 @@ func TestCacheDisk(t *testing.T) {
 	assert.Equal(t, int32(1), cr.runs.Load())
 	assert.Equal(t, 1, c2.Stats().CacheHits)
 
-	// A damaged entry is a miss.
+	// A damaged entry is a miss: cut short (a kill mid-write without the rename), not JSON,
+	// JSON of another shape, another key's entry, another format's.
 	key, err := c2.Key(req)
 	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(c2.path(key), []byte("{garbage"), 0o644))
+	whole, err := os.ReadFile(c2.path(key))
+	require.NoError(t, err)
+	other := strings.Replace(string(whole), key, strings.Repeat("0", len(key)), 1)
+	require.NotEqual(t, string(whole), other)
+	oldFormat := strings.Replace(string(whole), cacheFormat, "faultline-sandbox-cache/v1", 1)
+	require.NotEqual(t, string(whole), oldFormat)
+	runs := cr.runs.Load()
+	for _, bad := range []string{string(whole[:len(whole)/2]), "{garbage", "{}", "null", other, oldFormat} {
+		require.NoError(t, os.WriteFile(c2.path(key), []byte(bad), 0o644))
+		rep, err = NewCache(cr, CacheOptions{Dir: dir}).Run(context.Background(), req)
+		require.NoError(t, err)
+		assert.False(t, rep.Cached, "entry %.40q", bad)
+		runs++
+		assert.Equal(t, runs, cr.runs.Load())
+		// The run replaced the entry with a whole one.
+		rep, err = NewCache(cr, CacheOptions{Dir: dir}).Run(context.Background(), req)
+		require.NoError(t, err)
+		assert.True(t, rep.Cached)
+	}
+
+	// Stores leave no temporary files behind, and a leftover one (a kill between create and
+	// rename) is not an entry.
+	require.NoError(t, os.WriteFile(filepath.Join(filepath.Dir(c2.path(key)), ".tmp-123"), whole[:10], 0o644))
+	var files []string
+	require.NoError(t, filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files = append(files, filepath.Base(p))
+		}
+		return err
+	}))
+	assert.ElementsMatch(t, []string{key + ".json", ".tmp-123"}, files)
 	rep, err = NewCache(cr, CacheOptions{Dir: dir}).Run(context.Background(), req)
 	require.NoError(t, err)
-	assert.False(t, rep.Cached)
+	assert.True(t, rep.Cached)
+}
+
+func TestResultsDir(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", "/somewhere")
+	d, err := ResultsDir()
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Join("/somewhere", "faultline", "results"), d)
+	// The same rule as faultline's other caches: a sibling of its Go build cache.
+	g, err := FaultlineGoCache()
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Dir(g), filepath.Dir(d))
 }
 
 func TestCacheCoalescesAndBounds(t *testing.T) {
@@ -171,4 +215,53 @@ func TestCacheWithLocalKeys(t *testing.T) {
 	req2 = req
 	req2.Limits.Timeout = DefaultTimeout // the same effective limit
 	assert.Equal(t, l1.RunKey(req), l1.RunKey(req2))
+}
+
+// limitRunner reports a run of wall time wall that timed out when the limit was shorter.
+type limitRunner struct {
+	wall time.Duration
+	runs int
+}
+
+func (l *limitRunner) Run(ctx context.Context, req task.RunRequest) (*task.Report, error) {
+	l.runs++
+	if req.Limits.Timeout > 0 && req.Limits.Timeout <= l.wall {
+		return &task.Report{State: task.RunTimeout, Wall: req.Limits.Timeout}, nil
+	}
+	return &task.Report{State: task.RunOK, Wall: l.wall, Tests: []task.TestResult{{ID: "t", Outcome: task.Pass}}}, nil
+}
+
+func TestCacheTimeouts(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(root, "f.txt"), []byte("one"), 0o644))
+	dir := t.TempDir()
+	lr := &limitRunner{wall: 3 * time.Second}
+	run := func(limit time.Duration) *task.Report {
+		t.Helper()
+		// A new cache each time: what is on disk decides, as in a run started again.
+		rep, err := NewCache(lr, CacheOptions{Dir: dir}).Run(context.Background(), task.RunRequest{Root: root, Kind: task.Pytest, Limits: task.Limits{Timeout: limit}})
+		require.NoError(t, err)
+		return rep
+	}
+	for _, step := range []struct {
+		limit  time.Duration
+		state  task.RunState
+		cached bool
+		why    string
+	}{
+		{10 * time.Second, task.RunOK, false, "first run"},
+		{10 * time.Second, task.RunOK, true, "same limit"},
+		{11 * time.Second, task.RunOK, true, "finished in 3 s: finishes under any longer limit"},
+		{4 * time.Second, task.RunOK, true, "and under a shorter one it beat"},
+		{2 * time.Second, task.RunTimeout, false, "not under one it did not beat: runs again"},
+		{time.Second, task.RunTimeout, true, "timed out at 2 s: times out at 1 s"},
+		{2500 * time.Millisecond, task.RunTimeout, false, "not known at 2.5 s: runs again"},
+		{0, task.RunOK, false, "the runner's default limit is only equal to itself"},
+		{0, task.RunOK, true, "same default"},
+	} {
+		rep := run(step.limit)
+		assert.Equal(t, step.state, rep.State, step.why)
+		assert.Equal(t, step.cached, rep.Cached, step.why)
+	}
+	assert.Equal(t, 4, lr.runs)
 }

@@ -7,7 +7,8 @@
 //	    [-hard] [-n N] [-seed S] [-jobs J] [-timeout D] [-env KEY=VALUE]... [-python PATH]
 //	    [-out tasks.jsonl] [-swe instances.jsonl [-mirror DIR] [-swe-test-ids full|bare]
 //	    [-swe-lists json|string]]
-//	    [-name owner/name] [-commit C] [-vet=false]
+//	    [-name owner/name] [-commit C] [-vet=false] [-cache DIR|off] [-shard i/n]
+//	go run ./examples/breakpoint -merge -out tasks.jsonl SHARD.jsonl...
 //
 // Intake is the one examples/doctor reports (task/repo.Discover, sandbox.Prepare,
 // sandbox.Check): -repo may be a project root, a package directory, a Go module
@@ -44,6 +45,20 @@
 // task(s): candidates exhausted after 32 tried (reasons)"; the tasks found are still
 // written, none when there are none), and 130/143 when interrupted (SIGINT/SIGTERM), after
 // stopping its runs and removing its private copies.
+//
+// Resuming and sharding (docs/scale.md). Every corrupted run goes through the on-disk result
+// cache (sandbox.Cache) in -cache DIR, by default $XDG_CACHE_HOME/faultline/results (-cache
+// off: memory only): a run killed at any point and started again with the same flags takes
+// the validations it had made from there and writes the same bytes an uninterrupted run
+// does (the readiness check and the call graph are done again). -shard i/n validates only
+// the candidates part i of n owns (a hash of the candidate's function ids; the others are
+// passed over without a test run) and writes its tasks, each with a "shard" member giving
+// its position in the seeded candidate order, for -merge; a shard that finds fewer than -n
+// tasks in its part is not a failure and one that finds none writes an empty file. -merge
+// reads every shard's file (as arguments, in any order) and writes to -out exactly the
+// records the unsharded run writes: the first -n tasks in candidate order, numbered as
+// that run numbers them; fewer than -n is exit 1, as in an unsharded run. A shard does not
+// write -swe instances (-swe with -shard is a usage error).
 package main
 
 import (
@@ -82,6 +97,10 @@ type config struct {
 	timeout                                                                    time.Duration
 	project                                                                    *repo.Project
 	impact                                                                     string
+	cache                                                                      cli.CacheFlag
+	cacheDir                                                                   string
+	shard                                                                      cli.Shard
+	merge                                                                      []string // -merge: the shards' record files
 }
 
 // parse reads and checks every flag before any work. It returns the exit status when the
@@ -115,10 +134,19 @@ func parse(args []string, stderr io.Writer) (config, int) {
 	fs.BoolVar(&c.vet, "vet", true, "run the clean baseline with go test's default vet checks (a vet finding makes the repository not ready); corrupted runs never vet")
 	fs.StringVar(&c.name, "name", "", "repository name for the records, owner/name (default: the git remote origin's, else the directory's name)")
 	fs.StringVar(&c.commit, "commit", "", "commit for the records (default: HEAD of the git work tree holding the project root; none outside git)")
-	if code := cli.Parse(fs, args, false); code >= 0 {
+	cli.AddCacheFlag(fs, &c.cache)
+	fs.Var(&c.shard, "shard", "validate only part `i/n` of the candidates (0 ≤ i < n; records for -merge)")
+	merging := fs.Bool("merge", false, "merge the record files of shards 0/n … n-1/n (the arguments) into -out, the unsharded run's records")
+	if code := cli.Parse(fs, args, true); code >= 0 {
 		return c, code
 	}
 	usage := func(format string, a ...any) (config, int) { return c, cli.Usage(stderr, "breakpoint", format, a...) }
+	if *merging {
+		return parseMerge(fs, c, usage)
+	}
+	if fs.NArg() > 0 {
+		return usage("unexpected argument %q (every input is a flag; shard files only with -merge)", fs.Arg(0))
+	}
 	root, err := cli.Repo(dir)
 	if err != nil {
 		return usage("%v", err)
@@ -152,6 +180,16 @@ func parse(args []string, stderr io.Writer) (config, int) {
 		return usage("-impact %q: want auto, on or off", c.impact)
 	case c.mirror != "" && c.swe == "":
 		return usage("-mirror %s: only -swe instances use a mirror; pass -swe FILE", c.mirror)
+	case c.shard.On() && c.swe != "":
+		return usage("-swe with -shard %s: a shard writes records for -merge only; write SWE-bench instances from an unsharded run", c.shard.String())
+	}
+	if c.cacheDir, err = c.cache.Dir(); err != nil {
+		return usage("%v", err)
+	}
+	if c.cacheDir != "" {
+		if err := cli.Outside("cache", c.cacheDir, root); err != nil {
+			return usage("%v", err)
+		}
 	}
 	if err := cli.Python(c.python); err != nil {
 		return usage("%v", err)
@@ -180,6 +218,33 @@ func parse(args []string, stderr io.Writer) (config, int) {
 	return c, -1
 }
 
+// parseMerge checks the flags of -merge: the shard files (at least one, readable) and -out;
+// the flags of a generating run are refused.
+func parseMerge(fs *flag.FlagSet, c config, usage func(string, ...any) (config, int)) (config, int) {
+	var other []string
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name != "merge" && f.Name != "out" {
+			other = append(other, "-"+f.Name)
+		}
+	})
+	if len(other) > 0 {
+		return usage("-merge takes only -out and the shards' files, not %s", strings.Join(other, ", "))
+	}
+	if fs.NArg() == 0 {
+		return usage("-merge: name the shards' record files (breakpoint -merge -out FILE SHARD.jsonl...)")
+	}
+	for _, f := range fs.Args() {
+		if st, err := os.Stat(f); err != nil || st.IsDir() {
+			return usage("-merge: %s is not a readable file", f)
+		}
+	}
+	if err := cli.CheckOutputFile("out", c.out); err != nil {
+		return usage("%v", err)
+	}
+	c.merge = fs.Args()
+	return c, -1
+}
+
 // checkMirror checks the -mirror directory before any work: outside the project, creatable,
 // and either new, empty or a bare git repository (which gets its refs replaced).
 func checkMirror(dir, root string) error {
@@ -203,6 +268,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	c, code := parse(args, stderr)
 	if code >= 0 {
 		return code
+	}
+	if c.merge != nil {
+		return cli.Fail(ctx, stderr, "breakpoint", merge(c.merge, c.out, stdout, stderr))
 	}
 	return cli.Fail(ctx, stderr, "breakpoint", generate(ctx, c, stdout, stderr))
 }
@@ -271,7 +339,11 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 		st.Files, st.Functions, st.Calls, st.Resolved, len(g.Edges()))
 	printTop(stderr, g, cent, c.top)
 
-	cached := sandbox.NewCache(runner, sandbox.CacheOptions{})
+	cached := sandbox.NewCache(runner, sandbox.CacheOptions{Dir: c.cacheDir})
+	if c.cacheDir != "" {
+		prog.Printf("result cache %s (-cache off: none)", c.cacheDir)
+	}
+	sharder := newSharder(c.shard, cached)
 	req := prep.Request()
 	// A corrupted run gets twice the clean run's time plus 10 s (at most -timeout): a
 	// corruption that hangs is rejected at that limit instead of the repository's. It runs
@@ -292,7 +364,13 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 
 	reasons := corrupt.Reasons{}
 	tried := 0
-	prog.Phase(fmt.Sprintf("validating %s corruptions", mode), c.n)
+	var candidates []int // the position of each accepted candidate in the global order
+	foreign := 0         // accepted candidates of another shard (none, or the partition leaked)
+	what := fmt.Sprintf("validating %s corruptions", mode)
+	if c.shard.On() {
+		what += fmt.Sprintf(" of shard %s (the others' candidates are passed over)", c.shard.String())
+	}
+	prog.Phase(what, c.n)
 	sel := corrupt.SelectOptions{Hard: c.hard}
 	if p.Target != "." {
 		// The whole project is analysed and tested; only what the user pointed at is corrupted.
@@ -304,7 +382,17 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 		// slow run is not a hang, and the tasks kept must not depend on the load.
 		RetryTimeout: c.timeout,
 		Progress: func(pr corrupt.Progress) {
-			tried = pr.Tried
+			owned := c.shard.Owns(unitKey(pr.Functions))
+			if pr.Kept {
+				candidates = append(candidates, pr.Tried-1)
+				if !owned {
+					foreign++
+				}
+			}
+			if !owned {
+				return
+			}
+			tried++
 			verdict := "kept"
 			if !pr.Kept {
 				verdict = "rejected: " + pr.Reason
@@ -317,9 +405,23 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 		opts.Group = corrupt.GroupOptions{K: c.multi, Distance: c.distance, Undirected: c.undirected}
 	}
 	opts.Impact = impact
-	results, err := corrupt.Generate(ctx, root, g, cent, cached, corrupt.Baseline{Passing: base.Passing, Failing: base.Failing, Flaky: base.Flaky}, opts)
+	if c.shard.On() {
+		if opts.Checkers, err = sharder.checkers(root); err != nil {
+			return err
+		}
+	}
+	results, err := corrupt.Generate(ctx, root, g, cent, sharder, corrupt.Baseline{Passing: base.Passing, Failing: base.Failing, Flaky: base.Flaky}, opts)
 	if ctx.Err() != nil {
 		return ctx.Err()
+	}
+	if foreign > 0 {
+		// The sharder could not tell which functions a run corrupted: the merge would not be
+		// exact, so nothing is written.
+		return fmt.Errorf("shard %s validated %d candidate(s) of other shards; nothing written (a bug: please report it)", c.shard.String(), foreign)
+	}
+	if c.shard.On() && errors.Is(err, corrupt.ErrNoCandidates) && tried > 0 {
+		// A shard whose part holds no passing candidate writes an empty file for -merge.
+		results, err = nil, nil
 	}
 	if errors.Is(err, corrupt.ErrNoCandidates) && tried > 0 {
 		return fmt.Errorf("0 of %d %s task(s): candidates exhausted after %d tried (%s); nothing written", c.n, mode, tried, reasons.String())
@@ -333,6 +435,10 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	for i, r := range results {
 		problems[i] = r.Problem(prov.name, prov.commit)
 		problems[i].Extra = map[string]json.RawMessage{"provenance": prov.raw}
+		if c.shard.On() {
+			raw, _ := json.Marshal(shardInfo{Shard: c.shard.String(), Candidate: candidates[i], Wanted: c.n})
+			problems[i].Extra[shardMember] = raw
+		}
 	}
 	var insts []*task.SWEInstance
 	var mirror *mirrorOut
@@ -355,7 +461,10 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 		}
 	}
 	stats := cached.Stats()
-	what := fmt.Sprintf("%d of %d %s task(s)", len(problems), c.n, mode)
+	what = fmt.Sprintf("%d of %d %s task(s)", len(problems), c.n, mode)
+	if c.shard.On() {
+		what += " of shard " + c.shard.String()
+	}
 	short := len(problems) < c.n
 	if short {
 		what += fmt.Sprintf(": candidates exhausted after %d tried", tried)
@@ -381,8 +490,9 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stderr, "%s  %s\n", line, strings.Join(fns, ", "))
 	}
-	if short {
-		// What was found is written, but fewer tasks than asked is not success.
+	if short && !c.shard.On() {
+		// What was found is written, but fewer tasks than asked is not success (a shard's
+		// part may hold fewer: -merge says whether the shards together made enough).
 		return errors.New(what)
 	}
 	return nil

@@ -6,7 +6,7 @@
 //
 //	go run ./examples/featurebench -repo DIR -out OUTDIR [-n N] [-seed S] [-level 1|2|1,2]
 //	    [-package NAME] [-name owner/repo] [-commit SHA] [-python PATH] [-env KEY=VALUE]...
-//	    [-jobs J] [-llm] [-timeout D] [-test-timeout D] [-after DATE]
+//	    [-jobs J] [-llm] [-timeout D] [-test-timeout D] [-after DATE] [-cache DIR|off]
 //	    [-swe-lists json|string] [-swe-test-ids full|bare]
 //	go run ./examples/featurebench -check OUTDIR [-python PATH] [-env KEY=VALUE]...
 //	    [-timeout D] [-test-timeout D]
@@ -63,6 +63,12 @@
 // at the end or not at all; it exits 1 when no instance was made ("0 instances: " and the
 // reasons), and 130/143 when interrupted (SIGINT/SIGTERM), after stopping its runs and
 // removing its private copies.
+//
+// Every test run of a build goes through the on-disk result cache (sandbox.Cache) in -cache
+// DIR, by default $XDG_CACHE_HOME/faultline/results (-cache off: memory only): a build killed
+// at any point and started again with the same flags takes the traces and verifications it
+// had made from there and writes the same instances; the summary ends with the runs made
+// and the cache hits. -check never uses the cache: it re-runs what it checks.
 package main
 
 import (
@@ -105,6 +111,8 @@ type config struct {
 	model                                       *llm.OpenAI
 	timeout, testTimeout                        time.Duration
 	after                                       time.Time
+	cache                                       cli.CacheFlag
+	cacheDir                                    string
 }
 
 // parseDate reads -after: a date (2006-01-02, midnight UTC) or an RFC 3339 time.
@@ -166,6 +174,7 @@ func parse(args []string, stderr io.Writer) (config, int) {
 	fs.StringVar(&c.sweLists, "swe-lists", "json", "FAIL_TO_PASS / PASS_TO_PASS in instances.jsonl: json (JSON arrays) or string (JSON-encoded strings, as the Hugging Face SWE-bench datasets store them; readers, -check included, accept both)")
 	fs.StringVar(&c.sweIDs, "swe-test-ids", "full", "Go test ids in instances.jsonl: full (import/path.TestName/sub) or bare (TestName/sub, as SWE-bench's Go log parser names them; each name's packages in test_packages; -check restores full ids from it)")
 	fs.StringVar(&c.check, "check", "", "re-verify the Level 2 instances of `DIR`/instances.jsonl from their patches alone, instead of building")
+	cli.AddCacheFlag(fs, &c.cache)
 	if code := cli.Parse(fs, args, false); code >= 0 {
 		return c, code
 	}
@@ -189,6 +198,10 @@ func parse(args []string, stderr io.Writer) (config, int) {
 	if err := cli.Python(c.python); err != nil {
 		return usage("%v", err)
 	}
+	var err error
+	if c.cacheDir, err = c.cache.Dir(); err != nil {
+		return usage("%v", err)
+	}
 	if c.check != "" {
 		if dir != "" || c.out != "" {
 			return usage("-check re-verifies existing instances: it takes neither -repo nor -out")
@@ -202,6 +215,11 @@ func parse(args []string, stderr io.Writer) (config, int) {
 	c.root = root
 	if c.project, err = repo.Discover(root, ""); err != nil {
 		return usage("-repo %s: %v", dir, err)
+	}
+	if c.cacheDir != "" {
+		if err := cli.Outside("cache", c.cacheDir, c.project.Root); err != nil {
+			return usage("%v (the project root of -repo)", err)
+		}
 	}
 	if err := cli.CheckOutputDir("out", c.out); err != nil {
 		return usage("%v", err)
@@ -310,12 +328,18 @@ func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	prog := cli.NewProgress(stderr, "featurebench")
 	stopBeat := prog.Beat(15 * time.Second)
 	defer stopBeat()
-	prep, r, err := intake(ctx, c, prog)
+	prep, local, err := intake(ctx, c, prog)
 	if err != nil {
 		return err
 	}
 	defer prep.Close()
-	defer r.Close()
+	defer local.Close()
+	// Every run goes through the result cache: a run started again after being killed
+	// answers the traces and verifications it had made from the cache (-cache).
+	r := sandbox.NewCache(local, sandbox.CacheOptions{Dir: c.cacheDir, Jobs: c.jobs})
+	if c.cacheDir != "" {
+		prog.Printf("result cache %s (-cache off: none)", c.cacheDir)
+	}
 	// Everything below reads and runs the prepared tree: the project root, or the private
 	// copy of a package directory at its import path, which is what the tests import.
 	root := prep.Root
@@ -469,6 +493,8 @@ func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	}
 	msg += fmt.Sprintf("; %d instances (levels %v) written to %s; %s", len(arts), c.levels, c.out, res.Counts())
 	prog.Printf("%s", msg)
+	st := r.Stats()
+	prog.Printf("%d test runs, %d cache hits", st.Runs, st.CacheHits)
 	return nil
 }
 

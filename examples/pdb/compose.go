@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/faultline-dev/faultline/compose"
+	"github.com/faultline-dev/faultline/internal/cli"
+	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
 )
 
@@ -22,6 +24,11 @@ type composeFlags struct {
 	taskPrompt, sourceModel     string
 	opts                        compose.Options
 	sb                          sandboxFlags
+	cache                       cli.CacheFlag
+	shard                       cli.Shard
+	merge                       bool
+	mergeFiles                  []string
+	pick                        []int // -merge: the candidates of the shards' first -m1 bugs
 }
 
 func parseComposeFlags(args []string, stderr io.Writer) (composeFlags, string, error) {
@@ -46,10 +53,21 @@ func parseComposeFlags(args []string, stderr io.Writer) (composeFlags, string, e
 	fs.StringVar(&f.out, "out", "-", "output file, - for stdout")
 	fs.StringVar(&f.format, "format", "jsonl", "jsonl (one record per line) or json (an array, like the release's files)")
 	addSandboxFlags(fs, &f.sb)
-	if err := parseFlags(fs, args); err != nil {
+	fs.Lookup("cache").Usage = "`DIR` of the on-disk result cache, so an interrupted run resumes without re-running what it validated (default: $XDG_CACHE_HOME/faultline/results; off: none)"
+	fs.Var(&f.shard, "shard", "validate only part `i/n` of the bug candidates (0 ≤ i < n) and write their bugs for -merge")
+	fs.BoolVar(&f.merge, "merge", false, "compose from the bugs of the shards' files (the arguments after the flags, which are the shards' flags), writing the unsharded run's output")
+	if err := parseComposeArgs(fs, args, &f); err != nil {
 		return f, "", err
 	}
 	set := explicit(fs)
+	// -cache: compose keeps its runs in the on-disk result cache unless -cache off (the
+	// rule of every program that validates candidates, cli.CacheFlag).
+	f.cache.Value = f.sb.cacheDir
+	dir, err := f.cache.Dir()
+	if err != nil {
+		return f, "", flagErr("cache", "%v", err)
+	}
+	f.sb.cacheDir = dir
 	if f.opts.Multi {
 		// The release's multi-line values, unless given.
 		if !set["k-max"] {
@@ -95,6 +113,9 @@ func parseComposeFlags(args []string, stderr io.Writer) (composeFlags, string, e
 	if f.format != "jsonl" && f.format != "json" {
 		return f, "", flagErr("format", "want jsonl or json, got %q", f.format)
 	}
+	if f.shard.On() && set["format"] {
+		return f, "", flagErr("format", "a shard writes JSONL records for -merge; give -format to the merge")
+	}
 	if set["task-id"] && strings.TrimSpace(f.taskID) == "" {
 		return f, "", flagErr("task-id", "must not be empty")
 	}
@@ -109,6 +130,11 @@ func parseComposeFlags(args []string, stderr io.Writer) (composeFlags, string, e
 	}
 	if f.taskPrompt == "" {
 		f.taskPrompt = "Fix the bugs in " + path.Base(f.programName) + "."
+	}
+	if f.merge {
+		if f.pick, err = readShards(f.mergeFiles, f, string(data)); err != nil {
+			return f, "", err
+		}
 	}
 	return f, string(data), checkSandboxFlags(&f.sb)
 }
@@ -127,6 +153,13 @@ func composeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	prog := newProgress(stderr, "pdb compose")
 	opts := f.opts
 	opts.TaskID, opts.TaskPrompt, opts.SourceModel, opts.Jobs = f.taskID, f.taskPrompt, f.sourceModel, f.sb.jobs
+	if f.shard.On() || f.merge {
+		// compose.Options' documented default source, split or picked from.
+		opts.Source = shardSource{inner: compose.Rules{MaxSpan: opts.MaxLines}, shard: f.shard, pick: f.pick}
+	}
+	if f.shard.On() {
+		opts.KMax = 1 // a shard only validates: the merge composes
+	}
 	opts.Progress = func(phase string, done, total int) {
 		unit := "attempts"
 		if phase == "validate" {
@@ -141,6 +174,16 @@ func composeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	if f.shard.On() {
+		fmt.Fprintf(stderr, "pdb compose: shard %s: %d bugs validated (at most -m1 %d) from %d of its candidates\n", f.shard.String(), len(res.Pool), f.opts.M1, res.Stats.Candidates)
+		if err := writeShard(out, f, program, res); err != nil {
+			return fmt.Errorf("writing the output: %w", err)
+		}
+		if err := out.Commit(); err != nil {
+			return fmt.Errorf("-out: %w", err)
+		}
+		return nil
+	}
 	recs := make([]task.PDBExample, 0, len(res.Examples))
 	for _, ex := range res.Examples {
 		p, err := ex.PDB()
@@ -150,6 +193,10 @@ func composeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		recs = append(recs, p)
 	}
 	report(stderr, f, res)
+	if c, ok := ss.rs.runner.(*sandbox.Cache); ok {
+		st := c.Stats()
+		fmt.Fprintf(stderr, "pdb compose: %d test runs, %d cache hits\n", st.Runs, st.CacheHits)
+	}
 	if len(recs) == 0 {
 		return fmt.Errorf("no example produced (see above); nothing written")
 	}

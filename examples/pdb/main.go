@@ -5,6 +5,7 @@
 //	    [-epsilon auto|N] [-stride N] [-skip-invalid] [-out FILE|-] [sandbox flags]
 //	pdb compose -program FILE -tests CMD [-k-max 4] [-m1 20] [-m2 20] [-m3 5] [-stride 2]
 //	    [-multi] [-seed S] [-task-prompt TEXT] [-format jsonl|json] [-out FILE|-] [sandbox flags]
+//	    [-shard i/n | -merge SHARD.jsonl...]
 //
 // # Files
 //
@@ -68,6 +69,12 @@
 // JSON Lines or, with -format json, as a JSON array like the release's files. A bug whose
 // tests hang is rejected and generation goes on. stderr says what was produced against
 // what was asked.
+//
+// compose keeps its runs in the on-disk result cache even without -cache (in
+// $XDG_CACHE_HOME/faultline/results; -cache off: none), so a killed run started again
+// resumes. -shard i/n validates only part i of n of the bug candidates and writes their
+// bugs for -merge; -merge, given the shards' flags and then every shard's file, composes
+// from the first -m1 of their bugs and writes the unsharded output (docs/scale.md).
 //
 // # Conventions
 //

@@ -215,8 +215,13 @@ func TestScorePredFileAndModes(t *testing.T) {
 	}
 }
 
-func TestComposeCmd(t *testing.T) {
-	prog := writeFile(t, "calc.py", strings.Join([]string{
+// calcProgram writes a correct program and, in a directory for -repo, the byte copy its
+// "tests" compare with: the program must be byte-identical to the correct one, as written
+// (compose writes programs without a final line break). It returns the program's path, the
+// directory and the -tests command.
+func calcProgram(t *testing.T) (prog, repo, tests string) {
+	t.Helper()
+	prog = writeFile(t, "calc.py", strings.Join([]string{
 		"def calc(xs):",
 		"    n = len(xs)",
 		"    total = 0",
@@ -228,14 +233,16 @@ func TestComposeCmd(t *testing.T) {
 		"    spread = high - low",
 		"    return mean, spread",
 	}, "\n")+"\n")
-	// The "tests": the program must be byte-identical to the correct one, as written
-	// (compose writes programs without a final line break).
-	repo := t.TempDir()
+	repo = t.TempDir()
 	src, _ := os.ReadFile(prog)
 	if err := os.WriteFile(filepath.Join(repo, "want.py"), []byte(compose.Canonical(string(src))), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tests := "cmp -s {program} want.py"
+	return prog, repo, "cmp -s {program} want.py"
+}
+
+func TestComposeCmd(t *testing.T) {
+	prog, repo, tests := calcProgram(t)
 	outPath := filepath.Join(t.TempDir(), "out.jsonl")
 	args := []string{"compose", "-program", prog, "-repo", repo, "-tests", tests, "-k-max", "3", "-m1", "8", "-m2", "20", "-m3", "2", "-stride", "2", "-seed", "5", "-out", outPath}
 	code, stdout, stderr := runPDB(context.Background(), args...)

@@ -212,3 +212,33 @@ func TempDir(t *testing.T) string {
 	}
 	return dir
 }
+
+// CancelAfter is a stderr for a program run in-process that calls Cancel once the output
+// holds Marker K times (K ≤ 1: once): the test's way to interrupt a run at a known point,
+// e.g. after k validated candidates, and then start it again.
+type CancelAfter struct {
+	Marker string
+	K      int
+	Cancel func()
+
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+// Write records p and cancels when the marker count is reached.
+func (w *CancelAfter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	if strings.Count(w.buf.String(), w.Marker) >= max(w.K, 1) {
+		w.Cancel()
+	}
+	return len(p), nil
+}
+
+// String returns what was written.
+func (w *CancelAfter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
