@@ -182,7 +182,7 @@ func TestLocalGoTimeout(t *testing.T) {
 		Select: task.Selection{Files: []string{"slow"}}, Args: []string{"-timeout=1h"}, Limits: task.Limits{Timeout: 8 * time.Second}})
 	require.NoError(t, err)
 	assert.Equal(t, task.RunTimeout, rep.State)
-	assert.Less(t, rep.Wall, 8*time.Second+DefaultKillGrace+5*time.Second)
+	assert.Less(t, rep.Wall, 8*time.Second+DefaultKillGrace+20*time.Second, "the run outlived its limit by far (slack for a loaded machine)")
 	tr, ok := rep.Result("example.com/gofix/slow.TestSleep")
 	if ok { // the build may not have finished within the limit on a loaded machine
 		assert.Equal(t, task.Timeout, tr.Outcome)
@@ -326,7 +326,7 @@ func TestLocalCancel(t *testing.T) {
 	start := time.Now()
 	_, err := l.Run(ctx, task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{Files: []string{"sleep"}}, Args: []string{"-timeout=1h"}})
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
-	assert.Less(t, time.Since(start), 5*time.Second+DefaultKillGrace+5*time.Second)
+	assert.Less(t, time.Since(start), 5*time.Second+DefaultKillGrace+20*time.Second)
 	time.Sleep(200 * time.Millisecond)
 	assert.Empty(t, processesWith("987654"))
 }
@@ -414,7 +414,7 @@ def test_sleep():
 	require.NoError(t, err)
 	assert.Equal(t, task.RunTimeout, rep.State)
 	assert.False(t, rep.AllPassed([]string{"test_bad.py::test_sleep"}))
-	assert.Less(t, time.Since(start), 3*time.Second+DefaultKillGrace+5*time.Second)
+	assert.Less(t, time.Since(start), 3*time.Second+DefaultKillGrace+20*time.Second)
 }
 
 // TestLocalCommand runs a program with a test command (task.Command): its exit status is the
