@@ -46,8 +46,8 @@ type Run struct {
 
 // Twice copies src (to sub inside each copy's root, "" for the root itself) into two
 // private roots at paths of different lengths, runs bin in each with the args that
-// args(run) returns, and requires both runs to exit 0 and every file of their Out
-// directories to be byte-identical. It returns the files of the first run (slash path →
+// args(run) returns (plus -cache with an empty directory of its own), and requires both
+// runs to exit 0 and every file of their Out directories to be byte-identical. It returns the files of the first run (slash path →
 // contents) and its stderr.
 func Twice(t *testing.T, bin, src, sub string, env []string, args func(r Run) []string) (map[string][]byte, string) {
 	t.Helper()
@@ -67,7 +67,10 @@ func Twice(t *testing.T, bin, src, sub string, env []string, args func(r Run) []
 				t.Fatal(err)
 			}
 		}
-		cmd := exec.Command(bin, args(Run{Repo: root, Out: out, Jobs: jobs})...)
+		// Each run gets its own empty result cache (the programs' -cache, on by default):
+		// the second run must validate everything again, not read the first one's reports.
+		argv := append(args(Run{Repo: root, Out: out, Jobs: jobs}), "-cache", filepath.Join(deep, "results"))
+		cmd := exec.Command(bin, argv...)
 		cmd.Dir = deep
 		cmd.Env = append(append(os.Environ(), "TMPDIR="+tmp), env...)
 		var stderr bytes.Buffer
