@@ -88,6 +88,10 @@ import (
 
 func main() { os.Exit(cli.Main(run)) }
 
+// derivedCleanLimit bounds the clean runs when -timeout is 0, and the retry of a corrupted
+// run: a ceiling that slow real suites (networkx's takes minutes) fit under.
+const derivedCleanLimit = 30 * time.Minute
+
 type config struct {
 	root, mode, out, swe, mirror, sweIDs, sweLists, lang, name, commit, python string
 	multi, distance, n, top, minFailures, jobs                                 int
@@ -129,7 +133,7 @@ func parse(args []string, stderr io.Writer) (config, int) {
 	fs.Var(&c.env, "env", "extra `KEY=VALUE` for preparing and running the tests (repeatable; e.g. GOPROXY=off)")
 	fs.StringVar(&c.python, "python", "", "Python interpreter with pytest (default: detected)")
 	fs.IntVar(&c.jobs, "jobs", 0, "candidates validated concurrently (0: the number of CPUs; the output does not depend on it)")
-	fs.DurationVar(&c.timeout, "timeout", time.Minute, "time limit (> 0) of one test run (corrupted runs: 2× the clean run + 10 s, at most this; one that hits that limit runs again with this)")
+	fs.DurationVar(&c.timeout, "timeout", 0, "time limit of one test run; 0 derives it from the clean run: the clean runs get up to 30m, a corrupted run 2× the clean run + 10 s (at most 10m) and, when it hits that, once more at 4× + 10 s (at most 30m). A positive value bounds the clean runs and every limit above")
 	fs.StringVar(&c.impact, "impact", "auto", "test-impact validation: on (record once which tests run which functions; a candidate runs those tests first, the whole suite only to confirm it), off, or auto (on for Python; Go runs are dominated by the build)")
 	fs.BoolVar(&c.vet, "vet", true, "run the clean baseline with go test's default vet checks (a vet finding makes the repository not ready); corrupted runs never vet")
 	fs.StringVar(&c.name, "name", "", "repository name for the records, owner/name (default: the git remote origin's, else the directory's name)")
@@ -170,8 +174,8 @@ func parse(args []string, stderr io.Writer) (config, int) {
 		return usage("-top %d: want 0 or more", c.top)
 	case c.jobs < 0:
 		return usage("-jobs %d: want 0 (the number of CPUs) or more", c.jobs)
-	case c.timeout <= 0:
-		return usage("-timeout %v: want a positive duration", c.timeout)
+	case c.timeout < 0:
+		return usage("-timeout %v: want 0 (derived from the clean run) or a positive duration", c.timeout)
 	case c.sweIDs != "full" && c.sweIDs != "bare":
 		return usage("-swe-test-ids %q: want full or bare", c.sweIDs)
 	case c.sweLists != "json" && c.sweLists != "string":
@@ -294,11 +298,17 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 		prog.Printf("prepared: %s", s)
 	}
 	root := prep.Root
+	// The clean runs' limit: -timeout, or a ceiling a slow suite fits under (the limits of
+	// the corrupted runs are derived from what the clean runs took).
+	clean := c.timeout
+	if clean == 0 {
+		clean = derivedCleanLimit
+	}
 	runner := sandbox.NewLocal(sandbox.Options{Env: append(append([]string(nil), prep.Env...), c.env...), Python: prep.Python,
-		Limits: task.Limits{Timeout: c.timeout}})
+		Limits: task.Limits{Timeout: clean}})
 	defer runner.Close()
 	prog.Phase("checking readiness: collecting the tests and running the clean tests twice (flaky tests are excluded)", 0)
-	rd, err := sandbox.Check(ctx, runner, prep, sandbox.CheckOptions{Runs: 2, Limits: task.Limits{Timeout: c.timeout}, NoVet: !c.vet})
+	rd, err := sandbox.Check(ctx, runner, prep, sandbox.CheckOptions{Runs: 2, Limits: task.Limits{Timeout: clean}, NoVet: !c.vet})
 	if err != nil {
 		return err
 	}
@@ -310,7 +320,7 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	}
 	base := rd.Result
 	if slow := timedOutTests(base.Reports); len(slow) > 0 {
-		return fmt.Errorf("%d test(s) did not finish within -timeout %v (e.g. %s): the test suite is slower than -timeout; raise it or pick a faster repository", len(slow), c.timeout, slow[0])
+		return fmt.Errorf("%d test(s) did not finish within the clean runs' limit %v (e.g. %s): the test suite is slower than that; raise -timeout or pick a faster repository", len(slow), clean, slow[0])
 	}
 	for _, n := range runner.Notes() {
 		prog.Printf("note: %s", n)
@@ -345,16 +355,22 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	}
 	sharder := newSharder(c.shard, cached)
 	req := prep.Request()
-	// A corrupted run gets twice the clean run's time plus 10 s (at most -timeout): a
-	// corruption that hangs is rejected at that limit instead of the repository's. It runs
-	// without vet (a vet finding of the corruption must not hide the test verdicts).
-	req.Limits.Timeout = min(sandbox.TimeoutRule{}.For(base.Wall), c.timeout)
+	// A corrupted run gets twice the clean run's time plus 10 s (at most 10 minutes and
+	// -timeout): a corruption that hangs is rejected at that limit instead of the
+	// repository's. It runs without vet (a vet finding of the corruption must not hide the
+	// test verdicts). One that hits it runs once more at the retry limit (see -timeout).
+	req.Limits.Timeout = min(sandbox.TimeoutRule{}.For(base.Wall), clean)
+	retry := c.timeout
+	if retry == 0 {
+		retry = sandbox.TimeoutRule{Factor: 4, Ceiling: derivedCleanLimit}.For(base.Wall)
+	}
+	prog.Printf("time limits: clean runs %v, corrupted runs %v, their retry %v", clean, req.Limits.Timeout, retry)
 
 	// Test-impact validation: which tests run which functions, recorded once for this state.
 	var impact *corrupt.Impact
 	if c.impact == "on" || (c.impact == "auto" && p.Lang == repo.Python) {
 		prog.Phase("recording which tests run which functions (-impact off skips this)", 0)
-		im, st, err := testimpact.Record(ctx, runner, req, base.Passing, testimpact.Options{Jobs: c.jobs, Limits: task.Limits{Timeout: c.timeout}})
+		im, st, err := testimpact.Record(ctx, runner, req, base.Passing, testimpact.Options{Jobs: c.jobs, Limits: task.Limits{Timeout: clean}})
 		if err != nil {
 			return err
 		}
@@ -378,9 +394,9 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	}
 	opts := corrupt.Options{
 		Mode: mode, N: c.n, Seed: c.seed, Run: req, MinFailures: c.minFailures, Jobs: c.jobs, Select: sel,
-		// A corrupted run that hits the short limit runs once more with -timeout: under load a
-		// slow run is not a hang, and the tasks kept must not depend on the load.
-		RetryTimeout: c.timeout,
+		// A corrupted run that hits the short limit runs once more with the retry limit: under
+		// load a slow run is not a hang, and the tasks kept must not depend on the load.
+		RetryTimeout: retry,
 		Progress: func(pr corrupt.Progress) {
 			owned := c.shard.Owns(unitKey(pr.Functions))
 			if pr.Kept {
