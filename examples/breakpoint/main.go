@@ -133,7 +133,7 @@ func parse(args []string, stderr io.Writer) (config, int) {
 	fs.Var(&c.env, "env", "extra `KEY=VALUE` for preparing and running the tests (repeatable; e.g. GOPROXY=off)")
 	fs.StringVar(&c.python, "python", "", "Python interpreter with pytest (default: detected)")
 	fs.IntVar(&c.jobs, "jobs", 0, "candidates validated concurrently (0: the number of CPUs; the output does not depend on it)")
-	fs.DurationVar(&c.timeout, "timeout", 0, "time limit of one test run; 0 derives it from the clean run: the clean runs get up to 30m, a corrupted run 2× the clean run + 10 s (at most 10m) and, when it hits that, once more at 4× + 10 s (at most 30m). A positive value bounds the clean runs and every limit above")
+	fs.DurationVar(&c.timeout, "timeout", 0, "time limit of one test run; 0 derives it from the clean run: the clean runs get up to 30m, a corrupted run 2× the clean run + 10 s (at most 10m) and, when it hits that, once more at 4× + 1m (at most 30m). A positive value bounds the clean runs and every limit above")
 	fs.StringVar(&c.impact, "impact", "auto", "test-impact validation: on (record once which tests run which functions; a candidate runs those tests first, the whole suite only to confirm it), off, or auto (on for Python; Go runs are dominated by the build)")
 	fs.BoolVar(&c.vet, "vet", true, "run the clean baseline with go test's default vet checks (a vet finding makes the repository not ready); corrupted runs never vet")
 	fs.StringVar(&c.name, "name", "", "repository name for the records, owner/name (default: the git remote origin's, else the directory's name)")
@@ -362,7 +362,7 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	req.Limits.Timeout = min(sandbox.TimeoutRule{}.For(base.Wall), clean)
 	retry := c.timeout
 	if retry == 0 {
-		retry = sandbox.TimeoutRule{Factor: 4, Ceiling: derivedCleanLimit}.For(base.Wall)
+		retry = sandbox.TimeoutRule{Factor: 4, Constant: time.Minute, Ceiling: derivedCleanLimit}.For(base.Wall)
 	}
 	prog.Printf("time limits: clean runs %v, corrupted runs %v, their retry %v", clean, req.Limits.Timeout, retry)
 
