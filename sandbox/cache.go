@@ -123,11 +123,11 @@ const cacheFormat = "faultline-sandbox-cache/v2"
 // $XDG_CACHE_HOME/faultline/results (os.UserCacheDir: ~/.cache/faultline/results on Linux),
 // beside faultline's Go build cache (FaultlineGoCache) and prepare markers.
 func ResultsDir() (string, error) {
-	d, err := os.UserCacheDir()
+	d, err := faultlineCacheDir("results")
 	if err != nil {
 		return "", fmt.Errorf("sandbox: no cache directory for the results: %w", err)
 	}
-	return filepath.Join(d, "faultline", "results"), nil
+	return d, nil
 }
 
 // NewCache wraps r.

@@ -15,11 +15,21 @@ import (
 // FaultlineGoCache returns faultline's own Go build cache, $XDG_CACHE_HOME/faultline/gocache
 // (os.UserCacheDir): the default Options.GoCache. Only the go command writes it, never a test.
 func FaultlineGoCache() (string, error) {
-	d, err := os.UserCacheDir()
+	d, err := faultlineCacheDir("gocache")
 	if err != nil {
 		return "", fmt.Errorf("sandbox: no cache directory for faultline's GOCACHE (set Options.GoCache): %w", err)
 	}
-	return filepath.Join(d, "faultline", "gocache"), nil
+	return d, nil
+}
+
+// faultlineCacheDir is the one rule for where faultline keeps what it caches:
+// $XDG_CACHE_HOME/faultline/name (os.UserCacheDir).
+func faultlineCacheDir(name string) (string, error) {
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, "faultline", name), nil
 }
 
 // writeGoExec writes the program given to `go test -exec` and returns its path. It runs each

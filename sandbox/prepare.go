@@ -458,11 +458,11 @@ func prepareCacheDir(opt string) string {
 	case "-":
 		return ""
 	case "":
-		d, err := os.UserCacheDir()
+		d, err := faultlineCacheDir("prepare")
 		if err != nil {
 			return ""
 		}
-		return filepath.Join(d, "faultline", "prepare")
+		return d
 	}
 	return opt
 }
