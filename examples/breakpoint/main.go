@@ -370,7 +370,7 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	var impact *corrupt.Impact
 	if c.impact == "on" || (c.impact == "auto" && p.Lang == repo.Python) {
 		prog.Phase("recording which tests run which functions (-impact off skips this)", 0)
-		im, st, err := testimpact.Record(ctx, runner, req, base.Passing, testimpact.Options{Jobs: c.jobs, Limits: task.Limits{Timeout: clean}})
+		im, st, err := testimpact.Record(ctx, cached, req, base.Passing, testimpact.Options{Jobs: c.jobs, Limits: task.Limits{Timeout: clean}})
 		if err != nil {
 			return err
 		}
