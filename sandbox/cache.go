@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -45,9 +46,10 @@ type Stats struct {
 }
 
 // Cache wraps a runner with a content-addressed result cache, a bounded worker pool and
-// coalescing of identical concurrent requests. The key is a SHA-256 of the runner's RunKey
-// (or the request's kind, selection, args and limits) and every input file's content after
-// the overlay (see TreeHasher), so the same program is never run twice. Reports whose run
+// coalescing of identical concurrent requests. The key is a SHA-256 of the faultline build
+// (stampOf), the runner's RunKey (or the request's kind, selection, args and limits) and
+// every input file's content after the overlay (see TreeHasher), so the same program is
+// never run twice by one build. Reports whose run
 // broke for a reason outside the program (RunSetupFailed) and errors are not cached.
 //
 // The time limit (Limits.Timeout) is not in the key: a program that finished in less than
@@ -66,6 +68,7 @@ type Cache struct {
 	r      task.Runner
 	opts   CacheOptions
 	hasher *TreeHasher
+	stamp  string // the faultline build (buildStamp), part of every key
 	sem    chan struct{}
 
 	mu     sync.Mutex
@@ -119,6 +122,60 @@ type flight struct {
 // old entry is never read as a new one.
 const cacheFormat = "faultline-sandbox-cache/v2"
 
+// module is faultline's module path, looked up in the build information.
+const module = "github.com/faultline-dev/faultline"
+
+// buildStamp is the faultline build that Cache keys hold, so a report is read back only by
+// the build that made it: a fix to how verdicts are read invalidates the entries made
+// before it without a format change. It is computed once per process (see stampOf).
+var buildStamp = sync.OnceValue(func() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	return stampOf(bi)
+})
+
+// stampOf names the faultline build of a program from its build information: the module
+// version when faultline is a dependency (with its checksum, or the replacement's path or
+// version when replaced), and when faultline is the main module its version, or for a
+// development build the VCS revision the go command stamped (with "+dirty" for a modified
+// tree). Test binaries and builds made with -buildvcs=false carry neither: their stamp is
+// empty, and entries are shared between such builds (remove the cache directory when
+// testing a change to verdicts by hand).
+func stampOf(bi *debug.BuildInfo) string {
+	if bi.Main.Path == module {
+		if v := bi.Main.Version; v != "" && v != "(devel)" {
+			return v
+		}
+		var rev, dirty string
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				if s.Value == "true" {
+					dirty = "+dirty"
+				}
+			}
+		}
+		if rev == "" {
+			return ""
+		}
+		return rev + dirty
+	}
+	for _, d := range bi.Deps {
+		if d.Path != module {
+			continue
+		}
+		if r := d.Replace; r != nil {
+			return "replaced:" + r.Path + "@" + r.Version + " " + r.Sum
+		}
+		return d.Version + " " + d.Sum
+	}
+	return ""
+}
+
 // ResultsDir is the default directory of the programs' on-disk result cache,
 // $XDG_CACHE_HOME/faultline/results (os.UserCacheDir: ~/.cache/faultline/results on Linux),
 // beside faultline's Go build cache (FaultlineGoCache) and prepare markers.
@@ -136,7 +193,7 @@ func NewCache(r task.Runner, opts CacheOptions) *Cache {
 		opts.Jobs = runtime.GOMAXPROCS(0)
 	}
 	return &Cache{
-		r: r, opts: opts, hasher: NewTreeHasher(),
+		r: r, opts: opts, hasher: NewTreeHasher(), stamp: buildStamp(),
 		sem:    make(chan struct{}, opts.Jobs),
 		mem:    map[string]stored{},
 		flight: map[string]*flight{},
@@ -152,7 +209,8 @@ func WithoutCache(ctx context.Context) context.Context {
 	return context.WithValue(ctx, noCacheKey{}, true)
 }
 
-// Key returns the cache key of req: everything but the time limit (see Cache).
+// Key returns the cache key of req: everything but the time limit (see Cache), and the
+// faultline build (see stampOf).
 func (c *Cache) Key(req task.RunRequest) (string, error) {
 	tree, err := c.hasher.Hash(req.Root, req.Overlay)
 	if err != nil {
@@ -169,7 +227,7 @@ func (c *Cache) Key(req task.RunRequest) (string, error) {
 		runKey = string(b)
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s", cacheFormat, runKey, tree)
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s", cacheFormat, c.stamp, runKey, tree)
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 

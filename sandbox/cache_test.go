@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -264,4 +265,52 @@ func TestCacheTimeouts(t *testing.T) {
 		assert.Equal(t, step.cached, rep.Cached, step.why)
 	}
 	assert.Equal(t, 4, lr.runs)
+}
+
+// TestStampOf: the build a cache key names, from the build information of a program that
+// imports faultline (released, replaced) or is faultline (released, a VCS build, clean or
+// modified, and a build without VCS information such as a test binary).
+func TestStampOf(t *testing.T) {
+	dep := func(m *debug.Module) *debug.BuildInfo {
+		return &debug.BuildInfo{Main: debug.Module{Path: "example.com/bench"}, Deps: []*debug.Module{
+			{Path: "github.com/stretchr/testify", Version: "v1.11.1", Sum: "h1:x"}, m}}
+	}
+	vcs := func(rev, modified string) *debug.BuildInfo {
+		return &debug.BuildInfo{Main: debug.Module{Path: module, Version: "(devel)"},
+			Settings: []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: rev}, {Key: "vcs.modified", Value: modified}}}
+	}
+	for _, c := range []struct {
+		name string
+		bi   *debug.BuildInfo
+		want string
+	}{
+		{"dependency", dep(&debug.Module{Path: module, Version: "v0.7.0", Sum: "h1:abc"}), "v0.7.0 h1:abc"},
+		{"replaced dependency", dep(&debug.Module{Path: module, Version: "v0.7.0", Replace: &debug.Module{Path: "example.com/fork", Version: "v0.7.1", Sum: "h1:def"}}), "replaced:example.com/fork@v0.7.1 h1:def"},
+		{"not a dependency", &debug.BuildInfo{Main: debug.Module{Path: "example.com/other"}}, ""},
+		{"released main module", &debug.BuildInfo{Main: debug.Module{Path: module, Version: "v0.7.0"}}, "v0.7.0"},
+		{"VCS build", vcs("0123abcd", "false"), "0123abcd"},
+		{"modified VCS build", vcs("0123abcd", "true"), "0123abcd+dirty"},
+		{"test binary", &debug.BuildInfo{Main: debug.Module{Path: module, Version: "(devel)"}}, ""},
+	} {
+		if got := stampOf(c.bi); got != c.want {
+			t.Errorf("%s: stamp %q, want %q", c.name, got, c.want)
+		}
+	}
+
+	// Two builds' caches key one request differently.
+	root := t.TempDir()
+	req := task.RunRequest{Root: root, Kind: task.GoTest}
+	a, b := NewCache(nil, CacheOptions{}), NewCache(nil, CacheOptions{})
+	b.stamp = "0123abcd"
+	ka, err := a.Key(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb, err := b.Key(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ka == kb {
+		t.Errorf("builds %q and %q give one key", a.stamp, b.stamp)
+	}
 }
