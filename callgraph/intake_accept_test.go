@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/faultline-dev/faultline/internal/fstree"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/faultline-dev/faultline/callgraph"
@@ -26,35 +28,13 @@ const minIntakeJaccard = 0.98
 // discovery.
 func copyPython(t *testing.T, src, dst string) {
 	t.Helper()
-	base := filepath.Base(src)
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
+	skip := func(rel string, d fs.DirEntry) bool {
 		if d.IsDir() {
-			if p != src && repo.SkipSourceDir(d.Name()) {
-				return filepath.SkipDir
-			}
-			return nil
+			return repo.SkipSourceDir(d.Name())
 		}
-		if !strings.HasSuffix(p, ".py") || !d.Type().IsRegular() {
-			return nil
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		out := filepath.Join(dst, base, rel)
-		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(out, data, 0o644)
-	})
-	require.NoError(t, err)
+		return !strings.HasSuffix(rel, ".py")
+	}
+	require.NoError(t, fstree.Copy(src, filepath.Join(dst, filepath.Base(src)), fstree.Options{Writable: true, Skip: skip}))
 }
 
 // TestIntakeRealPython points Build at installed Debian packages (a package directory in

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/faultline-dev/faultline/internal/fstree"
+
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
 )
@@ -75,17 +77,14 @@ func sampleRun(t *testing.T) (task.Runner, Baseline, task.RunRequest) {
 	return sample.cached, base, sample.req
 }
 
+// hashTree reads every file below root.
 func hashTree(t *testing.T, root string) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			b, _ := os.ReadFile(p)
-			out[p] = string(b)
-		}
-		return nil
-	})
-	return out
+	m, err := fstree.Read(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 func TestGenerateRemoveAndDiscoveryOnSample(t *testing.T) {

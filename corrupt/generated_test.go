@@ -3,11 +3,12 @@ package corrupt
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/faultline-dev/faultline/internal/fstree"
 
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/callgraph/golang"
@@ -85,17 +86,12 @@ func failAll(ids []string, touched map[string]bool) task.Runner {
 	})
 }
 
+// writeTree writes files (slash path → contents) into a new temporary directory.
 func writeTree(t *testing.T, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
-	for p, s := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if err := fstree.Write(root, files); err != nil {
+		t.Fatal(err)
 	}
 	return root
 }

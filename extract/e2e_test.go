@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/faultline-dev/faultline/internal/fstree"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/faultline-dev/faultline/internal/acceptance"
@@ -18,10 +20,10 @@ import (
 // keeps the helpers that copy such repositories for the tests here; a test that uses them is
 // an acceptance run (see acceptance).
 
-// copyTree copies src into dst (regular files and directories only).
+// copyTree copies src into dst (regular files and directories only), writable.
 func copyTree(t testing.TB, src, dst string) {
 	t.Helper()
-	require.NoError(t, os.CopyFS(dst, os.DirFS(src)))
+	require.NoError(t, fstree.Copy(src, dst, fstree.Options{Writable: true}))
 }
 
 // debianRepo copies /usr/lib/python3/dist-packages/<pkg> under a fresh ROOT/<pkg>.
@@ -33,9 +35,7 @@ func debianRepo(t testing.TB, pkg string) string {
 		t.Skipf("extract: %s is not installed (apt-get install python3-%s)", src, pkg)
 	}
 	root := t.TempDir()
-	cmd := exec.Command("cp", "-r", src, filepath.Join(root, pkg))
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, string(out))
+	require.NoError(t, fstree.CopySubject(src, filepath.Join(root, pkg)))
 	return root
 }
 
@@ -53,9 +53,6 @@ func goModule(t testing.TB, modVersion string) string {
 		t.Skipf("extract: %s is not in the module cache", modVersion)
 	}
 	root := filepath.Join(t.TempDir(), "m")
-	out, err := exec.Command("cp", "-r", src, root).CombinedOutput()
-	require.NoError(t, err, string(out))
-	out, err = exec.Command("chmod", "-R", "u+w", root).CombinedOutput()
-	require.NoError(t, err, string(out))
+	require.NoError(t, fstree.CopySubject(src, root))
 	return root
 }

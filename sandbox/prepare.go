@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/faultline-dev/faultline/internal/fstree"
 	"github.com/faultline-dev/faultline/sandbox/internal/testrun"
 	"github.com/faultline-dev/faultline/task"
 	"github.com/faultline-dev/faultline/task/repo"
@@ -189,7 +190,7 @@ func preparePython(prep *Prepared, opts PrepareOptions) error {
 			if st.IsDir() {
 				err = copyTree(src, dst)
 			} else {
-				err = copyFile(src, dst, st.Mode().Perm())
+				err = fstree.CopyFile(src, dst, st.Mode().Perm())
 			}
 			if err != nil {
 				return fmt.Errorf("sandbox: staging %s: %w", inc, err)

@@ -13,66 +13,17 @@ import (
 	"sync"
 	"time"
 
+	"github.com/faultline-dev/faultline/internal/fstree"
 	"github.com/faultline-dev/faultline/task"
 	"github.com/faultline-dev/faultline/task/repo"
 )
 
-// copyTree copies the tree at src into dst (which must not exist) with regular files copied
-// byte for byte (never hard-linked: a test running as root could write through a link into
-// the user's checkout), permission bits kept, and symbolic links recreated as they are.
+// copyTree copies the tree at src into dst: the sandbox's snapshot of a repository. Regular
+// files are copied byte for byte (never hard-linked: a test running as root could write
+// through a link into the user's checkout) with their permission bits, symbolic links are
+// recreated as they are, and the directories repo.SkipSnapshotDir names are left out.
 func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		if rel != "." && d.IsDir() && repo.SkipSnapshotDir(d.Name()) {
-			return filepath.SkipDir
-		}
-		target := filepath.Join(dst, rel)
-		switch t := d.Type(); {
-		case t.IsDir():
-			info, err := d.Info()
-			if err != nil {
-				return err
-			}
-			return os.Mkdir(target, info.Mode().Perm()|0o700)
-		case t&fs.ModeSymlink != 0:
-			link, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(link, target)
-		case t.IsRegular():
-			info, err := d.Info()
-			if err != nil {
-				return err
-			}
-			return copyFile(p, target, info.Mode().Perm())
-		default:
-			return nil // sockets, fifos and devices are not copied
-		}
-	})
-}
-
-func copyFile(src, dst string, mode fs.FileMode) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
+	return fstree.Copy(src, dst, fstree.Options{Links: true, Skip: fstree.SkipNames(repo.SkipSnapshotDir)})
 }
 
 // forceRemoveAll removes p even when a test left directories without write permission.

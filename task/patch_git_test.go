@@ -2,17 +2,15 @@ package task
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
+
+	"github.com/faultline-dev/faultline/internal/fstree"
 )
 
 // Integration tests against the real git: our patches must be accepted by `git apply`,
@@ -41,36 +39,10 @@ func git(t *testing.T, dir string, args ...string) []byte {
 	return out
 }
 
-// hashTree maps every file below root (outside .git) to the SHA-256 of its contents;
-// symbolic links map to their target.
+// hashTree reads every file and symbolic link below root outside .git.
 func hashTree(t *testing.T, root string) map[string]string {
 	t.Helper()
-	m := map[string]string{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && d.Name() == ".git" {
-			return filepath.SkipDir
-		}
-		rel, _ := filepath.Rel(root, p)
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			m[filepath.ToSlash(rel)] = "link:" + target
-		case d.Type().IsRegular():
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			sum := sha256.Sum256(data)
-			m[filepath.ToSlash(rel)] = hex.EncodeToString(sum[:])
-		}
-		return nil
-	})
+	m, err := fstree.Read(root, fstree.SkipNames(func(n string) bool { return n == ".git" }))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,51 +51,16 @@ func hashTree(t *testing.T, root string) map[string]string {
 
 func sameTree(t *testing.T, what string, got, want map[string]string) {
 	t.Helper()
-	var diffs []string
-	for p, h := range want {
-		if got[p] != h {
-			diffs = append(diffs, p)
-		}
-	}
-	for p := range got {
-		if _, ok := want[p]; !ok {
-			diffs = append(diffs, p+" (extra)")
-		}
-	}
-	sort.Strings(diffs)
-	if len(diffs) > 0 {
-		t.Fatalf("%s: trees differ at %v", what, diffs)
+	if d := fstree.Diff(got, want); d != nil {
+		t.Fatalf("%s: trees differ at %v", what, d)
 	}
 }
 
+// copyTree copies src to dst as a writable tree without .git and __pycache__.
 func copyTree(t *testing.T, src, dst string) {
 	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			if d.Name() == ".git" || d.Name() == "__pycache__" {
-				return filepath.SkipDir
-			}
-			return os.MkdirAll(target, 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, info.Mode().Perm()|0o200)
-	})
-	if err != nil {
+	skip := fstree.SkipNames(func(n string) bool { return n == ".git" || n == "__pycache__" })
+	if err := fstree.Copy(src, dst, fstree.Options{Writable: true, Skip: skip}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -304,10 +241,22 @@ func TestGitDiffParsedAndApplied(t *testing.T) {
 	git(t, repo, "init", "-q")
 	git(t, repo, "add", "-A")
 	git(t, repo, "commit", "-q", "-m", "old")
-	// Move a file with few changes so that -M reports a rename with hunks.
-	copyTree(t, newDir, repo)
-	if err := os.Remove(filepath.Join(repo, "to delete.txt")); err != nil {
+	// The work tree becomes newDir's (a file moved with few changes, so that -M reports a
+	// rename with hunks; "to delete.txt" deleted).
+	ents, err := os.ReadDir(repo)
+	if err != nil {
 		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if e.Name() != ".git" {
+			if err := os.RemoveAll(filepath.Join(repo, e.Name())); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	copyTree(t, newDir, repo)
+	if _, err := os.Lstat(filepath.Join(repo, "to delete.txt")); !os.IsNotExist(err) {
+		t.Fatalf("to delete.txt is still in the new tree (%v)", err)
 	}
 	git(t, repo, "add", "-A")
 	git(t, repo, "commit", "-q", "-m", "new")

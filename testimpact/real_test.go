@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/faultline-dev/faultline/internal/fstree"
+
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/callgraph/golang"
 	"github.com/faultline-dev/faultline/callgraph/python"
@@ -57,23 +59,12 @@ func toolz(t *testing.T) realRepo {
 	return realRepo{root: root, kind: task.Pytest, lang: python.New(python.Options{}), python: "/usr/bin/python3"}
 }
 
-// copyTree copies src to dst (which must not exist) leaving out bytecode caches, and
-// makes it writable (the module cache is read-only).
+// copyTree makes the writable copy of a read-only test subject at dst.
 func copyTree(t *testing.T, src, dst string) {
 	t.Helper()
-	if out, err := exec.Command("cp", "-R", src, dst).CombinedOutput(); err != nil {
-		t.Fatalf("cp: %v\n%s", err, out)
+	if err := fstree.CopySubject(src, dst); err != nil {
+		t.Fatal(err)
 	}
-	if out, err := exec.Command("chmod", "-R", "u+w", dst).CombinedOutput(); err != nil {
-		t.Fatalf("chmod: %v\n%s", err, out)
-	}
-	filepath.WalkDir(dst, func(p string, d os.DirEntry, err error) error {
-		if err == nil && d.IsDir() && d.Name() == "__pycache__" {
-			os.RemoveAll(p)
-			return filepath.SkipDir
-		}
-		return nil
-	})
 }
 
 // equalToFull generates tasks with and without the impact of the repository and requires

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/faultline-dev/faultline/bench/internal/fstree"
 	"github.com/faultline-dev/faultline/bench/internal/twice"
 	"github.com/faultline-dev/faultline/callgraph/golang"
+	"github.com/faultline-dev/faultline/internal/fstree"
 	"github.com/faultline-dev/faultline/task"
 )
 
@@ -66,7 +66,7 @@ func moduleRepo(t *testing.T, modVersion string) Repo {
 		return ProxyModule(t, path, version) // not in the module cache: fresh from the proxy
 	}
 	root := filepath.Join(t.TempDir(), "m")
-	if err := fstree.CopyTree(src, root); err != nil {
+	if err := fstree.CopySubject(src, root); err != nil {
 		t.Fatal(err)
 	}
 	return Repo{Root: root, Lang: golang.New(golang.Options{}), Kind: task.GoTest, Env: []string{"GOFLAGS=-mod=mod", "GOPROXY=off"}}
@@ -81,7 +81,7 @@ func Colorama(t *testing.T) Repo {
 		t.Skipf("python3-colorama with its tests is not installed (%v); apt-get install python3-colorama", err)
 	}
 	root := filepath.Join(t.TempDir(), "root")
-	if err := fstree.CopyTree(src, filepath.Join(root, "colorama")); err != nil {
+	if err := fstree.CopySubject(src, filepath.Join(root, "colorama")); err != nil {
 		t.Fatal(err)
 	}
 	repo.Root, repo.Target = root, "colorama"
@@ -109,7 +109,7 @@ func ProxyModule(t *testing.T, path, version string) Repo {
 		t.Fatalf("go mod download: %v %s", err, out)
 	}
 	root := filepath.Join(t.TempDir(), filepath.Base(path))
-	if err := fstree.CopyTree(m.Dir, root); err != nil {
+	if err := fstree.CopySubject(m.Dir, root); err != nil {
 		t.Fatal(err)
 	}
 	return Repo{Root: root, Lang: golang.New(golang.Options{}), Kind: task.GoTest, ProcEnv: procEnv}
@@ -124,7 +124,7 @@ func Pyflakes(t *testing.T) Repo {
 		t.Skipf("python3-pyflakes with its tests is not installed (%v); apt-get install python3-pyflakes", err)
 	}
 	root := filepath.Join(t.TempDir(), "root")
-	if err := fstree.CopyTree(src, filepath.Join(root, "pyflakes")); err != nil {
+	if err := fstree.CopySubject(src, filepath.Join(root, "pyflakes")); err != nil {
 		t.Fatal(err)
 	}
 	// pyflakes' integration tests run the launcher a source checkout has beside the package

@@ -26,11 +26,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/faultline-dev/faultline/bench/internal/fstree"
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/callgraph/golang"
 	"github.com/faultline-dev/faultline/callgraph/python"
 	"github.com/faultline-dev/faultline/corrupt"
+	"github.com/faultline-dev/faultline/internal/fstree"
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
 )
@@ -69,7 +69,7 @@ func GoDiff(t *testing.T) Repo {
 		t.Skipf("github.com/stretchr/testify@v1.12.1 is not in the module cache (%v)", err)
 	}
 	root := filepath.Join(t.TempDir(), "go-diff")
-	if err := fstree.CopyTree(src, root); err != nil {
+	if err := fstree.CopySubject(src, root); err != nil {
 		t.Fatal(err)
 	}
 	os.Remove(filepath.Join(root, "go.sum"))
@@ -99,7 +99,7 @@ func SimplejsonTB(t testing.TB) Repo {
 		t.Skipf("Debian's /usr/bin/python3 cannot import pytest (%v); apt-get install python3-pytest", err)
 	}
 	root := filepath.Join(t.TempDir(), "root")
-	if err := fstree.CopyTree(src, filepath.Join(root, "simplejson")); err != nil {
+	if err := fstree.CopySubject(src, filepath.Join(root, "simplejson")); err != nil {
 		t.Fatal(err)
 	}
 	// Leave out the C accelerator: with it the Python scanner, decoder and encoder

@@ -41,11 +41,11 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/faultline-dev/faultline/bench/internal/fstree"
 	"github.com/faultline-dev/faultline/bench/internal/twice"
 	"github.com/faultline-dev/faultline/extract"
 	"github.com/faultline-dev/faultline/extract/artifact"
 	"github.com/faultline-dev/faultline/extract/mask"
+	"github.com/faultline-dev/faultline/internal/fstree"
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
 )
@@ -103,7 +103,7 @@ func GoModule(t *testing.T, name, modVersion string) Subject {
 func (s Subject) Copy(t testing.TB) string {
 	t.Helper()
 	root := filepath.Join(t.TempDir(), "repo")
-	require.NoError(t, fstree.CopyTree(s.Src, filepath.Join(root, s.Dir)))
+	require.NoError(t, fstree.CopySubject(s.Src, filepath.Join(root, s.Dir)))
 	return root
 }
 

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/faultline-dev/faultline/internal/fstree"
+
 	"github.com/faultline-dev/faultline/internal/acceptance"
 	"github.com/faultline-dev/faultline/internal/cli/clitest"
 	"github.com/faultline-dev/faultline/sandbox"
@@ -28,11 +30,7 @@ func needPytest(t *testing.T) {
 
 func writeTree(t *testing.T, root string, files map[string]string) string {
 	t.Helper()
-	for f, s := range files {
-		p := filepath.Join(root, filepath.FromSlash(f))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(s), 0o644))
-	}
+	require.NoError(t, fstree.Write(root, files))
 	return root
 }
 
@@ -174,21 +172,7 @@ func goDiffSource(t *testing.T) string {
 
 func copyDir(t *testing.T, src, dst string) {
 	t.Helper()
-	require.NoError(t, filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	}))
+	require.NoError(t, fstree.Copy(src, dst, fstree.Options{Writable: true}))
 }
 
 // privateModCache points GOMODCACHE at an empty directory for the test and removes it after

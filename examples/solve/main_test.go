@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -16,6 +15,8 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+
+	"github.com/faultline-dev/faultline/internal/fstree"
 
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/callgraph/golang"
@@ -80,17 +81,14 @@ func sampleTasks(t *testing.T) (string, []task.BreakpointProblem) {
 	return path, problems
 }
 
+// hashTree reads every file below root.
 func hashTree(t *testing.T, root string) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			b, _ := os.ReadFile(p)
-			out[p] = string(b)
-		}
-		return nil
-	})
-	return out
+	m, err := fstree.Read(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 // readResults splits an output file into task lines and the summary line.

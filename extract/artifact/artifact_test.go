@@ -17,6 +17,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/faultline-dev/faultline/internal/fstree"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/faultline-dev/faultline/extract/mask"
@@ -196,20 +198,7 @@ func git(t *testing.T, dir string, args ...string) {
 func copyTree(t *testing.T, src string) string {
 	t.Helper()
 	dst := t.TempDir()
-	require.NoError(t, filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	}))
+	require.NoError(t, fstree.Copy(src, dst, fstree.Options{Writable: true}))
 	return dst
 }
 
@@ -256,17 +245,9 @@ func TestPatchesApplyWithGit(t *testing.T) {
 
 func readTree(t *testing.T, root string) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	require.NoError(t, filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		b, err := os.ReadFile(p)
-		out[filepath.ToSlash(rel)] = string(b)
-		return err
-	}))
-	return out
+	m, err := fstree.Read(root, nil)
+	require.NoError(t, err)
+	return m
 }
 
 func TestDocstrings(t *testing.T) {

@@ -7,33 +7,18 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/faultline-dev/faultline/internal/fstree"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/faultline-dev/faultline/task"
 )
 
-// copyTree copies the regular files below src into a new temporary directory.
+// copyTree copies the tree below src into a new temporary directory.
 func copyTree(t *testing.T, src string) string {
 	t.Helper()
 	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	require.NoError(t, err)
+	require.NoError(t, fstree.Copy(src, dst, fstree.Options{Writable: true}))
 	return dst
 }
 

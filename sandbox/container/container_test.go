@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/faultline-dev/faultline/internal/fstree"
+
 	"github.com/faultline-dev/faultline/internal/acceptance"
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
@@ -41,9 +43,7 @@ func needDocker(t testing.TB, image string) *Runner {
 
 func copyDir(t testing.TB, src string) string {
 	dst := filepath.Join(t.TempDir(), filepath.Base(src))
-	cmd := exec.Command("cp", "-a", src, dst)
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, string(out))
+	require.NoError(t, fstree.Copy(src, dst, fstree.Options{Links: true}))
 	return dst
 }
 

@@ -27,8 +27,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/faultline-dev/faultline/bench/internal/fstree"
 	"github.com/faultline-dev/faultline/bench/internal/twice"
+	"github.com/faultline-dev/faultline/internal/fstree"
 	"github.com/faultline-dev/faultline/task"
 )
 
@@ -158,7 +158,7 @@ func fetchModule(t *testing.T, path, version string) string {
 		t.Fatalf("go mod download: %v %s", err, out)
 	}
 	root := filepath.Join(t.TempDir(), filepath.Base(path))
-	if err := fstree.CopyTree(m.Dir, root); err != nil {
+	if err := fstree.CopySubject(m.Dir, root); err != nil {
 		t.Fatal(err)
 	}
 	return root

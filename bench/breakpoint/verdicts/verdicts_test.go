@@ -22,11 +22,11 @@ import (
 	"testing"
 
 	"github.com/faultline-dev/faultline/bench/internal/alone"
-	"github.com/faultline-dev/faultline/bench/internal/fstree"
 	"github.com/faultline-dev/faultline/bench/internal/twice"
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/callgraph/golang"
 	"github.com/faultline-dev/faultline/corrupt"
+	"github.com/faultline-dev/faultline/internal/fstree"
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
 )
@@ -344,7 +344,7 @@ func TestRealModules(t *testing.T) {
 				t.Skipf("%s@%s is not in the module cache: go mod download %[1]s@%[2]s", m.Path, m.Version)
 			}
 			root := filepath.Join(t.TempDir(), "m")
-			if err := fstree.CopyTree(src, root); err != nil {
+			if err := fstree.CopySubject(src, root); err != nil {
 				t.Fatal(err)
 			}
 			realModule(t, root)

@@ -15,7 +15,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/faultline-dev/faultline/bench/internal/fstree"
+	"github.com/faultline-dev/faultline/internal/fstree"
 	"github.com/faultline-dev/faultline/task"
 	"github.com/faultline-dev/faultline/task/repo"
 )
@@ -30,7 +30,7 @@ func Tree(dir, root string, overlay task.Overlay) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := fstree.CopyTree(root, out); err != nil {
+	if err := fstree.CopySubject(root, out); err != nil {
 		return "", err
 	}
 	for _, p := range overlay.Paths() {

@@ -15,8 +15,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/faultline-dev/faultline/bench/internal/fstree"
 	"github.com/faultline-dev/faultline/internal/acceptance"
+	"github.com/faultline-dev/faultline/internal/fstree"
 )
 
 // Skip skips t unless FAULTLINE_ACCEPTANCE is set (CI sets it): these are long runs on
@@ -57,7 +57,7 @@ func Twice(t *testing.T, bin, src, sub string, env []string, args func(r Run) []
 		base := t.TempDir()
 		deep := filepath.Join(base, strings.Repeat("d", 1+7*i))
 		root := filepath.Join(deep, "repo")
-		if err := fstree.CopyTree(src, filepath.Join(root, sub)); err != nil {
+		if err := fstree.CopySubject(src, filepath.Join(root, sub)); err != nil {
 			t.Fatal(err)
 		}
 		tmp := filepath.Join(deep, "tmp"+strings.Repeat("x", 5*i))

@@ -3,11 +3,11 @@ package fetest
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/faultline-dev/faultline/internal/fstree"
 
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/internal/acceptance"
@@ -57,14 +57,8 @@ func Jaccard(a, b map[string]bool) float64 {
 // WriteTree writes files (slash path → contents) below root.
 func WriteTree(t testing.TB, root string, files map[string]string) {
 	t.Helper()
-	for name, body := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if err := fstree.Write(root, files); err != nil {
+		t.Fatal(err)
 	}
 }
 
