@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/faultline-dev/faultline/internal/fstree"
+
 	"github.com/faultline-dev/faultline/task"
 	"github.com/stretchr/testify/require"
 )
@@ -109,11 +111,7 @@ func (l *fakeLang) paths() []string {
 func writeTree(t *testing.T, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
-	for name, body := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
-	}
+	require.NoError(t, fstree.Write(root, files))
 	return root
 }
 
