@@ -1,0 +1,93 @@
+package pylex
+
+// Line is one logical line of Python source: a statement's physical lines, joined by open
+// brackets, triple-quoted strings and backslash continuations, or one blank or
+// comment-only physical line.
+type Line struct {
+	First, Last int    // 1-based physical lines, inclusive
+	Indent      string // the leading blanks of the first physical line
+	// Code reports whether the line holds a token other than a comment.
+	Code bool
+	// Header reports whether the line is a compound statement's header: its last token
+	// other than a comment is a ':' outside brackets.
+	Header bool
+}
+
+// Lines splits src into its logical lines, in order; every physical line belongs to
+// exactly one. A statement left open at the end of the file (a bracket or a triple-quoted
+// string) runs to its last line.
+func Lines(src []byte) []Line {
+	idx := NewLineIndex(src)
+	return LinesOf(src, Tokenize(src), idx)
+}
+
+// LinesOf is Lines for the tokens toks of src (from Tokenize) and its line index.
+func LinesOf(src []byte, toks []Token, idx LineIndex) []Line {
+	var out []Line
+	first := 1     // first physical line of the logical line in progress
+	var last Token // last token of the line in progress other than comments and blanks
+	code := false  // the line in progress has code
+	depth := 0     // open brackets
+	add := func(endLine int) {
+		for first <= endLine {
+			l := Line{First: first, Last: endLine, Code: code}
+			if !code {
+				l.Last = first // a blank or comment line is one physical line
+			}
+			start := idx[first-1]
+			l.Indent = string(LeadingSpace(src[start:min(start+lineLen(src, start), len(src))]))
+			l.Header = code && last.Kind == Op && last.End-last.Start == 1 && src[last.Start] == ':' && depth == 0
+			out = append(out, l)
+			first = l.Last + 1
+			code = false
+		}
+	}
+	for _, t := range toks {
+		switch t.Kind {
+		case Comment, Indent, Dedent:
+		case NL:
+			if !code {
+				add(idx.Line(t.Start))
+			}
+		case Newline:
+			add(idx.Line(max(t.Start, t.End-1)))
+			depth = 0
+		default:
+			if t.Kind == Op {
+				switch src[t.Start] {
+				case '(', '[', '{':
+					depth++
+				case ')', ']', '}':
+					if depth > 0 {
+						depth--
+					}
+				}
+			}
+			if !code {
+				// blank physical lines before the statement (inside no token) are lines of their own
+				for l := idx.Line(t.Start); first < l; {
+					add(first)
+				}
+			}
+			code = true
+			last = t
+		}
+	}
+	if code {
+		add(len(idx))
+	}
+	for first <= len(idx) && (len(src) > 0) {
+		add(first)
+	}
+	return out
+}
+
+// lineLen is the length of the physical line starting at start, with its terminator.
+func lineLen(src []byte, start int) int {
+	for i := start; i < len(src); i++ {
+		if src[i] == '\n' {
+			return i + 1 - start
+		}
+	}
+	return len(src) - start
+}
