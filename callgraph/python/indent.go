@@ -24,7 +24,7 @@ func tooDeep(src []byte) int {
 		return 0
 	}
 	level := 0 // open blocks
-	for _, t := range pylex.Tokenize(src) {
+	for t := range pylex.Tokens(src) {
 		switch t.Kind {
 		case pylex.Indent:
 			if level+1 >= maxIndent {

@@ -19,6 +19,7 @@
 package pylex
 
 import (
+	"iter"
 	"sort"
 	"strconv"
 	"strings"
@@ -273,16 +274,33 @@ func OpEnd[S ~string | ~[]byte](src S, i int) int {
 // last logical line (a NEWLINE, empty if src does not end with a line end) and the open
 // blocks (DEDENTs at len(src)). It has no ENDMARKER.
 func Tokenize(src []byte) []Token {
-	s := string(src)
+	toks := make([]Token, 0, len(src)/4+1)
+	for t := range Tokens(src) {
+		toks = append(toks, t)
+	}
+	return toks
+}
+
+// Tokens yields the tokens of Tokenize one by one, so that a caller that needs only the
+// first ones (a file's header) stops the lexer early.
+func Tokens(src []byte) iter.Seq[Token] {
+	return func(yield func(Token) bool) { lex(string(src), yield) }
+}
+
+func lex(s string, yield func(Token) bool) {
 	n := len(s)
-	toks := make([]Token, 0, n/4+1)
-	emit := func(k Kind, start, end int) { toks = append(toks, Token{k, start, end}) }
+	stopped := false
+	emit := func(k Kind, start, end int) {
+		if !stopped && !yield(Token{k, start, end}) {
+			stopped = true
+		}
+	}
 	indents := []int{0}
 	depth := 0           // open brackets
 	atStart := true      // at the start of a physical line that starts a logical line
 	lineHasCode := false // the logical line in progress has a token
 	i := 0
-	for i < n {
+	for i < n && !stopped {
 		if atStart {
 			atStart = false
 			col, j := 0, i
@@ -395,7 +413,6 @@ func Tokenize(src []byte) []Token {
 	for range indents[1:] {
 		emit(Dedent, n, n)
 	}
-	return toks
 }
 
 // lineEnd returns the offset of the line end ("\n" or "\r\n") at or after i, or len(s).

@@ -127,3 +127,22 @@ func TestTokenizeCounts(t *testing.T) {
 		t.Fatalf("tokens.txt has %d cases and %d real files", cases, real)
 	}
 }
+
+// TestTokensStops checks that a caller may stop Tokens at any token (also inside the
+// indentation and end-of-file tokens) and gets Tokenize's tokens up to there.
+func TestTokensStops(t *testing.T) {
+	src := []byte("if a:\n    if b:\n        x = 1\n# c\n\ny = 2")
+	all := Tokenize(src)
+	for stop := 0; stop < len(all); stop++ {
+		var got []Token
+		for tok := range Tokens(src) {
+			got = append(got, tok)
+			if len(got) == stop+1 {
+				break
+			}
+		}
+		if len(got) != stop+1 || got[stop] != all[stop] {
+			t.Fatalf("stopping after %d tokens: got %v", stop+1, got)
+		}
+	}
+}
