@@ -1,5 +1,7 @@
 package pylex
 
+import "iter"
+
 // Line is one logical line of Python source: a statement's physical lines, joined by open
 // brackets, triple-quoted strings and backslash continuations, or one blank or
 // comment-only physical line.
@@ -18,12 +20,20 @@ type Line struct {
 // string) runs to its last line.
 func Lines(src []byte) []Line {
 	idx := NewLineIndex(src)
-	return LinesOf(src, Tokenize(src), idx)
+	return LinesOf(src, Tokens(src), idx)
 }
 
-// LinesOf is Lines for the tokens toks of src (from Tokenize) and its line index.
-func LinesOf(src []byte, toks []Token, idx LineIndex) []Line {
-	var out []Line
+// LinesOf is Lines for the tokens toks of src (from Tokens) and its line index.
+func LinesOf(src []byte, toks iter.Seq[Token], idx LineIndex) []Line {
+	out := make([]Line, 0, len(idx))
+	indents := map[string]string{} // one string per distinct indentation
+	cur := 0                       // lines starting at or before the last offset looked up
+	lineAt := func(off int) int {  // idx.Line for offsets that do not decrease
+		for cur < len(idx) && idx[cur] <= off {
+			cur++
+		}
+		return max(cur, 1)
+	}
 	first := 1     // first physical line of the logical line in progress
 	var last Token // last token of the line in progress other than comments and blanks
 	code := false  // the line in progress has code
@@ -35,22 +45,26 @@ func LinesOf(src []byte, toks []Token, idx LineIndex) []Line {
 				l.Last = first // a blank or comment line is one physical line
 			}
 			start := idx[first-1]
-			l.Indent = string(LeadingSpace(src[start:min(start+lineLen(src, start), len(src))]))
+			ws := LeadingSpace(src[start:min(start+lineLen(src, start), len(src))])
+			if l.Indent = indents[string(ws)]; l.Indent == "" && len(ws) > 0 {
+				l.Indent = string(ws)
+				indents[l.Indent] = l.Indent
+			}
 			l.Header = code && last.Kind == Op && last.End-last.Start == 1 && src[last.Start] == ':' && depth == 0
 			out = append(out, l)
 			first = l.Last + 1
 			code = false
 		}
 	}
-	for _, t := range toks {
+	for t := range toks {
 		switch t.Kind {
 		case Comment, Indent, Dedent:
 		case NL:
 			if !code {
-				add(idx.Line(t.Start))
+				add(lineAt(t.Start))
 			}
 		case Newline:
-			add(idx.Line(max(t.Start, t.End-1)))
+			add(lineAt(max(t.Start, t.End-1)))
 			depth = 0
 		default:
 			if t.Kind == Op {
@@ -65,7 +79,7 @@ func LinesOf(src []byte, toks []Token, idx LineIndex) []Line {
 			}
 			if !code {
 				// blank physical lines before the statement (inside no token) are lines of their own
-				for l := idx.Line(t.Start); first < l; {
+				for l := lineAt(t.Start); first < l; {
 					add(first)
 				}
 			}

@@ -19,6 +19,7 @@
 package pylex
 
 import (
+	"bytes"
 	"iter"
 	"sort"
 	"strconv"
@@ -252,19 +253,48 @@ func NameEnd[S ~string | ~[]byte](src S, i int) int {
 	return j
 }
 
-// operators lists Python's operators and delimiters, longest first.
-var operators = []string{
-	"**=", "//=", ">>=", "<<=", "...", "!=", "%=", "&=", "**", "*=", "+=", "-=", "->", "//", "/=", ":=",
-	"<<", "<=", "==", ">=", ">>", "@=", "^=", "|=",
-	"%", "&", "(", ")", "*", "+", ",", "-", ".", "/", ":", ";", "<", "=", ">", "@", "[", "]", "^", "{", "|", "}", "~",
-}
-
-// OpEnd returns the end of the operator or delimiter starting at i, or i if none does.
+// OpEnd returns the end of the operator or delimiter starting at i (the longest one:
+// "**=" before "**" before "*"), or i if none does. '!' alone and '$', '?', '`' are none.
 func OpEnd[S ~string | ~[]byte](src S, i int) int {
-	for _, op := range operators {
-		if len(src)-i >= len(op) && string(src[i:i+len(op)]) == op {
-			return i + len(op)
+	at := func(k int) byte {
+		if i+k < len(src) {
+			return src[i+k]
 		}
+		return 0
+	}
+	switch c := src[i]; c {
+	case '(', ')', '[', ']', '{', '}', ',', ';', '~':
+		return i + 1
+	case '.':
+		if at(1) == '.' && at(2) == '.' {
+			return i + 3
+		}
+		return i + 1
+	case '!':
+		if at(1) == '=' {
+			return i + 2
+		}
+	case '-':
+		if at(1) == '=' || at(1) == '>' {
+			return i + 2
+		}
+		return i + 1
+	case ':', '%', '&', '+', '=', '@', '^', '|':
+		if at(1) == '=' {
+			return i + 2
+		}
+		return i + 1
+	case '*', '/', '<', '>': // also doubled: ** // << >>, and either with =
+		if at(1) == c {
+			if at(2) == '=' {
+				return i + 3
+			}
+			return i + 2
+		}
+		if at(1) == '=' {
+			return i + 2
+		}
+		return i + 1
 	}
 	return i
 }
@@ -442,12 +472,14 @@ type LineIndex []int // the offsets at which lines start
 // NewLineIndex indexes the lines of src (a line ends after "\n").
 func NewLineIndex(src []byte) LineIndex {
 	idx := LineIndex{0}
-	for i, c := range src {
-		if c == '\n' && i+1 < len(src) {
-			idx = append(idx, i+1)
+	for i := 0; ; {
+		k := bytes.IndexByte(src[i:], '\n')
+		if k < 0 || i+k+1 == len(src) {
+			return idx
 		}
+		i += k + 1
+		idx = append(idx, i)
 	}
-	return idx
 }
 
 // Line returns the 1-based line holding offset off (the last line for offsets past it).
