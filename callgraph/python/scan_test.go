@@ -1,6 +1,7 @@
 package python
 
 import (
+	"maps"
 	"slices"
 	"testing"
 
@@ -13,8 +14,8 @@ func TestScanNames(t *testing.T) {
 		"\f    def __x(self): pass\n    total = property(lambda s: 1)\n    a.b = property(f)\n" +
 		"    def ____(self): pass\n# def __sub__(self): pass\n"
 	p := scanNames([]callgraph.SourceFile{{Path: "v.py", Src: []byte(src)}})
-	dunders := keys(p.dunders)
-	props := keys(p.props)
+	dunders := slices.Sorted(maps.Keys(p.dunders))
+	props := slices.Sorted(maps.Keys(p.props))
 	if !slices.Equal(dunders, []string{"__add__", "__aenter__"}) {
 		t.Errorf("dunders %v", dunders)
 	}
@@ -25,13 +26,4 @@ func TestScanNames(t *testing.T) {
 	if !unknown.dunder("__eq__") || !unknown.prop("x") {
 		t.Error("an unknown project must record every site")
 	}
-}
-
-func keys(m map[string]bool) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
