@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/faultline-dev/faultline/callgraph"
+	"github.com/faultline-dev/faultline/internal/pylex"
 )
 
 // projectNames are facts about the whole project that the collectors need before any
@@ -41,7 +42,7 @@ func (p *projectNames) scan(src []byte) {
 		} else {
 			src = nil
 		}
-		line = bytes.TrimLeft(line, " \t")
+		line = line[len(pylex.LeadingSpace(line)):]
 		switch {
 		case len(line) == 0 || line[0] == '#':
 		case line[0] == '@':
@@ -49,9 +50,10 @@ func (p *projectNames) scan(src []byte) {
 				bytes.Contains(line, []byte(".deleter")) || bytes.Contains(line, []byte(".getter")) {
 				pendingProp = true
 			}
-		case bytes.HasPrefix(line, []byte("def ")) || bytes.HasPrefix(line, []byte("async def ")):
+		case bytes.HasPrefix(line, []byte("def ")) || asyncDef(line):
 			if line[0] == 'a' {
-				line = bytes.TrimLeft(line[len("async"):], " \t")
+				line = line[len("async"):]
+				line = line[len(pylex.LeadingSpace(line)):]
 			}
 			name := identPrefix(bytes.TrimLeft(line[len("def"):], " \t"))
 			if len(name) > 4 && bytes.HasPrefix(name, []byte("__")) && bytes.HasSuffix(name, []byte("__")) {
@@ -75,21 +77,21 @@ func (p *projectNames) scan(src []byte) {
 	}
 }
 
+// asyncDef reports whether line starts with "async", blanks and "def ".
+func asyncDef(line []byte) bool {
+	rest, ok := bytes.CutPrefix(line, []byte("async"))
+	if !ok || len(rest) == 0 || rest[0] != ' ' && rest[0] != '\t' {
+		return false
+	}
+	return bytes.HasPrefix(rest[len(pylex.LeadingSpace(rest)):], []byte("def "))
+}
+
 func countTrailingBlanks(b []byte) int {
 	return len(b) - len(bytes.TrimRight(b, " \t"))
 }
 
-// identPrefix returns the leading identifier of b (ASCII letters, digits, underscores and
-// any non-ASCII byte, so that identifiers in other scripts are kept whole).
+// identPrefix returns the leading identifier of b (pylex.NameEnd: letters, digits and
+// underscores of any script).
 func identPrefix(b []byte) []byte {
-	n := 0
-	for n < len(b) {
-		c := b[n]
-		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80 || n > 0 && c >= '0' && c <= '9' {
-			n++
-			continue
-		}
-		break
-	}
-	return b[:n]
+	return b[:pylex.NameEnd(b, 0)]
 }

@@ -337,15 +337,3 @@ func TestBadSpecs(t *testing.T) {
 		})
 	}
 }
-
-func TestCleandoc(t *testing.T) {
-	// Expected values computed with Python's inspect.cleandoc; see testdata/cleandoc.py.
-	b, err := os.ReadFile(filepath.Join("testdata", "cleandoc.json"))
-	require.NoError(t, err)
-	var vecs []struct{ In, Out string }
-	require.NoError(t, json.Unmarshal(b, &vecs))
-	require.NotEmpty(t, vecs)
-	for _, v := range vecs {
-		require.Equal(t, v.Out, cleandoc(v.In), "%q", v.In)
-	}
-}

@@ -3,6 +3,8 @@ package artifact
 import (
 	"strings"
 	"testing"
+
+	"github.com/faultline-dev/faultline/internal/pylex"
 )
 
 // FuzzCleanAnswer checks the docstring cleaning of model answers and literals: it never
@@ -30,9 +32,9 @@ func FuzzCleanAnswer(f *testing.F) {
 		if quoted := cleanAnswer(`"""` + bare + `"""`); quoted != cleanAnswer(bare) {
 			t.Fatalf("quoted %q cleans to %q, bare to %q", bare, quoted, cleanAnswer(bare))
 		}
-		// A literal's body comes back from pyStringBody.
-		if !strings.Contains(bare, `"`) && pyStringBody(`r"""`+bare+`"""`) != bare {
-			t.Fatalf("pyStringBody lost %q", bare)
+		// A literal's body comes back from pylex.ParseLiteral.
+		if !strings.Contains(bare, `"`) && pylex.ParseLiteral(`r"""`+bare+`"""`).Body != bare {
+			t.Fatalf("ParseLiteral lost %q", bare)
 		}
 	})
 }

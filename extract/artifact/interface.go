@@ -16,6 +16,7 @@ import (
 	"github.com/faultline-dev/faultline/callgraph/golang"
 	"github.com/faultline-dev/faultline/callgraph/python"
 	"github.com/faultline-dev/faultline/extract/mask"
+	"github.com/faultline-dev/faultline/internal/pylex"
 	"github.com/faultline-dev/faultline/task"
 	"github.com/faultline-dev/faultline/task/repo"
 )
@@ -114,7 +115,7 @@ func resolveInterfaces(ctx context.Context, root string, objs []mask.Target, gen
 			in.Import = "from " + in.ImportPath + " import " + top
 			in.Signature = dedent(lineStart(b, fn.Def.Start), b[fn.Def.Start:fn.Signature.End])
 			if !fn.Doc.Empty() {
-				in.Docstring = cleandoc(pyStringBody(string(fn.Doc.Text(b))))
+				in.Docstring = pylex.Cleandoc(pylex.ParseLiteral(string(fn.Doc.Text(b))).Body)
 			}
 		} else {
 			in.ImportPath = goImportPath(modPath, o.File)
@@ -225,75 +226,6 @@ func dedent(indent string, text []byte) string {
 		lines[i] = strings.TrimRight(lines[i], " \t\r")
 	}
 	return strings.TrimRight(strings.Join(lines, "\n"), "\n")
-}
-
-// pyStringBody strips a string literal's prefix and quotes.
-func pyStringBody(lit string) string {
-	i := 0
-	for i < len(lit) && lit[i] != '\'' && lit[i] != '"' {
-		i++
-	}
-	lit = lit[i:]
-	for _, q := range []string{`"""`, `'''`, `"`, `'`} {
-		if len(lit) >= 2*len(q) && strings.HasPrefix(lit, q) && strings.HasSuffix(lit, q) {
-			return lit[len(q) : len(lit)-len(q)]
-		}
-	}
-	return lit
-}
-
-// cleandoc is Python's inspect.cleandoc: tabs expanded to 8 columns, leading whitespace of
-// the first line removed, the smallest indentation of the other non-blank lines removed
-// from them, and leading and trailing empty lines dropped (a line of spaces shorter than the
-// margin becomes empty; one longer stays).
-func cleandoc(doc string) string {
-	lines := strings.Split(expandTabs(doc), "\n")
-	margin := -1
-	for _, l := range lines[1:] {
-		content := strings.TrimLeft(l, " ")
-		if content == "" {
-			continue
-		}
-		if ind := len(l) - len(content); margin < 0 || ind < margin {
-			margin = ind
-		}
-	}
-	lines[0] = strings.TrimLeft(lines[0], " ")
-	if margin >= 0 {
-		for i := 1; i < len(lines); i++ {
-			lines[i] = lines[i][min(margin, len(lines[i])):]
-		}
-	}
-	for len(lines) > 0 && lines[0] == "" {
-		lines = lines[1:]
-	}
-	for len(lines) > 0 && lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
-	return strings.Join(lines, "\n")
-}
-
-func expandTabs(s string) string {
-	if !strings.Contains(s, "\t") {
-		return s
-	}
-	var b strings.Builder
-	col := 0
-	for _, r := range s {
-		switch r {
-		case '\t':
-			n := 8 - col%8
-			b.WriteString(strings.Repeat(" ", n))
-			col += n
-		case '\n', '\r':
-			b.WriteRune(r)
-			col = 0
-		default:
-			b.WriteRune(r)
-			col++
-		}
-	}
-	return b.String()
 }
 
 // goDoc strips the comment markers of a Go doc comment.

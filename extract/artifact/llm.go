@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/faultline-dev/faultline/internal/pylex"
 	"github.com/faultline-dev/faultline/task/llm"
 )
 
@@ -80,5 +81,5 @@ func cleanAnswer(s string) string {
 			s = strings.TrimSpace(s[3 : len(s)-3])
 		}
 	}
-	return cleandoc(s)
+	return pylex.Cleandoc(s)
 }

@@ -25,7 +25,7 @@ func FuzzScanLogical(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		src := []byte(s)
 		lines := pyLines(src)
-		logical := scanLogical(src, lines)
+		logical := scanLogical(src)
 		next := 1
 		for _, l := range logical {
 			if l.first != next || l.last < l.first {

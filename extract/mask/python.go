@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/faultline-dev/faultline/callgraph"
+	"github.com/faultline-dev/faultline/internal/pylex"
 	"github.com/faultline-dev/faultline/task"
 )
 
@@ -24,7 +25,7 @@ type pyFile struct {
 
 func newPyFile(p string, src []byte) *pyFile {
 	f := &pyFile{path: p, src: src, lines: pyLines(src)}
-	f.logical = scanLogical(src, f.lines)
+	f.logical = scanLogical(src)
 	f.all = map[string]bool{}
 	for _, n := range allNames(src, f.lines, f.logical) {
 		f.all[n] = true
@@ -365,10 +366,10 @@ func (f *pyFile) rewrite(rems []pyRemoval, imps map[int][]impEnt) ([]byte, []Rem
 		first := lineOf(f.lines, r.fn.Def.Start)
 		last := lineOf(f.lines, max(r.fn.Def.End-1, r.fn.Def.Start))
 		last = max(last, f.logical[logOf[last-1]].last)
-		indent := string(leadingSpace(f.src[f.lines[first-1].start:f.lines[first-1].end]))
+		indent := string(pylex.LeadingSpace(f.src[f.lines[first-1].start:f.lines[first-1].end]))
 		// The attached comment block: comment lines right above at the same indentation.
 		for first > 1 && f.comment(first-2, logOf) &&
-			string(leadingSpace(f.src[f.lines[first-2].start:f.lines[first-2].end])) == indent {
+			string(pylex.LeadingSpace(f.src[f.lines[first-2].start:f.lines[first-2].end])) == indent {
 			first--
 		}
 		for i := first; i <= last; i++ {
@@ -416,7 +417,7 @@ func (f *pyFile) rewrite(rems []pyRemoval, imps map[int][]impEnt) ([]byte, []Rem
 		entryIndent := l.indent + "    "
 		if l.last > l.first {
 			second := f.src[f.lines[l.first].start:f.lines[l.first].end]
-			if ws := string(leadingSpace(second)); len(bytes.TrimSpace(second)) > 0 && indentWidth(ws) > indentWidth(l.indent) {
+			if ws := string(pylex.LeadingSpace(second)); len(bytes.TrimSpace(second)) > 0 && pylex.IndentWidth(ws) > pylex.IndentWidth(l.indent) {
 				entryIndent = ws
 			}
 		}
@@ -438,7 +439,7 @@ func (f *pyFile) rewrite(rems []pyRemoval, imps map[int][]impEnt) ([]byte, []Rem
 		if !l.header || gone(h) {
 			continue
 		}
-		w := indentWidth(l.indent)
+		w := pylex.IndentWidth(l.indent)
 		hasBody, alive := false, false
 		bodyIndent := ""
 		for j := h + 1; j < len(f.logical); j++ {
@@ -446,7 +447,7 @@ func (f *pyFile) rewrite(rems []pyRemoval, imps map[int][]impEnt) ([]byte, []Rem
 			if !b.code {
 				continue
 			}
-			if indentWidth(b.indent) <= w {
+			if pylex.IndentWidth(b.indent) <= w {
 				break
 			}
 			if !hasBody {

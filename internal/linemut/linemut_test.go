@@ -106,6 +106,19 @@ func TestScan(t *testing.T) {
 	if got := Scan("x = 1.5e-3j"); got[len(got)-1].Text != "1.5e-3j" {
 		t.Errorf("number: %+v", got)
 	}
+	// A backslash keeps a triple-quoted literal open, raw ones too, and the literal ends at
+	// the first unescaped closing quotes (the scanner used to close a raw literal at an
+	// escaped quote and to run a plain one to the line end after one).
+	for line, lit := range map[string]string{
+		`x = r'''a\'''' + y`:    `r'''a\''''`,
+		`x = '''a\''' b''' + y`: `'''a\''' b'''`,
+		`x = "é" + ñame`:        `"é"`,
+	} {
+		got := Scan(line)
+		if got[4].Kind != String || got[4].Text != lit || got[len(got)-1].Kind != Ident {
+			t.Errorf("%s: %+v", line, got)
+		}
+	}
 }
 
 func TestDefaultNamesUnique(t *testing.T) {

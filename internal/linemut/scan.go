@@ -2,8 +2,9 @@ package linemut
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/faultline-dev/faultline/internal/pylex"
 )
 
 // Kind classifies a token of one source line.
@@ -31,8 +32,9 @@ type Token struct {
 var threeCharOps = []string{"**=", "//=", ">>=", "<<=", "...", "!==", "==="}
 var twoCharOps = []string{"==", "!=", "<=", ">=", "//", "**", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "->", "<<", ">>", "&&", "||", ":="}
 
-// Scan splits one source line into tokens. It knows Python's string prefixes (r, b, f, u and
-// their combinations), single and triple quotes, '#' comments, and C-style '//' comments
+// Scan splits one source line into tokens. It reads names and string literals as
+// internal/pylex does (Python's string prefixes r, b, f, u and their combinations, single
+// and triple quotes, backslash escapes), '#' comments, and C-style '//' comments
 // when the line does not look like Python floor division (a '//' followed by a space at the
 // start of the code or after a statement end). An unterminated string runs to the end of
 // the line. The concatenated token texts always equal the line.
@@ -55,21 +57,16 @@ func Scan(line string) []Token {
 		case c == '#':
 			emit(Comment, len(line))
 		case c == '\'' || c == '"':
-			emit(String, scanString(line, i, i))
+			end, _ := pylex.StringEnd(line, i)
+			emit(String, end)
 		case isDigit(c) || (c == '.' && i+1 < len(line) && isDigit(line[i+1])):
 			emit(Number, scanNumber(line, i))
-		case isIdentStart(line, i):
-			j := i
-			for j < len(line) {
-				r, size := utf8.DecodeRuneInString(line[j:])
-				if !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
-					break
-				}
-				j += size
-			}
+		case pylex.NameEnd(line, i) > i:
+			j := pylex.NameEnd(line, i)
 			// A string prefix directly followed by a quote starts a string literal.
-			if j < len(line) && (line[j] == '\'' || line[j] == '"') && isStringPrefix(line[i:j]) {
-				emit(String, scanString(line, i, j))
+			if j < len(line) && (line[j] == '\'' || line[j] == '"') && pylex.IsStringPrefix(line[i:j]) {
+				end, _ := pylex.StringEnd(line, j)
+				emit(String, end)
 				continue
 			}
 			emit(Ident, j)
@@ -114,51 +111,6 @@ func cStyleComment(toks []Token) bool {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-func isIdentStart(line string, i int) bool {
-	r, _ := utf8.DecodeRuneInString(line[i:])
-	return r == '_' || unicode.IsLetter(r)
-}
-
-func isStringPrefix(p string) bool {
-	switch strings.ToLower(p) {
-	case "r", "u", "b", "f", "br", "rb", "fr", "rf":
-		return true
-	}
-	return false
-}
-
-// scanString returns the end of the string literal whose prefix starts at start and whose
-// opening quote is at q.
-func scanString(line string, start, q int) int {
-	quote := line[q]
-	triple := strings.Repeat(string(quote), 3)
-	raw := strings.ContainsAny(line[start:q], "rR")
-	if strings.HasPrefix(line[q:], triple) {
-		if k := strings.Index(line[q+3:], triple); k >= 0 && (raw || !escapedAt(line, q+3+k)) {
-			return q + 3 + k + 3
-		}
-		return len(line)
-	}
-	for j := q + 1; j < len(line); j++ {
-		switch line[j] {
-		case '\\':
-			j++
-		case quote:
-			return j + 1
-		}
-	}
-	return len(line)
-}
-
-// escapedAt reports whether line[i] is preceded by an odd number of backslashes.
-func escapedAt(line string, i int) bool {
-	n := 0
-	for j := i - 1; j >= 0 && line[j] == '\\'; j-- {
-		n++
-	}
-	return n%2 == 1
-}
 
 func scanNumber(line string, i int) int {
 	j := i

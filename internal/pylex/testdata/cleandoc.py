@@ -1,4 +1,4 @@
-"""Reference vectors for artifact.cleandoc: Python's inspect.cleandoc on docstring bodies.
+"""Reference vectors for pylex.Cleandoc: Python's inspect.cleandoc on docstring bodies.
 
 Regenerate with:  /usr/bin/python3 cleandoc.py > cleandoc.json
 The inputs are the docstrings of real modules (the standard library's json, inspect and

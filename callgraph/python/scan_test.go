@@ -1,0 +1,29 @@
+package python
+
+import (
+	"maps"
+	"slices"
+	"testing"
+
+	"github.com/faultline-dev/faultline/callgraph"
+)
+
+func TestScanNames(t *testing.T) {
+	src := "class V:\n    def __add__(self, o): pass\n    async  def __aenter__(self): pass\n" +
+		"    @property\n    def größe(self): return 1\n    @größe.setter\n    def größe(self, v): pass\n" +
+		"\f    def __x(self): pass\n    total = property(lambda s: 1)\n    a.b = property(f)\n" +
+		"    def ____(self): pass\n# def __sub__(self): pass\n"
+	p := scanNames([]callgraph.SourceFile{{Path: "v.py", Src: []byte(src)}})
+	dunders := slices.Sorted(maps.Keys(p.dunders))
+	props := slices.Sorted(maps.Keys(p.props))
+	if !slices.Equal(dunders, []string{"__add__", "__aenter__"}) {
+		t.Errorf("dunders %v", dunders)
+	}
+	if !slices.Equal(props, []string{"größe", "total"}) {
+		t.Errorf("props %v", props)
+	}
+	var unknown *projectNames
+	if !unknown.dunder("__eq__") || !unknown.prop("x") {
+		t.Error("an unknown project must record every site")
+	}
+}

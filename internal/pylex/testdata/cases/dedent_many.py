@@ -1,0 +1,7 @@
+if a:
+    if b:
+        if c:
+            pass
+x = [
+1,
+  2]

@@ -1,0 +1,2 @@
+x = f"{d['k']}{f'{y}'}" + f'''{"a" + f"{z}"}'''
+print(f"{x:{fmt}}", f"{{literal}}")
