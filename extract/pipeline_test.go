@@ -171,13 +171,7 @@ func ownsOf3(file string) int { return len(file) % 3 }
 func TestPipelineOwns(t *testing.T) {
 	t.Parallel()
 	py := pythonWithPytest(t)
-	root := filepath.Join(t.TempDir(), "repo")
-	for _, f := range []string{"pkg/__init__.py", "pkg/text.py", "tests/test_broken.py", "tests/test_selfonly.py"} {
-		b, err := os.ReadFile(filepath.Join("testdata/pipeline/repo", f))
-		require.NoError(t, err)
-		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(root, f)), 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join(root, f), b, 0o644))
-	}
+	root := brokenAndSelfOnly(t)
 	r := sandbox.NewLocal(sandbox.Options{WorkDir: t.TempDir(), Python: py})
 	defer r.Close()
 	ctx := context.Background()
@@ -204,11 +198,10 @@ func TestPipelineOwns(t *testing.T) {
 	require.Regexp(t, `^2 test files \(\d+ tests\): `, part.Counts())
 }
 
-// TestPipelineNothingQualifies: a repository whose test files are a failing one and one that
-// only tests its own helper yields no instance, a reason for each file, and no error.
-func TestPipelineNothingQualifies(t *testing.T) {
-	t.Parallel()
-	py := pythonWithPytest(t)
+// brokenAndSelfOnly copies the fixture's failing test file and the one that only tests its
+// own helper, with the package, into a new directory.
+func brokenAndSelfOnly(t *testing.T) string {
+	t.Helper()
 	root := filepath.Join(t.TempDir(), "repo")
 	for _, f := range []string{"pkg/__init__.py", "pkg/text.py", "tests/test_broken.py", "tests/test_selfonly.py"} {
 		b, err := os.ReadFile(filepath.Join("testdata/pipeline/repo", f))
@@ -216,6 +209,15 @@ func TestPipelineNothingQualifies(t *testing.T) {
 		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(root, f)), 0o755))
 		require.NoError(t, os.WriteFile(filepath.Join(root, f), b, 0o644))
 	}
+	return root
+}
+
+// TestPipelineNothingQualifies: a repository whose test files are a failing one and one that
+// only tests its own helper yields no instance, a reason for each file, and no error.
+func TestPipelineNothingQualifies(t *testing.T) {
+	t.Parallel()
+	py := pythonWithPytest(t)
+	root := brokenAndSelfOnly(t)
 	r := sandbox.NewLocal(sandbox.Options{WorkDir: t.TempDir(), Python: py})
 	defer r.Close()
 	res, err := Pipeline(context.Background(), r, root, Options{Seed: 1})
