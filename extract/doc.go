@@ -91,6 +91,19 @@
 // date (the committer date of the earliest commit adding the file, read with git log from
 // the repository, which is never written).
 //
+// # Splitting a run
+//
+// Pipeline tries the F2P candidates in one deterministic order (descending test count,
+// then path; Item.Candidate is the position) and keeps the first Options.N it accepts. An
+// item depends only on its test file, the traces of every test file and the seed, not on
+// the items tried before it. Options.Owns therefore splits a run: each part traces every
+// test file, walks the whole order and builds only the candidates it owns (the others are
+// Result.PassedOver, without a run), stopping at N accepted of its own. Any of the
+// unsharded run's first N accepted items has fewer than N accepted owned items before it,
+// so its part kept it: the parts' accepted items, ordered by Candidate, begin with exactly
+// the unsharded run's N. examples/featurebench's -shard i/n and -merge are built on this
+// (docs/scale.md).
+//
 // Pipeline ties the steps together for one repository; examples/featurebench writes the
 // accepted items as instance directories (package artifact). VerifyLevel2 checks a Level 2
 // instance (no repository: the tests and the solution package in an empty tree, see

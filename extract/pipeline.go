@@ -71,12 +71,22 @@ type Options struct {
 	Progress func(msg string)
 	// Steps, when set, is told how far the pipeline is, as each step ends: phase "trace"
 	// (Done of Total test files traced) and then "build" (Done of Total F2P candidates
-	// tried; Total is the candidates left, which N may cut short). Calls are serialised but
+	// tried; Total is the candidates, those Owns keeps when it is set, which N may cut
+	// short). Calls are serialised but
 	// may come from the tracing goroutines.
 	Steps func(Step)
 	// Accept, when set, is a last check of an item that passed post-verification (e.g.
 	// that its Level 2 instance verifies, VerifyLevel2): a non-empty reason rejects it.
 	Accept func(ctx context.Context, it *Item) (reason string, err error)
+	// Owns, when set, decides which F2P candidates this run builds, by test file (slash
+	// path): the build walks the whole candidate order and passes over, without a run of
+	// its own, every candidate Owns declines; they are not Items and do not count towards
+	// N. Every test file is still traced (P2P choice reads every trace), and an item does
+	// not depend on the items built before it (its seed comes from its test file), so the
+	// owned items are exactly the unsharded run's items for those candidates. Splitting
+	// the candidates among runs (a shard's cli.Shard.Owns) and keeping, of all the runs'
+	// accepted items ordered by Item.Candidate, the first N gives the unsharded result.
+	Owns func(testFile string) bool
 }
 
 // Step is the pipeline's position (see Options.Steps).
@@ -98,6 +108,9 @@ type Item struct {
 	// Top are the top objects kept; DroppedTop those given up to find P2P files.
 	Top        []string `json:"top"`
 	DroppedTop []string `json:"dropped_top,omitempty"`
+	// Candidate is the item's position in the F2P candidate order (from 0); it is the same
+	// whichever candidates Options.Owns passes over.
+	Candidate int `json:"candidate"`
 	// Seed is the item's seed (derived from Options.Seed and the test file).
 	Seed         uint64        `json:"seed"`
 	Extraction   *Extraction   `json:"extraction,omitempty"`
@@ -120,9 +133,10 @@ type Result struct {
 	// committed too early), sorted by path. They may still be P2P files.
 	Excluded []Exclusion
 	// Tests and TestFiles are what discovery found. Every test file is in Items or
-	// Excluded, or among the Untried candidates left when Options.N was reached.
-	Tests, TestFiles int
-	Untried          int
+	// Excluded, among the PassedOver candidates Options.Owns declined, or among the Untried
+	// candidates left when Options.N was reached.
+	Tests, TestFiles    int
+	PassedOver, Untried int
 }
 
 // Counts accounts for every discovered test file, as "12 test files: 2 accepted, 7 no top
@@ -143,6 +157,9 @@ func (r *Result) Counts() string {
 	}
 	for _, x := range r.Excluded {
 		counts["excluded ("+x.Cause+")"]++
+	}
+	if r.PassedOver > 0 {
+		counts["passed over (not owned)"] = r.PassedOver
 	}
 	if r.Untried > 0 {
 		counts["not tried (enough accepted)"] = r.Untried
@@ -347,11 +364,26 @@ func Pipeline(ctx context.Context, r task.Runner, root string, opts Options) (*R
 	// F2P candidates by descending test count, then path.
 	slices.SortStableFunc(f2p, func(a, b *testFileInfo) int { return len(b.ids) - len(a.ids) })
 
-	step(Step{Phase: "build", Total: len(f2p)})
+	owned := len(f2p)
+	if opts.Owns != nil {
+		owned = 0
+		for _, tf := range f2p {
+			if opts.Owns(tf.file) {
+				owned++
+			}
+		}
+		progress(fmt.Sprintf("%d of %d F2P candidates owned; the others are passed over", owned, len(f2p)))
+	}
+	step(Step{Phase: "build", Total: owned})
+	done := 0
 	for k, tf := range f2p {
 		if opts.N > 0 && len(res.Accepted()) >= opts.N {
 			res.Untried = len(f2p) - k
 			break
+		}
+		if opts.Owns != nil && !opts.Owns(tf.file) {
+			res.PassedOver++
+			continue
 		}
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -360,13 +392,15 @@ func Pipeline(ctx context.Context, r task.Runner, root string, opts Options) (*R
 		if err != nil {
 			return nil, err
 		}
+		it.Candidate = k
 		res.Items = append(res.Items, it)
 		if it.Accepted {
 			progress(fmt.Sprintf("accepted %s: %d objects, %d lines extracted, %d P2P files", tf.file, len(it.Extraction.Extracted), it.Extraction.Lines, len(it.P2PFiles)))
 		} else {
 			progress(fmt.Sprintf("rejected %s: %s", tf.file, it.Reason))
 		}
-		step(Step{Phase: "build", Done: k + 1, Total: len(f2p), Accepted: len(res.Accepted()), File: tf.file})
+		done++
+		step(Step{Phase: "build", Done: done, Total: owned, Accepted: len(res.Accepted()), File: tf.file})
 	}
 	return res, nil
 }

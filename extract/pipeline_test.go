@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -134,13 +135,73 @@ func TestPipelineFixture(t *testing.T) {
 	require.Equal(t, runs, cached.Stats().Runs, "the N: 1 run made runs the first did not")
 	require.Len(t, one.Accepted(), 1)
 	require.Len(t, one.Items, 1)
+
+	// Split three ways by Owns (from the cache: no new run), the parts' items ordered by
+	// candidate are the whole run's items, with N too.
+	for _, n := range []int{0, 1, 2} {
+		whole, err := Pipeline(ctx, cached, root, Options{Seed: 3, N: n})
+		require.NoError(t, err)
+		var parts []*Item
+		for i := range 3 {
+			part, err := Pipeline(ctx, cached, root, Options{Seed: 3, N: n, Owns: func(f string) bool { return ownsOf3(f) == i }})
+			require.NoError(t, err)
+			for _, it := range part.Items {
+				require.Equal(t, i, ownsOf3(it.TestFile))
+			}
+			parts = append(parts, part.Items...)
+		}
+		slices.SortFunc(parts, func(a, b *Item) int { return a.Candidate - b.Candidate })
+		var acc []*Item
+		for _, it := range parts {
+			if it.Accepted && (n == 0 || len(acc) < n) {
+				acc = append(acc, it)
+			}
+		}
+		require.Equal(t, itemJSON(t, &Result{Items: whole.Accepted()}), itemJSON(t, &Result{Items: acc}), "N %d", n)
+	}
+	require.Equal(t, runs, cached.Stats().Runs, "the parts made runs the whole run did not")
 }
 
-// TestPipelineNothingQualifies: a repository whose test files are a failing one and one that
-// only tests its own helper yields no instance, a reason for each file, and no error.
-func TestPipelineNothingQualifies(t *testing.T) {
+// ownsOf3 splits test files three ways by the length of their path (a partition for the
+// tests that puts the fixture's accepted files in different parts).
+func ownsOf3(file string) int { return len(file) % 3 }
+
+// TestPipelineOwns: a candidate Owns declines is passed over without a run of its own and
+// counted; the item built keeps its position in the whole order and is the whole run's.
+func TestPipelineOwns(t *testing.T) {
 	t.Parallel()
 	py := pythonWithPytest(t)
+	root := brokenAndSelfOnly(t)
+	r := sandbox.NewLocal(sandbox.Options{WorkDir: t.TempDir(), Python: py})
+	defer r.Close()
+	ctx := context.Background()
+	whole, err := Pipeline(ctx, r, root, Options{Seed: 1})
+	require.NoError(t, err)
+	require.Len(t, whole.Items, 2)
+	for k, it := range whole.Items {
+		require.Equal(t, k, it.Candidate)
+	}
+	skip := whole.Items[0].TestFile
+	var steps []Step
+	part, err := Pipeline(ctx, r, root, Options{Seed: 1, Owns: func(f string) bool { return f != skip },
+		Steps: func(s Step) {
+			if s.Phase == "build" {
+				steps = append(steps, s)
+			}
+		}})
+	require.NoError(t, err)
+	require.Len(t, part.Items, 1)
+	require.Equal(t, 1, part.PassedOver)
+	require.Equal(t, itemJSON(t, &Result{Items: whole.Items[1:]}), itemJSON(t, part))
+	require.Equal(t, []Step{{Phase: "build", Total: 1}, {Phase: "build", Done: 1, Total: 1, File: whole.Items[1].TestFile}}, steps)
+	require.Contains(t, part.Counts(), "1 passed over (not owned)")
+	require.Regexp(t, `^2 test files \(\d+ tests\): `, part.Counts())
+}
+
+// brokenAndSelfOnly copies the fixture's failing test file and the one that only tests its
+// own helper, with the package, into a new directory.
+func brokenAndSelfOnly(t *testing.T) string {
+	t.Helper()
 	root := filepath.Join(t.TempDir(), "repo")
 	for _, f := range []string{"pkg/__init__.py", "pkg/text.py", "tests/test_broken.py", "tests/test_selfonly.py"} {
 		b, err := os.ReadFile(filepath.Join("testdata/pipeline/repo", f))
@@ -148,6 +209,15 @@ func TestPipelineNothingQualifies(t *testing.T) {
 		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(root, f)), 0o755))
 		require.NoError(t, os.WriteFile(filepath.Join(root, f), b, 0o644))
 	}
+	return root
+}
+
+// TestPipelineNothingQualifies: a repository whose test files are a failing one and one that
+// only tests its own helper yields no instance, a reason for each file, and no error.
+func TestPipelineNothingQualifies(t *testing.T) {
+	t.Parallel()
+	py := pythonWithPytest(t)
+	root := brokenAndSelfOnly(t)
 	r := sandbox.NewLocal(sandbox.Options{WorkDir: t.TempDir(), Python: py})
 	defer r.Close()
 	res, err := Pipeline(context.Background(), r, root, Options{Seed: 1})

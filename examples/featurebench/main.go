@@ -7,7 +7,8 @@
 //	go run ./examples/featurebench -repo DIR -out OUTDIR [-n N] [-seed S] [-level 1|2|1,2]
 //	    [-package NAME] [-name owner/repo] [-commit SHA] [-python PATH] [-env KEY=VALUE]...
 //	    [-jobs J] [-llm] [-timeout D] [-test-timeout D] [-after DATE] [-cache DIR|off]
-//	    [-swe-lists json|string] [-swe-test-ids full|bare]
+//	    [-swe-lists json|string] [-swe-test-ids full|bare] [-shard i/n]
+//	go run ./examples/featurebench -merge -out OUTDIR SHARDDIR...
 //	go run ./examples/featurebench -check OUTDIR [-python PATH] [-env KEY=VALUE]...
 //	    [-timeout D] [-test-timeout D]
 //
@@ -69,6 +70,20 @@
 // at any point and started again with the same flags takes the traces and verifications it
 // had made from there and writes the same instances; the summary ends with the runs made
 // and the cache hits. -check never uses the cache: it re-runs what it checks.
+//
+// Sharding (docs/scale.md). -shard i/n builds only the fail-to-pass candidates part i of n
+// owns (cli.Shard.Owns on the test file's path; extract.Options.Owns passes the others
+// over without a run; every shard still traces every test file) and writes a shard's
+// output directory: the instances of its part, as an unsharded run writes them, with
+// mirror.git, and shard.json naming the part, the flags that decide the instances and each
+// item's position in the candidate order. A shard that finds fewer than -n items in its
+// part is not a failure, and one that finds none writes an empty instances.jsonl. -merge
+// reads every shard's directory (as arguments, in any order) and writes to -out exactly
+// the bytes the unsharded run writes: the first -n items in candidate order, their
+// instance directories and instances.jsonl copied, and mirror.git written again by the
+// same deterministic step from the base tree and the masked states the shards' mirrors
+// hold (a merge of git packs would not give the same bytes). -merge exits 1 when the
+// shards made no instance, as an unsharded run does.
 package main
 
 import (
@@ -113,6 +128,9 @@ type config struct {
 	after                                       time.Time
 	cache                                       cli.CacheFlag
 	cacheDir                                    string
+	shard                                       cli.Shard
+	merge                                       []string          // -merge: the shards' output directories
+	flags                                       map[string]string // the flags that decide the instances (shard.json)
 }
 
 // parseDate reads -after: a date (2006-01-02, midnight UTC) or an RFC 3339 time.
@@ -175,10 +193,22 @@ func parse(args []string, stderr io.Writer) (config, int) {
 	fs.StringVar(&c.sweIDs, "swe-test-ids", "full", "Go test ids in instances.jsonl: full (import/path.TestName/sub) or bare (TestName/sub, as SWE-bench's Go log parser names them; each name's packages in test_packages; -check restores full ids from it)")
 	fs.StringVar(&c.check, "check", "", "re-verify the Level 2 instances of `DIR`/instances.jsonl from their patches alone, instead of building")
 	cli.AddCacheFlag(fs, &c.cache)
-	if code := cli.Parse(fs, args, false); code >= 0 {
+	fs.Var(&c.shard, "shard", "build only part `i/n` of the fail-to-pass candidates (0 ≤ i < n; an output directory for -merge)")
+	merging := fs.Bool("merge", false, "merge the output directories of shards 0/n … n-1/n (the arguments) into -out, the unsharded run's output")
+	if code := cli.Parse(fs, args, true); code >= 0 {
 		return c, code
 	}
 	usage := func(format string, a ...any) (config, int) { return c, cli.Usage(stderr, "featurebench", format, a...) }
+	if *merging {
+		return parseMerge(fs, c, usage)
+	}
+	if fs.NArg() > 0 {
+		return usage("unexpected argument %q (every input is a flag; shard directories only with -merge)", fs.Arg(0))
+	}
+	c.flags = map[string]string{}
+	for _, name := range outputFlags {
+		c.flags[name] = fs.Lookup(name).Value.String()
+	}
 	switch {
 	case c.timeout <= 0:
 		return usage("-timeout %v: want a positive duration", c.timeout)
@@ -205,6 +235,9 @@ func parse(args []string, stderr io.Writer) (config, int) {
 	if c.check != "" {
 		if dir != "" || c.out != "" {
 			return usage("-check re-verifies existing instances: it takes neither -repo nor -out")
+		}
+		if c.shard.N > 0 {
+			return usage("-shard with -check: -check re-verifies existing instances; shard a build")
 		}
 		return c, -1
 	}
@@ -255,6 +288,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if c.check != "" {
 		return checkLevel2(ctx, c.check, c, stdout, stderr)
+	}
+	if c.merge != nil {
+		return cli.Fail(ctx, stderr, "featurebench", merge(ctx, c.merge, c.out, stdout, stderr))
 	}
 	return cli.Fail(ctx, stderr, "featurebench", build(ctx, c, stdout, stderr))
 }
@@ -377,6 +413,9 @@ func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	if c.model != nil {
 		opts.Classifier = &extract.LLMClassifier{Model: c.model}
 	}
+	if c.shard.On() {
+		opts.Owns = c.shard.Owns
+	}
 	if commit == "" {
 		// The instance ids need a commit-like name for the tree: its content hash.
 		prog.Phase("hashing the tree for the instance ids", 0)
@@ -446,7 +485,7 @@ func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 		prog.Printf("not a fail-to-pass candidate: %s: %s", x.File, x.Reason)
 	}
 	accepted := res.Accepted()
-	if len(accepted) == 0 {
+	if len(accepted) == 0 && !c.shard.On() {
 		return fmt.Errorf("0 instances: %s", res.Counts())
 	}
 	var arts []*artifact.Artifacts
@@ -465,17 +504,7 @@ func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 			arts = append(arts, a)
 		}
 	}
-	mirror := func(tmp string) error {
-		return writeMirror(ctx, filepath.Join(tmp, MirrorDir), root, c.project, arts, provenance)
-	}
-	if c.sweIDs == "bare" {
-		for _, a := range arts {
-			if err := a.Instance.BareGoTestIDs(); err != nil {
-				return fmt.Errorf("featurebench: %w", err)
-			}
-		}
-	}
-	if err := writeOut(c.out, arts, c.sweLists, mirror); err != nil {
+	if err := write(ctx, c, root, res, arts, provenance); err != nil {
 		return fmt.Errorf("featurebench: %w", err)
 	}
 	for _, a := range arts {
@@ -483,19 +512,45 @@ func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	}
 	// Say what was made against what was asked, accounting for every test file.
 	var msg string
+	if c.shard.On() {
+		msg = fmt.Sprintf("shard %s: ", c.shard.String())
+	}
 	switch {
 	case c.n > 0 && len(accepted) < c.n:
-		msg = fmt.Sprintf("%d of %d items asked: the fail-to-pass candidates ran out", len(accepted), c.n)
+		msg += fmt.Sprintf("%d of %d items asked: the fail-to-pass candidates ran out", len(accepted), c.n)
 	case c.n > 0:
-		msg = fmt.Sprintf("%d of %d items asked", len(accepted), c.n)
+		msg += fmt.Sprintf("%d of %d items asked", len(accepted), c.n)
 	default:
-		msg = fmt.Sprintf("%d items (every test file tried)", len(accepted))
+		msg += fmt.Sprintf("%d items (every test file tried)", len(accepted))
 	}
 	msg += fmt.Sprintf("; %d instances (levels %v) written to %s; %s", len(arts), c.levels, c.out, res.Counts())
 	prog.Printf("%s", msg)
 	st := r.Stats()
 	prog.Printf("%d test runs, %d cache hits", st.Runs, st.CacheHits)
 	return nil
+}
+
+// write writes the output directory -out of a build: the instances arts of res's accepted
+// items (by item, then level), mirror.git (whose commits become their base_commit, with the
+// provenance added to each) and, for a shard, shard.json.
+func write(ctx context.Context, c config, root string, res *extract.Result, arts []*artifact.Artifacts, provenance map[string]any) error {
+	mirror := func(tmp string) error {
+		if err := writeMirror(ctx, filepath.Join(tmp, MirrorDir), root, c.project, arts, provenance); err != nil {
+			return err
+		}
+		if c.shard.On() {
+			return writeManifest(filepath.Join(tmp, ShardFile), c, res, arts)
+		}
+		return nil
+	}
+	if c.sweIDs == "bare" {
+		for _, a := range arts {
+			if err := a.Instance.BareGoTestIDs(); err != nil {
+				return err
+			}
+		}
+	}
+	return writeOut(c.out, arts, c.sweLists, mirror)
 }
 
 // MirrorDir is the bare git repository written into the output directory: the instances'
@@ -515,34 +570,18 @@ func writeMirror(ctx context.Context, dir, root string, p *repo.Project, arts []
 	var lv1, lv2 []repo.MirrorTask
 	for _, a := range arts {
 		if a.Env != nil {
-			lv2 = append(lv2, repo.MirrorTask{Name: a.Instance.InstanceID, Message: "level 2: " + a.Instance.InstanceID + " starts from an empty tree"})
+			lv2 = append(lv2, mirrorTask(a.Instance.InstanceID, 2, nil))
 		} else {
-			lv1 = append(lv1, repo.MirrorTask{Name: a.Instance.InstanceID, Changes: a.Overlay, Message: "level 1: " + a.Instance.InstanceID + " masked"})
+			lv1 = append(lv1, mirrorTask(a.Instance.InstanceID, 1, a.Overlay))
 		}
 	}
-	commits := map[string]string{}
-	if len(lv1) > 0 {
-		include := p.Contains
-		if root != p.Root {
-			include = nil // the staged copy holds only the project's files
-		}
-		m, err := repo.WriteMirror(ctx, dir, root, lv1, repo.MirrorOptions{Include: include, Message: "base: the analysed tree"})
-		if err != nil {
-			return err
-		}
-		maps.Copy(commits, m.Tasks)
+	include := p.Contains
+	if root != p.Root {
+		include = nil // the staged copy holds only the project's files
 	}
-	if len(lv2) > 0 {
-		empty, err := os.MkdirTemp("", "faultline-empty-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(empty)
-		m, err := repo.WriteMirror(ctx, dir, empty, lv2, repo.MirrorOptions{Branch: "level2-base", Message: "base: the empty tree of Level 2"})
-		if err != nil {
-			return err
-		}
-		maps.Copy(commits, m.Tasks)
+	commits, err := writeMirrorTasks(ctx, dir, root, include, lv1, lv2)
+	if err != nil {
+		return err
 	}
 	for _, a := range arts {
 		a.Instance.BaseCommit = commits[a.Instance.InstanceID]
@@ -560,12 +599,93 @@ func writeMirror(ctx context.Context, dir, root string, p *repo.Project, arts []
 	return nil
 }
 
+// mirrorTask is the mirror's task of one instance: at Level 1 the masked state (changes on
+// the analysed tree), at Level 2 the empty tree.
+func mirrorTask(id string, level int, changes task.Overlay) repo.MirrorTask {
+	if level == 2 {
+		return repo.MirrorTask{Name: id, Message: "level 2: " + id + " starts from an empty tree"}
+	}
+	return repo.MirrorTask{Name: id, Changes: changes, Message: "level 1: " + id + " masked"}
+}
+
+// writeMirrorTasks writes the Level 1 tasks on the base tree of root (the paths include
+// keeps) and the Level 2 tasks on an empty tree into the bare repository dir, in that
+// order, and returns each task's commit. It is the one step that makes mirror.git, for a
+// build and for -merge.
+func writeMirrorTasks(ctx context.Context, dir, root string, include func(string) bool, lv1, lv2 []repo.MirrorTask) (map[string]string, error) {
+	commits := map[string]string{}
+	if len(lv1) > 0 {
+		m, err := repo.WriteMirror(ctx, dir, root, lv1, repo.MirrorOptions{Include: include, Message: level1Base})
+		if err != nil {
+			return nil, err
+		}
+		maps.Copy(commits, m.Tasks)
+	}
+	if len(lv2) > 0 {
+		empty, err := os.MkdirTemp("", "faultline-empty-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(empty)
+		m, err := repo.WriteMirror(ctx, dir, empty, lv2, repo.MirrorOptions{Branch: level2Branch, Message: "base: the empty tree of Level 2"})
+		if err != nil {
+			return nil, err
+		}
+		maps.Copy(commits, m.Tasks)
+	}
+	return commits, nil
+}
+
+// The mirror's branches: the analysed tree (Level 1's base) and the empty tree (Level 2's).
+const (
+	level1Branch = "base"
+	level1Base   = "base: the analysed tree"
+	level2Branch = "level2-base"
+)
+
 // writeOut writes the instance directories and instances.jsonl into out, whole or not at
 // all: everything is written to a temporary directory beside out first and moved in at the
-// end (an existing out keeps its other entries; same-named ones are replaced). before runs
-// first, on the temporary directory (it may still change the instances). lists "string"
+// end (publish). before runs first, on the temporary directory (it may still change the
+// instances). lists "string"
 // writes instances.jsonl's test lists as the Hugging Face dataset's JSON-encoded strings.
 func writeOut(out string, arts []*artifact.Artifacts, lists string, before func(tmp string) error) error {
+	return publish(out, func(tmp string) error {
+		if before != nil {
+			if err := before(tmp); err != nil {
+				return err
+			}
+		}
+		var insts []task.SWEInstance
+		var dataset []task.DatasetInstance
+		for _, a := range arts {
+			if _, err := a.WriteDir(tmp); err != nil {
+				return fmt.Errorf("%s: %w", a.Instance.InstanceID, err)
+			}
+			insts = append(insts, a.Instance)
+			dataset = append(dataset, a.Instance.AsDataset())
+		}
+		f, err := os.Create(filepath.Join(tmp, "instances.jsonl"))
+		if err != nil {
+			return err
+		}
+		if lists == "string" {
+			err = task.WriteJSONL(f, dataset)
+		} else {
+			err = task.WriteJSONL(f, insts)
+		}
+		if err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	})
+}
+
+// publish makes an output directory whole or not at all: fill writes it into a temporary
+// directory beside out, which is then moved in (an existing out keeps its other entries;
+// same-named ones are replaced, and a shard.json the new output lacks is removed, so that
+// the directory does not pass for a shard's).
+func publish(out string, fill func(tmp string) error) error {
 	out = filepath.Clean(out)
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return err
@@ -575,34 +695,7 @@ func writeOut(out string, arts []*artifact.Artifacts, lists string, before func(
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	if before != nil {
-		if err := before(tmp); err != nil {
-			return err
-		}
-	}
-	var insts []task.SWEInstance
-	var dataset []task.DatasetInstance
-	for _, a := range arts {
-		if _, err := a.WriteDir(tmp); err != nil {
-			return fmt.Errorf("%s: %w", a.Instance.InstanceID, err)
-		}
-		insts = append(insts, a.Instance)
-		dataset = append(dataset, a.Instance.AsDataset())
-	}
-	f, err := os.Create(filepath.Join(tmp, "instances.jsonl"))
-	if err != nil {
-		return err
-	}
-	if lists == "string" {
-		err = task.WriteJSONL(f, dataset)
-	} else {
-		err = task.WriteJSONL(f, insts)
-	}
-	if err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
+	if err := fill(tmp); err != nil {
 		return err
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {
@@ -614,6 +707,11 @@ func writeOut(out string, arts []*artifact.Artifacts, lists string, before func(
 	ents, err := os.ReadDir(tmp)
 	if err != nil {
 		return err
+	}
+	if _, err := os.Stat(filepath.Join(tmp, ShardFile)); errors.Is(err, os.ErrNotExist) {
+		if err := os.Remove(filepath.Join(out, ShardFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
 	}
 	for _, e := range ents {
 		dst := filepath.Join(out, e.Name())

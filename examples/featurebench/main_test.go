@@ -103,6 +103,8 @@ func TestBadFlags(t *testing.T) {
 	empty := filepath.Join(dir, "emptycheck")
 	require.NoError(t, os.MkdirAll(empty, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(empty, "instances.jsonl"), nil, 0o644))
+	shardDir := t.TempDir() // a shard's output, as far as parsing looks
+	require.NoError(t, os.WriteFile(filepath.Join(shardDir, ShardFile), []byte("{}\n"), 0o644))
 	t.Setenv("FAULTLINE_LLM_MODEL", "")
 	t.Setenv("OPENAI_MODEL", "")
 	for _, c := range []struct {
@@ -141,6 +143,17 @@ func TestBadFlags(t *testing.T) {
 		{"check missing", []string{"-check", filepath.Join(dir, "nothing")}, "-check: open"},
 		{"check malformed line", []string{"-check", bad}, "instances.jsonl: task: jsonl line 2"},
 		{"check empty", []string{"-check", empty}, "holds no instance"},
+		{"shard malformed", append(ok, "-shard", "x"), `invalid value "x" for flag -shard: want i/n`},
+		{"shard out of range", append(ok, "-shard", "3/3"), "shard index 3 out of range"},
+		{"shard no parts", append(ok, "-shard", "0/0"), "want at least one shard"},
+		{"shard with check", []string{"-check", bad, "-shard", "0/2"}, "-shard with -check"},
+		{"merge without directories", []string{"-merge", "-out", out}, "-merge: name the shards' output directories"},
+		{"merge with work flags", []string{"-merge", "-out", out, "-n", "3", "-seed", "2", shardDir}, "-merge takes only -out and the shards' directories, not -n, -seed"},
+		{"merge with shard", []string{"-merge", "-shard", "0/2", "-out", out, shardDir}, "-merge takes only -out and the shards' directories, not -shard"},
+		{"merge of a directory that is no shard's", []string{"-merge", "-out", out, repo}, repo + " is not a shard's output directory"},
+		{"merge without out", []string{"-merge", shardDir}, "-out: empty path"},
+		{"merge into a shard directory", []string{"-merge", "-out", filepath.Join(shardDir, "x"), shardDir}, "is an input of the merge"},
+		{"directory without merge", append(ok, shardDir), "shard directories only with -merge"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
