@@ -60,7 +60,13 @@
 //     its order binds the name (a method left to the subclasses, as in a template
 //     method whose base is reached only as a bound method handed elsewhere), self.m
 //     is looked up in each project subclass that binds it, unless a class of the order
-//     has a base outside the project other than object and abc.ABC.
+//     has a base outside the project other than object and abc.ABC. When self.m() reaches
+//     only abstract steps (methods whose body starts, after the docstring, by raising
+//     NotImplementedError), the method's class is never constructed in the analysed
+//     files and no subclass instance flows into the method, self is an instance of a
+//     subclass: the call reaches m as each instantiated subclass (or, when none is, each
+//     subclass) resolves it. This is decided after the rounds of value flow, once every
+//     instantiation has been seen, and no argument flows from it.
 //  4. A call of a class `C()` is an edge to the `__new__` and `__init__` that C's order
 //     gives, when they are in the project. A dataclass (@dataclass) or an attrs class
 //     (@attr.s, @attrs.define, @define ...) without its own __init__ gets the one the

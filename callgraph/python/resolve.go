@@ -719,6 +719,53 @@ func (r *resolver) selfClasses(d *defInfo) []*defInfo {
 	return out
 }
 
+// abstractStep resolves again, after the rounds of value flow (when every
+// instantiation has been seen), a call self.m() in method d whose every target is an
+// abstract step (a method whose body raises NotImplementedError): when d's class is
+// never constructed in the analysed files and no subclass instance is seen flowing into
+// d, self is an instance of a subclass, and the call reaches m as each subclass resolves
+// it (the instantiated subclasses, when some are). qrcode's QRColorMask.apply_mask calls
+// self.get_fg_pixel on a color mask that reached the image through **kwargs. It returns
+// nil when the rule does not apply.
+func (r *resolver) abstractStep(d *defInfo, name string, targets []*defInfo) []*defInfo {
+	c := d.class
+	if c == nil || !c.hasSub || c.instantiated || len(d.selfFlows) > 0 || len(targets) == 0 {
+		return nil
+	}
+	for _, t := range targets {
+		if !t.abstract {
+			return nil
+		}
+	}
+	var out []*defInfo
+	for _, k := range r.concreteSubs(c) {
+		for _, v := range r.classAttr(k, name, true, 0) {
+			defs, _ := r.targets(v)
+			for _, t := range defs {
+				if !t.abstract {
+					out = appendDef(out, t)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// concreteSubs returns the project subclasses of c (direct or not, in file order) that
+// are instantiated in the analysed files, or all of them when none is.
+func (r *resolver) concreteSubs(c *defInfo) []*defInfo {
+	var out []*defInfo
+	for _, k := range c.subs {
+		if k.instantiated {
+			out = append(out, k)
+		}
+	}
+	if len(out) == 0 {
+		return c.subs
+	}
+	return out
+}
+
 // after returns how many classes of c's order come up to and including class k (the
 // number to skip for super() in a method of k on an instance of c).
 func (r *resolver) after(c, k *defInfo) int {
