@@ -156,7 +156,9 @@
 //   - properties: reading obj.p where p is a property (@property, @cached_property,
 //     p = property(fget, fset)) of obj's class or of a class in its order (a mixin)
 //     calls the getter, and gives what it returns; obj.p = v calls the setter, del obj.p
-//     the deleter; super().p reads the next class's property.
+//     the deleter; super().p reads the next class's property. A property with a setter
+//     is a data descriptor: `self.p = v` (in __init__ or elsewhere) stores no instance
+//     attribute p, so reading self.p gives the getter's result, not v.
 //
 // Builtins that call their function arguments do so on behalf of their caller: map and
 // filter call the function, sorted, min, max and a list's sort call the key= function,

@@ -1367,7 +1367,7 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 		}
 	}
 	var out []value
-	if inst && !r.noFlow {
+	if inst && !r.noFlow && !hasSetter(mro[skip:], name) {
 		for _, k := range mro[skip:] {
 			for _, e := range k.instAttrs[name] {
 				out = union(out, r.eval(e))
@@ -1379,7 +1379,7 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 			}
 		}
 	}
-	if inst && !r.noFlow {
+	if inst && !r.noFlow && !hasSetter(mro[skip:], name) {
 		for _, k := range mro[skip:] {
 			if k.initAttrs[name] {
 				return out // an attribute __init__ always sets shadows the class's
@@ -1423,6 +1423,27 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 		break
 	}
 	return out
+}
+
+// hasSetter reports whether the first class of order that binds name binds it to a
+// property with a setter: a data descriptor, which takes precedence over the instance's
+// attributes, so `self.x = v` calls the setter and stores nothing under x (cerberus's
+// Validator.__init__ assigns self.schema, whose setter wraps the value in a
+// DefinitionSchema kept in self._schema, and the getter returns that).
+func hasSetter(order []*defInfo, name string) bool {
+	for _, k := range order {
+		bs := k.scope.names[name]
+		if len(bs) == 0 {
+			continue
+		}
+		for _, b := range bs {
+			if b.val.op == eDef && b.val.def.setter {
+				return true
+			}
+		}
+		return false
+	}
+	return false
 }
 
 // mro returns the C3 linearisation of class c over the project's classes (bases outside
