@@ -109,7 +109,9 @@
 //     __call__ dispatch is often opaque), the definition is kept as the callee. The
 //     positional arguments a call passes beyond a function's positional parameters flow
 //     into its *args parameter as one tuple per call site (`func, args = args[0],
-//     args[1:]` takes the first); **kwargs is not followed. functools.partial(f, ...)
+//     args[1:]` takes the first); **kwargs is not followed, except that
+//     kwargs.get(k, default) and kwargs.pop(k, default) on the **kwargs parameter may
+//     give their default. functools.partial(f, ...)
 //     evaluates to f, its calls' argument positions unknown (no arguments flow);
 //     functools.reduce(f, xs) and itertools.starmap(f, xs) call f on behalf of their
 //     caller, as map does; a parameter whose default is a builtin (`def fold(...,

@@ -299,7 +299,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		if e.litData != nil && e.builtin != nil && !r.noFlow {
 			// a builtin function (not rebound), or a method of a container literal
-			if e.extBuiltin && r.outside(e.x) || !e.extBuiltin && (e.x.op == eName && r.isBuiltin(e.x.sc, e.x.name) || e.x.op == eAttr && (r.isContainer(e.x.x) || r.superOutside(e.x.x, e.x.name))) {
+			if e.extBuiltin && r.outside(e.x) || !e.extBuiltin && (e.x.op == eName && r.isBuiltin(e.x.sc, e.x.name) || e.x.op == eAttr && (r.isContainer(e.x.x) || isKwargs(e.x.x) || r.superOutside(e.x.x, e.x.name))) {
 				out = union(out, r.eval(e.builtin))
 			}
 		}
@@ -1565,6 +1565,23 @@ func (r *resolver) callResultAt(v value, e *expr) []value {
 		}
 	}
 	return out
+}
+
+// isKwargs reports whether e names a **kwargs parameter of its function that is never
+// rebound there: a dict whatever the call passes, so kwargs.get(k, default) and
+// kwargs.pop(k, default) may give their default (the keyword arguments themselves are
+// not followed). cerberus's `kwargs.pop('error_handler', errors.BasicErrorHandler)`
+// and qrcode's `kwargs.get("color_mask", SolidFillColorMask())`.
+func isKwargs(e *expr) bool {
+	if e.op != eName || e.sc == nil || e.sc.def == nil {
+		return false
+	}
+	bs := e.sc.names[e.name]
+	if len(bs) != 1 || bs[0].val.op != eParam || bs[0].val.def != e.sc.def {
+		return false
+	}
+	p := e.sc.def.params[bs[0].val.idx]
+	return p.star && !p.varPos
 }
 
 // paramReturned returns the index of the parameter of d that return expression ret names
