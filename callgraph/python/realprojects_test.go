@@ -47,9 +47,10 @@ var realProjects = []realProject{
 	{name: "isodate", deb: "python3-isodate", minP: 0.99, minR: 0.78},
 	{name: "voluptuous", deb: "python3-voluptuous", minP: 0.89, minR: 0.49},
 	// qrcode and cerberus were chosen, traced and reviewed in the fifth round before the
-	// front end ran on them (held out).
-	{name: "qrcode", deb: "python3-qrcode", heldOut: true, minP: 0.93, minR: 0.82},
-	{name: "cerberus", deb: "python3-cerberus", heldOut: true, minP: 0.98, minR: 0.66},
+	// front end ran on them, and scored once as held out (README.md); the fifth round
+	// then looked at their missing and extra edges, which makes them tuning projects.
+	{name: "qrcode", deb: "python3-qrcode", minP: 0.94, minR: 0.86},
+	{name: "cerberus", deb: "python3-cerberus", minP: 0.99, minR: 0.70},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of
