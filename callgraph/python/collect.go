@@ -404,6 +404,9 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 			}
 		}
 	case kRaise:
+		if sc.kind == scopeFunction && sc.def != nil && c.abstractRaise(i) {
+			sc.def.abstract = true
+		}
 		// raise C (a class, not a call) instantiates C
 		if e := t.firstNamed(i); e >= 0 && t.nodes[e].kind != kCall {
 			c.site(caller, int32(n.row)+1, true, c.newExpr(expr{op: eClassOf, x: c.conv(e, sc)}), nil)
@@ -977,4 +980,31 @@ func cleanDotted(s string) string {
 		parts = append(parts, p)
 	}
 	return strings.Join(parts, ".")
+}
+
+// abstractRaise reports whether raise statement i raises NotImplementedError (the class
+// or a call of it) as the first statement of a function body, after its docstring.
+func (c *collector) abstractRaise(i int32) bool {
+	t := c.t
+	e := t.firstNamed(i)
+	if e >= 0 && t.nodes[e].kind == kCall {
+		e = t.firstNamed(e)
+	}
+	if e < 0 || t.nodes[e].kind != kIdentifier || c.str(e) != "NotImplementedError" {
+		return false
+	}
+	body := t.nodes[i].parent
+	if body < 0 || t.nodes[body].kind != kBlock || t.nodes[body].parent < 0 || t.nodes[t.nodes[body].parent].kind != kFunctionDef {
+		return false
+	}
+	for ch := t.nodes[body].first; ch >= 0 && ch != i; ch = t.nodes[ch].next {
+		n := t.nodes[ch]
+		if !n.named || n.extra {
+			continue
+		}
+		if n.kind != kExpressionStatement || n.first < 0 || t.nodes[n.first].kind != kString {
+			return false
+		}
+	}
+	return true
 }

@@ -60,7 +60,13 @@
 //     its order binds the name (a method left to the subclasses, as in a template
 //     method whose base is reached only as a bound method handed elsewhere), self.m
 //     is looked up in each project subclass that binds it, unless a class of the order
-//     has a base outside the project other than object and abc.ABC.
+//     has a base outside the project other than object and abc.ABC. When self.m() reaches
+//     only abstract steps (methods whose body starts, after the docstring, by raising
+//     NotImplementedError), the method's class is never constructed in the analysed
+//     files and no subclass instance flows into the method, self is an instance of a
+//     subclass: the call reaches m as each instantiated subclass (or, when none is, each
+//     subclass) resolves it. This is decided after the rounds of value flow, once every
+//     instantiation has been seen, and no argument flows from it.
 //  4. A call of a class `C()` is an edge to the `__new__` and `__init__` that C's order
 //     gives, when they are in the project. A dataclass (@dataclass) or an attrs class
 //     (@attr.s, @attrs.define, @define ...) without its own __init__ gets the one the
@@ -103,7 +109,9 @@
 //     __call__ dispatch is often opaque), the definition is kept as the callee. The
 //     positional arguments a call passes beyond a function's positional parameters flow
 //     into its *args parameter as one tuple per call site (`func, args = args[0],
-//     args[1:]` takes the first); **kwargs is not followed. functools.partial(f, ...)
+//     args[1:]` takes the first); **kwargs is not followed, except that
+//     kwargs.get(k, default) and kwargs.pop(k, default) on the **kwargs parameter may
+//     give their default. functools.partial(f, ...)
 //     evaluates to f, its calls' argument positions unknown (no arguments flow);
 //     functools.reduce(f, xs) and itertools.starmap(f, xs) call f on behalf of their
 //     caller, as map does; a parameter whose default is a builtin (`def fold(...,
@@ -150,7 +158,9 @@
 //   - properties: reading obj.p where p is a property (@property, @cached_property,
 //     p = property(fget, fset)) of obj's class or of a class in its order (a mixin)
 //     calls the getter, and gives what it returns; obj.p = v calls the setter, del obj.p
-//     the deleter; super().p reads the next class's property.
+//     the deleter; super().p reads the next class's property. A property with a setter
+//     is a data descriptor: `self.p = v` (in __init__ or elsewhere) stores no instance
+//     attribute p, so reading self.p gives the getter's result, not v.
 //
 // Builtins that call their function arguments do so on behalf of their caller: map and
 // filter call the function, sorted, min, max and a list's sort call the key= function,

@@ -245,6 +245,21 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) ([]resolution, err
 			break
 		}
 	}
+	if !r.noFlow {
+		// calls of an abstract step through self (abstractStep): decided once every
+		// instantiation has been seen
+		for k, cs := range sites {
+			c := cs.callee()
+			if c == nil || c.op != eAttr {
+				continue
+			}
+			if m := selfMethod(c.x); m != nil {
+				if ts := r.abstractStep(m, c.name, res[k].targets); len(ts) > 0 {
+					res[k].targets = ts
+				}
+			}
+		}
+	}
 	// The implicit calls of operators, conversions, subscripts and property accesses are
 	// resolved once, over the values the rounds above found: their arguments do not flow
 	// back (a special method's parameters take no values from them), which keeps their

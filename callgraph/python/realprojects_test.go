@@ -46,6 +46,11 @@ var realProjects = []realProject{
 	{name: "webencodings", deb: "python3-webencodings", minP: 0.99, minR: 0.80},
 	{name: "isodate", deb: "python3-isodate", minP: 0.99, minR: 0.78},
 	{name: "voluptuous", deb: "python3-voluptuous", minP: 0.89, minR: 0.49},
+	// qrcode and cerberus were chosen, traced and reviewed in the fifth round before the
+	// front end ran on them, and scored once as held out (README.md); the fifth round
+	// then looked at their missing and extra edges, which makes them tuning projects.
+	{name: "qrcode", deb: "python3-qrcode", minP: 0.94, minR: 0.86},
+	{name: "cerberus", deb: "python3-cerberus", minP: 0.99, minR: 0.70},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of

@@ -299,7 +299,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		if e.litData != nil && e.builtin != nil && !r.noFlow {
 			// a builtin function (not rebound), or a method of a container literal
-			if e.extBuiltin && r.outside(e.x) || !e.extBuiltin && (e.x.op == eName && r.isBuiltin(e.x.sc, e.x.name) || e.x.op == eAttr && (r.isContainer(e.x.x) || r.superOutside(e.x.x, e.x.name))) {
+			if e.extBuiltin && r.outside(e.x) || !e.extBuiltin && (e.x.op == eName && r.isBuiltin(e.x.sc, e.x.name) || e.x.op == eAttr && (r.isContainer(e.x.x) || isKwargs(e.x.x) || r.superOutside(e.x.x, e.x.name))) {
 				out = union(out, r.eval(e.builtin))
 			}
 		}
@@ -715,6 +715,53 @@ func (r *resolver) selfClasses(d *defInfo) []*defInfo {
 	}
 	for _, k := range d.selfFlows {
 		out = appendDef(out, k)
+	}
+	return out
+}
+
+// abstractStep resolves again, after the rounds of value flow (when every
+// instantiation has been seen), a call self.m() in method d whose every target is an
+// abstract step (a method whose body raises NotImplementedError): when d's class is
+// never constructed in the analysed files and no subclass instance is seen flowing into
+// d, self is an instance of a subclass, and the call reaches m as each subclass resolves
+// it (the instantiated subclasses, when some are). qrcode's QRColorMask.apply_mask calls
+// self.get_fg_pixel on a color mask that reached the image through **kwargs. It returns
+// nil when the rule does not apply.
+func (r *resolver) abstractStep(d *defInfo, name string, targets []*defInfo) []*defInfo {
+	c := d.class
+	if c == nil || !c.hasSub || c.instantiated || len(d.selfFlows) > 0 || len(targets) == 0 {
+		return nil
+	}
+	for _, t := range targets {
+		if !t.abstract {
+			return nil
+		}
+	}
+	var out []*defInfo
+	for _, k := range r.concreteSubs(c) {
+		for _, v := range r.classAttr(k, name, true, 0) {
+			defs, _ := r.targets(v)
+			for _, t := range defs {
+				if !t.abstract {
+					out = appendDef(out, t)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// concreteSubs returns the project subclasses of c (direct or not, in file order) that
+// are instantiated in the analysed files, or all of them when none is.
+func (r *resolver) concreteSubs(c *defInfo) []*defInfo {
+	var out []*defInfo
+	for _, k := range c.subs {
+		if k.instantiated {
+			out = append(out, k)
+		}
+	}
+	if len(out) == 0 {
+		return c.subs
 	}
 	return out
 }
@@ -1320,7 +1367,7 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 		}
 	}
 	var out []value
-	if inst && !r.noFlow {
+	if inst && !r.noFlow && !hasSetter(mro[skip:], name) {
 		for _, k := range mro[skip:] {
 			for _, e := range k.instAttrs[name] {
 				out = union(out, r.eval(e))
@@ -1332,7 +1379,7 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 			}
 		}
 	}
-	if inst && !r.noFlow {
+	if inst && !r.noFlow && !hasSetter(mro[skip:], name) {
 		for _, k := range mro[skip:] {
 			if k.initAttrs[name] {
 				return out // an attribute __init__ always sets shadows the class's
@@ -1376,6 +1423,27 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 		break
 	}
 	return out
+}
+
+// hasSetter reports whether the first class of order that binds name binds it to a
+// property with a setter: a data descriptor, which takes precedence over the instance's
+// attributes, so `self.x = v` calls the setter and stores nothing under x (cerberus's
+// Validator.__init__ assigns self.schema, whose setter wraps the value in a
+// DefinitionSchema kept in self._schema, and the getter returns that).
+func hasSetter(order []*defInfo, name string) bool {
+	for _, k := range order {
+		bs := k.scope.names[name]
+		if len(bs) == 0 {
+			continue
+		}
+		for _, b := range bs {
+			if b.val.op == eDef && b.val.def.setter {
+				return true
+			}
+		}
+		return false
+	}
+	return false
 }
 
 // mro returns the C3 linearisation of class c over the project's classes (bases outside
@@ -1497,6 +1565,23 @@ func (r *resolver) callResultAt(v value, e *expr) []value {
 		}
 	}
 	return out
+}
+
+// isKwargs reports whether e names a **kwargs parameter of its function that is never
+// rebound there: a dict whatever the call passes, so kwargs.get(k, default) and
+// kwargs.pop(k, default) may give their default (the keyword arguments themselves are
+// not followed). cerberus's `kwargs.pop('error_handler', errors.BasicErrorHandler)`
+// and qrcode's `kwargs.get("color_mask", SolidFillColorMask())`.
+func isKwargs(e *expr) bool {
+	if e.op != eName || e.sc == nil || e.sc.def == nil {
+		return false
+	}
+	bs := e.sc.names[e.name]
+	if len(bs) != 1 || bs[0].val.op != eParam || bs[0].val.def != e.sc.def {
+		return false
+	}
+	p := e.sc.def.params[bs[0].val.idx]
+	return p.star && !p.varPos
 }
 
 // paramReturned returns the index of the parameter of d that return expression ret names
