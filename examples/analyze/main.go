@@ -55,6 +55,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"os/signal"
@@ -62,6 +63,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/faultline-dev/faultline/internal/cli"
 )
 
 func main() {
@@ -206,6 +209,17 @@ func checkPaths(cmd, in, out string) error {
 		if os.SameFile(oi, inInfo) {
 			return usagef("%s: -out %s is the input file", cmd, out)
 		}
+		if cli.InPlace(out) { // a device or a pipe: written in place, nothing made in dir
+			if oi.Mode()&fs.ModeNamedPipe != 0 {
+				return nil // opening a pipe waits for its reader
+			}
+			f, err := os.OpenFile(out, os.O_WRONLY, 0)
+			if err != nil {
+				return usagef("%s: -out %s: not writable: %v", cmd, out, errors.Unwrap(err))
+			}
+			f.Close()
+			return nil
+		}
 	}
 	probe, err := os.CreateTemp(dir, ".analyze-probe-*")
 	if err != nil {
@@ -236,6 +250,19 @@ func emit(out string, stdout io.Writer, data []byte) error {
 	if out == "-" {
 		if _, err := stdout.Write(data); err != nil {
 			return fmt.Errorf("analyze: stdout: %w", err)
+		}
+		return nil
+	}
+	if cli.InPlace(out) {
+		f, err := os.OpenFile(out, os.O_WRONLY, 0)
+		if err == nil {
+			_, err = f.Write(data)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("analyze: %w", err)
 		}
 		return nil
 	}

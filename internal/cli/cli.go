@@ -31,6 +31,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -192,11 +193,17 @@ func CheckOutputFile(flagName, path string) error {
 		if st.IsDir() {
 			return fmt.Errorf("-%s %s: is a directory", flagName, path)
 		}
+		if st.Mode()&fs.ModeNamedPipe != 0 {
+			return nil // opening a pipe waits for its reader: the output opens it (see InPlace)
+		}
 		f, err := os.OpenFile(path, os.O_WRONLY, 0)
 		if err != nil {
 			return fmt.Errorf("-%s %s: not writable: %w", flagName, path, err)
 		}
 		f.Close()
+		if !st.Mode().IsRegular() {
+			return nil // a device, written in place (see InPlace)
+		}
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("-%s %s: %w", flagName, path, err)
 	}
@@ -254,14 +261,32 @@ func probeDir(flagName, path, dir string) error {
 // is stdout, written directly.
 type File struct {
 	io.Writer
-	path string
-	f    *os.File
+	path   string
+	f      *os.File // the temporary file
+	direct *os.File // a device or a pipe written in place
 }
 
-// Create starts the output at path ("-": stdout).
+// InPlace reports whether path names an existing file that is neither a regular file nor a
+// directory: a device such as /dev/null or /dev/stdout, or a named pipe. Outputs are written
+// to such a file directly: a temporary file renamed over it would replace the device itself
+// (run as root, /dev/null would become a regular file holding the output).
+func InPlace(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && !st.Mode().IsRegular() && !st.IsDir()
+}
+
+// Create starts the output at path ("-": stdout; a device or a pipe, see InPlace: written
+// directly, without a temporary file).
 func Create(path string, stdout io.Writer) (*File, error) {
 	if path == "-" {
 		return &File{Writer: stdout, path: path}, nil
+	}
+	if InPlace(path) {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, err
+		}
+		return &File{Writer: f, path: path, direct: f}, nil
 	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
@@ -272,6 +297,10 @@ func Create(path string, stdout io.Writer) (*File, error) {
 
 // Commit closes the temporary file and renames it to its path (stdout: nothing to do).
 func (o *File) Commit() error {
+	if d := o.direct; d != nil {
+		o.direct = nil
+		return d.Close()
+	}
 	if o.f == nil {
 		return nil
 	}
@@ -294,6 +323,10 @@ func (o *File) Commit() error {
 
 // Abort removes the temporary file; after Commit it does nothing. Safe to defer.
 func (o *File) Abort() {
+	if d := o.direct; d != nil {
+		o.direct = nil
+		d.Close()
+	}
 	if o.f == nil {
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -255,5 +256,53 @@ func TestCheckOutputs(t *testing.T) {
 	b2.Reset()
 	if Fail(ctx, &b2, "p", ctx.Err()) != ExitFailure || b2.String() != "p: interrupted; nothing written\n" {
 		t.Errorf("Fail after a cancel: %q", b2.String())
+	}
+}
+
+// TestFileInPlace: an output naming a device or a pipe is written to it directly. A
+// temporary file renamed over it would replace it (run as root, over /dev/null, this
+// replaced the machine's /dev/null with a regular file holding the output).
+func TestFileInPlace(t *testing.T) {
+	if !InPlace(os.DevNull) {
+		t.Errorf("%s is not written in place", os.DevNull)
+	}
+	dir := t.TempDir()
+	regular := filepath.Join(dir, "out.json")
+	if InPlace(regular) || InPlace(dir) {
+		t.Error("a missing file or a directory is written in place")
+	}
+	if err := CheckOutputFile("out", os.DevNull); err != nil {
+		t.Errorf("CheckOutputFile(%s): %v", os.DevNull, err)
+	}
+	fifo := filepath.Join(dir, "pipe")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	if err := CheckOutputFile("out", fifo); err != nil {
+		t.Fatalf("CheckOutputFile(pipe): %v", err)
+	}
+	read := make(chan string)
+	go func() {
+		b, _ := os.ReadFile(fifo)
+		read <- string(b)
+	}()
+	f, err := Create(fifo, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(f, "through the pipe")
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	f.Abort()
+	if got := <-read; got != "through the pipe" {
+		t.Errorf("the reader got %q", got)
+	}
+	st, err := os.Lstat(fifo)
+	if err != nil || st.Mode()&fs.ModeNamedPipe == 0 {
+		t.Errorf("the pipe was replaced: %v %v", st.Mode(), err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("files beside the pipe: %v", ents)
 	}
 }
