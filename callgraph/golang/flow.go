@@ -103,6 +103,11 @@ type flowGraph struct {
 	succ       [][]loc
 	edges      map[[2]loc]bool // the edges of the locations with more than smallSucc successors
 	label      []bitset        // label bits of each location: see ntypes
+	// dirty lists the locations whose labels grew or that gained successors since the
+	// last propagate (marked by isDirty): the only places the next propagate starts
+	// from, as every other edge already carries its source's whole label.
+	dirty   []loc
+	isDirty []bool
 	// callees is flowCallees' memo by file and call expression, for the files not yet
 	// resolved.
 	callees map[int32]map[nodeKey][]*fn
@@ -183,13 +188,14 @@ func newFlowGraph(ntypes, nfns int) *flowGraph {
 		ntypes: ntypes, nfns: nfns, litIdx: map[nodeKey]int{}, boundAt: map[nodeKey]loc{},
 		keys: map[locKey]loc{}, fnKeys: map[fnLocKey]loc{}, nodeKeys: map[nodeLocKey]loc{}, globalKeys: map[*varDecl]loc{},
 		succ:  make([][]loc, 1),
-		label: make([]bitset, 1), edges: map[[2]loc]bool{}, callees: map[int32]map[nodeKey][]*fn{}, cha: map[chaKey][]*fn{},
+		label: make([]bitset, 1), isDirty: make([]bool, 1), edges: map[[2]loc]bool{}, callees: map[int32]map[nodeKey][]*fn{}, cha: map[chaKey][]*fn{},
 	}
 }
 
 func (fg *flowGraph) newLoc() loc {
 	fg.succ = append(fg.succ, nil)
 	fg.label = append(fg.label, nil)
+	fg.isDirty = append(fg.isDirty, false)
 	return loc(len(fg.succ) - 1)
 }
 
@@ -252,7 +258,19 @@ func (fg *flowGraph) seed(l loc, d *typeDecl) { fg.seedBit(l, d.idx) }
 
 func (fg *flowGraph) seedFn(l loc, g *fn) { fg.seedBit(l, fg.ntypes+g.idx) }
 
-func (fg *flowGraph) seedBit(l loc, i int) { fg.label[l].add(i) }
+func (fg *flowGraph) seedBit(l loc, i int) {
+	if fg.label[l].add(i) {
+		fg.touch(l)
+	}
+}
+
+// touch marks l for the next propagate.
+func (fg *flowGraph) touch(l loc) {
+	if !fg.isDirty[l] {
+		fg.isDirty[l] = true
+		fg.dirty = append(fg.dirty, l)
+	}
+}
 
 // lit returns the index of a function literal, registering it.
 func (w *walker) lit(n *node) int {
@@ -304,6 +322,7 @@ func (fg *flowGraph) addEdge(from, to loc) {
 		fg.edges[[2]loc{from, to}] = true
 	}
 	fg.succ[from] = append(succ, to)
+	fg.touch(from)
 }
 
 // flowTo adds edges from what f holds to every location of dst.
@@ -328,28 +347,81 @@ func (fg *flowGraph) flowTo(dst []loc, f flow) {
 }
 
 // propagate labels every location with the union of the labels of its predecessors, to a
-// fixed point. The result does not depend on the order of the work list.
+// fixed point. The result does not depend on the order of the work list. It starts from
+// the locations touched since the last call (seeded, or given a successor): after a
+// propagate every edge's target holds its source's label, so only those can break that.
 func (fg *flowGraph) propagate() {
-	var work []loc
+	work := fg.dirty[:0:0]
 	queued := make([]bool, len(fg.succ))
-	for l := range fg.label {
+	for _, l := range fg.dirty {
+		fg.isDirty[l] = false
 		if len(fg.label[l]) > 0 && len(fg.succ[l]) > 0 {
-			work = append(work, loc(l))
+			work = append(work, l)
 			queued[l] = true
 		}
 	}
-	for len(work) > 0 {
-		l := work[len(work)-1]
-		work = work[:len(work)-1]
+	fg.dirty = fg.dirty[:0]
+	h := locHeap(work)
+	h.init()
+	for len(h) > 0 {
+		l := h.pop()
 		queued[l] = false
 		src := fg.label[l]
 		for _, d := range fg.succ[l] {
-			changed := fg.label[d].or(src)
-			if changed && !queued[d] && len(fg.succ[d]) > 0 {
-				work = append(work, d)
+			if fg.label[d].or(src) && !queued[d] && len(fg.succ[d]) > 0 {
+				h.push(d)
 				queued[d] = true
 			}
 		}
+	}
+}
+
+// locHeap is a max-heap of locations: propagate passes labels on from the highest
+// location first.
+type locHeap []loc
+
+func (h locHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+func (h *locHeap) push(l loc) {
+	*h = append(*h, l)
+	s := *h
+	for i := len(s) - 1; i > 0; {
+		p := (i - 1) / 2
+		if s[p] >= s[i] {
+			break
+		}
+		s[p], s[i] = s[i], s[p]
+		i = p
+	}
+}
+
+func (h *locHeap) pop() loc {
+	s := *h
+	top := s[0]
+	s[0] = s[len(s)-1]
+	*h = s[:len(s)-1]
+	h.down(0)
+	return top
+}
+
+func (h locHeap) down(i int) {
+	for {
+		c := 2*i + 1
+		if c >= len(h) {
+			return
+		}
+		if c+1 < len(h) && h[c+1] > h[c] {
+			c++
+		}
+		if h[i] >= h[c] {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
 	}
 }
 
