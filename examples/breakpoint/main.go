@@ -225,12 +225,7 @@ func parse(args []string, stderr io.Writer) (config, int) {
 // parseMerge checks the flags of -merge: the shard files (at least one, readable) and -out;
 // the flags of a generating run are refused.
 func parseMerge(fs *flag.FlagSet, c config, usage func(string, ...any) (config, int)) (config, int) {
-	var other []string
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name != "merge" && f.Name != "out" {
-			other = append(other, "-"+f.Name)
-		}
-	})
+	other := cli.SetExcept(fs, "merge", "out")
 	if len(other) > 0 {
 		return usage("-merge takes only -out and the shards' files, not %s", strings.Join(other, ", "))
 	}

@@ -89,12 +89,7 @@ func writeManifest(path string, c config, res *extract.Result, arts []*artifact.
 // each with its shard.json) and -out (a directory outside them); the flags of a build are
 // refused.
 func parseMerge(fs *flag.FlagSet, c config, usage func(string, ...any) (config, int)) (config, int) {
-	var other []string
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name != "merge" && f.Name != "out" {
-			other = append(other, "-"+f.Name)
-		}
-	})
+	other := cli.SetExcept(fs, "merge", "out")
 	if len(other) > 0 {
 		return usage("-merge takes only -out and the shards' directories, not %s", strings.Join(other, ", "))
 	}

@@ -36,6 +36,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -264,6 +265,19 @@ type File struct {
 	path   string
 	f      *os.File // the temporary file
 	direct *os.File // a device or a pipe written in place
+}
+
+// SetExcept lists the flags set on fs's command line, as "-name" in the order flag.Visit
+// gives (sorted by name), leaving out those named in allowed. A mode that takes only a few
+// flags (-merge) refuses the others with it.
+func SetExcept(fs *flag.FlagSet, allowed ...string) []string {
+	var other []string
+	fs.Visit(func(f *flag.Flag) {
+		if !slices.Contains(allowed, f.Name) {
+			other = append(other, "-"+f.Name)
+		}
+	})
+	return other
 }
 
 // InPlace reports whether path names an existing file that is neither a regular file nor a

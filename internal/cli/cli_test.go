@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -304,5 +305,22 @@ func TestFileInPlace(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
 		t.Errorf("files beside the pipe: %v", ents)
+	}
+}
+
+func TestSetExcept(t *testing.T) {
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	fs.String("out", "", "")
+	fs.Int("n", 0, "")
+	fs.Bool("merge", false, "")
+	fs.String("seed", "", "")
+	if err := fs.Parse([]string{"-seed", "3", "-merge", "-out", "o", "-n", "2", "a"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := SetExcept(fs, "merge", "out"); !slices.Equal(got, []string{"-n", "-seed"}) {
+		t.Errorf("SetExcept = %v, want [-n -seed]", got)
+	}
+	if got := SetExcept(fs, "merge", "out", "n", "seed"); got != nil {
+		t.Errorf("SetExcept with every set flag allowed = %v", got)
 	}
 }
