@@ -91,7 +91,11 @@ func TestResumeAndShards(t *testing.T) {
 			if got := read(mode + "-resumed.jsonl"); !bytes.Equal(got, want) {
 				t.Errorf("resumed output differs from the uninterrupted one:\n%s\nwant\n%s", got, want)
 			}
-			if hits < 2 || runs >= fullRuns || runs+hits < fullRuns {
+			// The totals of requests need not agree: a corrupted run that hits its derived
+			// time limit on a loaded machine is run again under a longer one, in one run and
+			// not in the other. What resuming promises is the output (above) and that the
+			// work done before the interruption is not done again.
+			if hits < 2 || runs >= fullRuns {
 				t.Errorf("resumed run: %d runs and %d cache hits; the uninterrupted one ran %d (want the 2 candidates validated before the interruption served from the cache)", runs, hits, fullRuns)
 			}
 
