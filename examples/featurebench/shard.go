@@ -33,6 +33,7 @@ import (
 	"github.com/faultline-dev/faultline/extract"
 	"github.com/faultline-dev/faultline/extract/artifact"
 	"github.com/faultline-dev/faultline/internal/cli"
+	"github.com/faultline-dev/faultline/internal/fstree"
 	"github.com/faultline-dev/faultline/task"
 	"github.com/faultline-dev/faultline/task/repo"
 )
@@ -303,28 +304,10 @@ func merge(ctx context.Context, dirs []string, out string, stdout, stderr io.Wri
 	return nil
 }
 
-// copyDir copies the regular files of an instance directory.
+// copyDir copies an instance directory; anything but regular files and directories in it
+// is an error.
 func copyDir(src, dst string) error {
-	ents, err := os.ReadDir(src)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(dst, 0o755); err != nil {
-		return err
-	}
-	for _, e := range ents {
-		if !e.Type().IsRegular() {
-			return fmt.Errorf("%s: %s is not a regular file", src, e.Name())
-		}
-		b, err := os.ReadFile(filepath.Join(src, e.Name()))
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
+	return fstree.Copy(src, dst, fstree.Options{Strict: true})
 }
 
 // rebuildMirror writes mirror.git for the merged instances with the step a build uses

@@ -31,6 +31,10 @@ type Options struct {
 	// Links recreates symbolic links as they are (their targets are not followed or
 	// checked). Without it they are left out: a link could point back into the source.
 	Links bool
+	// Strict makes an entry Copy would leave out for its type (a symbolic link without
+	// Links, a socket, fifo or device) an error naming it: for copies of trees the program
+	// wrote itself, where such an entry means something else has been there.
+	Strict bool
 }
 
 // SkipNames returns an Options.Skip that leaves out the directories whose base name
@@ -88,10 +92,7 @@ func Copy(src, dst string, o Options) error {
 				return err
 			}
 			return os.Mkdir(target, dirMode(info.Mode().Perm()))
-		case t&fs.ModeSymlink != 0:
-			if !o.Links {
-				return nil
-			}
+		case t&fs.ModeSymlink != 0 && o.Links:
 			link, err := os.Readlink(p)
 			if err != nil {
 				return err
@@ -107,6 +108,8 @@ func Copy(src, dst string, o Options) error {
 				mode |= 0o600
 			}
 			return CopyFile(p, target, mode)
+		case o.Strict:
+			return fmt.Errorf("copy %s: %s is not a regular file or a directory", src, rel)
 		default:
 			return nil
 		}

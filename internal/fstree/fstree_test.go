@@ -102,3 +102,11 @@ func TestWriteReadDiff(t *testing.T) {
 	changed := map[string]string{"a.py": "x = 2\n", "pkg/sub/b.py": "", "pkg/c.txt": "c", "new": ""}
 	require.Equal(t, []string{"a.py", "new (extra)"}, Diff(changed, files))
 }
+
+// Strict refuses what a copy would leave out for its type, naming it.
+func TestCopyStrict(t *testing.T) {
+	src := readOnlySource(t)
+	err := Copy(src, filepath.Join(t.TempDir(), "copy"), Options{Strict: true})
+	require.ErrorContains(t, err, "link is not a regular file")
+	require.NoError(t, Copy(src, filepath.Join(t.TempDir(), "copy"), Options{Strict: true, Links: true}))
+}
