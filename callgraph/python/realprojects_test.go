@@ -51,6 +51,12 @@ var realProjects = []realProject{
 	// then looked at their missing and extra edges, which makes them tuning projects.
 	{name: "qrcode", deb: "python3-qrcode", minP: 0.94, minR: 0.86},
 	{name: "cerberus", deb: "python3-cerberus", minP: 0.99, minR: 0.70},
+	// fixtures and transaction were chosen, traced and reviewed in the sixth round and
+	// their truths committed before the front end ran on them; scored once, with the
+	// front end unchanged (fixtures P .950 R .927, transaction P .945 R .972; README.md
+	// lists their misses and extras by kind for the next round): held out.
+	{name: "fixtures", deb: "python3-fixtures", heldOut: true, minP: 0.94, minR: 0.92},
+	{name: "transaction", deb: "python3-transaction", heldOut: true, minP: 0.94, minR: 0.96},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of
