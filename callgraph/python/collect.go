@@ -267,7 +267,7 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 	case kCall:
 		c.call(i, sc, caller)
 	case kLambda:
-		ld := c.lambda(i, sc).def
+		ld := c.lambda(i, sc).def()
 		for ch := n.first; ch >= 0; ch = t.nodes[ch].next {
 			if t.nodes[ch].kind == kLambdaParameters {
 				c.visitChildren(ch, sc, caller, false) // calls in default values
@@ -603,9 +603,9 @@ func (c *collector) lambda(i int32, sc *scope) *expr {
 		ld.params = c.params(p, sc, nil)
 	}
 	for k := range ld.params {
-		ls.bind(ld.params[k].name, binding{pos: 0, val: c.newExpr(expr{op: eParam, def: ld, idx: int32(k)})})
+		ls.bind(ld.params[k].name, binding{pos: 0, val: c.newExpr(expr{op: eParam, sc: ld.ref(), idx: int32(k)})})
 	}
-	e := c.newExpr(expr{op: eDef, def: ld})
+	e := c.newExpr(expr{op: eDef, sc: ld.ref()})
 	c.sc.callMemo[i] = e
 	var body int32 = -1
 	for ch := t.nodes[i].first; ch >= 0; ch = t.nodes[ch].next {

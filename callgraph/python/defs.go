@@ -202,19 +202,19 @@ func (c *collector) function(i, dec int32, sc *scope, caller *defInfo, cond bool
 		var v *expr
 		switch {
 		case k == 0 && d.class != nil && !d.static && d.classMethod:
-			v = c.newExpr(expr{op: eClass, def: d})
+			v = c.newExpr(expr{op: eClass, sc: d.ref()})
 		case k == 0 && d.class != nil && !d.static:
-			v = c.newExpr(expr{op: eSelf, def: d})
+			v = c.newExpr(expr{op: eSelf, sc: d.ref()})
 			fs.selfName, fs.class = p.name, d.class
 		default:
-			v = c.newExpr(expr{op: eParam, def: d, idx: int32(k)})
+			v = c.newExpr(expr{op: eParam, sc: d.ref(), idx: int32(k)})
 		}
 		fs.bind(p.name, binding{pos: 0, val: v})
 	}
 	if b := t.child(i, kBlock); b >= 0 {
 		c.visitChildren(b, fs, d, false)
 	}
-	val := c.newExpr(expr{op: eDef, def: d})
+	val := c.newExpr(expr{op: eDef, sc: d.ref()})
 	c.bindName(sc, d.simple, binding{pos: t.nodes[i].end, cond: cond, val: val})
 	c.applyDecorators(d, decs, caller)
 }
@@ -233,7 +233,7 @@ func (c *collector) site(caller *defInfo, line int32, implicit bool, callee *exp
 // innermost decorator receives the definition, each outer one the previous result.
 func (c *collector) applyDecorators(d *defInfo, decs []*expr, caller *defInfo) {
 	line := d.fn.DecoratorLine
-	arg := c.newExpr(expr{op: eDef, def: d, raw: true})
+	arg := c.newExpr(expr{op: eDef, sc: d.ref(), raw: true})
 	for k := len(decs) - 1; k >= 0; k-- {
 		arg = c.newExpr(expr{op: eCall, x: decs[k], litData: &litData{elems: []*expr{arg}, keys: []string{""}}})
 		c.calls = append(c.calls, &callSite{caller: caller, line: int32(line + k), call: arg})
@@ -272,7 +272,7 @@ func (c *collector) class(i, dec int32, sc *scope, caller *defInfo, cond bool) {
 			c.generatedInit(d, b, cs)
 		}
 	}
-	c.bindName(sc, d.simple, binding{pos: t.nodes[i].end, cond: cond, val: c.newExpr(expr{op: eDef, def: d})})
+	c.bindName(sc, d.simple, binding{pos: t.nodes[i].end, cond: cond, val: c.newExpr(expr{op: eDef, sc: d.ref()})})
 	c.applyDecorators(d, decs, caller)
 }
 
@@ -381,7 +381,7 @@ func (c *collector) generatedInit(d *defInfo, block int32, cs *scope) {
 		if d.instAttrs == nil {
 			d.instAttrs = map[string][]*expr{}
 		}
-		d.instAttrs[name] = append(d.instAttrs[name], c.newExpr(expr{op: eParam, def: ld, idx: int32(k)}))
+		d.instAttrs[name] = append(d.instAttrs[name], c.newExpr(expr{op: eParam, sc: ld.ref(), idx: int32(k)}))
 		d.fields = append(d.fields, name)
 	}
 	d.synthInit = ld
@@ -653,7 +653,7 @@ func (c *collector) callExpr(i int32, sc *scope) *expr {
 	if t.nodes[fn].kind == kIdentifier && t.textEq(fn, "super") {
 		for s := sc; s != nil; s = s.parent {
 			if s.kind == scopeFunction && s.def != nil && s.def.class != nil {
-				e := c.newExpr(expr{op: eSuper, def: s.def})
+				e := c.newExpr(expr{op: eSuper, sc: s.def.ref()})
 				c.sc.callMemo[i] = e
 				return e
 			}

@@ -50,6 +50,9 @@ type scope struct {
 	// instance attributes; class is the method's class.
 	selfName string
 	class    *defInfo
+	// owner is set only on a definition's handle (defInfo.ref): the definition an
+	// expression of it refers to
+	owner *defInfo
 }
 
 func newScope(k scopeKind, parent *scope, f *fileInfo, d *defInfo) *scope {
@@ -108,9 +111,20 @@ type expr struct {
 	memo int32
 	name string
 	x    *expr
-	def  *defInfo
-	sc   *scope
+	// sc is the scope of eName, eFrom, eBuiltinArg and eGetattr; for the ops of a
+	// definition (eDef, eParam, eSelf, eClass, eSuper) it is that definition's handle
+	// (see defInfo.ref, expr.def): no op needs both, and one field keeps expressions
+	// smaller (sympy has 4.1M of them)
+	sc *scope
 	*litData
+}
+
+// def is the definition of eDef, eParam, eSelf, eClass and eSuper (nil for other ops).
+func (e *expr) def() *defInfo {
+	if e.sc == nil {
+		return nil
+	}
+	return e.sc.owner
 }
 
 // litData holds the elements of container literals (eSeq, eDict) and unions (eUnion).
@@ -212,6 +226,17 @@ type defInfo struct {
 	asDef, asInst []value
 	mro           []*defInfo
 	mroState      int // 0 not computed, 1 computing, 2 done
+	// handle is the definition's handle for expressions (see ref)
+	handle *scope
+}
+
+// ref returns d's handle: a scope holding only d, which expressions of d's ops keep in
+// their sc field.
+func (d *defInfo) ref() *scope {
+	if d.handle == nil {
+		d.handle = &scope{owner: d}
+	}
+	return d.handle
 }
 
 // callSite is one call expression (or a decorator application).

@@ -334,20 +334,20 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return out
 	case eDef:
-		if e.def.libWrap != nil && !e.raw && r.outside(e.def.libWrap) {
+		if e.def().libWrap != nil && !e.raw && r.outside(e.def().libWrap) {
 			// the name holds the library's object; the library runs the body, not the caller
 			return externalValue
 		}
-		out := e.def.defValue()
+		out := e.def().defValue()
 		// A decorated function's name is bound to what its decorators return. When the
 		// decorators are project functions returning project functions (a wrapper, which
 		// calls the original through its parameter, or the function itself handed back)
 		// the name evaluates to those alone; otherwise (a decorator outside the project,
 		// a project class or instance whose dispatch is opaque) the definition is kept,
 		// with any project functions among the results.
-		if e.def.decCall != nil && e.def.fn.Kind != "class" && !r.noFlow && !e.raw {
-			res := r.eval(e.def.decCall)
-			known := len(res) > 0 && r.functionDecorators(e.def)
+		if e.def().decCall != nil && e.def().fn.Kind != "class" && !r.noFlow && !e.raw {
+			res := r.eval(e.def().decCall)
+			known := len(res) > 0 && r.functionDecorators(e.def())
 			for _, v := range res {
 				if v.kind != vDef || v.def.fn.Kind == "class" {
 					known = false
@@ -376,7 +376,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		return r.moduleAttr(key, e.name)
 	case eParam:
 		r.unstable++
-		p := &e.def.params[e.idx]
+		p := &e.def().params[e.idx]
 		p.read = true
 		var out []value
 		if p.dflt != nil {
@@ -387,16 +387,16 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return out
 	case eSelf:
-		if !e.def.class.hasSub || r.noFlow {
-			return e.def.class.instValue()
+		if !e.def().class.hasSub || r.noFlow {
+			return e.def().class.instValue()
 		}
 		var out []value
-		for _, c := range r.selfClasses(e.def) {
+		for _, c := range r.selfClasses(e.def()) {
 			out = addValues(out, value{kind: vInst, def: c})
 		}
 		return out
 	case eClass:
-		d := e.def
+		d := e.def()
 		out := d.class.defValue()
 		if d.class.hasSub && !r.noFlow {
 			r.unstable++ // subclasses may still flow in
@@ -410,8 +410,8 @@ func (r *resolver) evalOp(e *expr) []value {
 		// the lookup continues after the method's class in the order of the class of
 		// the instance: a mixin's super() reaches the next class of the subclass's order
 		var out []value
-		for _, v := range r.selfClasses(e.def) {
-			out = addValues(out, value{kind: vSuper, def: v, recv: e.def.class})
+		for _, v := range r.selfClasses(e.def()) {
+			out = addValues(out, value{kind: vSuper, def: v, recv: e.def().class})
 		}
 		return out
 	case eSeq, eDict:
@@ -873,7 +873,7 @@ func (r *resolver) isBuiltin(sc *scope, name string) bool {
 		if bs := s.names[name]; len(bs) > 0 {
 			// a parameter whose default is the builtin (`def fold(..., map=map)`) may be it
 			if len(bs) == 1 && bs[0].val.op == eParam {
-				if p := bs[0].val.def.params[bs[0].val.idx]; p.dflt != nil && p.dflt.op == eName && p.dflt.name == name && p.dflt.sc != s {
+				if p := bs[0].val.def().params[bs[0].val.idx]; p.dflt != nil && p.dflt.op == eName && p.dflt.name == name && p.dflt.sc != s {
 					return r.isBuiltin(p.dflt.sc, name)
 				}
 			}
@@ -906,7 +906,7 @@ func (r *resolver) protoMethods(c *defInfo, name string) []value {
 		for _, b := range reaching(bs, ^uint32(0)) {
 			switch b.val.op {
 			case eDef:
-				d := b.val.def
+				d := b.val.def()
 				if d.fn.Kind == "method" && d.class == cl {
 					out = addValues(out, value{kind: vDef, def: d, bound: !d.static, recv: c})
 				}
@@ -1084,7 +1084,7 @@ func (r *resolver) abstractAttr(c *defInfo, name string) []value {
 func selfMethod(e *expr) *defInfo {
 	switch e.op {
 	case eSelf:
-		return e.def
+		return e.def()
 	case eName:
 		s, pos := bindingScope(e.sc, e.name, e.pos)
 		if s == nil {
@@ -1092,10 +1092,10 @@ func selfMethod(e *expr) *defInfo {
 		}
 		var d *defInfo
 		for _, b := range reaching(s.names[e.name], pos) {
-			if b.val.op != eSelf || d != nil && b.val.def != d {
+			if b.val.op != eSelf || d != nil && b.val.def() != d {
 				return nil
 			}
-			d = b.val.def
+			d = b.val.def()
 		}
 		return d
 	}
@@ -1149,7 +1149,7 @@ func (r *resolver) definesMethod(c *defInfo, name string) bool {
 	}
 	for _, k := range r.mro(c) {
 		for _, b := range k.scope.names[name] {
-			if b.val.op == eDef && b.val.def.fn.Kind == "method" {
+			if b.val.op == eDef && b.val.def().fn.Kind == "method" {
 				return true
 			}
 		}
@@ -1397,10 +1397,10 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 			continue
 		}
 		for _, b := range reaching(bs, ^uint32(0)) {
-			if b.val.op == eDef && b.val.def.accessor {
+			if b.val.op == eDef && b.val.def().accessor {
 				// a property's setter or deleter rebinds the name: the getter reads it
 				for _, g := range bs {
-					if g.val.op == eDef && g.val.def.property {
+					if g.val.op == eDef && g.val.def().property {
 						b = g
 					}
 				}
@@ -1437,7 +1437,7 @@ func hasSetter(order []*defInfo, name string) bool {
 			continue
 		}
 		for _, b := range bs {
-			if b.val.op == eDef && b.val.def.setter {
+			if b.val.op == eDef && b.val.def().setter {
 				return true
 			}
 		}
@@ -1577,7 +1577,7 @@ func isKwargs(e *expr) bool {
 		return false
 	}
 	bs := e.sc.names[e.name]
-	if len(bs) != 1 || bs[0].val.op != eParam || bs[0].val.def != e.sc.def {
+	if len(bs) != 1 || bs[0].val.op != eParam || bs[0].val.def() != e.sc.def {
 		return false
 	}
 	p := e.sc.def.params[bs[0].val.idx]
@@ -1591,7 +1591,7 @@ func paramReturned(d *defInfo, ret *expr) int {
 		return -1
 	}
 	bs := d.scope.names[ret.name]
-	if len(bs) != 1 || bs[0].val.op != eParam || bs[0].val.def != d {
+	if len(bs) != 1 || bs[0].val.op != eParam || bs[0].val.def() != d {
 		return -1
 	}
 	if d.params[bs[0].val.idx].star {

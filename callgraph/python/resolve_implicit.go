@@ -244,10 +244,10 @@ func (r *resolver) accessors(c *defInfo, name string, skip, k int) []*defInfo {
 				out = append(out, r.propertyCallAccessor(b.val, k)...)
 				continue
 			}
-			if b.val.op != eDef || b.val.def.class != cl {
+			if b.val.op != eDef || b.val.def().class != cl {
 				continue
 			}
-			d := b.val.def
+			d := b.val.def()
 			switch {
 			case k == 0 && d.property, k == 1 && d.setter, k == 2 && d.deleter:
 				out = append(out, d)
