@@ -514,18 +514,18 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 		if len(positional) == 2 {
 			u.elems = append(u.elems, positional[1])
 		}
-		ce.builtin = u
+		ce.extra().builtin = u
 		return
 	case fn.op == eAttr && len(cs.args()) == 0 && (fn.name == "values" || fn.name == "items" || fn.name == "copy"):
 		all := c.newExpr(expr{op: eSubscript, x: fn.x})
 		switch fn.name {
 		case "values":
-			ce.builtin = c.newExpr(expr{op: eSeq, litData: &litData{elems: []*expr{all}}})
+			ce.extra().builtin = c.newExpr(expr{op: eSeq, litData: &litData{elems: []*expr{all}}})
 		case "items":
 			pair := c.newExpr(expr{op: eSeq, litData: &litData{elems: []*expr{unknownExpr, all}}})
-			ce.builtin = c.newExpr(expr{op: eSeq, litData: &litData{elems: []*expr{pair}}})
+			ce.extra().builtin = c.newExpr(expr{op: eSeq, litData: &litData{elems: []*expr{pair}}})
 		default:
-			ce.builtin = fn.x
+			ce.extra().builtin = fn.x
 		}
 		return
 	case fn.op == eAttr && fn.name == "sort" && key != nil:
@@ -556,28 +556,28 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 			args := iters(positional[1:])
 			implicit(positional[0], args)
 			res := c.newExpr(expr{op: eCall, x: positional[0], litData: &litData{elems: args, keys: make([]string, len(args))}})
-			ce.builtin = c.newExpr(expr{op: eSeq, litData: &litData{elems: []*expr{res}}})
+			ce.extra().builtin = c.newExpr(expr{op: eSeq, litData: &litData{elems: []*expr{res}}})
 		}
 	case "filter":
 		if len(positional) == 2 && key == nil {
 			implicit(positional[0], iters(positional[1:]))
-			ce.builtin = elemsOf(positional[1])
+			ce.extra().builtin = elemsOf(positional[1])
 		}
 	case "sorted", "min", "max":
 		if key != nil && len(positional) == 1 {
 			implicit(key, iters(positional))
 		}
 		if name == "sorted" && len(positional) == 1 {
-			ce.builtin = elemsOf(positional[0])
+			ce.extra().builtin = elemsOf(positional[0])
 		}
 	case "reversed", "list", "tuple", "set", "frozenset", "iter":
 		if len(positional) == 1 && key == nil {
-			ce.builtin = elemsOf(positional[0])
+			ce.extra().builtin = elemsOf(positional[0])
 		}
 	case "dict":
 		switch {
 		case len(positional) == 1 && len(cs.args()) == 1:
-			ce.builtin = positional[0] // a copy of the mapping
+			ce.extra().builtin = positional[0] // a copy of the mapping
 		case len(positional) == 0 && len(cs.args()) > 0:
 			// dict(a=x, b=y): a literal with string keys
 			d := c.newExpr(expr{op: eDict, litData: &litData{}})
@@ -585,21 +585,21 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 				d.keys = append(d.keys, "s"+cs.kw(k))
 				d.elems = append(d.elems, a)
 			}
-			ce.builtin = d
+			ce.extra().builtin = d
 		}
 	case "getattr":
 		if n := len(positional); (n == 2 || n == 3) && len(cs.args()) == n {
 			g := c.newExpr(expr{op: eGetattr, x: positional[0], sc: fn.sc, litData: &litData{elems: positional[1:]}})
-			ce.builtin = g
+			ce.extra().builtin = g
 			c.lazy(lazySite{kind: lzGetattr, caller: cs.caller, x: g, line: cs.line})
 		}
 	case "type":
 		if len(positional) == 1 && len(cs.args()) == 1 {
-			ce.builtin = c.newExpr(expr{op: eTypeOf, x: positional[0]})
+			ce.extra().builtin = c.newExpr(expr{op: eTypeOf, x: positional[0]})
 		}
 	case "staticmethod", "classmethod":
 		if len(positional) == 1 && len(cs.args()) == 1 {
-			ce.builtin = positional[0] // the function, as the class attribute's value
+			ce.extra().builtin = positional[0] // the function, as the class attribute's value
 		}
 	}
 }
@@ -621,8 +621,8 @@ func (c *collector) outsideCall(cs *callSite, ce *expr, name string, positional 
 	f := positional[0]
 	switch name {
 	case "partial":
-		ce.builtin = c.newExpr(expr{op: ePartial, x: f})
-		ce.extBuiltin = true
+		ce.extra().builtin = c.newExpr(expr{op: ePartial, x: f})
+		ce.extra().extBuiltin = true
 	case "reduce", "starmap":
 		if len(positional) < 2 {
 			return

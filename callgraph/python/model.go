@@ -107,7 +107,7 @@ type expr struct {
 	idx   int32 // eParam: parameter index; eFrom: relative level; eSubscript: slice start
 	// memo numbers the expression's memo slot in its resolver (see resolver.slot), 0
 	// while it was never evaluated: most expressions never are, so the memo lives
-	// outside the expression and keeps it at 64 bytes
+	// outside the expression and keeps it small
 	memo int32
 	name string
 	x    *expr
@@ -127,14 +127,24 @@ func (e *expr) def() *defInfo {
 	return e.sc.owner
 }
 
-// litData holds the elements of container literals (eSeq, eDict) and unions (eUnion).
+// litData holds the elements of container literals (eSeq, eDict) and unions (eUnion),
+// and the arguments of calls (eCall). It is 64 bytes: what few literals and calls
+// need lives behind litExtra (sympy has ≈0.95M litData, most of them calls').
 type litData struct {
 	elems []*expr
 	keys  []string // eDict: constant keys ("" when not a constant), parallel to elems
-	// values stored into the container later (x[k] = v, x.append(v), ...); nil until the
-	// first store
-	*stored
+	*litExtra
 	read bool // some subscript or iteration read the container: stored values matter
+}
+
+// litExtra holds the values stored into a container literal, and what a call of a
+// builtin gives; nil until the first store or builtin.
+type litExtra struct {
+	// values stored into the container later (x[k] = v, x.append(v), ...), keyed like
+	// its keys ("" for any key)
+	extraKeys []string
+	extraVals []*expr
+	extraSeen map[*expr]bool // extraVals as a set, once they are many (see addOnce)
 	// builtin is, for an eCall of a builtin that returns the elements of its argument or
 	// the results of calling its function argument (map, filter, sorted, list, ...), a
 	// container literal holding them; it applies when the name is not rebound
@@ -144,12 +154,20 @@ type litData struct {
 	extBuiltin bool
 }
 
-// stored holds the values stored into a container literal, keyed like its keys ("" for
-// any key).
-type stored struct {
-	extraKeys []string
-	extraVals []*expr
-	extraSeen map[*expr]bool // extraVals as a set, once they are many (see addOnce)
+// extra returns l's litExtra, allocating it on first use.
+func (l *litData) extra() *litExtra {
+	if l.litExtra == nil {
+		l.litExtra = &litExtra{}
+	}
+	return l.litExtra
+}
+
+// builtinOf returns the builtin result of call l (see litExtra.builtin), nil if none.
+func (l *litData) builtinOf() *expr {
+	if l == nil || l.litExtra == nil {
+		return nil
+	}
+	return l.builtin
 }
 
 var unknownExpr = &expr{op: eUnknown}

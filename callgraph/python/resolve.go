@@ -297,7 +297,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		for _, v := range r.eval(e.x) {
 			out = union(out, r.callResultAt(v, e))
 		}
-		if e.litData != nil && e.builtin != nil && !r.noFlow {
+		if e.litData.builtinOf() != nil && !r.noFlow {
 			// a builtin function (not rebound), or a method of a container literal
 			if e.extBuiltin && r.outside(e.x) || !e.extBuiltin && (e.x.op == eName && r.isBuiltin(e.x.sc, e.x.name) || e.x.op == eAttr && (r.isContainer(e.x.x) || isKwargs(e.x.x) || r.superOutside(e.x.x, e.x.name))) {
 				out = union(out, r.eval(e.builtin))
@@ -468,7 +468,7 @@ func (r *resolver) evalOp(e *expr) []value {
 				}
 				out = union(out, r.eval(el))
 			}
-			if lit.stored == nil {
+			if lit.litExtra == nil {
 				continue
 			}
 			for k, el := range lit.extraVals {
@@ -494,7 +494,7 @@ func (r *resolver) evalOp(e *expr) []value {
 				for _, el := range v.lit.elems {
 					out = union(out, r.eval(el))
 				}
-				if v.lit.stored == nil {
+				if v.lit.litExtra == nil {
 					continue
 				}
 				for _, el := range v.lit.extraVals {
@@ -965,9 +965,7 @@ func (r *resolver) applyStores() (added, changed bool) {
 		if v == nil || v.op == eUnknown {
 			return
 		}
-		if lit.stored == nil {
-			lit.stored = &stored{}
-		}
+		lit.extra()
 		var ok bool
 		if lit.extraVals, ok = addOnce(lit.extraVals, &lit.extraSeen, v); !ok {
 			return
@@ -1605,7 +1603,7 @@ func paramReturned(d *defInfo, ret *expr) int {
 // override `return super().get(key, default)` (also pop, setdefault), else -1: what
 // the override returns, besides the dict's items, is that call's argument.
 func (r *resolver) superDefaultReturned(d *defInfo, ret *expr) int {
-	if ret.op != eCall || ret.litData == nil || ret.builtin == nil || ret.x.op != eAttr || len(ret.elems) != 2 {
+	if ret.op != eCall || ret.litData.builtinOf() == nil || ret.x.op != eAttr || len(ret.elems) != 2 {
 		return -1
 	}
 	switch ret.x.name {
