@@ -460,7 +460,7 @@ func (c *collector) call(i int32, sc *scope, caller *defInfo) {
 	ce := c.callExpr(i, sc)
 	if ce.op != eCall {
 		if ce.op == eSuper {
-			c.site(caller, int32(c.t.nodes[i].row)+1, false, c.newExpr(expr{op: eName, name: "super", sc: sc}), nil)
+			c.site(caller, int32(c.t.nodes[i].row)+1, false, c.newExpr(expr{op: eName, nm: c.intern("super"), sc: sc}), nil)
 		}
 		return
 	}
@@ -490,9 +490,9 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 		}
 	}
 	fn := cs.callee()
-	if fn.op == eName && outsideHigherOrder[fn.name] || fn.op == eAttr && fn.x.op == eName && outsideHigherOrder[fn.name] {
+	if fn.op == eName && outsideHigherOrder[fn.name()] || fn.op == eAttr && fn.x.op == eName && outsideHigherOrder[fn.name()] {
 		// the positional arguments before a *args are known
-		c.outsideCall(cs, ce, fn.name, positional)
+		c.outsideCall(cs, ce, fn.name(), positional)
 		return
 	}
 	if cs.star() {
@@ -501,12 +501,12 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 	name := ""
 	switch {
 	case fn.op == eName:
-		name = fn.name
-	case fn.op == eAttr && (fn.name == "get" || fn.name == "pop" || fn.name == "setdefault") && len(positional) >= 1 && len(positional) <= 2 && key == nil:
+		name = fn.name()
+	case fn.op == eAttr && (fn.name() == "get" || fn.name() == "pop" || fn.name() == "setdefault") && len(positional) >= 1 && len(positional) <= 2 && key == nil:
 		// d.get(k, default) on a container: its elements selected by k, or the default
 		sub := c.newExpr(expr{op: eSubscript, x: fn.x})
 		if k := positional[0]; k.op == eConst {
-			sub.name, sub.keyOK = k.name, true
+			sub.nm, sub.keyOK = k.nm, true
 		} else if k.op == eName || k.op == eAttr {
 			sub.litData = &litData{elems: []*expr{k}}
 		}
@@ -516,9 +516,9 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 		}
 		ce.extra().builtin = u
 		return
-	case fn.op == eAttr && len(cs.args()) == 0 && (fn.name == "values" || fn.name == "items" || fn.name == "copy"):
+	case fn.op == eAttr && len(cs.args()) == 0 && (fn.name() == "values" || fn.name() == "items" || fn.name() == "copy"):
 		all := c.newExpr(expr{op: eSubscript, x: fn.x})
-		switch fn.name {
+		switch fn.name() {
 		case "values":
 			ce.extra().builtin = c.newExpr(expr{op: eSeq, litData: &litData{elems: []*expr{all}}})
 		case "items":
@@ -528,17 +528,17 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 			ce.extra().builtin = fn.x
 		}
 		return
-	case fn.op == eAttr && fn.name == "sort" && key != nil:
+	case fn.op == eAttr && fn.name() == "sort" && key != nil:
 		// xs.sort(key=f) on a list: the key function is called on its elements
 		it := c.newExpr(expr{op: eIter, x: fn.x})
-		c.site(cs.caller, cs.line, true, c.newExpr(expr{op: eBuiltinArg, name: "list.sort", x: key, litData: &litData{elems: []*expr{fn.x}}}),
+		c.site(cs.caller, cs.line, true, c.newExpr(expr{op: eBuiltinArg, nm: c.intern("list.sort"), x: key, litData: &litData{elems: []*expr{fn.x}}}),
 			[]*expr{it})
 		return
 	default:
 		return
 	}
 	implicit := func(f *expr, args []*expr) {
-		c.site(cs.caller, cs.line, true, c.newExpr(expr{op: eBuiltinArg, name: name, sc: fn.sc, x: f}), args)
+		c.site(cs.caller, cs.line, true, c.newExpr(expr{op: eBuiltinArg, nm: c.intern(name), sc: fn.sc, x: f}), args)
 	}
 	iters := func(xs []*expr) []*expr {
 		out := make([]*expr, len(xs))
@@ -632,7 +632,7 @@ func (c *collector) outsideCall(cs *callSite, ce *expr, name string, positional 
 			it := c.newExpr(expr{op: eIter, x: positional[1]})
 			args = []*expr{it, it}
 		}
-		c.site(cs.caller, cs.line, true, c.newExpr(expr{op: eBuiltinArg, name: name, x: f, litData: &litData{elems: []*expr{cs.callee()}}}), args)
+		c.site(cs.caller, cs.line, true, c.newExpr(expr{op: eBuiltinArg, nm: c.intern(name), x: f, litData: &litData{elems: []*expr{cs.callee()}}}), args)
 	}
 }
 
@@ -725,7 +725,7 @@ func (c *collector) containerCall(cs *callSite) {
 		}
 		return nil
 	}
-	switch cs.callee().name {
+	switch cs.callee().name() {
 	case "append", "add":
 		if v := pos(0); v != nil {
 			c.f.stores = append(c.f.stores, store{x: recv, val: v})
@@ -742,7 +742,7 @@ func (c *collector) containerCall(cs *callSite) {
 		if k, v := pos(0), pos(1); k != nil && v != nil {
 			st := store{x: recv, val: v}
 			if k.op == eConst {
-				st.key, st.keyOK = k.name, true
+				st.key, st.keyOK = k.name(), true
 			}
 			c.f.stores = append(c.f.stores, st)
 		}
@@ -755,7 +755,7 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 	n := &t.nodes[i]
 	switch n.kind {
 	case kIdentifier:
-		return c.newExpr(expr{op: eName, name: c.str(i), sc: sc, pos: n.start})
+		return c.newExpr(expr{op: eName, nm: c.intern(c.str(i)), sc: sc, pos: n.start})
 	case kAttribute:
 		if e := c.sc.callMemo[i]; e != nil {
 			return e
@@ -765,7 +765,7 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 		if obj < 0 || attr == "" {
 			return unknownExpr
 		}
-		e := c.newExpr(expr{op: eAttr, x: c.conv(obj, sc), name: attr})
+		e := c.newExpr(expr{op: eAttr, x: c.conv(obj, sc), nm: c.intern(attr)})
 		c.sc.callMemo[i] = e
 		return e
 	case kCall:
@@ -808,7 +808,9 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 		}
 		e := c.newExpr(expr{op: eSubscript, x: c.conv(v, sc)})
 		if k := t.firstNamedAfter(v); k >= 0 && t.firstNamedAfter(k) < 0 {
-			e.name, e.keyOK = constKey(t, k)
+			var key string
+			key, e.keyOK = constKey(t, k)
+			e.nm = c.intern(key)
 			if t.symName(k) == "slice" {
 				e.slice, e.idx = true, int32(sliceStart(t, k))
 			} else if kk := t.nodes[k].kind; !e.keyOK && (kk == kIdentifier || kk == kAttribute) {
@@ -835,7 +837,7 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 		}
 	case kInteger, kString:
 		if k, ok := constKey(t, i); ok {
-			return c.newExpr(expr{op: eConst, name: k})
+			return c.newExpr(expr{op: eConst, nm: c.intern(k)})
 		}
 	}
 	return unknownExpr

@@ -109,14 +109,24 @@ type expr struct {
 	// while it was never evaluated: most expressions never are, so the memo lives
 	// outside the expression and keeps it small
 	memo int32
-	name string
-	x    *expr
+	// nm is the name (see name): interned per file by the collector, a pointer instead
+	// of a string header keeps the expression at 48 bytes
+	nm *string
+	x  *expr
 	// sc is the scope of eName, eFrom, eBuiltinArg and eGetattr; for the ops of a
 	// definition (eDef, eParam, eSelf, eClass, eSuper) it is that definition's handle
 	// (see defInfo.ref, expr.def): no op needs both, and one field keeps expressions
 	// smaller (sympy has 4.1M of them)
 	sc *scope
 	*litData
+}
+
+// name is the expression's name (eName, eAttr, eProto...), "" when it has none.
+func (e *expr) name() string {
+	if e.nm == nil {
+		return ""
+	}
+	return *e.nm
 }
 
 // def is the definition of eDef, eParam, eSelf, eClass and eSuper (nil for other ops).

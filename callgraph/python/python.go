@@ -254,7 +254,7 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) ([]resolution, err
 				continue
 			}
 			if m := selfMethod(c.x); m != nil {
-				if ts := r.abstractStep(m, c.name, res[k].targets); len(ts) > 0 {
+				if ts := r.abstractStep(m, c.name(), res[k].targets); len(ts) > 0 {
 					res[k].targets = ts
 				}
 			}
@@ -272,7 +272,7 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) ([]resolution, err
 			if len(res[k].targets) > 0 || cs.callee() == nil || cs.callee().op != eAttr || len(r.eval(cs.callee().x)) > 0 {
 				continue
 			}
-			cands := r.methods[cs.callee().name]
+			cands := r.methods[cs.callee().name()]
 			if len(cands) == 1 || (fe.opts.Guess == GuessAll && len(cands) > 1) {
 				for _, d := range cands {
 					res[k].targets = appendDef(res[k].targets, d)

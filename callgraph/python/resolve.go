@@ -280,15 +280,15 @@ func (r *resolver) eval(e *expr) []value {
 func (r *resolver) evalOp(e *expr) []value {
 	switch e.op {
 	case eName:
-		return r.lookup(e.sc, e.name, e.pos)
+		return r.lookup(e.sc, e.name(), e.pos)
 	case eAttr:
 		var out []value
 		for _, v := range r.eval(e.x) {
-			out = union(out, r.attr(v, e.name))
+			out = union(out, r.attr(v, e.name()))
 		}
 		if len(out) == 0 && !r.noFlow {
 			if m := selfMethod(e.x); m != nil {
-				out = r.abstractAttr(m.class, e.name)
+				out = r.abstractAttr(m.class, e.name())
 			}
 		}
 		return out
@@ -299,13 +299,13 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		if e.litData.builtinOf() != nil && !r.noFlow {
 			// a builtin function (not rebound), or a method of a container literal
-			if e.extBuiltin && r.outside(e.x) || !e.extBuiltin && (e.x.op == eName && r.isBuiltin(e.x.sc, e.x.name) || e.x.op == eAttr && (r.isContainer(e.x.x) || isKwargs(e.x.x) || r.superOutside(e.x.x, e.x.name))) {
+			if e.extBuiltin && r.outside(e.x) || !e.extBuiltin && (e.x.op == eName && r.isBuiltin(e.x.sc, e.x.name()) || e.x.op == eAttr && (r.isContainer(e.x.x) || isKwargs(e.x.x) || r.superOutside(e.x.x, e.x.name()))) {
 				out = union(out, r.eval(e.builtin))
 			}
 		}
 		return out
 	case eBuiltinArg:
-		if e.name == "list.sort" {
+		if e.name() == "list.sort" {
 			// only when the receiver is not a project object (whose sort is its own)
 			for _, v := range r.eval(e.elems[0]) {
 				if v.kind != vSeq {
@@ -318,7 +318,7 @@ func (r *resolver) evalOp(e *expr) []value {
 			if !r.outside(e.elems[0]) {
 				return nil
 			}
-		} else if !r.isBuiltin(e.sc, e.name) {
+		} else if !r.isBuiltin(e.sc, e.name()) {
 			return nil
 		}
 		return r.eval(e.x)
@@ -364,16 +364,16 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return out
 	case eModule:
-		if k := r.absModule(e.name); k != "" {
+		if k := r.absModule(e.name()); k != "" {
 			return []value{{kind: vModule, key: k}}
 		}
 		return externalValue
 	case eFrom:
-		key, ok := r.relModule(e.sc.file, int(e.idx), e.x.name)
+		key, ok := r.relModule(e.sc.file, int(e.idx), e.x.name())
 		if !ok {
 			return externalValue
 		}
-		return r.moduleAttr(key, e.name)
+		return r.moduleAttr(key, e.name())
 	case eParam:
 		r.unstable++
 		p := &e.def().params[e.idx]
@@ -426,7 +426,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		var keys []string
 		var one [1]string
 		if e.keyOK {
-			one[0] = e.name
+			one[0] = e.name()
 			keys = one[:]
 		} else if e.litData != nil {
 			if ks, ok := r.constKeys(e.elems[0], 0); ok {
@@ -563,7 +563,7 @@ func (r *resolver) evalOp(e *expr) []value {
 // outside the project, containers, generators, and instances of classes with a base
 // outside the project.
 func (r *resolver) narrow(e *expr) []value {
-	if e.name != "" {
+	if e.name() != "" {
 		return r.narrowHasattr(e)
 	}
 	var classes []*defInfo
@@ -623,7 +623,7 @@ func (r *resolver) narrow(e *expr) []value {
 func (r *resolver) narrowHasattr(e *expr) []value {
 	var out []value
 	for _, v := range r.eval(e.x) {
-		if has, known := r.hasAttr(v, e.name); known && has != e.keyOK {
+		if has, known := r.hasAttr(v, e.name()); known && has != e.keyOK {
 			continue
 		}
 		out = addValues(out, v)
@@ -813,7 +813,7 @@ func (r *resolver) constKeys(e *expr, depth int) (keys []string, ok bool) {
 	}
 	switch e.op {
 	case eConst:
-		return []string{e.name}, true
+		return []string{e.name()}, true
 	case eIter:
 		// a loop variable over a literal list, tuple or set of constants
 		if e.x.op != eSeq || len(e.x.elems) == 0 {
@@ -832,16 +832,16 @@ func (r *resolver) constKeys(e *expr, depth int) (keys []string, ok bool) {
 		}
 		return keys, true
 	case eName:
-		if s, pos := bindingScope(e.sc, e.name, e.pos); s != nil && len(s.names[e.name]) > 0 {
-			return keys, add(reaching(s.names[e.name], pos))
+		if s, pos := bindingScope(e.sc, e.name(), e.pos); s != nil && len(s.names[e.name()]) > 0 {
+			return keys, add(reaching(s.names[e.name()], pos))
 		}
 	case eFrom:
-		key, ok := r.relModule(e.sc.file, int(e.idx), e.x.name)
+		key, ok := r.relModule(e.sc.file, int(e.idx), e.x.name())
 		if !ok {
 			return nil, false
 		}
 		if f := r.byKey[key]; f != nil {
-			return keys, add(reaching(f.scope.names[e.name], ^uint32(0)))
+			return keys, add(reaching(f.scope.names[e.name()], ^uint32(0)))
 		}
 	}
 	// parameters are not narrowed: callers outside the project pass other constants
@@ -873,7 +873,7 @@ func (r *resolver) isBuiltin(sc *scope, name string) bool {
 		if bs := s.names[name]; len(bs) > 0 {
 			// a parameter whose default is the builtin (`def fold(..., map=map)`) may be it
 			if len(bs) == 1 && bs[0].val.op == eParam {
-				if p := bs[0].val.def().params[bs[0].val.idx]; p.dflt != nil && p.dflt.op == eName && p.dflt.name == name && p.dflt.sc != s {
+				if p := bs[0].val.def().params[bs[0].val.idx]; p.dflt != nil && p.dflt.op == eName && p.dflt.name() == name && p.dflt.sc != s {
 					return r.isBuiltin(p.dflt.sc, name)
 				}
 			}
@@ -1084,12 +1084,12 @@ func selfMethod(e *expr) *defInfo {
 	case eSelf:
 		return e.def()
 	case eName:
-		s, pos := bindingScope(e.sc, e.name, e.pos)
+		s, pos := bindingScope(e.sc, e.name(), e.pos)
 		if s == nil {
 			return nil
 		}
 		var d *defInfo
-		for _, b := range reaching(s.names[e.name], pos) {
+		for _, b := range reaching(s.names[e.name()], pos) {
 			if b.val.op != eSelf || d != nil && b.val.def() != d {
 				return nil
 			}
@@ -1108,7 +1108,7 @@ func (r *resolver) opaqueOrder(c *defInfo) bool {
 			continue
 		}
 		for _, b := range k.bases {
-			if b.op == eName && (b.name == "object" || b.name == "ABC") || b.op == eAttr && b.name == "ABC" {
+			if b.op == eName && (b.name() == "object" || b.name() == "ABC") || b.op == eAttr && b.name() == "ABC" {
 				continue
 			}
 			inProject := false
@@ -1466,7 +1466,7 @@ func (r *resolver) mro(c *defInfo) []*defInfo {
 				break
 			}
 		}
-		if !found && !(b.op == eName && b.name == "object") {
+		if !found && !(b.op == eName && b.name() == "object") {
 			c.extBase = true
 		}
 	}
@@ -1574,7 +1574,7 @@ func isKwargs(e *expr) bool {
 	if e.op != eName || e.sc == nil || e.sc.def == nil {
 		return false
 	}
-	bs := e.sc.names[e.name]
+	bs := e.sc.names[e.name()]
 	if len(bs) != 1 || bs[0].val.op != eParam || bs[0].val.def() != e.sc.def {
 		return false
 	}
@@ -1588,7 +1588,7 @@ func paramReturned(d *defInfo, ret *expr) int {
 	if ret.op != eName || ret.sc != d.scope {
 		return -1
 	}
-	bs := d.scope.names[ret.name]
+	bs := d.scope.names[ret.name()]
 	if len(bs) != 1 || bs[0].val.op != eParam || bs[0].val.def() != d {
 		return -1
 	}
@@ -1606,12 +1606,12 @@ func (r *resolver) superDefaultReturned(d *defInfo, ret *expr) int {
 	if ret.op != eCall || ret.litData.builtinOf() == nil || ret.x.op != eAttr || len(ret.elems) != 2 {
 		return -1
 	}
-	switch ret.x.name {
+	switch ret.x.name() {
 	case "get", "pop", "setdefault":
 	default:
 		return -1
 	}
-	if ret.keys[0] != "" || ret.keys[1] != "" || !r.superOutside(ret.x.x, ret.x.name) {
+	if ret.keys[0] != "" || ret.keys[1] != "" || !r.superOutside(ret.x.x, ret.x.name()) {
 		return -1
 	}
 	return paramReturned(d, ret.elems[1])
