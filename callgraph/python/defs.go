@@ -669,8 +669,9 @@ func (c *collector) callExpr(i int32, sc *scope) *expr {
 					n++
 				}
 			}
-			// sized once: calls are many, and appending one by one leaves slack
-			e.elems, e.keys = make([]*expr, 0, n), make([]string, 0, n)
+			// elems sized once: calls are many, and appending one by one leaves slack;
+			// keys only once a keyword argument comes (most calls have none: keyAt)
+			e.elems = make([]*expr, 0, n)
 			for ch := t.nodes[al].first; ch >= 0; ch = t.nodes[ch].next {
 				nd := &t.nodes[ch]
 				if !nd.named || nd.extra {
@@ -684,6 +685,9 @@ func (c *collector) callExpr(i int32, sc *scope) *expr {
 						v = t.firstNamedAfter(id)
 					}
 					if id >= 0 && v >= 0 {
+						if e.keys == nil {
+							e.keys = make([]string, len(e.elems), n)
+						}
 						e.elems = append(e.elems, c.conv(v, sc))
 						e.keys = append(e.keys, c.str(id))
 					}
@@ -692,13 +696,14 @@ func (c *collector) callExpr(i int32, sc *scope) *expr {
 				default:
 					if !e.slice {
 						e.elems = append(e.elems, c.conv(ch, sc))
-						e.keys = append(e.keys, "")
+						if e.keys != nil {
+							e.keys = append(e.keys, "")
+						}
 					}
 				}
 			}
 		case kComprehension:
 			e.elems = append(e.elems, unknownExpr)
-			e.keys = append(e.keys, "")
 		}
 	}
 	c.sc.callMemo[i] = e

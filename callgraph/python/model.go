@@ -142,7 +142,9 @@ func (e *expr) def() *defInfo {
 // need lives behind litExtra (sympy has ≈0.95M litData, most of them calls').
 type litData struct {
 	elems []*expr
-	keys  []string // eDict: constant keys ("" when not a constant), parallel to elems
+	// keys: eDict's constant keys ("" when not a constant), eCall's keywords ("" for a
+	// positional argument; nil when the call has no keyword argument), parallel to elems
+	keys []string
 	*litExtra
 	read bool // some subscript or iteration read the container: stored values matter
 }
@@ -292,7 +294,16 @@ func (cs *callSite) args() []*expr {
 }
 
 // kw is the keyword of argument k, "" for a positional one.
-func (cs *callSite) kw(k int) string { return cs.call.keys[k] }
+func (cs *callSite) kw(k int) string { return keyAt(cs.call.keys, k) }
+
+// keyAt returns the keyword of a call's argument k: keys[k], or "" when keys is nil (a
+// call without keyword arguments keeps no keys: most calls, ≈16 bytes per argument).
+func keyAt(keys []string, k int) string {
+	if keys == nil {
+		return ""
+	}
+	return keys[k]
+}
 
 // star reports *args or **kwargs in the call: positions after it are unknown.
 func (cs *callSite) star() bool { return cs.call.slice }

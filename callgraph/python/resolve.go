@@ -1611,7 +1611,7 @@ func (r *resolver) superDefaultReturned(d *defInfo, ret *expr) int {
 	default:
 		return -1
 	}
-	if ret.keys[0] != "" || ret.keys[1] != "" || !r.superOutside(ret.x.x, ret.x.name()) {
+	if keyAt(ret.keys, 0) != "" || keyAt(ret.keys, 1) != "" || !r.superOutside(ret.x.x, ret.x.name()) {
 		return -1
 	}
 	return paramReturned(d, ret.elems[1])
@@ -1627,8 +1627,8 @@ func argFor(d *defInfo, bound bool, args []*expr, kws []string, star bool, j int
 	name := d.params[j].name
 	pos := 0
 	for k, a := range args {
-		if kws[k] != "" {
-			if kws[k] == name {
+		if kw := keyAt(kws, k); kw != "" {
+			if kw == name {
 				return a
 			}
 			continue

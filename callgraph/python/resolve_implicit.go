@@ -265,10 +265,10 @@ func (r *resolver) propertyCallAccessor(call *expr, k int) []*defInfo {
 	pos := 0
 	var arg *expr
 	for j, a := range call.elems {
-		if call.keys[j] == kw || call.keys[j] == "" && pos == k {
+		if ck := keyAt(call.keys, j); ck == kw || ck == "" && pos == k {
 			arg = a
 		}
-		if call.keys[j] == "" {
+		if keyAt(call.keys, j) == "" {
 			pos++
 		}
 	}
