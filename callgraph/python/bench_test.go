@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strings"
 	"testing"
 	"time"
@@ -59,7 +60,8 @@ func BenchmarkAnalyzeNetworkx(b *testing.B) {
 // benchAnalyze analyses files on one worker per iteration and reports the CPU time per
 // analysis, the definitions and edges, and the peak resident memory. With
 // PYCG_PHASE_HEAP=1 it also reports the live heap after each phase of Analyze (a forced
-// collection at each, which costs time: the CPU figure then includes them).
+// collection at each, which costs time: the CPU figure then includes them), and with
+// PYCG_PHASE_HEAP_PROFILE=DIR it writes the heap profile of each phase to DIR.
 func benchAnalyze(b *testing.B, files []callgraph.SourceFile) {
 	if os.Getenv("PYCG_PHASE_HEAP") != "" {
 		live := map[string]float64{}
@@ -68,6 +70,9 @@ func benchAnalyze(b *testing.B, files []callgraph.SourceFile) {
 			var ms runtime.MemStats
 			runtime.ReadMemStats(&ms)
 			live[phase] = max(live[phase], float64(ms.HeapAlloc)/(1<<20))
+			if dir := os.Getenv("PYCG_PHASE_HEAP_PROFILE"); dir != "" {
+				writeHeapProfile(b, filepath.Join(dir, "heap-"+phase+".pprof"))
+			}
 		}
 		defer func() {
 			phaseDone = func(string) {}
@@ -90,6 +95,18 @@ func benchAnalyze(b *testing.B, files []callgraph.SourceFile) {
 	b.ReportMetric(float64(defs), "defs")
 	b.ReportMetric(float64(calls), "edges")
 	reportPeak(b)
+}
+
+// writeHeapProfile writes the heap profile (of the last collection) to path.
+func writeHeapProfile(b *testing.B, path string) {
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		b.Fatal(err)
+	}
 }
 
 // BenchmarkAnalyzeSympy analyses all of sympy (≈753k lines) on one worker: the profile

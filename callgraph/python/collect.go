@@ -20,6 +20,9 @@ type collector struct {
 	nOperands int32
 	strs      []string // interned operand texts by id
 	slab      []expr
+	// names interns the names of the file's expressions (see intern)
+	names    map[string]*string
+	nameSlab []string
 	// caller is the definition whose code the node being visited belongs to
 	caller *defInfo
 }
@@ -32,6 +35,26 @@ func (c *collector) newExpr(e expr) *expr {
 	}
 	c.slab = append(c.slab, e)
 	return &c.slab[len(c.slab)-1]
+}
+
+// intern returns the file's one copy of name, for an expression's nm ("" is nil).
+func (c *collector) intern(name string) *string {
+	if name == "" {
+		return nil
+	}
+	if p, ok := c.names[name]; ok {
+		return p
+	}
+	if c.names == nil {
+		c.names = map[string]*string{}
+	}
+	if len(c.nameSlab) == cap(c.nameSlab) {
+		c.nameSlab = make([]string, 0, 256)
+	}
+	c.nameSlab = append(c.nameSlab, name)
+	p := &c.nameSlab[len(c.nameSlab)-1]
+	c.names[name] = p
+	return p
 }
 
 // str returns the text of node i, interned when i is an operand (identifiers, literals).
@@ -267,7 +290,7 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 	case kCall:
 		c.call(i, sc, caller)
 	case kLambda:
-		ld := c.lambda(i, sc).def
+		ld := c.lambda(i, sc).def()
 		for ch := n.first; ch >= 0; ch = t.nodes[ch].next {
 			if t.nodes[ch].kind == kLambdaParameters {
 				c.visitChildren(ch, sc, caller, false) // calls in default values
@@ -393,9 +416,9 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 			}
 			e := c.conv(valNode, sc)
 			line := int(n.row) + 1
-			em := c.newExpr(expr{op: eProto, x: e, name: enterName})
+			em := c.newExpr(expr{op: eProto, x: e, nm: c.intern(enterName)})
 			c.lazy(lazySite{kind: lzReady, caller: caller, x: em, line: int32(line)})
-			c.lazy(lazySite{kind: lzReady, caller: caller, x: c.newExpr(expr{op: eProto, x: e, name: exitName}), line: int32(line)})
+			c.lazy(lazySite{kind: lzReady, caller: caller, x: c.newExpr(expr{op: eProto, x: e, nm: c.intern(exitName)}), line: int32(line)})
 			enter = c.newExpr(expr{op: eCall, x: em})
 		}
 		if ap >= 0 {
@@ -494,9 +517,9 @@ func (c *collector) narrowIf(i int32, sc *scope) {
 		// would have to be visible to the other functions too
 		return
 	}
-	pre := c.newExpr(expr{op: eName, name: id, sc: sc, pos: t.nodes[i].start})
+	pre := c.newExpr(expr{op: eName, nm: c.intern(id), sc: sc, pos: t.nodes[i].start})
 	narrowed := func(keep bool) *expr {
-		return c.newExpr(expr{op: eNarrow, x: pre, keyOK: keep, name: attr, litData: &litData{elems: classes}})
+		return c.newExpr(expr{op: eNarrow, x: pre, keyOK: keep, nm: c.intern(attr), litData: &litData{elems: classes}})
 	}
 	c.bindName(sc, id, binding{pos: t.nodes[body].start, until: t.nodes[body].end, val: narrowed(!neg)})
 	for _, a := range alts {
@@ -603,9 +626,9 @@ func (c *collector) lambda(i int32, sc *scope) *expr {
 		ld.params = c.params(p, sc, nil)
 	}
 	for k := range ld.params {
-		ls.bind(ld.params[k].name, binding{pos: 0, val: c.newExpr(expr{op: eParam, def: ld, idx: int32(k)})})
+		ls.bind(ld.params[k].name, binding{pos: 0, val: c.newExpr(expr{op: eParam, sc: ld.ref(), idx: int32(k)})})
 	}
-	e := c.newExpr(expr{op: eDef, def: ld})
+	e := c.newExpr(expr{op: eDef, sc: ld.ref()})
 	c.sc.callMemo[i] = e
 	var body int32 = -1
 	for ch := t.nodes[i].first; ch >= 0; ch = t.nodes[ch].next {
@@ -645,10 +668,10 @@ func (c *collector) protoIter(i int32, iterable *expr, caller *defInfo) {
 		iterName, nextName = "__aiter__", "__anext__"
 	}
 	line := int(c.t.nodes[i].row) + 1
-	m := c.newExpr(expr{op: eProto, x: iterable, name: iterName})
+	m := c.newExpr(expr{op: eProto, x: iterable, nm: c.intern(iterName)})
 	it := c.newExpr(expr{op: eCall, x: m})
 	c.lazy(lazySite{kind: lzReady, caller: caller, x: m, line: int32(line)})
-	c.lazy(lazySite{kind: lzReady, caller: caller, x: c.newExpr(expr{op: eProto, x: it, name: nextName}), line: int32(line)})
+	c.lazy(lazySite{kind: lzReady, caller: caller, x: c.newExpr(expr{op: eProto, x: it, nm: c.intern(nextName)}), line: int32(line)})
 }
 
 // isAsync reports whether loop or with item i belongs to an `async for` / `async with`:
@@ -719,7 +742,7 @@ func (c *collector) bindTarget(i int32, val *expr, sc *scope, pos uint32, cond b
 			case val.op != eSeq && val.op != eUnknown && (star < 0 || k < star):
 				// unpacking another value (a call's result, a variable): its k-th element
 				// (positions after a starred target are unknown)
-				ev = c.newExpr(expr{op: eSubscript, x: val, name: "i" + strconv.Itoa(k), keyOK: true})
+				ev = c.newExpr(expr{op: eSubscript, x: val, nm: c.intern("i" + strconv.Itoa(k)), keyOK: true})
 			}
 			if k == star {
 				c.bindTarget(t.firstNamed(e), ev, sc, pos, cond)
@@ -741,7 +764,7 @@ func (c *collector) bindTarget(i int32, val *expr, sc *scope, pos uint32, cond b
 			return
 		}
 		if c.sc.names.prop(attr) && c.caller != nil {
-			c.lazy(lazySite{kind: lzAttr, op: 1, x: c.newExpr(expr{op: eAttr, x: c.conv(obj, sc), name: attr}), line: int32(t.nodes[i].row) + 1})
+			c.lazy(lazySite{kind: lzAttr, op: 1, x: c.newExpr(expr{op: eAttr, x: c.conv(obj, sc), nm: c.intern(attr)}), line: int32(t.nodes[i].row) + 1})
 		}
 		if t.nodes[obj].kind == kIdentifier {
 			name := c.str(obj)
@@ -826,7 +849,7 @@ func (c *collector) assignment(i int32, sc *scope, cond bool) {
 		if t.nodes[tg].kind == kSubscript {
 			// x[k] = v stores v into the container x, or calls x.__setitem__(k, v)
 			if st := c.conv(tg, sc); st.op == eSubscript {
-				c.f.stores = append(c.f.stores, store{x: st.x, key: st.name, keyOK: st.keyOK, val: val})
+				c.f.stores = append(c.f.stores, store{x: st.x, key: st.name(), keyOK: st.keyOK, val: val})
 			}
 			c.subscript(tg, sc, 1, val)
 			continue
@@ -903,7 +926,7 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 				if k := strings.IndexByte(full, '.'); k >= 0 {
 					first = full[:k]
 				}
-				c.bindName(sc, first, binding{pos: pos, cond: cond, val: c.newExpr(expr{op: eModule, name: first})})
+				c.bindName(sc, first, binding{pos: pos, cond: cond, val: c.newExpr(expr{op: eModule, nm: c.intern(first)})})
 			case kAliasedImport:
 				dn := t.child(ch, kDottedName)
 				alias := t.nodes[ch].first
@@ -913,7 +936,7 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 					}
 				}
 				if dn >= 0 && alias >= 0 && t.nodes[alias].kind == kIdentifier {
-					c.bindName(sc, c.str(alias), binding{pos: pos, cond: cond, val: c.newExpr(expr{op: eModule, name: cleanDotted(c.str(dn))})})
+					c.bindName(sc, c.str(alias), binding{pos: pos, cond: cond, val: c.newExpr(expr{op: eModule, nm: c.intern(cleanDotted(c.str(dn)))})})
 				}
 			}
 		}
@@ -949,7 +972,7 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 				}
 			case kDottedName:
 				name := c.str(ch)
-				c.bindName(sc, name, binding{pos: pos, cond: cond, val: c.newExpr(expr{op: eFrom, idx: int32(level), name: name, x: c.newExpr(expr{op: eModule, name: mod}), sc: sc})})
+				c.bindName(sc, name, binding{pos: pos, cond: cond, val: c.newExpr(expr{op: eFrom, idx: int32(level), nm: c.intern(name), x: c.newExpr(expr{op: eModule, nm: c.intern(mod)}), sc: sc})})
 			case kAliasedImport:
 				dn := t.child(ch, kDottedName)
 				var alias int32 = -1
@@ -959,7 +982,7 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 					}
 				}
 				if dn >= 0 && alias >= 0 {
-					c.bindName(sc, c.str(alias), binding{pos: pos, cond: cond, val: c.newExpr(expr{op: eFrom, idx: int32(level), name: c.str(dn), x: c.newExpr(expr{op: eModule, name: mod}), sc: sc})})
+					c.bindName(sc, c.str(alias), binding{pos: pos, cond: cond, val: c.newExpr(expr{op: eFrom, idx: int32(level), nm: c.intern(c.str(dn)), x: c.newExpr(expr{op: eModule, nm: c.intern(mod)}), sc: sc})})
 				}
 			}
 		}

@@ -202,19 +202,19 @@ func (c *collector) function(i, dec int32, sc *scope, caller *defInfo, cond bool
 		var v *expr
 		switch {
 		case k == 0 && d.class != nil && !d.static && d.classMethod:
-			v = c.newExpr(expr{op: eClass, def: d})
+			v = c.newExpr(expr{op: eClass, sc: d.ref()})
 		case k == 0 && d.class != nil && !d.static:
-			v = c.newExpr(expr{op: eSelf, def: d})
+			v = c.newExpr(expr{op: eSelf, sc: d.ref()})
 			fs.selfName, fs.class = p.name, d.class
 		default:
-			v = c.newExpr(expr{op: eParam, def: d, idx: int32(k)})
+			v = c.newExpr(expr{op: eParam, sc: d.ref(), idx: int32(k)})
 		}
 		fs.bind(p.name, binding{pos: 0, val: v})
 	}
 	if b := t.child(i, kBlock); b >= 0 {
 		c.visitChildren(b, fs, d, false)
 	}
-	val := c.newExpr(expr{op: eDef, def: d})
+	val := c.newExpr(expr{op: eDef, sc: d.ref()})
 	c.bindName(sc, d.simple, binding{pos: t.nodes[i].end, cond: cond, val: val})
 	c.applyDecorators(d, decs, caller)
 }
@@ -233,7 +233,7 @@ func (c *collector) site(caller *defInfo, line int32, implicit bool, callee *exp
 // innermost decorator receives the definition, each outer one the previous result.
 func (c *collector) applyDecorators(d *defInfo, decs []*expr, caller *defInfo) {
 	line := d.fn.DecoratorLine
-	arg := c.newExpr(expr{op: eDef, def: d, raw: true})
+	arg := c.newExpr(expr{op: eDef, sc: d.ref(), raw: true})
 	for k := len(decs) - 1; k >= 0; k-- {
 		arg = c.newExpr(expr{op: eCall, x: decs[k], litData: &litData{elems: []*expr{arg}, keys: []string{""}}})
 		c.calls = append(c.calls, &callSite{caller: caller, line: int32(line + k), call: arg})
@@ -272,7 +272,7 @@ func (c *collector) class(i, dec int32, sc *scope, caller *defInfo, cond bool) {
 			c.generatedInit(d, b, cs)
 		}
 	}
-	c.bindName(sc, d.simple, binding{pos: t.nodes[i].end, cond: cond, val: c.newExpr(expr{op: eDef, def: d})})
+	c.bindName(sc, d.simple, binding{pos: t.nodes[i].end, cond: cond, val: c.newExpr(expr{op: eDef, sc: d.ref()})})
 	c.applyDecorators(d, decs, caller)
 }
 
@@ -381,7 +381,7 @@ func (c *collector) generatedInit(d *defInfo, block int32, cs *scope) {
 		if d.instAttrs == nil {
 			d.instAttrs = map[string][]*expr{}
 		}
-		d.instAttrs[name] = append(d.instAttrs[name], c.newExpr(expr{op: eParam, def: ld, idx: int32(k)}))
+		d.instAttrs[name] = append(d.instAttrs[name], c.newExpr(expr{op: eParam, sc: ld.ref(), idx: int32(k)}))
 		d.fields = append(d.fields, name)
 	}
 	d.synthInit = ld
@@ -460,7 +460,7 @@ func (c *collector) call(i int32, sc *scope, caller *defInfo) {
 	ce := c.callExpr(i, sc)
 	if ce.op != eCall {
 		if ce.op == eSuper {
-			c.site(caller, int32(c.t.nodes[i].row)+1, false, c.newExpr(expr{op: eName, name: "super", sc: sc}), nil)
+			c.site(caller, int32(c.t.nodes[i].row)+1, false, c.newExpr(expr{op: eName, nm: c.intern("super"), sc: sc}), nil)
 		}
 		return
 	}
@@ -490,9 +490,9 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 		}
 	}
 	fn := cs.callee()
-	if fn.op == eName && outsideHigherOrder[fn.name] || fn.op == eAttr && fn.x.op == eName && outsideHigherOrder[fn.name] {
+	if fn.op == eName && outsideHigherOrder[fn.name()] || fn.op == eAttr && fn.x.op == eName && outsideHigherOrder[fn.name()] {
 		// the positional arguments before a *args are known
-		c.outsideCall(cs, ce, fn.name, positional)
+		c.outsideCall(cs, ce, fn.name(), positional)
 		return
 	}
 	if cs.star() {
@@ -501,12 +501,12 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 	name := ""
 	switch {
 	case fn.op == eName:
-		name = fn.name
-	case fn.op == eAttr && (fn.name == "get" || fn.name == "pop" || fn.name == "setdefault") && len(positional) >= 1 && len(positional) <= 2 && key == nil:
+		name = fn.name()
+	case fn.op == eAttr && (fn.name() == "get" || fn.name() == "pop" || fn.name() == "setdefault") && len(positional) >= 1 && len(positional) <= 2 && key == nil:
 		// d.get(k, default) on a container: its elements selected by k, or the default
 		sub := c.newExpr(expr{op: eSubscript, x: fn.x})
 		if k := positional[0]; k.op == eConst {
-			sub.name, sub.keyOK = k.name, true
+			sub.nm, sub.keyOK = k.nm, true
 		} else if k.op == eName || k.op == eAttr {
 			sub.litData = &litData{elems: []*expr{k}}
 		}
@@ -514,31 +514,31 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 		if len(positional) == 2 {
 			u.elems = append(u.elems, positional[1])
 		}
-		ce.builtin = u
+		ce.extra().builtin = u
 		return
-	case fn.op == eAttr && len(cs.args()) == 0 && (fn.name == "values" || fn.name == "items" || fn.name == "copy"):
+	case fn.op == eAttr && len(cs.args()) == 0 && (fn.name() == "values" || fn.name() == "items" || fn.name() == "copy"):
 		all := c.newExpr(expr{op: eSubscript, x: fn.x})
-		switch fn.name {
+		switch fn.name() {
 		case "values":
-			ce.builtin = c.newExpr(expr{op: eSeq, litData: &litData{elems: []*expr{all}}})
+			ce.extra().builtin = c.newExpr(expr{op: eSeq, litData: &litData{elems: []*expr{all}}})
 		case "items":
 			pair := c.newExpr(expr{op: eSeq, litData: &litData{elems: []*expr{unknownExpr, all}}})
-			ce.builtin = c.newExpr(expr{op: eSeq, litData: &litData{elems: []*expr{pair}}})
+			ce.extra().builtin = c.newExpr(expr{op: eSeq, litData: &litData{elems: []*expr{pair}}})
 		default:
-			ce.builtin = fn.x
+			ce.extra().builtin = fn.x
 		}
 		return
-	case fn.op == eAttr && fn.name == "sort" && key != nil:
+	case fn.op == eAttr && fn.name() == "sort" && key != nil:
 		// xs.sort(key=f) on a list: the key function is called on its elements
 		it := c.newExpr(expr{op: eIter, x: fn.x})
-		c.site(cs.caller, cs.line, true, c.newExpr(expr{op: eBuiltinArg, name: "list.sort", x: key, litData: &litData{elems: []*expr{fn.x}}}),
+		c.site(cs.caller, cs.line, true, c.newExpr(expr{op: eBuiltinArg, nm: c.intern("list.sort"), x: key, litData: &litData{elems: []*expr{fn.x}}}),
 			[]*expr{it})
 		return
 	default:
 		return
 	}
 	implicit := func(f *expr, args []*expr) {
-		c.site(cs.caller, cs.line, true, c.newExpr(expr{op: eBuiltinArg, name: name, sc: fn.sc, x: f}), args)
+		c.site(cs.caller, cs.line, true, c.newExpr(expr{op: eBuiltinArg, nm: c.intern(name), sc: fn.sc, x: f}), args)
 	}
 	iters := func(xs []*expr) []*expr {
 		out := make([]*expr, len(xs))
@@ -556,28 +556,28 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 			args := iters(positional[1:])
 			implicit(positional[0], args)
 			res := c.newExpr(expr{op: eCall, x: positional[0], litData: &litData{elems: args, keys: make([]string, len(args))}})
-			ce.builtin = c.newExpr(expr{op: eSeq, litData: &litData{elems: []*expr{res}}})
+			ce.extra().builtin = c.newExpr(expr{op: eSeq, litData: &litData{elems: []*expr{res}}})
 		}
 	case "filter":
 		if len(positional) == 2 && key == nil {
 			implicit(positional[0], iters(positional[1:]))
-			ce.builtin = elemsOf(positional[1])
+			ce.extra().builtin = elemsOf(positional[1])
 		}
 	case "sorted", "min", "max":
 		if key != nil && len(positional) == 1 {
 			implicit(key, iters(positional))
 		}
 		if name == "sorted" && len(positional) == 1 {
-			ce.builtin = elemsOf(positional[0])
+			ce.extra().builtin = elemsOf(positional[0])
 		}
 	case "reversed", "list", "tuple", "set", "frozenset", "iter":
 		if len(positional) == 1 && key == nil {
-			ce.builtin = elemsOf(positional[0])
+			ce.extra().builtin = elemsOf(positional[0])
 		}
 	case "dict":
 		switch {
 		case len(positional) == 1 && len(cs.args()) == 1:
-			ce.builtin = positional[0] // a copy of the mapping
+			ce.extra().builtin = positional[0] // a copy of the mapping
 		case len(positional) == 0 && len(cs.args()) > 0:
 			// dict(a=x, b=y): a literal with string keys
 			d := c.newExpr(expr{op: eDict, litData: &litData{}})
@@ -585,21 +585,21 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 				d.keys = append(d.keys, "s"+cs.kw(k))
 				d.elems = append(d.elems, a)
 			}
-			ce.builtin = d
+			ce.extra().builtin = d
 		}
 	case "getattr":
 		if n := len(positional); (n == 2 || n == 3) && len(cs.args()) == n {
 			g := c.newExpr(expr{op: eGetattr, x: positional[0], sc: fn.sc, litData: &litData{elems: positional[1:]}})
-			ce.builtin = g
+			ce.extra().builtin = g
 			c.lazy(lazySite{kind: lzGetattr, caller: cs.caller, x: g, line: cs.line})
 		}
 	case "type":
 		if len(positional) == 1 && len(cs.args()) == 1 {
-			ce.builtin = c.newExpr(expr{op: eTypeOf, x: positional[0]})
+			ce.extra().builtin = c.newExpr(expr{op: eTypeOf, x: positional[0]})
 		}
 	case "staticmethod", "classmethod":
 		if len(positional) == 1 && len(cs.args()) == 1 {
-			ce.builtin = positional[0] // the function, as the class attribute's value
+			ce.extra().builtin = positional[0] // the function, as the class attribute's value
 		}
 	}
 }
@@ -621,8 +621,8 @@ func (c *collector) outsideCall(cs *callSite, ce *expr, name string, positional 
 	f := positional[0]
 	switch name {
 	case "partial":
-		ce.builtin = c.newExpr(expr{op: ePartial, x: f})
-		ce.extBuiltin = true
+		ce.extra().builtin = c.newExpr(expr{op: ePartial, x: f})
+		ce.extra().extBuiltin = true
 	case "reduce", "starmap":
 		if len(positional) < 2 {
 			return
@@ -632,7 +632,7 @@ func (c *collector) outsideCall(cs *callSite, ce *expr, name string, positional 
 			it := c.newExpr(expr{op: eIter, x: positional[1]})
 			args = []*expr{it, it}
 		}
-		c.site(cs.caller, cs.line, true, c.newExpr(expr{op: eBuiltinArg, name: name, x: f, litData: &litData{elems: []*expr{cs.callee()}}}), args)
+		c.site(cs.caller, cs.line, true, c.newExpr(expr{op: eBuiltinArg, nm: c.intern(name), x: f, litData: &litData{elems: []*expr{cs.callee()}}}), args)
 	}
 }
 
@@ -653,7 +653,7 @@ func (c *collector) callExpr(i int32, sc *scope) *expr {
 	if t.nodes[fn].kind == kIdentifier && t.textEq(fn, "super") {
 		for s := sc; s != nil; s = s.parent {
 			if s.kind == scopeFunction && s.def != nil && s.def.class != nil {
-				e := c.newExpr(expr{op: eSuper, def: s.def})
+				e := c.newExpr(expr{op: eSuper, sc: s.def.ref()})
 				c.sc.callMemo[i] = e
 				return e
 			}
@@ -669,8 +669,9 @@ func (c *collector) callExpr(i int32, sc *scope) *expr {
 					n++
 				}
 			}
-			// sized once: calls are many, and appending one by one leaves slack
-			e.elems, e.keys = make([]*expr, 0, n), make([]string, 0, n)
+			// elems sized once: calls are many, and appending one by one leaves slack;
+			// keys only once a keyword argument comes (most calls have none: keyAt)
+			e.elems = make([]*expr, 0, n)
 			for ch := t.nodes[al].first; ch >= 0; ch = t.nodes[ch].next {
 				nd := &t.nodes[ch]
 				if !nd.named || nd.extra {
@@ -684,6 +685,9 @@ func (c *collector) callExpr(i int32, sc *scope) *expr {
 						v = t.firstNamedAfter(id)
 					}
 					if id >= 0 && v >= 0 {
+						if e.keys == nil {
+							e.keys = make([]string, len(e.elems), n)
+						}
 						e.elems = append(e.elems, c.conv(v, sc))
 						e.keys = append(e.keys, c.str(id))
 					}
@@ -692,13 +696,14 @@ func (c *collector) callExpr(i int32, sc *scope) *expr {
 				default:
 					if !e.slice {
 						e.elems = append(e.elems, c.conv(ch, sc))
-						e.keys = append(e.keys, "")
+						if e.keys != nil {
+							e.keys = append(e.keys, "")
+						}
 					}
 				}
 			}
 		case kComprehension:
 			e.elems = append(e.elems, unknownExpr)
-			e.keys = append(e.keys, "")
 		}
 	}
 	c.sc.callMemo[i] = e
@@ -725,7 +730,7 @@ func (c *collector) containerCall(cs *callSite) {
 		}
 		return nil
 	}
-	switch cs.callee().name {
+	switch cs.callee().name() {
 	case "append", "add":
 		if v := pos(0); v != nil {
 			c.f.stores = append(c.f.stores, store{x: recv, val: v})
@@ -742,7 +747,7 @@ func (c *collector) containerCall(cs *callSite) {
 		if k, v := pos(0), pos(1); k != nil && v != nil {
 			st := store{x: recv, val: v}
 			if k.op == eConst {
-				st.key, st.keyOK = k.name, true
+				st.key, st.keyOK = k.name(), true
 			}
 			c.f.stores = append(c.f.stores, st)
 		}
@@ -755,7 +760,7 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 	n := &t.nodes[i]
 	switch n.kind {
 	case kIdentifier:
-		return c.newExpr(expr{op: eName, name: c.str(i), sc: sc, pos: n.start})
+		return c.newExpr(expr{op: eName, nm: c.intern(c.str(i)), sc: sc, pos: n.start})
 	case kAttribute:
 		if e := c.sc.callMemo[i]; e != nil {
 			return e
@@ -765,7 +770,7 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 		if obj < 0 || attr == "" {
 			return unknownExpr
 		}
-		e := c.newExpr(expr{op: eAttr, x: c.conv(obj, sc), name: attr})
+		e := c.newExpr(expr{op: eAttr, x: c.conv(obj, sc), nm: c.intern(attr)})
 		c.sc.callMemo[i] = e
 		return e
 	case kCall:
@@ -808,7 +813,9 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 		}
 		e := c.newExpr(expr{op: eSubscript, x: c.conv(v, sc)})
 		if k := t.firstNamedAfter(v); k >= 0 && t.firstNamedAfter(k) < 0 {
-			e.name, e.keyOK = constKey(t, k)
+			var key string
+			key, e.keyOK = constKey(t, k)
+			e.nm = c.intern(key)
 			if t.symName(k) == "slice" {
 				e.slice, e.idx = true, int32(sliceStart(t, k))
 			} else if kk := t.nodes[k].kind; !e.keyOK && (kk == kIdentifier || kk == kAttribute) {
@@ -835,7 +842,7 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 		}
 	case kInteger, kString:
 		if k, ok := constKey(t, i); ok {
-			return c.newExpr(expr{op: eConst, name: k})
+			return c.newExpr(expr{op: eConst, nm: c.intern(k)})
 		}
 	}
 	return unknownExpr

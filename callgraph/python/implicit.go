@@ -333,7 +333,7 @@ func (c *collector) deleteStmt(i int32, sc *scope, caller *defInfo) {
 		case kAttribute:
 			if attr := lastIdent(t, tg); attr != "" && c.sc.names.prop(attr) {
 				if obj := t.firstNamed(tg); obj >= 0 {
-					c.lazy(lazySite{kind: lzAttr, op: 2, x: c.newExpr(expr{op: eAttr, x: c.conv(obj, sc), name: attr}), line: int32(t.nodes[tg].row) + 1})
+					c.lazy(lazySite{kind: lzAttr, op: 2, x: c.newExpr(expr{op: eAttr, x: c.conv(obj, sc), nm: c.intern(attr)}), line: int32(t.nodes[tg].row) + 1})
 				}
 			}
 			c.visitTarget(tg, sc, caller)
@@ -355,7 +355,7 @@ func (c *collector) builtinProtocols(cs *callSite) {
 		return
 	}
 	fn := cs.callee()
-	if fn.op == eAttr && fn.name == "format" && fn.x.op == eConst && len(fn.x.name) > 0 && fn.x.name[0] == 's' {
+	if fn.op == eAttr && fn.name() == "format" && fn.x.op == eConst && len(fn.x.name()) > 0 && fn.x.name()[0] == 's' {
 		if convFormat.dunders(c.sc.names) {
 			for _, a := range cs.args() {
 				if cheapOperand(a) {
@@ -368,18 +368,18 @@ func (c *collector) builtinProtocols(cs *callSite) {
 	if fn.op != eName {
 		return
 	}
-	if cv, ok := builtinConversion[fn.name]; ok && conversions[cv].dunders(c.sc.names) {
+	if cv, ok := builtinConversion[fn.name()]; ok && conversions[cv].dunders(c.sc.names) {
 		for k, a := range cs.args() {
 			if cs.kw(k) != "" || !cheapOperand(a) {
 				continue
 			}
 			c.lazy(lazySite{kind: lzBuiltin, op: cv, x: a, y: fn, line: int32(cs.line)})
-			if fn.name != "print" {
+			if fn.name() != "print" {
 				break
 			}
 		}
 	}
-	if from, ok := iterBuiltins[fn.name]; ok && c.sc.names.dunder("__iter__") {
+	if from, ok := iterBuiltins[fn.name()]; ok && c.sc.names.dunder("__iter__") {
 		var positional []*expr
 		for k, a := range cs.args() {
 			if cs.kw(k) == "" {
@@ -391,7 +391,7 @@ func (c *collector) builtinProtocols(cs *callSite) {
 			if cheapOperand(a) || a.op == eCall {
 				c.lazy(lazySite{kind: lzIterate, x: a, y: fn, line: int32(cs.line)})
 			}
-			if fn.name != "zip" && fn.name != "map" {
+			if fn.name() != "zip" && fn.name() != "map" {
 				break
 			}
 		}

@@ -50,6 +50,9 @@ type scope struct {
 	// instance attributes; class is the method's class.
 	selfName string
 	class    *defInfo
+	// owner is set only on a definition's handle (defInfo.ref): the definition an
+	// expression of it refers to
+	owner *defInfo
 }
 
 func newScope(k scopeKind, parent *scope, f *fileInfo, d *defInfo) *scope {
@@ -104,23 +107,56 @@ type expr struct {
 	idx   int32 // eParam: parameter index; eFrom: relative level; eSubscript: slice start
 	// memo numbers the expression's memo slot in its resolver (see resolver.slot), 0
 	// while it was never evaluated: most expressions never are, so the memo lives
-	// outside the expression and keeps it at 64 bytes
+	// outside the expression and keeps it small
 	memo int32
-	name string
-	x    *expr
-	def  *defInfo
-	sc   *scope
+	// nm is the name (see name): interned per file by the collector, a pointer instead
+	// of a string header keeps the expression at 48 bytes
+	nm *string
+	x  *expr
+	// sc is the scope of eName, eFrom, eBuiltinArg and eGetattr; for the ops of a
+	// definition (eDef, eParam, eSelf, eClass, eSuper) it is that definition's handle
+	// (see defInfo.ref, expr.def): no op needs both, and one field keeps expressions
+	// smaller (sympy has 4.1M of them)
+	sc *scope
 	*litData
 }
 
-// litData holds the elements of container literals (eSeq, eDict) and unions (eUnion).
+// name is the expression's name (eName, eAttr, eProto...), "" when it has none.
+func (e *expr) name() string {
+	if e.nm == nil {
+		return ""
+	}
+	return *e.nm
+}
+
+// def is the definition of eDef, eParam, eSelf, eClass and eSuper (nil for other ops).
+func (e *expr) def() *defInfo {
+	if e.sc == nil {
+		return nil
+	}
+	return e.sc.owner
+}
+
+// litData holds the elements of container literals (eSeq, eDict) and unions (eUnion),
+// and the arguments of calls (eCall). It is 64 bytes: what few literals and calls
+// need lives behind litExtra (sympy has ≈0.95M litData, most of them calls').
 type litData struct {
 	elems []*expr
-	keys  []string // eDict: constant keys ("" when not a constant), parallel to elems
-	// values stored into the container later (x[k] = v, x.append(v), ...); nil until the
-	// first store
-	*stored
+	// keys: eDict's constant keys ("" when not a constant), eCall's keywords ("" for a
+	// positional argument; nil when the call has no keyword argument), parallel to elems
+	keys []string
+	*litExtra
 	read bool // some subscript or iteration read the container: stored values matter
+}
+
+// litExtra holds the values stored into a container literal, and what a call of a
+// builtin gives; nil until the first store or builtin.
+type litExtra struct {
+	// values stored into the container later (x[k] = v, x.append(v), ...), keyed like
+	// its keys ("" for any key)
+	extraKeys []string
+	extraVals []*expr
+	extraSeen map[*expr]bool // extraVals as a set, once they are many (see addOnce)
 	// builtin is, for an eCall of a builtin that returns the elements of its argument or
 	// the results of calling its function argument (map, filter, sorted, list, ...), a
 	// container literal holding them; it applies when the name is not rebound
@@ -130,12 +166,20 @@ type litData struct {
 	extBuiltin bool
 }
 
-// stored holds the values stored into a container literal, keyed like its keys ("" for
-// any key).
-type stored struct {
-	extraKeys []string
-	extraVals []*expr
-	extraSeen map[*expr]bool // extraVals as a set, once they are many (see addOnce)
+// extra returns l's litExtra, allocating it on first use.
+func (l *litData) extra() *litExtra {
+	if l.litExtra == nil {
+		l.litExtra = &litExtra{}
+	}
+	return l.litExtra
+}
+
+// builtinOf returns the builtin result of call l (see litExtra.builtin), nil if none.
+func (l *litData) builtinOf() *expr {
+	if l == nil || l.litExtra == nil {
+		return nil
+	}
+	return l.builtin
 }
 
 var unknownExpr = &expr{op: eUnknown}
@@ -212,6 +256,17 @@ type defInfo struct {
 	asDef, asInst []value
 	mro           []*defInfo
 	mroState      int // 0 not computed, 1 computing, 2 done
+	// handle is the definition's handle for expressions (see ref)
+	handle *scope
+}
+
+// ref returns d's handle: a scope holding only d, which expressions of d's ops keep in
+// their sc field.
+func (d *defInfo) ref() *scope {
+	if d.handle == nil {
+		d.handle = &scope{owner: d}
+	}
+	return d.handle
 }
 
 // callSite is one call expression (or a decorator application).
@@ -239,7 +294,16 @@ func (cs *callSite) args() []*expr {
 }
 
 // kw is the keyword of argument k, "" for a positional one.
-func (cs *callSite) kw(k int) string { return cs.call.keys[k] }
+func (cs *callSite) kw(k int) string { return keyAt(cs.call.keys, k) }
+
+// keyAt returns the keyword of a call's argument k: keys[k], or "" when keys is nil (a
+// call without keyword arguments keeps no keys: most calls, ≈16 bytes per argument).
+func keyAt(keys []string, k int) string {
+	if keys == nil {
+		return ""
+	}
+	return keys[k]
+}
 
 // star reports *args or **kwargs in the call: positions after it are unknown.
 func (cs *callSite) star() bool { return cs.call.slice }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"iter"
 	"runtime"
 	"slices"
 	"sort"
@@ -82,7 +83,7 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 		return nil, err
 	}
 	phaseDone("collected")
-	results, err := fe.resolve(ctx, newResolver(infos))
+	calls, implicit, err := fe.resolve(ctx, newResolver(infos))
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +91,8 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 	for _, f := range infos {
 		f.release()
 	}
-	for _, rs := range results {
+	results := resolutions{calls, implicit}
+	for rs := range results.all() {
 		for _, d := range rs.targets {
 			if d.lambda {
 				d.release() // lambdas and generated __init__s are not in their file's defs
@@ -182,10 +184,31 @@ type resolution struct {
 	implicit bool
 }
 
+// resolutions are the resolutions of an analysis, in parts (see resolve).
+type resolutions [][]resolution
+
+// all yields every resolution, part after part.
+func (rs resolutions) all() iter.Seq[*resolution] {
+	return func(yield func(*resolution) bool) {
+		for _, part := range rs {
+			for k := range part {
+				if !yield(&part[k]) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // resolve evaluates every call site; with value flow on, arguments of resolved calls
 // flow into the callees' parameters and the evaluation repeats until nothing new flows
 // (at most maxRounds rounds).
-func (fe *Frontend) resolve(ctx context.Context, r *resolver) ([]resolution, error) {
+//
+// It returns the resolutions of the call sites (one per site, in the order of
+// fileInfo.calls) and those of the implicit sites that reach project code, apart: the
+// second list grows by appending, and appending it to the first would copy that one
+// (≈1M resolutions on sympy) while every expression is still live.
+func (fe *Frontend) resolve(ctx context.Context, r *resolver) (calls, implicit []resolution, err error) {
 	var sites []*callSite
 	for _, f := range r.files {
 		sites = append(sites, f.calls...)
@@ -202,7 +225,7 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) ([]resolution, err
 	}
 	for round := 1; round <= rounds; round++ {
 		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("python: analyze: %w", err)
+			return nil, nil, fmt.Errorf("python: analyze: %w", err)
 		}
 		r.newEpoch()
 		changed := false
@@ -254,7 +277,7 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) ([]resolution, err
 				continue
 			}
 			if m := selfMethod(c.x); m != nil {
-				if ts := r.abstractStep(m, c.name, res[k].targets); len(ts) > 0 {
+				if ts := r.abstractStep(m, c.name(), res[k].targets); len(ts) > 0 {
 					res[k].targets = ts
 				}
 			}
@@ -265,14 +288,14 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) ([]resolution, err
 	// back (a special method's parameters take no values from them), which keeps their
 	// cost to one evaluation each.
 	for _, f := range r.files {
-		res = r.resolveLazy(f, res)
+		implicit = r.resolveLazy(f, implicit)
 	}
 	if fe.opts.Guess != GuessNone {
 		for k, cs := range sites {
 			if len(res[k].targets) > 0 || cs.callee() == nil || cs.callee().op != eAttr || len(r.eval(cs.callee().x)) > 0 {
 				continue
 			}
-			cands := r.methods[cs.callee().name]
+			cands := r.methods[cs.callee().name()]
 			if len(cands) == 1 || (fe.opts.Guess == GuessAll && len(cands) > 1) {
 				for _, d := range cands {
 					res[k].targets = appendDef(res[k].targets, d)
@@ -280,7 +303,7 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) ([]resolution, err
 			}
 		}
 	}
-	return res, nil
+	return res, implicit, nil
 }
 
 func appendDef(ds []*defInfo, d *defInfo) []*defInfo {
@@ -368,10 +391,10 @@ func varPosParam(d *defInfo) int {
 }
 
 // report assigns identities and builds the Analysis.
-func (fe *Frontend) report(infos []*fileInfo, res []resolution) *callgraph.Analysis {
+func (fe *Frontend) report(infos []*fileInfo, res resolutions) *callgraph.Analysis {
 	a := &callgraph.Analysis{}
 	hasModuleCalls := map[*fileInfo]bool{}
-	for _, rs := range res {
+	for rs := range res.all() {
 		if rs.implicit && len(rs.targets) == 0 {
 			continue // an implicit protocol call that reaches no project code is not counted
 		}
@@ -388,7 +411,7 @@ func (fe *Frontend) report(infos []*fileInfo, res []resolution) *callgraph.Analy
 	for _, f := range infos {
 		ndefs += len(f.defs)
 	}
-	for _, rs := range res {
+	for rs := range res.all() {
 		ntargets += len(rs.targets)
 	}
 	a.Definitions = make([]callgraph.Definition, 0, ndefs)
@@ -430,7 +453,7 @@ func (fe *Frontend) report(infos []*fileInfo, res []resolution) *callgraph.Analy
 		line           int32
 	}
 	edges := make([]edge, 0, ntargets)
-	for _, rs := range res {
+	for rs := range res.all() {
 		for _, d := range rs.targets {
 			if d.lambda {
 				continue // a lambda's calls belong to its enclosing definition

@@ -280,15 +280,15 @@ func (r *resolver) eval(e *expr) []value {
 func (r *resolver) evalOp(e *expr) []value {
 	switch e.op {
 	case eName:
-		return r.lookup(e.sc, e.name, e.pos)
+		return r.lookup(e.sc, e.name(), e.pos)
 	case eAttr:
 		var out []value
 		for _, v := range r.eval(e.x) {
-			out = union(out, r.attr(v, e.name))
+			out = union(out, r.attr(v, e.name()))
 		}
 		if len(out) == 0 && !r.noFlow {
 			if m := selfMethod(e.x); m != nil {
-				out = r.abstractAttr(m.class, e.name)
+				out = r.abstractAttr(m.class, e.name())
 			}
 		}
 		return out
@@ -297,15 +297,15 @@ func (r *resolver) evalOp(e *expr) []value {
 		for _, v := range r.eval(e.x) {
 			out = union(out, r.callResultAt(v, e))
 		}
-		if e.litData != nil && e.builtin != nil && !r.noFlow {
+		if e.litData.builtinOf() != nil && !r.noFlow {
 			// a builtin function (not rebound), or a method of a container literal
-			if e.extBuiltin && r.outside(e.x) || !e.extBuiltin && (e.x.op == eName && r.isBuiltin(e.x.sc, e.x.name) || e.x.op == eAttr && (r.isContainer(e.x.x) || isKwargs(e.x.x) || r.superOutside(e.x.x, e.x.name))) {
+			if e.extBuiltin && r.outside(e.x) || !e.extBuiltin && (e.x.op == eName && r.isBuiltin(e.x.sc, e.x.name()) || e.x.op == eAttr && (r.isContainer(e.x.x) || isKwargs(e.x.x) || r.superOutside(e.x.x, e.x.name()))) {
 				out = union(out, r.eval(e.builtin))
 			}
 		}
 		return out
 	case eBuiltinArg:
-		if e.name == "list.sort" {
+		if e.name() == "list.sort" {
 			// only when the receiver is not a project object (whose sort is its own)
 			for _, v := range r.eval(e.elems[0]) {
 				if v.kind != vSeq {
@@ -318,7 +318,7 @@ func (r *resolver) evalOp(e *expr) []value {
 			if !r.outside(e.elems[0]) {
 				return nil
 			}
-		} else if !r.isBuiltin(e.sc, e.name) {
+		} else if !r.isBuiltin(e.sc, e.name()) {
 			return nil
 		}
 		return r.eval(e.x)
@@ -334,20 +334,20 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return out
 	case eDef:
-		if e.def.libWrap != nil && !e.raw && r.outside(e.def.libWrap) {
+		if e.def().libWrap != nil && !e.raw && r.outside(e.def().libWrap) {
 			// the name holds the library's object; the library runs the body, not the caller
 			return externalValue
 		}
-		out := e.def.defValue()
+		out := e.def().defValue()
 		// A decorated function's name is bound to what its decorators return. When the
 		// decorators are project functions returning project functions (a wrapper, which
 		// calls the original through its parameter, or the function itself handed back)
 		// the name evaluates to those alone; otherwise (a decorator outside the project,
 		// a project class or instance whose dispatch is opaque) the definition is kept,
 		// with any project functions among the results.
-		if e.def.decCall != nil && e.def.fn.Kind != "class" && !r.noFlow && !e.raw {
-			res := r.eval(e.def.decCall)
-			known := len(res) > 0 && r.functionDecorators(e.def)
+		if e.def().decCall != nil && e.def().fn.Kind != "class" && !r.noFlow && !e.raw {
+			res := r.eval(e.def().decCall)
+			known := len(res) > 0 && r.functionDecorators(e.def())
 			for _, v := range res {
 				if v.kind != vDef || v.def.fn.Kind == "class" {
 					known = false
@@ -364,19 +364,19 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return out
 	case eModule:
-		if k := r.absModule(e.name); k != "" {
+		if k := r.absModule(e.name()); k != "" {
 			return []value{{kind: vModule, key: k}}
 		}
 		return externalValue
 	case eFrom:
-		key, ok := r.relModule(e.sc.file, int(e.idx), e.x.name)
+		key, ok := r.relModule(e.sc.file, int(e.idx), e.x.name())
 		if !ok {
 			return externalValue
 		}
-		return r.moduleAttr(key, e.name)
+		return r.moduleAttr(key, e.name())
 	case eParam:
 		r.unstable++
-		p := &e.def.params[e.idx]
+		p := &e.def().params[e.idx]
 		p.read = true
 		var out []value
 		if p.dflt != nil {
@@ -387,16 +387,16 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return out
 	case eSelf:
-		if !e.def.class.hasSub || r.noFlow {
-			return e.def.class.instValue()
+		if !e.def().class.hasSub || r.noFlow {
+			return e.def().class.instValue()
 		}
 		var out []value
-		for _, c := range r.selfClasses(e.def) {
+		for _, c := range r.selfClasses(e.def()) {
 			out = addValues(out, value{kind: vInst, def: c})
 		}
 		return out
 	case eClass:
-		d := e.def
+		d := e.def()
 		out := d.class.defValue()
 		if d.class.hasSub && !r.noFlow {
 			r.unstable++ // subclasses may still flow in
@@ -410,8 +410,8 @@ func (r *resolver) evalOp(e *expr) []value {
 		// the lookup continues after the method's class in the order of the class of
 		// the instance: a mixin's super() reaches the next class of the subclass's order
 		var out []value
-		for _, v := range r.selfClasses(e.def) {
-			out = addValues(out, value{kind: vSuper, def: v, recv: e.def.class})
+		for _, v := range r.selfClasses(e.def()) {
+			out = addValues(out, value{kind: vSuper, def: v, recv: e.def().class})
 		}
 		return out
 	case eSeq, eDict:
@@ -426,7 +426,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		var keys []string
 		var one [1]string
 		if e.keyOK {
-			one[0] = e.name
+			one[0] = e.name()
 			keys = one[:]
 		} else if e.litData != nil {
 			if ks, ok := r.constKeys(e.elems[0], 0); ok {
@@ -468,7 +468,7 @@ func (r *resolver) evalOp(e *expr) []value {
 				}
 				out = union(out, r.eval(el))
 			}
-			if lit.stored == nil {
+			if lit.litExtra == nil {
 				continue
 			}
 			for k, el := range lit.extraVals {
@@ -494,7 +494,7 @@ func (r *resolver) evalOp(e *expr) []value {
 				for _, el := range v.lit.elems {
 					out = union(out, r.eval(el))
 				}
-				if v.lit.stored == nil {
+				if v.lit.litExtra == nil {
 					continue
 				}
 				for _, el := range v.lit.extraVals {
@@ -563,7 +563,7 @@ func (r *resolver) evalOp(e *expr) []value {
 // outside the project, containers, generators, and instances of classes with a base
 // outside the project.
 func (r *resolver) narrow(e *expr) []value {
-	if e.name != "" {
+	if e.name() != "" {
 		return r.narrowHasattr(e)
 	}
 	var classes []*defInfo
@@ -623,7 +623,7 @@ func (r *resolver) narrow(e *expr) []value {
 func (r *resolver) narrowHasattr(e *expr) []value {
 	var out []value
 	for _, v := range r.eval(e.x) {
-		if has, known := r.hasAttr(v, e.name); known && has != e.keyOK {
+		if has, known := r.hasAttr(v, e.name()); known && has != e.keyOK {
 			continue
 		}
 		out = addValues(out, v)
@@ -813,7 +813,7 @@ func (r *resolver) constKeys(e *expr, depth int) (keys []string, ok bool) {
 	}
 	switch e.op {
 	case eConst:
-		return []string{e.name}, true
+		return []string{e.name()}, true
 	case eIter:
 		// a loop variable over a literal list, tuple or set of constants
 		if e.x.op != eSeq || len(e.x.elems) == 0 {
@@ -832,16 +832,16 @@ func (r *resolver) constKeys(e *expr, depth int) (keys []string, ok bool) {
 		}
 		return keys, true
 	case eName:
-		if s, pos := bindingScope(e.sc, e.name, e.pos); s != nil && len(s.names[e.name]) > 0 {
-			return keys, add(reaching(s.names[e.name], pos))
+		if s, pos := bindingScope(e.sc, e.name(), e.pos); s != nil && len(s.names[e.name()]) > 0 {
+			return keys, add(reaching(s.names[e.name()], pos))
 		}
 	case eFrom:
-		key, ok := r.relModule(e.sc.file, int(e.idx), e.x.name)
+		key, ok := r.relModule(e.sc.file, int(e.idx), e.x.name())
 		if !ok {
 			return nil, false
 		}
 		if f := r.byKey[key]; f != nil {
-			return keys, add(reaching(f.scope.names[e.name], ^uint32(0)))
+			return keys, add(reaching(f.scope.names[e.name()], ^uint32(0)))
 		}
 	}
 	// parameters are not narrowed: callers outside the project pass other constants
@@ -873,7 +873,7 @@ func (r *resolver) isBuiltin(sc *scope, name string) bool {
 		if bs := s.names[name]; len(bs) > 0 {
 			// a parameter whose default is the builtin (`def fold(..., map=map)`) may be it
 			if len(bs) == 1 && bs[0].val.op == eParam {
-				if p := bs[0].val.def.params[bs[0].val.idx]; p.dflt != nil && p.dflt.op == eName && p.dflt.name == name && p.dflt.sc != s {
+				if p := bs[0].val.def().params[bs[0].val.idx]; p.dflt != nil && p.dflt.op == eName && p.dflt.name() == name && p.dflt.sc != s {
 					return r.isBuiltin(p.dflt.sc, name)
 				}
 			}
@@ -906,7 +906,7 @@ func (r *resolver) protoMethods(c *defInfo, name string) []value {
 		for _, b := range reaching(bs, ^uint32(0)) {
 			switch b.val.op {
 			case eDef:
-				d := b.val.def
+				d := b.val.def()
 				if d.fn.Kind == "method" && d.class == cl {
 					out = addValues(out, value{kind: vDef, def: d, bound: !d.static, recv: c})
 				}
@@ -965,9 +965,7 @@ func (r *resolver) applyStores() (added, changed bool) {
 		if v == nil || v.op == eUnknown {
 			return
 		}
-		if lit.stored == nil {
-			lit.stored = &stored{}
-		}
+		lit.extra()
 		var ok bool
 		if lit.extraVals, ok = addOnce(lit.extraVals, &lit.extraSeen, v); !ok {
 			return
@@ -1084,18 +1082,18 @@ func (r *resolver) abstractAttr(c *defInfo, name string) []value {
 func selfMethod(e *expr) *defInfo {
 	switch e.op {
 	case eSelf:
-		return e.def
+		return e.def()
 	case eName:
-		s, pos := bindingScope(e.sc, e.name, e.pos)
+		s, pos := bindingScope(e.sc, e.name(), e.pos)
 		if s == nil {
 			return nil
 		}
 		var d *defInfo
-		for _, b := range reaching(s.names[e.name], pos) {
-			if b.val.op != eSelf || d != nil && b.val.def != d {
+		for _, b := range reaching(s.names[e.name()], pos) {
+			if b.val.op != eSelf || d != nil && b.val.def() != d {
 				return nil
 			}
-			d = b.val.def
+			d = b.val.def()
 		}
 		return d
 	}
@@ -1110,7 +1108,7 @@ func (r *resolver) opaqueOrder(c *defInfo) bool {
 			continue
 		}
 		for _, b := range k.bases {
-			if b.op == eName && (b.name == "object" || b.name == "ABC") || b.op == eAttr && b.name == "ABC" {
+			if b.op == eName && (b.name() == "object" || b.name() == "ABC") || b.op == eAttr && b.name() == "ABC" {
 				continue
 			}
 			inProject := false
@@ -1149,7 +1147,7 @@ func (r *resolver) definesMethod(c *defInfo, name string) bool {
 	}
 	for _, k := range r.mro(c) {
 		for _, b := range k.scope.names[name] {
-			if b.val.op == eDef && b.val.def.fn.Kind == "method" {
+			if b.val.op == eDef && b.val.def().fn.Kind == "method" {
 				return true
 			}
 		}
@@ -1397,10 +1395,10 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 			continue
 		}
 		for _, b := range reaching(bs, ^uint32(0)) {
-			if b.val.op == eDef && b.val.def.accessor {
+			if b.val.op == eDef && b.val.def().accessor {
 				// a property's setter or deleter rebinds the name: the getter reads it
 				for _, g := range bs {
-					if g.val.op == eDef && g.val.def.property {
+					if g.val.op == eDef && g.val.def().property {
 						b = g
 					}
 				}
@@ -1437,7 +1435,7 @@ func hasSetter(order []*defInfo, name string) bool {
 			continue
 		}
 		for _, b := range bs {
-			if b.val.op == eDef && b.val.def.setter {
+			if b.val.op == eDef && b.val.def().setter {
 				return true
 			}
 		}
@@ -1468,7 +1466,7 @@ func (r *resolver) mro(c *defInfo) []*defInfo {
 				break
 			}
 		}
-		if !found && !(b.op == eName && b.name == "object") {
+		if !found && !(b.op == eName && b.name() == "object") {
 			c.extBase = true
 		}
 	}
@@ -1576,8 +1574,8 @@ func isKwargs(e *expr) bool {
 	if e.op != eName || e.sc == nil || e.sc.def == nil {
 		return false
 	}
-	bs := e.sc.names[e.name]
-	if len(bs) != 1 || bs[0].val.op != eParam || bs[0].val.def != e.sc.def {
+	bs := e.sc.names[e.name()]
+	if len(bs) != 1 || bs[0].val.op != eParam || bs[0].val.def() != e.sc.def {
 		return false
 	}
 	p := e.sc.def.params[bs[0].val.idx]
@@ -1590,8 +1588,8 @@ func paramReturned(d *defInfo, ret *expr) int {
 	if ret.op != eName || ret.sc != d.scope {
 		return -1
 	}
-	bs := d.scope.names[ret.name]
-	if len(bs) != 1 || bs[0].val.op != eParam || bs[0].val.def != d {
+	bs := d.scope.names[ret.name()]
+	if len(bs) != 1 || bs[0].val.op != eParam || bs[0].val.def() != d {
 		return -1
 	}
 	if d.params[bs[0].val.idx].star {
@@ -1605,15 +1603,15 @@ func paramReturned(d *defInfo, ret *expr) int {
 // override `return super().get(key, default)` (also pop, setdefault), else -1: what
 // the override returns, besides the dict's items, is that call's argument.
 func (r *resolver) superDefaultReturned(d *defInfo, ret *expr) int {
-	if ret.op != eCall || ret.litData == nil || ret.builtin == nil || ret.x.op != eAttr || len(ret.elems) != 2 {
+	if ret.op != eCall || ret.litData.builtinOf() == nil || ret.x.op != eAttr || len(ret.elems) != 2 {
 		return -1
 	}
-	switch ret.x.name {
+	switch ret.x.name() {
 	case "get", "pop", "setdefault":
 	default:
 		return -1
 	}
-	if ret.keys[0] != "" || ret.keys[1] != "" || !r.superOutside(ret.x.x, ret.x.name) {
+	if keyAt(ret.keys, 0) != "" || keyAt(ret.keys, 1) != "" || !r.superOutside(ret.x.x, ret.x.name()) {
 		return -1
 	}
 	return paramReturned(d, ret.elems[1])
@@ -1629,8 +1627,8 @@ func argFor(d *defInfo, bound bool, args []*expr, kws []string, star bool, j int
 	name := d.params[j].name
 	pos := 0
 	for k, a := range args {
-		if kws[k] != "" {
-			if kws[k] == name {
+		if kw := keyAt(kws, k); kw != "" {
+			if kw == name {
 				return a
 			}
 			continue

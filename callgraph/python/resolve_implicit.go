@@ -46,14 +46,14 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 			cv := conversions[s.op]
 			addProto(s.x, cv[0], cv[1:], false)
 		case lzBuiltin:
-			if r.isBuiltin(s.y.sc, s.y.name) {
+			if r.isBuiltin(s.y.sc, s.y.name()) {
 				cv := conversions[s.op]
 				addProto(s.x, cv[0], cv[1:], false)
 			}
 		case lzReady:
 			add(r.eval(s.x))
 		case lzIterate:
-			if r.isBuiltin(s.y.sc, s.y.name) {
+			if r.isBuiltin(s.y.sc, s.y.name()) {
 				iters := r.protoValues(s.x, "__iter__", nil, false)
 				add(iters)
 				for _, m := range iters {
@@ -67,8 +67,8 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 		case lzSubscript:
 			addProto(s.x, [...]string{"__getitem__", "__setitem__", "__delitem__"}[s.op], nil, false)
 		case lzAttr:
-			if r.props[s.x.name] {
-				add(r.propValues(s.x.x, s.x.name, int(s.op)))
+			if r.props[s.x.name()] {
+				add(r.propValues(s.x.x, s.x.name(), int(s.op)))
 			}
 		case lzGetattr:
 			if !r.isBuiltin(s.x.sc, "getattr") {
@@ -140,7 +140,7 @@ func (r *resolver) evalProto(e *expr) []value {
 	if e.litData != nil {
 		fallbacks = e.keys
 	}
-	return r.protoValues(e.x, e.name, fallbacks, e.keyOK)
+	return r.protoValues(e.x, e.name(), fallbacks, e.keyOK)
 }
 
 // protoValues returns special method name (or the first fallback, see protoChain) of
@@ -239,15 +239,15 @@ func (r *resolver) accessors(c *defInfo, name string, skip, k int) []*defInfo {
 		}
 		var out []*defInfo
 		for _, b := range bs {
-			if b.val.op == eCall && b.val.x.op == eName && b.val.x.name == "property" && b.val.litData != nil {
+			if b.val.op == eCall && b.val.x.op == eName && b.val.x.name() == "property" && b.val.litData != nil {
 				// name = property(fget, fset, fdel)
 				out = append(out, r.propertyCallAccessor(b.val, k)...)
 				continue
 			}
-			if b.val.op != eDef || b.val.def.class != cl {
+			if b.val.op != eDef || b.val.def().class != cl {
 				continue
 			}
-			d := b.val.def
+			d := b.val.def()
 			switch {
 			case k == 0 && d.property, k == 1 && d.setter, k == 2 && d.deleter:
 				out = append(out, d)
@@ -265,10 +265,10 @@ func (r *resolver) propertyCallAccessor(call *expr, k int) []*defInfo {
 	pos := 0
 	var arg *expr
 	for j, a := range call.elems {
-		if call.keys[j] == kw || call.keys[j] == "" && pos == k {
+		if ck := keyAt(call.keys, j); ck == kw || ck == "" && pos == k {
 			arg = a
 		}
-		if call.keys[j] == "" {
+		if keyAt(call.keys, j) == "" {
 			pos++
 		}
 	}
@@ -332,7 +332,7 @@ func (r *resolver) classicProperties(props map[string]bool) map[string]bool {
 			}
 			for name, bs := range d.scope.names {
 				for _, b := range bs {
-					if b.val.op == eCall && b.val.x.op == eName && b.val.x.name == "property" {
+					if b.val.op == eCall && b.val.x.op == eName && b.val.x.name() == "property" {
 						props[name] = true
 					}
 				}
