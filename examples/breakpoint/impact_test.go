@@ -32,6 +32,10 @@ func TestImpactFlag(t *testing.T) {
 		if recorded := strings.Contains(stderr.String(), "test group(s) recorded"); recorded != (mode == "on") {
 			t.Errorf("-impact %s: recorded=%v\n%s", mode, recorded, stderr.String())
 		}
+		// The recording phase counts its runs (it said "0 done" for its whole length).
+		if steps := strings.Contains(stderr.String(), "recording which tests run which functions (-impact off skips this): 1/"); steps != (mode == "on") {
+			t.Errorf("-impact %s: recording steps printed=%v\n%s", mode, steps, stderr.String())
+		}
 		b, err := os.ReadFile(out)
 		if err != nil || len(b) == 0 {
 			t.Fatalf("-impact %s: no tasks (%v)", mode, err)

@@ -365,7 +365,12 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	var impact *corrupt.Impact
 	if c.impact == "on" || (c.impact == "auto" && p.Lang == repo.Python) {
 		prog.Phase("recording which tests run which functions (-impact off skips this)", 0)
-		im, st, err := testimpact.Record(ctx, cached, req, base.Passing, testimpact.Options{Jobs: c.jobs, Limits: task.Limits{Timeout: clean}})
+		// One run per test file (Python) or package (Go): on a large suite this phase takes
+		// minutes, so each finished run is a step of the progress.
+		im, st, err := testimpact.Record(ctx, cached, req, base.Passing, testimpact.Options{
+			Jobs: c.jobs, Limits: task.Limits{Timeout: clean},
+			Progress: func(done, total int) { prog.SetTotal(total); prog.Step(done, "") },
+		})
 		if err != nil {
 			return err
 		}
