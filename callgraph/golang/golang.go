@@ -466,6 +466,14 @@ func (fe *Frontend) parseAll(ctx context.Context, srcs []callgraph.SourceFile) (
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
+			// A file go/parser accepts is parsed by it (see astfront.go); the others,
+			// and the few whose constructs the rewrite does not map, by tree-sitter.
+			if root, err := fe.grammar.astTree(srcs[i].Src, lineStarts(srcs[i].Src)); err == nil {
+				p := &parsedFile{}
+				fe.extract(p, srcs[i].Path, srcs[i].Src, root)
+				out[i] = p
+				return
+			}
 			// extract keeps nothing of the tree: its storage serves the next parse.
 			errs[i] = fe.parsers.ParseFunc(ctx, srcs[i].Src, func(root *tsNode, r, c int, bad bool) {
 				p := &parsedFile{row: r, col: c, hasErr: bad}
