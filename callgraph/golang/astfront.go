@@ -56,6 +56,30 @@ type astBuilder struct {
 	lines []uint32
 	g     *grammar
 	fail  bool
+	// Storage: built nodes in chunks; the tree's nodes and child lists in one slab
+	// each, the children of a node gathered on a stack until it is done.
+	bns   []bn
+	nodes []tsNode
+	kids  []*tsNode
+	stack []*tsNode
+	built int // nodes built
+	atRow int // row cursor: nodes are placed in pre-order, so their starts only grow
+}
+
+func (b *astBuilder) newBn() *bn {
+	if len(b.bns) == cap(b.bns) {
+		b.bns = make([]bn, 0, 1024)
+	}
+	b.bns = b.bns[:len(b.bns)+1]
+	return &b.bns[len(b.bns)-1]
+}
+
+func (b *astBuilder) newNode() *tsNode {
+	if len(b.nodes) == cap(b.nodes) {
+		b.nodes = make([]tsNode, 0, 1024)
+	}
+	b.nodes = b.nodes[:len(b.nodes)+1]
+	return &b.nodes[len(b.nodes)-1]
 }
 
 // astTree parses src with go/parser and returns the tree the tree-sitter grammar gives
@@ -76,6 +100,8 @@ func (g *grammar) astTree(src []byte, lines []uint32) (*tsNode, error) {
 	if b.fail {
 		return nil, errUnmapped
 	}
+	b.nodes = make([]tsNode, 0, b.built+len(b.toks))
+	b.kids = make([]*tsNode, 0, b.built+len(b.toks))
 	t := b.finish(root, nil)
 	if b.fail || b.ti != len(b.toks) {
 		return nil, errUnmapped
@@ -87,6 +113,7 @@ func (g *grammar) astTree(src []byte, lines []uint32) (*tsNode, error) {
 func (b *astBuilder) scan(tf *token.File) bool {
 	var s scanner.Scanner
 	bad := false
+	b.toks = make([]stok, 0, len(b.src)/5+16)
 	s.Init(tf, b.src, func(token.Position, string) { bad = true }, scanner.ScanComments)
 	for {
 		pos, tok, lit := s.Scan()
@@ -134,9 +161,9 @@ func (b *astBuilder) off(p token.Pos) int { return int(p) - b.base }
 
 // finish fills the scanned tokens into the built tree and converts it to tsNodes.
 func (b *astBuilder) finish(n *bn, parent *tsNode) *tsNode {
-	t := &tsNode{Type: n.typ, Field: n.field, Start: n.start, End: n.end, Named: !n.anon}
+	t := b.newNode()
+	*t = tsNode{Type: n.typ, Field: n.field, Start: n.start, End: n.end, Named: !n.anon, Parent: parent}
 	b.place(t)
-	t.Parent = parent
 	if n.leaf {
 		if b.ti >= len(b.toks) || b.toks[b.ti].start != n.start || b.toks[b.ti].end != n.end {
 			b.fail = true
@@ -146,15 +173,22 @@ func (b *astBuilder) finish(n *bn, parent *tsNode) *tsNode {
 		return t
 	}
 	var prev *bn
+	base := len(b.stack)
 	for _, k := range n.kids {
 		for b.ti < len(b.toks) && b.toks[b.ti].start < k.start {
-			t.Kids = append(t.Kids, b.token(n, t, prev, k))
+			b.stack = append(b.stack, b.token(n, t, prev, k))
 		}
-		t.Kids = append(t.Kids, b.finish(k, t))
+		b.stack = append(b.stack, b.finish(k, t))
 		prev = k
 	}
 	for b.ti < len(b.toks) && b.toks[b.ti].start < n.end {
-		t.Kids = append(t.Kids, b.token(n, t, prev, nil))
+		b.stack = append(b.stack, b.token(n, t, prev, nil))
+	}
+	if k := len(b.stack) - base; k > 0 {
+		at := len(b.kids)
+		b.kids = append(b.kids, b.stack[base:]...)
+		t.Kids = b.kids[at : at+k : at+k]
+		b.stack = b.stack[:base]
 	}
 	return t
 }
@@ -166,7 +200,8 @@ func (b *astBuilder) token(n *bn, parent *tsNode, prev, next *bn) *tsNode {
 	if tk.typ == "" || tk.end > n.end {
 		b.fail = true // an identifier or literal the rewrite did not place
 	}
-	t := &tsNode{Type: tk.typ, Start: tk.start, End: tk.end, Parent: parent}
+	t := b.newNode()
+	*t = tsNode{Type: tk.typ, Start: tk.start, End: tk.end, Parent: parent}
 	switch tk.typ {
 	case "comment", "interpreted_string_literal", "raw_string_literal":
 		t.Named = true
@@ -207,12 +242,21 @@ func (b *astBuilder) token(n *bn, parent *tsNode, prev, next *bn) *tsNode {
 
 // place sets a node's row, column, end row and grammar symbol.
 func (b *astBuilder) place(t *tsNode) {
-	t.Row = b.row(t.Start)
+	for b.atRow+1 < len(b.lines) && int(b.lines[b.atRow+1]) <= t.Start {
+		b.atRow++
+	}
+	if int(b.lines[b.atRow]) > t.Start {
+		b.atRow = b.row(t.Start)
+	}
+	t.Row = b.atRow
 	t.Col = t.Start - int(b.lines[t.Row])
+	last := t.End
 	if t.End > t.Start {
-		t.EndRow = b.row(t.End - 1)
-	} else {
-		t.EndRow = b.row(t.End)
+		last--
+	}
+	t.EndRow = t.Row
+	if t.Row+1 < len(b.lines) && int(b.lines[t.Row+1]) <= last {
+		t.EndRow = b.row(last)
 	}
 	if s, ok := b.g.symByName[t.Type]; ok {
 		t.Sym = s
@@ -231,7 +275,9 @@ func (b *astBuilder) row(off int) int {
 // Building.
 
 func (b *astBuilder) node(typ string, start, end int, kids ...*bn) *bn {
-	out := &bn{typ: typ, start: start, end: end}
+	out := b.newBn()
+	b.built++
+	*out = bn{typ: typ, start: start, end: end}
 	for _, k := range kids {
 		if k != nil {
 			out.kids = append(out.kids, k)
@@ -244,7 +290,10 @@ func (b *astBuilder) span(n ast.Node) (int, int) { return b.off(n.Pos()), b.off(
 
 func (b *astBuilder) leafOf(typ string, n ast.Node) *bn {
 	s, e := b.span(n)
-	return &bn{typ: typ, start: s, end: e, leaf: true}
+	out := b.newBn()
+	b.built++
+	*out = bn{typ: typ, start: s, end: e, leaf: true}
+	return out
 }
 
 func fieldOf(f string, n *bn) *bn {
@@ -262,7 +311,7 @@ func (b *astBuilder) unmapped() *bn {
 func (b *astBuilder) file(f *ast.File) *bn {
 	// tree-sitter's source_file spans its tokens, comments included, and the newline
 	// that terminates its last declaration.
-	root := &bn{typ: "source_file", start: b.toks[0].start, end: b.toks[len(b.toks)-1].end}
+	root := b.node("source_file", b.toks[0].start, b.toks[len(b.toks)-1].end)
 	root.end = b.termEnd(root.end)
 	ps := b.off(f.Package)
 	root.kids = append(root.kids, b.node("package_clause", ps, b.off(f.Name.End()), b.leafOf("package_identifier", f.Name)))
