@@ -837,15 +837,9 @@ func (b *astBuilder) stmt(st ast.Stmt) *bn {
 		}
 		for _, c := range st.Body.List {
 			cc := c.(*ast.CaseClause)
-			cs, ce := b.caseSpan(cc)
-			var k *bn
-			if cc.List == nil {
-				k = b.node("default_case", cs, ce)
-			} else {
-				k = b.node("expression_case", cs, ce, fieldOf("value", b.exprList(cc.List)))
-			}
-			b.stmts(k, cc.Body)
-			n.kids = append(n.kids, k)
+			b.clause(n, "expression_case", cc.Case, cc.Colon, cc.List == nil, cc.Body, func(k *bn) {
+				k.kids = append(k.kids, fieldOf("value", b.exprList(cc.List)))
+			})
 		}
 		return n
 	case *ast.TypeSwitchStmt:
@@ -870,33 +864,20 @@ func (b *astBuilder) stmt(st ast.Stmt) *bn {
 		n.kids = append(n.kids, fieldOf("value", b.expr(ta.X)))
 		for _, c := range st.Body.List {
 			cc := c.(*ast.CaseClause)
-			cs, ce := b.caseSpan(cc)
-			var k *bn
-			if cc.List == nil {
-				k = b.node("default_case", cs, ce)
-			} else {
-				k = b.node("type_case", cs, ce)
+			b.clause(n, "type_case", cc.Case, cc.Colon, cc.List == nil, cc.Body, func(k *bn) {
 				for _, t := range cc.List {
 					k.kids = append(k.kids, fieldOf("type", b.typ(t)))
 				}
-			}
-			b.stmts(k, cc.Body)
-			n.kids = append(n.kids, k)
+			})
 		}
 		return n
 	case *ast.SelectStmt:
 		n := b.node("select_statement", s, e)
 		for _, c := range st.Body.List {
 			cc := c.(*ast.CommClause)
-			cs, ce := b.commSpan(cc)
-			var k *bn
-			if cc.Comm == nil {
-				k = b.node("default_case", cs, ce)
-			} else {
-				k = b.node("communication_case", cs, ce, fieldOf("communication", b.comm(cc.Comm)))
-			}
-			b.stmts(k, cc.Body)
-			n.kids = append(n.kids, k)
+			b.clause(n, "communication_case", cc.Case, cc.Colon, cc.Comm == nil, cc.Body, func(k *bn) {
+				k.kids = append(k.kids, fieldOf("communication", b.comm(cc.Comm)))
+			})
 		}
 		return n
 	case *ast.LabeledStmt:
@@ -934,21 +915,23 @@ func (b *astBuilder) comm(st ast.Stmt) *bn {
 	return b.unmapped()
 }
 
-// caseSpan is the span of a case clause: to the end of its last statement, or its colon.
-func (b *astBuilder) caseSpan(cc *ast.CaseClause) (int, int) {
-	e := b.off(cc.Colon) + 1
-	if len(cc.Body) > 0 {
-		e = b.termEnd(b.lastEnd(cc.Body))
+// clause adds a case clause of a switch or select to n: a default_case when dflt,
+// else one of type typ whose head (values, types or communication) head adds. A clause
+// spans to the end of its last statement's terminator, or to its colon.
+func (b *astBuilder) clause(n *bn, typ string, casePos, colon token.Pos, dflt bool, body []ast.Stmt, head func(k *bn)) {
+	e := b.off(colon) + 1
+	if len(body) > 0 {
+		e = b.termEnd(b.lastEnd(body))
 	}
-	return b.off(cc.Case), e
-}
-
-func (b *astBuilder) commSpan(cc *ast.CommClause) (int, int) {
-	e := b.off(cc.Colon) + 1
-	if len(cc.Body) > 0 {
-		e = b.termEnd(b.lastEnd(cc.Body))
+	if dflt {
+		typ = "default_case"
 	}
-	return b.off(cc.Case), e
+	k := b.node(typ, b.off(casePos), e)
+	if !dflt {
+		head(k)
+	}
+	b.stmts(k, body)
+	n.kids = append(n.kids, k)
 }
 
 // lastEnd is the end of a statement list, past trailing empty statements.
