@@ -8,6 +8,7 @@ import (
 	"go/scanner"
 	"go/token"
 	"sort"
+	"sync"
 )
 
 // The go/parser front end of the parse.
@@ -85,6 +86,40 @@ func (b *astBuilder) newNode() *tsNode {
 // astTree parses src with go/parser and returns the tree the tree-sitter grammar gives
 // for it, or errUnmapped (or go/parser's error) when the tree-sitter parse must be used.
 func (g *grammar) astTree(src []byte, lines []uint32) (*tsNode, error) {
+	return g.buildAST(src, lines, &astScratch{})
+}
+
+// astTreeFunc is astTree for a tree only read while use runs: its storage is reused by
+// later calls once use returns (use must keep no node).
+func (g *grammar) astTreeFunc(src []byte, lines []uint32, use func(root *tsNode)) error {
+	sc, _ := astScratchPool.Get().(*astScratch)
+	if sc == nil {
+		sc = &astScratch{}
+	}
+	root, err := g.buildAST(src, lines, sc)
+	if err == nil {
+		use(root)
+	}
+	if cap(sc.nodes) <= maxPooledNodes {
+		astScratchPool.Put(sc)
+	}
+	return err
+}
+
+// astScratch is the storage of one rewritten tree, which astTreeFunc reuses.
+type astScratch struct {
+	nodes []tsNode
+	kids  []*tsNode
+	toks  []stok
+}
+
+var astScratchPool sync.Pool // of *astScratch
+
+// maxPooledNodes bounds the trees whose storage is pooled: a larger file's (a generated
+// table's) is left to the collector.
+const maxPooledNodes = 1 << 16
+
+func (g *grammar) buildAST(src []byte, lines []uint32, sc *astScratch) (*tsNode, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
 	if err != nil {
@@ -93,15 +128,22 @@ func (g *grammar) astTree(src []byte, lines []uint32) (*tsNode, error) {
 	b := &astBuilder{src: src, g: g, lines: lines}
 	tf := fset.File(f.Package)
 	b.base = tf.Base()
-	if !b.scan(tf) {
+	b.toks = sc.toks[:0]
+	ok := b.scan(tf)
+	sc.toks = b.toks
+	if !ok {
 		return nil, errUnmapped
 	}
 	root := b.file(f)
 	if b.fail {
 		return nil, errUnmapped
 	}
-	b.nodes = make([]tsNode, 0, b.built+len(b.toks))
-	b.kids = make([]*tsNode, 0, b.built+len(b.toks))
+	need := b.built + len(b.toks)
+	if cap(sc.nodes) < need {
+		sc.nodes = make([]tsNode, 0, need+need/4)
+		sc.kids = make([]*tsNode, 0, need+need/4)
+	}
+	b.nodes, b.kids = sc.nodes[:0], sc.kids[:0]
 	t := b.finish(root, nil)
 	if b.fail || b.ti != len(b.toks) {
 		return nil, errUnmapped
@@ -113,7 +155,9 @@ func (g *grammar) astTree(src []byte, lines []uint32) (*tsNode, error) {
 func (b *astBuilder) scan(tf *token.File) bool {
 	var s scanner.Scanner
 	bad := false
-	b.toks = make([]stok, 0, len(b.src)/5+16)
+	if cap(b.toks) < len(b.src)/5 {
+		b.toks = make([]stok, 0, len(b.src)/5+16)
+	}
 	s.Init(tf, b.src, func(token.Position, string) { bad = true }, scanner.ScanComments)
 	for {
 		pos, tok, lit := s.Scan()
