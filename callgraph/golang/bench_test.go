@@ -2,6 +2,7 @@ package golang
 
 import (
 	"context"
+	"errors"
 	"go/parser"
 	"go/token"
 	"testing"
@@ -35,7 +36,8 @@ func BenchmarkTestify(b *testing.B) {
 	benchModes(b, files)
 }
 
-// benchModes measures the tree-sitter parse and copy alone ("parse"), then Analyze in
+// benchModes measures the tree-sitter parse and copy alone ("parse"), go/parser and the
+// rewrite of its trees ("parse-goast"), then Analyze in
 // each interface mode: "analyze" is the default (type flow), "analyze-none" leaves
 // interface calls unresolved (the syntactic baseline that the type flow adds to),
 // "analyze-cha" expands them by class hierarchy.
@@ -45,6 +47,21 @@ func benchModes(b *testing.B, files []callgraph.SourceFile) {
 		for b.Loop() {
 			for _, f := range files {
 				if _, _, _, _, err := fe.parsers.Parse(context.Background(), f.Src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	b.Run("parse-goast", func(b *testing.B) {
+		// What Analyze runs instead for files go/parser accepts: go/parser and the
+		// rewrite of its tree as tree-sitter's (astfront.go).
+		fe := New(Options{})
+		for b.Loop() {
+			for _, f := range files {
+				if f.Path == "go.mod" {
+					continue
+				}
+				if _, err := fe.grammar.astTree(f.Src, lineStarts(f.Src)); err != nil && !errors.Is(err, errUnmapped) {
 					b.Fatal(err)
 				}
 			}

@@ -466,7 +466,16 @@ func (fe *Frontend) parseAll(ctx context.Context, srcs []callgraph.SourceFile) (
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			// extract keeps nothing of the tree: its storage serves the next parse.
+			// A file go/parser accepts is parsed by it (see astfront.go); the others,
+			// and the few whose constructs the rewrite does not map, by tree-sitter.
+			// extract keeps nothing of either tree: its storage serves the next parse.
+			if fe.grammar.astTreeFunc(srcs[i].Src, lineStarts(srcs[i].Src), func(root *tsNode) {
+				p := &parsedFile{}
+				fe.extract(p, srcs[i].Path, srcs[i].Src, root)
+				out[i] = p
+			}) == nil {
+				return
+			}
 			errs[i] = fe.parsers.ParseFunc(ctx, srcs[i].Src, func(root *tsNode, r, c int, bad bool) {
 				p := &parsedFile{row: r, col: c, hasErr: bad}
 				fe.extract(p, srcs[i].Path, srcs[i].Src, root)

@@ -132,6 +132,8 @@ type grammar struct {
 	// bySym describes each grammar symbol (tsnode.Node.Sym; the last entry is ERROR's),
 	// so that encoding a node reads a table instead of hashing its type name.
 	bySym []symFacts
+	// symByName is a symbol of each node type name (for trees built from go/ast).
+	symByName map[string]uint16
 }
 
 // symFacts is what encode needs of a node type: its number in grammar.types, and whether
@@ -198,6 +200,10 @@ func newGrammar(lang *sitter.Language) *grammar {
 		g.bySym[s] = symFactsOf(g, lang.SymbolName(sitter.Symbol(s)))
 	}
 	g.bySym[nsym] = symFactsOf(g, "ERROR")
+	g.symByName = map[string]uint16{}
+	for s := int(nsym) - 1; s >= 0; s-- {
+		g.symByName[lang.SymbolName(sitter.Symbol(s))] = uint16(s)
+	}
 	return g
 }
 
