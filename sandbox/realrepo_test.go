@@ -206,4 +206,6 @@ func TestRealCollectErrorNamesUserFiles(t *testing.T) {
 	assert.Contains(t, what, filepath.Join(root, "uncertainties", "lib1to2", "test_1to2.py"))
 	assert.NotContains(t, what, prep.Root)
 	assert.NotContains(t, what, "/slot-")
+	// The cause, not only pytest's warnings summary (which comes after it and is longer).
+	assert.Contains(t, what, "No module named 'lib2to3.tests'")
 }
