@@ -452,7 +452,7 @@ func TestTimeoutRejected(t *testing.T) {
 	}
 	// The correct program hanging is reported as such.
 	hangAll := hangOracle{want: "", n: &n, hangs: func(string) bool { return true }}
-	if _, err := Generate(context.Background(), prog, hangAll, Options{}); !errors.Is(err, ErrCorrectFails) || !strings.Contains(err.Error(), "timed out") {
+	if _, err := Generate(context.Background(), prog, hangAll, Options{}); !errors.Is(err, ErrCorrectFails) || !strings.Contains(err.Error(), "timed out: killed") {
 		t.Errorf("correct program hangs: %v", err)
 	}
 }

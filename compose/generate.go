@@ -218,10 +218,19 @@ func Generate(ctx context.Context, program string, oracle task.Oracle, opts Opti
 		return res, err
 	}
 	if !ok[0].Passed() {
+		// The oracle's detail (the limit that stopped the run, the end of the tests'
+		// output) is the only clue to why a program the user believes correct fails.
+		why := "its tests failed"
 		if ok[0].Outcome == task.Timeout {
-			return res, fmt.Errorf("%w (its tests timed out)", ErrCorrectFails)
+			why = "its tests timed out"
 		}
-		return res, ErrCorrectFails
+		if d := strings.TrimSpace(ok[0].Detail); d != "" {
+			if r := []rune(d); len(r) > 600 {
+				d = "…" + string(r[len(r)-600:])
+			}
+			why += ": " + d
+		}
+		return res, fmt.Errorf("%w (%s)", ErrCorrectFails, why)
 	}
 	cands, err := opts.Source.Candidates(ctx, Request{Program: g.gt, Lines: g.lines, Marks: g.marks, N: opts.M1}, g.rng)
 	if err != nil {

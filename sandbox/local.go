@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -639,8 +640,38 @@ func (l *Local) List(ctx context.Context, req task.RunRequest) ([]string, error)
 	case pr.TimedOut:
 		return nil, fmt.Errorf("sandbox: list timed out after %s: %w", lim.Timeout, ErrListFailed)
 	}
-	return lp.Result(stderr.String(), pr.ExitCode, lim.MessageLen)
+	ids, err := lp.Result(stderr.String(), pr.ExitCode, lim.MessageLen)
+	if err != nil {
+		// The collector's report names files by where the run saw them, the slot's
+		// private copy, which is gone when the caller reads it: name them in req.Root.
+		err = rootedError(err, req.Root, s.hp(s.tree), s.tree)
+	}
+	return ids, err
 }
+
+// rootedError returns err with every path under one of the directories from written as
+// the same path under root (err stays what errors.Is and errors.As see).
+func rootedError(err error, root string, from ...string) error {
+	msg := err.Error()
+	for _, f := range from {
+		if f != "" && f != root {
+			msg = strings.ReplaceAll(msg, f+string(filepath.Separator), root+string(filepath.Separator))
+		}
+	}
+	if msg == err.Error() {
+		return err
+	}
+	return &messageError{msg: msg, err: err}
+}
+
+// messageError is err with its message rewritten.
+type messageError struct {
+	msg string
+	err error
+}
+
+func (e *messageError) Error() string { return e.msg }
+func (e *messageError) Unwrap() error { return e.err }
 
 // RunKey identifies everything about this runner and a request that can change a report,
 // except the tree's contents (see Cache): the test kind, the command configuration

@@ -112,6 +112,11 @@ func Check(ctx context.Context, r task.Runner, prep *Prepared, opts CheckOptions
 		return nil, fmt.Errorf("sandbox: check: the runner %T cannot list tests", r)
 	}
 	ids, err := lister.List(ctx, req)
+	if err != nil && prep.Root != p.Root {
+		// A staged project's files were collected under the private staging root, at the
+		// same relative places as in the user's: name the user's files.
+		err = rootedError(err, p.Root, prep.Root)
+	}
 	switch {
 	case ctx.Err() != nil:
 		return nil, ctx.Err()

@@ -215,3 +215,20 @@ func TestCollectFix(t *testing.T) {
 		t.Errorf("pytest, broken: %q", got)
 	}
 }
+
+// TestListErrorShowsCauseNotWarnings: pytest prints its warnings summary after the
+// collection errors; forty modules that warn at import push the ImportError's cause out of
+// the kept lines unless the summary is left out.
+func TestListErrorShowsCauseNotWarnings(t *testing.T) {
+	needPytest(t)
+	d := t.TempDir()
+	for i := range 40 {
+		src := fmt.Sprintf("import warnings\nwarnings.warn('noise %d', DeprecationWarning)\n\ndef test_ok():\n    pass\n", i)
+		require.NoError(t, os.WriteFile(filepath.Join(d, fmt.Sprintf("test_w%02d.py", i)), []byte(src), 0o644))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(d, "test_broken.py"), []byte("import no_such_module_xyz\n"), 0o644))
+	_, err := local(t).List(context.Background(), task.RunRequest{Root: d, Kind: task.Pytest})
+	require.ErrorIs(t, err, ErrListFailed)
+	assert.Contains(t, err.Error(), "No module named 'no_such_module_xyz'")
+	assert.Contains(t, err.Error(), filepath.Join(d, "test_broken.py"))
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/faultline-dev/faultline/internal/acceptance"
 	"github.com/faultline-dev/faultline/task"
+	"github.com/faultline-dev/faultline/task/repo"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -176,4 +177,35 @@ func TestRealSimplejson(t *testing.T) {
 	assert.Equal(t, ids, rep.IDs(func(task.Outcome) bool { return true }))
 	assert.Equal(t, pytestVerdicts(t, py, root, req.Overlay, "simplejson/tests"), outcomes(rep))
 	assert.Equal(t, before, hashTree(t, root), "the checkout was modified")
+}
+
+// TestRealCollectErrorNamesUserFiles: Debian's python3-uncertainties ships
+// lib1to2/test_1to2.py, which imports lib2to3.tests (not installed by Debian), so pytest
+// cannot collect the package. The readiness finding must name that file where the user has
+// it, not in the slot's or the staging root's private copy, which are gone when it is read.
+func TestRealCollectErrorNamesUserFiles(t *testing.T) {
+	acceptance.Skip(t, "collects the tests of Debian's python3-uncertainties, a real repository")
+	py := needPytest(t)
+	src := "/usr/lib/python3/dist-packages/uncertainties"
+	if _, err := os.Stat(filepath.Join(src, "lib1to2", "test_1to2.py")); err != nil {
+		t.Skipf("python3-uncertainties not installed (apt-get install -y python3-uncertainties): %v", err)
+	}
+	root := t.TempDir()
+	require.NoError(t, copyTree(src, filepath.Join(root, "uncertainties")))
+	p, err := repo.Discover(filepath.Join(root, "uncertainties"), repo.Python)
+	require.NoError(t, err)
+	prep, err := Prepare(context.Background(), p, PrepareOptions{Python: py})
+	require.NoError(t, err)
+	defer prep.Close()
+	require.NotEqual(t, p.Root, prep.Root, "the package is staged: the case where two private roots hide the user's")
+	rd, err := Check(context.Background(), local(t), prep, CheckOptions{Runs: 1})
+	require.NoError(t, err)
+	require.NotEmpty(t, rd.Findings)
+	what := rd.Findings[0].What
+	assert.Contains(t, what, "cannot be collected")
+	assert.Contains(t, what, filepath.Join(root, "uncertainties", "lib1to2", "test_1to2.py"))
+	assert.NotContains(t, what, prep.Root)
+	assert.NotContains(t, what, "/slot-")
+	// The cause, not only pytest's warnings summary (which comes after it and is longer).
+	assert.Contains(t, what, "No module named 'lib2to3.tests'")
 }

@@ -308,6 +308,16 @@ func TestComposeCmd(t *testing.T) {
 	if code, _, _ := runPDB(context.Background(), "compose", "-program", bad, "-tests", "false"); code != 1 {
 		t.Errorf("failing correct program: exit %d", code)
 	}
+	// The refusal says why: the end of the tests' output, or the limit that stopped them
+	// and the flag that sets it.
+	code, _, stderr = runPDB(context.Background(), "compose", "-program", bad, "-tests", "echo AssertionError-in-test_bad; exit 1")
+	if code != 1 || !strings.Contains(stderr, "AssertionError-in-test_bad") {
+		t.Errorf("failing correct program: exit %d, the tests' output not shown:\n%s", code, stderr)
+	}
+	code, _, stderr = runPDB(context.Background(), "compose", "-program", bad, "-tests", "sleep 20", "-timeout", "1s")
+	if code != 1 || !strings.Contains(stderr, "time limit of 1s") || !strings.Contains(stderr, "-timeout") {
+		t.Errorf("hanging correct program: exit %d, the limit and its flag not named:\n%s", code, stderr)
+	}
 }
 
 // A mutant whose tests hang is rejected (a timeout verdict) and compose goes on, also in

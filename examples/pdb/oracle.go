@@ -76,7 +76,7 @@ func (o *runOracle) Verdict(ctx context.Context, program string) (task.Verdict, 
 	}
 	switch rep.State {
 	case task.RunTimeout:
-		return task.Verdict{Outcome: task.Timeout, Detail: fmt.Sprintf("stopped at the time limit of %v", o.cfg.timeout)}, nil
+		return task.Verdict{Outcome: task.Timeout, Detail: fmt.Sprintf("stopped at the time limit of %v; raise -timeout if the tests need longer", o.cfg.timeout)}, nil
 	case task.RunOK:
 	default:
 		return task.Verdict{}, fmt.Errorf("oracle: the run did not run (%s): %s", rep.State, tail(rep.Detail))

@@ -879,7 +879,7 @@ func (l *listParser) result(stderr string, exit, messageLen int) ([]string, erro
 			return nil, nil
 		}
 		if exit != 0 {
-			return nil, fmt.Errorf("sandbox: pytest --collect-only exited %d: %s: %w", exit, Truncate(strings.TrimSpace(lastLines(l.tail.String(), 30)+"\n"+stderr), messageLen), ErrListFailed)
+			return nil, fmt.Errorf("sandbox: pytest --collect-only exited %d: %s: %w", exit, Truncate(strings.TrimSpace(lastLines(dropWarningsSummary(l.tail.String()), 30)+"\n"+stderr), messageLen), ErrListFailed)
 		}
 	}
 	ids := append([]string(nil), l.ids...)
@@ -899,6 +899,32 @@ func parsePytestList(out, stderr string, exit, messageLen int) ([]string, error)
 	l.Write([]byte(out))
 	l.Close()
 	return l.result(stderr, exit, messageLen)
+}
+
+// dropWarningsSummary removes pytest's "warnings summary" section from its report: it
+// comes after the ERRORS section and can be long enough to push the collection error (the
+// ImportError and its cause) out of the lines an error message keeps.
+func dropWarningsSummary(s string) string {
+	lines := strings.Split(s, "\n")
+	out := lines[:0:0]
+	in := false
+	for _, l := range lines {
+		rule := strings.HasPrefix(l, "=") && strings.HasSuffix(strings.TrimRight(l, "\r"), "=")
+		switch {
+		case rule && strings.Contains(l, " warnings summary "):
+			in = true
+			continue
+		case in && rule:
+			in = false
+		case in && strings.HasPrefix(l, "-- Docs: "):
+			in = false
+			continue
+		}
+		if !in {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 func lastLines(s string, n int) string {
