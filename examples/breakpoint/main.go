@@ -7,7 +7,7 @@
 //	    [-hard] [-n N] [-seed S] [-jobs J] [-timeout D] [-env KEY=VALUE]... [-python PATH]
 //	    [-out tasks.jsonl] [-swe instances.jsonl [-mirror DIR] [-swe-test-ids full|bare]
 //	    [-swe-lists json|string]]
-//	    [-name owner/name] [-commit C] [-vet=false] [-cache DIR|off] [-shard i/n]
+//	    [-name owner/name] [-commit C] [-vet=false] [-allow-failing] [-cache DIR|off] [-shard i/n]
 //	go run ./examples/breakpoint -merge -out tasks.jsonl SHARD.jsonl...
 //
 // Intake is the one examples/doctor reports (task/repo.Discover, sandbox.Prepare,
@@ -19,7 +19,8 @@
 // outside the sandbox first, with the user's GOPROXY; offline (GOPROXY=off) a missing module
 // stops the program before any test runs, named. A repository that is not ready (no tests,
 // failing tests, a vet finding, tests that would import an installed copy) is refused with
-// doctor's words. The clean baseline runs go test's default vet checks (-vet=false: not);
+// doctor's words; -allow-failing accepts clean-failing tests and leaves them out of every
+// task. The clean baseline runs go test's default vet checks (-vet=false: not);
 // corrupted runs never vet, so a mutant's vet finding cannot hide its test verdicts.
 //
 // Provenance: each record's commit is the HEAD of the git work tree that holds the project
@@ -97,7 +98,7 @@ type config struct {
 	multi, distance, n, top, minFailures, jobs                                 int
 	env                                                                        cli.EnvFlag
 	seed                                                                       uint64
-	hard, undirected, vet                                                      bool
+	hard, undirected, vet, allowFailing                                        bool
 	timeout                                                                    time.Duration
 	project                                                                    *repo.Project
 	impact                                                                     string
@@ -135,6 +136,7 @@ func parse(args []string, stderr io.Writer) (config, int) {
 	fs.IntVar(&c.jobs, "jobs", 0, "candidates validated concurrently (0: the number of CPUs; the output does not depend on it)")
 	fs.DurationVar(&c.timeout, "timeout", 0, "time limit of one test run; 0 derives it from the clean run: the clean runs get up to 30m, a corrupted run 2× the clean run + 10 s (at most 10m) and, when it hits that, once more at 4× + 1m (at most 30m). A positive value bounds the clean runs and every limit above")
 	fs.StringVar(&c.impact, "impact", "auto", "test-impact validation: on (record once which tests run which functions; a candidate runs those tests first, the whole suite only to confirm it), off, or auto (on for Python; Go runs are dominated by the build)")
+	fs.BoolVar(&c.allowFailing, "allow-failing", false, "accept a repository whose clean tests partly fail: those tests are left out of every task's FAIL_TO_PASS and PASS_TO_PASS (by default such a repository is refused)")
 	fs.BoolVar(&c.vet, "vet", true, "run the clean baseline with go test's default vet checks (a vet finding makes the repository not ready); corrupted runs never vet")
 	fs.StringVar(&c.name, "name", "", "repository name for the records, owner/name (default: the git remote origin's, else the directory's name)")
 	fs.StringVar(&c.commit, "commit", "", "commit for the records (default: HEAD of the git work tree holding the project root; none outside git)")
@@ -303,7 +305,7 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 		Limits: task.Limits{Timeout: clean}})
 	defer runner.Close()
 	prog.Phase("checking readiness: collecting the tests and running the clean tests twice (flaky tests are excluded)", 0)
-	rd, err := sandbox.Check(ctx, runner, prep, sandbox.CheckOptions{Runs: 2, Limits: task.Limits{Timeout: clean}, NoVet: !c.vet})
+	rd, err := sandbox.Check(ctx, runner, prep, sandbox.CheckOptions{Runs: 2, Limits: task.Limits{Timeout: clean}, NoVet: !c.vet, AllowFailing: c.allowFailing})
 	if err != nil {
 		return err
 	}
@@ -394,6 +396,7 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	}
 	opts := corrupt.Options{
 		Mode: mode, N: c.n, Seed: c.seed, Run: req, MinFailures: c.minFailures, Jobs: c.jobs, Select: sel,
+		AllowFailingBaseline: c.allowFailing,
 		// A corrupted run that hits the short limit runs once more with the retry limit: under
 		// load a slow run is not a hang, and the tasks kept must not depend on the load.
 		RetryTimeout: retry,

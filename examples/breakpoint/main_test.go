@@ -280,6 +280,42 @@ func TestShortfallAndStdout(t *testing.T) {
 	}
 }
 
+// TestAllowFailing: with -allow-failing a module with a test that fails on the clean tree
+// is accepted, the run says so, and no task lists that test in FAIL_TO_PASS or
+// PASS_TO_PASS (without the flag the same module is refused: TestBadRepositories).
+func TestAllowFailing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test on a small module")
+	}
+	repo := goRepo(t, "package m\n\nimport \"testing\"\n\nfunc TestSum(t *testing.T) {\n\tif Sum([]int{1, 2}) != 3 {\n\t\tt.Fatal(\"sum\")\n\t}\n}\n\nfunc TestTwice(t *testing.T) {\n\tif Twice([]int{1, -2}) != 2 {\n\t\tt.Fatal(\"twice\")\n\t}\n}\n\nfunc TestBroken(t *testing.T) { t.Fatal(\"already broken\") }\n")
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"-repo", repo, "-allow-failing", "-n", "1", "-min-failures", "1", "-out", "-", "-top", "0", "-cache", "off"}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d, want 0\n%s", code, stderr.String())
+	}
+	for _, m := range []string{"1 test(s) fail on the clean tree (e.g. example.com/m.TestBroken)", "baseline: 2 passing, 1 failing"} {
+		if !strings.Contains(stderr.String(), m) {
+			t.Errorf("stderr lacks %q:\n%s", m, stderr.String())
+		}
+	}
+	var n int
+	err := task.ReadJSONL(bytes.NewReader(stdout.Bytes()), func(_ int, p task.BreakpointProblem) error {
+		n++
+		if len(p.FailToPass) == 0 {
+			t.Errorf("task %s has no FAIL_TO_PASS", p.ID)
+		}
+		for _, id := range append(append([]string(nil), p.FailToPass...), p.PassToPass...) {
+			if strings.Contains(id, "TestBroken") {
+				t.Errorf("task %s lists the clean-failing test %s", p.ID, id)
+			}
+		}
+		return nil
+	})
+	if err != nil || n != 1 {
+		t.Fatalf("want 1 task record, read %d (%v):\n%s", n, err, stdout.String())
+	}
+}
+
 // goRepo writes a one-package Go module whose test file is testSrc.
 func goRepo(t *testing.T, testSrc string) string {
 	t.Helper()
@@ -309,7 +345,7 @@ func TestBadRepositories(t *testing.T) {
 		msg        []string
 	}{
 		{"baseline not green", "package m\n\nimport \"testing\"\n\nfunc TestSum(t *testing.T) {\n\tif Sum([]int{1, 2}) != 3 {\n\t\tt.Fatal(\"sum\")\n\t}\n}\n\nfunc TestBroken(t *testing.T) { t.Fatal(\"already broken\") }\n",
-			nil, []string{"is not ready", "1 test(s) fail on the clean tree (e.g. example.com/m.TestBroken)", "fix them first"}},
+			nil, []string{"is not ready", "1 test(s) fail on the clean tree (e.g. example.com/m.TestBroken)", "fix them first", "-allow-failing"}},
 		{"no tests", "", nil, []string{"is not ready", "no tests were found"}},
 		{"slower than the limit", "package m\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestSlow(t *testing.T) { time.Sleep(time.Minute) }\n",
 			// Under load the listing itself may hit the limit first: either way the fix is
