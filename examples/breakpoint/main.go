@@ -361,7 +361,7 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	if retry == 0 {
 		retry = sandbox.TimeoutRule{Factor: 4, Constant: time.Minute, Ceiling: derivedCleanLimit}.For(base.Wall)
 	}
-	prog.Printf("time limits: clean runs %v, corrupted runs %v, their retry %v", clean, req.Limits.Timeout, retry)
+	prog.Printf("time limits: clean runs %v, corrupted runs %v, their retry %v", clean, req.Limits.Timeout.Round(time.Second), retry.Round(time.Second))
 
 	// Test-impact validation: which tests run which functions, recorded once for this state.
 	var impact *corrupt.Impact
