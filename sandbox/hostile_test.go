@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -50,7 +51,7 @@ func hasNote(rep *task.Report, sub string) bool {
 
 func TestHostile(t *testing.T) {
 	needGo(t)
-	root := fixture(t, "hostile")
+	root, marker := hostileFixture(t)
 	before := hashTree(t, root)
 	target := filepath.Join(t.TempDir(), "host-file")
 	require.NoError(t, os.WriteFile(target, []byte("original"), 0o644))
@@ -77,7 +78,7 @@ func TestHostile(t *testing.T) {
 
 	t.Run("sleep forever", func(t *testing.T) {
 		rep := run("sleep", task.Limits{Timeout: 10 * time.Second}, "-timeout=1h")
-		checkSleepForever(t, rep)
+		checkSleepForever(t, rep, marker)
 	})
 	t.Run("fork a daemon", func(t *testing.T) {
 		rep := run("fork", task.Limits{Timeout: time.Minute})
@@ -130,7 +131,7 @@ func TestHostile(t *testing.T) {
 
 func TestHostileWithoutIsolation(t *testing.T) {
 	needGo(t)
-	root := fixture(t, "hostile")
+	root, marker := hostileFixture(t)
 	l := NewLocal(Options{NoIsolation: true, Jobs: 1})
 	defer l.Close()
 	rep, err := l.Run(context.Background(), task.RunRequest{Root: root, Kind: task.GoTest,
@@ -138,29 +139,48 @@ func TestHostileWithoutIsolation(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, hasNote(rep, "isolation disabled"))
 	// The process group is killed even without a pid namespace.
-	checkSleepForever(t, rep)
+	checkSleepForever(t, rep, marker)
 }
+
+// hostileFixture copies testdata/hostile and gives the copy's sleep test a duration of its
+// own, the marker its processes are found by: another run of the fixture (a package run in
+// parallel, a second go test of this package, an earlier test's processes still being
+// reaped) then cannot be mistaken for this one's.
+func hostileFixture(t *testing.T) (root, marker string) {
+	t.Helper()
+	root = fixture(t, "hostile")
+	sleepSeq++
+	marker = strconv.Itoa(800000000 + os.Getpid()%1000000*100 + sleepSeq%100)
+	f := filepath.Join(root, "sleep", "sleep_test.go")
+	src, err := os.ReadFile(f)
+	require.NoError(t, err)
+	require.Contains(t, string(src), `"987654"`)
+	require.NoError(t, os.WriteFile(f, []byte(strings.ReplaceAll(string(src), `"987654"`, strconv.Quote(marker))), 0o644))
+	return root, marker
+}
+
+var sleepSeq int
 
 // checkSleepForever checks the run of testdata/hostile/sleep without timing assumptions:
 // the run timed out; the test, when the report names it, got Timeout or (when a loaded
 // machine spent most of the limit building, so that it was cut off just after it started,
 // and its re-runs too) NotRun, never a verdict of its own; and no process of the run
 // survives (the kill is asynchronous: polled for up to 30 s).
-func checkSleepForever(t *testing.T, rep *task.Report) {
+func checkSleepForever(t *testing.T, rep *task.Report, marker string) {
 	t.Helper()
 	assert.Equal(t, task.RunTimeout, rep.State, rep.Detail)
 	if tr, ok := rep.Result("example.com/hostile/sleep.TestForever"); ok {
 		assert.Contains(t, []task.Outcome{task.Timeout, task.NotRun}, tr.Outcome, tr.Message)
 	}
-	assert.Eventually(t, func() bool { return len(processesWith("987654")) == 0 }, 30*time.Second, 50*time.Millisecond,
-		"processes of the run survived: %v", processesWith("987654"))
+	assert.Eventually(t, func() bool { return len(processesWith(marker)) == 0 }, 30*time.Second, 50*time.Millisecond,
+		"processes of the run survived: %v", processesWith(marker))
 }
 
 // TestHostileFreshNamespaces runs the containment checks with new namespaces per run (the
 // path taken when slots cannot keep namespaces, e.g. without nsenter or as non-root).
 func TestHostileFreshNamespaces(t *testing.T) {
 	needGo(t)
-	root := fixture(t, "hostile")
+	root, _ := hostileFixture(t)
 	target := filepath.Join(t.TempDir(), "host-file")
 	require.NoError(t, os.WriteFile(target, []byte("original"), 0o644))
 	l := NewLocal(Options{Jobs: 1, Env: []string{"HOSTILE_TARGET=" + target}})
@@ -187,7 +207,7 @@ func TestHostileFreshNamespaces(t *testing.T) {
 // holder, and that the next run in the slot works.
 func TestHolderRetiredAfterDaemon(t *testing.T) {
 	needGo(t)
-	root := fixture(t, "hostile")
+	root, _ := hostileFixture(t)
 	l := NewLocal(Options{Jobs: 1})
 	defer l.Close()
 	ctx := context.Background()
@@ -273,7 +293,7 @@ func dirNames(t *testing.T, dir string) []string {
 func TestHostileAttacks(t *testing.T) {
 	needGo(t)
 	full := acceptance.On()
-	root := fixture(t, "hostile")
+	root, _ := hostileFixture(t)
 	// Only the read-only mount (not a directory's permissions) may keep the run's uid out of
 	// the checkout.
 	for d := root; d != filepath.Dir(os.TempDir()) && d != "/"; d = filepath.Dir(d) {

@@ -92,7 +92,7 @@ func TestCheckGoArgs(t *testing.T) {
 // outside, writing the build cache.
 func TestUserNamespaceRuns(t *testing.T) {
 	needGo(t)
-	root := fixture(t, "hostile")
+	root, _ := hostileFixture(t)
 	l := NewLocal(Options{Jobs: 1})
 	l.asUser = true
 	defer l.Close()
