@@ -1,8 +1,9 @@
 package faultline
 
-// The dependency policy of DESIGN.md §Dependency direction, written down as a test in the
-// manner of the standard library's go/build deps_test.go. It asks the go command for the
-// import graph of every package in the module (tests excluded: they may import anything).
+// The module's dependency policy (which of its packages may import which, and which must
+// build without cgo), written down as a test in the manner of the standard library's
+// go/build deps_test.go. It asks the go command for the import graph of every package in
+// the module (tests excluded: they may import anything).
 
 import (
 	"bufio"
@@ -210,7 +211,7 @@ func isPlotDep(dep string) bool {
 	return false
 }
 
-// TestCgoFreePackages builds the packages DESIGN.md requires to build without cgo.
+// TestCgoFreePackages builds the packages that must build without cgo (listed below).
 func TestCgoFreePackages(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("deps: the go command is not on PATH")

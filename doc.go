@@ -50,9 +50,9 @@
 //	res, _ := metrics.Score(ctx, metrics.Input{Buggy: buggy, GT: task.DiffLines(buggy, fixed), Prediction: pred}, oracle, metrics.Options{})
 //
 // Every package's doc comment defines its terms and says where it differs from the
-// reference implementation; the specifications live beside the design notes
-// (spec/breakpoint.md, spec/featurebench.md, spec/pdb.md, spec/callgraph.md,
-// spec/sandbox.md, spec/stats.md).
+// reference implementation; docs/ describes each method in full (docs/breakpoint.md,
+// docs/featurebench.md, docs/pdb.md, docs/callgraph.md, docs/sandbox.md, docs/stats.md,
+// docs/scale.md).
 //
 // Determinism: randomness enters as a seed or *rand.Rand, every output is sorted, and the
 // same inputs and seed give byte-identical output. Safety: the user's repository is never

@@ -15,7 +15,7 @@ import (
 type Compat int
 
 const (
-	// CompatNone follows spec/callgraph.md's definitions (the default).
+	// CompatNone follows docs/callgraph.md's definitions (the default).
 	CompatNone Compat = iota
 	// CompatBreakpoint reproduces the released Breakpoint code's quirks: α = 0.8, its
 	// single-path betweenness (see Centrality), PageRank without dangling redistribution
@@ -156,7 +156,7 @@ func (g *Graph) subgraph(includeModules bool) (*csr, []int) {
 	return newCSR(len(keep), edges), keep
 }
 
-// Centrality computes the measures of spec/callgraph.md §Centrality on the graph without
+// Centrality computes the measures of docs/callgraph.md (Centrality) on the graph without
 // self-loops (and without module pseudo-nodes unless opts.IncludeModules). Path measures
 // run in parallel over sources; the result is bit-for-bit independent of Workers and
 // GOMAXPROCS. The error is ctx.Err() if ctx is cancelled.
@@ -530,13 +530,13 @@ func reduceBlocks(n int, acc [][]float64) []float64 {
 	return out
 }
 
-// treeBetweenness is the Breakpoint-compatible betweenness (spec/breakpoint.md §Reference
-// quirks). Our reading of "accumulated in dictionary order without path counts": for each
-// source s, a breadth-first search visits successors in adjacency order and gives every
-// node the single parent that discovered it first; each reachable t ≠ s then credits 1 to
-// every interior node of the one tree path s → t. Ties between equally short paths are
-// thus broken by node order (here: ID order, successors sorted), not shared as
-// σ_st(v)/σ_st. Counts are integers, so the sum is exact and order-free.
+// treeBetweenness is the Breakpoint-compatible betweenness (docs/breakpoint.md, Where the
+// released code differs). Our reading of "accumulated in dictionary order without path
+// counts": for each source s, a breadth-first search visits successors in adjacency order
+// and gives every node the single parent that discovered it first; each reachable t ≠ s
+// then credits 1 to every interior node of the one tree path s → t. Ties between equally
+// short paths are thus broken by node order (here: ID order, successors sorted), not shared
+// as σ_st(v)/σ_st. Counts are integers, so the sum is exact and order-free.
 func treeBetweenness(ctx context.Context, c *csr, workers int) ([]float64, error) {
 	nb := numBlocks(c.n)
 	acc := make([][]float64, nb)

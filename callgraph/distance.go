@@ -2,7 +2,7 @@ package callgraph
 
 import "slices"
 
-// Chain distances (spec/callgraph.md §Chain distance): the length of the shortest call
+// Chain distances (docs/callgraph.md, Centrality): the length of the shortest call
 // chain between two nodes, either along calls (directed: caller → callee) or ignoring
 // direction (undirected: callers ∪ callees). Self-loops never matter. A module
 // pseudo-node may be an end of a chain but never an interior node: module-level code is

@@ -1,5 +1,5 @@
 // Package callgraph turns source code into a call graph with per-function complexity and
-// centrality (spec/callgraph.md).
+// centrality (docs/callgraph.md).
 //
 // # Terms
 //
@@ -67,21 +67,21 @@
 //
 // # Breakpoint compatibility
 //
-// CompatBreakpoint reproduces the released Breakpoint code (spec/breakpoint.md §Reference
-// quirks) where it departs from the paper: α = 0.8; betweenness without path counts —
-// our reading is that each source's breadth-first search keeps only the first parent
-// that discovers a node (successors in node order, i.e. ID order here where the
-// reference used its dictionary order), every reachable target credits each interior
-// node of that single tree path with 1, and the sum is divided by (n−1)(n−2). It thus
-// differs from Brandes only where a pair has several shortest paths: all the credit goes
-// to the path first in node order instead of being shared σ_st(v)/σ_st, so it depends
-// on node order (exact agreement with the reference needs the reference's order, which
-// came from code2flow's output). PageRank runs without dangling redistribution (mass
-// leaks out through functions that call nothing), stops by the same L1 rule and returns
-// the iterate before the one that met it; and code lines
-// plus one for the tokenizer's end marker (Metrics.CompatCodeLines). Harmonic centrality
-// is the same in both modes. The reference's function inventory and code2flow graph
-// quirks are front-end matters and are not reproduced here.
+// CompatBreakpoint reproduces the released Breakpoint code (docs/breakpoint.md, Where the
+// released code differs) where it departs from the paper: α = 0.8; betweenness without path
+// counts — our reading is that each source's breadth-first search keeps only the first
+// parent that discovers a node (successors in node order, i.e. ID order here where the
+// reference used its dictionary order), every reachable target credits each interior node
+// of that single tree path with 1, and the sum is divided by (n−1)(n−2). It thus differs
+// from Brandes only where a pair has several shortest paths: all the credit goes to the
+// path first in node order instead of being shared σ_st(v)/σ_st, so it depends on node
+// order (exact agreement with the reference needs the reference's order, which came from
+// code2flow's output). PageRank runs without dangling redistribution (mass leaks out
+// through functions that call nothing), stops by the same L1 rule and returns the iterate
+// before the one that met it; and code lines plus one for the tokenizer's end marker
+// (Metrics.CompatCodeLines). Harmonic centrality is the same in both modes. The reference's
+// function inventory and code2flow graph quirks are front-end matters and are not
+// reproduced here.
 //
 // The mode is chosen once, in CentralityOptions.Compat: the Centrality records it
 // (Centrality.Compat) and Graph.Report counts code lines by it.

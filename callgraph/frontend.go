@@ -91,7 +91,7 @@ type Call struct {
 // ModuleName is the qualified name of a file's module pseudo-definition.
 const ModuleName = "<module>"
 
-// Metrics are the complexity measures of one definition (spec/callgraph.md §Complexity).
+// Metrics are the complexity measures of one definition (docs/callgraph.md, Complexity).
 type Metrics struct {
 	// CodeLines is Breakpoint's definition: distinct lines, from the definition line
 	// (decorators excluded) to its end, on which a token other than a comment or a newline

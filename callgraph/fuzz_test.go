@@ -29,7 +29,7 @@ func graphFromBytes(data []byte) (int, [][2]int32) {
 }
 
 // bruteForce computes distances and shortest-path counts between all pairs from an
-// adjacency matrix, and from them the definitions of spec/callgraph.md directly.
+// adjacency matrix, and from them the definitions of docs/callgraph.md directly.
 func bruteForce(n int, edges [][2]int32, alpha float64) (hc, dd, bc []float64) {
 	const inf = math.MaxInt32
 	dist := make([][]int, n)

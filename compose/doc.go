@@ -1,6 +1,6 @@
 // Package compose generates PDB (Precise Debugging Benchmark) tasks: programs with k
-// independent, atomic bugs whose ground-truth fix is known line by line (spec/pdb.md
-// §Generation).
+// independent, atomic bugs whose ground-truth fix is known line by line (docs/pdb.md,
+// Generation).
 //
 // # Terms
 //

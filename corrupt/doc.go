@@ -1,4 +1,4 @@
-// Package corrupt implements the Breakpoint method (spec/breakpoint.md): it corrupts
+// Package corrupt implements the Breakpoint method (docs/breakpoint.md): it corrupts
 // functions of a repository whose tests pass, keeps the corruptions that make enough tests
 // fail, and offers the resulting tasks to solvers through a tool environment with budgets
 // and scores.

@@ -21,7 +21,7 @@ import (
 	"github.com/faultline-dev/faultline/task/repo"
 )
 
-// The solver environment (spec/breakpoint.md §Solver interaction): the tools a solver
+// The solver environment (docs/breakpoint.md, The solver's environment): the tools a solver
 // gets over a working copy of the corrupted repository, with budgets, and the scoring of
 // its submissions. The working copy is an overlay on the repository root: the root is only
 // read.

@@ -21,7 +21,7 @@ import (
 // Mode is a Breakpoint corruption mode.
 type Mode string
 
-// The corruption modes (spec/breakpoint.md §Corruption modes).
+// The corruption modes (docs/breakpoint.md, Corruption modes).
 const (
 	Remove    Mode = "remove"    // delete the body, keep signature and docstring
 	Discovery Mode = "discovery" // a subtle behavioural change the solver must find

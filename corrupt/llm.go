@@ -21,8 +21,8 @@ import (
 	"github.com/faultline-dev/faultline/task/repo"
 )
 
-// LLMCorruptor asks a model to introduce a subtle bug into a function (spec/breakpoint.md
-// §Adversarial corruption): the model sees the function, its path and up to five tests that
+// LLMCorruptor asks a model to introduce a subtle bug into a function (docs/breakpoint.md,
+// Corruption modes: DISCOVERY): the model sees the function, its path and up to five tests that
 // fail when the function is deleted, and submits candidate versions through a
 // submit_attempt tool that runs the tests and reports back. An attempt is acceptable when
 // the tests ran without an execution error and at least MinFailures previously passing

@@ -10,7 +10,7 @@ import (
 	"github.com/faultline-dev/faultline/task"
 )
 
-// Problem returns the task record of r (spec/breakpoint.md §Output) for the repository
+// Problem returns the task record of r (docs/breakpoint.md, Records) for the repository
 // identified by repo (e.g. "owner/name", or a directory name) at commit. The ID is
 // `{repo}.{mode}.{seed}.{index}.{hash8}` with "/" in repo replaced by "__" and hash8 the
 // first 8 hex digits of the SHA-256 of the corruption patch, so it is stable for the same

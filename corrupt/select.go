@@ -147,7 +147,7 @@ type GroupOptions struct {
 }
 
 // Groups samples up to opts.N distinct groups of opts.K candidates whose members are
-// pairwise within opts.Distance in g (spec/breakpoint.md §Multi-function corruption),
+// pairwise within opts.Distance in g (docs/breakpoint.md, Corruption modes: Groups),
 // deterministically for a given rng. Each group is sorted by node ID; groups come in the
 // order found. Fewer groups are returned when the graph does not have enough.
 func Groups(g *callgraph.Graph, cands []Candidate, opts GroupOptions, rng *rand.Rand) ([][]Candidate, error) {

@@ -12,7 +12,7 @@ import (
 	"github.com/faultline-dev/faultline/task/llm"
 )
 
-// The solver harness (spec/breakpoint.md §Solver interaction, §Scoring): a model driven
+// The solver harness (docs/breakpoint.md, The solver's environment and Scoring): a model driven
 // through an Env by function calling, and a scripted solver that applies the gold patch
 // through the same tools. Both return a Trajectory: what was said, which tools were
 // called with which results, and the Env's Score at the end.
@@ -56,7 +56,7 @@ type Trajectory struct {
 	Stop       string            `json:"stop"`  // why the loop ended
 }
 
-// Solver drives a model through an Env (spec/breakpoint.md §Solver interaction). At every
+// Solver drives a model through an Env (docs/breakpoint.md, The solver's environment). At every
 // turn the model is offered the tools the Env allows now (Env.Tools: the list shrinks to
 // the submission tool on the last tool use and to nothing once the budget is spent), and
 // each tool call it makes is dispatched with Env.Call. A call the Env refuses — invalid or

@@ -1,4 +1,4 @@
-// Package extract implements the FeatureBench pipeline (spec/featurebench.md): it traces
+// Package extract implements the FeatureBench pipeline (docs/featurebench.md): it traces
 // what a repository's tests execute, builds a dependency graph of repository objects,
 // finds the objects a fail-to-pass (F2P) test file targets, chooses pass-to-pass (P2P)
 // files that do not touch them, extracts a feature under a seeded line budget and

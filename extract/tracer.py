@@ -1,4 +1,4 @@
-# faultline dynamic tracer (package extract, spec/featurebench.md §Dynamic trace).
+# faultline dynamic tracer (package extract; docs/featurebench.md, Pipeline).
 #
 # Loaded as a pytest plugin (`-p _faultline_tracer`) from a file the runner's overlay places
 # at the repository root. It installs a sys.setprofile hook (and threading.setprofile for new

@@ -1,5 +1,5 @@
 // Package metrics scores code repairs. It implements the PDB (Precise Debugging Benchmark)
-// edit-level precision and bug-level recall of spec/pdb.md: a 3-pass matcher pairs the
+// edit-level precision and bug-level recall of docs/pdb.md: a 3-pass matcher pairs the
 // blocks of a predicted fix with the ground-truth bug blocks, every pairing is checked
 // semantically with a test oracle, and an ε-relaxed essential-edit search credits
 // predictions that needed a few more lines than the ground truth.
@@ -102,7 +102,7 @@
 //
 // # FeatureBench
 //
-// FeatureBench scores an instance from its test runs (spec/featurebench.md §Evaluation):
+// FeatureBench scores an instance from its test runs (docs/featurebench.md, Evaluation):
 // resolved when the F2P file's run and every P2P file's run exit 0 with no failing test,
 // and the pass rate, the fraction of F2P cases that PASSED or XFAILed (an XPASS counts as
 // not passing here).

@@ -6,7 +6,7 @@ import (
 
 // FeatureBenchResult scores one repair attempt of a FeatureBench instance from its test runs.
 //
-// The definition (docs/featurebench.md §Evaluation, made exact here):
+// The definition (docs/featurebench.md, Evaluation, made exact here):
 //
 //   - A test case passes when its outcome is PASSED or XFAIL. An XPASS does not pass (the
 //     behaviour is not what the test file specifies), nor does a failure, an error, a timeout,

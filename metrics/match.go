@@ -7,7 +7,8 @@ import (
 	"github.com/faultline-dev/faultline/task"
 )
 
-// matcher pairs predicted blocks with ground-truth blocks (spec/pdb.md §Matching).
+// matcher pairs predicted blocks with ground-truth blocks (docs/pdb.md, Scoring one
+// prediction).
 type matcher struct {
 	mode      Mode
 	buggyText string

@@ -1,6 +1,6 @@
 package task
 
-// This file holds the types of the PDB edit model (spec/pdb.md §Edit model); the behaviour
+// This file holds the types of the PDB edit model (docs/pdb.md, Line edits); the behaviour
 // is in edit_diff.go (Lines, DiffLines, Clean), edit_apply.go (Apply, ApplyStrict,
 // Reverse), edit_blocks.go (Blocks, strides, Verify) and edit_json.go (the gt_diff form).
 
@@ -8,7 +8,7 @@ package task
 // model uses for edits on the same line: Add < Delete < Modify.
 type EditType int
 
-// The three kinds of line edit (spec/pdb.md §Edit model).
+// The three kinds of line edit (docs/pdb.md, Line edits).
 const (
 	Add    EditType = iota // insert Modified before buggy line Line (Line = len+1 appends)
 	Delete                 // remove buggy line Line (whose text is Original)
@@ -91,7 +91,7 @@ func (e LineEdit) Key() string {
 // value, like a Python dict.
 type Edits []LineEdit
 
-// Block is a run of adjacent edits (spec/pdb.md §Edit model, Blocks): Start and End are the
+// Block is a run of adjacent edits (docs/pdb.md, Line edits): Start and End are the
 // smallest and largest keyed lines, ID counts from 0 in ascending line order.
 type Block struct {
 	ID    int

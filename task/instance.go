@@ -20,8 +20,8 @@ import (
 //
 //   - SWEInstance: a SWE-bench / FeatureBench task instance (instance.json, one line of a
 //     dataset's JSONL).
-//   - BreakpointProblem: a Breakpoint task record (spec/breakpoint.md §Output).
-//   - PDBExample: one PDB program with its ground-truth edits (spec/pdb.md).
+//   - BreakpointProblem: a Breakpoint task record (docs/breakpoint.md, Records).
+//   - PDBExample: one PDB program with its ground-truth edits (docs/pdb.md).
 //
 // All three decode leniently and encode canonically: members the type does not know are
 // kept in Extra and written back; every object is written with its keys in sorted order
@@ -279,8 +279,8 @@ func (s *jsonText) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// SWEInstance is a SWE-bench / FeatureBench task instance (spec/featurebench.md
-// §Artifacts): the repository and commit, the gold patch, the test patch, the tests
+// SWEInstance is a SWE-bench / FeatureBench task instance (docs/featurebench.md,
+// Pipeline: Instances): the repository and commit, the gold patch, the test patch, the tests
 // that must go from failing to passing and those that must keep passing, and the problem
 // statement. FeatureBench adds the Docker image, the repository settings (a JSON text)
 // and counts of what was removed; nil counts are absent from the JSON.
@@ -516,7 +516,7 @@ func checkTests(f2p, p2p []string) error {
 	return nil
 }
 
-// Breakpoint modes (spec/breakpoint.md §Corruption modes).
+// Breakpoint modes (docs/breakpoint.md, Corruption modes).
 const (
 	ModeRemove    = "remove"    // function bodies replaced by stubs
 	ModeDiscovery = "discovery" // subtle adversarial corruption
@@ -535,7 +535,7 @@ type CorruptedFunction struct {
 	Metrics map[string]float64 `json:"metrics,omitempty"`
 }
 
-// BreakpointProblem is a Breakpoint task record (spec/breakpoint.md §Output): the
+// BreakpointProblem is a Breakpoint task record (docs/breakpoint.md, Records): the
 // repository and commit, the mode, the corrupted functions, the corruption patch (clean →
 // corrupted) and the gold patch (corrupted → clean, its reverse), what produced the
 // corruption (a rule-based operator or an LLM model) and the seed, the tests that fail
@@ -814,7 +814,7 @@ func (d *DebugResult) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// PDBExample is one PDB program (spec/pdb.md), in the record format of the PDB release's
+// PDBExample is one PDB program (docs/pdb.md), in the record format of the PDB release's
 // *_pdb_*.json files (a JSON array of such objects) and of its evaluator's prediction
 // records (the same object with debug_results and round added): the buggy program, the
 // ground-truth solution and the ground-truth edits turning one into the other (GTDiff,
@@ -972,7 +972,8 @@ func firstLineDiff(a, b string) string {
 	return fmt.Sprintf("%d lines vs %d", len(al), len(bl))
 }
 
-// FeatureBenchID returns a FeatureBench instance id (spec/featurebench.md §Artifacts):
+// FeatureBenchID returns a FeatureBench instance id (docs/featurebench.md, Pipeline:
+// Instances):
 // `{owner}__{repo}.{commit8}.{test_stem}.{hash8}.lv{level}`, where commit8 is the first 8
 // characters of the commit, test_stem the test file's base name without its last
 // extension and hash8 the first 8 hex digits of the MD5 of the test file's slash path

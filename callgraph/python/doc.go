@@ -35,7 +35,7 @@
 // approximation may add an edge that never happens at run time. Calls to builtins and
 // third-party code are counted in Analysis.Unresolved, never as errors.
 //
-// Resolution follows spec/callgraph.md:
+// Resolution, in this order (docs/callgraph.md describes it for every language):
 //
 //  1. Lexical scopes: function locals, enclosing functions, module globals (class bodies
 //     are not enclosing scopes), `global` declarations; builtins are not nodes. A name

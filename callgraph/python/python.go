@@ -15,12 +15,12 @@ import (
 	"github.com/faultline-dev/faultline/task"
 )
 
-// Options configure the front end. The zero value resolves levels 1–5 and 7 of
-// spec/callgraph.md and makes no guesses: a method call on a receiver of unknown value
-// has no edge (GuessNone).
+// Options configure the front end. The zero value resolves levels 1–5 and 7 of the
+// package's resolution order (doc.go) and makes no guesses: a method call on a receiver of
+// unknown value has no edge (GuessNone).
 type Options struct {
 	// Guess selects what a method call obj.m() on a receiver whose value is unknown
-	// resolves to (level 6 of spec/callgraph.md). The default, GuessNone, makes no edge:
+	// resolves to (level 6 of that order). The default, GuessNone, makes no edge:
 	// only value flow decides which classes a receiver may be.
 	Guess Guess
 	// UniqueNameFallback is Guess: GuessUnique (kept for existing callers).

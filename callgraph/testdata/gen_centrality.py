@@ -12,7 +12,7 @@ It writes callgraph/testdata/centrality/*.json, one file per graph:
      "networkx": {...}, "igraph": {...}, "compat": {...}}
 
 Nodes are 0..n-1. Self-loops are in the edge list (the Go side must drop them) but are
-removed before any reference is computed, as spec/callgraph.md requires.
+removed before any reference is computed, as docs/callgraph.md defines.
 
 References:
   networkx  harmonic      = harmonic_centrality(G.reverse())[v] / (n-1)
@@ -24,7 +24,7 @@ References:
   igraph    harmonic      = harmonic_centrality(mode="out", normalized=True)
             betweenness   = betweenness(directed=True)
   compat    Python implementations of our reading of the Breakpoint reference quirks
-            (spec/breakpoint.md; see callgraph's package doc): single-parent BFS-tree
+            (docs/breakpoint.md; see callgraph's package doc): single-parent BFS-tree
             betweenness / ((n-1)(n-2)) with successors in ascending order, and PageRank
             without dangling redistribution returning the iterate before convergence.
             These are independent re-implementations, not the released code.

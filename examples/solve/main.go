@@ -1,10 +1,11 @@
-// Command solve runs a solver on Breakpoint tasks and scores it (spec/breakpoint.md
-// §Solver interaction, §Scoring). It reads task.BreakpointProblem records (JSONL, as written
-// by examples/breakpoint), builds the agent environment of each task over the repository —
-// the tools, the budgets — and lets either a model (chat completions with function calling;
-// the endpoint comes from FAULTLINE_LLM_BASE_URL, FAULTLINE_LLM_API_KEY and
-// FAULTLINE_LLM_MODEL) or the gold solver (-gold: the task's gold patch, applied through the
-// same tools; an upper bound and a check that every task can be solved) work on it.
+// Command solve runs a solver on Breakpoint tasks and scores it (docs/breakpoint.md, The
+// solver's environment and Scoring). It reads task.BreakpointProblem records (JSONL, as
+// written by examples/breakpoint), builds the agent environment of each task over the
+// repository — the tools, the budgets — and lets either a model (chat completions with
+// function calling; the endpoint comes from FAULTLINE_LLM_BASE_URL, FAULTLINE_LLM_API_KEY
+// and FAULTLINE_LLM_MODEL) or the gold solver (-gold: the task's gold patch, applied
+// through the same tools; an upper bound and a check that every task can be solved) work on
+// it.
 //
 //	go run ./examples/solve -repo DIR -tasks tasks.jsonl [-tools 16 -attempts 4] [-gold]
 //	    [-lang auto|go|python] [-out results.jsonl] [-trajectories FILE] [-timeout 1m]

@@ -1,5 +1,5 @@
-// Package artifact writes FeatureBench instance directories (spec/featurebench.md
-// §Artifacts, §Problem statement).
+// Package artifact writes FeatureBench instance directories (docs/featurebench.md,
+// Pipeline: Instances).
 //
 // # Terms
 //

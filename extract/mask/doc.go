@@ -1,5 +1,5 @@
-// Package mask removes a feature from a repository for FeatureBench (spec/featurebench.md
-// §Masking): given the definitions to extract, it produces a task.Overlay of masked files
+// Package mask removes a feature from a repository for FeatureBench (docs/featurebench.md,
+// Pipeline): given the definitions to extract, it produces a task.Overlay of masked files
 // in which those definitions are gone and the rest still imports, collects and builds.
 // The repository is only read.
 //

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Reference-mode vectors for package metrics.
 
-An independent, literal Python reading of spec/pdb.md's Reference algorithm (the
+An independent, literal Python reading of docs/pdb.md's Reference algorithm (the
 released evaluator's behaviour: dict-keyed diffs with space-suffixed tie keys, Python
 list indexing — so line 0 is the last line — and the essential-search membership bug),
 using Python's own difflib.ndiff for the edit model. It scores seeded random tasks with

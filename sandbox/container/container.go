@@ -51,7 +51,8 @@
 // image cannot be pulled). DOCKER_HOST is honoured, so a remote engine works, except for
 // Options.GoModCache, which is a bind mount of a host directory.
 //
-// Nothing but examples and tests should import this package (see DESIGN.md).
+// Nothing but examples and tests should import this package (the dependency policy,
+// deps_test.go at the module root, checks it).
 package container
 
 import (

@@ -21,7 +21,7 @@ pairs are two genuinely different but related modules; "case-*" pairs are small 
 The bench pair (pyflakes/checker.py, ~2,300 lines) is used by the Go benchmark and by
 bench_ndiff.py.
 
-The functions below restate spec/pdb.md §Edit model in Python, as the reference does.
+The functions below restate the edit model (docs/pdb.md, Line edits) in Python, as the reference does.
 """
 import difflib
 import hashlib
@@ -34,7 +34,7 @@ DIST = "/usr/lib/python3/dist-packages/"
 ORDER = {"add": 0, "delete": 1, "modify": 2}
 
 
-# ---- the edit model (spec/pdb.md), in the reference's terms -------------------------------
+# ---- the edit model (docs/pdb.md), in the reference's terms -------------------------------
 
 def split(text):
     return [l.rstrip() for l in text.split("\n")]

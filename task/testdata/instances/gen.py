@@ -32,7 +32,7 @@ featurebench_ids.json
 pdb_input.jsonl / pdb_expected.json
     PDB examples: a real function-sized snippet with seeded single-line bugs; gt_diff is
     computed by the reference edit model (get_diff from ../edits/gen.py, which restates
-    spec/pdb.md with difflib.ndiff) from the buggy code to the solution, bug_count by its
+    docs/pdb.md with difflib.ndiff) from the buggy code to the solution, bug_count by its
     get_blocks. Some lines store gt_diff as a JSON string, task_id as a number, and
     debug_results as one object or a list. pdb_expected.json records, per line, the
     decoded members the Go side must reproduce (task_id as a string, gt_diff keys in
