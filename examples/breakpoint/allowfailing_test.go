@@ -6,6 +6,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -58,18 +61,30 @@ func TestAllowFailingBitarray(t *testing.T) {
 	if len(failing) == 0 {
 		t.Fatalf("the run did not name the clean-failing tests:\n%s", stderr.String())
 	}
+	// The message names a few of them; the baseline's count bounds the rest: a task's lists
+	// hold distinct baseline-passing tests only, so never more than that count.
+	var passing, nfail int
+	if m := regexp.MustCompile(`baseline: (\d+) passing, (\d+) failing`).FindStringSubmatch(stderr.String()); m != nil {
+		passing, _ = strconv.Atoi(m[1])
+		nfail, _ = strconv.Atoi(m[2])
+	}
+	if passing == 0 || nfail == 0 {
+		t.Fatalf("the run did not report a baseline with passing and failing tests:\n%s", stderr.String())
+	}
 	n := 0
 	err := task.ReadJSONL(bytes.NewReader(outs[0]), func(_ int, p task.BreakpointProblem) error {
 		n++
 		if len(p.FailToPass) == 0 {
 			t.Errorf("task %s has no FAIL_TO_PASS", p.ID)
 		}
-		for _, id := range append(append([]string(nil), p.FailToPass...), p.PassToPass...) {
-			for _, f := range failing {
-				if id == f {
-					t.Errorf("task %s lists the clean-failing test %s", p.ID, id)
-				}
+		listed := append(append([]string(nil), p.FailToPass...), p.PassToPass...)
+		for _, id := range listed {
+			if slices.Contains(failing, id) {
+				t.Errorf("task %s lists the clean-failing test %s", p.ID, id)
 			}
+		}
+		if distinct := len(slices.Compact(slices.Sorted(slices.Values(listed)))); distinct != len(listed) || len(listed) > passing {
+			t.Errorf("task %s lists %d tests (%d distinct); the baseline has %d passing", p.ID, len(listed), distinct, passing)
 		}
 		return nil
 	})
