@@ -416,10 +416,13 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 			}
 			e := c.conv(valNode, sc)
 			line := int(n.row) + 1
+			// Both are call sites of the resolution rounds, not lazy sites: the subject
+			// flows into the methods' self, so an inherited __enter__ that calls
+			// self.setUp() reaches the subclass's steps (fixtures' Fixture.__enter__).
 			em := c.newExpr(expr{op: eProto, x: e, nm: c.intern(enterName)})
-			c.lazy(lazySite{kind: lzReady, caller: caller, x: em, line: int32(line)})
-			c.lazy(lazySite{kind: lzReady, caller: caller, x: c.newExpr(expr{op: eProto, x: e, nm: c.intern(exitName)}), line: int32(line)})
 			enter = c.newExpr(expr{op: eCall, x: em})
+			c.calls = append(c.calls, &callSite{caller: caller, line: int32(line), implicit: true, call: enter})
+			c.site(caller, int32(line), true, c.newExpr(expr{op: eProto, x: e, nm: c.intern(exitName)}), nil)
 		}
 		if ap >= 0 {
 			if tg := t.child(ap, kAsPatternTarget); tg >= 0 {
