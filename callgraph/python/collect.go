@@ -416,10 +416,13 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 			}
 			e := c.conv(valNode, sc)
 			line := int(n.row) + 1
+			// Both are call sites of the resolution rounds, not lazy sites: the subject
+			// flows into the methods' self, so an inherited __enter__ that calls
+			// self.setUp() reaches the subclass's steps (fixtures' Fixture.__enter__).
 			em := c.newExpr(expr{op: eProto, x: e, nm: c.intern(enterName)})
-			c.lazy(lazySite{kind: lzReady, caller: caller, x: em, line: int32(line)})
-			c.lazy(lazySite{kind: lzReady, caller: caller, x: c.newExpr(expr{op: eProto, x: e, nm: c.intern(exitName)}), line: int32(line)})
 			enter = c.newExpr(expr{op: eCall, x: em})
+			c.calls = append(c.calls, &callSite{caller: caller, line: int32(line), implicit: true, call: enter})
+			c.site(caller, int32(line), true, c.newExpr(expr{op: eProto, x: e, nm: c.intern(exitName)}), nil)
 		}
 		if ap >= 0 {
 			if tg := t.child(ap, kAsPatternTarget); tg >= 0 {
@@ -625,8 +628,27 @@ func (c *collector) lambda(i int32, sc *scope) *expr {
 	if p := t.child(i, kLambdaParameters); p >= 0 {
 		ld.params = c.params(p, sc, nil)
 	}
+	// `name = lambda self: ...` in a class body is a method: its first parameter is the
+	// instance it is called on (transaction's `__enter__ = lambda self: self.begin()`)
+	if sc.kind == scopeClass && sc.def != nil && len(ld.params) > 0 && !ld.params[0].star {
+		if p := t.nodes[i].parent; p >= 0 && t.nodes[p].kind == kAssignment {
+			var right int32 = -1 // the assigned value: the assignment's last named child
+			for ch := t.nodes[p].first; ch >= 0; ch = t.nodes[ch].next {
+				if t.nodes[ch].named && !t.nodes[ch].extra {
+					right = ch
+				}
+			}
+			if right == i {
+				ld.class = sc.def
+			}
+		}
+	}
 	for k := range ld.params {
-		ls.bind(ld.params[k].name, binding{pos: 0, val: c.newExpr(expr{op: eParam, sc: ld.ref(), idx: int32(k)})})
+		v := c.newExpr(expr{op: eParam, sc: ld.ref(), idx: int32(k)})
+		if k == 0 && ld.class != nil {
+			v = c.newExpr(expr{op: eSelf, sc: ld.ref()})
+		}
+		ls.bind(ld.params[k].name, binding{pos: 0, val: v})
 	}
 	e := c.newExpr(expr{op: eDef, sc: ld.ref()})
 	c.sc.callMemo[i] = e

@@ -158,6 +158,13 @@ func (c *collector) decorators(dec int32, sc *scope, caller *defInfo) (exprs []*
 	return exprs, names
 }
 
+// implicitClassMethod reports whether a method of that name takes its class as first
+// parameter without a decorator: __new__ (a static method the interpreter passes the
+// class to) and __init_subclass__, __class_getitem__ (implicit class methods).
+func implicitClassMethod(name string) bool {
+	return name == "__new__" || name == "__init_subclass__" || name == "__class_getitem__"
+}
+
 // function records a function or method definition.
 func (c *collector) function(i, dec int32, sc *scope, caller *defInfo, cond bool) {
 	t := c.t
@@ -201,7 +208,10 @@ func (c *collector) function(i, dec int32, sc *scope, caller *defInfo, cond bool
 		p := &d.params[k]
 		var v *expr
 		switch {
-		case k == 0 && d.class != nil && !d.static && d.classMethod:
+		case k == 0 && d.class != nil && !d.static && (d.classMethod || implicitClassMethod(d.simple)):
+			// the class itself, not an instance: reading a property through it gives the
+			// property object and calls no getter (fixtures' metaclass __new__ reads
+			// cls.DEFAULT, a property of the metaclass)
 			v = c.newExpr(expr{op: eClass, sc: d.ref()})
 		case k == 0 && d.class != nil && !d.static:
 			v = c.newExpr(expr{op: eSelf, sc: d.ref()})
@@ -260,6 +270,15 @@ func (c *collector) class(i, dec int32, sc *scope, caller *defInfo, cond bool) {
 			}
 			if nd.kind != kKeywordArgument && nd.kind != kListSplat && nd.kind != kDictSplat {
 				d.bases = append(d.bases, c.conv(ch, sc))
+			}
+			if nd.kind == kKeywordArgument {
+				// class C(metaclass=M): the defining scope calls M(name, bases, namespace),
+				// which runs M.__new__ and M.__init__
+				if id := t.child(ch, kIdentifier); id >= 0 && c.str(id) == "metaclass" {
+					if v := t.firstNamedAfter(id); v >= 0 {
+						c.site(caller, int32(nd.row)+1, true, c.conv(v, sc), nil)
+					}
+				}
 			}
 		}
 		c.visit(al, sc, caller, false)

@@ -180,3 +180,36 @@ func fixtureScores(t *testing.T, opts Options, verbose bool) (precision, recall 
 	}
 	return precision, recall
 }
+
+// TestRuleFixturesExact requires the fixtures of round 7's rules (issue 18) to match
+// their expected edges exactly: each was written from a real pattern, and the aggregate
+// scores of TestFixturesPrecisionRecall could hide the loss of one rule.
+func TestRuleFixturesExact(t *testing.T) {
+	want := map[string]bool{"with_self": true, "metaclass": true, "class_lambda": true, "keyword_signature": true}
+	fe := New(Options{})
+	seen := 0
+	for _, fx := range loadFixtures(t) {
+		if !want[fx.name] {
+			continue
+		}
+		seen++
+		a, err := fe.Analyze(context.Background(), fx.files)
+		if err != nil {
+			t.Fatalf("%s: %v", fx.name, err)
+		}
+		got := edgeSet(a)
+		for e := range got {
+			if !fx.expected[e] {
+				t.Errorf("%s: unexpected edge %s", fx.name, e)
+			}
+		}
+		for e := range fx.expected {
+			if !got[e] {
+				t.Errorf("%s: missing edge %s", fx.name, e)
+			}
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("found %d of the %d rule fixtures", seen, len(want))
+	}
+}

@@ -254,6 +254,11 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (calls, implicit [
 					recv = v.def // __init__ or __call__ runs on an instance of this class
 				}
 				for _, d := range defs {
+					// a constructor call passes its arguments to __init__ and __new__ only
+					ctorHook := v.kind == vDef && v.def.fn.Kind == task.KindClass && d.simple != "__init__" && d.simple != "__new__"
+					if !ctorHook && !acceptsKeywords(cs, d) {
+						continue
+					}
 					res[k].targets = appendDef(res[k].targets, d)
 					if round < rounds && !(v.kind == vDef && v.sliced) && r.bindArgs(cs, d, bound) {
 						changed = true
@@ -304,6 +309,37 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (calls, implicit [
 		}
 	}
 	return res, implicit, nil
+}
+
+// acceptsKeywords reports whether d can take every keyword argument of cs: a keyword
+// that names none of its parameters, when it has no **kwargs, raises TypeError before
+// d's body runs (fixtures' Fixture.setUp calls self.cleanUp(raise_first=False), which
+// MethodFixture's cleanUp(self) cannot take). Decorated definitions and lambdas are
+// taken as accepting anything: what is called may be a wrapper, or a synthesized
+// __init__ whose parameters are not all recorded.
+func acceptsKeywords(cs *callSite, d *defInfo) bool {
+	if cs.call.litData == nil || len(cs.call.keys) == 0 || d.lambda || len(d.decorators) > 0 {
+		return true
+	}
+	for k := range cs.call.elems {
+		kw := keyAt(cs.call.keys, k)
+		if kw == "" {
+			continue
+		}
+		ok := false
+		for _, p := range d.params {
+			if p.star && !p.varPos {
+				return true // **kwargs
+			}
+			if !p.star && p.name == kw {
+				ok = true
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func appendDef(ds []*defInfo, d *defInfo) []*defInfo {

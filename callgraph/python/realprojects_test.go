@@ -53,10 +53,16 @@ var realProjects = []realProject{
 	{name: "cerberus", deb: "python3-cerberus", minP: 0.99, minR: 0.70},
 	// fixtures and transaction were chosen, traced and reviewed in the sixth round and
 	// their truths committed before the front end ran on them; scored once, with the
-	// front end unchanged (fixtures P .950 R .927, transaction P .945 R .972; README.md
-	// lists their misses and extras by kind for the next round): held out.
-	{name: "fixtures", deb: "python3-fixtures", heldOut: true, minP: 0.94, minR: 0.92},
-	{name: "transaction", deb: "python3-transaction", heldOut: true, minP: 0.94, minR: 0.96},
+	// front end unchanged (fixtures P .950 R .927, transaction P .945 R .972). The
+	// seventh round tuned on their misses and extras, which makes them tuning projects.
+	{name: "fixtures", deb: "python3-fixtures", minP: 0.97, minR: 0.98},
+	{name: "transaction", deb: "python3-transaction", minP: 0.97, minR: 0.98},
+	// debtcollector and zope.schema were chosen, traced and reviewed in the seventh round
+	// and their truths committed before the front end (with the round's rules in) ran
+	// on them; scored once (debtcollector P .949 R 1.000, zope.schema P .978 R .761): held
+	// out. zope.schema sits in the zope namespace package.
+	{name: "debtcollector", deb: "python3-debtcollector", heldOut: true, minP: 0.94, minR: 0.99},
+	{name: "zope/schema", deb: "python3-zope.schema", heldOut: true, minP: 0.97, minR: 0.75},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of

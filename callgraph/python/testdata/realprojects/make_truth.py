@@ -8,7 +8,7 @@
     /usr/bin/python3 make_truth.py truth   PROJECT   # write PROJECT/truth.txt
 
 PROJECT is the name of a package under /usr/lib/python3/dist-packages (a Debian
-python3-* package). Work files go to /tmp/pycg-truth/PROJECT; what is kept goes to
+python3-* package), its path for one inside a namespace package (zope/schema). Work files go to /tmp/pycg-truth/PROJECT; what is kept goes to
 PROJECT/ beside this script:
 
   traced.txt   the in-scope edges the tracer saw under the project's own tests, one
@@ -200,6 +200,19 @@ def cmd_trace(project, extra=()):
     os.makedirs(root)
     shutil.copytree(os.path.join(DIST, project), os.path.join(root, project),
                     ignore=shutil.ignore_patterns("__pycache__"))
+    # A package inside a namespace package (PROJECT zope/schema): the namespace's own
+    # __init__.py goes along, so that pytest names the copy's modules zope.schema.*, and
+    # a conftest.py at the root (not project code) puts the copy first on the namespace's
+    # path, which Debian's *-nspkg.pth files set up at start-up with dist-packages only.
+    parent = os.path.dirname(project)
+    if parent:
+        with open(os.path.join(root, "conftest.py"), "w") as f:
+            f.write(NAMESPACE_CONFTEST % {"namespace": parent.replace("/", ".")})
+    while parent:
+        init = os.path.join(DIST, parent, "__init__.py")
+        if os.path.exists(init):
+            shutil.copy(init, os.path.join(root, parent, "__init__.py"))
+        parent = os.path.dirname(parent)
     extra = list(extra)
     if "--unittest-discover" in extra:
         # A unittest suite whose modules build their cases in load_tests(): pytest does not
@@ -217,6 +230,14 @@ def cmd_trace(project, extra=()):
         rc = subprocess.call(cmd, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
     print("pytest exit status", rc)
     write_traced(project)
+
+
+NAMESPACE_CONFTEST = """import importlib
+import os
+
+_ns = importlib.import_module(%(namespace)r)
+_ns.__path__.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), *%(namespace)r.split(".")))
+"""
 
 
 UNITTEST_WRAPPER = """import os
