@@ -206,7 +206,7 @@ func (b *astBuilder) off(p token.Pos) int { return int(p) - b.base }
 // finish fills the scanned tokens into the built tree and converts it to tsNodes.
 func (b *astBuilder) finish(n *bn, parent *tsNode) *tsNode {
 	t := b.newNode()
-	*t = tsNode{Type: n.typ, Field: n.field, Start: n.start, End: n.end, Named: !n.anon, Parent: parent}
+	b.reset(t, n.typ, n.field, n.start, n.end, !n.anon, parent)
 	b.place(t)
 	if n.leaf {
 		if b.ti >= len(b.toks) || b.toks[b.ti].start != n.start || b.toks[b.ti].end != n.end {
@@ -245,7 +245,7 @@ func (b *astBuilder) token(n *bn, parent *tsNode, prev, next *bn) *tsNode {
 		b.fail = true // an identifier or literal the rewrite did not place
 	}
 	t := b.newNode()
-	*t = tsNode{Type: tk.typ, Start: tk.start, End: tk.end, Parent: parent}
+	b.reset(t, tk.typ, "", tk.start, tk.end, false, parent)
 	switch tk.typ {
 	case "comment", "interpreted_string_literal", "raw_string_literal":
 		t.Named = true
@@ -282,6 +282,17 @@ func (b *astBuilder) token(n *bn, parent *tsNode, prev, next *bn) *tsNode {
 	}
 	b.place(t)
 	return t
+}
+
+// reset sets the fields of a node, reused storage, that place does not. It assigns them
+// one by one: a whole-struct assignment copies with a bulk write barrier while the
+// collector runs, which cost as much as the rest of the rewrite.
+func (b *astBuilder) reset(t *tsNode, typ, field string, start, end int, named bool, parent *tsNode) {
+	t.Type, t.Field = typ, field
+	t.Start, t.End = start, end
+	t.Named, t.Bad = named, false
+	t.Sym, t.FieldID = 0, 0
+	t.Kids, t.Parent = nil, parent
 }
 
 // place sets a node's row, column, end row and grammar symbol.

@@ -1,6 +1,9 @@
 package golang
 
-import "math/bits"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // bitset is a sparse set of label bits (see flowGraph): the non-zero 64-bit words of a
 // bit vector, sorted by word index. Labels are unions of a few dozen declared types and
@@ -119,4 +122,15 @@ func (s bitset) each(lo, hi int, f func(b int)) {
 			}
 		}
 	}
+}
+
+// key is the set's words as a string, for use in a map key: equal sets give equal keys.
+func (s bitset) key() string {
+	b := make([]byte, 0, 12*len(s))
+	for _, w := range s {
+		b = binary.LittleEndian.AppendUint32(b, w.i)
+		b = binary.LittleEndian.AppendUint32(b, w.lo)
+		b = binary.LittleEndian.AppendUint32(b, w.hi)
+	}
+	return string(b)
 }

@@ -61,3 +61,43 @@ func TestBitsetMatchesMap(t *testing.T) {
 		}
 	}
 }
+
+// TestBitsetKey checks that key tells sets apart exactly: two sets built by different
+// sequences of adds and unions have the same key if and only if they hold the same bits
+// (small spans, so that many pairs are equal).
+func TestBitsetKey(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	equal := 0
+	for round := range 2000 {
+		span := 1 + rng.IntN(200)
+		build := func() (bitset, map[int]bool) {
+			var s bitset
+			m := map[int]bool{}
+			for range rng.IntN(4) {
+				x := rng.IntN(span)
+				if rng.IntN(2) == 0 {
+					s.add(x)
+				} else {
+					s.or(bitset{mkWord(uint32(x/64), 1<<(uint(x)%64))})
+				}
+				m[x] = true
+			}
+			return s, m
+		}
+		a, ma := build()
+		b, mb := build()
+		same := len(ma) == len(mb)
+		for x := range ma {
+			same = same && mb[x]
+		}
+		if same {
+			equal++
+		}
+		if got := a.key() == b.key(); got != same {
+			t.Fatalf("round %d: %v and %v: keys equal = %v, sets equal = %v", round, a, b, got, same)
+		}
+	}
+	if equal < 100 {
+		t.Fatalf("only %d of the pairs were equal sets: the test does not exercise equal keys", equal)
+	}
+}

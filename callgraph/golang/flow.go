@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -447,6 +448,11 @@ func (fg *flowGraph) typesOf(f flow) bitset {
 // labelled concrete type whose method set covers the site's requirements, in declaration
 // order of the types.
 func (a *analyzer) dispatch(s *ifaceSite) []*fn {
+	return a.dispatchSet(s, a.flow.typesOf(s.recv))
+}
+
+// dispatchSet is dispatch for a receiver labelled with set.
+func (a *analyzer) dispatchSet(s *ifaceSite, set bitset) []*fn {
 	var out []*fn
 	seen := map[*fn]bool{}
 	var visit func(set bitset, depth int)
@@ -472,8 +478,39 @@ func (a *analyzer) dispatch(s *ifaceSite) []*fn {
 			}
 		})
 	}
-	visit(a.flow.typesOf(s.recv), 0)
+	visit(set, 0)
 	return out
+}
+
+// dispatchMemo remembers the final dispatches of finishFlow: many interface calls share
+// their method, interface and receiver labels (every w.Write on an io.Writer holding the
+// same types), and dispatch is a function of those alone once the labels are final.
+type dispatchMemo map[dispatchKey]dispatchDone
+
+type dispatchKey struct {
+	key chaKey
+	set string // the receiver's labels, see bitset.key
+}
+
+// dispatchDone is one remembered dispatch, with the requirements it was computed for: a
+// site with the same key but other requirements is computed afresh.
+type dispatchDone struct {
+	req []string
+	ar  map[string]arity
+	fns []*fn
+}
+
+// finalDispatch is dispatch after the last propagation, through the memo. The result is
+// shared between sites: callers must not modify it.
+func (a *analyzer) finalDispatch(s *ifaceSite, memo dispatchMemo) []*fn {
+	set := a.flow.typesOf(s.recv)
+	k := dispatchKey{key: s.key, set: set.key()}
+	if d, ok := memo[k]; ok && slices.Equal(d.req, s.req) && maps.Equal(d.ar, s.ar) {
+		return d.fns
+	}
+	fns := a.dispatchSet(s, set)
+	memo[k] = dispatchDone{req: s.req, ar: s.ar, fns: fns}
+	return fns
 }
 
 // dynTargets returns the functions and methods that reach the called value of a call
@@ -556,6 +593,7 @@ func (a *analyzer) finishFlow() {
 		return
 	}
 	calls := make([]callgraph.Call, 0, len(a.out.Calls)+len(fg.pending))
+	memo := dispatchMemo{}
 	next := 0
 	for _, p := range fg.pending {
 		calls = append(calls, a.out.Calls[next:p.pos]...)
@@ -566,7 +604,7 @@ func (a *analyzer) finishFlow() {
 		var targets []*fn
 		resolved := false
 		if p.site != nil {
-			targets = a.dispatch(p.site)
+			targets = a.finalDispatch(p.site, memo)
 			resolved = len(targets) > 0
 		} else {
 			targets = a.dynTargets(p.dyn)

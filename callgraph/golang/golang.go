@@ -364,9 +364,15 @@ func (fe *Frontend) extract(p *parsedFile, path string, src []byte, root *tsNode
 	// stubs; their specs are encoded one by one and decoded when needed (valueSpecs,
 	// spec), as the tables of a large repository are big and mostly read once.
 	isValue := func(d *tsNode) bool { return d.Parent == root && isValueDecl(d.Type) }
-	p.outline = g.decode(g.encode(root, nil, func(parent, kid *tsNode) bool {
+	// The encodings are built in pooled scratch storage and copied out at their size
+	// (the outline's is only decoded), rather than grown by appends.
+	scratch := getCnodes()
+	defer putCnodes(scratch)
+	buf := g.encode(root, (*scratch)[:0], func(parent, kid *tsNode) bool {
 		return kid.Field == "body" && isDecl(parent) || isValue(parent)
-	}), p.lines)[0]
+	})
+	p.outline = g.decode(buf, p.lines)[0]
+	buf = buf[:0]
 	p.specAt = []uint32{0}
 	for _, d := range root.Kids {
 		if pruned(d) || !isValue(d) {
@@ -386,18 +392,49 @@ func (fe *Frontend) extract(p *parsedFile, path string, src []byte, root *tsNode
 				}
 			}
 			for _, sp := range specs {
-				p.values = g.encode(sp, p.values, nil)
-				p.specAt = append(p.specAt, uint32(len(p.values)))
+				buf = g.encode(sp, buf, nil)
+				p.specAt = append(p.specAt, uint32(len(buf)))
 				vd.n++
 			}
 		}
 		p.valueDecls = append(p.valueDecls, vd)
 	}
-	p.values = slices.Clip(p.values)
+	p.values = cloneCnodes(buf)
+	buf = buf[:0]
 	for _, b := range bodies {
-		p.bodies = g.encode(b, p.bodies, nil)
+		buf = g.encode(b, buf, nil)
 	}
-	p.bodies = slices.Clip(p.bodies)
+	p.bodies = cloneCnodes(buf)
+	*scratch = buf
+}
+
+// cnodePool holds scratch storage for encodings (*[]cnode), see extract.
+var cnodePool sync.Pool
+
+// maxPooledCnodes bounds the scratch storage kept in cnodePool: a generated table's is
+// left to the collector.
+const maxPooledCnodes = 1 << 18
+
+func getCnodes() *[]cnode {
+	if s, ok := cnodePool.Get().(*[]cnode); ok {
+		return s
+	}
+	s := make([]cnode, 0, 4096)
+	return &s
+}
+
+func putCnodes(s *[]cnode) {
+	if cap(*s) <= maxPooledCnodes {
+		cnodePool.Put(s)
+	}
+}
+
+// cloneCnodes copies an encoding out of scratch storage at its size (nil when empty).
+func cloneCnodes(cs []cnode) []cnode {
+	if len(cs) == 0 {
+		return nil
+	}
+	return slices.Clone(cs)
 }
 
 func isValueDecl(typ string) bool { return typ == "var_declaration" || typ == "const_declaration" }

@@ -271,8 +271,11 @@ func (g *grammar) decode(cs []cnode, lines []uint32) []*node {
 		c := &cs[next]
 		n := &nodes[next]
 		next++
-		*n = node{Type: g.types[c.typ], Field: g.fields[c.field], Start: c.start, End: c.end,
-			Row: c.row, Col: c.start - lines[c.row], Named: c.flags&cNamed != 0, Bad: c.flags&cBad != 0}
+		// Field by field: n is zeroed storage, and a whole-struct assignment would copy
+		// with a bulk write barrier while the collector runs.
+		n.Type, n.Field = g.types[c.typ], g.fields[c.field]
+		n.Start, n.End, n.Row, n.Col = c.start, c.end, c.row, c.start-lines[c.row]
+		n.Named, n.Bad = c.flags&cNamed != 0, c.flags&cBad != 0
 		if c.nkids > 0 {
 			k := int(c.nkids)
 			n.Kids = kids[kidAt : kidAt+k : kidAt+k]
