@@ -74,17 +74,32 @@ func moduleRepo(t *testing.T, modVersion string) Repo {
 
 // Colorama copies Debian's python3-colorama (with its tests) under ROOT/colorama; the
 // program is pointed at the package directory itself.
-func Colorama(t *testing.T) Repo {
+func Colorama(t *testing.T) Repo { return PackageDir(t, "colorama", "python3-colorama") }
+
+// Debtcollector is PackageDir of Debian's python3-debtcollector (held out in the audit of
+// issue 12).
+func Debtcollector(t *testing.T) Repo {
+	return PackageDir(t, "debtcollector", "python3-debtcollector")
+}
+
+// Strcase fetches github.com/iancoleman/strcase v0.3.0 fresh from the module proxy (see
+// ProxyModule; held out in the audit of issue 12).
+func Strcase(t *testing.T) Repo { return ProxyModule(t, "github.com/iancoleman/strcase", "v0.3.0") }
+
+// PackageDir copies Debian's installed package name (with its tests directory, from the
+// Debian package deb) under ROOT/name; the program is pointed at the package directory
+// itself.
+func PackageDir(t *testing.T, name, deb string) Repo {
 	repo := Simplejson(t) // for its checks of Debian's python3 and pytest
-	src := "/usr/lib/python3/dist-packages/colorama"
+	src := filepath.Join("/usr/lib/python3/dist-packages", name)
 	if _, err := os.Stat(filepath.Join(src, "tests")); err != nil {
-		t.Skipf("python3-colorama with its tests is not installed (%v); apt-get install python3-colorama", err)
+		t.Skipf("%s with its tests is not installed (%v); apt-get install %[1]s", deb, err)
 	}
 	root := filepath.Join(t.TempDir(), "root")
-	if err := fstree.CopySubject(src, filepath.Join(root, "colorama")); err != nil {
+	if err := fstree.CopySubject(src, filepath.Join(root, name)); err != nil {
 		t.Fatal(err)
 	}
-	repo.Root, repo.Target = root, "colorama"
+	repo.Root, repo.Target = root, name
 	return repo
 }
 

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/faultline-dev/faultline/internal/fstree"
 
@@ -237,44 +236,18 @@ func TestDoctorMissingModules(t *testing.T) {
 	assert.Equal(t, string(gomod), string(after))
 }
 
-// TestDoctorInterrupt starts the built program on a suite that sleeps, interrupts it and
-// checks the exit status and that nothing is left in its TMPDIR.
+// TestDoctorInterrupt starts the built program on a suite that sleeps, interrupts it while
+// the clean tests run (SIGINT, then SIGTERM) and checks the exit status (130, 143), that
+// its TMPDIR held its files and is empty afterwards, and that the repository is unchanged
+// (clitest.Interrupt).
 func TestDoctorInterrupt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the program")
 	}
-	bin := filepath.Join(t.TempDir(), "doctor")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	out, err := build.CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	bin := clitest.Build(t, ".")
 	repoDir := writeTree(t, t.TempDir(), map[string]string{"go.mod": "module example.com/slow\n\ngo 1.22\n", "s.go": "package s\n",
 		"s_test.go": "package s\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestSlow(t *testing.T) { time.Sleep(time.Minute) }\n"})
-	tmp := clitest.TempDir(t)
-	for _, sig := range []struct {
-		s    syscall.Signal
-		code int
-	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
-		cmd := exec.Command(bin, "-repo", repoDir, "-runs", "1")
-		cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		require.NoError(t, cmd.Start())
-		deadline := time.Now().Add(60 * time.Second)
-		for !strings.Contains(stderr.String(), "running the clean tests") && time.Now().Before(deadline) {
-			time.Sleep(50 * time.Millisecond)
-		}
-		time.Sleep(1500 * time.Millisecond) // the test binary is running
-		require.NoError(t, cmd.Process.Signal(sig.s))
-		err := cmd.Wait()
-		var ee *exec.ExitError
-		require.ErrorAs(t, err, &ee, stderr.String())
-		assert.Equal(t, sig.code, ee.ExitCode(), stderr.String())
-		left, err := os.ReadDir(tmp)
-		require.NoError(t, err)
-		var names []string
-		for _, e := range left {
-			names = append(names, e.Name())
-		}
-		assert.Empty(t, names, "TMPDIR must be empty after an interrupt")
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		clitest.Interrupt(t, bin, []string{"-repo", repoDir, "-runs", "1"}, nil, "running the clean tests", sig, repoDir)
 	}
 }

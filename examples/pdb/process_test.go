@@ -151,8 +151,8 @@ func emptyDir(t *testing.T, dir string) {
 	}
 }
 
-// TestInterrupt stops score with SIGINT and compose with SIGTERM in the middle of their
-// sandboxed runs, and score with a closed stdout pipe (SIGPIPE): each exits 128 + the
+// TestInterrupt stops score with SIGINT and compose with SIGTERM and with SIGINT in the
+// middle of their sandboxed runs, and score with a closed stdout pipe (SIGPIPE): each exits 128 + the
 // signal, leaves its TMPDIR empty, writes no -out, and leaves its inputs unchanged.
 func TestInterrupt(t *testing.T) {
 	in, repo := slowScoreInputs(t)
@@ -183,15 +183,18 @@ func TestInterrupt(t *testing.T) {
 	progBefore := hashTree(t, dir)
 	// -cache off: with the default on-disk cache, reports left by earlier runs of this test
 	// let compose finish before the signal (CI failed on it), and the test is about the signal.
-	cmd, stderr = startPDB(t, tmp2, io.Discard, "compose", "-program", prog, "-tests", "sleep 1; true", "-m1", "20", "-jobs", "2", "-cache", "off", "-out", filepath.Join(dir, "out.jsonl"))
-	cmd.Process.Signal(syscall.SIGTERM)
-	cmd.Wait()
-	if code := cmd.ProcessState.ExitCode(); code != 143 {
-		t.Errorf("compose after SIGTERM: exit %d, want 143\n%s", code, stderr.String())
-	}
-	emptyDir(t, tmp2)
-	if hashTree(t, dir) != progBefore {
-		t.Errorf("compose changed its input directory")
+	// compose gets both signals (SIGTERM, then SIGINT in a run of its own).
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		cmd, stderr = startPDB(t, tmp2, io.Discard, "compose", "-program", prog, "-tests", "sleep 1; true", "-m1", "20", "-jobs", "2", "-cache", "off", "-out", filepath.Join(dir, "out.jsonl"))
+		cmd.Process.Signal(sig)
+		cmd.Wait()
+		if code := cmd.ProcessState.ExitCode(); code != 128+int(sig) {
+			t.Errorf("compose after %v: exit %d, want %d\n%s", sig, code, 128+int(sig), stderr.String())
+		}
+		emptyDir(t, tmp2)
+		if hashTree(t, dir) != progBefore {
+			t.Errorf("compose changed its input directory (%v)", sig)
+		}
 	}
 
 	// score with its stdout pipe closed by the reader: SIGPIPE at the first record.

@@ -53,6 +53,11 @@ func write(t *testing.T, root string, files map[string]string) {
 func check(t *testing.T, v *corrupt.Validation, ids []string, bad, good map[string]alone.Verdict) {
 	t.Helper()
 	f2p, p2p, notRun := set(v.FailToPass), set(v.PassToPass), set(v.NotRun)
+	for _, id := range v.NotRun {
+		if f2p[id] || p2p[id] {
+			t.Errorf("%s has no verdict, yet it is in FAIL_TO_PASS or PASS_TO_PASS", id)
+		}
+	}
 	for _, id := range ids {
 		switch {
 		case f2p[id] && bad[id] != task.Fail:
@@ -325,6 +330,10 @@ var RealModules = []Module{
 	{"github.com/hashicorp/go-version", "v1.9.0", true},
 	{"github.com/Masterminds/semver/v3", "v3.5.0", false},
 	{"github.com/dustin/go-humanize", "v1.0.1", false},
+	// Held out in the audit of issue 12 (session 9): a table-driven suite whose subtests
+	// call MustCompile, and a table-driven suite of small functions.
+	{"github.com/gobwas/glob", "v1.1.0", false},
+	{"github.com/iancoleman/strcase", "v0.3.0", false},
 }
 
 // TestRealModules generates REMOVE and DISCOVERY tasks (seeded) on each module of

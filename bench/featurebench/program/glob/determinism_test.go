@@ -1,0 +1,15 @@
+// Package glob runs featurebench.ProgramDeterminism on github.com/gobwas/glob
+// v1.1.0 from the module proxy, held out in the audit of issue 12.
+package glob
+
+import (
+	"testing"
+
+	"github.com/faultline-dev/faultline/bench/featurebench"
+)
+
+func TestProgramDeterminism(t *testing.T) {
+	featurebench.ProgramDeterminism(t, func(t *testing.T) featurebench.Subject {
+		return featurebench.GoModule(t, "gobwas/glob", "github.com/gobwas/glob@v1.1.0")
+	})
+}
