@@ -29,6 +29,9 @@ func (r Result) Problem(repo, commit string) task.BreakpointProblem {
 		FailToPass:      task.TestList(append([]string{}, r.Validation.FailToPass...)),
 		PassToPass:      task.TestList(append([]string{}, r.Validation.PassToPass...)),
 	}
+	if len(r.Validation.NotRun) > 0 {
+		p.NotRun = task.TestList(append([]string{}, r.Validation.NotRun...))
+	}
 	rules := map[string]bool{}
 	for _, f := range r.Functions {
 		metrics := map[string]float64{}

@@ -66,3 +66,36 @@ func TestRemoveStatement(t *testing.T) {
 		t.Errorf("REMOVE statement must name every function:\n%s", s)
 	}
 }
+
+// TestProblemNotRun: tests that got no verdict on the corrupted tree are named in the record
+// (not_run), in neither list, and the record still validates and converts to SWE-bench form.
+func TestProblemNotRun(t *testing.T) {
+	r := sampleResult()
+	r.Validation.NotRun = []string{"p.TestD", "p.TestE"}
+	p := r.Problem("owner/repo", "abc123")
+	if !reflect.DeepEqual([]string(p.NotRun), []string{"p.TestD", "p.TestE"}) {
+		t.Fatalf("not_run = %v", p.NotRun)
+	}
+	data, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"not_run":["p.TestD","p.TestE"]`) {
+		t.Errorf("record without not_run: %s", data)
+	}
+	var back task.BreakpointProblem
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back.NotRun, p.NotRun) || len(back.Extra) != 0 {
+		t.Errorf("round trip: not_run %v, extra %v", back.NotRun, back.Extra)
+	}
+	swe, err := back.ToSWE()
+	if err != nil || string(swe.Extra["breakpoint_not_run"]) != `["p.TestD","p.TestE"]` {
+		t.Errorf("ToSWE: %v, %s", err, swe.Extra["breakpoint_not_run"])
+	}
+	// Without tests that did not run, the member is absent.
+	if data, _ := json.Marshal(sampleResult().Problem("owner/repo", "abc123")); strings.Contains(string(data), "not_run") {
+		t.Errorf("not_run present without such tests: %s", data)
+	}
+}

@@ -544,20 +544,25 @@ type CorruptedFunction struct {
 // JSON keys are written in sorted order; members this type does not know are kept in
 // Extra. FailureMessages is written with sorted keys.
 type BreakpointProblem struct {
-	ID               string              `json:"id"`
-	Repo             string              `json:"repo"`
-	Commit           string              `json:"commit,omitempty"` // absent when the repository was not a git checkout
-	Mode             string              `json:"mode"`
-	Functions        []CorruptedFunction `json:"functions"`
-	CorruptionPatch  string              `json:"corruption_patch"`
-	GoldPatch        string              `json:"gold_patch"`
-	Rule             string              `json:"rule,omitempty"`  // rule-based operator name(s)
-	Model            string              `json:"model,omitempty"` // LLM that wrote the corruption
-	Seed             uint64              `json:"seed"`
-	FailToPass       TestList            `json:"FAIL_TO_PASS"`
-	PassToPass       TestList            `json:"PASS_TO_PASS"`
-	FailureMessages  map[string]string   `json:"failure_messages,omitempty"`
-	ProblemStatement string              `json:"problem_statement,omitempty"`
+	ID              string              `json:"id"`
+	Repo            string              `json:"repo"`
+	Commit          string              `json:"commit,omitempty"` // absent when the repository was not a git checkout
+	Mode            string              `json:"mode"`
+	Functions       []CorruptedFunction `json:"functions"`
+	CorruptionPatch string              `json:"corruption_patch"`
+	GoldPatch       string              `json:"gold_patch"`
+	Rule            string              `json:"rule,omitempty"`  // rule-based operator name(s)
+	Model           string              `json:"model,omitempty"` // LLM that wrote the corruption
+	Seed            uint64              `json:"seed"`
+	FailToPass      TestList            `json:"FAIL_TO_PASS"`
+	PassToPass      TestList            `json:"PASS_TO_PASS"`
+	// NotRun lists the baseline-passing tests that got no verdict of their own on the
+	// corrupted tree (their test binary or interpreter kept ending before they ran): in
+	// neither FAIL_TO_PASS nor PASS_TO_PASS, never counted as failing. Absent when every
+	// test ran.
+	NotRun           TestList          `json:"not_run,omitempty"`
+	FailureMessages  map[string]string `json:"failure_messages,omitempty"`
+	ProblemStatement string            `json:"problem_statement,omitempty"`
 
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -606,7 +611,7 @@ func (b *BreakpointProblem) UnmarshalJSON(data []byte) error {
 		{"id", &v.ID}, {"repo", &v.Repo}, {"commit", &v.Commit}, {"mode", &v.Mode},
 		{"functions", &v.Functions}, {"corruption_patch", &v.CorruptionPatch}, {"gold_patch", &v.GoldPatch},
 		{"rule", &v.Rule}, {"model", &v.Model}, {"seed", &v.Seed},
-		{"FAIL_TO_PASS", &v.FailToPass}, {"PASS_TO_PASS", &v.PassToPass},
+		{"FAIL_TO_PASS", &v.FailToPass}, {"PASS_TO_PASS", &v.PassToPass}, {"not_run", &v.NotRun},
 		{"failure_messages", &v.FailureMessages}, {"problem_statement", &v.ProblemStatement},
 	} {
 		if err := m.take(f.key, f.dst); err != nil {
@@ -623,7 +628,8 @@ func (b *BreakpointProblem) UnmarshalJSON(data []byte) error {
 // corrupted function with a safe relative path, a name, an ordered span and lines, finite
 // metrics; a corruption patch that parses, touches only files of corrupted functions and
 // whose reverse is the gold patch (same files, added and removed lines swapped); tests as
-// SWEInstance.Validate checks them; failure messages only for FAIL_TO_PASS tests.
+// SWEInstance.Validate checks them; not_run tests in neither list; failure messages only
+// for FAIL_TO_PASS tests.
 // Errors are *FieldError.
 func (b *BreakpointProblem) Validate() error {
 	if b.Repo == "" {
@@ -683,6 +689,15 @@ func (b *BreakpointProblem) Validate() error {
 	f2p := map[string]bool{}
 	for _, id := range b.FailToPass {
 		f2p[id] = true
+	}
+	decided := map[string]bool{}
+	for _, id := range append(append([]string(nil), b.FailToPass...), b.PassToPass...) {
+		decided[id] = true
+	}
+	for i, id := range b.NotRun {
+		if strings.TrimSpace(id) == "" || decided[id] {
+			return fieldErrorf(fmt.Sprintf("not_run[%d]", i), "%q is empty or has a verdict in FAIL_TO_PASS or PASS_TO_PASS", id)
+		}
 	}
 	for _, id := range sortedKeys(b.FailureMessages) {
 		if !f2p[id] {
@@ -781,6 +796,13 @@ func (b *BreakpointProblem) ToSWE() (*SWEInstance, error) {
 			return nil, fieldErr(x.key, err)
 		}
 		s.Extra[x.key] = raw
+	}
+	if len(b.NotRun) > 0 {
+		raw, err := marshalNoEscape(b.NotRun)
+		if err != nil {
+			return nil, fieldErr("not_run", err)
+		}
+		s.Extra["breakpoint_not_run"] = raw
 	}
 	return s, nil
 }

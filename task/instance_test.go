@@ -434,6 +434,8 @@ func TestBreakpointProblem(t *testing.T) {
 		{"patch elsewhere", func(b *BreakpointProblem) { b.Functions[0].Path = "other.py" }, "corruption_patch"},
 		{"message of a passing test", func(b *BreakpointProblem) { b.FailureMessages = map[string]string{"tests/test_b.py::test_z": "x"} }, "failure_messages"},
 		{"no F2P", func(b *BreakpointProblem) { b.FailToPass = nil }, "FAIL_TO_PASS"},
+		{"not_run with a verdict", func(b *BreakpointProblem) { b.NotRun = TestList{b.FailToPass[0]} }, "not_run[0]"},
+		{"not_run empty id", func(b *BreakpointProblem) { b.NotRun = TestList{"tests/x.py::t", " "} }, "not_run[1]"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
