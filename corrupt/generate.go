@@ -92,6 +92,13 @@ type Options struct {
 	// machine's load is then told apart from a corruption that hangs, so which candidates
 	// are kept does not depend on the load (a real hang costs this limit once).
 	RetryTimeout time.Duration
+	// SkipAlone turns off the confirmation of FAIL_TO_PASS tests one by one. By default
+	// each test that failed in a candidate's run is run again alone on the corrupted tree
+	// (a selection of that one id); FAIL_TO_PASS keeps those that fail alone too. A test
+	// that passes alone failed only because of the tests that ran before it (state the
+	// corruption leaks between tests): it goes to Validation.OnlyWithOthers, in neither list,
+	// and a harness that runs a subset of the tests would see it pass before the fix.
+	SkipAlone bool
 	// Progress, if set, is called after every validation, in unit order, from the
 	// goroutine that called Generate.
 	Progress func(Progress)
@@ -602,6 +609,11 @@ func (g *generator) try(ctx context.Context, unit []Candidate, rng *rand.Rand) (
 				return nil, "", err
 			}
 		}
+		if v.Accepted && !g.o.SkipAlone {
+			if err := confirmAlone(ctx, g.r, req, v, g.o.MinFailures, g.o.Jobs); err != nil {
+				return nil, "", err
+			}
+		}
 		if !v.Accepted {
 			// The reason names the cause: a run that could not run keeps Validate's words
 			// (its state and detail: the collection or build error), which the progress
@@ -609,7 +621,7 @@ func (g *generator) try(ctx context.Context, unit []Candidate, rng *rand.Rand) (
 			reason = v.Reason
 			if v.State == task.RunTimeout {
 				reason = "the tests time out or run out of memory"
-			} else if v.State == task.RunOK && len(v.FailToPass) < g.o.MinFailures {
+			} else if v.State == task.RunOK && len(v.FailToPass) < g.o.MinFailures && len(v.OnlyWithOthers) == 0 {
 				reason = fmt.Sprintf("fewer than %d tests fail", g.o.MinFailures)
 			}
 			continue

@@ -32,6 +32,9 @@ func (r Result) Problem(repo, commit string) task.BreakpointProblem {
 	if len(r.Validation.NotRun) > 0 {
 		p.NotRun = task.TestList(append([]string{}, r.Validation.NotRun...))
 	}
+	if len(r.Validation.OnlyWithOthers) > 0 {
+		p.OnlyWithOthers = task.TestList(append([]string{}, r.Validation.OnlyWithOthers...))
+	}
 	rules := map[string]bool{}
 	for _, f := range r.Functions {
 		metrics := map[string]float64{}

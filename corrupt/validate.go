@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/faultline-dev/faultline/task"
 	"github.com/faultline-dev/faultline/task/llm"
@@ -66,6 +67,9 @@ type Validation struct {
 	// or missing from the report); Skipped those the corrupted run skipped. Sorted.
 	NotRun  []string `json:"not_run,omitempty"`
 	Skipped []string `json:"skipped,omitempty"`
+	// OnlyWithOthers holds the tests that failed in the run but passed when run alone on
+	// the same corrupted tree (see Options.SkipAlone): in neither list. Sorted.
+	OnlyWithOthers []string `json:"only_with_others,omitempty"`
 	// Accepted reports whether the corruption is kept; Reason says why not.
 	Accepted bool
 	Reason   string
@@ -234,4 +238,68 @@ func truncate(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…[truncated]"
+}
+
+// confirmAlone runs each FAIL_TO_PASS test of an accepted validation alone on the same
+// corrupted tree (req with a selection of that one id; up to jobs at a time) and keeps in
+// FAIL_TO_PASS those that fail alone too. One that passes alone goes to OnlyWithOthers; one
+// that gets no verdict alone goes to NotRun. With fewer than minFailures left, v is
+// rejected, the reason saying how many failed only with others.
+func confirmAlone(ctx context.Context, r task.Runner, req task.RunRequest, v *Validation, minFailures, jobs int) error {
+	type alone struct {
+		outcome task.Outcome
+		err     error
+	}
+	got := make([]alone, len(v.FailToPass))
+	jobs = max(1, min(jobs, len(v.FailToPass)))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				one := req
+				one.Select = task.Selection{IDs: []string{v.FailToPass[i]}}
+				rep, err := r.Run(ctx, one)
+				if err != nil {
+					got[i].err = err
+					continue
+				}
+				if t, ok := rep.Result(v.FailToPass[i]); ok && rep.Ran() {
+					got[i].outcome = t.Outcome
+				}
+			}
+		}()
+	}
+	for i := range v.FailToPass {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var f2p, msgs, observed []string
+	for i, id := range v.FailToPass {
+		if got[i].err != nil {
+			return fmt.Errorf("corrupt: running %s alone: %w", id, got[i].err)
+		}
+		switch o := got[i].outcome; {
+		case o.Failed():
+			f2p = append(f2p, id)
+			msgs = append(msgs, v.Messages[i])
+			if i < len(v.Observed) {
+				observed = append(observed, v.Observed[i])
+			}
+		case o.Passed():
+			v.OnlyWithOthers = append(v.OnlyWithOthers, id)
+		default:
+			v.NotRun = append(v.NotRun, id)
+		}
+	}
+	sort.Strings(v.NotRun)
+	v.FailToPass, v.Messages, v.Observed = f2p, msgs, observed
+	if len(f2p) < minFailures {
+		v.Accepted = false
+		v.Reason = fmt.Sprintf("%d test(s) fail alone, want at least %d (%d fail only when run with others)", len(f2p), minFailures, len(v.OnlyWithOthers))
+	}
+	return nil
 }

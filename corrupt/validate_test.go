@@ -3,8 +3,10 @@ package corrupt
 import (
 	"context"
 	"os/exec"
+	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/faultline-dev/faultline/callgraph"
@@ -166,5 +168,51 @@ func TestEnvRedactsRealOutput(t *testing.T) {
 	}
 	if !strings.Contains(a.Feedback, "[REDACTED]") || strings.Contains(a.Feedback, key[:14]) {
 		t.Errorf("feedback:\n%s", a.Feedback)
+	}
+}
+
+// TestConfirmAlone: each FAIL_TO_PASS test is run alone on the same tree; one that fails
+// alone stays (with its message), one that passes alone goes to OnlyWithOthers, one without
+// a verdict alone to NotRun; too few left rejects the validation.
+func TestConfirmAlone(t *testing.T) {
+	alone := map[string]task.Outcome{"a": task.Fail, "b": task.Pass, "c": task.NotRun, "d": task.Error}
+	var mu sync.Mutex
+	ran := map[string]int{}
+	r := task.RunnerFunc(func(ctx context.Context, req task.RunRequest) (*task.Report, error) {
+		if len(req.Select.IDs) != 1 || req.Overlay == nil {
+			t.Errorf("run of %v (overlay %v): want one id on the corrupted tree", req.Select.IDs, req.Overlay)
+			return &task.Report{State: task.RunOK}, nil
+		}
+		id := req.Select.IDs[0]
+		mu.Lock()
+		ran[id]++
+		mu.Unlock()
+		return &task.Report{State: task.RunOK, Tests: []task.TestResult{{ID: id, Outcome: alone[id]}}}, nil
+	})
+	req := task.RunRequest{Kind: task.Pytest, Overlay: task.Overlay{}}
+	req.Overlay.Set("x.py", []byte("x = 1\n"))
+	newV := func() *Validation {
+		return &Validation{FailToPass: []string{"a", "b", "c", "d"}, Messages: []string{"ma", "mb", "mc", "md"}, Observed: []string{"oa", "ob", "oc", "od"},
+			NotRun: []string{"e"}, Accepted: true, State: task.RunOK}
+	}
+	v := newV()
+	if err := confirmAlone(context.Background(), r, req, v, 2, 3); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(v.FailToPass, []string{"a", "d"}) || !reflect.DeepEqual(v.Messages, []string{"ma", "md"}) || !reflect.DeepEqual(v.Observed, []string{"oa", "od"}) {
+		t.Errorf("kept %v %v %v", v.FailToPass, v.Messages, v.Observed)
+	}
+	if !reflect.DeepEqual(v.OnlyWithOthers, []string{"b"}) || !reflect.DeepEqual(v.NotRun, []string{"c", "e"}) || !v.Accepted {
+		t.Errorf("only with others %v, not run %v, accepted %v", v.OnlyWithOthers, v.NotRun, v.Accepted)
+	}
+	if len(ran) != 4 || ran["a"] != 1 {
+		t.Errorf("runs %v: want each test once", ran)
+	}
+	v = newV()
+	if err := confirmAlone(context.Background(), r, req, v, 3, 1); err != nil {
+		t.Fatal(err)
+	}
+	if v.Accepted || v.Reason != "2 test(s) fail alone, want at least 3 (1 fail only when run with others)" {
+		t.Errorf("accepted %v, reason %q", v.Accepted, v.Reason)
 	}
 }

@@ -560,7 +560,11 @@ type BreakpointProblem struct {
 	// corrupted tree (their test binary or interpreter kept ending before they ran): in
 	// neither FAIL_TO_PASS nor PASS_TO_PASS, never counted as failing. Absent when every
 	// test ran.
-	NotRun           TestList          `json:"not_run,omitempty"`
+	NotRun TestList `json:"not_run,omitempty"`
+	// OnlyWithOthers lists the tests that failed on the corrupted tree with the rest of the
+	// suite but passed when run alone there (state the corruption leaks between tests): in
+	// no other list either. Absent when there is none.
+	OnlyWithOthers   TestList          `json:"only_with_others,omitempty"`
 	FailureMessages  map[string]string `json:"failure_messages,omitempty"`
 	ProblemStatement string            `json:"problem_statement,omitempty"`
 
@@ -612,6 +616,7 @@ func (b *BreakpointProblem) UnmarshalJSON(data []byte) error {
 		{"functions", &v.Functions}, {"corruption_patch", &v.CorruptionPatch}, {"gold_patch", &v.GoldPatch},
 		{"rule", &v.Rule}, {"model", &v.Model}, {"seed", &v.Seed},
 		{"FAIL_TO_PASS", &v.FailToPass}, {"PASS_TO_PASS", &v.PassToPass}, {"not_run", &v.NotRun},
+		{"only_with_others", &v.OnlyWithOthers},
 		{"failure_messages", &v.FailureMessages}, {"problem_statement", &v.ProblemStatement},
 	} {
 		if err := m.take(f.key, f.dst); err != nil {
@@ -628,7 +633,7 @@ func (b *BreakpointProblem) UnmarshalJSON(data []byte) error {
 // corrupted function with a safe relative path, a name, an ordered span and lines, finite
 // metrics; a corruption patch that parses, touches only files of corrupted functions and
 // whose reverse is the gold patch (same files, added and removed lines swapped); tests as
-// SWEInstance.Validate checks them; not_run tests in neither list; failure messages only
+// SWEInstance.Validate checks them; not_run and only_with_others tests in no other list; failure messages only
 // for FAIL_TO_PASS tests.
 // Errors are *FieldError.
 func (b *BreakpointProblem) Validate() error {
@@ -694,9 +699,15 @@ func (b *BreakpointProblem) Validate() error {
 	for _, id := range append(append([]string(nil), b.FailToPass...), b.PassToPass...) {
 		decided[id] = true
 	}
-	for i, id := range b.NotRun {
-		if strings.TrimSpace(id) == "" || decided[id] {
-			return fieldErrorf(fmt.Sprintf("not_run[%d]", i), "%q is empty or has a verdict in FAIL_TO_PASS or PASS_TO_PASS", id)
+	for _, l := range []struct {
+		key string
+		ids TestList
+	}{{"not_run", b.NotRun}, {"only_with_others", b.OnlyWithOthers}} {
+		for i, id := range l.ids {
+			if strings.TrimSpace(id) == "" || decided[id] {
+				return fieldErrorf(fmt.Sprintf("%s[%d]", l.key, i), "%q is empty or already listed", id)
+			}
+			decided[id] = true
 		}
 	}
 	for _, id := range sortedKeys(b.FailureMessages) {
@@ -797,12 +808,18 @@ func (b *BreakpointProblem) ToSWE() (*SWEInstance, error) {
 		}
 		s.Extra[x.key] = raw
 	}
-	if len(b.NotRun) > 0 {
-		raw, err := marshalNoEscape(b.NotRun)
-		if err != nil {
-			return nil, fieldErr("not_run", err)
+	for _, l := range []struct {
+		key string
+		ids TestList
+	}{{"not_run", b.NotRun}, {"only_with_others", b.OnlyWithOthers}} {
+		if len(l.ids) == 0 {
+			continue
 		}
-		s.Extra["breakpoint_not_run"] = raw
+		raw, err := marshalNoEscape(l.ids)
+		if err != nil {
+			return nil, fieldErr(l.key, err)
+		}
+		s.Extra["breakpoint_"+l.key] = raw
 	}
 	return s, nil
 }

@@ -7,7 +7,8 @@
 //	    [-hard] [-n N] [-seed S] [-jobs J] [-timeout D] [-env KEY=VALUE]... [-python PATH]
 //	    [-out tasks.jsonl] [-swe instances.jsonl [-mirror DIR] [-swe-test-ids full|bare]
 //	    [-swe-lists json|string]]
-//	    [-name owner/name] [-commit C] [-vet=false] [-allow-failing] [-cache DIR|off] [-shard i/n]
+//	    [-name owner/name] [-commit C] [-vet=false] [-allow-failing] [-alone=false]
+//	    [-cache DIR|off] [-shard i/n]
 //	go run ./examples/breakpoint -merge -out tasks.jsonl SHARD.jsonl...
 //
 // Intake is the one examples/doctor reports (task/repo.Discover, sandbox.Prepare,
@@ -20,7 +21,8 @@
 // stops the program before any test runs, named. A repository that is not ready (no tests,
 // failing tests, a vet finding, tests that would import an installed copy) is refused with
 // doctor's words; -allow-failing accepts clean-failing tests and leaves them out of every
-// task. The clean baseline runs go test's default vet checks (-vet=false: not);
+// task. Each failing test of a kept corruption is run alone to confirm it (-alone=false:
+// not; see docs/breakpoint.md). The clean baseline runs go test's default vet checks (-vet=false: not);
 // corrupted runs never vet, so a mutant's vet finding cannot hide its test verdicts.
 //
 // Provenance: each record's commit is the HEAD of the git work tree that holds the project
@@ -98,7 +100,7 @@ type config struct {
 	multi, distance, n, top, minFailures, jobs                                 int
 	env                                                                        cli.EnvFlag
 	seed                                                                       uint64
-	hard, undirected, vet, allowFailing                                        bool
+	hard, undirected, vet, allowFailing, alone                                 bool
 	timeout                                                                    time.Duration
 	project                                                                    *repo.Project
 	impact                                                                     string
@@ -137,6 +139,7 @@ func parse(args []string, stderr io.Writer) (config, int) {
 	fs.DurationVar(&c.timeout, "timeout", 0, "time limit of one test run; 0 derives it from the clean run: the clean runs get up to 30m, a corrupted run 2× the clean run + 10 s (at most 10m) and, when it hits that, once more at 4× + 1m (at most 30m). A positive value bounds the clean runs and every limit above")
 	fs.StringVar(&c.impact, "impact", "auto", "test-impact validation: on (record once which tests run which functions; a candidate runs those tests first, the whole suite only to confirm it), off, or auto (on for Python; Go runs are dominated by the build)")
 	fs.BoolVar(&c.allowFailing, "allow-failing", false, "accept a repository whose clean tests partly fail: those tests are left out of every task's FAIL_TO_PASS and PASS_TO_PASS (by default such a repository is refused)")
+	fs.BoolVar(&c.alone, "alone", true, "run each failing test of a kept corruption alone on the corrupted tree; FAIL_TO_PASS keeps those that fail alone too, the rest are named in the record's only_with_others (false: keep every test that failed with the suite)")
 	fs.BoolVar(&c.vet, "vet", true, "run the clean baseline with go test's default vet checks (a vet finding makes the repository not ready); corrupted runs never vet")
 	fs.StringVar(&c.name, "name", "", "repository name for the records, owner/name (default: the git remote origin's, else the directory's name)")
 	fs.StringVar(&c.commit, "commit", "", "commit for the records (default: HEAD of the git work tree holding the project root; none outside git)")
@@ -396,7 +399,7 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	}
 	opts := corrupt.Options{
 		Mode: mode, N: c.n, Seed: c.seed, Run: req, MinFailures: c.minFailures, Jobs: c.jobs, Select: sel,
-		AllowFailingBaseline: c.allowFailing,
+		AllowFailingBaseline: c.allowFailing, SkipAlone: !c.alone,
 		// A corrupted run that hits the short limit runs once more with the retry limit: under
 		// load a slow run is not a hang, and the tasks kept must not depend on the load.
 		RetryTimeout: retry,

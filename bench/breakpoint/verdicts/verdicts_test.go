@@ -433,3 +433,102 @@ func sample(v *corrupt.Validation, n int) []string {
 	sort.Strings(ids)
 	return slices.Compact(ids)
 }
+
+// TestGoLeakedState: REMOVE of Reset leaves a counter that the tests share, so in one run
+// every test after the first fails, yet each passes alone. Those tests are not
+// FAIL_TO_PASS (a harness that runs a subset would see them pass before the fix): Generate
+// runs each failing test alone, keeps in FAIL_TO_PASS only those that fail alone too, and
+// rejects Reset's corruption, whose failures are all of that kind. The corruptions it
+// keeps are checked against every test run alone.
+func TestGoLeakedState(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go command is not on PATH")
+	}
+	root := t.TempDir()
+	lib := `package counter
+
+var n int
+
+// Reset sets the counter back to zero.
+func Reset() {
+	n = 0
+}
+
+// Next counts one more.
+func Next() int {
+	n++
+	return n
+}
+
+// Double doubles x.
+func Double(x int) int {
+	return 2 * x
+}
+`
+	tests := "package counter\n\nimport \"testing\"\n\n"
+	for _, name := range []string{"A", "B", "C", "D", "E", "F"} {
+		tests += "func TestFresh" + name + "(t *testing.T) {\n\tReset()\n\tif got := Next(); got != 1 {\n\t\tt.Fatalf(\"Next() = %d after Reset, want 1\", got)\n\t}\n}\n\n"
+	}
+	for _, name := range []string{"A", "B"} {
+		tests += "func TestDouble" + name + "(t *testing.T) {\n\tif Double(3) != 6 {\n\t\tt.Fatal(\"Double(3) != 6\")\n\t}\n}\n\n"
+	}
+	write(t, root, map[string]string{"go.mod": "module example.com/counter\n\ngo 1.22\n", "counter.go": lib, "counter_test.go": tests})
+	ctx := context.Background()
+	g, err := callgraph.Build(ctx, root, []callgraph.Language{golang.New(golang.Options{})}, callgraph.BuildOptions{SkipTests: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := g.Centrality(ctx, callgraph.CentralityOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := sandbox.NewLocal(sandbox.Options{})
+	defer r.Close()
+	req := task.RunRequest{Root: root, Kind: task.GoTest}
+	b, err := sandbox.Baseline(ctx, r, req, 1)
+	if err != nil {
+		t.Fatalf("baseline: %v", err)
+	}
+	reasons := map[string]string{}
+	res, err := corrupt.Generate(ctx, root, g, c, r, corrupt.Baseline{Passing: b.Passing}, corrupt.Options{
+		Mode: corrupt.Remove, N: 3, Seed: 1, Run: req, Jobs: 1, MinFailures: 1,
+		// The functions are one line long and called only by tests: keep them all.
+		Select:   corrupt.SelectOptions{MinCodeLines: 1, MinDegree: -1},
+		Progress: func(p corrupt.Progress) { reasons[strings.Join(p.Functions, ",")] = p.Reason },
+	})
+	if err != nil && len(res) == 0 {
+		t.Fatal(err)
+	}
+	var resetWhy string
+	for fn, why := range reasons {
+		if strings.HasSuffix(fn, "Reset") {
+			resetWhy = why
+		}
+	}
+	if !strings.Contains(resetWhy, "0 test(s) fail alone") || !strings.Contains(resetWhy, "5 fail only when run with others") {
+		t.Errorf("Reset's corruption: reason %q, want it rejected because its 5 failures pass alone (all reasons: %v)", resetWhy, reasons)
+	}
+	ids := append([]string(nil), b.Passing...)
+	sort.Strings(ids)
+	good, err := alone.Go(ctx, root, ids, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) == 0 {
+		t.Fatal("no corruption kept: Next's and Double's fail alone")
+	}
+	for _, x := range res {
+		tree, err := alone.Tree(t.TempDir(), root, x.Overlay)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad, err := alone.Go(ctx, tree, ids, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, x.Validation, ids, bad, good)
+		if len(x.Validation.OnlyWithOthers) > 0 {
+			t.Errorf("%s: tests that fail only with others %v in a kept task whose failures all fail alone", x.Functions[0].Name, x.Validation.OnlyWithOthers)
+		}
+	}
+}
