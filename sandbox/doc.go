@@ -67,7 +67,10 @@
 // Without root, that program gives the binary a mount namespace of its own where the cache
 // is read-only. In Go runs as root, the tree's files stay root's (its directories are
 // sticky and world-writable): a test binary running while the go command compiles another
-// package cannot swap the sources being compiled. Flags in RunRequest.Args that would make
+// package cannot swap the sources being compiled. Nor can it reach the go command's TMPDIR
+// (its work directory, where compiled packages wait to be stored in the cache, and the C
+// compiler's temporary files): a directory of the runner's that the run's uid can only
+// search; the test binary gets the run's TMPDIR back. Flags in RunRequest.Args that would make
 // the go command run a program (-exec, -toolexec, an external linker) are refused
 // (CheckGoArgs). Python runs write no bytecode cache into the tree.
 //

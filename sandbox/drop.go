@@ -33,8 +33,9 @@ func faultlineCacheDir(name string) (string, error) {
 }
 
 // writeGoExec writes the program given to `go test -exec` and returns its path. It runs each
-// test binary with GOCACHE pointing into the run's TMPDIR (a test that runs the go command
-// gets a cache no other run reads) and without privilege:
+// test binary with the run's TMPDIR (the go command's is the slot's gotmp) and GOCACHE
+// pointing into it (a test that runs the go command gets a cache no other run reads) and
+// without privilege:
 //
 //   - as root: it makes the go command's work directory searchable and gives the run's
 //     uid the binary's directory there (where go asks it to write coverage data) and the
@@ -48,6 +49,8 @@ func faultlineCacheDir(name string) (string, error) {
 func (l *Local) writeGoExec() (string, error) {
 	var sc strings.Builder
 	sc.WriteString("#!/bin/sh\n# faultline sandbox: go test -exec program (see the sandbox package doc).\n")
+	// The go command's TMPDIR is the slot's gotmp (see slot.gotmp); the binary gets the run's.
+	sc.WriteString("case $TMPDIR in */" + goTmpName + ") TMPDIR=${TMPDIR%/" + goTmpName + "}/tmp; export TMPDIR;; esac\n")
 	sc.WriteString("GOCACHE=$TMPDIR/gocache; export GOCACHE\n")
 	drop := strings.Join(quoteAll(l.iso.drop), " ")
 	switch {
@@ -71,6 +74,9 @@ func (l *Local) writeGoExec() (string, error) {
 	}
 	return p, nil
 }
+
+// goTmpName is the name of a slot's gotmp directory.
+const goTmpName = "gotmp"
 
 func quoteAll(args []string) []string {
 	out := make([]string, len(args))
