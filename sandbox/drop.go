@@ -43,8 +43,9 @@ func faultlineCacheDir(name string) (string, error) {
 //     the privilege drop (setpriv to RunUID, no_new_privs, no capabilities), which cannot
 //     write the build cache (owned by root);
 //   - in a user namespace (the binary would run as the cache's owner): in a mount namespace
-//     of its own where the cache is read-only, then through the drop (no capabilities, so
-//     the mount cannot be made writable again);
+//     of its own where the cache and the go command's TMPDIR (but for the binary's own
+//     directory) are read-only, then through the drop (no capabilities, so the mounts
+//     cannot be made writable again);
 //   - without isolation: as it is.
 func (l *Local) writeGoExec() (string, error) {
 	var sc strings.Builder
@@ -63,7 +64,13 @@ func (l *Local) writeGoExec() (string, error) {
 		sc.WriteString(l.iso.chownOutput())
 		sc.WriteString("exec " + drop + " \"$@\"\n")
 	case len(l.iso.drop) > 0 && l.iso.unshare != nil:
-		inner := `mount -o remount,bind,ro "$0" || exit 97; exec ` + drop + ` "$@"`
+		// The binary runs as the go command's uid: its mount namespace also makes the go
+		// command's TMPDIR (gotmp, the parent of the work directory) read-only, all but the
+		// binary's own directory.
+		inner := `mount -o remount,bind,ro "$0" || exit 97
+d=${1%/*}; g=${d%/*}; g=${g%/*}
+case $g in */` + goTmpName + `) { mount --bind "$g" "$g" && mount -o remount,bind,ro "$g" && mount --bind "$d" "$d" && mount -o remount,bind,rw "$d"; } || exit 97;; esac
+exec ` + drop + ` "$@"`
 		fmt.Fprintf(&sc, "exec %s --mount -- /bin/sh -c %s %s \"$@\"\n", shellQuote(l.iso.unshare[0]), shellQuote(inner), shellQuote(l.goCache))
 	default:
 		sc.WriteString("exec \"$@\"\n")
