@@ -346,7 +346,11 @@ func TestDockerHostileAttacks(t *testing.T) {
 	core, _ := os.ReadFile("/proc/sys/kernel/core_pattern")
 	before := treeDigest(t, root)
 	r.opts.Env = []string{"HOSTILE_HOST_TMP=" + hostTmp, "HOSTILE_CHECKOUT=" + root, "HOSTILE_MARK=" + mark, "HOSTILE_GOCACHE=/gocache"}
-	rep, err := r.Run(ctx, task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{Files: []string{"attack"}}, Limits: task.Limits{Timeout: 3 * time.Minute}})
+	// A harmless run first: it starts the builder, which reads the shared cache.
+	rep, err := r.Run(ctx, task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{IDs: []string{"example.com/hostile/attack.TestWriteDevShm"}}, Limits: task.Limits{Timeout: 3 * time.Minute}})
+	require.NoError(t, err)
+	stdBefore := volumeStdlib(t, r)
+	rep, err = r.Run(ctx, task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{Files: []string{"attack"}}, Limits: task.Limits{Timeout: 3 * time.Minute}})
 	require.NoError(t, err)
 	require.Equal(t, task.RunOK, rep.State, rep.Detail+rep.Output)
 	reports := []*task.Report{rep}
@@ -354,7 +358,6 @@ func TestDockerHostileAttacks(t *testing.T) {
 	for _, n := range []string{"Sethostname", "CorePattern", "DockerSocket", "PoisonCache", "GoWorkDir"} {
 		assert.Equal(t, task.Fail, got["example.com/hostile/attack.Test"+n], n)
 	}
-	stdBefore := volumeStdlib(t, r)
 
 	cli, err := r.client(ctx)
 	require.NoError(t, err)
@@ -371,10 +374,7 @@ func TestDockerHostileAttacks(t *testing.T) {
 	} else {
 		t.Logf("pytest attacks skipped: no %s image", PythonImage)
 	}
-	// A second Go run: the builder's view of the shared cache is what it was.
-	rep, err = r.Run(ctx, task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{IDs: []string{"example.com/hostile/attack.TestPoisonCache"}}, Limits: task.Limits{Timeout: 3 * time.Minute}})
-	require.NoError(t, err)
-	reports = append(reports, rep)
+	// The builder's view of the shared cache is what it was before the attacks.
 	assert.Equal(t, stdBefore, volumeStdlib(t, r), "the shared build cache's standard library entries changed")
 
 	_, err = os.Stat(hostTmp)
