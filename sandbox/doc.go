@@ -150,11 +150,11 @@
 // What the cross-check cannot see: code that runs inside the tested process before the
 // framework reports — a Go init function (or a function a test calls) that sends os.Stdout
 // or file descriptor 1 through a filter turning FAIL into PASS, a module a pytest test
-// imports that patches pytest's TestReport — rewrites the evidence as it is written, and every channel
-// then agrees. The channels all come from that process; no runner-side check tells such a
-// report from a true one. Code from a model is therefore not trusted to leave the test
-// framework alone: review patches for such hooks, or score with tests the patch cannot
-// reach in-process.
+// imports that patches pytest's TestReport — rewrites the evidence as it is written, and
+// every channel then agrees. The channels all come from that process; no runner-side check
+// tells such a report from a true one. Code from a model is therefore not trusted to leave
+// the test framework alone: review patches for such hooks, or score with tests the patch
+// cannot reach in-process.
 //
 // Everything read from a run is untrusted and read within bounds, whatever its size:
 // stream lines up to 1 MiB, 262,144 results and 32 MiB of ids and text per stream or file,
