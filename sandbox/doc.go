@@ -165,6 +165,9 @@
 // sandbox/internal/testrun) measures the result: with the default limits, reading an attempt whose stdout, JUnit file and event
 // file each hold 1 GiB (one 1 GiB <failure>, one 1 GiB line) keeps the harness's peak RSS
 // under 200 MiB (about 90 MiB measured; 20 MiB for a 1.25 GiB go test -json stream).
+// TestRunMemoryBound does it end to end: a Go test and a pytest test each writing 1 GiB to
+// stdout through Local leave the harness's own peak at about 20 MiB (the go command and
+// pytest, inside the run, reach about 3 GiB: only Limits.MemoryBytes bounds them).
 //
 // Cache adds a content-addressed result cache (memory, optionally disk), a bounded worker
 // pool and coalescing of identical concurrent requests to any runner. Baseline runs a clean
