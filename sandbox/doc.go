@@ -67,7 +67,10 @@
 // Without root, that program gives the binary a mount namespace of its own where the cache
 // is read-only. In Go runs as root, the tree's files stay root's (its directories are
 // sticky and world-writable): a test binary running while the go command compiles another
-// package cannot swap the sources being compiled. Flags in RunRequest.Args that would make
+// package cannot swap the sources being compiled. Nor can it reach the go command's TMPDIR
+// (its work directory, where compiled packages wait to be stored in the cache, and the C
+// compiler's temporary files): a directory of the runner's that the run's uid can only
+// search; the test binary gets the run's TMPDIR back. Flags in RunRequest.Args that would make
 // the go command run a program (-exec, -toolexec, an external linker) are refused
 // (CheckGoArgs). Python runs write no bytecode cache into the tree.
 //
@@ -145,6 +148,15 @@
 //     pytest returned: each is a disagreement. A test calling os._exit(0) mid-run is a
 //     crash, and that test the culprit.
 //
+// What the cross-check cannot see: code that runs inside the tested process before the
+// framework reports — a Go init function (or a function a test calls) that sends os.Stdout
+// or file descriptor 1 through a filter turning FAIL into PASS, a module a pytest test
+// imports that patches pytest's TestReport — rewrites the evidence as it is written, and
+// every channel then agrees. The channels all come from that process; no runner-side check
+// tells such a report from a true one. Code from a model is therefore not trusted to leave
+// the test framework alone: review patches for such hooks, or score with tests the patch
+// cannot reach in-process.
+//
 // Everything read from a run is untrusted and read within bounds, whatever its size:
 // stream lines up to 1 MiB, 262,144 results and 32 MiB of ids and text per stream or file,
 // messages cut to Limits.MessageLen, output to Limits.OutputBytes per stream (head and tail
@@ -154,6 +166,9 @@
 // sandbox/internal/testrun) measures the result: with the default limits, reading an attempt whose stdout, JUnit file and event
 // file each hold 1 GiB (one 1 GiB <failure>, one 1 GiB line) keeps the harness's peak RSS
 // under 200 MiB (about 90 MiB measured; 20 MiB for a 1.25 GiB go test -json stream).
+// TestRunMemoryBound does it end to end: a Go test and a pytest test each writing 1 GiB to
+// stdout through Local leave the harness's own peak at about 20 MiB (the go command and
+// pytest, inside the run, reach about 3 GiB: only Limits.MemoryBytes bounds them).
 //
 // Cache adds a content-addressed result cache (memory, optionally disk), a bounded worker
 // pool and coalescing of identical concurrent requests to any runner. Baseline runs a clean

@@ -33,8 +33,9 @@ func faultlineCacheDir(name string) (string, error) {
 }
 
 // writeGoExec writes the program given to `go test -exec` and returns its path. It runs each
-// test binary with GOCACHE pointing into the run's TMPDIR (a test that runs the go command
-// gets a cache no other run reads) and without privilege:
+// test binary with the run's TMPDIR (the go command's is the slot's gotmp) and GOCACHE
+// pointing into it (a test that runs the go command gets a cache no other run reads) and
+// without privilege:
 //
 //   - as root: it makes the go command's work directory searchable and gives the run's
 //     uid the binary's directory there (where go asks it to write coverage data) and the
@@ -42,12 +43,15 @@ func faultlineCacheDir(name string) (string, error) {
 //     the privilege drop (setpriv to RunUID, no_new_privs, no capabilities), which cannot
 //     write the build cache (owned by root);
 //   - in a user namespace (the binary would run as the cache's owner): in a mount namespace
-//     of its own where the cache is read-only, then through the drop (no capabilities, so
-//     the mount cannot be made writable again);
+//     of its own where the cache and the go command's TMPDIR (but for the binary's own
+//     directory) are read-only, then through the drop (no capabilities, so the mounts
+//     cannot be made writable again);
 //   - without isolation: as it is.
 func (l *Local) writeGoExec() (string, error) {
 	var sc strings.Builder
 	sc.WriteString("#!/bin/sh\n# faultline sandbox: go test -exec program (see the sandbox package doc).\n")
+	// The go command's TMPDIR is the slot's gotmp (see slot.gotmp); the binary gets the run's.
+	sc.WriteString("case $TMPDIR in */" + goTmpName + ") TMPDIR=${TMPDIR%/" + goTmpName + "}/tmp; export TMPDIR;; esac\n")
 	sc.WriteString("GOCACHE=$TMPDIR/gocache; export GOCACHE\n")
 	drop := strings.Join(quoteAll(l.iso.drop), " ")
 	switch {
@@ -60,7 +64,13 @@ func (l *Local) writeGoExec() (string, error) {
 		sc.WriteString(l.iso.chownOutput())
 		sc.WriteString("exec " + drop + " \"$@\"\n")
 	case len(l.iso.drop) > 0 && l.iso.unshare != nil:
-		inner := `mount -o remount,bind,ro "$0" || exit 97; exec ` + drop + ` "$@"`
+		// The binary runs as the go command's uid: its mount namespace also makes the go
+		// command's TMPDIR (gotmp, the parent of the work directory) read-only, all but the
+		// binary's own directory.
+		inner := `mount -o remount,bind,ro "$0" || exit 97
+d=${1%/*}; g=${d%/*}; g=${g%/*}
+case $g in */` + goTmpName + `) { mount --bind "$g" "$g" && mount -o remount,bind,ro "$g" && mount --bind "$d" "$d" && mount -o remount,bind,rw "$d"; } || exit 97;; esac
+exec ` + drop + ` "$@"`
 		fmt.Fprintf(&sc, "exec %s --mount -- /bin/sh -c %s %s \"$@\"\n", shellQuote(l.iso.unshare[0]), shellQuote(inner), shellQuote(l.goCache))
 	default:
 		sc.WriteString("exec \"$@\"\n")
@@ -71,6 +81,9 @@ func (l *Local) writeGoExec() (string, error) {
 	}
 	return p, nil
 }
+
+// goTmpName is the name of a slot's gotmp directory.
+const goTmpName = "gotmp"
 
 func quoteAll(args []string) []string {
 	out := make([]string, len(args))

@@ -339,7 +339,7 @@ func TestHostileAttacks(t *testing.T) {
 	reports = append(reports, goRep)
 	require.Equal(t, task.RunOK, goRep.State, goRep.Detail)
 	want := map[string]task.Outcome{}
-	for _, n := range []string{"Remount", "WriteDev", "Sethostname", "CorePattern", "DockerSocket", "ReadShadow", "PoisonCache"} {
+	for _, n := range []string{"Remount", "WriteDev", "Sethostname", "CorePattern", "DockerSocket", "ReadShadow", "PoisonCache", "GoWorkDir"} {
 		want["example.com/hostile/attack.Test"+n] = task.Fail
 	}
 	want["example.com/hostile/attack.TestWriteDevShm"] = task.Pass

@@ -105,17 +105,20 @@ func TestUserNamespaceRuns(t *testing.T) {
 	require.NoError(t, err)
 	l.opts.Env = []string{"HOSTILE_GOCACHE=" + cache, "HOSTILE_HOST_TMP=" + t.TempDir() + "/x", "HOSTILE_CHECKOUT=" + root, "HOSTILE_MARK=faultline-userns-mark"}
 	rep, err := l.Run(context.Background(), task.RunRequest{Root: root, Kind: task.GoTest,
-		Select: task.Selection{IDs: []string{"example.com/hostile/attack.TestRemount", "example.com/hostile/attack.TestPoisonCache", "example.com/hostile/attack.TestSethostname"}}})
+		Select: task.Selection{IDs: []string{"example.com/hostile/attack.TestRemount", "example.com/hostile/attack.TestPoisonCache", "example.com/hostile/attack.TestSethostname", "example.com/hostile/attack.TestGoWorkDir"}}})
 	require.NoError(t, err)
 	require.Equal(t, task.RunOK, rep.State, rep.Detail)
 	assert.Equal(t, map[string]task.Outcome{
 		"example.com/hostile/attack.TestRemount":     task.Fail,
 		"example.com/hostile/attack.TestPoisonCache": task.Fail,
 		"example.com/hostile/attack.TestSethostname": task.Fail,
+		"example.com/hostile/attack.TestGoWorkDir":   task.Fail,
 	}, outcomes(rep))
 	// The cache is owned by the user the test runs as: only its read-only mount stops it.
 	poison, _ := rep.Result("example.com/hostile/attack.TestPoisonCache")
 	assert.Contains(t, poison.Message, "read-only file system")
+	work, _ := rep.Result("example.com/hostile/attack.TestGoWorkDir")
+	assert.Contains(t, work.Message, "read-only file system")
 	remount, _ := rep.Result("example.com/hostile/attack.TestRemount")
 	assert.Contains(t, remount.Message, "read-only file system")
 	assert.True(t, hasNote(rep, "disk quota unavailable"))

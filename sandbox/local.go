@@ -332,8 +332,13 @@ func checkRequest(req task.RunRequest) (task.RunRequest, error) {
 type slot struct {
 	idx                       int
 	dir, tree, home, tmp, out string
-	host                      string
-	h                         *holder
+	// gotmp is the go command's TMPDIR (its work directory and the C compiler's temporary
+	// files): the runner's, only searchable by the run's uid, so a test binary running while
+	// the go command still compiles other packages cannot replace what the go command then
+	// stores in the build cache. The -exec program gives the test binary tmp again.
+	gotmp string
+	host  string
+	h     *holder
 }
 
 // hp returns the host's path of p, a path of the run.
@@ -351,6 +356,7 @@ func (l *Local) acquire(ctx context.Context, req task.RunRequest) (*slot, error)
 	}
 	s := &slot{idx: idx, dir: filepath.Join(l.dir, "slot-"+strconv.Itoa(idx))}
 	s.tree, s.home, s.tmp, s.out = filepath.Join(s.dir, "tree"), filepath.Join(s.dir, "home"), filepath.Join(s.dir, "tmp"), filepath.Join(s.dir, "out")
+	s.gotmp = filepath.Join(s.dir, goTmpName)
 	fail := func(err error) (*slot, error) {
 		l.slots <- idx
 		return nil, err
@@ -371,7 +377,7 @@ func (l *Local) acquire(ctx context.Context, req task.RunRequest) (*slot, error)
 			}
 		}
 	}
-	for _, p := range []string{s.tree, s.home, s.tmp, s.out, filepath.Join(s.dir, "junit.xml")} {
+	for _, p := range []string{s.tree, s.home, s.tmp, s.out, s.gotmp, filepath.Join(s.dir, "junit.xml")} {
 		if err := forceRemoveAll(s.hp(p)); err != nil {
 			return fail(fmt.Errorf("sandbox: cleaning %s: %w", p, err))
 		}
@@ -380,6 +386,12 @@ func (l *Local) acquire(ctx context.Context, req task.RunRequest) (*slot, error)
 		if err := os.Mkdir(s.hp(d), 0o700); err != nil {
 			return fail(fmt.Errorf("sandbox: %w", err))
 		}
+	}
+	if err := os.Mkdir(s.hp(s.gotmp), 0o711); err != nil {
+		return fail(fmt.Errorf("sandbox: %w", err))
+	}
+	if err := os.Chmod(s.hp(s.gotmp), 0o711); err != nil {
+		return fail(fmt.Errorf("sandbox: %w", err))
 	}
 	if err := copyTree(req.Root, s.hp(s.tree)); err != nil {
 		if s.h != nil && errors.Is(err, syscall.ENOSPC) {
@@ -482,7 +494,7 @@ func (l *Local) goCommand(s *slot, req task.RunRequest, lim task.Limits, list bo
 	if err != nil {
 		return command{}, err
 	}
-	env := l.env(s, "GOCACHE="+cache, "GOMODCACHE="+mod)
+	env := l.env(s, "GOCACHE="+cache, "GOMODCACHE="+mod, "TMPDIR="+s.gotmp)
 	return command{argv: l.goArgv(args), env: env, cache: true}, nil
 }
 

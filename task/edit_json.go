@@ -92,14 +92,14 @@ func (e *Edits) UnmarshalJSON(data []byte) error {
 			Modified *string `json:"modified"`
 		}
 		if err := dec.Decode(&v); err != nil {
-			return fmt.Errorf("task: gt_diff key %q: %w", key, err)
+			return fmt.Errorf("task: gt_diff key %q: %w", clip(key), err)
 		}
 		if v.Type == nil {
-			return fmt.Errorf("task: gt_diff key %q: missing type", key)
+			return fmt.Errorf("task: gt_diff key %q: missing type", clip(key))
 		}
 		typ, err := parseEditType(*v.Type)
 		if err != nil {
-			return fmt.Errorf("task: gt_diff key %q: %w", key, err)
+			return fmt.Errorf("task: gt_diff key %q: %w", clip(key), err)
 		}
 		x := LineEdit{Line: line, Tie: tie, Type: typ}
 		if v.Original != nil {
@@ -132,7 +132,7 @@ func parseEditKey(key string) (line, tie int, err error) {
 	digits = strings.TrimSpace(digits)
 	line, err = strconv.Atoi(digits)
 	if err != nil || line < 0 || strings.HasPrefix(digits, "+") {
-		return 0, 0, fmt.Errorf("task: gt_diff key %q: not a line number", key)
+		return 0, 0, fmt.Errorf("task: gt_diff key %q: not a line number", clip(key))
 	}
 	return line, tie, nil
 }
@@ -150,5 +150,5 @@ func parseEditType(s string) (EditType, error) {
 	case "modify":
 		return Modify, nil
 	}
-	return 0, fmt.Errorf("unknown edit type %q", s)
+	return 0, fmt.Errorf("unknown edit type %q", clip(s))
 }

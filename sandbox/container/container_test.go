@@ -20,8 +20,10 @@ import (
 	"github.com/faultline-dev/faultline/internal/acceptance"
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
+	"github.com/moby/moby/client"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	tc "github.com/testcontainers/testcontainers-go"
 )
 
 func needDocker(t testing.TB, image string) *Runner {
@@ -319,13 +321,19 @@ func firstKey(r *Runner) string {
 	return ""
 }
 
-// TestDockerHostileAttacks runs sandbox's attack suite (testdata/hostile/attack) in the
-// Docker runner. Inside its container a test may be root and write the container's own
-// /tmp or /dev; what must hold is the host's side: its /tmp, /dev, /dev/shm, hostname and
-// core pattern and the checkout unchanged, no Docker socket, no host-wide setting changed,
-// and the parent's secret in no report.
+// TestDockerHostileAttacks runs sandbox's attack suites (testdata/hostile/attack for Go,
+// testdata/hostile/pyattack for pytest when the Python image exists) in the Docker runner.
+// Inside its container a test may be root and write the container's own /tmp or /dev; what
+// must hold is the host's side: its /tmp, /dev, /dev/shm, hostname and core pattern and the
+// checkout unchanged, no Docker socket, no host-wide setting changed, the shared build
+// cache's entries for the standard library unchanged, the parent's secret in no report,
+// and, once the runner is closed, no container or volume of this process left (`docker ps
+// -a` as it was).
 func TestDockerHostileAttacks(t *testing.T) {
 	r := needDocker(t, GoImage)
+	ctx := context.Background()
+	ownedBefore := ownedByThisProcess(t)
+	require.Empty(t, ownedBefore, "containers or volumes of this process before the suite")
 	root := copyDir(t, "../testdata/hostile")
 	mark := fmt.Sprintf("faultline-hostile-docker-%d-%d", os.Getpid(), time.Now().UnixNano())
 	hostTmp := filepath.Join(os.TempDir(), mark)
@@ -338,13 +346,37 @@ func TestDockerHostileAttacks(t *testing.T) {
 	core, _ := os.ReadFile("/proc/sys/kernel/core_pattern")
 	before := treeDigest(t, root)
 	r.opts.Env = []string{"HOSTILE_HOST_TMP=" + hostTmp, "HOSTILE_CHECKOUT=" + root, "HOSTILE_MARK=" + mark, "HOSTILE_GOCACHE=/gocache"}
-	rep, err := r.Run(context.Background(), task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{Files: []string{"attack"}}, Limits: task.Limits{Timeout: 3 * time.Minute}})
+	// A harmless run first: it starts the builder, which reads the shared cache.
+	rep, err := r.Run(ctx, task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{IDs: []string{"example.com/hostile/attack.TestWriteDevShm"}}, Limits: task.Limits{Timeout: 3 * time.Minute}})
+	require.NoError(t, err)
+	stdBefore := volumeStdlib(t, r)
+	rep, err = r.Run(ctx, task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{Files: []string{"attack"}}, Limits: task.Limits{Timeout: 3 * time.Minute}})
 	require.NoError(t, err)
 	require.Equal(t, task.RunOK, rep.State, rep.Detail+rep.Output)
+	reports := []*task.Report{rep}
 	got := outcomes(rep)
-	for _, n := range []string{"Sethostname", "CorePattern", "DockerSocket", "PoisonCache"} {
+	for _, n := range []string{"Sethostname", "CorePattern", "DockerSocket", "PoisonCache", "GoWorkDir"} {
 		assert.Equal(t, task.Fail, got["example.com/hostile/attack.Test"+n], n)
 	}
+
+	cli, err := r.client(ctx)
+	require.NoError(t, err)
+	if HasImage(ctx, cli, PythonImage) == nil {
+		pyRep, err := r.Run(ctx, task.RunRequest{Root: root, Kind: task.Pytest, Select: task.Selection{Files: []string{"pyattack"}}, Limits: task.Limits{Timeout: 3 * time.Minute}})
+		require.NoError(t, err)
+		require.Equal(t, task.RunOK, pyRep.State, pyRep.Detail+pyRep.Output)
+		reports = append(reports, pyRep)
+		pg := outcomes(pyRep)
+		for _, n := range []string{"sethostname", "core_pattern", "docker_socket"} {
+			assert.Equal(t, task.Fail, pg["pyattack/test_attack.py::test_"+n], n)
+		}
+		assert.Equal(t, task.Pass, pg["pyattack/test_attack.py::test_secrets"])
+	} else {
+		t.Logf("pytest attacks skipped: no %s image", PythonImage)
+	}
+	// The builder's view of the shared cache is what it was before the attacks.
+	assert.Equal(t, stdBefore, volumeStdlib(t, r), "the shared build cache's standard library entries changed")
+
 	_, err = os.Stat(hostTmp)
 	assert.True(t, os.IsNotExist(err), "the host's /tmp got %s", hostTmp)
 	_, err = os.Stat(filepath.Join("/dev/shm", mark))
@@ -359,9 +391,55 @@ func TestDockerHostileAttacks(t *testing.T) {
 	c, _ := os.ReadFile("/proc/sys/kernel/core_pattern")
 	assert.Equal(t, string(core), string(c))
 	assert.Equal(t, before, treeDigest(t, root), "the checkout changed")
-	b, err := json.Marshal(rep)
+	for _, rep := range reports {
+		b, err := json.Marshal(rep)
+		require.NoError(t, err)
+		assert.NotContains(t, string(b), secret)
+		assert.NotContains(t, string(b), "OPENAI_API_KEY")
+	}
+	require.NoError(t, r.Close())
+	assert.Empty(t, ownedByThisProcess(t), "containers or volumes left after Close")
+}
+
+// ownedByThisProcess lists the containers (running or not, as `docker ps -a`) and volumes
+// whose owner label names this process.
+func ownedByThisProcess(t *testing.T) []string {
+	ctx := context.Background()
+	disableReaper()
+	cli, err := tc.NewDockerClientWithOpts(ctx)
 	require.NoError(t, err)
-	assert.NotContains(t, string(b), secret)
+	defer cli.Close()
+	me := self()
+	var found []string
+	cs, err := cli.ContainerList(ctx, client.ContainerListOptions{All: true, Filters: client.Filters{}.Add("label", LabelPID+"="+me.pid)})
+	require.NoError(t, err)
+	for _, c := range cs.Items {
+		if c.Labels[LabelHost] == me.host && c.Labels[LabelStart] == me.start {
+			found = append(found, "container "+c.ID)
+		}
+	}
+	vs, err := cli.VolumeList(ctx, client.VolumeListOptions{Filters: client.Filters{}.Add("label", LabelPID+"="+me.pid)})
+	require.NoError(t, err)
+	for _, v := range vs.Items {
+		if v.Labels[LabelHost] == me.host && v.Labels[LabelStart] == me.start {
+			found = append(found, "volume "+v.Name)
+		}
+	}
+	return found
+}
+
+// volumeStdlib hashes, in the builder of r's first Go box, the shared build cache's entries
+// (export data) of a few standard packages.
+func volumeStdlib(t *testing.T, r *Runner) string {
+	b := r.boxes[firstKey(r)]
+	require.NotNil(t, b)
+	var out, errb bytes.Buffer
+	code, err := r.exec(context.Background(), b.bid, []string{"/bin/sh", "-c",
+		"go list -export -f '{{.Export}}' testing fmt runtime os | xargs sha256sum"}, []string{"GOCACHE=/gocache", "GOFLAGS=", "GOPROXY=off"}, "/", &out, &errb)
+	require.NoError(t, err)
+	require.Equal(t, 0, code, errb.String())
+	require.Len(t, strings.Split(strings.TrimSpace(out.String()), "\n"), 4, out.String())
+	return out.String()
 }
 
 // treeDigest hashes the paths and contents of the files under root.

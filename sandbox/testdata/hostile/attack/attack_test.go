@@ -120,6 +120,24 @@ func TestPoisonCache(t *testing.T) {
 	t.Fatal(strings.Join(errs, "; "))
 }
 
+// TestGoWorkDir takes over the go command's work directory (the parent of this binary's
+// own directory), where the go command, still compiling other packages, writes what it then
+// stores in the build cache: renaming it away lets the test put a directory of its own in
+// its place.
+func TestGoWorkDir(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := filepath.Dir(filepath.Dir(exe))
+	if err := os.Rename(work, work+"-pwned"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(work+"-pwned", work); err != nil {
+		t.Logf("renaming back: %v", err)
+	}
+}
+
 // TestRebuildTesting rebuilds the testing package into the go command's build cache (the
 // issue's trojan went there this way). The go command ignores a cache it cannot write, so
 // the build may pass: the suite checks that nothing in the cache belongs to the run's uid.
