@@ -149,6 +149,28 @@ func TestDoctorInstalledPackage(t *testing.T) {
 	assert.Greater(t, rd.Baseline.Passing, 100)
 }
 
+// TestDoctorNamespacePth points at Debian's zope.interface (held out: found by the intake
+// audit), a package inside the namespace package zope that zope.*-nspkg.pth files in
+// dist-packages bind when the interpreter starts: the copy cannot shadow the installed one,
+// the guard refuses, and the fix says why pointing elsewhere does not help.
+func TestDoctorNamespacePth(t *testing.T) {
+	needPytest(t)
+	dir := "/usr/lib/python3/dist-packages/zope/interface"
+	pth, _ := filepath.Glob("/usr/lib/python3/dist-packages/zope.interface-*-nspkg.pth")
+	if _, err := os.Stat(filepath.Join(dir, "tests")); err != nil || len(pth) == 0 {
+		t.Skip("python3-zope.interface is not installed (apt-get install -y python3-zope.interface)")
+	}
+	rd, code, stderr := doctor(t, "-repo", dir, "-no-baseline")
+	require.NotNil(t, rd, stderr)
+	assert.Equal(t, 1, code)
+	assert.Equal(t, "zope/interface", rd.Target)
+	all := findings(rd, sandbox.Blocking)
+	assert.Contains(t, all, "the tests would import zope from /usr/lib/python3/dist-packages/zope/__init__.py, not from the copy under test")
+	assert.Contains(t, all, "zope is a namespace package that zope.")
+	assert.Contains(t, all, "-nspkg.pth (in /usr/lib/python3/dist-packages) binds when the interpreter starts")
+	assert.NotContains(t, all, "point -repo at the directory that holds the package", "that advice cannot work here")
+}
+
 func TestDoctorUsage(t *testing.T) {
 	cases := map[string][]string{
 		"no repo":      {},
