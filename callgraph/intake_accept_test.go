@@ -40,7 +40,8 @@ func copyPython(t *testing.T, src, dst string) {
 // TestIntakeRealPython points Build at installed Debian packages (a package directory in
 // dist-packages and one of its subpackages) and compares with the graph of a directory
 // holding a copy of the package, restricted to it. networkx is the package the problem was
-// found on; oauthlib (absolute self-imports throughout) was held out.
+// found on; oauthlib (absolute self-imports throughout) was held out, and so were urwid and
+// cssutils (Debian's python3-urwid and python3-cssutils, added by the intake audit).
 func TestIntakeRealPython(t *testing.T) {
 	fetest.Acceptance(t)
 	cases := []struct {
@@ -49,6 +50,8 @@ func TestIntakeRealPython(t *testing.T) {
 	}{
 		{"networkx", "algorithms", false},
 		{"oauthlib", "oauth2", true},
+		{"urwid", "tests", true},
+		{"cssutils", "css", true},
 	}
 	for _, c := range cases {
 		t.Run(c.pkg, func(t *testing.T) {
@@ -82,7 +85,8 @@ func TestIntakeRealPython(t *testing.T) {
 
 // TestIntakeRealGo points Build at a subdirectory of a module from the module proxy (no
 // go.mod in it) and compares with the graph of the module root restricted to it. gonum's
-// graph/ is where the problem was found; klauspost/compress's zstd/ was held out.
+// graph/ is where the problem was found; klauspost/compress's zstd/ was held out, and so was
+// participle's lexer/ (added by the intake audit).
 func TestIntakeRealGo(t *testing.T) {
 	fetest.Acceptance(t)
 	cases := []struct {
@@ -91,6 +95,7 @@ func TestIntakeRealGo(t *testing.T) {
 	}{
 		{"gonum.org/v1/gonum", "v0.17.0", "graph", false},
 		{"github.com/klauspost/compress", "v1.18.7", "zstd", true},
+		{"github.com/alecthomas/participle/v2", "v2.1.4", "lexer", true},
 	}
 	for _, c := range cases {
 		t.Run(c.module, func(t *testing.T) {

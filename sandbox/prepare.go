@@ -235,10 +235,19 @@ func prepareGo(ctx context.Context, prep *Prepared, opts PrepareOptions) error {
 	marker := ""
 	if dir := prepareCacheDir(opts.CacheDir); dir != "" && key != "" {
 		marker = filepath.Join(dir, key)
+		// The marker says the download was done, not that the cache still holds it (go clean
+		// -modcache empties it): what the tests build must still resolve offline.
 		if _, err := os.Stat(marker); err == nil {
-			prep.Steps = append(prep.Steps, "go mod download all: already done for this go.mod/go.sum ("+marker+")")
-			prep.Env = append(prep.Env, "GOPROXY=off")
-			return nil
+			check := &Prepared{Project: p}
+			if checkGoDeps(ctx, check, opts) == nil {
+				prep.Steps = append(prep.Steps, "go mod download all: already done for this go.mod/go.sum ("+marker+")")
+				prep.Env = append(prep.Env, "GOPROXY=off")
+				return nil
+			}
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			prep.Steps = append(prep.Steps, "go mod download all was done for this go.mod/go.sum ("+marker+"), but the module cache no longer holds what the tests build: downloading again")
 		}
 	}
 	start := time.Now()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -329,8 +330,7 @@ func checkPython(ctx context.Context, r task.Runner, prep *Prepared, add func(Se
 				"install what the package imports for "+prep.Python+", or choose another interpreter with -python")
 		case outsideCopy(rep.Output) != "":
 			where := outsideCopy(rep.Output)
-			add(Blocking, fmt.Sprintf("the tests would import %s from %s, not from the copy under test", p.Module, where),
-				"point -repo at the directory that holds the package (or its project root), so the copy shadows the installed one")
+			add(Blocking, fmt.Sprintf("the tests would import %s from %s, not from the copy under test", p.Module, where), shadowFix(p.Module, where))
 		}
 	}
 	rep, err := run(pyCompileScript)
@@ -350,6 +350,21 @@ func checkPython(ctx context.Context, r task.Runner, prep *Prepared, add func(Se
 		}
 	}
 	return nil
+}
+
+// shadowFix is the fix for a package the copy cannot shadow. A namespace package that
+// *-nspkg.pth files in its site directory declare is bound when the interpreter starts,
+// before any path the runs set is searched: no layout of the copy helps.
+func shadowFix(module, where string) string {
+	if i := strings.LastIndex(where, string(filepath.Separator)+module+string(filepath.Separator)); i >= 0 {
+		site := where[:i]
+		if pth, _ := filepath.Glob(filepath.Join(site, module+".*-nspkg.pth")); len(pth) > 0 {
+			return fmt.Sprintf("%s is a namespace package that %s (in %s) binds when the interpreter starts, so no copy can shadow it: "+
+				"test the project's source checkout with an interpreter where it is not installed (a virtual environment, chosen with -python)",
+				module, filepath.Base(pth[0]), site)
+		}
+	}
+	return "point -repo at the directory that holds the package (or its project root), so the copy shadows the installed one"
 }
 
 // outsideCopy reads pyWhereScript's output: the real path of the module when it lies

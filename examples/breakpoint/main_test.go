@@ -374,7 +374,9 @@ func TestBadRepositories(t *testing.T) {
 					t.Errorf("stderr lacks %q:\n%s", m, stderr.String())
 				}
 			}
-			if d := time.Since(start); d > 50*time.Second {
+			// Only a run under -timeout has a bound to keep: the others run the clean tests
+			// twice, which under load takes what it takes.
+			if d := time.Since(start); slices.Contains(c.args, "-timeout") && d > 50*time.Second {
 				t.Errorf("took %v: the time limit did not stop the run", d)
 			}
 		})

@@ -52,7 +52,8 @@
 // empty tree). Clone it and check out base_commit to evaluate. The analysed tree's own
 // git commit and the project root's path in its work tree are recorded in each instance
 // as source_commit and source_subdir (absent, with a warning, when it is not a git
-// checkout; -commit overrides the commit); the seed as seed. The instance ids keep the
+// checkout; -commit overrides the commit); the seed as seed, the program's version as tool
+// (module version and Go release, as breakpoint records it). The instance ids keep the
 // FeatureBench form with the source commit's first 8 characters (a hash of the tree
 // outside git).
 //
@@ -382,6 +383,7 @@ func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	provenance := source(ctx, c, prog)
 	commit, _ := provenance["source_commit"].(string)
 	provenance["seed"] = c.seed
+	provenance["tool"] = cli.Version()
 	phase := ""
 	opts := extract.Options{
 		Kind:           prep.Kind,

@@ -18,6 +18,7 @@ import (
 
 	"github.com/faultline-dev/faultline/extract/artifact"
 	"github.com/faultline-dev/faultline/internal/acceptance"
+	"github.com/faultline-dev/faultline/internal/cli"
 	"github.com/faultline-dev/faultline/internal/cli/clitest"
 	"github.com/faultline-dev/faultline/task"
 )
@@ -81,6 +82,8 @@ func TestRunWritesInstances(t *testing.T) {
 		require.Equal(t, `"0123456789abcdef0123456789abcdef01234567"`, string(insts[0].Extra["source_commit"]))
 		require.NotContains(t, insts[0].Extra, "source_subdir")
 		require.Equal(t, "7", string(insts[0].Extra["seed"]))
+		tool, _ := json.Marshal(cli.Version())
+		require.Equal(t, string(tool), string(insts[0].Extra["tool"]), "the tool version is recorded")
 		require.Contains(t, stderr.String(), "featurebench: project root "+repo+", python: ")
 		outs = append(outs, tree)
 	}

@@ -1,0 +1,108 @@
+package sandbox
+
+import (
+	"archive/zip"
+	"context"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/faultline-dev/faultline/task/repo"
+)
+
+// fileProxy writes a module proxy directory (GOPROXY=file://...) serving example.com/dep
+// v1.0.0, and returns its URL.
+func fileProxy(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "proxy")
+	v := filepath.Join(dir, "example.com", "dep", "@v")
+	require.NoError(t, os.MkdirAll(v, 0o755))
+	mod := "module example.com/dep\n\ngo 1.22\n"
+	for name, text := range map[string]string{
+		"list":        "v1.0.0\n",
+		"v1.0.0.info": `{"Version":"v1.0.0","Time":"2024-01-01T00:00:00Z"}`,
+		"v1.0.0.mod":  mod,
+	} {
+		require.NoError(t, os.WriteFile(filepath.Join(v, name), []byte(text), 0o644))
+	}
+	f, err := os.Create(filepath.Join(v, "v1.0.0.zip"))
+	require.NoError(t, err)
+	zw := zip.NewWriter(f)
+	for name, text := range map[string]string{"go.mod": mod, "dep.go": "package dep\n\nfunc F() int { return 1 }\n"} {
+		w, err := zw.Create("example.com/dep@v1.0.0/" + name)
+		require.NoError(t, err)
+		_, err = w.Write([]byte(text))
+		require.NoError(t, err)
+	}
+	require.NoError(t, zw.Close())
+	require.NoError(t, f.Close())
+	return "file://" + filepath.ToSlash(dir)
+}
+
+// TestPrepareStaleMarker: the marker of a finished download does not stand in for the module
+// cache. Once the cache is emptied (go clean -modcache), Prepare downloads again instead of
+// leaving the runs offline with nothing to build from.
+func TestPrepareStaleMarker(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go command is not on PATH")
+	}
+	cache := filepath.Join(t.TempDir(), "modcache")
+	env := []string{"GOPROXY=" + fileProxy(t), "GOSUMDB=off", "GOFLAGS=-modcacherw", "GOMODCACHE=" + cache, "GOWORK=off"}
+	for _, kv := range env { // the user's configuration, as Prepare finds it
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	root := t.TempDir()
+	for name, text := range map[string]string{
+		"go.mod":    "module example.com/main\n\ngo 1.22\n\nrequire example.com/dep v1.0.0\n",
+		"m.go":      "package m\n\nimport \"example.com/dep\"\n\nfunc G() int { return dep.F() }\n",
+		"m_test.go": "package m\n\nimport \"testing\"\n\nfunc TestG(t *testing.T) {\n\tif G() != 1 {\n\t\tt.Fatal(\"G\")\n\t}\n}\n",
+	} {
+		require.NoError(t, os.WriteFile(filepath.Join(root, name), []byte(text), 0o644))
+	}
+	tidy := exec.Command("go", "mod", "tidy") // the fixture's go.sum
+	tidy.Dir = root
+	out, err := tidy.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	require.NoError(t, os.RemoveAll(cache)) // tidy filled it; Prepare starts from nothing
+
+	p, err := repo.Discover(root, repo.Go)
+	require.NoError(t, err)
+	opts := PrepareOptions{CacheDir: t.TempDir()}
+	inCache := func() bool {
+		_, err := os.Stat(filepath.Join(cache, "example.com", "dep@v1.0.0", "dep.go"))
+		return err == nil
+	}
+	steps := func() string {
+		t.Helper()
+		prep, err := Prepare(context.Background(), p, opts)
+		require.NoError(t, err)
+		require.NoError(t, prep.Close())
+		assert.Contains(t, prep.Env, "GOPROXY=off")
+		return strings.Join(prep.Steps, "\n")
+	}
+
+	first := steps()
+	assert.Contains(t, first, "go mod download all into "+cache)
+	assert.True(t, inCache())
+	assert.Contains(t, steps(), "already done for this go.mod/go.sum", "the second Prepare uses the marker")
+
+	// go clean -modcache: the marker stays, the modules are gone.
+	require.NoError(t, filepath.WalkDir(cache, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			return os.Chmod(p, 0o755)
+		}
+		return nil
+	}))
+	require.NoError(t, os.RemoveAll(cache))
+	third := steps()
+	assert.Contains(t, third, "the module cache no longer holds what the tests build: downloading again")
+	assert.Contains(t, third, "go mod download all into "+cache)
+	assert.True(t, inCache(), "the dependency is downloaded again")
+}
