@@ -347,10 +347,11 @@ func TestDockerHostileAttacks(t *testing.T) {
 	before := treeDigest(t, root)
 	r.opts.Env = []string{"HOSTILE_HOST_TMP=" + hostTmp, "HOSTILE_CHECKOUT=" + root, "HOSTILE_MARK=" + mark, "HOSTILE_GOCACHE=/gocache"}
 	// A harmless run first: it starts the builder, which reads the shared cache.
-	rep, err := r.Run(ctx, task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{IDs: []string{"example.com/hostile/attack.TestWriteDevShm"}}, Limits: task.Limits{Timeout: 3 * time.Minute}})
+	warm, err := r.Run(ctx, task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{IDs: []string{"example.com/hostile/attack.TestWriteDevShm"}}, Limits: task.Limits{Timeout: 3 * time.Minute}})
 	require.NoError(t, err)
+	require.Equal(t, task.RunOK, warm.State, warm.Detail+warm.Output)
 	stdBefore := volumeStdlib(t, r)
-	rep, err = r.Run(ctx, task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{Files: []string{"attack"}}, Limits: task.Limits{Timeout: 3 * time.Minute}})
+	rep, err := r.Run(ctx, task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{Files: []string{"attack"}}, Limits: task.Limits{Timeout: 3 * time.Minute}})
 	require.NoError(t, err)
 	require.Equal(t, task.RunOK, rep.State, rep.Detail+rep.Output)
 	reports := []*task.Report{rep}
