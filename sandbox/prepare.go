@@ -348,11 +348,12 @@ func goDownload(ctx context.Context, prep *Prepared, opts PrepareOptions, env ma
 	}}}
 }
 
-// checkGoDeps lists every package the tests build, downloads off, and turns errors into
+// checkGoDeps lists every package the tests build, downloads off (also when the user's -env
+// names a GOPROXY: the check is what the offline runs will find), and turns errors into
 // problems.
 func checkGoDeps(ctx context.Context, prep *Prepared, opts PrepareOptions) error {
 	p := prep.Project
-	extra := append([]string{"GOPROXY=off"}, opts.Env...)
+	extra := append(append([]string(nil), opts.Env...), "GOPROXY=off")
 	out, stderr, err := goCmd(ctx, opts.Go, p.Root, extra, "list", "-e", "-deps", "-test", "-f", "{{with .Error}}{{.Err}}{{\"\\n\"}}{{end}}{{range .DepsErrors}}{{.Err}}{{\"\\n\"}}{{end}}", "./...")
 	if ctx.Err() != nil {
 		return ctx.Err()

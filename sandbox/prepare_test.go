@@ -106,3 +106,32 @@ func TestPrepareStaleMarker(t *testing.T) {
 	assert.Contains(t, third, "go mod download all into "+cache)
 	assert.True(t, inCache(), "the dependency is downloaded again")
 }
+
+// TestCheckGoDepsOffline: the offline check of what the tests build stays offline when the
+// user's environment (-env) names a proxy: the missing module is a problem, and nothing is
+// downloaded.
+func TestCheckGoDepsOffline(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go command is not on PATH")
+	}
+	cache := filepath.Join(t.TempDir(), "modcache")
+	t.Setenv("GOMODCACHE", cache)
+	t.Setenv("GOFLAGS", "-modcacherw")
+	t.Setenv("GOWORK", "off")
+	root := t.TempDir()
+	for name, text := range map[string]string{
+		"go.mod":    "module example.com/main\n\ngo 1.22\n\nrequire example.com/dep v1.0.0\n",
+		"m.go":      "package m\n\nimport \"example.com/dep\"\n\nfunc G() int { return dep.F() }\n",
+		"m_test.go": "package m\n\nimport \"testing\"\n\nfunc TestG(t *testing.T) {\n\tif G() != 1 {\n\t\tt.Fatal(\"G\")\n\t}\n}\n",
+	} {
+		require.NoError(t, os.WriteFile(filepath.Join(root, name), []byte(text), 0o644))
+	}
+	p, err := repo.Discover(root, repo.Go)
+	require.NoError(t, err)
+	opts := PrepareOptions{Go: "go", Env: []string{"GOPROXY=" + fileProxy(t), "GOSUMDB=off", "GOFLAGS=-mod=mod -modcacherw"}}
+	err = checkGoDeps(context.Background(), &Prepared{Project: p}, opts)
+	require.Error(t, err, "the dependency is not in the module cache: the offline check must say so")
+	assert.Contains(t, err.Error(), "GOPROXY=off")
+	_, statErr := os.Stat(filepath.Join(cache, "example.com", "dep@v1.0.0"))
+	assert.True(t, os.IsNotExist(statErr), "the offline check downloaded the dependency (%v)", statErr)
+}
