@@ -250,7 +250,8 @@ func TestEnvRemoveGroup(t *testing.T) {
 	r, base, req := sampleRun(t)
 	g, c := sampleGraph(t)
 	res, err := Generate(ctx, req.Root, g, c, r, base, Options{Mode: Remove, N: 1, Seed: 5, Run: req,
-		Group: GroupOptions{K: 2, Distance: 3, Undirected: true}, Select: SelectOptions{MinCodeLines: 1}})
+		Group: GroupOptions{K: 2, Distance: 3, Undirected: true}, Select: SelectOptions{MinCodeLines: 1},
+		SkipAlone: true}) // the environment is tested here; TestConfirmAlone and TestGoLeakedState test the confirmation
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -157,7 +157,8 @@ func TestGenerateGroupsOnSample(t *testing.T) {
 		k := tc.k
 		res, err := Generate(ctx, req.Root, g, c, r, base, Options{
 			Mode: tc.mode, N: 1, Seed: 5, Run: req, Group: GroupOptions{K: k, Distance: 3, Undirected: true},
-			Select: SelectOptions{MinCodeLines: 1},
+			Select:    SelectOptions{MinCodeLines: 1},
+			SkipAlone: true, // groups are tested here; the confirmation alone has tests of its own (50 runs more)
 		})
 		if err != nil {
 			t.Fatalf("k=%d: %v", k, err)

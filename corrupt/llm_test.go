@@ -207,7 +207,7 @@ func TestGenerateWithLLM(t *testing.T) {
 	model := &flippingModel{}
 	srv := httptest.NewServer(model)
 	defer srv.Close()
-	res, err := Generate(context.Background(), req.Root, g, c, r, base, Options{Mode: Discovery, N: 2, Seed: 3, Run: req,
+	res, err := Generate(context.Background(), req.Root, g, c, r, base, Options{Mode: Discovery, N: 2, Seed: 3, Run: req, SkipAlone: true,
 		LLM: &LLMCorruptor{Model: &llm.OpenAI{BaseURL: srv.URL, Model: "flipper"}}})
 	if err != nil {
 		t.Fatal(err)
