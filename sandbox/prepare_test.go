@@ -45,6 +45,19 @@ func fileProxy(t *testing.T) string {
 	return "file://" + filepath.ToSlash(dir)
 }
 
+// writeDepModule writes a module example.com/main into root whose code and test need
+// example.com/dep v1.0.0 (fileProxy serves it).
+func writeDepModule(t *testing.T, root string) {
+	t.Helper()
+	for name, text := range map[string]string{
+		"go.mod":    "module example.com/main\n\ngo 1.22\n\nrequire example.com/dep v1.0.0\n",
+		"m.go":      "package m\n\nimport \"example.com/dep\"\n\nfunc G() int { return dep.F() }\n",
+		"m_test.go": "package m\n\nimport \"testing\"\n\nfunc TestG(t *testing.T) {\n\tif G() != 1 {\n\t\tt.Fatal(\"G\")\n\t}\n}\n",
+	} {
+		require.NoError(t, os.WriteFile(filepath.Join(root, name), []byte(text), 0o644))
+	}
+}
+
 // TestPrepareStaleMarker: the marker of a finished download does not stand in for the module
 // cache. Once the cache is emptied (go clean -modcache), Prepare downloads again instead of
 // leaving the runs offline with nothing to build from.
@@ -59,13 +72,7 @@ func TestPrepareStaleMarker(t *testing.T) {
 		t.Setenv(k, v)
 	}
 	root := t.TempDir()
-	for name, text := range map[string]string{
-		"go.mod":    "module example.com/main\n\ngo 1.22\n\nrequire example.com/dep v1.0.0\n",
-		"m.go":      "package m\n\nimport \"example.com/dep\"\n\nfunc G() int { return dep.F() }\n",
-		"m_test.go": "package m\n\nimport \"testing\"\n\nfunc TestG(t *testing.T) {\n\tif G() != 1 {\n\t\tt.Fatal(\"G\")\n\t}\n}\n",
-	} {
-		require.NoError(t, os.WriteFile(filepath.Join(root, name), []byte(text), 0o644))
-	}
+	writeDepModule(t, root)
 	tidy := exec.Command("go", "mod", "tidy") // the fixture's go.sum
 	tidy.Dir = root
 	out, err := tidy.CombinedOutput()
@@ -119,13 +126,7 @@ func TestCheckGoDepsOffline(t *testing.T) {
 	t.Setenv("GOFLAGS", "-modcacherw")
 	t.Setenv("GOWORK", "off")
 	root := t.TempDir()
-	for name, text := range map[string]string{
-		"go.mod":    "module example.com/main\n\ngo 1.22\n\nrequire example.com/dep v1.0.0\n",
-		"m.go":      "package m\n\nimport \"example.com/dep\"\n\nfunc G() int { return dep.F() }\n",
-		"m_test.go": "package m\n\nimport \"testing\"\n\nfunc TestG(t *testing.T) {\n\tif G() != 1 {\n\t\tt.Fatal(\"G\")\n\t}\n}\n",
-	} {
-		require.NoError(t, os.WriteFile(filepath.Join(root, name), []byte(text), 0o644))
-	}
+	writeDepModule(t, root)
 	p, err := repo.Discover(root, repo.Go)
 	require.NoError(t, err)
 	opts := PrepareOptions{Go: "go", Env: []string{"GOPROXY=" + fileProxy(t), "GOSUMDB=off", "GOFLAGS=-mod=mod -modcacherw"}}

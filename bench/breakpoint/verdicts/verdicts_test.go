@@ -405,19 +405,25 @@ func realModule(t *testing.T, root string) {
 		}
 		for _, x := range res {
 			t.Run(fmt.Sprintf("%s/%d", mode, x.Index), func(t *testing.T) {
-				ids := sample(x.Validation, 20)
-				tree, err := alone.Tree(t.TempDir(), root, x.Overlay)
-				if err != nil {
-					t.Fatal(err)
-				}
-				bad, err := alone.Go(ctx, tree, ids, env)
-				if err != nil {
-					t.Fatal(err)
-				}
-				check(t, x.Validation, ids, bad, good)
+				checkResult(t, root, x, sample(x.Validation, 20), good, env)
 			})
 		}
 	}
+}
+
+// checkResult runs the tests ids alone on the tree corrupted by x (Go, with env) and checks
+// x's validation against them and against good, their verdicts alone on the clean tree.
+func checkResult(t *testing.T, root string, x corrupt.Result, ids []string, good map[string]alone.Verdict, env []string) {
+	t.Helper()
+	tree, err := alone.Tree(t.TempDir(), root, x.Overlay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, err := alone.Go(context.Background(), tree, ids, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, x.Validation, ids, bad, good)
 }
 
 // sample returns every FAIL_TO_PASS and up to n PASS_TO_PASS and without-verdict tests
@@ -518,15 +524,7 @@ func Double(x int) int {
 		t.Fatal("no corruption kept: Next's and Double's fail alone")
 	}
 	for _, x := range res {
-		tree, err := alone.Tree(t.TempDir(), root, x.Overlay)
-		if err != nil {
-			t.Fatal(err)
-		}
-		bad, err := alone.Go(ctx, tree, ids, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		check(t, x.Validation, ids, bad, good)
+		checkResult(t, root, x, ids, good, nil)
 		if len(x.Validation.OnlyWithOthers) > 0 {
 			t.Errorf("%s: tests that fail only with others %v in a kept task whose failures all fail alone", x.Functions[0].Name, x.Validation.OnlyWithOthers)
 		}
