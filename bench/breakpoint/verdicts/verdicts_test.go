@@ -374,9 +374,10 @@ func escapeModule(p string) string {
 	return b.String()
 }
 
-func realModule(t *testing.T, root string) {
+// goGraph builds the Go call graph of root without its tests, and its centralities.
+func goGraph(t *testing.T, root string) (*callgraph.Graph, *callgraph.Centrality) {
+	t.Helper()
 	ctx := context.Background()
-	env := []string{"GOFLAGS=-mod=mod", "GOPROXY=off"}
 	g, err := callgraph.Build(ctx, root, []callgraph.Language{golang.New(golang.Options{})}, callgraph.BuildOptions{SkipTests: true})
 	if err != nil {
 		t.Fatal(err)
@@ -385,6 +386,13 @@ func realModule(t *testing.T, root string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return g, c
+}
+
+func realModule(t *testing.T, root string) {
+	ctx := context.Background()
+	env := []string{"GOFLAGS=-mod=mod", "GOPROXY=off"}
+	g, c := goGraph(t, root)
 	r := sandbox.NewLocal(sandbox.Options{Env: env})
 	defer r.Close()
 	cached := sandbox.NewCache(r, sandbox.CacheOptions{})
@@ -480,14 +488,7 @@ func Double(x int) int {
 	}
 	write(t, root, map[string]string{"go.mod": "module example.com/counter\n\ngo 1.22\n", "counter.go": lib, "counter_test.go": tests})
 	ctx := context.Background()
-	g, err := callgraph.Build(ctx, root, []callgraph.Language{golang.New(golang.Options{})}, callgraph.BuildOptions{SkipTests: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := g.Centrality(ctx, callgraph.CentralityOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, c := goGraph(t, root)
 	r := sandbox.NewLocal(sandbox.Options{})
 	defer r.Close()
 	req := task.RunRequest{Root: root, Kind: task.GoTest}
