@@ -282,23 +282,11 @@ func prepareGo(ctx context.Context, prep *Prepared, opts PrepareOptions) error {
 // module root, and any go.sum update lands in the copy, never in the checkout.
 func goDownload(ctx context.Context, prep *Prepared, opts PrepareOptions, env map[string]string) error {
 	p := prep.Project
-	scratch, err := os.MkdirTemp("", "faultline-prepare-")
+	modfile, done, err := scratchModfile(p.Root)
 	if err != nil {
-		return fmt.Errorf("sandbox: prepare: %w", err)
+		return err
 	}
-	defer os.RemoveAll(scratch)
-	for _, f := range []string{"go.mod", "go.sum"} {
-		data, err := os.ReadFile(filepath.Join(p.Root, f))
-		if err != nil {
-			if f == "go.sum" && errors.Is(err, os.ErrNotExist) {
-				continue
-			}
-			return fmt.Errorf("sandbox: prepare: %w", err)
-		}
-		if err := os.WriteFile(filepath.Join(scratch, f), data, 0o644); err != nil {
-			return fmt.Errorf("sandbox: prepare: %w", err)
-		}
-	}
+	defer done()
 	flags := strings.Fields(env["GOFLAGS"])
 	kept := flags[:0]
 	for _, f := range flags {
@@ -307,7 +295,7 @@ func goDownload(ctx context.Context, prep *Prepared, opts PrepareOptions, env ma
 		}
 	}
 	extra := append([]string{"GOWORK=off", "GOFLAGS=" + strings.Join(kept, " ")}, opts.Env...)
-	out, stderr, err := goCmd(ctx, opts.Go, p.Root, extra, "mod", "download", "-json", "-modfile="+filepath.Join(scratch, "go.mod"), "all")
+	out, stderr, err := goCmd(ctx, opts.Go, p.Root, extra, "mod", "download", "-json", "-modfile="+modfile, "all")
 	if err == nil {
 		return nil
 	}
@@ -329,7 +317,7 @@ func goDownload(ctx context.Context, prep *Prepared, opts PrepareOptions, env ma
 		}
 	}
 	if len(failed) == 0 {
-		return &NotReadyError{Root: p.Root, Problems: goProblems(stderr, env["GOPROXY"])}
+		return &NotReadyError{Root: p.Root, Problems: goProblems(stderr, env["GOPROXY"], env["GOMODCACHE"])}
 	}
 	sort.Strings(failed)
 	why := make([]string, 0, len(reasons))
@@ -337,24 +325,113 @@ func goDownload(ctx context.Context, prep *Prepared, opts PrepareOptions, env ma
 		why = append(why, r)
 	}
 	sort.Strings(why)
-	fix := "run `go mod download` with the module proxy reachable, or copy the modules into GOMODCACHE"
-	if env["GOPROXY"] == "off" {
-		fix = "downloads are off (GOPROXY=off): run `go mod download` once with a module proxy, or copy the modules into GOMODCACHE"
+	absent, unverified := splitCached(env["GOMODCACHE"], failed)
+	var problems []Problem
+	if len(absent) > 0 {
+		fix := "run `go mod download` with the module proxy reachable, or copy the modules into GOMODCACHE"
+		if env["GOPROXY"] == "off" {
+			fix = "downloads are off (GOPROXY=off): run `go mod download` once with a module proxy, or copy the modules into GOMODCACHE"
+		}
+		problems = append(problems, Problem{
+			What: fmt.Sprintf("%d module(s) the tests need are not in the module cache (%s) and could not be downloaded (%s): %s",
+				len(absent), env["GOMODCACHE"], strings.Join(why, "; "), strings.Join(absent, ", ")),
+			Fix: fix,
+		})
 	}
-	return &NotReadyError{Root: p.Root, Problems: []Problem{{
-		What: fmt.Sprintf("%d module(s) the tests need are not in the module cache (%s) and could not be downloaded (%s): %s",
-			len(failed), env["GOMODCACHE"], strings.Join(why, "; "), strings.Join(failed, ", ")),
-		Fix: fix,
-	}}}
+	if len(unverified) > 0 {
+		problems = append(problems, unverifiedProblem(unverified, env["GOMODCACHE"], strings.Join(why, "; ")))
+	}
+	return &NotReadyError{Root: p.Root, Problems: problems}
+}
+
+// splitCached splits failed (path@version) into the modules the module cache lacks and those
+// it holds. The go command builds from a cached module without the network unless it must
+// verify it first (go.sum has no line for it), so a cached module that failed is one that
+// could not be verified.
+func splitCached(modcache string, failed []string) (absent, cached []string) {
+	for _, mv := range failed {
+		path, version, ok := strings.Cut(mv, "@")
+		if ok && modcache != "" && inModCache(modcache, path, version) {
+			cached = append(cached, mv)
+		} else {
+			absent = append(absent, mv)
+		}
+	}
+	return absent, cached
+}
+
+// inModCache reports whether the module cache holds the zip of path@version (the download
+// cache's layout: each upper-case letter of the path and version is written "!" and its
+// lower case).
+func inModCache(modcache, path, version string) bool {
+	esc := func(s string) string {
+		var b strings.Builder
+		for _, r := range s {
+			if 'A' <= r && r <= 'Z' {
+				b.WriteByte('!')
+				r += 'a' - 'A'
+			}
+			b.WriteRune(r)
+		}
+		return b.String()
+	}
+	_, err := os.Stat(filepath.Join(modcache, "cache", "download", filepath.FromSlash(esc(path)), "@v", esc(version)+".zip"))
+	return err == nil
+}
+
+// unverifiedProblem is the problem of modules the module cache holds that the go command
+// would not use: go.sum has no checksum for them and the checksum database was not reachable.
+func unverifiedProblem(mods []string, modcache, why string) Problem {
+	detail := ""
+	if why != "" {
+		detail = " (" + why + ")"
+	}
+	return Problem{
+		What: fmt.Sprintf("%d module(s) the tests need are in the module cache (%s) but cannot be verified: go.sum has no checksum for them and the checksum database could not be reached%s: %s",
+			len(mods), modcache, detail, strings.Join(mods, ", ")),
+		Fix: "add their go.sum lines in your checkout (`go mod tidy` with the network), or, if you trust the module cache, pass -env GONOSUMDB=<their module paths> (or -env GOSUMDB=off)",
+	}
+}
+
+// scratchModfile copies root's go.mod and go.sum (when there is one) into a scratch
+// directory and returns the copy of go.mod, for the go command's -modfile: relative
+// replacements still resolve from the module root, and whatever the go command adds to
+// go.mod or go.sum (-mod=mod) lands in the copy, never in the checkout. done removes it.
+func scratchModfile(root string) (modfile string, done func(), err error) {
+	scratch, err := os.MkdirTemp("", "faultline-prepare-")
+	if err != nil {
+		return "", nil, fmt.Errorf("sandbox: prepare: %w", err)
+	}
+	done = func() { os.RemoveAll(scratch) }
+	for _, f := range []string{"go.mod", "go.sum"} {
+		data, err := os.ReadFile(filepath.Join(root, f))
+		if err != nil {
+			if f == "go.sum" && errors.Is(err, os.ErrNotExist) {
+				continue
+			}
+			done()
+			return "", nil, fmt.Errorf("sandbox: prepare: %w", err)
+		}
+		if err := os.WriteFile(filepath.Join(scratch, f), data, 0o644); err != nil {
+			done()
+			return "", nil, fmt.Errorf("sandbox: prepare: %w", err)
+		}
+	}
+	return filepath.Join(scratch, "go.mod"), done, nil
 }
 
 // checkGoDeps lists every package the tests build, downloads off (also when the user's -env
 // names a GOPROXY: the check is what the offline runs will find), and turns errors into
-// problems.
+// problems. go.mod and go.sum are scratch copies (-mod=mod would complete the checkout's).
 func checkGoDeps(ctx context.Context, prep *Prepared, opts PrepareOptions) error {
 	p := prep.Project
 	extra := append(append([]string(nil), opts.Env...), "GOPROXY=off")
-	out, stderr, err := goCmd(ctx, opts.Go, p.Root, extra, "list", "-e", "-deps", "-test", "-f", "{{with .Error}}{{.Err}}{{\"\\n\"}}{{end}}{{range .DepsErrors}}{{.Err}}{{\"\\n\"}}{{end}}", "./...")
+	modfile, done, err := scratchModfile(p.Root)
+	if err != nil {
+		return err
+	}
+	defer done()
+	out, stderr, err := goCmd(ctx, opts.Go, p.Root, extra, "list", "-e", "-modfile="+modfile, "-deps", "-test", "-f", "{{with .Error}}{{.Err}}{{\"\\n\"}}{{end}}{{range .DepsErrors}}{{.Err}}{{\"\\n\"}}{{end}}", "./...")
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -363,7 +440,11 @@ func checkGoDeps(ctx context.Context, prep *Prepared, opts PrepareOptions) error
 		prep.Steps = append(prep.Steps, "go list -deps -test ./... resolves offline")
 		return nil
 	}
-	problems := goProblems(text, "off")
+	modcache := ""
+	if out, _, err := goCmd(ctx, opts.Go, p.Root, extra, "env", "GOMODCACHE"); err == nil {
+		modcache = strings.TrimSpace(string(out))
+	}
+	problems := goProblems(text, "off", modcache)
 	if len(problems) == 0 {
 		return nil // errors that are not about dependencies (a syntax error) are the baseline's to report
 	}
@@ -376,8 +457,9 @@ var (
 	goSumEntryRE   = regexp.MustCompile(`missing go\.sum entry for module providing package (\S+)(?: \(imported by (\S+)\))?`)
 )
 
-// goProblems reads the go command's errors about dependencies.
-func goProblems(text, proxy string) []Problem {
+// goProblems reads the go command's errors about dependencies; modcache (when known) tells
+// a module the cache lacks from one it holds but could not verify.
+func goProblems(text, proxy, modcache string) []Problem {
 	var out []Problem
 	seen := map[string]bool{}
 	add := func(p Problem) {
@@ -413,6 +495,10 @@ func goProblems(text, proxy string) []Problem {
 	}
 	sort.Strings(missing)
 	missing = slices.Compact(missing)
+	missing, unverified := splitCached(modcache, missing)
+	if len(unverified) > 0 {
+		add(unverifiedProblem(unverified, modcache, ""))
+	}
 	if len(missing) > 0 {
 		why := "they cannot be downloaded"
 		if proxy == "off" {

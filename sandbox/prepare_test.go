@@ -136,3 +136,59 @@ func TestCheckGoDepsOffline(t *testing.T) {
 	_, statErr := os.Stat(filepath.Join(cache, "example.com", "dep@v1.0.0"))
 	assert.True(t, os.IsNotExist(statErr), "the offline check downloaded the dependency (%v)", statErr)
 }
+
+// TestPrepareUnverifiedModule: a module the module cache holds but go.sum does not list,
+// with the checksum database out of reach (GOPROXY=off), is named as unverifiable with the
+// way out — not as missing from the cache, which sent users to download what they had. With
+// the fix it names (GONOSUMDB), Prepare succeeds, and the checkout stays as it was.
+func TestPrepareUnverifiedModule(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go command is not on PATH")
+	}
+	cache := filepath.Join(t.TempDir(), "modcache")
+	root := t.TempDir()
+	writeDepModule(t, root)
+	fill := exec.Command("go", "mod", "download", "example.com/dep@v1.0.0")
+	fill.Dir = root
+	fill.Env = append(os.Environ(), "GOPROXY="+fileProxy(t), "GOSUMDB=off", "GOFLAGS=-modcacherw", "GOMODCACHE="+cache, "GOWORK=off")
+	out, err := fill.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	require.True(t, inModCache(cache, "example.com/dep", "v1.0.0"))
+	require.NoError(t, os.Remove(filepath.Join(root, "go.sum"))) // the download wrote it; the checkout has none
+	for _, kv := range []string{"GOPROXY=off", "GOSUMDB=sum.golang.org", "GONOSUMDB=", "GOPRIVATE=", "GOFLAGS=-mod=mod -modcacherw", "GOMODCACHE=" + cache, "GOWORK=off"} {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	p, err := repo.Discover(root, repo.Go)
+	require.NoError(t, err)
+	before := treeDigest(t, root)
+
+	_, err = Prepare(context.Background(), p, PrepareOptions{CacheDir: t.TempDir()})
+	var nr *NotReadyError
+	require.ErrorAs(t, err, &nr)
+	require.Len(t, nr.Problems, 1, "%v", err)
+	assert.Contains(t, nr.Problems[0].What, "1 module(s) the tests need are in the module cache ("+cache+") but cannot be verified")
+	assert.Contains(t, nr.Problems[0].What, "example.com/dep@v1.0.0")
+	assert.NotContains(t, err.Error(), "not in the module cache")
+	assert.Contains(t, nr.Problems[0].Fix, "GONOSUMDB")
+
+	prep, err := Prepare(context.Background(), p, PrepareOptions{CacheDir: t.TempDir(), Env: []string{"GONOSUMDB=example.com"}})
+	require.NoError(t, err, "the fix the problem names")
+	require.NoError(t, prep.Close())
+	assert.Equal(t, before, treeDigest(t, root), "Prepare wrote into the checkout")
+}
+
+// treeDigest lists root's files with their contents (a checkout that must stay unwritten).
+func treeDigest(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	require.NoError(t, filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		out[p] = string(b)
+		return err
+	}))
+	return out
+}

@@ -51,15 +51,15 @@ func TestGoProblems(t *testing.T) {
 		"missing go.sum entry for module providing package gopkg.in/yaml.v3 (imported by example.com/m/conf); to add:",
 		"go: github.com/davecgh/go-spew@v1.1.1: module lookup disabled by GOPROXY=off",
 	}, "\n")
-	ps := goProblems(text, "off")
+	ps := goProblems(text, "off", "")
 	require.Len(t, ps, 2)
 	assert.Contains(t, ps[0].What, "gopkg.in/yaml.v3")
 	assert.Contains(t, ps[0].Fix, "go mod tidy")
 	assert.Contains(t, ps[1].What, "2 module(s)")
 	assert.Contains(t, ps[1].What, "github.com/davecgh/go-spew@v1.1.1, github.com/x/y@v0.2.0")
 	assert.Contains(t, ps[1].What, "GOPROXY=off")
-	assert.Empty(t, goProblems("", "off"))
-	generic := goProblems("go: something unexpected", "https://proxy.golang.org")
+	assert.Empty(t, goProblems("", "off", ""))
+	generic := goProblems("go: something unexpected", "https://proxy.golang.org", "")
 	require.Len(t, generic, 1)
 	assert.Contains(t, generic[0].What, "something unexpected")
 }
