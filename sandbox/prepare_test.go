@@ -192,3 +192,44 @@ func treeDigest(t *testing.T, root string) map[string]string {
 	}))
 	return out
 }
+
+// TestPrepareVendored: a module with its dependencies vendored is prepared and checked with
+// an empty module cache and downloads off — nothing is downloaded, the baseline builds from
+// vendor/, and the checkout stays as it was.
+func TestPrepareVendored(t *testing.T) {
+	needGo(t)
+	root := t.TempDir()
+	writeDepModule(t, root)
+	fillCache := filepath.Join(t.TempDir(), "fill")
+	for _, args := range [][]string{{"mod", "tidy"}, {"mod", "vendor"}} {
+		cmd := exec.Command("go", args...)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "GOPROXY="+fileProxy(t), "GOSUMDB=off", "GOFLAGS=-modcacherw", "GOMODCACHE="+fillCache, "GOWORK=off")
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "go %v: %s", args, out)
+	}
+	require.FileExists(t, filepath.Join(root, "vendor", "modules.txt"))
+	empty := filepath.Join(t.TempDir(), "empty")
+	for _, kv := range []string{"GOPROXY=off", "GOFLAGS=", "GOMODCACHE=" + empty, "GOWORK=off"} {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	p, err := repo.Discover(root, repo.Go)
+	require.NoError(t, err)
+	require.True(t, p.Vendor)
+	before := treeDigest(t, root)
+
+	prep, err := Prepare(context.Background(), p, PrepareOptions{CacheDir: t.TempDir()})
+	require.NoError(t, err)
+	defer prep.Close()
+	assert.Contains(t, strings.Join(prep.Steps, "\n"), "dependencies vendored (vendor/modules.txt): nothing to download")
+	l := NewLocal(Options{Env: prep.Env})
+	defer l.Close()
+	rd, err := Check(context.Background(), l, prep, CheckOptions{Runs: 1})
+	require.NoError(t, err)
+	assert.True(t, rd.Ready, "%+v", rd.Findings)
+	assert.Equal(t, 1, rd.Tests, "TestG is collected")
+	_, err = os.Stat(filepath.Join(empty, "cache", "download", "example.com"))
+	assert.True(t, os.IsNotExist(err), "something was downloaded into the module cache (%v)", err)
+	assert.Equal(t, before, treeDigest(t, root), "Prepare or Check wrote into the checkout")
+}
