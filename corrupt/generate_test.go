@@ -245,6 +245,19 @@ func TestGenerateBadInputs(t *testing.T) {
 			t.Errorf("%s: progress reasons %q, want %q", rep.State, progress, tc.want)
 		}
 	}
+	// A long collection error keeps, within the reason's 300 bytes, the exception pytest
+	// names (its "E" line), not the first frames of the traceback.
+	longCollect := task.RunnerFunc(func(context.Context, task.RunRequest) (*task.Report, error) {
+		return &task.Report{State: task.RunCollectionError, Detail: "tests/test_a.py: ImportError while importing test module '/tmp/faultline-run-123/tree/tests/test_a.py'.\n" +
+			"Hint: make sure your test modules/packages have valid Python names.\nTraceback:\n" +
+			"/usr/lib/python3.11/importlib/__init__.py:126: in import_module\n    return _bootstrap._gcd_import(name[level:], package, level)\n" +
+			"tests/test_a.py:4: in <module>\n    from pkg import missing_name\n" +
+			"E   ImportError: cannot import name 'missing_name' from 'pkg' (/tmp/faultline-run-123/tree/pkg/__init__.py)"}, nil
+	})
+	_, err = Generate(ctx, "../examples/sample", g, c, longCollect, Baseline{Passing: []string{"a"}}, Options{Run: req, N: 2})
+	if !errors.Is(err, ErrNoCandidates) || !strings.Contains(err.Error(), "E   ImportError: cannot import name 'missing_name' from 'pkg'") {
+		t.Errorf("a long collection error lost its exception: err = %v", err)
+	}
 	// A run that reports, but one of the broken tests ran out of memory.
 	oom := task.RunnerFunc(func(context.Context, task.RunRequest) (*task.Report, error) {
 		return &task.Report{State: task.RunOK, Tests: []task.TestResult{

@@ -100,7 +100,7 @@ func Validate(ctx context.Context, r task.Runner, req task.RunRequest, base Base
 		// The cause (the build error, the collection error, the missing module) is the
 		// reason: with the private copy's paths made relative, so the same failure gives
 		// the same words in every run.
-		v.Reason = "the tests could not run (" + truncate(llm.EnvRedactor().Redact(rel.relativize(rep.Cause())), 300) + ")"
+		v.Reason = "the tests could not run (" + task.Abbreviate(llm.EnvRedactor().Redact(rel.relativize(rep.Cause())), 300) + ")"
 		return v, nil
 	}
 	flaky := map[string]bool{}

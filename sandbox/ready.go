@@ -126,7 +126,7 @@ func Check(ctx context.Context, r task.Runner, prep *Prepared, opts CheckOptions
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	case errors.Is(err, ErrListFailed):
-		add(Blocking, "the tests cannot be collected on the clean tree: "+testrun.Truncate(err.Error(), 2000), collectFix(prep.Kind, err))
+		add(Blocking, "the tests cannot be collected on the clean tree: "+task.Abbreviate(err.Error(), 2000), collectFix(prep.Kind, err))
 	case err != nil:
 		return nil, err
 	default:
@@ -152,14 +152,14 @@ func Check(ctx context.Context, r task.Runner, prep *Prepared, opts CheckOptions
 		switch {
 		case errors.Is(err, ErrBaselineBroken) && vetOnly(ctx, r, req, breq, base):
 			last := base.Reports[len(base.Reports)-1]
-			add(Blocking, "go vet (the checks `go test` runs by default) fails on the clean tree: "+testrun.Truncate(strings.TrimSpace(last.Detail), 2000),
+			add(Blocking, "go vet (the checks `go test` runs by default) fails on the clean tree: "+task.Abbreviate(strings.TrimSpace(last.Detail), 2000),
 				"fix the vet finding in the checkout; to accept it, run the baseline without vet (breakpoint -vet=false)")
 		case errors.Is(err, ErrBaselineBroken):
 			detail := ""
 			if n := len(base.Reports); n > 0 {
 				detail = base.Reports[n-1].Detail
 			}
-			add(Blocking, "the clean tests could not run: "+testrun.Truncate(err.Error(), 2000), baselineFix(detail))
+			add(Blocking, "the clean tests could not run: "+task.Abbreviate(err.Error(), 2000), baselineFix(detail))
 		case err != nil:
 			return nil, err
 		default:

@@ -181,3 +181,83 @@ func (r *Report) AllPassed(ids []string) bool {
 func (r *Report) Green() bool {
 	return r.Ran() && len(r.Tests) > 0 && len(r.Failing()) == 0
 }
+
+// Abbreviate shortens text (a run's cause: a collection error, a build error) to at most n
+// bytes (n <= 0: unlimited) keeping what names the error: the first line, which says where,
+// and the lines that say what. When pytest's exception lines ("E   ...") are there, those are
+// kept with the location line before them; otherwise the last lines that fit. A plain cut
+// from the start would keep a traceback's first frames (importlib's) and lose the exception.
+// The elided part is marked "[…]".
+func Abbreviate(text string, n int) string {
+	if n <= 0 || len(text) <= n {
+		return text
+	}
+	const gap = "\n[…]\n"
+	lines := strings.Split(text, "\n")
+	head := cutRunes(lines[0], n/3)
+	room := n - len(head) - len(gap)
+	firstE, lastE := -1, -1
+	for i, l := range lines {
+		if i > 0 && strings.HasPrefix(l, "E ") {
+			if firstE < 0 {
+				firstE = i
+			}
+			lastE = i
+		}
+	}
+	var tail string
+	if firstE > 0 {
+		from := firstE
+		for back := 1; back <= 2 && firstE-back > 0; back++ {
+			if locationLine(lines[firstE-back]) {
+				from = firstE - back
+				break
+			}
+		}
+		tail = cutRunes(strings.Join(lines[from:lastE+1], "\n"), room)
+	} else {
+		from := len(lines)
+		size := 0
+		for from > 1 && size+len(lines[from-1])+1 <= room {
+			from--
+			size += len(lines[from]) + 1
+		}
+		if from == len(lines) { // even the last line does not fit: its end
+			last := lines[len(lines)-1]
+			i := len(last) - max(room, 0)
+			for i > 0 && i < len(last) && last[i]&0xC0 == 0x80 {
+				i++
+			}
+			tail = last[max(i, 0):]
+		} else {
+			tail = strings.Join(lines[from:], "\n")
+		}
+	}
+	if room <= 0 || tail == "" {
+		return cutRunes(text, n)
+	}
+	return head + gap + tail
+}
+
+// locationLine reports whether l is a traceback location in pytest's short form
+// ("path.py:12: in name").
+func locationLine(l string) bool {
+	i := strings.Index(l, ": in ")
+	return i > 0 && strings.Contains(l[:i], ":")
+}
+
+// cutRunes cuts s to at most n bytes on a rune boundary, marking a cut with "…".
+func cutRunes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	const mark = "…"
+	n -= len(mark)
+	if n <= 0 {
+		return ""
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + mark
+}
