@@ -91,10 +91,11 @@ func TestAtomicityFilter(t *testing.T) {
 	if res.Stats.Rejected[RejectNotAtomic] != 1 {
 		t.Errorf("rejections %v", res.Stats.Rejected)
 	}
-	// The correct program, both buggy programs and two partial reverts each (2^2 − 2),
-	// of which one is shared ("a = x - 1" with "b = a * 2"): 1 + 2 + 4 − 1 = 6 calls.
-	if res.Stats.OracleCalls != 6 {
-		t.Errorf("oracle calls %d, want 6", res.Stats.OracleCalls)
+	// The correct program, the empty program (the probe), both buggy programs and two
+	// partial reverts each (2^2 − 2), of which one is shared ("a = x - 1" with
+	// "b = a * 2"): 1 + 1 + 2 + 4 − 1 = 7 calls.
+	if res.Stats.OracleCalls != 7 {
+		t.Errorf("oracle calls %d, want 7", res.Stats.OracleCalls)
 	}
 	// With ExhaustiveLimit 1 the same atomic bug is checked by single-edit reverts.
 	res, err = Generate(context.Background(), small, smallOracle, Options{
@@ -345,9 +346,16 @@ func TestCRLFProgram(t *testing.T) {
 	if _, err := Generate(context.Background(), "", oracle, opts); !errors.Is(err, ErrCorrectFails) {
 		t.Errorf("empty program failing its tests: %v", err)
 	}
-	// An empty program that passes has no editable line: no bug, no example, no error.
+	// Tests that pass whatever the program is do not exercise it: refused before any bug is
+	// tried. Without the probe, an empty program that passes has no editable line: no bug,
+	// no example, no error.
 	pass := task.OracleFunc(func(context.Context, string) (bool, error) { return true, nil })
-	res, err := Generate(context.Background(), "\n\n", pass, opts)
+	if res, err := Generate(context.Background(), prog, pass, opts); !errors.Is(err, ErrTestsIgnoreProgram) || res.Stats.Candidates != 0 || res.Stats.OracleCalls != 2 {
+		t.Errorf("tests that ignore the program: %v %+v", err, res)
+	}
+	noProbe := opts
+	noProbe.SkipProbe = true
+	res, err := Generate(context.Background(), "\n\n", pass, noProbe)
 	if err != nil || len(res.Pool) != 0 || len(res.Examples) != 0 || res.Stats.Candidates != 0 {
 		t.Errorf("empty program: %v %+v", err, res)
 	}

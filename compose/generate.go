@@ -61,6 +61,9 @@ type Options struct {
 	Jobs int
 	// SkipSingle leaves out the k = 1 examples (each validated bug on its own).
 	SkipSingle bool
+	// SkipProbe leaves out the check that the tests fail on an empty program (see
+	// ErrTestsIgnoreProgram): one oracle call.
+	SkipProbe bool
 	// TaskPrompt is written as every example's task_prompt: the problem statement a
 	// debugger is given (the release puts the task's description there). Empty: omitted.
 	TaskPrompt string
@@ -166,6 +169,12 @@ type Result struct {
 // ErrCorrectFails is returned when the correct program does not pass its own tests.
 var ErrCorrectFails = errors.New("compose: the correct program fails its tests")
 
+// ErrTestsIgnoreProgram is returned when the tests pass on an empty program as they do on
+// the correct one: they do not exercise the program the oracle is given (a test command
+// that imports an installed copy of the module, or does not use the program at all), so no
+// bug could ever fail them.
+var ErrTestsIgnoreProgram = errors.New("compose: the tests pass on an empty program: they do not exercise the program they are given")
+
 // Rejection reasons (Stats.Rejected keys).
 const (
 	RejectNoChange      = "no-change"
@@ -231,6 +240,15 @@ func Generate(ctx context.Context, program string, oracle task.Oracle, opts Opti
 			why += ": " + d
 		}
 		return res, fmt.Errorf("%w (%s)", ErrCorrectFails, why)
+	}
+	if !opts.SkipProbe {
+		empty, err := g.verify(ctx, []string{""})
+		if err != nil {
+			return res, err
+		}
+		if empty[0].Passed() {
+			return res, ErrTestsIgnoreProgram
+		}
 	}
 	cands, err := opts.Source.Candidates(ctx, Request{Program: g.gt, Lines: g.lines, Marks: g.marks, N: opts.M1}, g.rng)
 	if err != nil {

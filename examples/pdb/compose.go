@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -170,6 +171,10 @@ func composeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	res, err := compose.Generate(ctx, program, o, opts)
 	if ctx.Err() != nil {
 		return context.Cause(ctx)
+	}
+	if errors.Is(err, compose.ErrTestsIgnoreProgram) {
+		return fmt.Errorf("%w: the -tests command passed with the program written as an empty file at %s in the run's tree; "+
+			"make it run the program it is given ({program} or {dir}), e.g. put {dir} first on PYTHONPATH instead of importing an installed copy", err, f.programName)
 	}
 	if err != nil {
 		return err

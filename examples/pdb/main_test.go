@@ -303,6 +303,16 @@ func TestComposeCmd(t *testing.T) {
 			t.Errorf("record %d differs between the formats", i)
 		}
 	}
+	// Tests that do not look at the program they are given (here they compare the wanted
+	// file with itself) are refused before any bug is tried, saying what to change.
+	ignorePath := filepath.Join(t.TempDir(), "ignored.jsonl")
+	code, _, stderr = runPDB(context.Background(), "compose", "-program", prog, "-repo", repo, "-tests", "cmp -s want.py want.py", "-out", ignorePath)
+	if code != 1 || !strings.Contains(stderr, "the tests pass on an empty program") || !strings.Contains(stderr, "empty file at calc.py") {
+		t.Errorf("tests that ignore the program: exit %d:\n%s", code, stderr)
+	}
+	if _, err := os.Stat(ignorePath); !os.IsNotExist(err) {
+		t.Errorf("a refused compose left %s (%v)", ignorePath, err)
+	}
 	// A program whose tests fail is refused.
 	bad := writeFile(t, "bad.py", "x = 1\n")
 	if code, _, _ := runPDB(context.Background(), "compose", "-program", bad, "-tests", "false"); code != 1 {

@@ -185,7 +185,7 @@ func TestInterrupt(t *testing.T) {
 	// let compose finish before the signal (CI failed on it), and the test is about the signal.
 	// compose gets both signals (SIGTERM, then SIGINT in a run of its own).
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
-		cmd, stderr = startPDB(t, tmp2, io.Discard, "compose", "-program", prog, "-tests", "sleep 1; true", "-m1", "20", "-jobs", "2", "-cache", "off", "-out", filepath.Join(dir, "out.jsonl"))
+		cmd, stderr = startPDB(t, tmp2, io.Discard, "compose", "-program", prog, "-tests", "sleep 1; test -s {program}", "-m1", "20", "-jobs", "2", "-cache", "off", "-out", filepath.Join(dir, "out.jsonl"))
 		cmd.Process.Signal(sig)
 		cmd.Wait()
 		if code := cmd.ProcessState.ExitCode(); code != 128+int(sig) {
