@@ -74,6 +74,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -99,6 +100,7 @@ type config struct {
 	root, mode, out, swe, mirror, sweIDs, sweLists, lang, name, commit, python string
 	multi, distance, n, top, minFailures, jobs                                 int
 	env                                                                        cli.EnvFlag
+	flaky                                                                      cli.ListFlag
 	seed                                                                       uint64
 	hard, undirected, vet, allowFailing, alone                                 bool
 	timeout                                                                    time.Duration
@@ -138,6 +140,7 @@ func parse(args []string, stderr io.Writer) (config, int) {
 	fs.IntVar(&c.jobs, "jobs", 0, "candidates validated concurrently (0: the number of CPUs; the output does not depend on it)")
 	fs.DurationVar(&c.timeout, "timeout", 0, "time limit of one test run; 0 derives it from the clean run: the clean runs get up to 30m, a corrupted run 2× the clean run + 10 s (at most 10m) and, when it hits that, once more at 4× + 1m (at most 30m). A positive value bounds the clean runs and every limit above")
 	fs.StringVar(&c.impact, "impact", "auto", "test-impact validation: on (record once which tests run which functions; a candidate runs those tests first, the whole suite only to confirm it), off, or auto (on for Python; Go runs are dominated by the build)")
+	fs.Var(&c.flaky, "flaky", "test `ID` (as the records write it) whose verdict depends on the machine, e.g. one that asserts a wall-clock bound: treated like a test the clean runs found flaky, never in FAIL_TO_PASS or PASS_TO_PASS (repeatable)")
 	fs.BoolVar(&c.allowFailing, "allow-failing", false, "accept a repository whose clean tests partly fail: those tests are left out of every task's FAIL_TO_PASS and PASS_TO_PASS (by default such a repository is refused)")
 	fs.BoolVar(&c.alone, "alone", true, "run each failing test of a kept corruption alone on the corrupted tree; FAIL_TO_PASS keeps those that fail alone too, the rest are named in the record's only_with_others (false: keep every test that failed with the suite)")
 	fs.BoolVar(&c.vet, "vet", true, "run the clean baseline with go test's default vet checks (a vet finding makes the repository not ready); corrupted runs never vet")
@@ -324,6 +327,22 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	}
 	for _, n := range runner.Notes() {
 		prog.Printf("note: %s", n)
+	}
+	if len(c.flaky) > 0 {
+		known := map[string]bool{}
+		for _, ids := range [][]string{base.Passing, base.Failing, base.Flaky} {
+			for _, id := range ids {
+				known[id] = true
+			}
+		}
+		for _, id := range c.flaky {
+			if !known[id] {
+				return fmt.Errorf("-flaky: the clean runs have no test %q (ids as the records write them, e.g. %q)", id, firstOf(base.Passing))
+			}
+		}
+		base.Flaky = uniqueSorted(append(append([]string(nil), base.Flaky...), c.flaky...))
+		base.Passing = without(base.Passing, c.flaky)
+		base.Failing = without(base.Failing, c.flaky)
 	}
 	prog.Printf("baseline: %d passing, %d failing, %d flaky tests", len(base.Passing), len(base.Failing), len(base.Flaky))
 
@@ -750,5 +769,30 @@ func timedOutTests(reports []*task.Report) []string {
 		out = append(out, id)
 	}
 	sort.Strings(out)
+	return out
+}
+
+// firstOf returns ids[0], or "" when there is none.
+func firstOf(ids []string) string {
+	if len(ids) == 0 {
+		return ""
+	}
+	return ids[0]
+}
+
+// uniqueSorted sorts ids and drops repeats.
+func uniqueSorted(ids []string) []string {
+	sort.Strings(ids)
+	return slices.Compact(ids)
+}
+
+// without returns ids less those in drop.
+func without(ids, drop []string) []string {
+	var out []string
+	for _, id := range ids {
+		if !slices.Contains(drop, id) {
+			out = append(out, id)
+		}
+	}
 	return out
 }

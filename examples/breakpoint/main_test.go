@@ -214,6 +214,7 @@ func TestBadFlags(t *testing.T) {
 		{"mirror inside the repository", append(ok, "-swe", filepath.Join(dir, "s.jsonl"), "-mirror", filepath.Join(repo, "m.git")), "lies inside the repository"},
 		{"mirror not a git repository", append(ok, "-swe", filepath.Join(dir, "s.jsonl"), "-mirror", filepath.Dir(repo)), "is not a bare git repository"},
 		{"bad env", append(ok, "-env", "NOEQUALS"), `want KEY=VALUE, got "NOEQUALS"`},
+		{"empty flaky", append(ok, "-flaky", " "), `want a value, got " "`},
 		{"n zero", append(ok, "-n", "0"), "-n 0"},
 		{"n negative", append(ok, "-n", "-3"), "-n -3"},
 		{"multi zero", append(ok, "-multi", "0"), "-multi 0"},
@@ -320,6 +321,46 @@ func TestAllowFailing(t *testing.T) {
 	})
 	if err != nil || n != 1 {
 		t.Fatalf("want 1 task record, read %d (%v):\n%s", n, err, stdout.String())
+	}
+}
+
+// TestFlaky: a test named with -flaky is counted flaky and never enters a task's
+// FAIL_TO_PASS or PASS_TO_PASS; a -flaky id the clean runs do not know is an error naming
+// the flag.
+func TestFlaky(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test on a small module")
+	}
+	repo := goRepo(t, "package m\n\nimport \"testing\"\n\nfunc TestSum(t *testing.T) {\n\tif Sum([]int{1, 2}) != 3 {\n\t\tt.Fatal(\"sum\")\n\t}\n}\n\nfunc TestTwice(t *testing.T) {\n\tif Twice([]int{1, -2}) != 2 {\n\t\tt.Fatal(\"twice\")\n\t}\n}\n\nfunc TestSumTimed(t *testing.T) {\n\tif Sum([]int{4}) != 4 {\n\t\tt.Fatal(\"sum\")\n\t}\n}\n")
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"-repo", repo, "-flaky", "example.com/m.TestSumTimed", "-n", "1", "-min-failures", "1", "-out", "-", "-top", "0", "-cache", "off"}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d, want 0\n%s", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "baseline: 2 passing, 0 failing, 1 flaky tests") {
+		t.Errorf("stderr does not count the -flaky test as flaky:\n%s", stderr.String())
+	}
+	var n int
+	err := task.ReadJSONL(bytes.NewReader(stdout.Bytes()), func(_ int, p task.BreakpointProblem) error {
+		n++
+		for _, id := range append(append([]string(nil), p.FailToPass...), p.PassToPass...) {
+			if strings.HasSuffix(id, "TestSumTimed") {
+				t.Errorf("task %s lists the -flaky test %s", p.ID, id)
+			}
+		}
+		if len(p.FailToPass) == 0 {
+			t.Errorf("task %s has no FAIL_TO_PASS", p.ID)
+		}
+		return nil
+	})
+	if err != nil || n != 1 {
+		t.Fatalf("want 1 task record, read %d (%v):\n%s", n, err, stdout.String())
+	}
+	stdout.Reset()
+	stderr.Reset()
+	code = run(context.Background(), []string{"-repo", repo, "-flaky", "TestSumTimed", "-n", "1", "-out", "-", "-top", "0", "-cache", "off"}, &stdout, &stderr)
+	if code != 1 || !strings.Contains(stderr.String(), `-flaky: the clean runs have no test "TestSumTimed" (ids as the records write them, e.g. "example.com/m.TestSum")`) || stdout.Len() > 0 {
+		t.Errorf("unknown -flaky id: exit %d\n%s%s", code, stderr.String(), stdout.String())
 	}
 }
 

@@ -178,6 +178,21 @@ func (e *EnvFlag) Set(v string) error {
 	return nil
 }
 
+// ListFlag is a repeatable flag of non-empty values (e.g. -flaky ID).
+type ListFlag []string
+
+// String returns the values joined by spaces.
+func (l *ListFlag) String() string { return strings.Join(*l, " ") }
+
+// Set adds one value.
+func (l *ListFlag) Set(v string) error {
+	if strings.TrimSpace(v) == "" {
+		return fmt.Errorf("want a value, got %q", v)
+	}
+	*l = append(*l, v)
+	return nil
+}
+
 // CheckOutputFile checks, without creating or changing anything that stays, that the file
 // output of flag can be written at path: "-" (stdout) is fine; "" is refused; an existing
 // directory is refused; the directory that will hold the file must exist and accept a new
