@@ -28,6 +28,9 @@ func Determinism(t *testing.T, prepare func(*testing.T) Repo, name string) {
 	for _, e := range repo.Env {
 		extra = append(extra, "-env", e)
 	}
+	for _, id := range repo.Flaky {
+		extra = append(extra, "-flaky", id)
+	}
 	if repo.Kind == task.Pytest {
 		extra = append(extra, "-python", "/usr/bin/python3", "-lang", "python")
 	}
