@@ -4,7 +4,7 @@
 // repository and mode has its own test package (godiff/remove, godiff/discovery,
 // simplejson/remove, simplejson/discovery), so each gets its own test binary and go
 // test's time limit. They are long, so they run only when FAULTLINE_ACCEPTANCE is set (CI
-// sets it):
+// sets it; godiff/discovery and simplejson/remove only when it is "full", the extended set):
 //
 //	FAULTLINE_ACCEPTANCE=1 go test -timeout 60m -v ./bench/breakpoint/...
 //

@@ -10,6 +10,6 @@ import (
 )
 
 func TestPipeline(t *testing.T) {
-	twice.Skip(t)
+	twice.SkipUnlessFull(t)
 	featurebench.Run(t, featurebench.Debian(t, "bs4"))
 }

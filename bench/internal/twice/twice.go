@@ -26,6 +26,13 @@ func Skip(t *testing.T) {
 	acceptance.Skip(t, "an acceptance run on real repositories")
 }
 
+// SkipUnlessFull skips t unless FAULTLINE_ACCEPTANCE=full: t repeats, on another repository,
+// a check the acceptance set CI runs already makes (see package acceptance).
+func SkipUnlessFull(t *testing.T) {
+	t.Helper()
+	acceptance.SkipUnlessFull(t, "an acceptance run on real repositories")
+}
+
 // Build compiles the program at the import path pkg into a temporary directory.
 func Build(t *testing.T, pkg string) string {
 	t.Helper()

@@ -11,6 +11,6 @@ import (
 )
 
 func TestGoDiffDiscovery(t *testing.T) {
-	twice.Skip(t)
+	twice.SkipUnlessFull(t)
 	breakpoint.Run(t, breakpoint.GoDiff(t), corrupt.Discovery)
 }

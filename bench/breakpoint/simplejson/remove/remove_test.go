@@ -11,6 +11,6 @@ import (
 )
 
 func TestSimplejsonRemove(t *testing.T) {
-	twice.Skip(t)
+	twice.SkipUnlessFull(t)
 	breakpoint.Run(t, breakpoint.Simplejson(t), corrupt.Remove)
 }

@@ -6,8 +6,10 @@ import (
 	"testing"
 
 	"github.com/faultline-dev/faultline/bench/featurebench"
+	"github.com/faultline-dev/faultline/bench/internal/twice"
 )
 
 func TestPackageDirDeterminism(t *testing.T) {
+	twice.SkipUnlessFull(t)
 	featurebench.PackageDirDeterminism(t, "patsy", 2)
 }
