@@ -363,3 +363,35 @@ func TestComposeHangingMutant(t *testing.T) {
 		}
 	}
 }
+
+// TestPackageDirNote: -repo given as a package directory of a Python project gets a note
+// naming the project root and the flags to use; the project root itself, or a directory
+// that is no package, gets none.
+func TestPackageDirNote(t *testing.T) {
+	proj := t.TempDir()
+	pkg := filepath.Join(proj, "calcpkg")
+	if err := os.MkdirAll(filepath.Join(pkg, "tests"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"calcpkg/__init__.py": "", "calcpkg/calc.py": "X = 1\n", "calcpkg/tests/test_calc.py": "from calcpkg import calc\n"} {
+		if err := os.WriteFile(filepath.Join(proj, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root, err := filepath.EvalSymlinks(proj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	note := packageDirNote(filepath.Join(root, "calcpkg"))
+	for _, want := range []string{"is the package directory calcpkg of the Python project rooted at " + root, "give -repo " + root + " and a -program-name under calcpkg/"} {
+		if !strings.Contains(note, want) {
+			t.Errorf("note lacks %q: %q", want, note)
+		}
+	}
+	if n := packageDirNote(root); n != "" {
+		t.Errorf("the project root got a note: %q", n)
+	}
+	if n := packageDirNote(t.TempDir()); n != "" {
+		t.Errorf("a directory that is no package got a note: %q", n)
+	}
+}

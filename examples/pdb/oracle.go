@@ -13,6 +13,7 @@ import (
 	"github.com/faultline-dev/faultline/internal/cli"
 	"github.com/faultline-dev/faultline/sandbox"
 	"github.com/faultline-dev/faultline/task"
+	"github.com/faultline-dev/faultline/task/repo"
 )
 
 // oracleConfig is how a program is tested: the user's shell command, the directory copied
@@ -199,6 +200,11 @@ func openSession(label, outPath string, stdout, stderr io.Writer, sb sandboxFlag
 	for _, n := range rs.notes {
 		fmt.Fprintf(stderr, "%s: sandbox: %s\n", label, n)
 	}
+	if !rs.ownRoot {
+		if n := packageDirNote(rs.root); n != "" {
+			fmt.Fprintf(stderr, "%s: note: %s\n", label, n)
+		}
+	}
 	return &session{out: out, rs: rs, cfg: oracleConfig{cmd: cmd, root: rs.root, name: name, python: sb.python, timeout: sb.timeout}}, nil
 }
 
@@ -211,4 +217,22 @@ func (s *session) oracle(taskID string) *runOracle {
 func (s *session) close() {
 	s.out.Abort()
 	s.rs.close()
+}
+
+// packageDirNote says when dir (-repo) is a package directory inside a Python project, as
+// the programs' root discovery (repo.Discover) finds it: every run copies dir alone, so the
+// tests' `import NAME` of that package finds an installed copy, or nothing, instead of the
+// program written into the copy. The note names the project root and the flags that run
+// the program as part of its package.
+func packageDirNote(dir string) string {
+	if _, err := os.Stat(filepath.Join(dir, "__init__.py")); err != nil {
+		return ""
+	}
+	p, err := repo.Discover(dir, repo.Python)
+	if err != nil || p.Root == dir || p.Target == "" {
+		return ""
+	}
+	return fmt.Sprintf("-repo %s is the package directory %s of the Python project rooted at %s (%s); every run copies -repo alone, so the tests' imports of %s do not find the program written into it: "+
+		"to test the program as part of its package, give -repo %s and a -program-name under %s/",
+		dir, p.Target, p.Root, p.Reason, strings.ReplaceAll(p.Target, "/", "."), p.Root, p.Target)
 }
