@@ -76,6 +76,10 @@ type Validation struct {
 	// State is the run's state (a run that could not execute, or whose evidence was
 	// untrusted, is never accepted).
 	State task.RunState
+
+	// failedAlone holds the FailToPass tests whose failure the runner already observed in a
+	// re-run of the test alone (task.TestResult.Alone): confirmAlone need not run them again.
+	failedAlone map[string]bool
 }
 
 // Validate runs req (the corruption as its overlay) and classifies the baseline-passing
@@ -122,6 +126,12 @@ func Validate(ctx context.Context, r task.Runner, req task.RunRequest, base Base
 		case t.Outcome.Passed():
 			v.PassToPass = append(v.PassToPass, id)
 		case t.Outcome.Failed():
+			if t.Alone {
+				if v.failedAlone == nil {
+					v.failedAlone = map[string]bool{}
+				}
+				v.failedAlone[id] = true
+			}
 			v.FailToPass = append(v.FailToPass, id)
 			v.Messages = append(v.Messages, fp.parse(t).String())
 			v.Observed = append(v.Observed, truncate(redact.Redact(rel.relativize(t.Message)), messageLen))
@@ -242,7 +252,8 @@ func truncate(s string, n int) string {
 
 // confirmAlone runs each FAIL_TO_PASS test of an accepted validation alone on the same
 // corrupted tree (req with a selection of that one id; up to jobs at a time) and keeps in
-// FAIL_TO_PASS those that fail alone too. One that passes alone goes to OnlyWithOthers; one
+// FAIL_TO_PASS those that fail alone too (one the runner already re-ran alone and saw fail,
+// task.TestResult.Alone, is not run again). One that passes alone goes to OnlyWithOthers; one
 // that gets no verdict alone goes to NotRun. With fewer than minFailures left, v is
 // rejected, the reason saying how many failed only with others.
 func confirmAlone(ctx context.Context, r task.Runner, req task.RunRequest, v *Validation, minFailures, jobs int) error {
@@ -251,7 +262,15 @@ func confirmAlone(ctx context.Context, r task.Runner, req task.RunRequest, v *Va
 		err     error
 	}
 	got := make([]alone, len(v.FailToPass))
-	jobs = max(1, min(jobs, len(v.FailToPass)))
+	var todo []int
+	for i, id := range v.FailToPass {
+		if v.failedAlone[id] {
+			got[i].outcome = task.Fail // the runner's re-run of it alone failed already
+		} else {
+			todo = append(todo, i)
+		}
+	}
+	jobs = max(1, min(jobs, len(todo)))
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range jobs {
@@ -272,7 +291,7 @@ func confirmAlone(ctx context.Context, r task.Runner, req task.RunRequest, v *Va
 			}
 		}()
 	}
-	for i := range v.FailToPass {
+	for _, i := range todo {
 		next <- i
 	}
 	close(next)

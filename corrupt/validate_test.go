@@ -215,4 +215,30 @@ func TestConfirmAlone(t *testing.T) {
 	if v.Accepted || v.Reason != "2 test(s) fail alone, want at least 3 (1 fail only when run with others)" {
 		t.Errorf("accepted %v, reason %q", v.Accepted, v.Reason)
 	}
+	// A test the runner already re-ran alone and saw fail (task.TestResult.Alone, noted by
+	// Validate) is not run again; "b", which passes alone, would have left FAIL_TO_PASS.
+	clear(ran)
+	v = newV()
+	v.failedAlone = map[string]bool{"b": true}
+	if err := confirmAlone(context.Background(), r, req, v, 2, 2); err != nil {
+		t.Fatal(err)
+	}
+	if ran["b"] != 0 || len(ran) != 3 || !reflect.DeepEqual(v.FailToPass, []string{"a", "b", "d"}) {
+		t.Errorf("runs %v, kept %v: want b kept without a run", ran, v.FailToPass)
+	}
+}
+
+// Validate notes which failures the runner observed in a re-run of the test alone.
+func TestValidateNotesFailedAlone(t *testing.T) {
+	r := task.RunnerFunc(func(context.Context, task.RunRequest) (*task.Report, error) {
+		return &task.Report{State: task.RunOK, Tests: []task.TestResult{
+			{ID: "a", Outcome: task.Fail, Alone: true}, {ID: "b", Outcome: task.Fail}, {ID: "c", Outcome: task.Pass, Alone: true}}}, nil
+	})
+	v, err := Validate(context.Background(), r, task.RunRequest{Kind: task.Pytest}, Baseline{Passing: []string{"a", "b", "c"}}, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(v.failedAlone, map[string]bool{"a": true}) || !reflect.DeepEqual(v.FailToPass, []string{"a", "b"}) {
+		t.Errorf("failed alone %v, FAIL_TO_PASS %v", v.failedAlone, v.FailToPass)
+	}
 }

@@ -95,6 +95,9 @@ func TestRerunGoFirstTestPanics(t *testing.T) {
 	r, _ := rep.Result("example.com/verdict/first.TestZLast")
 	assert.Contains(t, r.Message, "corrupted MustParse(7)")
 	assert.True(t, hasNote(rep, "re-runs: "), "%v", rep.Notes)
+	// Each panic was the verdict of the test running at the time, after others in the same
+	// binary: no verdict comes from a run alone (TestRerunGoExitAndParallel has those).
+	assert.Empty(t, aloneIDs(rep))
 
 	// The same tests selected by id: each still gets its own verdict.
 	ids := []string{"example.com/verdict/first.TestParsesFirst", "example.com/verdict/first.TestNoParse", "example.com/verdict/first.TestTable/x", "example.com/verdict/first.TestZLast"}
@@ -147,8 +150,24 @@ func TestRerunGoExitAndParallel(t *testing.T) {
 			r, _ := rep.Result("example.com/verdict/" + c.pkg + "." + c.culprit)
 			assert.Contains(t, r.Message, c.msg)
 			checkAlone(t, rep, func(id string) task.Outcome { return aloneGo(t, root, nil, id) })
+			if c.pkg == "parallel" {
+				// The verdicts of the tests re-run alone say so (corrupt's confirmation
+				// alone does not run them again); those from runs with others do not.
+				assert.Equal(t, []string{"example.com/verdict/parallel.TestP2", "example.com/verdict/parallel.TestP3"}, aloneIDs(rep))
+			}
 		})
 	}
+}
+
+// aloneIDs lists the tests of rep whose verdict comes from a run alone.
+func aloneIDs(rep *task.Report) []string {
+	var ids []string
+	for _, r := range rep.Tests {
+		if r.Alone {
+			ids = append(ids, r.ID)
+		}
+	}
+	return ids
 }
 
 func TestRerunGoPackageTimeout(t *testing.T) {

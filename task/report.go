@@ -50,6 +50,10 @@ type TestResult struct {
 	Outcome  Outcome       `json:"outcome"`
 	Message  string        `json:"message,omitempty"` // failure output, truncated by the runner
 	Duration time.Duration `json:"duration,omitempty"`
+	// Alone reports that the verdict comes from a re-run of this test alone in its own
+	// process (the runner's re-runs after an early end: see package sandbox), as
+	// `go test -run '^Name$'` or `pytest ID` would run it.
+	Alone bool `json:"alone,omitempty"`
 }
 
 // RunState says whether the test command itself ran. "The tests could not run" (a build

@@ -156,6 +156,7 @@ func (r *resolver) merge(a *assessment, only string) (progress int) {
 			// Inferred, not observed: a run alone decides.
 			r.open[t.ID] = t
 		case t.Outcome.Decided():
+			t.Alone = t.Alone || t.ID == only
 			r.decided[t.ID] = t
 			delete(r.open, t.ID)
 			progress++
@@ -265,6 +266,7 @@ func (r *resolver) loop(ctx context.Context) error {
 				// Run alone, it still has no verdict of its own: if it was the culprit
 				// again, that confirms it; otherwise give up on it.
 				if len(as.units) > 0 && as.units[0].culprit == only {
+					t.Alone = true
 					r.decided[only] = t
 					delete(r.open, only)
 				} else if _, ok := r.decided[only]; !ok {
