@@ -152,8 +152,13 @@ func TestRerunGoExitAndParallel(t *testing.T) {
 			checkAlone(t, rep, func(id string) task.Outcome { return aloneGo(t, root, nil, id) })
 			if c.pkg == "parallel" {
 				// The verdicts of the tests re-run alone say so (corrupt's confirmation
-				// alone does not run them again); those from runs with others do not.
-				assert.Equal(t, []string{"example.com/verdict/parallel.TestP2", "example.com/verdict/parallel.TestP3"}, aloneIDs(rep))
+				// alone does not run them again; checkAlone above compares each with a
+				// run of it alone). Which parallel tests were running beside TestP2 when
+				// it panicked depends on scheduling; TestP2 is always among them, and
+				// TestSerial, which never runs beside another test, never is.
+				alone := aloneIDs(rep)
+				assert.Contains(t, alone, "example.com/verdict/parallel.TestP2")
+				assert.NotContains(t, alone, "example.com/verdict/parallel.TestSerial")
 			}
 		})
 	}
