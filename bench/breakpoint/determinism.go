@@ -21,6 +21,11 @@ import (
 // task's commit in each run's own mirror, so the mirrors' commits are compared too). It runs
 // when FAULTLINE_ACCEPTANCE is set.
 func Determinism(t *testing.T, prepare func(*testing.T) Repo, name string) {
+	DeterminismModes(t, prepare, name, "remove", "discovery")
+}
+
+// DeterminismModes is Determinism for the modes given ("remove", "discovery").
+func DeterminismModes(t *testing.T, prepare func(*testing.T) Repo, name string, modes ...string) {
 	twice.Skip(t)
 	repo := prepare(t)
 	bin := twice.Build(t, "github.com/faultline-dev/faultline/examples/breakpoint")
@@ -34,7 +39,7 @@ func Determinism(t *testing.T, prepare func(*testing.T) Repo, name string) {
 	if repo.Kind == task.Pytest {
 		extra = append(extra, "-python", "/usr/bin/python3", "-lang", "python")
 	}
-	for _, mode := range []string{"remove", "discovery"} {
+	for _, mode := range modes {
 		t.Run(mode, func(t *testing.T) {
 			out, stderr := twice.Twice(t, bin, repo.Root, "", repo.ProcEnv, func(r twice.Run) []string {
 				dir := r.Repo

@@ -10,5 +10,6 @@
 // while building the intake; iancoleman/strcase (fresh from the module proxy) and Debian's
 // python3-debtcollector (a package directory) were held out in the audit of issue 12. They
 // run when FAULTLINE_ACCEPTANCE is set; humanize, cast, pyflakes and colorama only when it
-// is "full" (the extended set: CI's time does not allow all eight).
+// is "full" (the extended set: CI's time does not allow all eight), and go-diff's DISCOVERY
+// run too.
 package determinism
