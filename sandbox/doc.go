@@ -83,6 +83,23 @@
 // prlimit(1) — Go's SysProcAttr has no rlimit field. The Docker runner (sandbox/container)
 // is the stronger boundary: its test containers see no file of the host at all.
 //
+// Kept test binaries: an attempt about one Go package — a re-run of a unit (see Verdicts)
+// or a run whose selected ids all lie in one package — runs that package's test binary
+// directly instead of the go command, which spends a second or more loading, checking and
+// linking where the binary may run for milliseconds. The binary is built once per (tree,
+// overlay, package) with `go test -c -vet=off` by the go command in a slot, as for any run
+// (the cache rule holds: compiling runs no repository code), kept in the runner's work
+// directory (the last eight trees), and copied into each attempt's fresh copy, checked
+// against the SHA-256 it had when built; it runs without privilege in its package's
+// directory with the flags go test gives it (-test.paniconexit0, -test.v=test2json,
+// -test.count=1, -test.timeout, -test.run, -test.skip) and the toolchain's bin directory
+// first on PATH. Its output and go's own summary line go through test2json (built once
+// per runner from the toolchain, run on the host, reading a pipe), so the report is built
+// from the stream `go test -json` would have written; its exit status is one more channel
+// of the cross-check. Requests with RunRequest.Args, listings, file selections and
+// packages whose binary does not build take the go command. TestBinaryMatchesGoCommand
+// checks that both ways give the same verdicts and messages.
+//
 // Go runs and listings use `-count=1` (never go's own test cache) and `-vet=off`: a vet
 // finding a corruption introduces is not a test outcome and must not hide the verdicts.
 // Baselines restore go test's default vet checks (WithGoVet, Check's default), so a module

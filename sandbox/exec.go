@@ -398,6 +398,9 @@ func runProc(ctx context.Context, argv []string, dir string, env []string, stdou
 	_ = syscall.Kill(-pgid, syscall.SIGKILL) // children left in the group
 	res.Wall = time.Since(start)
 	res.ExitCode = cmd.ProcessState.ExitCode()
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		res.Signal = ws.Signal().String()
+	}
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) && !errors.Is(err, exec.ErrWaitDelay) {
 		res.StartErr = err

@@ -119,6 +119,11 @@ type Local struct {
 	pyOnce sync.Once
 	python string
 	pyErr  error
+
+	bins       goBins // test binaries kept between attempts (see gobin.go)
+	noBins     bool   // tests: the go command runs every attempt
+	goRootOnce sync.Once
+	goRootBin  string
 }
 
 // NewLocal returns a local runner. Its work directory is created on first use; call Close
@@ -439,14 +444,18 @@ func (l *Local) isolate(s *slot, cmd command, lim task.Limits, cpu int64) []stri
 	if cmd.drop {
 		argv = l.iso.dropped(argv)
 	}
+	dir := s.tree
+	if cmd.dir != "" {
+		dir = cmd.dir
+	}
 	if s.h != nil {
-		return l.iso.enter(s.h, argv, s.tree, cmd.drop, lim.MemoryBytes, cpu, lim.Processes)
+		return l.iso.enter(s.h, argv, dir, cmd.drop, lim.MemoryBytes, cpu, lim.Processes)
 	}
 	spec := preludeSpec{slot: s.dir, output: cmd.drop}
 	if cmd.cache {
 		spec.cache, _, _ = l.goDirs()
 	}
-	return l.iso.wrap(argv, s.tree, spec, lim.MemoryBytes, cpu, lim.Processes)
+	return l.iso.wrap(argv, dir, spec, lim.MemoryBytes, cpu, lim.Processes)
 }
 
 // afterRun retires a holder whose namespace still has processes of the run in it.
@@ -461,8 +470,9 @@ func (l *Local) afterRun(s *slot) {
 type command struct {
 	argv  []string
 	env   []string
-	drop  bool // the command is the tested code: run it without privilege
-	cache bool // the go command: the build cache is writable
+	drop  bool   // the command is the tested code: run it without privilege
+	cache bool   // the go command: the build cache is writable
+	dir   string // where it starts, a directory of the run (default: the tree)
 }
 
 // env returns the environment of a run: the scrubbed host environment, a private HOME and
@@ -537,6 +547,18 @@ func (l *Local) Run(ctx context.Context, req task.RunRequest) (*task.Report, err
 
 // attempt runs one attempt of a run in a fresh private copy.
 func (l *Local) attempt(ctx context.Context, req task.RunRequest, a testrun.Attempt) (testrun.CommandResult, error) {
+	if unit := binUnit(req, a); unit != "" && !l.noBins {
+		g, err := l.binFor(ctx, req, unit)
+		if err != nil {
+			return testrun.CommandResult{}, err
+		}
+		if g != nil {
+			res, err := l.binAttempt(ctx, req, a, unit, g)
+			if !errors.Is(err, errBinGone) {
+				return res, err
+			}
+		}
+	}
 	lim := a.Limits
 	s, err := l.acquire(ctx, req)
 	if err != nil {

@@ -106,6 +106,49 @@ func GoAttemptArgs(a Attempt, args []string) ([]string, error) {
 	return append(argv, args...), nil
 }
 
+// GoBinaryFlags returns the flags go test gives a test binary it runs for `go test -json
+// -count=1 -timeout=timeout -run=runPat -skip=skipPat`, in go's order, for a runner that runs
+// test binaries itself (empty patterns are left out, as is a zero timeout).
+func GoBinaryFlags(timeout time.Duration, runPat, skipPat string) []string {
+	flags := []string{"-test.paniconexit0", "-test.v=test2json", "-test.count=1"}
+	if timeout > 0 {
+		flags = append(flags, "-test.timeout="+timeout.String())
+	}
+	if runPat != "" {
+		flags = append(flags, "-test.run="+runPat)
+	}
+	if skipPat != "" {
+		flags = append(flags, "-test.skip="+skipPat)
+	}
+	return flags
+}
+
+// GoSummary returns what `go test -json` writes into a test binary's stream after the binary
+// of pkg ended with status (-1 when killed by the signal named sig), for a runner that runs
+// test binaries itself and converts their output with test2json: for status 0 "ok" (on a
+// line of its own); otherwise the signal, or the exit status when the binary printed
+// nothing, else a newline when its output does not end with one, and then go's marked FAIL
+// line. The elapsed time is written as 0.000s (records keep no durations).
+func GoSummary(pkg string, status int, sig string, printed, endsLine bool) string {
+	var b strings.Builder
+	switch {
+	case status == 0:
+		if printed && !endsLine {
+			b.WriteByte('\n')
+		}
+		b.WriteString("ok  \t" + pkg + "\t0.000s\n")
+		return b.String()
+	case status < 0 && sig != "":
+		b.WriteString("signal: " + sig + "\n")
+	case !printed:
+		fmt.Fprintf(&b, "exit status %d\n", status)
+	case !endsLine:
+		b.WriteByte('\n')
+	}
+	b.WriteString("\x16FAIL\t" + pkg + "\t0.000s\n")
+	return b.String()
+}
+
 // GoAttemptPlan returns what one attempt of a Go run asks for: the package patterns (the
 // unit's import path, or the selection's directories, "./..." for everything), the -run
 // pattern and the -skip pattern ("" for none). GoAttemptArgs turns it into a go test
