@@ -36,8 +36,10 @@ const (
 type Reruns struct {
 	// Attempts is the most re-runs of one run (0: DefaultRerunAttempts; negative: none).
 	Attempts int
-	// Time is the most wall time the re-runs of one run take together (0: the run's time
-	// limit, so a run takes at most about twice its limit).
+	// Time, when positive, is the most wall time the re-runs of one run take together. The
+	// default 0 bounds only each re-run (by the run's time limit) and their number
+	// (Attempts): with a wall-time budget, which tests keep no verdict would depend on the
+	// machine's load, and the same seed could give different task records.
 	Time time.Duration
 }
 

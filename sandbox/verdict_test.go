@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/faultline-dev/faultline/internal/acceptance"
 	"github.com/faultline-dev/faultline/sandbox/internal/testrun"
 	"github.com/faultline-dev/faultline/task"
 	"github.com/stretchr/testify/assert"
@@ -325,4 +326,43 @@ func TestRerunPytestDiesCollecting(t *testing.T) {
 		"collcrash/test_ok2.py::test_ok2": task.Fail,
 	}, outcomes(rep))
 	checkAlone(t, rep, func(id string) task.Outcome { return alonePytest(t, py, root, id) })
+}
+
+// TestRerunNoWallBudget: by default the re-runs have no wall-time budget of their own (each
+// is bounded by the run's limit, their number by Attempts), so which tests keep no verdict
+// does not depend on the machine's load. Four tests each end the binary after 2 s: eight
+// attempts take more than the run's 12 s limit together, and every test still gets its
+// verdict. A positive Reruns.Time bounds them together, and what it cut off is not_run.
+func TestRerunNoWallBudget(t *testing.T) {
+	acceptance.Skip(t, "eight runs of a fixture whose tests sleep 2 s each")
+	needGo(t)
+	root := t.TempDir()
+	src := "package slow\n\nimport (\n\t\"os\"\n\t\"testing\"\n\t\"time\"\n)\n\nfunc end() { time.Sleep(2 * time.Second); os.Exit(3) }\n\n"
+	for _, n := range []string{"A", "B", "C", "D"} {
+		src += "func Test" + n + "(t *testing.T) { end() }\n"
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/slow\n\ngo 1.21\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "slow_test.go"), []byte(src), 0o644))
+	ids := []string{"example.com/slow.TestA", "example.com/slow.TestB", "example.com/slow.TestC", "example.com/slow.TestD"}
+	req := task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{IDs: ids}, Limits: task.Limits{Timeout: 12 * time.Second}}
+
+	l := NewLocal(Options{})
+	defer l.Close()
+	start := time.Now()
+	rep, err := l.Run(context.Background(), req)
+	require.NoError(t, err)
+	want := map[string]task.Outcome{}
+	for _, id := range ids {
+		want[id] = task.Fail
+	}
+	assert.Equal(t, want, outcomes(rep), "notes: %v", rep.Notes)
+	assert.Greater(t, time.Since(start), req.Limits.Timeout, "the attempts took less than the run's limit together: the test shows nothing")
+
+	l2 := NewLocal(Options{Reruns: Reruns{Time: time.Nanosecond}})
+	defer l2.Close()
+	rep, err = l2.Run(context.Background(), req)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"example.com/slow.TestB", "example.com/slow.TestC", "example.com/slow.TestD"}, rep.NotRun(), "notes: %v", rep.Notes)
+	r, _ := rep.Result("example.com/slow.TestD")
+	assert.Contains(t, r.Message, "re-run budget (100 attempts, 1ns) was spent")
 }

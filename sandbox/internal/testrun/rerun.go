@@ -48,14 +48,13 @@ type Execute func(ctx context.Context, a Attempt) (CommandResult, error)
 // its binary died is run alone to confirm its Fail, tests that were running together are
 // each run alone, and the rest run together again until their binary ends normally, stops
 // making progress, or the budget is spent: maxAttempts re-runs (0: DefaultRerunAttempts;
-// negative: none) taking maxTime together (0: the run's time limit), as sandbox.Reruns
-// documents. Limits must be filled (FillLimits).
+// negative: none), each within the run's time limit, and, when maxTime > 0, taking maxTime
+// together (0: no bound on their wall time together, so which tests keep no verdict does not
+// depend on the machine's load), as sandbox.Reruns documents. Limits must be filled
+// (FillLimits).
 func Resolve(ctx context.Context, req task.RunRequest, lim task.Limits, maxAttempts int, maxTime time.Duration, exec Execute) (*task.Report, error) {
 	if maxAttempts == 0 {
 		maxAttempts = DefaultRerunAttempts
-	}
-	if maxTime <= 0 {
-		maxTime = lim.Timeout
 	}
 	first, err := exec(ctx, Attempt{Select: req.Select, Limits: lim})
 	if err != nil {
@@ -88,7 +87,7 @@ type resolver struct {
 	req         task.RunRequest
 	lim         task.Limits
 	maxAttempts int           // re-runs allowed
-	maxTime     time.Duration // their wall time together
+	maxTime     time.Duration // their wall time together (0: unbounded)
 	exec        Execute
 	first       *assessment
 
@@ -218,12 +217,14 @@ func (r *resolver) loop(ctx context.Context) error {
 		if w == nil {
 			return nil
 		}
-		if r.attempts >= r.maxAttempts || r.maxTime-r.spent < time.Second {
+		if r.attempts >= r.maxAttempts || (r.maxTime > 0 && r.maxTime-r.spent < time.Second) {
 			r.outOfBudget = true
 			return nil
 		}
 		a := Attempt{Seq: r.attempts + 1, Unit: w.name, Limits: r.lim, Ignore: append([]string(nil), w.ignore...)}
-		a.Limits.Timeout = min(r.lim.Timeout, r.maxTime-r.spent)
+		if r.maxTime > 0 {
+			a.Limits.Timeout = min(r.lim.Timeout, r.maxTime-r.spent)
+		}
 		only := ""
 		if len(w.alone) > 0 {
 			only = w.alone[0]
@@ -380,7 +381,10 @@ func (r *resolver) finish(ctx context.Context) (*task.Report, error) {
 	for _, t := range rep.Tests {
 		have[t.ID] = true
 	}
-	budgetWhy := fmt.Sprintf("the re-run budget (%d attempts, %s) was spent", r.maxAttempts, r.maxTime)
+	budgetWhy := fmt.Sprintf("the re-run budget (%d attempts) was spent", r.maxAttempts)
+	if r.maxTime > 0 {
+		budgetWhy = fmt.Sprintf("the re-run budget (%d attempts, %s) was spent", r.maxAttempts, r.maxTime)
+	}
 	reason := func(unit string) string {
 		w := r.units[unit]
 		switch {
