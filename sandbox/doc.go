@@ -137,9 +137,9 @@
 //     time, leaving out the decided ones (`go test -skip`, the plugin's deselection): the
 //     culprit and each test cut off while running with others alone, the rest together,
 //     until their binary runs to its end, an attempt decides nothing new, or the budget
-//     (Options.Reruns: DefaultRerunAttempts re-runs, each within the run's time limit; no
-//     wall-time budget unless one is set, so the outcome does not depend on the load) is
-//     spent. A test run alone that passes gets Pass.
+//     (Options.Reruns: DefaultRerunAttempts re-runs, each within the run's time limit; the
+//     re-runs that end at a time limit take the run's limit in all, the others no wall
+//     time, so the outcome does not depend on the load) is spent. A test run alone that passes gets Pass.
 //   - What is still without a verdict is NotRun with the reason. Which tests exist comes
 //     from the selection's ids, pytest's collection (the plugin's events) or, for a Go
 //     package that never ran to its end when no ids were selected, `go test -list`. Tests

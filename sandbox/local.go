@@ -37,9 +37,10 @@ type Reruns struct {
 	// Attempts is the most re-runs of one run (0: DefaultRerunAttempts; negative: none).
 	Attempts int
 	// Time, when positive, is the most wall time the re-runs of one run take together. The
-	// default 0 bounds only each re-run (by the run's time limit) and their number
-	// (Attempts): with a wall-time budget, which tests keep no verdict would depend on the
-	// machine's load, and the same seed could give different task records.
+	// default 0 gives the re-runs that end at a time limit (a test that hangs costs the whole
+	// limit each time) the run's time limit in all, and the others (a panic, an exit, a
+	// crash) no wall-time budget: their number (Attempts) bounds them, so which tests keep no
+	// verdict does not depend on the machine's load and the same seed gives the same records.
 	Time time.Duration
 }
 

@@ -366,3 +366,32 @@ func TestRerunNoWallBudget(t *testing.T) {
 	r, _ := rep.Result("example.com/slow.TestD")
 	assert.Contains(t, r.Message, "re-run budget (100 attempts, 1ns) was spent")
 }
+
+// TestRerunHangBudget: re-runs that end at a time limit share the run's limit by default (a
+// test that hangs costs the whole limit each time), while those ending in a crash take none
+// (TestRerunNoWallBudget). Three tests hang one after another: the first attempt and one
+// re-run give the first two Timeout, the re-run spends the budget, and the third is not_run
+// saying so.
+func TestRerunHangBudget(t *testing.T) {
+	needGo(t)
+	root := t.TempDir()
+	src := "package hang\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\n"
+	for _, n := range []string{"A", "B", "C"} {
+		src += "func TestHang" + n + "(t *testing.T) { time.Sleep(time.Hour) }\n"
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/hang\n\ngo 1.21\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "hang_test.go"), []byte(src), 0o644))
+	ids := []string{"example.com/hang.TestHangA", "example.com/hang.TestHangB", "example.com/hang.TestHangC"}
+	req := task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{IDs: ids}, Limits: task.Limits{Timeout: 6 * time.Second}}
+	l := NewLocal(Options{})
+	defer l.Close()
+	rep, err := l.Run(context.Background(), req)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]task.Outcome{
+		"example.com/hang.TestHangA": task.Timeout,
+		"example.com/hang.TestHangB": task.Timeout,
+		"example.com/hang.TestHangC": task.NotRun,
+	}, outcomes(rep), "notes: %v", rep.Notes)
+	r, _ := rep.Result("example.com/hang.TestHangC")
+	assert.Contains(t, r.Message, "re-runs that end at a time limit")
+}

@@ -49,8 +49,9 @@ type Execute func(ctx context.Context, a Attempt) (CommandResult, error)
 // each run alone, and the rest run together again until their binary ends normally, stops
 // making progress, or the budget is spent: maxAttempts re-runs (0: DefaultRerunAttempts;
 // negative: none), each within the run's time limit, and, when maxTime > 0, taking maxTime
-// together (0: no bound on their wall time together, so which tests keep no verdict does not
-// depend on the machine's load), as sandbox.Reruns documents. Limits must be filled
+// together (0: the re-runs that end at a time limit take the run's time limit together, the
+// others no wall-time budget, so which tests keep no verdict does not depend on the
+// machine's load; see budgetLeft), as sandbox.Reruns documents. Limits must be filled
 // (FillLimits).
 func Resolve(ctx context.Context, req task.RunRequest, lim task.Limits, maxAttempts int, maxTime time.Duration, exec Execute) (*task.Report, error) {
 	if maxAttempts == 0 {
@@ -87,7 +88,7 @@ type resolver struct {
 	req         task.RunRequest
 	lim         task.Limits
 	maxAttempts int           // re-runs allowed
-	maxTime     time.Duration // their wall time together (0: unbounded)
+	maxTime     time.Duration // their wall time together (0: see budgetLeft)
 	exec        Execute
 	first       *assessment
 
@@ -98,7 +99,8 @@ type resolver struct {
 	units   map[string]*unitWork
 
 	attempts, alone int
-	spent           time.Duration
+	spent           time.Duration // wall time of every re-run
+	hung            time.Duration // wall time of the re-runs that ended at a time limit
 	wall            time.Duration
 	conflicts       []string
 	outOfBudget     bool
@@ -217,14 +219,13 @@ func (r *resolver) loop(ctx context.Context) error {
 		if w == nil {
 			return nil
 		}
-		if r.attempts >= r.maxAttempts || (r.maxTime > 0 && r.maxTime-r.spent < time.Second) {
+		left := r.budgetLeft()
+		if r.attempts >= r.maxAttempts || left < time.Second {
 			r.outOfBudget = true
 			return nil
 		}
 		a := Attempt{Seq: r.attempts + 1, Unit: w.name, Limits: r.lim, Ignore: append([]string(nil), w.ignore...)}
-		if r.maxTime > 0 {
-			a.Limits.Timeout = min(r.lim.Timeout, r.maxTime-r.spent)
-		}
+		a.Limits.Timeout = min(r.lim.Timeout, left)
 		only := ""
 		if len(w.alone) > 0 {
 			only = w.alone[0]
@@ -245,6 +246,9 @@ func (r *resolver) loop(ctx context.Context) error {
 		r.attempts++
 		r.spent += res.Wall
 		as := assess(r.req.Kind, a.Select, a.Limits, res)
+		if res.TimedOut || endedAtLimit(as) {
+			r.hung += res.Wall
+		}
 		if len(as.conflicts) > 0 {
 			r.conflicts = as.conflicts
 			r.merge(as, only)
@@ -288,6 +292,32 @@ func (r *resolver) loop(ctx context.Context) error {
 			}
 		}
 	}
+}
+
+// budgetLeft is the wall time the re-runs may still take: with maxTime set, what is left of
+// it for all of them; by default, what is left of the run's time limit for the re-runs that
+// end at a time limit (a hang costs the whole limit each time), while re-runs that end
+// otherwise (a panic, an exit, a crash) take no budget: their number alone bounds them, so
+// which tests keep no verdict does not depend on how fast the machine is.
+func (r *resolver) budgetLeft() time.Duration {
+	if r.maxTime > 0 {
+		return r.maxTime - r.spent
+	}
+	return r.lim.Timeout - r.hung
+}
+
+// endedAtLimit reports whether an attempt's binary or interpreter ended at a time limit
+// (its own, like go test's -timeout, or the runner's).
+func endedAtLimit(as *assessment) bool {
+	if as.rep.State == task.RunTimeout {
+		return true
+	}
+	for _, u := range as.units {
+		if u.died == "timeout" {
+			return true
+		}
+	}
+	return false
 }
 
 // nextUnit returns the first unit (by name) with work left.
@@ -381,7 +411,7 @@ func (r *resolver) finish(ctx context.Context) (*task.Report, error) {
 	for _, t := range rep.Tests {
 		have[t.ID] = true
 	}
-	budgetWhy := fmt.Sprintf("the re-run budget (%d attempts) was spent", r.maxAttempts)
+	budgetWhy := fmt.Sprintf("the re-run budget (%d attempts, %s for re-runs that end at a time limit) was spent", r.maxAttempts, r.lim.Timeout)
 	if r.maxTime > 0 {
 		budgetWhy = fmt.Sprintf("the re-run budget (%d attempts, %s) was spent", r.maxAttempts, r.maxTime)
 	}
