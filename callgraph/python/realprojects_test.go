@@ -63,6 +63,11 @@ var realProjects = []realProject{
 	// out. zope.schema sits in the zope namespace package.
 	{name: "debtcollector", deb: "python3-debtcollector", heldOut: true, minP: 0.94, minR: 0.99},
 	{name: "zope/schema", deb: "python3-zope.schema", heldOut: true, minP: 0.97, minR: 0.75},
+	// h11 and automaton were chosen, traced and reviewed in the eighth round and their
+	// truths committed before the front end ran on them; scored once with the front end
+	// of the end of round 7 (h11 P .920 R .939, automaton P .974 R .925): held out.
+	{name: "h11", deb: "python3-h11", heldOut: true, minP: 0.91, minR: 0.93},
+	{name: "automaton", deb: "python3-automaton", heldOut: true, minP: 0.96, minR: 0.90},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of
