@@ -22,8 +22,19 @@ func TestScanNames(t *testing.T) {
 	if !slices.Equal(props, []string{"größe", "total"}) {
 		t.Errorf("props %v", props)
 	}
+	// descriptor classes by their own __get__/__set__/__delete__ or a base's, and the
+	// names assigned an instance of one (in a class body or on a class from outside)
+	src = "class Base(object):\n    def __set__(self, inst, v):\n        pass\n" +
+		"class Sub(mod.Base, metaclass=M):\n    pass\n" +
+		"class Plain:\n    def run(self):\n        def __get__(): pass\n" +
+		"class Field:\n    default = Sub('default')\n    other = Plain()\n    x == Sub(1)\n" +
+		"Field.title = mod.Base(f)\nField.n = 2\n"
+	p = scanNames([]callgraph.SourceFile{{Path: "d.py", Src: []byte(src)}})
+	if descrs := slices.Sorted(maps.Keys(p.descrs)); !slices.Equal(descrs, []string{"default", "title"}) {
+		t.Errorf("descrs %v", descrs)
+	}
 	var unknown *projectNames
-	if !unknown.dunder("__eq__") || !unknown.prop("x") {
+	if !unknown.dunder("__eq__") || !unknown.prop("x") || !unknown.descr("x") {
 		t.Error("an unknown project must record every site")
 	}
 }
