@@ -128,7 +128,10 @@
 //     after the statement. `hasattr(x, "a")` narrows the same way, by whether x's
 //     class binds a (or its __init__ always sets it); an attribute other methods may set
 //     (a lazy cache), a base outside the project or a __getattr__ leaves x unnarrowed. Attributes (`isinstance(self.curve, C)`) are not narrowed,
-//     and type(self)(...) is not followed. Parameters
+//     and type(self)(...) is not followed. getattr(x, k) is x.<k> for each string constant
+//     k may hold: a literal, a name bound only to constants, a loop variable over a literal
+//     of constants, or an item taken by position from the literal pairs a loop iterates
+//     (`for name, label in (("a", "A"), ("b", "B")): getattr(x, name)`). Parameters
 //     are merged over all call sites (context-insensitive), with one exception: a function
 //     that returns one of its parameters unchanged returns, at each call, that call's own
 //     argument, which keeps identity functions and decorators precise. Arguments are

@@ -852,6 +852,38 @@ func (r *resolver) constKeys(e *expr, depth int) (keys []string, ok bool) {
 			}
 		}
 		return keys, true
+	case eSubscript:
+		// an item taken by position from a literal, or from each element of a literal
+		// iterated over: the loop target `name` of `for name, label in (("a", "A"), ...)`
+		n, err := strconv.Atoi(strings.TrimPrefix(e.name(), "i"))
+		if !e.keyOK || !strings.HasPrefix(e.name(), "i") || err != nil || n < 0 {
+			return nil, false
+		}
+		var seqs []*expr
+		switch {
+		case e.x.op == eSeq:
+			seqs = []*expr{e.x}
+		case e.x.op == eIter && e.x.x.op == eSeq && e.x.x.litExtra == nil:
+			seqs = e.x.x.elems
+		}
+		if len(seqs) == 0 {
+			return nil, false
+		}
+		for _, sq := range seqs {
+			if sq.op != eSeq || sq.litExtra != nil || n >= len(sq.elems) {
+				return nil, false
+			}
+			ks, ok := r.constKeys(sq.elems[n], depth+1)
+			if !ok {
+				return nil, false
+			}
+			for _, k := range ks {
+				if !slices.Contains(keys, k) {
+					keys = append(keys, k)
+				}
+			}
+		}
+		return keys, true
 	case eName:
 		if s, pos := bindingScope(e.sc, e.name(), e.pos); s != nil && len(s.names[e.name()]) > 0 {
 			return keys, add(reaching(s.names[e.name()], pos))
