@@ -179,8 +179,11 @@
 //     with __set__ only leaves reads to them; one with __get__ only loses to an
 //     attribute __init__ always sets. The attribute names are found by the scan before
 //     parsing (`name = D(...)` or `obj.name = D(...)` for a class D whose body, or a
-//     base's by name, defines a descriptor method); a descriptor made by a decorator
-//     function is not seen.
+//     base's by name, defines a descriptor method) and, in a project with such a class,
+//     a method under a decorator mentioning property other than the builtin ones, whose
+//     name holds what its decorators return (toolz's @instanceproperty returns an
+//     InstanceProperty); the getter that a property subclass's __get__ reaches through
+//     property.__get__ (library code) is not followed.
 //
 // Builtins that call their function arguments do so on behalf of their caller: map and
 // filter call the function, sorted, min, max and a list's sort call the key= function,

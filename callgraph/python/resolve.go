@@ -1539,6 +1539,11 @@ func (r *resolver) descriptors(order []*defInfo, name string) []value {
 		}
 		for _, b := range reaching(bs, ^uint32(0)) {
 			add(r.eval(b.val))
+			if b.val.op == eDef && b.val.def().decCall != nil {
+				// a method decorated by a project function returning a descriptor (toolz's
+				// @instanceproperty): the name holds what the decorators return
+				add(r.eval(b.val.def().decCall))
+			}
 		}
 		break
 	}

@@ -21,7 +21,8 @@ import (
 // of `name = C(...)` and `obj.name = C(...)` where C is a class whose body (or a base's,
 // by name) defines __get__, __set__ or __delete__ (zope.schema's `default =
 // DefaultProperty('default')` in a class body, `Field.title = FieldProperty(...)` at
-// module level).
+// module level), and, when the project has such a class, the names of definitions under
+// a decorator mentioning property that is not a builtin one (@instanceproperty).
 type projectNames struct {
 	dunders map[string]bool
 	props   map[string]bool
@@ -30,6 +31,24 @@ type projectNames struct {
 	// defines a descriptor method) and the calls assigned to names, by callee
 	classes  map[string]*scannedClass
 	assigned map[string][]string
+	made     []string // defs under a decorator mentioning property that is not a builtin one
+}
+
+// builtinPropertyDecorator reports whether decorator line (from its "@") is the builtin
+// property, functools' cached_property or abc's abstractproperty, or a property's
+// setter, deleter or getter: decorators that make no project descriptor.
+func builtinPropertyDecorator(line []byte) bool {
+	d := bytes.TrimSpace(line[1:])
+	if k := bytes.IndexByte(d, '#'); k >= 0 {
+		d = bytes.TrimSpace(d[:k])
+	}
+	switch n := lastName(d); {
+	case n == "property" || n == "cached_property" || n == "abstractproperty":
+		return true
+	case n == "setter" || n == "deleter" || n == "getter":
+		return true
+	}
+	return false
 }
 
 // scannedClass is what the scan learnt of the classes of one name.
@@ -85,11 +104,22 @@ func (p *projectNames) descriptorNames() {
 			}
 		}
 	}
-	p.classes, p.assigned = nil, nil
+	for _, c := range p.classes {
+		if c.descr {
+			// a decorator mentioning property other than the builtin ones may be a
+			// project function returning a descriptor (toolz's @instanceproperty returns
+			// an InstanceProperty, a subclass of property with its own __get__)
+			for _, n := range p.made {
+				p.descrs[n] = true
+			}
+			break
+		}
+	}
+	p.classes, p.assigned, p.made = nil, nil, nil
 }
 
 func (p *projectNames) scan(src []byte) {
-	pendingProp := false
+	pendingProp, pendingMade := false, false
 	var cls []openClass // the classes whose bodies enclose the line, innermost last
 	for len(src) > 0 {
 		line := src
@@ -115,6 +145,9 @@ func (p *projectNames) scan(src []byte) {
 				bytes.Contains(line, []byte(".deleter")) || bytes.Contains(line, []byte(".getter")) {
 				pendingProp = true
 			}
+			if bytes.Contains(line, []byte("property")) && !builtinPropertyDecorator(line) {
+				pendingMade = true
+			}
 		case bytes.HasPrefix(line, []byte("def ")) || asyncDef(line):
 			if line[0] == 'a' {
 				line = line[len("async"):]
@@ -127,13 +160,16 @@ func (p *projectNames) scan(src []byte) {
 			if pendingProp && len(name) > 0 {
 				p.props[string(name)] = true
 			}
+			if pendingMade && len(name) > 0 {
+				p.made = append(p.made, string(name))
+			}
 			if len(cls) > 0 && cls[len(cls)-1].body == indent &&
 				(string(name) == "__get__" || string(name) == "__set__" || string(name) == "__delete__") {
 				cls[len(cls)-1].c.descr = true
 			}
-			pendingProp = false
+			pendingProp, pendingMade = false, false
 		case bytes.HasPrefix(line, []byte("class ")):
-			pendingProp = false
+			pendingProp, pendingMade = false, false
 			if c := p.scanClass(line[len("class "):]); c != nil {
 				cls = append(cls, openClass{c: c, indent: indent, body: -1})
 			}

@@ -33,6 +33,14 @@ func TestScanNames(t *testing.T) {
 	if descrs := slices.Sorted(maps.Keys(p.descrs)); !slices.Equal(descrs, []string{"default", "title"}) {
 		t.Errorf("descrs %v", descrs)
 	}
+	// with a descriptor class in the project, a def under a decorator mentioning property
+	// that is not a builtin one may be a descriptor too
+	src += "class C:\n    @instanceproperty\n    def func(self): pass\n    @instanceproperty(classval=1)\n    def doc(self): pass\n" +
+		"    @property\n    def p(self): pass\n    @p.setter\n    def p(self, v): pass\n    @functools.cached_property\n    def q(self): pass\n"
+	p = scanNames([]callgraph.SourceFile{{Path: "d.py", Src: []byte(src)}})
+	if descrs := slices.Sorted(maps.Keys(p.descrs)); !slices.Equal(descrs, []string{"default", "doc", "func", "title"}) {
+		t.Errorf("descrs with decorators %v", descrs)
+	}
 	var unknown *projectNames
 	if !unknown.dunder("__eq__") || !unknown.prop("x") || !unknown.descr("x") {
 		t.Error("an unknown project must record every site")
