@@ -336,7 +336,7 @@ func (c *collector) deleteStmt(i int32, sc *scope, caller *defInfo) {
 					c.lazy(lazySite{kind: lzAttr, op: 2, x: c.newExpr(expr{op: eAttr, x: c.conv(obj, sc), nm: c.intern(attr)}), line: int32(t.nodes[tg].row) + 1})
 				}
 			}
-			if attr := lastIdent(t, tg); attr != "" && c.sc.names.descr(attr) && c.caller != nil {
+			if attr := lastIdent(t, tg); attr != "" && c.sc.names.descr(attr, descrDelete) && c.caller != nil {
 				if obj := t.firstNamed(tg); obj >= 0 {
 					c.descrSite(c.conv(obj, sc), attr, 2, nil, int32(t.nodes[tg].row)+1)
 				}

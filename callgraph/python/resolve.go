@@ -51,8 +51,10 @@ type resolver struct {
 	// (obj.x = v): class attribute lookups of these names may change between rounds
 	dynNames map[string]bool
 	// descrNames holds the attribute names of the descriptor sites (eDescr): names that
-	// may be class attributes holding descriptors (projectNames.descrs)
-	descrNames map[string]bool
+	// may be class attributes holding descriptors (projectNames.descrs); descrGets those
+	// of the sites that read (their descriptors may have __get__, which decides what
+	// reading the attribute gives)
+	descrNames, descrGets map[string]bool
 }
 
 // memoSlot is the memo of one evaluated expression.
@@ -174,11 +176,14 @@ func newResolver(files []*fileInfo) *resolver {
 			r.dynNames[st.name] = true
 		}
 	}
-	r.descrNames = map[string]bool{}
+	r.descrNames, r.descrGets = map[string]bool{}, map[string]bool{}
 	for _, f := range files {
 		for _, cs := range f.calls {
 			if x := cs.call.x; x != nil && x.op == eDescr {
 				r.descrNames[x.name()] = true
+				if x.idx == 0 {
+					r.descrGets[x.name()] = true
+				}
 			}
 		}
 	}
@@ -1418,7 +1423,7 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 		}
 	}
 	var out []value
-	dataDescr := inst && !r.noFlow && r.dataDescriptor(mro[skip:], name)
+	dataDescr := inst && !r.noFlow && r.descrGets[name] && r.dataDescriptor(mro[skip:], name)
 	if inst && !r.noFlow && !hasSetter(mro[skip:], name) && !dataDescr {
 		for _, k := range mro[skip:] {
 			for _, e := range k.instAttrs[name] {
@@ -1469,7 +1474,7 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 						continue
 					}
 				}
-				if v.kind == vInst && r.descrNames[name] && !r.noFlow {
+				if v.kind == vInst && r.descrGets[name] && !r.noFlow {
 					out = union(out, r.descrRead([]value{v}, name))
 					continue
 				}
@@ -1485,7 +1490,7 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 // descriptor (an instance of a class with __get__), what its __get__ returns, for the
 // other values the values themselves.
 func (r *resolver) descrRead(vs []value, name string) []value {
-	if !r.descrNames[name] {
+	if !r.descrGets[name] {
 		return vs
 	}
 	var out []value

@@ -26,7 +26,7 @@ import (
 type projectNames struct {
 	dunders map[string]bool
 	props   map[string]bool
-	descrs  map[string]bool
+	descrs  map[string]uint8 // name → the descriptor methods its descriptors may have (descrGet...)
 	// while scanning: the classes seen (bases by their last name, and whether the body
 	// defines a descriptor method) and the calls assigned to names, by callee
 	classes  map[string]*scannedClass
@@ -54,8 +54,15 @@ func builtinPropertyDecorator(line []byte) bool {
 // scannedClass is what the scan learnt of the classes of one name.
 type scannedClass struct {
 	bases []string
-	descr bool
+	descr uint8 // the descriptor methods its body defines (descrGet...), or a base's
 }
+
+// The descriptor methods, as bits of projectNames.descrs.
+const (
+	descrGet uint8 = 1 << iota
+	descrSet
+	descrDelete
+)
 
 // openClass is a class whose body encloses the line being scanned: the indentation of
 // its header and of its body (-1 until the body's first line).
@@ -66,11 +73,13 @@ type openClass struct {
 
 func (p *projectNames) dunder(name string) bool { return p == nil || p.dunders[name] }
 func (p *projectNames) prop(name string) bool   { return p == nil || p.props[name] }
-func (p *projectNames) descr(name string) bool  { return p == nil || p.descrs[name] }
+func (p *projectNames) descr(name string, m uint8) bool {
+	return p == nil || p.descrs[name]&m != 0
+}
 
 // scanNames scans the sources of a project for projectNames.
 func scanNames(files []callgraph.SourceFile) *projectNames {
-	p := &projectNames{dunders: map[string]bool{}, props: map[string]bool{}, descrs: map[string]bool{},
+	p := &projectNames{dunders: map[string]bool{}, props: map[string]bool{}, descrs: map[string]uint8{},
 		classes: map[string]*scannedClass{}, assigned: map[string][]string{}}
 	for _, f := range files {
 		p.scan(f.Src)
@@ -81,36 +90,35 @@ func scanNames(files []callgraph.SourceFile) *projectNames {
 
 // descriptorNames computes descrs from the classes and assignments the scan saw: a class
 // is a descriptor class when it, or a class named as one of its bases (transitively),
-// defines a descriptor method.
+// defines a descriptor method; a name holds the methods of the descriptor classes
+// assigned to it, so that only the accesses that may call one are recorded (networkx's
+// _adj holds a descriptor with __set__ only: its many reads call nothing).
 func (p *projectNames) descriptorNames() {
 	for changed := true; changed; {
 		changed = false
 		for _, c := range p.classes {
-			if c.descr {
-				continue
-			}
 			for _, b := range c.bases {
-				if bc := p.classes[b]; bc != nil && bc.descr {
-					c.descr, changed = true, true
-					break
+				if bc := p.classes[b]; bc != nil && bc.descr|c.descr != c.descr {
+					c.descr |= bc.descr
+					changed = true
 				}
 			}
 		}
 	}
 	for callee, names := range p.assigned {
-		if c := p.classes[callee]; c != nil && c.descr {
+		if c := p.classes[callee]; c != nil && c.descr != 0 {
 			for _, n := range names {
-				p.descrs[n] = true
+				p.descrs[n] |= c.descr
 			}
 		}
 	}
 	for _, c := range p.classes {
-		if c.descr {
+		if c.descr != 0 {
 			// a decorator mentioning property other than the builtin ones may be a
 			// project function returning a descriptor (toolz's @instanceproperty returns
 			// an InstanceProperty, a subclass of property with its own __get__)
 			for _, n := range p.made {
-				p.descrs[n] = true
+				p.descrs[n] = descrGet | descrSet | descrDelete
 			}
 			break
 		}
@@ -163,9 +171,15 @@ func (p *projectNames) scan(src []byte) {
 			if pendingMade && len(name) > 0 {
 				p.made = append(p.made, string(name))
 			}
-			if len(cls) > 0 && cls[len(cls)-1].body == indent &&
-				(string(name) == "__get__" || string(name) == "__set__" || string(name) == "__delete__") {
-				cls[len(cls)-1].c.descr = true
+			if len(cls) > 0 && cls[len(cls)-1].body == indent {
+				switch string(name) {
+				case "__get__":
+					cls[len(cls)-1].c.descr |= descrGet
+				case "__set__":
+					cls[len(cls)-1].c.descr |= descrSet
+				case "__delete__":
+					cls[len(cls)-1].c.descr |= descrDelete
+				}
 			}
 			pendingProp, pendingMade = false, false
 		case bytes.HasPrefix(line, []byte("class ")):

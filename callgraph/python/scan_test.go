@@ -33,6 +33,10 @@ func TestScanNames(t *testing.T) {
 	if descrs := slices.Sorted(maps.Keys(p.descrs)); !slices.Equal(descrs, []string{"default", "title"}) {
 		t.Errorf("descrs %v", descrs)
 	}
+	// Base and Sub define __set__ only: assignments may call it, reads call nothing
+	if !p.descr("default", descrSet) || p.descr("default", descrGet) || p.descr("title", descrDelete) {
+		t.Errorf("descriptor methods of default %b, title %b", p.descrs["default"], p.descrs["title"])
+	}
 	// with a descriptor class in the project, a def under a decorator mentioning property
 	// that is not a builtin one may be a descriptor too
 	src += "class C:\n    @instanceproperty\n    def func(self): pass\n    @instanceproperty(classval=1)\n    def doc(self): pass\n" +
@@ -42,7 +46,7 @@ func TestScanNames(t *testing.T) {
 		t.Errorf("descrs with decorators %v", descrs)
 	}
 	var unknown *projectNames
-	if !unknown.dunder("__eq__") || !unknown.prop("x") || !unknown.descr("x") {
+	if !unknown.dunder("__eq__") || !unknown.prop("x") || !unknown.descr("x", descrGet) {
 		t.Error("an unknown project must record every site")
 	}
 }
