@@ -334,6 +334,11 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 		if attr := lastIdent(t, i); attr != "" && c.sc.names.prop(attr) {
 			c.lazy(lazySite{kind: lzAttr, x: c.conv(i, sc), line: int32(n.row) + 1})
 		}
+		if attr := lastIdent(t, i); attr != "" && c.sc.names.descr(attr, descrGet) {
+			if e := c.conv(i, sc); e.op == eAttr {
+				c.descrSite(e.x, attr, 0, nil, int32(n.row)+1)
+			}
+		}
 	case kSubscript:
 		c.subscript(i, sc, 0, nil)
 	case kBinaryOp:
@@ -787,6 +792,9 @@ func (c *collector) bindTarget(i int32, val *expr, sc *scope, pos uint32, cond b
 		}
 		if c.sc.names.prop(attr) && c.caller != nil {
 			c.lazy(lazySite{kind: lzAttr, op: 1, x: c.newExpr(expr{op: eAttr, x: c.conv(obj, sc), nm: c.intern(attr)}), line: int32(t.nodes[i].row) + 1})
+		}
+		if c.sc.names.descr(attr, descrSet) && c.caller != nil {
+			c.descrSite(c.conv(obj, sc), attr, 1, val, int32(t.nodes[i].row)+1)
 		}
 		if t.nodes[obj].kind == kIdentifier {
 			name := c.str(obj)

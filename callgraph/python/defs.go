@@ -298,10 +298,19 @@ func (c *collector) class(i, dec int32, sc *scope, caller *defInfo, cond bool) {
 // libraryRunsBody tells whether decorator dn, when it comes from outside the project,
 // replaces the function by an object of its library that calls the body on its own
 // behalf: hypothesis's @composite (@st.composite, @strategies.composite) returns a
-// strategy builder, and the library draws from the strategy later.
+// strategy builder, and the library draws from the strategy later; wrapt's @decorator
+// (@wrapt.decorator, and the decorator package's @decorator) makes the function a
+// decorator factory, so calling it with a function wraps that function in a library
+// proxy and runs no line of the body, which the proxy runs when the wrapped function is
+// called (debtcollector's removals.remove: `@wrapt.decorator def wrapper(f, instance,
+// args, kwargs)`, then `return wrapper(f)`).
 func libraryRunsBody(dn string) bool {
 	dn = strings.TrimSpace(dn)
-	return dn == "composite" || strings.HasSuffix(dn, ".composite")
+	switch dn {
+	case "composite", "decorator", "wrapt.decorator", "decorator.decorator", "wrapt.function_wrapper":
+		return true
+	}
+	return strings.HasSuffix(dn, ".composite")
 }
 
 // codeGenerator tells which library writes the __init__ of a class with decorator dn:

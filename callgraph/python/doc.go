@@ -80,7 +80,11 @@
 //     (from the innermost to the outermost); the edge starts at the definition enclosing
 //     the decorated one, or at the module. A decorator of a method in a class body is
 //     called by the code enclosing the class: class bodies are not callers, their calls
-//     belong to the enclosing function or module.
+//     belong to the enclosing function or module. A decorator from outside the project
+//     that turns the function into a library object running the body later makes a call
+//     of the decorated name no edge: hypothesis's @composite, wrapt's @decorator (and the
+//     decorator package's @decorator), whose decorated wrapper called with a function
+//     wraps it and runs no line of the body.
 //  6. Guessing, an explicit option (Options.Guess): by default (GuessNone) a method
 //     call obj.m() on a receiver of unknown value makes no edge, whatever methods named m
 //     the project has; only value flow decides. GuessUnique resolves it to the project's
@@ -124,7 +128,10 @@
 //     after the statement. `hasattr(x, "a")` narrows the same way, by whether x's
 //     class binds a (or its __init__ always sets it); an attribute other methods may set
 //     (a lazy cache), a base outside the project or a __getattr__ leaves x unnarrowed. Attributes (`isinstance(self.curve, C)`) are not narrowed,
-//     and type(self)(...) is not followed. Parameters
+//     and type(self)(...) is not followed. getattr(x, k) is x.<k> for each string constant
+//     k may hold: a literal, a name bound only to constants, a loop variable over a literal
+//     of constants, or an item taken by position from the literal pairs a loop iterates
+//     (`for name, label in (("a", "A"), ("b", "B")): getattr(x, name)`). Parameters
 //     are merged over all call sites (context-insensitive), with one exception: a function
 //     that returns one of its parameters unchanged returns, at each call, that call's own
 //     argument, which keeps identity functions and decorators precise. Arguments are
@@ -160,7 +167,23 @@
 //     calls the getter, and gives what it returns; obj.p = v calls the setter, del obj.p
 //     the deleter; super().p reads the next class's property. A property with a setter
 //     is a data descriptor: `self.p = v` (in __init__ or elsewhere) stores no instance
-//     attribute p, so reading self.p gives the getter's result, not v.
+//     attribute p, so reading self.p gives the getter's result, not v;
+//   - descriptors: a class attribute holding an instance of a project class that defines
+//     __get__, __set__ or __delete__ (`default = DefaultProperty('default')` in a class
+//     body, or `C.title = FieldProperty(...)` from outside): reading it on an instance or
+//     on the class calls __get__ and gives what __get__ returns, assigning it on an
+//     instance calls __set__, deleting it __delete__. These are call sites of the rounds
+//     of level 7: the instance (None when read on the class) flows into the method's
+//     second parameter and the class or the assigned value into its third. A descriptor
+//     with __get__ and __set__ or __delete__ wins over the instance's attributes; one
+//     with __set__ only leaves reads to them; one with __get__ only loses to an
+//     attribute __init__ always sets. The attribute names are found by the scan before
+//     parsing (`name = D(...)` or `obj.name = D(...)` for a class D whose body, or a
+//     base's by name, defines a descriptor method) and, in a project with such a class,
+//     a method under a decorator mentioning property other than the builtin ones, whose
+//     name holds what its decorators return (toolz's @instanceproperty returns an
+//     InstanceProperty); the getter that a property subclass's __get__ reaches through
+//     property.__get__ (library code) is not followed.
 //
 // Builtins that call their function arguments do so on behalf of their caller: map and
 // filter call the function, sorted, min, max and a list's sort call the key= function,
@@ -170,7 +193,8 @@
 // argument. Implicit calls are only recorded where the project defines the special
 // method or a property of that name (a scan of the sources before parsing), and are
 // resolved once, over the values the rounds of level 7 found: their arguments do not
-// flow into the special methods' parameters. Conversions, comparisons and truth tests
+// flow into the special methods' parameters (`with` statements and descriptors excepted:
+// theirs are call sites of the rounds). Conversions, comparisons and truth tests
 // consider names, attributes and subscripts only, not what calls return.
 //
 // Analysis.CallSites counts every call expression plus one synthetic call per decorator

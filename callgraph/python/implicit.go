@@ -336,6 +336,11 @@ func (c *collector) deleteStmt(i int32, sc *scope, caller *defInfo) {
 					c.lazy(lazySite{kind: lzAttr, op: 2, x: c.newExpr(expr{op: eAttr, x: c.conv(obj, sc), nm: c.intern(attr)}), line: int32(t.nodes[tg].row) + 1})
 				}
 			}
+			if attr := lastIdent(t, tg); attr != "" && c.sc.names.descr(attr, descrDelete) && c.caller != nil {
+				if obj := t.firstNamed(tg); obj >= 0 {
+					c.descrSite(c.conv(obj, sc), attr, 2, nil, int32(t.nodes[tg].row)+1)
+				}
+			}
 			c.visitTarget(tg, sc, caller)
 		case kSubscript:
 			c.subscript(tg, sc, 2, nil)
@@ -344,6 +349,30 @@ func (c *collector) deleteStmt(i int32, sc *scope, caller *defInfo) {
 			c.visitTarget(tg, sc, caller)
 		}
 	}
+}
+
+// descrSite records the descriptor protocol of reading (op 0), assigning val to (1) or
+// deleting (2) obj.attr, where attr may name a class attribute holding a descriptor
+// (projectNames.descrs): a call site of the resolution rounds whose callee is the
+// descriptor's __get__, __set__ or __delete__, so that the instance flows into the
+// method's inst parameter, and the class (owner) or the assigned value into the next
+// (zope.schema's ValidatedProperty.__set__(self, inst, value) calls inst.validate(value)).
+// Reading the attribute on a class passes None as inst: eInstances keeps the instances.
+func (c *collector) descrSite(obj *expr, attr string, op int32, val *expr, line int32) {
+	callee := c.newExpr(expr{op: eDescr, x: obj, nm: c.intern(attr), idx: op})
+	args := []*expr{c.newExpr(expr{op: eInstances, x: obj})}
+	switch op {
+	case 0:
+		owner := c.newExpr(expr{op: eUnion, litData: &litData{elems: []*expr{
+			c.newExpr(expr{op: eTypeOf, x: obj}), c.newExpr(expr{op: eClassOf, x: obj})}}})
+		args = append(args, owner)
+	case 1:
+		if val == nil {
+			val = unknownExpr
+		}
+		args = append(args, val)
+	}
+	c.site(c.caller, line, true, callee, args)
 }
 
 // builtinProtocols records the special-method calls of a call of a builtin: the

@@ -59,10 +59,16 @@ var realProjects = []realProject{
 	{name: "transaction", deb: "python3-transaction", minP: 0.97, minR: 0.98},
 	// debtcollector and zope.schema were chosen, traced and reviewed in the seventh round
 	// and their truths committed before the front end (with the round's rules in) ran
-	// on them; scored once (debtcollector P .949 R 1.000, zope.schema P .978 R .761): held
-	// out. zope.schema sits in the zope namespace package.
-	{name: "debtcollector", deb: "python3-debtcollector", heldOut: true, minP: 0.94, minR: 0.99},
-	{name: "zope/schema", deb: "python3-zope.schema", heldOut: true, minP: 0.97, minR: 0.75},
+	// on them; scored once (debtcollector P .949 R 1.000, zope.schema P .978 R .761). The
+	// eighth round tuned on their misses and extras, which makes them tuning projects.
+	// zope.schema sits in the zope namespace package.
+	{name: "debtcollector", deb: "python3-debtcollector", minP: 0.94, minR: 0.99},
+	{name: "zope/schema", deb: "python3-zope.schema", minP: 0.97, minR: 0.75},
+	// h11 and automaton were chosen, traced and reviewed in the eighth round and their
+	// truths committed before the front end ran on them; scored once with the front end
+	// of the end of round 7 (h11 P .920 R .939, automaton P .974 R .925): held out.
+	{name: "h11", deb: "python3-h11", heldOut: true, minP: 0.91, minR: 0.93},
+	{name: "automaton", deb: "python3-automaton", heldOut: true, minP: 0.96, minR: 0.90},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of

@@ -50,6 +50,11 @@ type resolver struct {
 	// dynNames holds the attribute names assigned from outside a class somewhere
 	// (obj.x = v): class attribute lookups of these names may change between rounds
 	dynNames map[string]bool
+	// descrNames holds the attribute names of the descriptor sites (eDescr): names that
+	// may be class attributes holding descriptors (projectNames.descrs); descrGets those
+	// of the sites that read (their descriptors may have __get__, which decides what
+	// reading the attribute gives)
+	descrNames, descrGets map[string]bool
 }
 
 // memoSlot is the memo of one evaluated expression.
@@ -169,6 +174,17 @@ func newResolver(files []*fileInfo) *resolver {
 	for _, f := range files {
 		for _, st := range f.attrStores {
 			r.dynNames[st.name] = true
+		}
+	}
+	r.descrNames, r.descrGets = map[string]bool{}, map[string]bool{}
+	for _, f := range files {
+		for _, cs := range f.calls {
+			if x := cs.call.x; x != nil && x.op == eDescr {
+				r.descrNames[x.name()] = true
+				if x.idx == 0 {
+					r.descrGets[x.name()] = true
+				}
+			}
 		}
 	}
 	r.methods = map[string][]*defInfo{}
@@ -545,6 +561,16 @@ func (r *resolver) evalOp(e *expr) []value {
 			}
 		}
 		return out
+	case eInstances:
+		var out []value
+		for _, v := range r.eval(e.x) {
+			if v.kind == vInst {
+				out = addValues(out, v)
+			}
+		}
+		return out
+	case eDescr:
+		return r.evalDescr(e)
 	case eClassOf:
 		var out []value
 		for _, v := range r.eval(e.x) {
@@ -821,6 +847,38 @@ func (r *resolver) constKeys(e *expr, depth int) (keys []string, ok bool) {
 		}
 		for _, el := range e.x.elems {
 			ks, ok := r.constKeys(el, depth+1)
+			if !ok {
+				return nil, false
+			}
+			for _, k := range ks {
+				if !slices.Contains(keys, k) {
+					keys = append(keys, k)
+				}
+			}
+		}
+		return keys, true
+	case eSubscript:
+		// an item taken by position from a literal, or from each element of a literal
+		// iterated over: the loop target `name` of `for name, label in (("a", "A"), ...)`
+		n, err := strconv.Atoi(strings.TrimPrefix(e.name(), "i"))
+		if !e.keyOK || !strings.HasPrefix(e.name(), "i") || err != nil || n < 0 {
+			return nil, false
+		}
+		var seqs []*expr
+		switch {
+		case e.x.op == eSeq:
+			seqs = []*expr{e.x}
+		case e.x.op == eIter && e.x.x.op == eSeq && e.x.x.litExtra == nil:
+			seqs = e.x.x.elems
+		}
+		if len(seqs) == 0 {
+			return nil, false
+		}
+		for _, sq := range seqs {
+			if sq.op != eSeq || sq.litExtra != nil || n >= len(sq.elems) {
+				return nil, false
+			}
+			ks, ok := r.constKeys(sq.elems[n], depth+1)
 			if !ok {
 				return nil, false
 			}
@@ -1365,7 +1423,8 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 		}
 	}
 	var out []value
-	if inst && !r.noFlow && !hasSetter(mro[skip:], name) {
+	dataDescr := inst && !r.noFlow && r.descrGets[name] && r.dataDescriptor(mro[skip:], name)
+	if inst && !r.noFlow && !hasSetter(mro[skip:], name) && !dataDescr {
 		for _, k := range mro[skip:] {
 			for _, e := range k.instAttrs[name] {
 				out = union(out, r.eval(e))
@@ -1377,7 +1436,7 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 			}
 		}
 	}
-	if inst && !r.noFlow && !hasSetter(mro[skip:], name) {
+	if inst && !r.noFlow && !hasSetter(mro[skip:], name) && !dataDescr {
 		for _, k := range mro[skip:] {
 			if k.initAttrs[name] {
 				return out // an attribute __init__ always sets shadows the class's
@@ -1387,7 +1446,7 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 	for _, k := range mro[skip:] {
 		if k.dynClassAttrs != nil && !r.noFlow {
 			for _, e := range k.dynClassAttrs[name] {
-				out = union(out, r.eval(e))
+				out = union(out, r.descrRead(r.eval(e), name))
 			}
 		}
 		bs := k.scope.names[name]
@@ -1415,12 +1474,157 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 						continue
 					}
 				}
+				if v.kind == vInst && r.descrGets[name] && !r.noFlow {
+					out = union(out, r.descrRead([]value{v}, name))
+					continue
+				}
 				out = addValues(out, v)
 			}
 		}
 		break
 	}
 	return out
+}
+
+// descrRead returns what reading a class attribute name holding vs gives: for a
+// descriptor (an instance of a class with __get__), what its __get__ returns, for the
+// other values the values themselves.
+func (r *resolver) descrRead(vs []value, name string) []value {
+	if !r.descrGets[name] {
+		return vs
+	}
+	var out []value
+	for _, v := range vs {
+		if v.kind == vInst {
+			if gets := r.protoMethods(v.def, "__get__"); len(gets) > 0 {
+				for _, g := range gets {
+					out = union(out, r.callResult(g))
+				}
+				continue
+			}
+		}
+		out = addValues(out, v)
+	}
+	return out
+}
+
+// descriptors returns the descriptors (instances of classes defining __get__, __set__ or
+// __delete__) that class attribute name holds in the first class of order binding it in
+// its body, or assigned to it from outside (C.name = D(...)) on the way there.
+func (r *resolver) descriptors(order []*defInfo, name string) []value {
+	if !r.descrNames[name] || r.noFlow {
+		return nil
+	}
+	if r.dynNames[name] {
+		r.unstable++ // attributes of this name are assigned from outside classes
+		for _, k := range order {
+			if k.attrRead == nil {
+				k.attrRead = map[string]bool{}
+			}
+			k.attrRead[name] = true
+		}
+	}
+	var out []value
+	add := func(vs []value) {
+		for _, v := range vs {
+			if v.kind == vInst && r.isDescriptor(v.def) {
+				out = addValues(out, v)
+			}
+		}
+	}
+	for _, k := range order {
+		if k.dynClassAttrs != nil {
+			for _, e := range k.dynClassAttrs[name] {
+				add(r.eval(e))
+			}
+		}
+		bs := k.scope.names[name]
+		if len(bs) == 0 {
+			continue
+		}
+		for _, b := range reaching(bs, ^uint32(0)) {
+			add(r.eval(b.val))
+			if b.val.op == eDef && b.val.def().decCall != nil {
+				// a method decorated by a project function returning a descriptor (toolz's
+				// @instanceproperty): the name holds what the decorators return
+				add(r.eval(b.val.def().decCall))
+			}
+		}
+		break
+	}
+	return out
+}
+
+// isDescriptor reports whether instances of class c are descriptors.
+func (r *resolver) isDescriptor(c *defInfo) bool {
+	return len(r.protoMethods(c, "__get__")) > 0 || r.isDataDescriptor(c)
+}
+
+// isDataDescriptor reports whether instances of class c are data descriptors (with
+// __set__ or __delete__), which take precedence over the instance's own attributes.
+func (r *resolver) isDataDescriptor(c *defInfo) bool {
+	return len(r.protoMethods(c, "__set__")) > 0 || len(r.protoMethods(c, "__delete__")) > 0
+}
+
+// dataDescriptor reports whether class attribute name, looked up through order, holds a
+// data descriptor with __get__: then reading self.name calls that __get__ whatever the
+// instance's __dict__ holds, so what `self.name = v` assigns (through __set__) is not
+// what reads see. A data descriptor without __get__ (networkx's
+// _CachedPropertyResetterAdj, whose __set__ stores into obj.__dict__) leaves reads to
+// the instance's attributes.
+func (r *resolver) dataDescriptor(order []*defInfo, name string) bool {
+	for _, v := range r.descriptors(order, name) {
+		if r.isDataDescriptor(v.def) && len(r.protoMethods(v.def, "__get__")) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// evalDescr evaluates eDescr: the descriptor methods reading (e.idx 0), assigning (1) or
+// deleting (2) attribute e.name() of e.x's values calls. On a class only reading calls
+// one (assigning or deleting a class attribute replaces the descriptor); a descriptor
+// without __set__ or __delete__ (a non-data one) loses to an instance attribute that
+// __init__ always sets.
+func (r *resolver) evalDescr(e *expr) []value {
+	method := [...]string{"__get__", "__set__", "__delete__"}[e.idx]
+	var out []value
+	for _, v := range r.eval(e.x) {
+		skip, inst := 0, true
+		switch v.kind {
+		case vInst:
+		case vSuper:
+			skip = r.after(v.def, v.recv)
+		case vDef:
+			if v.def.fn.Kind != "class" || e.idx != 0 {
+				continue
+			}
+			inst = false
+		default:
+			continue
+		}
+		mro := r.mro(v.def)
+		if skip > len(mro) {
+			continue
+		}
+		for _, dv := range r.descriptors(mro[skip:], e.name()) {
+			if inst && e.idx == 0 && !r.isDataDescriptor(dv.def) && initSets(mro[skip:], e.name()) {
+				continue
+			}
+			out = union(out, r.protoMethods(dv.def, method))
+		}
+	}
+	return out
+}
+
+// initSets reports whether the __init__ of a class of order always sets attribute name.
+func initSets(order []*defInfo, name string) bool {
+	for _, k := range order {
+		if k.initAttrs[name] {
+			return true
+		}
+	}
+	return false
 }
 
 // hasSetter reports whether the first class of order that binds name binds it to a
