@@ -223,7 +223,7 @@ func parse(args []string, stderr io.Writer) (config, int) {
 		if c.mirror == "" {
 			c.mirror = strings.TrimSuffix(c.swe, filepath.Ext(c.swe)) + ".mirror.git"
 		}
-		if err := checkMirror(c.mirror, c.project.Root); err != nil {
+		if err := checkMirror(c.mirror, c.project.Root, map[string]string{"out": c.out, "swe": c.swe}); err != nil {
 			return usage("%v", err)
 		}
 	}
@@ -252,21 +252,41 @@ func parseMerge(fs *flag.FlagSet, c config, usage func(string, ...any) (config, 
 	return c, -1
 }
 
-// checkMirror checks the -mirror directory before any work: outside the project, creatable,
-// and either new, empty or a bare git repository (which gets its refs replaced).
-func checkMirror(dir, root string) error {
+// checkMirror checks the -mirror directory before any work: outside the project, apart from
+// the other outputs (flag → path; a file there would meet the mirror only at the end of the
+// run), creatable, and either new, empty or a bare git repository (which gets its refs
+// replaced).
+func checkMirror(dir, root string, outs map[string]string) error {
 	if err := cli.Outside("mirror", dir, root); err != nil {
 		return err
 	}
 	if err := cli.CheckOutputDir("mirror", dir); err != nil {
 		return err
 	}
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return nil // absent: made at the end
+	if ents, err := os.ReadDir(dir); err == nil { // absent: made at the end
+		if _, err := os.Stat(filepath.Join(dir, "HEAD")); len(ents) > 0 && err != nil {
+			return fmt.Errorf("-mirror %s: exists and is not a bare git repository", dir)
+		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "HEAD")); len(ents) > 0 && err != nil {
-		return fmt.Errorf("-mirror %s: exists and is not a bare git repository", dir)
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return fmt.Errorf("-mirror %s: %w", dir, err)
+	}
+	for _, flag := range []string{"out", "swe"} {
+		p := outs[flag]
+		if p == "" || p == "-" {
+			continue
+		}
+		o, err := filepath.Abs(p)
+		if err != nil {
+			return fmt.Errorf("-%s %s: %w", flag, p, err)
+		}
+		if o == abs {
+			return fmt.Errorf("-%s and -mirror name the same path %s", flag, dir)
+		}
+		if strings.HasPrefix(o, abs+string(filepath.Separator)) {
+			return fmt.Errorf("-%s %s lies inside -mirror %s", flag, p, dir)
+		}
 	}
 	return nil
 }

@@ -238,6 +238,8 @@ func TestBadFlags(t *testing.T) {
 		{"swe under a file", append(ok, "-swe", filepath.Join(file, "s.jsonl")), "-swe"},
 		{"both on stdout", []string{"-repo", repo, "-out", "-", "-swe", "-"}, "cannot both be stdout"},
 		{"same file", append(ok, "-swe", out), "name the same file"},
+		{"mirror is the out file", append(ok, "-swe", filepath.Join(dir, "s.jsonl"), "-mirror", out), "-out and -mirror name the same path"},
+		{"mirror is the swe file", append(ok, "-swe", filepath.Join(dir, "s.jsonl"), "-mirror", filepath.Join(dir, ".", "s.jsonl")), "-swe and -mirror name the same path"},
 		{"python missing", append(ok, "-python", "/nonexistent/python3"), "-python /nonexistent/python3"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
