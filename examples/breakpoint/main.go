@@ -386,7 +386,7 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	st := g.Stats()
 	prog.Printf("call graph: %d files, %d functions, %d call sites (%d resolved), %d edges",
 		st.Files, st.Functions, st.Calls, st.Resolved, len(g.Edges()))
-	printTop(stderr, g, cent, c.top)
+	printTop(stderr, g, cent, c.top, p)
 
 	cached := sandbox.NewCache(runner, sandbox.CacheOptions{Dir: c.cacheDir})
 	if c.cacheDir != "" {
@@ -757,15 +757,22 @@ func writeInstances(w io.Writer, insts []*task.SWEInstance, lists string) error 
 	return task.WriteJSONL(w, ds)
 }
 
-func printTop(w io.Writer, g *callgraph.Graph, c *callgraph.Centrality, top int) {
+// printTop lists the top functions of the directory given (p.Target) by harmonic centrality.
+func printTop(w io.Writer, g *callgraph.Graph, c *callgraph.Centrality, top int, p *repo.Project) {
 	if top <= 0 {
 		return
 	}
 	idx := c.Ranked(callgraph.ScoreHarmonic, top, func(i int) bool {
 		n := g.Node(i)
-		return !n.IsModule() && n.Kind != task.KindClass
+		return !n.IsModule() && n.Kind != task.KindClass && p.InTarget(n.File)
 	})
-	fmt.Fprintf(w, "\ntop %d functions by harmonic centrality:\n", len(idx))
+	of := ""
+	if p.Target != "." {
+		// The graph is the whole project's; the functions listed are those of the directory
+		// given, the only ones corrupted.
+		of = " of " + p.Target
+	}
+	fmt.Fprintf(w, "\ntop %d functions%s by harmonic centrality:\n", len(idx), of)
 	fmt.Fprintf(w, "  %-8s %-8s %-11s %-4s %-4s %s\n", "harmonic", "pagerank", "betweenness", "in", "out", "function")
 	for _, i := range idx {
 		n := g.Node(i)
