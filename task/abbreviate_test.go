@@ -68,3 +68,43 @@ func TestAbbreviateBounds(t *testing.T) {
 		}
 	}
 }
+
+// pytest's listing of a project whose one test file fails to import, as its last lines come:
+// collected ids, then the error block whose header names the file (nose2's own tests under
+// pytest, Debian's python3-nose2).
+func listingCollectionError() string {
+	var b strings.Builder
+	b.WriteString("sandbox: pytest --collect-only exited 2: ")
+	for i := range 25 {
+		b.WriteString("nose2/tests/unit/test_testid_plugin.py::UnitTestTestId::test_case_" + strings.Repeat("x", i%7) + "\n")
+	}
+	b.WriteString(`
+==================================== ERRORS ====================================
+__________ ERROR collecting nose2/tests/unit/test_testclass_loader.py __________
+nose2/events.py:44: in __call__
+    instance.register()
+nose2/plugins/loader/testclasses.py:100: in register
+    self.addMethods("loadTestsFromTestClass", "getTestMethodNames")
+nose2/events.py:126: in addMethods
+    self.session.hooks.addMethod(method)
+E   AttributeError: 'NoneType' object has no attribute 'hooks'`)
+	return b.String()
+}
+
+func TestAbbreviateKeepsTheFileThatFailedToCollect(t *testing.T) {
+	text := listingCollectionError()
+	for _, n := range []int{2000, 300} {
+		if len(text) <= n {
+			t.Fatalf("the text (%d bytes) must be longer than %d for this test", len(text), n)
+		}
+		got := Abbreviate(text, n)
+		if len(got) > n {
+			t.Errorf("n=%d: %d bytes", n, len(got))
+		}
+		for _, want := range []string{"ERROR collecting nose2/tests/unit/test_testclass_loader.py", "E   AttributeError: 'NoneType' object has no attribute 'hooks'"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("n=%d: missing %q in:\n%s", n, want, got)
+			}
+		}
+	}
+}

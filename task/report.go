@@ -218,7 +218,24 @@ func Abbreviate(text string, n int) string {
 				break
 			}
 		}
-		tail = cutRunes(strings.Join(lines[from:lastE+1], "\n"), room)
+		tail = strings.Join(lines[from:lastE+1], "\n")
+		// pytest heads the error of a test file that fails to import with a line naming it
+		// ("____ ERROR collecting tests/test_a.py ____"): keep it, and drop the frames before
+		// the exception when both do not fit.
+		if h := collectingHeader(lines[:firstE]); h != "" {
+			sep := "\n"
+			if !strings.Contains(lines[from-1], "ERROR collecting ") {
+				sep = gap
+			}
+			exc := strings.Join(lines[firstE:lastE+1], "\n")
+			switch {
+			case len(h)+len(sep)+len(tail) <= room:
+				tail = h + sep + tail
+			case len(h)+len(gap)+len(exc) <= room:
+				tail = h + gap + exc
+			}
+		}
+		tail = cutRunes(tail, room)
 	} else {
 		from := len(lines)
 		size := 0
@@ -241,6 +258,17 @@ func Abbreviate(text string, n int) string {
 		return cutRunes(text, n)
 	}
 	return head + gap + tail
+}
+
+// collectingHeader returns pytest's "ERROR collecting PATH" from the last section header among
+// lines that says which test file failed to import ("" when there is none).
+func collectingHeader(lines []string) string {
+	for i := len(lines) - 1; i > 0; i-- {
+		if _, rest, ok := strings.Cut(lines[i], "ERROR collecting "); ok && strings.HasPrefix(lines[i], "_") {
+			return "ERROR collecting " + strings.TrimRight(rest, "_ ")
+		}
+	}
+	return ""
 }
 
 // locationLine reports whether l is a traceback location in pytest's short form

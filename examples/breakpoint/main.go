@@ -223,7 +223,7 @@ func parse(args []string, stderr io.Writer) (config, int) {
 		if c.mirror == "" {
 			c.mirror = strings.TrimSuffix(c.swe, filepath.Ext(c.swe)) + ".mirror.git"
 		}
-		if err := checkMirror(c.mirror, c.project.Root); err != nil {
+		if err := checkMirror(c.mirror, c.project.Root, map[string]string{"out": c.out, "swe": c.swe}); err != nil {
 			return usage("%v", err)
 		}
 	}
@@ -252,21 +252,41 @@ func parseMerge(fs *flag.FlagSet, c config, usage func(string, ...any) (config, 
 	return c, -1
 }
 
-// checkMirror checks the -mirror directory before any work: outside the project, creatable,
-// and either new, empty or a bare git repository (which gets its refs replaced).
-func checkMirror(dir, root string) error {
+// checkMirror checks the -mirror directory before any work: outside the project, apart from
+// the other outputs (flag → path; a file there would meet the mirror only at the end of the
+// run), creatable, and either new, empty or a bare git repository (which gets its refs
+// replaced).
+func checkMirror(dir, root string, outs map[string]string) error {
 	if err := cli.Outside("mirror", dir, root); err != nil {
 		return err
 	}
 	if err := cli.CheckOutputDir("mirror", dir); err != nil {
 		return err
 	}
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return nil // absent: made at the end
+	if ents, err := os.ReadDir(dir); err == nil { // absent: made at the end
+		if _, err := os.Stat(filepath.Join(dir, "HEAD")); len(ents) > 0 && err != nil {
+			return fmt.Errorf("-mirror %s: exists and is not a bare git repository", dir)
+		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "HEAD")); len(ents) > 0 && err != nil {
-		return fmt.Errorf("-mirror %s: exists and is not a bare git repository", dir)
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return fmt.Errorf("-mirror %s: %w", dir, err)
+	}
+	for _, flag := range []string{"out", "swe"} {
+		p := outs[flag]
+		if p == "" || p == "-" {
+			continue
+		}
+		o, err := filepath.Abs(p)
+		if err != nil {
+			return fmt.Errorf("-%s %s: %w", flag, p, err)
+		}
+		if o == abs {
+			return fmt.Errorf("-%s and -mirror name the same path %s", flag, dir)
+		}
+		if strings.HasPrefix(o, abs+string(filepath.Separator)) {
+			return fmt.Errorf("-%s %s lies inside -mirror %s", flag, p, dir)
+		}
 	}
 	return nil
 }
@@ -366,7 +386,7 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	st := g.Stats()
 	prog.Printf("call graph: %d files, %d functions, %d call sites (%d resolved), %d edges",
 		st.Files, st.Functions, st.Calls, st.Resolved, len(g.Edges()))
-	printTop(stderr, g, cent, c.top)
+	printTop(stderr, g, cent, c.top, p)
 
 	cached := sandbox.NewCache(runner, sandbox.CacheOptions{Dir: c.cacheDir})
 	if c.cacheDir != "" {
@@ -737,15 +757,22 @@ func writeInstances(w io.Writer, insts []*task.SWEInstance, lists string) error 
 	return task.WriteJSONL(w, ds)
 }
 
-func printTop(w io.Writer, g *callgraph.Graph, c *callgraph.Centrality, top int) {
+// printTop lists the top functions of the directory given (p.Target) by harmonic centrality.
+func printTop(w io.Writer, g *callgraph.Graph, c *callgraph.Centrality, top int, p *repo.Project) {
 	if top <= 0 {
 		return
 	}
 	idx := c.Ranked(callgraph.ScoreHarmonic, top, func(i int) bool {
 		n := g.Node(i)
-		return !n.IsModule() && n.Kind != task.KindClass
+		return !n.IsModule() && n.Kind != task.KindClass && p.InTarget(n.File)
 	})
-	fmt.Fprintf(w, "\ntop %d functions by harmonic centrality:\n", len(idx))
+	of := ""
+	if p.Target != "." {
+		// The graph is the whole project's; the functions listed are those of the directory
+		// given, the only ones corrupted.
+		of = " of " + p.Target
+	}
+	fmt.Fprintf(w, "\ntop %d functions%s by harmonic centrality:\n", len(idx), of)
 	fmt.Fprintf(w, "  %-8s %-8s %-11s %-4s %-4s %s\n", "harmonic", "pagerank", "betweenness", "in", "out", "function")
 	for _, i := range idx {
 		n := g.Node(i)

@@ -238,6 +238,8 @@ func TestBadFlags(t *testing.T) {
 		{"swe under a file", append(ok, "-swe", filepath.Join(file, "s.jsonl")), "-swe"},
 		{"both on stdout", []string{"-repo", repo, "-out", "-", "-swe", "-"}, "cannot both be stdout"},
 		{"same file", append(ok, "-swe", out), "name the same file"},
+		{"mirror is the out file", append(ok, "-swe", filepath.Join(dir, "s.jsonl"), "-mirror", out), "-out and -mirror name the same path"},
+		{"mirror is the swe file", append(ok, "-swe", filepath.Join(dir, "s.jsonl"), "-mirror", filepath.Join(dir, ".", "s.jsonl")), "-swe and -mirror name the same path"},
 		{"python missing", append(ok, "-python", "/nonexistent/python3"), "-python /nonexistent/python3"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -568,9 +570,16 @@ func TestModuleSubdirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stdout, stderr bytes.Buffer
-	args := []string{"-repo", filepath.Join(root, "sub"), "-n", "1", "-min-failures", "1", "-top", "0", "-out", "-"}
+	args := []string{"-repo", filepath.Join(root, "sub"), "-n", "1", "-min-failures", "1", "-top", "5", "-out", "-"}
 	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	// The most central functions listed are those of the directory given, as the candidates
+	// are (go-toml/unstable listed the module root's decoder functions).
+	_, top, _ := strings.Cut(stderr.String(), "by harmonic centrality")
+	top, _, _ = strings.Cut(top, "\n\n")
+	if !strings.Contains(top, "sub/sub.go::Scale") || strings.Contains(top, " m.go::") {
+		t.Errorf("top functions not those of sub/:\n%s", top)
 	}
 	if want := "root " + root + " (the nearest go.mod above the directory (module example.com/m)); target sub; go"; !strings.Contains(stderr.String(), want) {
 		t.Errorf("stderr lacks %q:\n%s", want, stderr.String())

@@ -97,6 +97,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -225,6 +226,10 @@ func parse(args []string, stderr io.Writer) (config, int) {
 		return usage("-swe-test-ids %q: want full or bare", c.sweIDs)
 	case c.out == "-":
 		return usage("-out -: the output is a directory (instance directories, instances.jsonl, mirror.git), not a stream; name a directory")
+	case c.name != "" && (!ownerNameRE.MatchString(c.name) || strings.Contains(c.name, "..")):
+		return usage("-name %q: want owner/name (letters, digits, '.', '_' and '-' on each side of one '/'): it begins every instance id", c.name)
+	case c.commit != "" && !commitRE.MatchString(c.commit):
+		return usage("-commit %q: want a commit hash (7 to 64 hex digits): its first 8 are part of every instance id", c.commit)
 	}
 	if err := cli.Python(c.python); err != nil {
 		return usage("%v", err)
@@ -356,6 +361,13 @@ func source(ctx context.Context, c config, prog *cli.Progress) map[string]any {
 	}
 	return out
 }
+
+// ownerNameRE and commitRE are the forms of -name and -commit: both go into instance ids,
+// which name directories and mirror refs (task.FeatureBenchID, repo.WriteMirror).
+var (
+	ownerNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$`)
+	commitRE    = regexp.MustCompile(`^[0-9a-fA-F]{7,64}$`)
+)
 
 func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	name := c.name

@@ -214,3 +214,27 @@ func TestJobsZeroIsGOMAXPROCS(t *testing.T) {
 		}
 	}
 }
+
+// TestScoreUnreadablePredNamesOnlyItsError: a -pred file that cannot be read (a truncated
+// last line) is one error naming its file and line; the tasks whose predictions stand on its
+// good lines are not also reported as having "no prediction", which would be false.
+func TestScoreUnreadablePredNamesOnlyItsError(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "scores.jsonl")
+	buggy := strings.Replace(fixed, "x + 1", "x - 1", 1)
+	in := writeFile(t, "ex.jsonl", jsonl(t, example("a", buggy, fixed, ""), example("b", buggy, fixed, "")))
+	pred := writeFile(t, "pred.jsonl", jsonl(t, map[string]any{"task_id": "a", "solution": fixed}, map[string]any{"task_id": "b", "solution": fixed})+`{"task_id": "c", "sol`)
+	code, _, stderr := runPDB(context.Background(), "score", "-unsafe-host", "-oracle-cmd", "true", "-out", out, "-in", in, "-pred", pred)
+	if code != 1 {
+		t.Errorf("exit %d, want 1\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, "pred.jsonl:3:") {
+		t.Errorf("the error does not name pred.jsonl:3:\n%s", stderr)
+	}
+	if strings.Contains(stderr, "has no prediction") {
+		t.Errorf("tasks a and b have predictions on lines 1 and 2, yet are reported without one:\n%s", stderr)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("-out %s was written", out)
+	}
+}

@@ -253,6 +253,8 @@ func report(w io.Writer, f composeFlags, res *compose.Result) {
 		why := ""
 		switch {
 		case got >= f.opts.M3:
+		case k == 1 && len(res.Pool) >= f.opts.M1 && tried < st.Candidates:
+			why = fmt.Sprintf(": -m1 is %d, so no more bugs were validated (raise -m1)", f.opts.M1)
 		case k == 1:
 			why = fmt.Sprintf(": only %d bugs validated (candidates exhausted)", len(res.Pool))
 		case len(res.Pool) < k:

@@ -139,6 +139,9 @@ func loadTasks(f scoreFlags) (tasks []scoreTask, warnings []string, skipped int,
 		preds, w := loadPredictions(f.pred, seen, &bad)
 		warnings = append(warnings, w...)
 		for i := range tasks {
+			if preds == nil { // the file could not be read: its error says so, and no task is missing one
+				break
+			}
 			p, ok := preds[tasks[i].ex.TaskID]
 			if !ok {
 				bad.add(f.in, tasks[i].line, "task %s has no prediction in %s", tasks[i].ex.TaskID, f.pred)
@@ -217,8 +220,8 @@ func checkExample(ex *task.PDBExample, stride int) error {
 	return nil
 }
 
-// loadPredictions reads -pred: task id → prediction. Records for tasks not in -in are
-// reported as one warning.
+// loadPredictions reads -pred: task id → prediction, nil when the file cannot be read (the
+// error is in bad). Records for tasks not in -in are reported as one warning.
 func loadPredictions(path string, known map[string]int, bad *inputErrors) (map[string]prediction, []string) {
 	recs, err := readRaw(path)
 	if err != nil {
