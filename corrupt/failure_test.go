@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -217,5 +219,57 @@ class TestLong(unittest.TestCase):
 	// observations out, not because the runs happened to agree.
 	if slices.Equal(a.Observed, b.Observed) {
 		t.Errorf("the two runs printed the same output; the fixture no longer shows volatile text:\n%q", a.Observed)
+	}
+}
+
+// TestFailureRecordedAlone: the failure a record keeps for a FAIL_TO_PASS test is the one it
+// shows run alone (confirmAlone), not the one it showed with the suite, where other tests
+// may change it (a counter another test bumped first here; which of several t.Parallel
+// tests panicking at once prints its trace, on mitchellh/mapstructure).
+func TestFailureRecordedAlone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go command is not on PATH")
+	}
+	root := t.TempDir()
+	files := map[string]string{
+		"go.mod":    "module example.com/bump\n\ngo 1.21\n",
+		"bump.go":   "package bump\n\nvar calls int\n\n// Bump counts its calls.\nfunc Bump() int {\n\tcalls++\n\treturn calls\n}\n",
+		"a_test.go": "package bump\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {\n\tif Bump() < 0 {\n\t\tt.Fatal(\"negative\")\n\t}\n}\n",
+		"b_test.go": "package bump\n\nimport \"testing\"\n\nfunc TestB(t *testing.T) {\n\tv := Bump()\n\tif v == 10 {\n\t\tt.Fatalf(\"alone: %d\", v)\n\t}\n\tif v > 2 {\n\t\tt.Fatalf(\"with others: %d\", v)\n\t}\n}\n",
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	over := task.Overlay{}
+	over.Set("bump.go", []byte("package bump\n\nvar calls int\n\n// Bump counts its calls.\nfunc Bump() int {\n\tcalls++\n\treturn calls * 10\n}\n"))
+	ctx := context.Background()
+	r := sandbox.NewLocal(sandbox.Options{})
+	defer r.Close()
+	req := task.RunRequest{Root: root, Kind: task.GoTest}
+	clean, err := r.Run(ctx, req)
+	if err != nil || !clean.Green() {
+		t.Fatalf("the clean fixture does not pass: %v %+v", err, clean)
+	}
+	req.Overlay = over
+	v, err := Validate(ctx, r, req, Baseline{Passing: clean.Passing()}, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"example.com/bump.TestB"}; !reflect.DeepEqual(v.FailToPass, want) {
+		t.Fatalf("FAIL_TO_PASS %v, want %v (%s)", v.FailToPass, want, v.Reason)
+	}
+	if want := "fail at b_test.go:11: t.Fatalf(\"with others: %d\", v)"; v.Messages[0] != want {
+		t.Fatalf("with the suite: %q, want %q", v.Messages[0], want)
+	}
+	if err := confirmAlone(ctx, r, req, v, 1, 1); err != nil {
+		t.Fatal(err)
+	}
+	if want := "fail at b_test.go:8: t.Fatalf(\"alone: %d\", v)"; len(v.Messages) != 1 || v.Messages[0] != want {
+		t.Errorf("recorded %q, want the failure alone %q", v.Messages, want)
 	}
 }

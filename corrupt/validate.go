@@ -252,13 +252,16 @@ func truncate(s string, n int) string {
 
 // confirmAlone runs each FAIL_TO_PASS test of an accepted validation alone on the same
 // corrupted tree (req with a selection of that one id; up to jobs at a time) and keeps in
-// FAIL_TO_PASS those that fail alone too (one the runner already re-ran alone and saw fail,
-// task.TestResult.Alone, is not run again). One that passes alone goes to OnlyWithOthers; one
+// FAIL_TO_PASS those that fail alone too, with the failure they show alone as their message
+// (one the runner already re-ran alone and saw fail, task.TestResult.Alone, is not run again
+// and keeps that run's). One that passes alone goes to OnlyWithOthers; one
 // that gets no verdict alone goes to NotRun. With fewer than minFailures left, v is
 // rejected, the reason saying how many failed only with others.
 func confirmAlone(ctx context.Context, r task.Runner, req task.RunRequest, v *Validation, minFailures, jobs int) error {
 	type alone struct {
 		outcome task.Outcome
+		result  task.TestResult
+		ran     bool
 		err     error
 	}
 	got := make([]alone, len(v.FailToPass))
@@ -286,7 +289,7 @@ func confirmAlone(ctx context.Context, r task.Runner, req task.RunRequest, v *Va
 					continue
 				}
 				if t, ok := rep.Result(v.FailToPass[i]); ok && rep.Ran() {
-					got[i].outcome = t.Outcome
+					got[i].outcome, got[i].result, got[i].ran = t.Outcome, t, true
 				}
 			}
 		}()
@@ -297,6 +300,7 @@ func confirmAlone(ctx context.Context, r task.Runner, req task.RunRequest, v *Va
 	close(next)
 	wg.Wait()
 	var f2p, msgs, observed []string
+	fp := newFailureParser(req)
 	for i, id := range v.FailToPass {
 		if got[i].err != nil {
 			return fmt.Errorf("corrupt: running %s alone: %w", id, got[i].err)
@@ -304,7 +308,13 @@ func confirmAlone(ctx context.Context, r task.Runner, req task.RunRequest, v *Va
 		switch o := got[i].outcome; {
 		case o.Failed():
 			f2p = append(f2p, id)
-			msgs = append(msgs, v.Messages[i])
+			// The recorded failure is the one alone: with the suite, which of several
+			// t.Parallel tests that panic at once prints its trace is a race.
+			if got[i].ran {
+				msgs = append(msgs, fp.parse(got[i].result).String())
+			} else {
+				msgs = append(msgs, v.Messages[i])
+			}
 			if i < len(v.Observed) {
 				observed = append(observed, v.Observed[i])
 			}

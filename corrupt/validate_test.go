@@ -199,7 +199,9 @@ func TestConfirmAlone(t *testing.T) {
 	if err := confirmAlone(context.Background(), r, req, v, 2, 3); err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(v.FailToPass, []string{"a", "d"}) || !reflect.DeepEqual(v.Messages, []string{"ma", "md"}) || !reflect.DeepEqual(v.Observed, []string{"oa", "od"}) {
+	// The recorded failures are those alone (here a plain failure and an error, with no
+	// output to name more), the observed output that of the suite.
+	if !reflect.DeepEqual(v.FailToPass, []string{"a", "d"}) || !reflect.DeepEqual(v.Messages, []string{"fail", "error"}) || !reflect.DeepEqual(v.Observed, []string{"oa", "od"}) {
 		t.Errorf("kept %v %v %v", v.FailToPass, v.Messages, v.Observed)
 	}
 	if !reflect.DeepEqual(v.OnlyWithOthers, []string{"b"}) || !reflect.DeepEqual(v.NotRun, []string{"c", "e"}) || !v.Accepted {
@@ -225,6 +227,9 @@ func TestConfirmAlone(t *testing.T) {
 	}
 	if ran["b"] != 0 || len(ran) != 3 || !reflect.DeepEqual(v.FailToPass, []string{"a", "b", "d"}) {
 		t.Errorf("runs %v, kept %v: want b kept without a run", ran, v.FailToPass)
+	}
+	if !reflect.DeepEqual(v.Messages, []string{"fail", "mb", "error"}) {
+		t.Errorf("messages %v: want b's from the runner's run alone, the others' from confirmAlone's", v.Messages)
 	}
 }
 
