@@ -252,6 +252,11 @@ func (c *Cache) Run(ctx context.Context, req task.RunRequest) (*task.Report, err
 	if err != nil {
 		return nil, err
 	}
+	if n := task.RepeatOf(ctx); n > 0 {
+		// A repeat (task.WithRepeat) is cached on its own.
+		h := sha256.Sum256([]byte(fmt.Sprintf("%s\x00repeat %d", key, n)))
+		key = hex.EncodeToString(h[:])
+	}
 	limit := req.Limits.Timeout
 	// Identical requests in flight are those with the same key and limit.
 	fkey := key + "\x00" + limit.String()

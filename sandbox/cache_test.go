@@ -100,6 +100,16 @@ func TestCacheHitsAndKeys(t *testing.T) {
 	assert.False(t, rep.Cached)
 	assert.Equal(t, int32(6), cr.runs.Load())
 
+	// A repeat (task.WithRepeat) is kept apart from the first run: it runs, and is then
+	// served from the cache itself.
+	rep, _ = c.Run(task.WithRepeat(ctx, 1), req)
+	assert.False(t, rep.Cached)
+	rep, _ = c.Run(task.WithRepeat(ctx, 1), req)
+	assert.True(t, rep.Cached)
+	rep, _ = c.Run(task.WithRepeat(ctx, 2), req)
+	assert.False(t, rep.Cached)
+	assert.Equal(t, int32(8), cr.runs.Load())
+
 	_, err = c.Run(ctx, task.RunRequest{Root: filepath.Join(root, "missing"), Kind: task.Pytest})
 	assert.Error(t, err)
 }

@@ -64,6 +64,23 @@ type Runner interface {
 	Run(ctx context.Context, req RunRequest) (*Report, error)
 }
 
+// repeatKey carries WithRepeat's number in a context.
+type repeatKey struct{}
+
+// WithRepeat returns a context whose runs are the n-th repeat (n > 0) of the same request:
+// a runner that caches reports (sandbox.Cache) keeps the repeat's report apart from the
+// first run's, so the repeat really runs the tests again, and a run started again later
+// finds both. Callers use it to check that verdicts are reproducible.
+func WithRepeat(ctx context.Context, n int) context.Context {
+	return context.WithValue(ctx, repeatKey{}, n)
+}
+
+// RepeatOf returns the repeat number WithRepeat put in ctx (0 for a first run).
+func RepeatOf(ctx context.Context) int {
+	n, _ := ctx.Value(repeatKey{}).(int)
+	return n
+}
+
 // RunnerFunc adapts a function to the Runner interface.
 type RunnerFunc func(ctx context.Context, req RunRequest) (*Report, error)
 
