@@ -92,12 +92,14 @@ type Options struct {
 	// machine's load is then told apart from a corruption that hangs, so which candidates
 	// are kept does not depend on the load (a real hang costs this limit once).
 	RetryTimeout time.Duration
-	// SkipAlone turns off the confirmation of FAIL_TO_PASS tests one by one. By default
-	// each test that failed in a candidate's run is run again alone on the corrupted tree
-	// (a selection of that one id); FAIL_TO_PASS keeps those that fail alone too. A test
-	// that passes alone failed only because of the tests that ran before it (state the
-	// corruption leaks between tests): it goes to Validation.OnlyWithOthers, in neither list,
-	// and a harness that runs a subset of the tests would see it pass before the fix.
+	// SkipAlone turns off the confirmation of a kept candidate's verdicts. By default each
+	// test that failed in a candidate's run is run again alone on the corrupted tree (a
+	// selection of that one id); FAIL_TO_PASS keeps those that fail alone too. A test that
+	// passes alone failed only because of the tests that ran before it (state the corruption
+	// leaks between tests): it goes to Validation.OnlyWithOthers, in neither list, and a
+	// harness that runs a subset of the tests would see it pass before the fix. Then the
+	// whole suite runs once more: a test whose verdict it does not reproduce goes to
+	// Validation.Unstable, in neither list (see confirmRepeat).
 	SkipAlone bool
 	// Progress, if set, is called after every validation, in unit order, from the
 	// goroutine that called Generate.
@@ -611,6 +613,11 @@ func (g *generator) try(ctx context.Context, unit []Candidate, rng *rand.Rand) (
 		}
 		if v.Accepted && !g.o.SkipAlone {
 			if err := confirmAlone(ctx, g.r, req, v, g.o.MinFailures, g.o.Jobs); err != nil {
+				return nil, "", err
+			}
+		}
+		if v.Accepted && !g.o.SkipAlone {
+			if err := confirmRepeat(ctx, g.r, req, v, g.o.MinFailures); err != nil {
 				return nil, "", err
 			}
 		}

@@ -70,6 +70,9 @@ type Validation struct {
 	// OnlyWithOthers holds the tests that failed in the run but passed when run alone on
 	// the same corrupted tree (see Options.SkipAlone): in neither list. Sorted.
 	OnlyWithOthers []string `json:"only_with_others,omitempty"`
+	// Unstable holds the tests whose verdict a second run of the suite on the same corrupted
+	// tree did not reproduce (see confirmRepeat): in no other list. Sorted.
+	Unstable []string `json:"unstable,omitempty"`
 	// Accepted reports whether the corruption is kept; Reason says why not.
 	Accepted bool
 	Reason   string
@@ -329,6 +332,59 @@ func confirmAlone(ctx context.Context, r task.Runner, req task.RunRequest, v *Va
 	if len(f2p) < minFailures {
 		v.Accepted = false
 		v.Reason = fmt.Sprintf("%d test(s) fail alone, want at least %d (%d fail only when run with others)", len(f2p), minFailures, len(v.OnlyWithOthers))
+	}
+	return nil
+}
+
+// confirmRepeat runs the whole suite of an accepted validation once more on the same
+// corrupted tree (task.WithRepeat: a caching runner runs it again, and a run started again
+// later replays both) and moves every FAIL_TO_PASS test that does not fail again, and every
+// PASS_TO_PASS test that does not pass again, to Unstable: the corruption made its verdict
+// depend on something the runner cannot pin (Go's map order, goroutine scheduling), so no
+// task can promise it. With fewer than minFailures left, v is rejected; a repeat that
+// could not run rejects it too, as Validate would have.
+func confirmRepeat(ctx context.Context, r task.Runner, req task.RunRequest, v *Validation, minFailures int) error {
+	rep, err := r.Run(task.WithRepeat(ctx, 1), req)
+	if err != nil {
+		return fmt.Errorf("corrupt: running the tests again: %w", err)
+	}
+	if !rep.Ran() {
+		v.Accepted, v.State = false, rep.State
+		v.Reason = fmt.Sprintf("a second run of the tests did not run (%s)", rep.State)
+		if rep.State == task.RunTimeout {
+			v.Reason = "a second run of the tests timed out"
+		}
+		return nil
+	}
+	same := func(id string, want func(task.Outcome) bool) bool {
+		t, ok := rep.Result(id)
+		return ok && want(t.Outcome)
+	}
+	var f2p, msgs, observed []string
+	for i, id := range v.FailToPass {
+		if !same(id, task.Outcome.Failed) {
+			v.Unstable = append(v.Unstable, id)
+			continue
+		}
+		f2p = append(f2p, id)
+		msgs = append(msgs, v.Messages[i])
+		if i < len(v.Observed) {
+			observed = append(observed, v.Observed[i])
+		}
+	}
+	var p2p []string
+	for _, id := range v.PassToPass {
+		if same(id, task.Outcome.Passed) {
+			p2p = append(p2p, id)
+		} else {
+			v.Unstable = append(v.Unstable, id)
+		}
+	}
+	sort.Strings(v.Unstable)
+	v.FailToPass, v.Messages, v.Observed, v.PassToPass = f2p, msgs, observed, p2p
+	if len(f2p) < minFailures {
+		v.Accepted = false
+		v.Reason = fmt.Sprintf("%d test(s) fail in both runs of the suite, want at least %d (%d unstable)", len(f2p), minFailures, len(v.Unstable))
 	}
 	return nil
 }

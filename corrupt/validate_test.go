@@ -247,3 +247,53 @@ func TestValidateNotesFailedAlone(t *testing.T) {
 		t.Errorf("failed alone %v, FAIL_TO_PASS %v", v.failedAlone, v.FailToPass)
 	}
 }
+
+// TestConfirmRepeat: a second run of the suite (task.WithRepeat) moves the tests whose
+// verdict it does not reproduce to Unstable, keeps the others with their messages, and
+// rejects the candidate with fewer than minFailures left or when it could not run.
+func TestConfirmRepeat(t *testing.T) {
+	again := map[string]task.Outcome{"a": task.Fail, "b": task.Pass, "c": task.NotRun, "p": task.Pass, "q": task.Fail}
+	state := task.RunOK
+	repeats := 0
+	r := task.RunnerFunc(func(ctx context.Context, req task.RunRequest) (*task.Report, error) {
+		if task.RepeatOf(ctx) != 1 {
+			t.Errorf("run with repeat %d, want 1", task.RepeatOf(ctx))
+		}
+		repeats++
+		rep := &task.Report{State: state}
+		for id, o := range again {
+			rep.Tests = append(rep.Tests, task.TestResult{ID: id, Outcome: o})
+		}
+		return rep, nil
+	})
+	newV := func() *Validation {
+		return &Validation{FailToPass: []string{"a", "b", "c"}, Messages: []string{"ma", "mb", "mc"}, Observed: []string{"oa", "ob", "oc"},
+			PassToPass: []string{"p", "q"}, Accepted: true, State: task.RunOK}
+	}
+	v := newV()
+	if err := confirmRepeat(context.Background(), r, task.RunRequest{Kind: task.GoTest}, v, 1); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(v.FailToPass, []string{"a"}) || !reflect.DeepEqual(v.Messages, []string{"ma"}) || !reflect.DeepEqual(v.Observed, []string{"oa"}) ||
+		!reflect.DeepEqual(v.PassToPass, []string{"p"}) || !reflect.DeepEqual(v.Unstable, []string{"b", "c", "q"}) || !v.Accepted {
+		t.Errorf("kept %v %v %v, pass %v, unstable %v, accepted %v", v.FailToPass, v.Messages, v.Observed, v.PassToPass, v.Unstable, v.Accepted)
+	}
+	v = newV()
+	if err := confirmRepeat(context.Background(), r, task.RunRequest{Kind: task.GoTest}, v, 2); err != nil {
+		t.Fatal(err)
+	}
+	if v.Accepted || v.Reason != "1 test(s) fail in both runs of the suite, want at least 2 (3 unstable)" {
+		t.Errorf("accepted %v, reason %q", v.Accepted, v.Reason)
+	}
+	state = task.RunTimeout
+	v = newV()
+	if err := confirmRepeat(context.Background(), r, task.RunRequest{Kind: task.GoTest}, v, 1); err != nil {
+		t.Fatal(err)
+	}
+	if v.Accepted || v.State != task.RunTimeout || !strings.Contains(v.Reason, "timed out") {
+		t.Errorf("a repeat that timed out: accepted %v, state %s, reason %q", v.Accepted, v.State, v.Reason)
+	}
+	if repeats != 3 {
+		t.Errorf("%d repeats, want 3", repeats)
+	}
+}
