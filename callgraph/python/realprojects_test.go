@@ -66,9 +66,16 @@ var realProjects = []realProject{
 	{name: "zope/schema", deb: "python3-zope.schema", minP: 0.97, minR: 0.75},
 	// h11 and automaton were chosen, traced and reviewed in the eighth round and their
 	// truths committed before the front end ran on them; scored once with the front end
-	// of the end of round 7 (h11 P .920 R .939, automaton P .974 R .925): held out.
-	{name: "h11", deb: "python3-h11", heldOut: true, minP: 0.91, minR: 0.93},
-	{name: "automaton", deb: "python3-automaton", heldOut: true, minP: 0.96, minR: 0.90},
+	// of the end of round 7 (h11 P .920 R .939, automaton P .974 R .925). Their misses
+	// and extras were read at the end of round 8, which makes them tuning projects.
+	{name: "h11", deb: "python3-h11", minP: 0.91, minR: 0.93},
+	{name: "automaton", deb: "python3-automaton", minP: 0.96, minR: 0.90},
+	// sievelib and testresources were chosen, traced and reviewed in the ninth round and
+	// their truths committed before the front end ran on them; scored once with the front
+	// end of the end of round 8 (sievelib P .993 R .749, testresources P .883 R .914):
+	// held out.
+	{name: "sievelib", deb: "python3-sievelib", heldOut: true, minP: 0.98, minR: 0.74},
+	{name: "testresources", deb: "python3-testresources", heldOut: true, minP: 0.87, minR: 0.90},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of
