@@ -132,9 +132,15 @@
 //     k may hold: a literal, a name bound only to constants, a loop variable over a literal
 //     of constants, or an item taken by position from the literal pairs a loop iterates
 //     (`for name, label in (("a", "A"), ("b", "B")): getattr(x, name)`). Parameters
-//     are merged over all call sites (context-insensitive), with one exception: a function
-//     that returns one of its parameters unchanged returns, at each call, that call's own
-//     argument, which keeps identity functions and decorators precise. Arguments are
+//     are merged over all call sites (context-insensitive), with one exception for what a
+//     call returns: a function that returns one of its parameters unchanged returns, at
+//     each call, that call's own argument, which keeps identity functions and decorators
+//     precise; and a return expression computed from parameters (`return
+//     io_dict.get(key)`, `return table[k](*args)`, at most 48 nodes) is evaluated at each
+//     call with the names of the parameters replaced by that call's arguments (or
+//     defaults), falling back to the merged values of a parameter whose argument
+//     evaluates to nothing. Calls inside such a specialised result are not specialised
+//     again (one level of call-site sensitivity). Arguments are
 //     propagated to a fixpoint in at most four rounds. Abstract value sets are capped at
 //     32 values, or 64 when the extra ones are functions (dispatch tables).
 //

@@ -96,6 +96,7 @@ const (
 	eGetattr           // getattr(x, elems[0][, elems[1]]) with builtin getattr looked up in sc: x.<name> for each string constant elems[0] holds, or the default
 	eDescr             // the descriptor method (idx 0 __get__, 1 __set__, 2 __delete__) of the descriptors that class attribute name of x's values holds: what reading, assigning or deleting x.name calls
 	eInstances         // the project instances x evaluates to (a descriptor's inst argument: None when the attribute is read on the class)
+	eFirst             // the values of the first of elems that evaluates to something (a call's argument for a parameter, else the parameter's merged flows: see substReturn)
 )
 
 // expr is a symbolic expression: what a name, an attribute or a call may evaluate to.

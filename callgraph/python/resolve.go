@@ -55,6 +55,18 @@ type resolver struct {
 	// of the sites that read (their descriptors may have __get__, which decides what
 	// reading the attribute gives)
 	descrNames, descrGets map[string]bool
+	// substs holds, per call site, callee return expression and binding, that return
+	// expression with the parameters it names replaced by the site's arguments (nil when
+	// nothing is replaced; see substReturn); substCalls marks the calls such copies hold,
+	// whose own results are not specialised again
+	substs     map[substKey]*expr
+	substCalls map[*expr]bool
+}
+
+// substKey identifies a return expression specialised to one call site.
+type substKey struct {
+	call, ret *expr
+	bound     bool
 }
 
 // memoSlot is the memo of one evaluated expression.
@@ -525,6 +537,13 @@ func (r *resolver) evalOp(e *expr) []value {
 			}
 		}
 		return out
+	case eFirst:
+		for _, el := range e.elems {
+			if vs := r.eval(el); len(vs) > 0 {
+				return vs
+			}
+		}
+		return nil
 	case eUnion:
 		var out []value
 		for _, el := range e.elems {
@@ -1755,7 +1774,11 @@ func (r *resolver) callResultAt(v value, e *expr) []value {
 			j = r.superDefaultReturned(d, ret)
 		}
 		if j < 0 {
-			out = union(out, r.eval(ret))
+			if s := r.substReturn(d, v.bound, e, ret); s != nil {
+				out = union(out, r.eval(s))
+			} else {
+				out = union(out, r.eval(ret))
+			}
 			continue
 		}
 		if a := argFor(d, v.bound, e.elems, e.keys, e.slice, j); a != nil {
@@ -1971,4 +1994,143 @@ outer:
 		out = append(out, v)
 	}
 	return out
+}
+
+// maxSubstNodes bounds the size of a return expression substReturn copies.
+const maxSubstNodes = 48
+
+// substReturn returns return expression ret of d specialised to call e: a copy in which
+// each name of d's own scope bound only to one of d's parameters (not *args or
+// **kwargs, never rebound) is replaced by the argument e passes for it, or by its
+// default. What the function returns then depends on this call's arguments, not on
+// every value ever passed: one level of call-site sensitivity, for results computed
+// from parameters (h11's `_get_io_object(role, event, io_dict)` returns
+// `io_dict.get((role, state))`, called with the READERS table for the reader and the
+// WRITERS table for the writer). It returns nil when ret names no parameter, when e
+// is itself part of such a copy (no deeper contexts), or when ret is larger than
+// maxSubstNodes.
+func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
+	if r.substCalls[e] {
+		return nil
+	}
+	k := substKey{call: e, ret: ret, bound: bound}
+	if s, ok := r.substs[k]; ok {
+		return s
+	}
+	if r.substs == nil {
+		r.substs, r.substCalls = map[substKey]*expr{}, map[*expr]bool{}
+	}
+	r.substs[k] = nil // while copying: a cycle through e gets the unspecialised result
+	var calls []*expr
+	nodes := 0
+	copied := map[*expr]*expr{}
+	var cp func(x *expr) (*expr, bool)
+	cp = func(x *expr) (*expr, bool) {
+		if x == nil {
+			return nil, true
+		}
+		if c, ok := copied[x]; ok {
+			return c, true
+		}
+		nodes++
+		if nodes > maxSubstNodes {
+			return nil, false
+		}
+		if x.op == eName && x.sc == d.scope {
+			if j := paramNamed(d, x); j >= 0 {
+				a := argFor(d, bound, e.elems, e.keys, e.slice, j)
+				if a == nil && !e.slice {
+					a = d.params[j].dflt
+				}
+				if a != nil {
+					// the argument, or what flows into the parameter from every call
+					// when nothing is known of the argument
+					f := &expr{op: eFirst, litData: &litData{elems: []*expr{a, x}}}
+					copied[x] = f
+					return f, true
+				}
+			}
+			copied[x] = x
+			return x, true
+		}
+		switch x.op {
+		case eDef, eParam, eSelf, eClass, eSuper, eModule, eFrom, eConst, eUnknown, eName:
+			copied[x] = x
+			return x, true
+		}
+		nx, ok := cp(x.x)
+		if !ok {
+			return nil, false
+		}
+		changed := nx != x.x
+		var nl *litData
+		if x.litData != nil {
+			elems := x.elems
+			for i, el := range x.elems {
+				ne, ok := cp(el)
+				if !ok {
+					return nil, false
+				}
+				if ne != el {
+					if &elems[0] == &x.elems[0] {
+						elems = slices.Clone(x.elems)
+					}
+					elems[i] = ne
+				}
+			}
+			var nb *expr
+			if b := x.litData.builtinOf(); b != nil {
+				if nb, ok = cp(b); !ok {
+					return nil, false
+				}
+			}
+			if len(elems) > 0 && &elems[0] != &x.elems[0] || nb != x.litData.builtinOf() {
+				l := *x.litData
+				l.elems = elems
+				if l.litExtra != nil {
+					xe := *l.litExtra
+					xe.builtin = nb
+					xe.extraKeys, xe.extraVals, xe.extraSeen = slices.Clone(xe.extraKeys), slices.Clone(xe.extraVals), nil
+					l.litExtra = &xe
+				}
+				nl = &l
+				changed = true
+			}
+		}
+		if !changed {
+			copied[x] = x
+			return x, true
+		}
+		c := *x
+		c.memo = 0
+		c.x = nx
+		if nl != nil {
+			c.litData = nl
+		}
+		if c.op == eCall {
+			calls = append(calls, &c)
+		}
+		copied[x] = &c
+		return &c, true
+	}
+	s, ok := cp(ret)
+	if !ok || s == ret {
+		return nil
+	}
+	for _, c := range calls {
+		r.substCalls[c] = true
+	}
+	r.substs[k] = s
+	return s
+}
+
+// paramNamed returns the index of the parameter of d that name expression x (of d's
+// own scope) is bound to, when it is bound only to that parameter (not *args or
+// **kwargs), else -1.
+func paramNamed(d *defInfo, x *expr) int {
+	bs := d.scope.names[x.name()]
+	if len(bs) != 1 || bs[0].val.op != eParam || bs[0].val.def() != d || d.params[bs[0].val.idx].star {
+		return -1
+	}
+	return int(bs[0].val.idx)
 }
