@@ -1,6 +1,7 @@
 package python
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/faultline-dev/faultline/task"
@@ -315,9 +316,14 @@ func libraryRunsBody(dn string) bool {
 
 // codeGenerator tells which library writes the __init__ of a class with decorator dn:
 // dataclasses (@dataclass, @dataclasses.dataclass(...)) or attrs (@attr.s, @attr.attrs,
-// @attrs.define, @define, @frozen, @mutable ...).
+// @attrs.define, @define, @frozen, @mutable ...). With init=False neither writes one (so
+// nothing calls __post_init__ either): the class's order provides __init__, as h11's
+// `@dataclass(init=False, frozen=True) class Response(_ResponseBase)` does.
 func codeGenerator(dn string) uint8 {
 	if k := strings.IndexByte(dn, '('); k >= 0 {
+		if initFalse.MatchString(dn[k+1:]) {
+			return synthNone
+		}
 		dn = dn[:k]
 	}
 	dn = strings.TrimSpace(dn)
@@ -335,6 +341,9 @@ func codeGenerator(dn string) uint8 {
 	}
 	return synthNone
 }
+
+// initFalse matches the init=False argument of a class decorator.
+var initFalse = regexp.MustCompile(`\binit\s*=\s*False\b`)
 
 // generatedInit gives class d, whose __init__ a library writes, a hidden __init__ (not a
 // node of the graph: a call reaching it makes no edge) whose parameters are the class's

@@ -70,7 +70,7 @@
 //  4. A call of a class `C()` is an edge to the `__new__` and `__init__` that C's order
 //     gives, when they are in the project. A dataclass (@dataclass) or an attrs class
 //     (@attr.s, @attrs.define, @define ...) without its own __init__ gets the one the
-//     library writes: its fields (annotated names; attr.ib()/field() assignments) become
+//     library writes (none with init=False: the order's __init__ applies): its fields (annotated names; attr.ib()/field() assignments) become
 //     parameters whose arguments flow into the instance attributes, and the call is an
 //     edge to __post_init__ / __attrs_post_init__; the generated __init__ itself is not a
 //     node. A class without any of these in the project (object.__init__ or a third-party
