@@ -399,7 +399,7 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 		if n.kind == kExcept {
 			if ap := t.child(i, kAsPattern); ap >= 0 {
 				if tg := t.child(ap, kAsPatternTarget); tg >= 0 {
-					c.bindTarget(t.firstNamed(tg), nil, sc, n.start, true)
+					c.bindTarget(t.firstNamed(tg), c.caught(t.firstNamed(ap), sc), sc, n.start, true)
 				}
 			}
 		}
@@ -1060,4 +1060,24 @@ func (c *collector) abstractRaise(i int32) bool {
 		}
 	}
 	return true
+}
+
+// caught returns what `except E as name:` binds name to: an instance of the project
+// classes E (a class, or a tuple of classes) evaluates to; h11's
+// `except LocalProtocolError as exc: exc._reraise_as_remote_protocol_error()`.
+func (c *collector) caught(i int32, sc *scope) *expr {
+	if i < 0 {
+		return nil
+	}
+	var classes []*expr
+	if c.t.nodes[i].kind == kTuple {
+		for ch := c.t.nodes[i].first; ch >= 0; ch = c.t.nodes[ch].next {
+			if nd := &c.t.nodes[ch]; nd.named && !nd.extra {
+				classes = append(classes, c.newExpr(expr{op: eClassOf, x: c.conv(ch, sc)}))
+			}
+		}
+	} else {
+		classes = append(classes, c.newExpr(expr{op: eClassOf, x: c.conv(i, sc)}))
+	}
+	return c.newExpr(expr{op: eCall, x: c.newExpr(expr{op: eUnion, litData: &litData{elems: classes}})})
 }

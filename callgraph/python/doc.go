@@ -125,7 +125,11 @@
 //     else clauses no instance of C, and after an if whose body always leaves (return,
 //     raise, continue, break) and has no else, none up to the end of the enclosing block
 //     (`not isinstance` swaps them); an assignment inside a branch still reaches the code
-//     after the statement. `hasattr(x, "a")` narrows the same way, by whether x's
+//     after the statement. Where nothing is known of a local name that is not a
+//     parameter (an exception caught as an outside class, an item read back from a dict
+//     of dicts), `if isinstance(x, C):` makes x an instance of C there (C itself when it
+//     is instantiated or has no subclass, and its instantiated subclasses); and `except
+//     C as e:` binds e to an instance of the project classes C (or a tuple) names. `hasattr(x, "a")` narrows the same way, by whether x's
 //     class binds a (or its __init__ always sets it); an attribute other methods may set
 //     (a lazy cache), a base outside the project or a __getattr__ leaves x unnarrowed. Attributes (`isinstance(self.curve, C)`) are not narrowed,
 //     and type(self)(...) is not followed. getattr(x, k) is x.<k> for each string constant

@@ -637,7 +637,28 @@ func (r *resolver) narrow(e *expr) []value {
 		}
 	}
 	var out []value
-	for _, v := range r.eval(e.x) {
+	xs := r.eval(e.x)
+	if len(xs) == 0 && e.keyOK && !outsideClass && !r.noFlow && !isParamName(e.x) {
+		// Nothing is known of x, a local name (not a parameter: those of special methods
+		// take no arguments from the implicit calls, and their callers' values are
+		// what the test sorts), but where the test holds x is an instance of one of the
+		// classes (h11's `except BaseException as exc:` then `if isinstance(exc,
+		// LocalProtocolError): exc._reraise_as_remote_protocol_error()`): the classes
+		// the project instantiates, among them and their subclasses.
+		r.unstable++ // instantiations are found round after round
+		for _, c := range classes {
+			if c.instantiated || len(c.subs) == 0 {
+				out = addValues(out, value{kind: vInst, def: c})
+			}
+			for _, k := range c.subs {
+				if k.instantiated {
+					out = addValues(out, value{kind: vInst, def: k})
+				}
+			}
+		}
+		return out
+	}
+	for _, v := range xs {
 		is := false
 		if v.kind == vInst {
 			for _, k := range r.mro(v.def) {
@@ -2122,6 +2143,21 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 	}
 	r.substs[k] = s
 	return s
+}
+
+// isParamName reports whether name x, where it is read, holds a parameter of its
+// function (every binding reaching it is the parameter).
+func isParamName(x *expr) bool {
+	if x.op != eName || x.sc == nil || x.sc.def == nil || x.sc != x.sc.def.scope {
+		return false
+	}
+	bs := reaching(x.sc.names[x.name()], x.pos)
+	for _, b := range bs {
+		if b.val.op != eParam || b.val.def() != x.sc.def {
+			return false
+		}
+	}
+	return len(bs) > 0
 }
 
 // paramNamed returns the index of the parameter of d that name expression x (of d's
