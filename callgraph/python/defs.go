@@ -277,7 +277,8 @@ func (c *collector) class(i, dec int32, sc *scope, caller *defInfo, cond bool) {
 				// which runs M.__new__ and M.__init__
 				if id := t.child(ch, kIdentifier); id >= 0 && c.str(id) == "metaclass" {
 					if v := t.firstNamedAfter(id); v >= 0 {
-						c.site(caller, int32(nd.row)+1, true, c.conv(v, sc), nil)
+						d.meta = c.conv(v, sc)
+						c.site(caller, int32(nd.row)+1, true, d.meta, nil)
 					}
 				}
 			}

@@ -168,10 +168,14 @@
 //   - conversions: str(x), print(x), "%s" % x and f"{x!s}" call __str__; repr(x), "%r"
 //     and {x!r} call __repr__; format(x), f"{x}" and "...".format(x) call __format__;
 //     a truth test (if, while, and, or, not, assert, bool()) calls __bool__, else __len__;
-//     len, hash, next, int, float, abs, reversed call their special method. Where a
-//     class lacks the method and object's default delegates (object.__str__ calls
-//     __repr__, object.__format__ calls str), the delegate is called, unless a base of
-//     the class lies outside the project (it may define the method itself);
+//     len, hash, next, int, float, abs, reversed, bytes call their special method;
+//     list, tuple and sorted also call __len__ (after __iter__: CPython asks the length
+//     for a size hint). Where a class lacks the method and object's default delegates
+//     (object.__str__ calls __repr__, object.__format__ calls str), the delegate is
+//     called, unless a base of the class lies outside the project (it may define the
+//     method itself). On a class object, these are the special methods of its project
+//     metaclass (`metaclass=M` in its statement or a base's; type, the base of a
+//     metaclass, defines no __str__ or __format__, so the delegation applies);
 //   - properties: reading obj.p where p is a property (@property, @cached_property,
 //     p = property(fget, fset)) of obj's class or of a class in its order (a mixin)
 //     calls the getter, and gives what it returns; obj.p = v calls the setter, del obj.p

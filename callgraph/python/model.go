@@ -241,6 +241,7 @@ type defInfo struct {
 	// project, calling the decorated name does not run the body
 	libWrap   *expr
 	bases     []*expr
+	meta      *expr // the metaclass= keyword of a class statement
 	instAttrs map[string][]*expr
 	initAttrs map[string]bool // instance attributes __init__ always sets
 	// attributes assigned from outside the class: on instances (obj.x = v) and on the
