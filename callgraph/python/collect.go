@@ -501,6 +501,11 @@ func (c *collector) narrowIf(i int32, sc *scope) {
 	}
 	cond := t.firstNamed(i)
 	name, classes, attr, neg := c.isinstanceTest(cond, sc)
+	identity := false
+	if name < 0 {
+		name, classes, neg = c.identityTest(cond, sc)
+		identity = true
+	}
 	if name < 0 {
 		return
 	}
@@ -527,7 +532,7 @@ func (c *collector) narrowIf(i int32, sc *scope) {
 	}
 	pre := c.newExpr(expr{op: eName, nm: c.intern(id), sc: sc, pos: t.nodes[i].start})
 	narrowed := func(keep bool) *expr {
-		return c.newExpr(expr{op: eNarrow, x: pre, keyOK: keep, nm: c.intern(attr), litData: &litData{elems: classes}})
+		return c.newExpr(expr{op: eNarrow, x: pre, keyOK: keep, slice: identity, nm: c.intern(attr), litData: &litData{elems: classes}})
 	}
 	c.bindName(sc, id, binding{pos: t.nodes[body].start, until: t.nodes[body].end, val: narrowed(!neg)})
 	for _, a := range alts {
@@ -584,6 +589,65 @@ func (c *collector) isinstanceTest(cond int32, sc *scope) (name int32, classes [
 		classes = append(classes, c.conv(cl, sc))
 	}
 	return args[0], classes, "", neg
+}
+
+// identityTest recognises `x is C`, `x == C`, `x in (C, D)` (a tuple or list literal)
+// and their negations (`is not`, `!=`, `not in`, `not ...`) with x a name: it returns x's
+// node, the expressions compared with and whether the test is negated, or -1.
+func (c *collector) identityTest(cond int32, sc *scope) (name int32, vals []*expr, neg bool) {
+	t := c.t
+	for cond >= 0 && (t.nodes[cond].kind == kNotOp || t.nodes[cond].kind == kParenthesized) {
+		if t.nodes[cond].kind == kNotOp {
+			neg = !neg
+		}
+		cond = t.firstNamed(cond)
+	}
+	if cond < 0 || t.nodes[cond].kind != kCompareOp {
+		return -1, nil, false
+	}
+	var operands []int32
+	tok := ""
+	for ch := t.nodes[cond].first; ch >= 0; ch = t.nodes[ch].next {
+		switch n := &t.nodes[ch]; {
+		case n.extra:
+		case !n.named:
+			if len(operands) != 1 {
+				return -1, nil, false
+			}
+			if tok != "" {
+				tok += " "
+			}
+			tok += t.symName(ch)
+		default:
+			operands = append(operands, ch)
+		}
+	}
+	if len(operands) != 2 || t.nodes[operands[0]].kind != kIdentifier {
+		return -1, nil, false
+	}
+	rhs := operands[1]
+	switch tok {
+	case "is", "==":
+	case "is not", "!=":
+		neg = !neg
+	case "in", "not in":
+		if tok == "not in" {
+			neg = !neg
+		}
+		if t.nodes[rhs].kind == kParenthesized {
+			rhs = t.firstNamed(rhs)
+		}
+		if rhs < 0 || t.nodes[rhs].kind != kTuple && t.nodes[rhs].kind != kList {
+			return -1, nil, false
+		}
+		for _, el := range t.namedChildren(rhs, nil) {
+			vals = append(vals, c.conv(el, sc))
+		}
+		return operands[0], vals, neg
+	default:
+		return -1, nil, false
+	}
+	return operands[0], []*expr{c.conv(rhs, sc)}, neg
 }
 
 // leaves reports whether block b always leaves it: its last statement is a return,

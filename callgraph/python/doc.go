@@ -129,7 +129,12 @@
 //     parameter (an exception caught as an outside class, an item read back from a dict
 //     of dicts), `if isinstance(x, C):` makes x an instance of C there (C itself when it
 //     is instantiated or has no subclass, and its instantiated subclasses); and `except
-//     C as e:` binds e to an instance of the project classes C (or a tuple) names. `hasattr(x, "a")` narrows the same way, by whether x's
+//     C as e:` binds e to an instance of the project classes C (or a tuple) names.
+//     `x is C`, `x == C`, `x in (C, D)` (a literal tuple or list) and their negations
+//     narrow x the same way by identity: the classes and functions x holds that are
+//     (or are not) among those values stay, its other values (instances, whose __eq__
+//     may say anything) stay whatever the test (h11's `if our_role not in (CLIENT,
+//     SERVER): raise ValueError(... our_role)`). `hasattr(x, "a")` narrows as isinstance does, by whether x's
 //     class binds a (or its __init__ always sets it); an attribute other methods may set
 //     (a lazy cache), a base outside the project or a __getattr__ leaves x unnarrowed. Attributes (`isinstance(self.curve, C)`) are not narrowed,
 //     and type(self)(...) is not followed. getattr(x, k) is x.<k> for each string constant

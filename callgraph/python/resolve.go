@@ -611,6 +611,9 @@ func (r *resolver) narrow(e *expr) []value {
 	if e.name() != "" {
 		return r.narrowHasattr(e)
 	}
+	if e.slice {
+		return r.narrowIdentity(e)
+	}
 	var classes []*defInfo
 	outsideClass := false
 	for _, c := range e.elems {
@@ -673,6 +676,40 @@ func (r *resolver) narrow(e *expr) []value {
 		case e.keyOK && outsideClass && (v.kind != vInst || r.outsideBase(v.def)) && v.kind != vDef && v.kind != vModule:
 		default:
 			continue
+		}
+		out = addValues(out, v)
+	}
+	return out
+}
+
+// narrowIdentity evaluates x narrowed by an identity or membership test against the
+// values of e.elems: a class or function (compared by identity: a project metaclass
+// defining __eq__ leaves it alone) that is (e.keyOK) or is not among those values stays,
+// every other value stays whatever the test (an instance's __eq__ may say anything).
+// h11's Connection.__init__ raises `ValueError("... {!r}".format(our_role))` under `if
+// our_role not in (CLIENT, SERVER):`, where our_role holds no other class.
+func (r *resolver) narrowIdentity(e *expr) []value {
+	var among []value
+	for _, c := range e.elems {
+		for _, v := range r.eval(c) {
+			if v.kind == vDef {
+				among = addValues(among, v)
+			}
+		}
+	}
+	var out []value
+	for _, v := range r.eval(e.x) {
+		if v.kind == vDef && (v.def.fn.Kind != "class" || r.metaclass(v.def) == nil || len(r.protoMethods(r.metaclass(v.def), "__eq__")) == 0) {
+			in := false
+			for _, a := range among {
+				if a.def == v.def {
+					in = true
+					break
+				}
+			}
+			if in != e.keyOK {
+				continue
+			}
 		}
 		out = addValues(out, v)
 	}
