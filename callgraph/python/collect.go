@@ -501,10 +501,14 @@ func (c *collector) narrowIf(i int32, sc *scope) {
 	}
 	cond := t.firstNamed(i)
 	name, classes, attr, neg := c.isinstanceTest(cond, sc)
-	identity := false
+	identity, flag := false, false
 	if name < 0 {
 		name, classes, neg = c.identityTest(cond, sc)
 		identity = true
+	}
+	if name < 0 {
+		name, attr, neg = c.flagTest(cond)
+		identity, flag = false, true
 	}
 	if name < 0 {
 		return
@@ -532,7 +536,7 @@ func (c *collector) narrowIf(i int32, sc *scope) {
 	}
 	pre := c.newExpr(expr{op: eName, nm: c.intern(id), sc: sc, pos: t.nodes[i].start})
 	narrowed := func(keep bool) *expr {
-		return c.newExpr(expr{op: eNarrow, x: pre, keyOK: keep, slice: identity, nm: c.intern(attr), litData: &litData{elems: classes}})
+		return c.newExpr(expr{op: eNarrow, x: pre, keyOK: keep, slice: identity, raw: flag, nm: c.intern(attr), litData: &litData{elems: classes}})
 	}
 	c.bindName(sc, id, binding{pos: t.nodes[body].start, until: t.nodes[body].end, val: narrowed(!neg)})
 	for _, a := range alts {
@@ -648,6 +652,30 @@ func (c *collector) identityTest(cond int32, sc *scope) (name int32, vals []*exp
 		return -1, nil, false
 	}
 	return operands[0], []*expr{c.conv(rhs, sc)}, neg
+}
+
+// flagTest recognises the truth test `x.attr` (or `not x.attr`) with x a name: it
+// returns x's node, attr and whether the test is negated, or -1.
+func (c *collector) flagTest(cond int32) (name int32, attr string, neg bool) {
+	t := c.t
+	for cond >= 0 && (t.nodes[cond].kind == kNotOp || t.nodes[cond].kind == kParenthesized) {
+		if t.nodes[cond].kind == kNotOp {
+			neg = !neg
+		}
+		cond = t.firstNamed(cond)
+	}
+	if cond < 0 || t.nodes[cond].kind != kAttribute {
+		return -1, "", false
+	}
+	obj := t.firstNamed(cond)
+	if obj < 0 || t.nodes[obj].kind != kIdentifier {
+		return -1, "", false
+	}
+	at := t.firstNamedAfter(obj)
+	if at < 0 || t.nodes[at].kind != kIdentifier {
+		return -1, "", false
+	}
+	return obj, c.str(at), neg
 }
 
 // leaves reports whether block b always leaves it: its last statement is a return,

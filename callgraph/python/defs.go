@@ -882,6 +882,16 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 		if k, ok := constKey(t, i); ok {
 			return c.newExpr(expr{op: eConst, nm: c.intern(k)})
 		}
+	case kLiteral:
+		// True, False and None: constants whose truth is known (class-level flags)
+		switch {
+		case t.textEq(i, "True"):
+			return c.newExpr(expr{op: eConst, nm: c.intern("bTrue")})
+		case t.textEq(i, "False"):
+			return c.newExpr(expr{op: eConst, nm: c.intern("bFalse")})
+		case t.textEq(i, "None"):
+			return c.newExpr(expr{op: eConst, nm: c.intern("n")})
+		}
 	}
 	return unknownExpr
 }

@@ -134,7 +134,12 @@
 //     narrow x the same way by identity: the classes and functions x holds that are
 //     (or are not) among those values stay, its other values (instances, whose __eq__
 //     may say anything) stay whatever the test (h11's `if our_role not in (CLIENT,
-//     SERVER): raise ValueError(... our_role)`). `hasattr(x, "a")` narrows as isinstance does, by whether x's
+//     SERVER): raise ValueError(... our_role)`). A truth test `if x.flag:` narrows the
+//     instances x holds by a class-level constant flag (True, False, None, a number or a
+//     string literal bound in the body of the first class of the order that binds it,
+//     which no instance or outside assignment sets): where the test holds only the
+//     classes whose flag is true stay, in the elif and else clauses only the others
+//     (qrcode's `if im.needs_context: im.drawrect_context(...)`). `hasattr(x, "a")` narrows as isinstance does, by whether x's
 //     class binds a (or its __init__ always sets it); an attribute other methods may set
 //     (a lazy cache), a base outside the project or a __getattr__ leaves x unnarrowed. Attributes (`isinstance(self.curve, C)`) are not narrowed,
 //     and type(self)(...) is not followed. getattr(x, k) is x.<k> for each string constant

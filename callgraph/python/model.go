@@ -90,7 +90,7 @@ const (
 	eProto             // the method name (a dunder) of the instances x evaluates to: implicit protocol calls; litData.keys, when set, are fallbacks tried in order when a class (with no base outside the project) lacks the method
 	eClassOf           // the project classes x evaluates to (raise C: C is instantiated)
 	eBuiltinArg        // x, when the builtin function called name (looked up in sc) is not rebound; with elems, when elems[0] (the callee, functools.reduce...) lies outside the project
-	eNarrow            // x narrowed by isinstance(x, elems...): keyOK set keeps the instances of those classes, else drops them; with name set, by hasattr(x, name); with slice set, by identity (x is C, x in (C, D)): keyOK set drops the classes and functions x holds that are not among elems', else drops those that are
+	eNarrow            // x narrowed by isinstance(x, elems...): keyOK set keeps the instances of those classes, else drops them; with name set, by hasattr(x, name); with slice set, by identity (x is C, x in (C, D)): keyOK set drops the classes and functions x holds that are not among elems', else drops those that are; with raw set, by the truth of x.name where name is a class-level constant flag (keyOK: truthy)
 	ePartial           // functools.partial(x, ...): the functions x evaluates to, their argument positions unknown
 	eTypeOf            // type(x): the classes of the project instances x evaluates to
 	eGetattr           // getattr(x, elems[0][, elems[1]]) with builtin getattr looked up in sc: x.<name> for each string constant elems[0] holds, or the default

@@ -608,6 +608,9 @@ func (r *resolver) evalOp(e *expr) []value {
 // outside the project, containers, generators, and instances of classes with a base
 // outside the project.
 func (r *resolver) narrow(e *expr) []value {
+	if e.raw {
+		return r.narrowFlag(e)
+	}
 	if e.name() != "" {
 		return r.narrowHasattr(e)
 	}
@@ -680,6 +683,68 @@ func (r *resolver) narrow(e *expr) []value {
 		out = addValues(out, v)
 	}
 	return out
+}
+
+// narrowFlag evaluates x narrowed by the truth test `x.name` (e.keyOK: where it holds):
+// an instance whose class's order binds name to a constant (True, False, None, a number
+// or a string literal) in a class body, and which no instance or outside assignment can
+// change, stays only where the constant's truth agrees; other values stay. qrcode's
+// QRCode.make_image calls `im.drawrect_context(...)` under `if im.needs_context:` and
+// `im.drawrect(...)` in the elif, where the image classes set needs_context = True or
+// False in their bodies.
+func (r *resolver) narrowFlag(e *expr) []value {
+	var out []value
+	for _, v := range r.eval(e.x) {
+		if v.kind == vInst {
+			if truth, known := r.classFlag(v.def, e.name()); known && truth != e.keyOK {
+				continue
+			}
+		}
+		out = addValues(out, v)
+	}
+	return out
+}
+
+// classFlag returns the truth of attribute name on instances of class c when the first
+// class of c's order binding it does so only to constants and nothing else may set it
+// (an instance attribute, an assignment from outside, a base outside the project).
+func (r *resolver) classFlag(c *defInfo, name string) (truth, known bool) {
+	if r.dynNames[name] {
+		return false, false
+	}
+	mro := r.mro(c)
+	for _, k := range mro {
+		if len(k.instAttrs[name]) > 0 || k.extBase {
+			return false, false
+		}
+	}
+	for _, k := range mro {
+		bs := k.scope.names[name]
+		if len(bs) == 0 {
+			continue
+		}
+		for i, b := range bs {
+			if b.val.op != eConst {
+				return false, false
+			}
+			t := constTruth(b.val.name())
+			if i > 0 && t != truth {
+				return false, false
+			}
+			truth = t
+		}
+		return truth, true
+	}
+	return false, false
+}
+
+// constTruth is the truth of a constant in constKey's form (and "bTrue", "bFalse", "n").
+func constTruth(k string) bool {
+	switch k {
+	case "bFalse", "n", "i0", "s":
+		return false
+	}
+	return true
 }
 
 // narrowIdentity evaluates x narrowed by an identity or membership test against the
@@ -1128,8 +1193,8 @@ func (r *resolver) applyStores() (added, changed bool) {
 	}
 	for _, f := range r.files {
 		for _, st := range f.attrStores {
-			if st.val.op == eUnknown {
-				continue
+			if st.val.op == eUnknown || st.val.op == eConst {
+				continue // no value a call could reach
 			}
 			for _, o := range r.eval(st.obj) {
 				if (o.kind == vInst || o.kind == vDef) && r.definesMethod(o.def, st.name) {
