@@ -156,7 +156,13 @@
 //     evaluates to nothing. Calls inside such a specialised result are not specialised
 //     again (one level of call-site sensitivity). Arguments are
 //     propagated to a fixpoint in at most four rounds. Abstract value sets are capped at
-//     32 values, or 64 when the extra ones are functions (dispatch tables).
+//     32 values, or 64 when the extra ones are functions (dispatch tables). A call
+//     whose arguments cannot bind to a callee's signature does not reach it (the call
+//     raises TypeError first): a keyword no parameter takes (without **kwargs), more
+//     positional arguments than positional parameters (without *args), a parameter
+//     without default left unfilled. Calls with *args or **kwargs, implicit calls,
+//     lambdas and decorated callees are not checked, nor a module function reached
+//     through an attribute (it may be a class attribute's alias, bound to the instance).
 //
 // Calls the syntax makes without parentheses are call sites too, as the data model
 // dispatches them (special methods are looked up on the class, through its order):

@@ -188,7 +188,8 @@ func TestRuleFixturesExact(t *testing.T) {
 	want := map[string]bool{"with_self": true, "metaclass": true, "class_lambda": true, "keyword_signature": true,
 		"library_decorator_factory": true, "descriptors": true, "getattr_loop_pairs": true,
 		"return_per_site": true, "dataclass_init_false": true, "except_narrowing": true,
-		"protocols_builtin_hints": true, "identity_narrowing": true, "flag_narrowing": true}
+		"protocols_builtin_hints": true, "identity_narrowing": true, "flag_narrowing": true,
+		"arity_signature": true}
 	fe := New(Options{})
 	seen := 0
 	for _, fx := range loadFixtures(t) {
