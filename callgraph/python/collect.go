@@ -399,7 +399,7 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 		if n.kind == kExcept {
 			if ap := t.child(i, kAsPattern); ap >= 0 {
 				if tg := t.child(ap, kAsPatternTarget); tg >= 0 {
-					c.bindTarget(t.firstNamed(tg), nil, sc, n.start, true)
+					c.bindTarget(t.firstNamed(tg), c.caught(t.firstNamed(ap), sc), sc, n.start, true)
 				}
 			}
 		}
@@ -501,6 +501,15 @@ func (c *collector) narrowIf(i int32, sc *scope) {
 	}
 	cond := t.firstNamed(i)
 	name, classes, attr, neg := c.isinstanceTest(cond, sc)
+	identity, flag := false, false
+	if name < 0 {
+		name, classes, neg = c.identityTest(cond, sc)
+		identity = true
+	}
+	if name < 0 {
+		name, attr, neg = c.flagTest(cond)
+		identity, flag = false, true
+	}
 	if name < 0 {
 		return
 	}
@@ -527,7 +536,7 @@ func (c *collector) narrowIf(i int32, sc *scope) {
 	}
 	pre := c.newExpr(expr{op: eName, nm: c.intern(id), sc: sc, pos: t.nodes[i].start})
 	narrowed := func(keep bool) *expr {
-		return c.newExpr(expr{op: eNarrow, x: pre, keyOK: keep, nm: c.intern(attr), litData: &litData{elems: classes}})
+		return c.newExpr(expr{op: eNarrow, x: pre, keyOK: keep, slice: identity, raw: flag, nm: c.intern(attr), litData: &litData{elems: classes}})
 	}
 	c.bindName(sc, id, binding{pos: t.nodes[body].start, until: t.nodes[body].end, val: narrowed(!neg)})
 	for _, a := range alts {
@@ -584,6 +593,89 @@ func (c *collector) isinstanceTest(cond int32, sc *scope) (name int32, classes [
 		classes = append(classes, c.conv(cl, sc))
 	}
 	return args[0], classes, "", neg
+}
+
+// identityTest recognises `x is C`, `x == C`, `x in (C, D)` (a tuple or list literal)
+// and their negations (`is not`, `!=`, `not in`, `not ...`) with x a name: it returns x's
+// node, the expressions compared with and whether the test is negated, or -1.
+func (c *collector) identityTest(cond int32, sc *scope) (name int32, vals []*expr, neg bool) {
+	t := c.t
+	for cond >= 0 && (t.nodes[cond].kind == kNotOp || t.nodes[cond].kind == kParenthesized) {
+		if t.nodes[cond].kind == kNotOp {
+			neg = !neg
+		}
+		cond = t.firstNamed(cond)
+	}
+	if cond < 0 || t.nodes[cond].kind != kCompareOp {
+		return -1, nil, false
+	}
+	var operands []int32
+	tok := ""
+	for ch := t.nodes[cond].first; ch >= 0; ch = t.nodes[ch].next {
+		switch n := &t.nodes[ch]; {
+		case n.extra:
+		case !n.named:
+			if len(operands) != 1 {
+				return -1, nil, false
+			}
+			if tok != "" {
+				tok += " "
+			}
+			tok += t.symName(ch)
+		default:
+			operands = append(operands, ch)
+		}
+	}
+	if len(operands) != 2 || t.nodes[operands[0]].kind != kIdentifier {
+		return -1, nil, false
+	}
+	rhs := operands[1]
+	switch tok {
+	case "is", "==":
+	case "is not", "!=":
+		neg = !neg
+	case "in", "not in":
+		if tok == "not in" {
+			neg = !neg
+		}
+		if t.nodes[rhs].kind == kParenthesized {
+			rhs = t.firstNamed(rhs)
+		}
+		if rhs < 0 || t.nodes[rhs].kind != kTuple && t.nodes[rhs].kind != kList {
+			return -1, nil, false
+		}
+		for _, el := range t.namedChildren(rhs, nil) {
+			vals = append(vals, c.conv(el, sc))
+		}
+		return operands[0], vals, neg
+	default:
+		return -1, nil, false
+	}
+	return operands[0], []*expr{c.conv(rhs, sc)}, neg
+}
+
+// flagTest recognises the truth test `x.attr` (or `not x.attr`) with x a name: it
+// returns x's node, attr and whether the test is negated, or -1.
+func (c *collector) flagTest(cond int32) (name int32, attr string, neg bool) {
+	t := c.t
+	for cond >= 0 && (t.nodes[cond].kind == kNotOp || t.nodes[cond].kind == kParenthesized) {
+		if t.nodes[cond].kind == kNotOp {
+			neg = !neg
+		}
+		cond = t.firstNamed(cond)
+	}
+	if cond < 0 || t.nodes[cond].kind != kAttribute {
+		return -1, "", false
+	}
+	obj := t.firstNamed(cond)
+	if obj < 0 || t.nodes[obj].kind != kIdentifier {
+		return -1, "", false
+	}
+	at := t.firstNamedAfter(obj)
+	if at < 0 || t.nodes[at].kind != kIdentifier {
+		return -1, "", false
+	}
+	return obj, c.str(at), neg
 }
 
 // leaves reports whether block b always leaves it: its last statement is a return,
@@ -1060,4 +1152,24 @@ func (c *collector) abstractRaise(i int32) bool {
 		}
 	}
 	return true
+}
+
+// caught returns what `except E as name:` binds name to: an instance of the project
+// classes E (a class, or a tuple of classes) evaluates to; h11's
+// `except LocalProtocolError as exc: exc._reraise_as_remote_protocol_error()`.
+func (c *collector) caught(i int32, sc *scope) *expr {
+	if i < 0 {
+		return nil
+	}
+	var classes []*expr
+	if c.t.nodes[i].kind == kTuple {
+		for ch := c.t.nodes[i].first; ch >= 0; ch = c.t.nodes[ch].next {
+			if nd := &c.t.nodes[ch]; nd.named && !nd.extra {
+				classes = append(classes, c.newExpr(expr{op: eClassOf, x: c.conv(ch, sc)}))
+			}
+		}
+	} else {
+		classes = append(classes, c.newExpr(expr{op: eClassOf, x: c.conv(i, sc)}))
+	}
+	return c.newExpr(expr{op: eCall, x: c.newExpr(expr{op: eUnion, litData: &litData{elems: classes}})})
 }

@@ -1,6 +1,7 @@
 package python
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/faultline-dev/faultline/task"
@@ -276,7 +277,8 @@ func (c *collector) class(i, dec int32, sc *scope, caller *defInfo, cond bool) {
 				// which runs M.__new__ and M.__init__
 				if id := t.child(ch, kIdentifier); id >= 0 && c.str(id) == "metaclass" {
 					if v := t.firstNamedAfter(id); v >= 0 {
-						c.site(caller, int32(nd.row)+1, true, c.conv(v, sc), nil)
+						d.meta = c.conv(v, sc)
+						c.site(caller, int32(nd.row)+1, true, d.meta, nil)
 					}
 				}
 			}
@@ -315,9 +317,14 @@ func libraryRunsBody(dn string) bool {
 
 // codeGenerator tells which library writes the __init__ of a class with decorator dn:
 // dataclasses (@dataclass, @dataclasses.dataclass(...)) or attrs (@attr.s, @attr.attrs,
-// @attrs.define, @define, @frozen, @mutable ...).
+// @attrs.define, @define, @frozen, @mutable ...). With init=False neither writes one (so
+// nothing calls __post_init__ either): the class's order provides __init__, as h11's
+// `@dataclass(init=False, frozen=True) class Response(_ResponseBase)` does.
 func codeGenerator(dn string) uint8 {
 	if k := strings.IndexByte(dn, '('); k >= 0 {
+		if initFalse.MatchString(dn[k+1:]) {
+			return synthNone
+		}
 		dn = dn[:k]
 	}
 	dn = strings.TrimSpace(dn)
@@ -335,6 +342,9 @@ func codeGenerator(dn string) uint8 {
 	}
 	return synthNone
 }
+
+// initFalse matches the init=False argument of a class decorator.
+var initFalse = regexp.MustCompile(`\binit\s*=\s*False\b`)
 
 // generatedInit gives class d, whose __init__ a library writes, a hidden __init__ (not a
 // node of the graph: a call reaching it makes no edge) whose parameters are the class's
@@ -871,6 +881,16 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 	case kInteger, kString:
 		if k, ok := constKey(t, i); ok {
 			return c.newExpr(expr{op: eConst, nm: c.intern(k)})
+		}
+	case kLiteral:
+		// True, False and None: constants whose truth is known (class-level flags)
+		switch {
+		case t.textEq(i, "True"):
+			return c.newExpr(expr{op: eConst, nm: c.intern("bTrue")})
+		case t.textEq(i, "False"):
+			return c.newExpr(expr{op: eConst, nm: c.intern("bFalse")})
+		case t.textEq(i, "None"):
+			return c.newExpr(expr{op: eConst, nm: c.intern("n")})
 		}
 	}
 	return unknownExpr

@@ -70,7 +70,7 @@
 //  4. A call of a class `C()` is an edge to the `__new__` and `__init__` that C's order
 //     gives, when they are in the project. A dataclass (@dataclass) or an attrs class
 //     (@attr.s, @attrs.define, @define ...) without its own __init__ gets the one the
-//     library writes: its fields (annotated names; attr.ib()/field() assignments) become
+//     library writes (none with init=False: the order's __init__ applies): its fields (annotated names; attr.ib()/field() assignments) become
 //     parameters whose arguments flow into the instance attributes, and the call is an
 //     edge to __post_init__ / __attrs_post_init__; the generated __init__ itself is not a
 //     node. A class without any of these in the project (object.__init__ or a third-party
@@ -125,18 +125,44 @@
 //     else clauses no instance of C, and after an if whose body always leaves (return,
 //     raise, continue, break) and has no else, none up to the end of the enclosing block
 //     (`not isinstance` swaps them); an assignment inside a branch still reaches the code
-//     after the statement. `hasattr(x, "a")` narrows the same way, by whether x's
+//     after the statement. Where nothing is known of a local name that is not a
+//     parameter (an exception caught as an outside class, an item read back from a dict
+//     of dicts), `if isinstance(x, C):` makes x an instance of C there (C itself when it
+//     is instantiated or has no subclass, and its instantiated subclasses); and `except
+//     C as e:` binds e to an instance of the project classes C (or a tuple) names.
+//     `x is C`, `x == C`, `x in (C, D)` (a literal tuple or list) and their negations
+//     narrow x the same way by identity: the classes and functions x holds that are
+//     (or are not) among those values stay, its other values (instances, whose __eq__
+//     may say anything) stay whatever the test (h11's `if our_role not in (CLIENT,
+//     SERVER): raise ValueError(... our_role)`). A truth test `if x.flag:` narrows the
+//     instances x holds by a class-level constant flag (True, False, None, a number or a
+//     string literal bound in the body of the first class of the order that binds it,
+//     which no instance or outside assignment sets): where the test holds only the
+//     classes whose flag is true stay, in the elif and else clauses only the others
+//     (qrcode's `if im.needs_context: im.drawrect_context(...)`). `hasattr(x, "a")` narrows as isinstance does, by whether x's
 //     class binds a (or its __init__ always sets it); an attribute other methods may set
 //     (a lazy cache), a base outside the project or a __getattr__ leaves x unnarrowed. Attributes (`isinstance(self.curve, C)`) are not narrowed,
 //     and type(self)(...) is not followed. getattr(x, k) is x.<k> for each string constant
 //     k may hold: a literal, a name bound only to constants, a loop variable over a literal
 //     of constants, or an item taken by position from the literal pairs a loop iterates
 //     (`for name, label in (("a", "A"), ("b", "B")): getattr(x, name)`). Parameters
-//     are merged over all call sites (context-insensitive), with one exception: a function
-//     that returns one of its parameters unchanged returns, at each call, that call's own
-//     argument, which keeps identity functions and decorators precise. Arguments are
+//     are merged over all call sites (context-insensitive), with one exception for what a
+//     call returns: a function that returns one of its parameters unchanged returns, at
+//     each call, that call's own argument, which keeps identity functions and decorators
+//     precise; and a return expression computed from parameters (`return
+//     io_dict.get(key)`, `return table[k](*args)`, at most 48 nodes) is evaluated at each
+//     call with the names of the parameters replaced by that call's arguments (or
+//     defaults), falling back to the merged values of a parameter whose argument
+//     evaluates to nothing. Calls inside such a specialised result are not specialised
+//     again (one level of call-site sensitivity). Arguments are
 //     propagated to a fixpoint in at most four rounds. Abstract value sets are capped at
-//     32 values, or 64 when the extra ones are functions (dispatch tables).
+//     32 values, or 64 when the extra ones are functions (dispatch tables). A call
+//     whose arguments cannot bind to a callee's signature does not reach it (the call
+//     raises TypeError first): a keyword no parameter takes (without **kwargs), more
+//     positional arguments than positional parameters (without *args), a parameter
+//     without default left unfilled. Calls with *args or **kwargs, implicit calls,
+//     lambdas and decorated callees are not checked, nor a module function reached
+//     through an attribute (it may be a class attribute's alias, bound to the instance).
 //
 // Calls the syntax makes without parentheses are call sites too, as the data model
 // dispatches them (special methods are looked up on the class, through its order):
@@ -158,10 +184,14 @@
 //   - conversions: str(x), print(x), "%s" % x and f"{x!s}" call __str__; repr(x), "%r"
 //     and {x!r} call __repr__; format(x), f"{x}" and "...".format(x) call __format__;
 //     a truth test (if, while, and, or, not, assert, bool()) calls __bool__, else __len__;
-//     len, hash, next, int, float, abs, reversed call their special method. Where a
-//     class lacks the method and object's default delegates (object.__str__ calls
-//     __repr__, object.__format__ calls str), the delegate is called, unless a base of
-//     the class lies outside the project (it may define the method itself);
+//     len, hash, next, int, float, abs, reversed, bytes call their special method;
+//     list, tuple and sorted also call __len__ (after __iter__: CPython asks the length
+//     for a size hint). Where a class lacks the method and object's default delegates
+//     (object.__str__ calls __repr__, object.__format__ calls str), the delegate is
+//     called, unless a base of the class lies outside the project (it may define the
+//     method itself). On a class object, these are the special methods of its project
+//     metaclass (`metaclass=M` in its statement or a base's; type, the base of a
+//     metaclass, defines no __str__ or __format__, so the delegation applies);
 //   - properties: reading obj.p where p is a property (@property, @cached_property,
 //     p = property(fget, fset)) of obj's class or of a class in its order (a mixin)
 //     calls the getter, and gives what it returns; obj.p = v calls the setter, del obj.p

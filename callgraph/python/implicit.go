@@ -408,7 +408,7 @@ func (c *collector) builtinProtocols(cs *callSite) {
 			}
 		}
 	}
-	if from, ok := iterBuiltins[fn.name()]; ok && c.sc.names.dunder("__iter__") {
+	if from, ok := iterBuiltins[fn.name()]; ok && (c.sc.names.dunder("__iter__") || lengthHint[fn.name()] && c.sc.names.dunder("__len__")) {
 		var positional []*expr
 		for k, a := range cs.args() {
 			if cs.kw(k) == "" {

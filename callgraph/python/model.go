@@ -90,12 +90,13 @@ const (
 	eProto             // the method name (a dunder) of the instances x evaluates to: implicit protocol calls; litData.keys, when set, are fallbacks tried in order when a class (with no base outside the project) lacks the method
 	eClassOf           // the project classes x evaluates to (raise C: C is instantiated)
 	eBuiltinArg        // x, when the builtin function called name (looked up in sc) is not rebound; with elems, when elems[0] (the callee, functools.reduce...) lies outside the project
-	eNarrow            // x narrowed by isinstance(x, elems...): keyOK set keeps the instances of those classes, else drops them; with name set, by hasattr(x, name)
+	eNarrow            // x narrowed by isinstance(x, elems...): keyOK set keeps the instances of those classes, else drops them; with name set, by hasattr(x, name); with slice set, by identity (x is C, x in (C, D)): keyOK set drops the classes and functions x holds that are not among elems', else drops those that are; with raw set, by the truth of x.name where name is a class-level constant flag (keyOK: truthy)
 	ePartial           // functools.partial(x, ...): the functions x evaluates to, their argument positions unknown
 	eTypeOf            // type(x): the classes of the project instances x evaluates to
 	eGetattr           // getattr(x, elems[0][, elems[1]]) with builtin getattr looked up in sc: x.<name> for each string constant elems[0] holds, or the default
 	eDescr             // the descriptor method (idx 0 __get__, 1 __set__, 2 __delete__) of the descriptors that class attribute name of x's values holds: what reading, assigning or deleting x.name calls
 	eInstances         // the project instances x evaluates to (a descriptor's inst argument: None when the attribute is read on the class)
+	eFirst             // the values of the first of elems that evaluates to something (a call's argument for a parameter, else the parameter's merged flows: see substReturn)
 )
 
 // expr is a symbolic expression: what a name, an attribute or a call may evaluate to.
@@ -240,6 +241,7 @@ type defInfo struct {
 	// project, calling the decorated name does not run the body
 	libWrap   *expr
 	bases     []*expr
+	meta      *expr // the metaclass= keyword of a class statement
 	instAttrs map[string][]*expr
 	initAttrs map[string]bool // instance attributes __init__ always sets
 	// attributes assigned from outside the class: on instances (obj.x = v) and on the

@@ -80,7 +80,7 @@ var (
 var conversions = []conversion{
 	convStr, convRepr, convFormat, convTruth,
 	{"__len__"}, {"__hash__"}, {"__next__"}, {"__int__", "__index__"}, {"__float__", "__index__"},
-	{"__abs__"}, {"__reversed__"}, {"__index__"},
+	{"__abs__"}, {"__reversed__"}, {"__index__"}, {"__bytes__"},
 }
 
 const (
@@ -96,6 +96,7 @@ const (
 	cvAbs
 	cvReversed
 	cvIndex
+	cvBytes
 )
 
 // builtinConversion maps a builtin function to the conversion it applies to its first
@@ -104,8 +105,14 @@ var builtinConversion = map[string]uint8{
 	"str": cvStr, "repr": cvRepr, "format": cvFormat, "bool": cvTruth, "len": cvLen,
 	"hash": cvHash, "next": cvNext, "int": cvInt, "float": cvFloat, "abs": cvAbs,
 	"reversed": cvReversed, "print": cvStr, "hex": cvIndex, "oct": cvIndex, "bin": cvIndex,
-	"operator.index": cvIndex,
+	"operator.index": cvIndex, "bytes": cvBytes,
 }
+
+// lengthHint names the builtins that, after taking the iterator of their argument, ask
+// its length for a size hint (CPython's list_extend and PySequence_Tuple call
+// PyObject_LengthHint): __len__ when the class has it. h11's Headers.__eq__ calls
+// list(self), which runs Headers.__len__.
+var lengthHint = map[string]bool{"list": true, "tuple": true, "sorted": true}
 
 // iterBuiltins iterate over their positional arguments (from the given one on).
 var iterBuiltins = map[string]int{

@@ -256,7 +256,7 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (calls, implicit [
 				for _, d := range defs {
 					// a constructor call passes its arguments to __init__ and __new__ only
 					ctorHook := v.kind == vDef && v.def.fn.Kind == task.KindClass && d.simple != "__init__" && d.simple != "__new__"
-					if !ctorHook && !acceptsKeywords(cs, d) {
+					if !ctorHook && (!acceptsKeywords(cs, d) || !(v.kind == vDef && v.sliced) && !acceptsArity(cs, d, bound)) {
 						continue
 					}
 					res[k].targets = appendDef(res[k].targets, d)
@@ -336,6 +336,77 @@ func acceptsKeywords(cs *callSite, d *defInfo) bool {
 			}
 		}
 		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// acceptsArity reports whether d can take the arguments of cs by number: more
+// positional arguments than d has positional parameters (without *args), or a
+// parameter without default that neither a positional argument nor a keyword fills,
+// raise TypeError before d's body runs (networkx's generators calling G.add_edge(u, v)
+// cannot reach MultiDiGraph_EdgeKey.add_edge(self, u, v, key)). A call with *args or
+// **kwargs, an implicit call (whose arguments are not all recorded), a lambda (a
+// generated __init__ among them) and a decorated definition (what is called may be a
+// wrapper) are taken as fitting.
+func acceptsArity(cs *callSite, d *defInfo, bound bool) bool {
+	if cs.implicit || cs.star() || d.lambda || len(d.decorators) > 0 {
+		return true
+	}
+	if d.class == nil && !bound && cs.callee().op == eAttr {
+		// a function reached through an attribute may be a class attribute's alias of a
+		// module function (`semantic_feasibility = _semantic_feasibility`), bound to
+		// the instance it is read on
+		return true
+	}
+	off := 0
+	if bound && d.class != nil && !d.static {
+		off = 1
+	}
+	npos := 0
+	for k := range cs.args() {
+		if cs.kw(k) == "" {
+			npos++
+		}
+	}
+	npos += off
+	positional, varPos := 0, false
+	for j := range d.params {
+		p := &d.params[j]
+		switch {
+		case p.varPos:
+			varPos = true
+		case p.star, p.kwOnly:
+		default:
+			positional++
+		}
+	}
+	if npos > positional && !varPos {
+		return false
+	}
+	pos := 0
+	for j := range d.params {
+		p := &d.params[j]
+		if p.star {
+			continue
+		}
+		filled := false
+		if !p.kwOnly {
+			filled = pos < npos
+			pos++
+		}
+		if filled || p.dflt != nil {
+			continue
+		}
+		named := false
+		for k := range cs.args() {
+			if cs.kw(k) == p.name {
+				named = true
+				break
+			}
+		}
+		if !named {
 			return false
 		}
 	}

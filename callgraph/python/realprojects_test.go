@@ -49,7 +49,7 @@ var realProjects = []realProject{
 	// qrcode and cerberus were chosen, traced and reviewed in the fifth round before the
 	// front end ran on them, and scored once as held out (README.md); the fifth round
 	// then looked at their missing and extra edges, which makes them tuning projects.
-	{name: "qrcode", deb: "python3-qrcode", minP: 0.94, minR: 0.86},
+	{name: "qrcode", deb: "python3-qrcode", minP: 0.95, minR: 0.86},
 	{name: "cerberus", deb: "python3-cerberus", minP: 0.99, minR: 0.70},
 	// fixtures and transaction were chosen, traced and reviewed in the sixth round and
 	// their truths committed before the front end ran on them; scored once, with the
@@ -66,9 +66,19 @@ var realProjects = []realProject{
 	{name: "zope/schema", deb: "python3-zope.schema", minP: 0.97, minR: 0.75},
 	// h11 and automaton were chosen, traced and reviewed in the eighth round and their
 	// truths committed before the front end ran on them; scored once with the front end
-	// of the end of round 7 (h11 P .920 R .939, automaton P .974 R .925): held out.
-	{name: "h11", deb: "python3-h11", heldOut: true, minP: 0.91, minR: 0.93},
-	{name: "automaton", deb: "python3-automaton", heldOut: true, minP: 0.96, minR: 0.90},
+	// of the end of round 7 (h11 P .920 R .939, automaton P .974 R .925). Their misses
+	// and extras were read at the end of round 8, which makes them tuning projects.
+	// The ninth round's rules brought h11 to P 1.000 R .980 and automaton to R .950.
+	{name: "h11", deb: "python3-h11", minP: 0.99, minR: 0.97},
+	{name: "automaton", deb: "python3-automaton", minP: 0.96, minR: 0.94},
+	// sievelib and testresources were chosen, traced and reviewed in the ninth round and
+	// their truths committed before the front end ran on them; scored with the front end
+	// of the end of round 8 (sievelib P .993 R .749, testresources P .883 R .914) and at
+	// the end of round 9 (sievelib P .994 R .754, testresources unchanged): held out
+	// until then. Their misses and extras were read after that (README.md), so the next
+	// round tunes on them.
+	{name: "sievelib", deb: "python3-sievelib", heldOut: true, minP: 0.98, minR: 0.74},
+	{name: "testresources", deb: "python3-testresources", heldOut: true, minP: 0.87, minR: 0.90},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of

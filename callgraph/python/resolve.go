@@ -55,6 +55,18 @@ type resolver struct {
 	// of the sites that read (their descriptors may have __get__, which decides what
 	// reading the attribute gives)
 	descrNames, descrGets map[string]bool
+	// substs holds, per call site, callee return expression and binding, that return
+	// expression with the parameters it names replaced by the site's arguments (nil when
+	// nothing is replaced; see substReturn); substCalls marks the calls such copies hold,
+	// whose own results are not specialised again
+	substs     map[substKey]*expr
+	substCalls map[*expr]bool
+}
+
+// substKey identifies a return expression specialised to one call site.
+type substKey struct {
+	call, ret *expr
+	bound     bool
 }
 
 // memoSlot is the memo of one evaluated expression.
@@ -525,6 +537,13 @@ func (r *resolver) evalOp(e *expr) []value {
 			}
 		}
 		return out
+	case eFirst:
+		for _, el := range e.elems {
+			if vs := r.eval(el); len(vs) > 0 {
+				return vs
+			}
+		}
+		return nil
 	case eUnion:
 		var out []value
 		for _, el := range e.elems {
@@ -589,8 +608,14 @@ func (r *resolver) evalOp(e *expr) []value {
 // outside the project, containers, generators, and instances of classes with a base
 // outside the project.
 func (r *resolver) narrow(e *expr) []value {
+	if e.raw {
+		return r.narrowFlag(e)
+	}
 	if e.name() != "" {
 		return r.narrowHasattr(e)
+	}
+	if e.slice {
+		return r.narrowIdentity(e)
 	}
 	var classes []*defInfo
 	outsideClass := false
@@ -618,7 +643,28 @@ func (r *resolver) narrow(e *expr) []value {
 		}
 	}
 	var out []value
-	for _, v := range r.eval(e.x) {
+	xs := r.eval(e.x)
+	if len(xs) == 0 && e.keyOK && !outsideClass && !r.noFlow && !isParamName(e.x) {
+		// Nothing is known of x, a local name (not a parameter: those of special methods
+		// take no arguments from the implicit calls, and their callers' values are
+		// what the test sorts), but where the test holds x is an instance of one of the
+		// classes (h11's `except BaseException as exc:` then `if isinstance(exc,
+		// LocalProtocolError): exc._reraise_as_remote_protocol_error()`): the classes
+		// the project instantiates, among them and their subclasses.
+		r.unstable++ // instantiations are found round after round
+		for _, c := range classes {
+			if c.instantiated || len(c.subs) == 0 {
+				out = addValues(out, value{kind: vInst, def: c})
+			}
+			for _, k := range c.subs {
+				if k.instantiated {
+					out = addValues(out, value{kind: vInst, def: k})
+				}
+			}
+		}
+		return out
+	}
+	for _, v := range xs {
 		is := false
 		if v.kind == vInst {
 			for _, k := range r.mro(v.def) {
@@ -633,6 +679,102 @@ func (r *resolver) narrow(e *expr) []value {
 		case e.keyOK && outsideClass && (v.kind != vInst || r.outsideBase(v.def)) && v.kind != vDef && v.kind != vModule:
 		default:
 			continue
+		}
+		out = addValues(out, v)
+	}
+	return out
+}
+
+// narrowFlag evaluates x narrowed by the truth test `x.name` (e.keyOK: where it holds):
+// an instance whose class's order binds name to a constant (True, False, None, a number
+// or a string literal) in a class body, and which no instance or outside assignment can
+// change, stays only where the constant's truth agrees; other values stay. qrcode's
+// QRCode.make_image calls `im.drawrect_context(...)` under `if im.needs_context:` and
+// `im.drawrect(...)` in the elif, where the image classes set needs_context = True or
+// False in their bodies.
+func (r *resolver) narrowFlag(e *expr) []value {
+	var out []value
+	for _, v := range r.eval(e.x) {
+		if v.kind == vInst {
+			if truth, known := r.classFlag(v.def, e.name()); known && truth != e.keyOK {
+				continue
+			}
+		}
+		out = addValues(out, v)
+	}
+	return out
+}
+
+// classFlag returns the truth of attribute name on instances of class c when the first
+// class of c's order binding it does so only to constants and nothing else may set it
+// (an instance attribute, an assignment from outside, a base outside the project).
+func (r *resolver) classFlag(c *defInfo, name string) (truth, known bool) {
+	if r.dynNames[name] {
+		return false, false
+	}
+	mro := r.mro(c)
+	for _, k := range mro {
+		if len(k.instAttrs[name]) > 0 || k.extBase {
+			return false, false
+		}
+	}
+	for _, k := range mro {
+		bs := k.scope.names[name]
+		if len(bs) == 0 {
+			continue
+		}
+		for i, b := range bs {
+			if b.val.op != eConst {
+				return false, false
+			}
+			t := constTruth(b.val.name())
+			if i > 0 && t != truth {
+				return false, false
+			}
+			truth = t
+		}
+		return truth, true
+	}
+	return false, false
+}
+
+// constTruth is the truth of a constant in constKey's form (and "bTrue", "bFalse", "n").
+func constTruth(k string) bool {
+	switch k {
+	case "bFalse", "n", "i0", "s":
+		return false
+	}
+	return true
+}
+
+// narrowIdentity evaluates x narrowed by an identity or membership test against the
+// values of e.elems: a class or function (compared by identity: a project metaclass
+// defining __eq__ leaves it alone) that is (e.keyOK) or is not among those values stays,
+// every other value stays whatever the test (an instance's __eq__ may say anything).
+// h11's Connection.__init__ raises `ValueError("... {!r}".format(our_role))` under `if
+// our_role not in (CLIENT, SERVER):`, where our_role holds no other class.
+func (r *resolver) narrowIdentity(e *expr) []value {
+	var among []value
+	for _, c := range e.elems {
+		for _, v := range r.eval(c) {
+			if v.kind == vDef {
+				among = addValues(among, v)
+			}
+		}
+	}
+	var out []value
+	for _, v := range r.eval(e.x) {
+		if v.kind == vDef && (v.def.fn.Kind != "class" || r.metaclass(v.def) == nil || len(r.protoMethods(r.metaclass(v.def), "__eq__")) == 0) {
+			in := false
+			for _, a := range among {
+				if a.def == v.def {
+					in = true
+					break
+				}
+			}
+			if in != e.keyOK {
+				continue
+			}
 		}
 		out = addValues(out, v)
 	}
@@ -1051,8 +1193,8 @@ func (r *resolver) applyStores() (added, changed bool) {
 	}
 	for _, f := range r.files {
 		for _, st := range f.attrStores {
-			if st.val.op == eUnknown {
-				continue
+			if st.val.op == eUnknown || st.val.op == eConst {
+				continue // no value a call could reach
 			}
 			for _, o := range r.eval(st.obj) {
 				if (o.kind == vInst || o.kind == vDef) && r.definesMethod(o.def, st.name) {
@@ -1755,7 +1897,11 @@ func (r *resolver) callResultAt(v value, e *expr) []value {
 			j = r.superDefaultReturned(d, ret)
 		}
 		if j < 0 {
-			out = union(out, r.eval(ret))
+			if s := r.substReturn(d, v.bound, e, ret); s != nil {
+				out = union(out, r.eval(s))
+			} else {
+				out = union(out, r.eval(ret))
+			}
 			continue
 		}
 		if a := argFor(d, v.bound, e.elems, e.keys, e.slice, j); a != nil {
@@ -1971,4 +2117,158 @@ outer:
 		out = append(out, v)
 	}
 	return out
+}
+
+// maxSubstNodes bounds the size of a return expression substReturn copies.
+const maxSubstNodes = 48
+
+// substReturn returns return expression ret of d specialised to call e: a copy in which
+// each name of d's own scope bound only to one of d's parameters (not *args or
+// **kwargs, never rebound) is replaced by the argument e passes for it, or by its
+// default. What the function returns then depends on this call's arguments, not on
+// every value ever passed: one level of call-site sensitivity, for results computed
+// from parameters (h11's `_get_io_object(role, event, io_dict)` returns
+// `io_dict.get((role, state))`, called with the READERS table for the reader and the
+// WRITERS table for the writer). It returns nil when ret names no parameter, when e
+// is itself part of such a copy (no deeper contexts), or when ret is larger than
+// maxSubstNodes.
+func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
+	if r.substCalls[e] {
+		return nil
+	}
+	k := substKey{call: e, ret: ret, bound: bound}
+	if s, ok := r.substs[k]; ok {
+		return s
+	}
+	if r.substs == nil {
+		r.substs, r.substCalls = map[substKey]*expr{}, map[*expr]bool{}
+	}
+	r.substs[k] = nil // while copying: a cycle through e gets the unspecialised result
+	var calls []*expr
+	nodes := 0
+	copied := map[*expr]*expr{}
+	var cp func(x *expr) (*expr, bool)
+	cp = func(x *expr) (*expr, bool) {
+		if x == nil {
+			return nil, true
+		}
+		if c, ok := copied[x]; ok {
+			return c, true
+		}
+		nodes++
+		if nodes > maxSubstNodes {
+			return nil, false
+		}
+		if x.op == eName && x.sc == d.scope {
+			if j := paramNamed(d, x); j >= 0 {
+				a := argFor(d, bound, e.elems, e.keys, e.slice, j)
+				if a == nil && !e.slice {
+					a = d.params[j].dflt
+				}
+				if a != nil {
+					// the argument, or what flows into the parameter from every call
+					// when nothing is known of the argument
+					f := &expr{op: eFirst, litData: &litData{elems: []*expr{a, x}}}
+					copied[x] = f
+					return f, true
+				}
+			}
+			copied[x] = x
+			return x, true
+		}
+		switch x.op {
+		case eDef, eParam, eSelf, eClass, eSuper, eModule, eFrom, eConst, eUnknown, eName:
+			copied[x] = x
+			return x, true
+		}
+		nx, ok := cp(x.x)
+		if !ok {
+			return nil, false
+		}
+		changed := nx != x.x
+		var nl *litData
+		if x.litData != nil {
+			elems := x.elems
+			for i, el := range x.elems {
+				ne, ok := cp(el)
+				if !ok {
+					return nil, false
+				}
+				if ne != el {
+					if &elems[0] == &x.elems[0] {
+						elems = slices.Clone(x.elems)
+					}
+					elems[i] = ne
+				}
+			}
+			var nb *expr
+			if b := x.litData.builtinOf(); b != nil {
+				if nb, ok = cp(b); !ok {
+					return nil, false
+				}
+			}
+			if len(elems) > 0 && &elems[0] != &x.elems[0] || nb != x.litData.builtinOf() {
+				l := *x.litData
+				l.elems = elems
+				if l.litExtra != nil {
+					xe := *l.litExtra
+					xe.builtin = nb
+					xe.extraKeys, xe.extraVals, xe.extraSeen = slices.Clone(xe.extraKeys), slices.Clone(xe.extraVals), nil
+					l.litExtra = &xe
+				}
+				nl = &l
+				changed = true
+			}
+		}
+		if !changed {
+			copied[x] = x
+			return x, true
+		}
+		c := *x
+		c.memo = 0
+		c.x = nx
+		if nl != nil {
+			c.litData = nl
+		}
+		if c.op == eCall {
+			calls = append(calls, &c)
+		}
+		copied[x] = &c
+		return &c, true
+	}
+	s, ok := cp(ret)
+	if !ok || s == ret {
+		return nil
+	}
+	for _, c := range calls {
+		r.substCalls[c] = true
+	}
+	r.substs[k] = s
+	return s
+}
+
+// isParamName reports whether name x, where it is read, holds a parameter of its
+// function (every binding reaching it is the parameter).
+func isParamName(x *expr) bool {
+	if x.op != eName || x.sc == nil || x.sc.def == nil || x.sc != x.sc.def.scope {
+		return false
+	}
+	bs := reaching(x.sc.names[x.name()], x.pos)
+	for _, b := range bs {
+		if b.val.op != eParam || b.val.def() != x.sc.def {
+			return false
+		}
+	}
+	return len(bs) > 0
+}
+
+// paramNamed returns the index of the parameter of d that name expression x (of d's
+// own scope) is bound to, when it is bound only to that parameter (not *args or
+// **kwargs), else -1.
+func paramNamed(d *defInfo, x *expr) int {
+	bs := d.scope.names[x.name()]
+	if len(bs) != 1 || bs[0].val.op != eParam || bs[0].val.def() != d || d.params[bs[0].val.idx].star {
+		return -1
+	}
+	return int(bs[0].val.idx)
 }

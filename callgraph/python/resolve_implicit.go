@@ -56,6 +56,9 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 			if r.isBuiltin(s.y.sc, s.y.name()) {
 				iters := r.protoValues(s.x, "__iter__", nil, false)
 				add(iters)
+				if lengthHint[s.y.name()] {
+					add(r.protoValues(s.x, "__len__", nil, false))
+				}
 				for _, m := range iters {
 					for _, it := range r.callResult(m) {
 						if it.kind == vInst {
@@ -158,8 +161,21 @@ func (r *resolver) protoValuesInto(buf []value, x *expr, name string, fallbacks 
 	}
 	out := buf[:0]
 	for _, v := range r.eval(x) {
-		if v.kind == vInst {
-			switch vs := r.protoChain(v.def, name, fallbacks, always); {
+		var vs []value
+		switch {
+		case v.kind == vInst:
+			vs = r.protoChain(v.def, name, fallbacks, always)
+		case v.kind == vDef && v.def.fn.Kind == "class":
+			// a class object: the special methods of its metaclass (h11's states are
+			// classes whose metaclass Sentinel defines __repr__); type, the base of every
+			// metaclass, defines no __str__ or __format__ of its own, so object's
+			// defaults delegate down the chain
+			if m := r.metaclass(v.def); m != nil {
+				vs = r.protoChain(m, name, fallbacks, true)
+			}
+		}
+		if len(vs) > 0 {
+			switch {
 			case buf == nil:
 				out = union(out, vs)
 			case len(out) == 0:
@@ -340,4 +356,22 @@ func (r *resolver) classicProperties(props map[string]bool) map[string]bool {
 		}
 	}
 	return props
+}
+
+// metaclass returns the project metaclass of class c: the one its class statement or
+// the first class of its order that has one names, nil when that is none or lies
+// outside the project.
+func (r *resolver) metaclass(c *defInfo) *defInfo {
+	for _, k := range r.mro(c) {
+		if k.meta == nil {
+			continue
+		}
+		for _, v := range r.eval(k.meta) {
+			if v.kind == vDef && v.def.fn.Kind == "class" {
+				return v.def
+			}
+		}
+		return nil
+	}
+	return nil
 }
