@@ -137,7 +137,8 @@ func (r *Report) Sort() {
 	r.Tests = out
 }
 
-// Result returns the result for id and whether the report has one.
+// Result returns the result for id and whether the report has one. Tests must be sorted by
+// id, as runners return them (Sort).
 func (r *Report) Result(id string) (TestResult, bool) {
 	i := sort.Search(len(r.Tests), func(i int) bool { return r.Tests[i].ID >= id })
 	if i < len(r.Tests) && r.Tests[i].ID == id {
