@@ -962,19 +962,26 @@ func (r *resolver) constKeys(e *expr, depth int) (keys []string, ok bool) {
 	if e == nil || depth > 8 {
 		return nil, false
 	}
+	// addExpr adds x's keys, reporting whether x has constant keys.
+	addExpr := func(x *expr) bool {
+		ks, ok := r.constKeys(x, depth+1)
+		if !ok {
+			return false
+		}
+		for _, k := range ks {
+			if !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+		return true
+	}
 	add := func(bs []binding) bool {
 		if len(bs) == 0 {
 			return false
 		}
 		for _, b := range bs {
-			ks, ok := r.constKeys(b.val, depth+1)
-			if !ok {
+			if !addExpr(b.val) {
 				return false
-			}
-			for _, k := range ks {
-				if !slices.Contains(keys, k) {
-					keys = append(keys, k)
-				}
 			}
 		}
 		return true
@@ -988,14 +995,8 @@ func (r *resolver) constKeys(e *expr, depth int) (keys []string, ok bool) {
 			return nil, false
 		}
 		for _, el := range e.x.elems {
-			ks, ok := r.constKeys(el, depth+1)
-			if !ok {
+			if !addExpr(el) {
 				return nil, false
-			}
-			for _, k := range ks {
-				if !slices.Contains(keys, k) {
-					keys = append(keys, k)
-				}
 			}
 		}
 		return keys, true
@@ -1017,17 +1018,8 @@ func (r *resolver) constKeys(e *expr, depth int) (keys []string, ok bool) {
 			return nil, false
 		}
 		for _, sq := range seqs {
-			if sq.op != eSeq || sq.litExtra != nil || n >= len(sq.elems) {
+			if sq.op != eSeq || sq.litExtra != nil || n >= len(sq.elems) || !addExpr(sq.elems[n]) {
 				return nil, false
-			}
-			ks, ok := r.constKeys(sq.elems[n], depth+1)
-			if !ok {
-				return nil, false
-			}
-			for _, k := range ks {
-				if !slices.Contains(keys, k) {
-					keys = append(keys, k)
-				}
 			}
 		}
 		return keys, true
