@@ -76,6 +76,9 @@ type Frontend struct {
 	opts    Options
 	parsers *parserPool
 	grammar *grammar
+	// workers is how many files are resolved at once (0: GOMAXPROCS); 1 resolves them
+	// one after the other, filling memos lazily as they are needed (see settle).
+	workers int
 }
 
 // New returns a Go front end.
@@ -129,6 +132,11 @@ type file struct {
 	imports map[string]*imp
 	dots    []*imp
 	module  int // index of the module pseudo-definition, -1 when none
+	// reindexed caches indexForm's decisions on the file's nodes: whether a type
+	// instantiation is an index expression (the first answer stands, as the scope it was
+	// asked in decides it). Only walkers of the file write it, and while files are
+	// resolved in parallel only the file's own walk (see settle).
+	reindexed map[nodeKey]bool
 }
 
 // imp is one import of a file; pkg is nil for packages outside the analysed files.
@@ -218,16 +226,43 @@ type analyzer struct {
 	named []*typeDecl
 	live  map[*typeDecl]bool // see liveTypes
 	flow  *flowGraph         // the type-flow graph (InterfacesTypeFlow), else nil
-	// reindexed caches indexForm's decisions: whether a type instantiation is an index
-	// expression (the first answer stands, as the scope it was asked in decides it).
-	reindexed map[nodeKey]bool
-	chaMemo   map[chaKey][]*fn       // see memoCHA
-	byMethod  map[string][]*typeDecl // see typesWithMethod
+	vars  []*varDecl         // the package-level variables and constants, in declaration order
+	cuts  int                // the times a variable's inference needed itself (see settle)
+	// workers is how many files were resolved at once (see resolveAll).
+	workers int
+	// chaMemo and flowCHA remember the class-hierarchy expansions of interface methods
+	// (InterfacesCHA's among the live types, and the type flow's callees): see memo.
+	memoMu   sync.Mutex
+	chaMemo  map[chaKey][]*fn
+	flowCHA  map[chaKey][]*fn
+	byMethod map[string][]*typeDecl // see typesWithMethod
 }
 
 // Analyze parses the Go files, lists their functions and methods, and resolves the calls
 // it can (see the package documentation for the rules).
 func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (*callgraph.Analysis, error) {
+	a, err := fe.analyze(ctx, files)
+	if err != nil {
+		return nil, err
+	}
+	return a.out, nil
+}
+
+// analyze is Analyze, returning the analyzer.
+func (fe *Frontend) analyze(ctx context.Context, files []callgraph.SourceFile) (*analyzer, error) {
+	a, recs, err := fe.prepare(ctx, files)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.resolve(ctx, recs); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// prepare parses the files, declares what they declare, lists the definitions and
+// records the flows of package-level variables (returned by file, nil when empty).
+func (fe *Frontend) prepare(ctx context.Context, files []callgraph.SourceFile) (*analyzer, []*flowRec, error) {
 	var srcs []callgraph.SourceFile
 	var mods []module
 	for _, sf := range files {
@@ -250,7 +285,7 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 	a := &analyzer{fe: fe, out: &callgraph.Analysis{}}
 	parsed, err := fe.parseAll(ctx, srcs)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for i, sf := range srcs {
 		p := parsed[i]
@@ -265,50 +300,44 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 	a.bindImports(mods)
 	a.declare()
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("golang: %w", err)
+		return nil, nil, fmt.Errorf("golang: %w", err)
 	}
 	a.inventory()
 	if fe.opts.mode() == InterfacesCHA {
 		a.liveTypes() // while every body can still be decoded
 	}
+	var recs []*flowRec
 	if fe.opts.mode() == InterfacesTypeFlow {
 		a.flow = newFlowGraph(len(a.named), len(a.fns))
+		recs = make([]*flowRec, len(a.files))
 		for _, f := range a.files {
-			a.globalFlows(f)
-		}
-	}
-	// The bodies are decoded a file or two ahead, on another core, while the calls of the
-	// file before are resolved.
-	decoded := make(chan []*node, 2)
-	stop := make(chan struct{})
-	defer close(stop)
-	go func() {
-		defer close(decoded)
-		for _, f := range a.files {
-			select {
-			case decoded <- f.bodies(fe.grammar):
-			case <-stop:
-				return
+			r := a.flow.newRec()
+			a.globalFlows(f, r)
+			a.flow.replay(r, 0)
+			if r.litIdx != nil || r.bound != nil || r.callees != nil {
+				recs[f.idx] = r
 			}
 		}
-	}()
-	for _, f := range a.files {
-		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("golang: %w", err)
-		}
-		a.resolveFile(f, <-decoded)
-		// Resolved: the bodies are not needed again, nor the memo of its calls' callees.
-		f.parsed.bodies = nil
-		if a.flow != nil {
-			delete(a.flow.callees, f.idx)
-		}
+	}
+	return a, recs, nil
+}
+
+// resolve resolves the calls of a prepared analyzer (recs are its files' records of
+// global flows, see prepare) and finishes the type flow.
+func (a *analyzer) resolve(ctx context.Context, recs []*flowRec) error {
+	a.workers = a.fe.resolveWorkers()
+	if a.workers > 1 && !a.settle() {
+		a.workers = 1
+	}
+	if err := a.resolveAll(ctx, a.workers, recs); err != nil {
+		return err
 	}
 	a.dropValues()
 	if a.flow != nil {
 		a.finishFlow()
 	}
 	a.out.Unresolved = a.out.CallSites - a.out.Resolved
-	return a.out, nil
+	return nil
 }
 
 // parsedFile is what parsing keeps of a file: its first syntax error, its outline and
@@ -712,7 +741,9 @@ func (a *analyzer) declare() {
 					for k, s := range specs {
 						for i, nm := range s.Children("name") {
 							name := nm.Text(f.src)
-							p.vars[name] = append(p.vars[name], &varDecl{file: f, spec: first + k, index: i})
+							v := &varDecl{file: f, spec: first + k, index: i}
+							p.vars[name] = append(p.vars[name], v)
+							a.vars = append(a.vars, v)
 						}
 					}
 				case "const_declaration":
@@ -730,7 +761,9 @@ func (a *analyzer) declare() {
 						}
 						for i, nm := range s.Children("name") {
 							name := nm.Text(f.src)
-							p.vars[name] = append(p.vars[name], &varDecl{file: f, spec: src, index: i, konst: true})
+							v := &varDecl{file: f, spec: src, index: i, konst: true}
+							p.vars[name] = append(p.vars[name], v)
+							a.vars = append(a.vars, v)
 						}
 					}
 				}
