@@ -57,8 +57,11 @@ type astBuilder struct {
 	lines []uint32
 	g     *grammar
 	fail  bool
-	// Storage: built nodes in chunks; the tree's nodes and child lists in one slab
-	// each, the children of a node gathered on a stack until it is done.
+	// Storage: built nodes in chunks (those of sc, then new ones); the tree's nodes and
+	// child lists in one slab each, the children of a node gathered on a stack until it
+	// is done.
+	sc    *astScratch
+	chunk int // the chunk of sc.bns being filled
 	bns   []bn
 	nodes []tsNode
 	kids  []*tsNode
@@ -67,13 +70,32 @@ type astBuilder struct {
 	atRow int // row cursor: nodes are placed in pre-order, so their starts only grow
 }
 
+// newBn returns storage for a built node, whose fields the caller sets (kids has a
+// length of 0 and maybe the capacity of a previous tree's node).
 func (b *astBuilder) newBn() *bn {
 	if len(b.bns) == cap(b.bns) {
-		b.bns = make([]bn, 0, 1024)
+		if b.chunk == len(b.sc.bns) {
+			b.sc.bns = append(b.sc.bns, make([]bn, 0, bnChunk))
+		}
+		b.bns = b.sc.bns[b.chunk][:0]
+		b.chunk++
 	}
 	b.bns = b.bns[:len(b.bns)+1]
-	return &b.bns[len(b.bns)-1]
+	n := &b.bns[len(b.bns)-1]
+	n.kids = n.kids[:0]
+	return n
 }
+
+// set sets the fields of a built node but its children, one by one (a whole-struct
+// assignment would drop the storage of kids).
+func (n *bn) set(typ string, start, end int, leaf bool) {
+	n.typ, n.field = typ, ""
+	n.start, n.end = start, end
+	n.leaf, n.anon = leaf, false
+}
+
+// bnChunk is the number of built nodes in a chunk of storage.
+const bnChunk = 1024
 
 func (b *astBuilder) newNode() *tsNode {
 	if len(b.nodes) == cap(b.nodes) {
@@ -101,6 +123,8 @@ func (g *grammar) astTreeFunc(src []byte, lines []uint32, use func(root *tsNode)
 		use(root)
 	}
 	if cap(sc.nodes) <= maxPooledNodes {
+		// A large file's extra chunks of built nodes are left to the collector.
+		sc.bns = sc.bns[:min(len(sc.bns), maxPooledNodes/bnChunk)]
 		astScratchPool.Put(sc)
 	}
 	return err
@@ -111,6 +135,7 @@ type astScratch struct {
 	nodes []tsNode
 	kids  []*tsNode
 	toks  []stok
+	bns   [][]bn // chunks of bnChunk built nodes
 }
 
 var astScratchPool sync.Pool // of *astScratch
@@ -125,7 +150,7 @@ func (g *grammar) buildAST(src []byte, lines []uint32, sc *astScratch) (*tsNode,
 	if err != nil {
 		return nil, err
 	}
-	b := &astBuilder{src: src, g: g, lines: lines}
+	b := &astBuilder{src: src, g: g, lines: lines, sc: sc}
 	tf := fset.File(f.Package)
 	b.base = tf.Base()
 	b.toks = sc.toks[:0]
@@ -332,7 +357,7 @@ func (b *astBuilder) row(off int) int {
 func (b *astBuilder) node(typ string, start, end int, kids ...*bn) *bn {
 	out := b.newBn()
 	b.built++
-	*out = bn{typ: typ, start: start, end: end}
+	out.set(typ, start, end, false)
 	for _, k := range kids {
 		if k != nil {
 			out.kids = append(out.kids, k)
@@ -347,7 +372,7 @@ func (b *astBuilder) leafOf(typ string, n ast.Node) *bn {
 	s, e := b.span(n)
 	out := b.newBn()
 	b.built++
-	*out = bn{typ: typ, start: s, end: e, leaf: true}
+	out.set(typ, s, e, true)
 	return out
 }
 
