@@ -78,8 +78,18 @@ func (a *analyzer) settle() bool {
 		td.methodSet()
 	}
 	a.typesWithMethod("")
+	// The names of a spec are listed one after the other: it is decoded once for them.
+	var at *file
+	var spec *node
+	k := -1
 	for _, v := range a.vars {
-		a.varType(v)
+		if v.done {
+			continue
+		}
+		if v.file != at || v.spec != k {
+			at, k, spec = v.file, v.spec, v.file.spec(a.fe.grammar, v.spec)
+		}
+		a.inferVar(v, spec)
 	}
 	if a.countCuts() == cuts {
 		return true

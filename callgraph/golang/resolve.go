@@ -1406,9 +1406,13 @@ func (a *analyzer) varType(v *varDecl) *typ {
 		a.cuts++
 		return v.t
 	}
+	return a.inferVar(v, v.file.spec(a.fe.grammar, v.spec))
+}
+
+// inferVar is varType for a variable neither done nor busy, given its decoded spec.
+func (a *analyzer) inferVar(v *varDecl, spec *node) *typ {
 	v.busy = true
 	w := &walker{a: a, f: v.file, caller: -1}
-	spec := v.file.spec(a.fe.grammar, v.spec)
 	if t := spec.Child("type"); t != nil {
 		v.t = v.file.typeExpr(t, nil)
 	} else {
