@@ -98,7 +98,8 @@ type flowGraph struct {
 	locs   locKeys // the locations that have a key
 	succ   [][]loc
 	edges  map[[2]loc]bool // the edges of the locations with more than smallSucc successors
-	label  []bitset        // label bits of each location: see ntypes
+	label  []label         // each location's label (a set of label bits: see ntypes)
+	sets   *labelSets      // the label sets
 	// dirty lists the locations whose labels grew or that gained successors since the
 	// last propagate (marked by isDirty): the only places the next propagate starts
 	// from, as every other edge already carries its source's whole label.
@@ -178,13 +179,13 @@ func (f flow) union(g flow) flow {
 func newFlowGraph(ntypes, nfns int) *flowGraph {
 	return &flowGraph{
 		ntypes: ntypes, nfns: nfns, succ: make([][]loc, 1),
-		label: make([]bitset, 1), isDirty: make([]bool, 1), edges: map[[2]loc]bool{},
+		label: make([]label, 1), sets: newLabelSets(), isDirty: make([]bool, 1), edges: map[[2]loc]bool{},
 	}
 }
 
 func (fg *flowGraph) newLoc() loc {
 	fg.succ = append(fg.succ, nil)
-	fg.label = append(fg.label, nil)
+	fg.label = append(fg.label, 0)
 	fg.isDirty = append(fg.isDirty, false)
 	return loc(len(fg.succ) - 1)
 }
@@ -248,7 +249,8 @@ func (fg *flowGraph) seedFn(l loc, g *fn) { fg.seedBit(l, fg.ntypes+g.idx) }
 func (fg *flowGraph) seedLit(l loc, i int) { fg.seedBit(l, fg.litBit(i)) }
 
 func (fg *flowGraph) seedBit(l loc, i int) {
-	if fg.label[l].add(i) {
+	if u := fg.sets.union(fg.label[l], fg.sets.bit(i)); u != fg.label[l] {
+		fg.label[l] = u
 		fg.touch(l)
 	}
 }
@@ -380,7 +382,7 @@ func (fg *flowGraph) propagate() {
 	queued := make([]bool, len(fg.succ))
 	for _, l := range fg.dirty {
 		fg.isDirty[l] = false
-		if len(fg.label[l]) > 0 && len(fg.succ[l]) > 0 {
+		if fg.label[l] != 0 && len(fg.succ[l]) > 0 {
 			work = append(work, l)
 			queued[l] = true
 		}
@@ -393,7 +395,12 @@ func (fg *flowGraph) propagate() {
 		queued[l] = false
 		src := fg.label[l]
 		for _, d := range fg.succ[l] {
-			if fg.label[d].or(src) && !queued[d] && len(fg.succ[d]) > 0 {
+			u := fg.sets.union(fg.label[d], src)
+			if u == fg.label[d] {
+				continue
+			}
+			fg.label[d] = u
+			if !queued[d] && len(fg.succ[d]) > 0 {
 				h.push(d)
 				queued[d] = true
 			}
@@ -454,7 +461,7 @@ func (h locHeap) down(i int) {
 func (fg *flowGraph) typesOf(f flow) bitset {
 	var out bitset
 	for _, l := range f.locs {
-		out.or(fg.label[l])
+		out.or(fg.sets.sets[fg.label[l]])
 	}
 	for _, t := range f.types {
 		out.add(t.idx)
