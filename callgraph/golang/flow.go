@@ -91,15 +91,17 @@ type locKey struct {
 
 // flowGraph is the type-flow graph of one Analyze call.
 type flowGraph struct {
-	ntypes int // label bits [0, ntypes) are analyzer.named, then analyzer.fns, then lits
-	nfns   int
-	lits   []litInfo
-	bounds []*boundMethod
-	locs   locKeys // the locations that have a key
-	succ   [][]loc
-	edges  map[[2]loc]bool // the edges of the locations with more than smallSucc successors
-	label  []label         // each location's label (a set of label bits: see ntypes)
-	sets   *labelSets      // the label sets
+	ntypes  int // label bits [0, ntypes) are analyzer.named, then analyzer.fns, then lits
+	nfns    int
+	lits    []litInfo
+	bounds  []*boundMethod
+	locs    locKeys  // the locations that have a key, but for:
+	fnLocs  []fnLocs // by analyzer.fns
+	globals []loc    // by analyzer.vars
+	succ    [][]loc
+	edges   map[[2]loc]bool // the edges of the locations with more than smallSucc successors
+	label   []label         // each location's label (a set of label bits: see ntypes)
+	sets    *labelSets      // the label sets
 	// dirty lists the locations whose labels grew or that gained successors since the
 	// last propagate (marked by isDirty): the only places the next propagate starts
 	// from, as every other edge already carries its source's whole label.
@@ -178,7 +180,7 @@ func (f flow) union(g flow) flow {
 
 func newFlowGraph(ntypes, nfns int) *flowGraph {
 	return &flowGraph{
-		ntypes: ntypes, nfns: nfns, succ: make([][]loc, 1),
+		ntypes: ntypes, nfns: nfns, fnLocs: make([]fnLocs, nfns), succ: make([][]loc, 1),
 		label: make([]label, 1), sets: newLabelSets(), isDirty: make([]bool, 1), edges: map[[2]loc]bool{},
 	}
 }
@@ -191,7 +193,32 @@ func (fg *flowGraph) newLoc() loc {
 }
 
 // at returns the location of k, creating it on first use.
-func (fg *flowGraph) at(k locKey) loc { return fg.locs.find(k, fg.newLoc) }
+func (fg *flowGraph) at(k locKey) loc {
+	var s *[]loc // the parameters or results of a function, the variables: by number
+	i := k.i
+	switch k.kind {
+	case lkParam:
+		s = &fg.fnLocs[k.g.idx].params
+	case lkResult:
+		s = &fg.fnLocs[k.g.idx].results
+	case lkGlobal:
+		s, i = &fg.globals, k.v.idx
+	}
+	if s == nil || i < 0 {
+		return fg.locs.find(k, fg.newLoc)
+	}
+	if i >= len(*s) {
+		*s = append(*s, make([]loc, i+1-len(*s))...)
+	}
+	if (*s)[i] == 0 {
+		(*s)[i] = fg.newLoc()
+	}
+	return (*s)[i]
+}
+
+// fnLocs are the locations of a function's parameters and results, by position (0
+// until created).
+type fnLocs struct{ params, results []loc }
 
 // locKeys finds locations by key. The kinds are kept in maps of their own with small
 // keys, as looking locations up is much of resolution's work.

@@ -207,6 +207,7 @@ func (g *fn) resultTypes() []*typ {
 
 // varDecl is one package-level variable or constant.
 type varDecl struct {
+	idx   int // index into analyzer.vars
 	file  *file
 	spec  int // number of the var_spec (the const_spec that gives a constant its type and value) in file
 	index int
@@ -741,7 +742,7 @@ func (a *analyzer) declare() {
 					for k, s := range specs {
 						for i, nm := range s.Children("name") {
 							name := nm.Text(f.src)
-							v := &varDecl{file: f, spec: first + k, index: i}
+							v := &varDecl{idx: len(a.vars), file: f, spec: first + k, index: i}
 							p.vars[name] = append(p.vars[name], v)
 							a.vars = append(a.vars, v)
 						}
@@ -761,7 +762,7 @@ func (a *analyzer) declare() {
 						}
 						for i, nm := range s.Children("name") {
 							name := nm.Text(f.src)
-							v := &varDecl{file: f, spec: src, index: i, konst: true}
+							v := &varDecl{idx: len(a.vars), file: f, spec: src, index: i, konst: true}
 							p.vars[name] = append(p.vars[name], v)
 							a.vars = append(a.vars, v)
 						}
