@@ -368,36 +368,70 @@ type parsedFile struct {
 // extract measures a file's declarations on its whole tree and keeps its pruned outline
 // and bodies.
 func (fe *Frontend) extract(p *parsedFile, path string, src []byte, root *tsNode) {
+	fe.extractStreamed(p, path, src, root, nil)
+}
+
+// extractStreamed is extract for a tree whose function bodies bodies streams (see
+// astTreeFunc); with bodies nil, the tree is whole.
+func (fe *Frontend) extractStreamed(p *parsedFile, path string, src []byte, root *tsNode, bodies *astBuilder) {
 	isDecl := func(d *tsNode) bool {
 		return d.Parent == root && (d.Type == "function_declaration" || d.Type == "method_declaration")
 	}
-	var bodies []*tsNode
+	g := fe.grammar
+	// The encodings are built in pooled scratch storage and copied out at their size
+	// (the outline's is only decoded), rather than grown by appends.
+	scratch, bodyScratch := getCnodes(), getCnodes()
+	defer putCnodes(scratch)
+	defer putCnodes(bodyScratch)
+	// The bodies are encoded as the declarations are measured: a streamed body is
+	// counted into its declaration's metrics and, when the file has module-level calls,
+	// into the module's, which covers the whole file.
+	var module *meter
+	if hasModuleCalls(root) {
+		module = newMeter(0, fileLines(src)-1)
+	}
+	bodyBuf := (*bodyScratch)[:0]
+	nbodies := 0
 	for _, d := range root.Kids {
 		if !isDecl(d) {
 			continue
 		}
-		p.defs = append(p.defs, makeDef(path, src, d, "", "", d.Type == "method_declaration"))
-		if body := d.Child("body"); body != nil {
-			p.bodyOf = append(p.bodyOf, len(bodies))
-			bodies = append(bodies, body)
+		body := d.Child("body")
+		if body != nil {
+			p.bodyOf = append(p.bodyOf, nbodies)
+			nbodies++
 		} else {
 			p.bodyOf = append(p.bodyOf, -1)
 		}
+		streamed := false
+		def := makeDef(path, src, d, "", "", d.Type == "method_declaration", func(mt *meter) {
+			mt.walk(d, src, 0, func(n *tsNode) bool {
+				if n != body || !bodies.left(n) {
+					return false
+				}
+				meters := []*meter{mt}
+				if module != nil {
+					meters = append(meters, module)
+				}
+				bodyBuf, streamed = bodies.stream(n, bodyBuf, meters)
+				return streamed
+			})
+		})
+		p.defs = append(p.defs, def)
+		if body != nil && !streamed {
+			bodyBuf = g.encode(body, bodyBuf, nil)
+		}
 	}
-	if hasModuleCalls(root) {
-		m := moduleDef(path, src, root)
+	if module != nil {
+		module.walk(root, src, 0, bodies.left)
+		m := moduleDef(path, src, module.metrics())
 		p.module = &m
 	}
-	g := fe.grammar
 	p.lines = lineStarts(src)
 	// Package-level variable and constant declarations stay in the outline as childless
 	// stubs; their specs are encoded one by one and decoded when needed (valueSpecs,
 	// spec), as the tables of a large repository are big and mostly read once.
 	isValue := func(d *tsNode) bool { return d.Parent == root && isValueDecl(d.Type) }
-	// The encodings are built in pooled scratch storage and copied out at their size
-	// (the outline's is only decoded), rather than grown by appends.
-	scratch := getCnodes()
-	defer putCnodes(scratch)
 	buf := g.encode(root, (*scratch)[:0], func(parent, kid *tsNode) bool {
 		return kid.Field == "body" && isDecl(parent) || isValue(parent)
 	})
@@ -430,12 +464,9 @@ func (fe *Frontend) extract(p *parsedFile, path string, src []byte, root *tsNode
 		p.valueDecls = append(p.valueDecls, vd)
 	}
 	p.values = cloneCnodes(buf)
-	buf = buf[:0]
-	for _, b := range bodies {
-		buf = g.encode(b, buf, nil)
-	}
-	p.bodies = cloneCnodes(buf)
 	*scratch = buf
+	p.bodies = cloneCnodes(bodyBuf)
+	*bodyScratch = bodyBuf
 }
 
 // cnodePool holds scratch storage for encodings (*[]cnode), see extract.
@@ -536,11 +567,13 @@ func (fe *Frontend) parseAll(ctx context.Context, srcs []callgraph.SourceFile) (
 			// A file go/parser accepts is parsed by it (see astfront.go); the others,
 			// and the few whose constructs the rewrite does not map, by tree-sitter.
 			// extract keeps nothing of either tree: its storage serves the next parse.
-			if fe.grammar.astTreeFunc(srcs[i].Src, lineStarts(srcs[i].Src), func(root *tsNode) {
-				p := &parsedFile{}
-				fe.extract(p, srcs[i].Path, srcs[i].Src, root)
-				out[i] = p
+			var p *parsedFile
+			if fe.grammar.astTreeFunc(srcs[i].Src, lineStarts(srcs[i].Src), func(root *tsNode, bodies *astBuilder) error {
+				p = &parsedFile{}
+				fe.extractStreamed(p, srcs[i].Path, srcs[i].Src, root, bodies)
+				return nil
 			}) == nil {
+				out[i] = p
 				return
 			}
 			errs[i] = fe.parsers.ParseFunc(ctx, srcs[i].Src, func(root *tsNode, r, c int, bad bool) {
@@ -925,26 +958,32 @@ func containsCall(n *tsNode) bool {
 	return false
 }
 
-// moduleDef is a file's pseudo-definition: Def and Body cover the whole file.
-func moduleDef(path string, src []byte, root *tsNode) callgraph.Definition {
-	lines := bytes.Count(src, []byte("\n"))
-	if len(src) > 0 && src[len(src)-1] != '\n' {
-		lines++
-	}
-	if lines == 0 {
-		lines = 1
-	}
+// moduleDef is a file's pseudo-definition: Def and Body cover the whole file, whose
+// metrics are m.
+func moduleDef(path string, src []byte, m callgraph.Metrics) callgraph.Definition {
+	lines := fileLines(src)
 	whole := task.Span{Start: 0, End: len(src)}
 	fn := task.Function{
 		ID: task.MakeID(path, callgraph.ModuleName), File: path, Name: callgraph.ModuleName,
 		Kind: task.KindModule, Language: "go", Line: 1, EndLine: lines, DecoratorLine: 1,
 		Def: whole, Body: whole,
 	}
-	return callgraph.Definition{Function: fn, Metrics: measure(root, src, 0, lines-1)}
+	return callgraph.Definition{Function: fn, Metrics: m}
 }
 
-// makeDef builds a function or method definition with its spans and metrics.
-func makeDef(path string, src []byte, d *tsNode, id, qual string, method bool) callgraph.Definition {
+// fileLines is the number of lines of a file (at least 1; a last line without a newline
+// counts).
+func fileLines(src []byte) int {
+	lines := bytes.Count(src, []byte("\n"))
+	if len(src) > 0 && src[len(src)-1] != '\n' {
+		lines++
+	}
+	return max(lines, 1)
+}
+
+// makeDef builds a function or method definition with its spans and metrics; count,
+// when not nil, counts the metrics of d instead of measure (see extract).
+func makeDef(path string, src []byte, d *tsNode, id, qual string, method bool, count func(*meter)) callgraph.Definition {
 	kind := task.KindFunction
 	if method {
 		kind = task.KindMethod
@@ -971,7 +1010,12 @@ func makeDef(path string, src []byte, d *tsNode, id, qual string, method bool) c
 	}
 	fn.Signature = task.Span{Start: d.Start, End: sigEnd}
 	fn.Doc = docComment(d)
-	return callgraph.Definition{Function: fn, Metrics: measure(d, src, d.Row, d.EndRow)}
+	if count == nil {
+		return callgraph.Definition{Function: fn, Metrics: measure(d, src, d.Row, d.EndRow)}
+	}
+	mt := newMeter(d.Row, d.EndRow)
+	count(mt)
+	return callgraph.Definition{Function: fn, Metrics: mt.metrics()}
 }
 
 // docComment returns the span of the comment lines directly above a declaration.
