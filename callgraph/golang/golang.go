@@ -541,8 +541,11 @@ func (f *file) spec(g *grammar, i int) *node {
 
 // bodies decodes the bodies of a file's declarations: the result's k-th entry is the
 // body of the k-th declaration, nil when it has none.
-func (f *file) bodies(g *grammar) []*node {
-	roots := g.decode(f.parsed.bodies, f.parsed.lines)
+func (f *file) bodies(g *grammar) []*node { return f.bodiesInto(g, nil) }
+
+// bodiesInto is bodies decoded into sc's storage (see decodeInto).
+func (f *file) bodiesInto(g *grammar, sc *decodeScratch) []*node {
+	roots := g.decodeInto(f.parsed.bodies, f.parsed.lines, sc)
 	out := make([]*node, len(f.parsed.bodyOf))
 	for k, b := range f.parsed.bodyOf {
 		if b >= 0 {

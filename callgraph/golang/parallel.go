@@ -139,6 +139,9 @@ func (a *analyzer) resolveAll(ctx context.Context, workers int, recs []*flowRec)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
+			// Nothing keeps a decoded body once its file is resolved: the next file's
+			// bodies are decoded into the same storage.
+			var sc decodeScratch
 			for {
 				select {
 				case slots <- struct{}{}:
@@ -157,7 +160,7 @@ func (a *analyzer) resolveAll(ctx context.Context, workers int, recs []*flowRec)
 					}
 					recs[i] = nil
 				}
-				out := a.resolveFile(f, f.bodies(a.fe.grammar), rec)
+				out := a.resolveFile(f, f.bodiesInto(a.fe.grammar, &sc), rec)
 				// Resolved: the bodies are not needed again, nor the file's memos.
 				f.parsed.bodies = nil
 				rec.drop()
