@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"unsafe"
 )
 
 // The go/parser front end of the parse.
@@ -162,6 +163,8 @@ type astScratch struct {
 	kids  []*tsNode
 	toks  []stok
 	bns   [][]bn // chunks of bnChunk built nodes
+	// syms and fields cache the grammar's numbers of node types and field names.
+	syms, fields [nameSlots]nameID
 }
 
 var astScratchPool sync.Pool // of *astScratch
@@ -367,11 +370,11 @@ func (b *astBuilder) stream(stub *tsNode, out []cnode, meters []*meter) ([]cnode
 }
 
 // emit streams the subtree of built node n with the tokens it spans (from b.ti on), as
-// finish builds it: its encoding is appended to out when keep (as encode appends it;
-// not below a pruned node or a string literal), and it is counted into meters at nesting
-// depth depth.
+// finish builds it: its encoding is appended to out when keep and it is not pruned (as
+// encode appends it; keep is false below a pruned node or a string literal), and it is
+// counted into meters at nesting depth depth.
 func (b *astBuilder) emit(n *bn, out []cnode, keep bool, meters []*meter, depth int) []cnode {
-	sym, ok := b.g.symByName[n.typ]
+	sym, ok := b.symOf(n.typ)
 	if !ok {
 		b.fail = true
 	}
@@ -381,13 +384,14 @@ func (b *astBuilder) emit(n *bn, out []cnode, keep bool, meters []*meter, depth 
 	if f.comment { // not built: a comment is a scanned token
 		b.fail = true
 	}
+	keep = keep && !(f.comment || !named && n.field == "" && !f.kept) // prunedKid
 	inner := depth
 	for _, mt := range meters {
 		inner = mt.enter(n.typ, n.field, depth)
 	}
 	at := len(out)
 	if keep {
-		c := cnode{start: uint32(n.start), end: uint32(n.end), row: uint32(row), typ: f.typ, field: b.g.fieldID[n.field]}
+		c := cnode{start: uint32(n.start), end: uint32(n.end), row: uint32(row), typ: f.typ, field: b.fieldOf(n.field)}
 		if named {
 			c.flags |= cNamed
 		}
@@ -414,7 +418,7 @@ func (b *astBuilder) emit(n *bn, out []cnode, keep bool, meters []*meter, depth 
 				kids++
 			}
 			kept := len(out)
-			out = b.emit(k, out, keepKids && !b.prunedBn(k), meters, inner)
+			out = b.emit(k, out, keepKids, meters, inner)
 			if len(out) > kept {
 				out[at].nkids++
 			}
@@ -434,12 +438,6 @@ func (b *astBuilder) emit(n *bn, out []cnode, keep bool, meters []*meter, depth 
 	return out
 }
 
-// prunedBn is prunedKid for a built node.
-func (b *astBuilder) prunedBn(n *bn) bool {
-	f := b.g.bySym[b.g.symByName[n.typ]]
-	return f.comment || n.anon && n.field == "" && !f.kept
-}
-
 // emitToken streams the next scanned token, a child of n (whose encoding is out[at] when
 // keep) between its built children prev and next, as token builds it; op is set while
 // n is a binary expression whose operator is not counted yet.
@@ -456,14 +454,14 @@ func (b *astBuilder) emitToken(n, prev, next *bn, out []cnode, keep bool, at int
 		b.fail = true // a literal the rewrite did not build
 	}
 	field := tokenField(n, prev, next, tk.typ)
-	sym, ok := b.g.symByName[tk.typ]
+	sym, ok := b.symOf(tk.typ)
 	if !ok {
 		b.fail = true
 	}
 	f := b.g.bySym[sym]
 	row := b.rowAt(tk.start)
 	if keep && (field != "" || f.kept) {
-		out = append(out, cnode{start: uint32(tk.start), end: uint32(tk.end), row: uint32(row), typ: f.typ, field: b.g.fieldID[field]})
+		out = append(out, cnode{start: uint32(tk.start), end: uint32(tk.end), row: uint32(row), typ: f.typ, field: b.fieldOf(field)})
 		out[at].nkids++
 	}
 	if *op && field == "operator" {
@@ -532,15 +530,59 @@ func (b *astBuilder) place(t *tsNode) {
 	if t.Row+1 < len(b.lines) && int(b.lines[t.Row+1]) <= last {
 		t.EndRow = b.row(last)
 	}
-	if s, ok := b.g.symByName[t.Type]; ok {
+	if s, ok := b.symOf(t.Type); ok {
 		t.Sym = s
 	} else {
 		b.fail = true
 	}
 	if t.Field != "" {
-		t.FieldID = uint16(b.g.fieldID[t.Field])
+		t.FieldID = uint16(b.fieldOf(t.Field))
 	}
 }
+
+// symOf is grammar.symByName[typ] through a small cache: node types are a few constant
+// strings, which the cache tells apart by their address first (an entry holds its
+// string, so an address it holds is never another string's).
+func (b *astBuilder) symOf(typ string) (uint16, bool) {
+	e := &b.sc.syms[nameSlot(typ)]
+	if e.ok && e.name == typ {
+		return e.id, true
+	}
+	sym, ok := b.g.symByName[typ]
+	if ok {
+		*e = nameID{name: typ, id: sym, ok: true}
+	}
+	return sym, ok
+}
+
+// fieldOf is grammar.fieldID[field] through a cache like symOf's.
+func (b *astBuilder) fieldOf(field string) uint8 {
+	if field == "" {
+		return 0
+	}
+	e := &b.sc.fields[nameSlot(field)]
+	if e.ok && e.name == field {
+		return uint8(e.id)
+	}
+	id := b.g.fieldID[field]
+	*e = nameID{name: field, id: uint16(id), ok: true}
+	return id
+}
+
+// nameID is an entry of the caches of symOf and fieldOf.
+type nameID struct {
+	name string
+	id   uint16
+	ok   bool
+}
+
+// nameSlot is the cache slot of a name, by its address.
+func nameSlot(s string) uintptr {
+	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	return (p>>3 ^ p>>11) % nameSlots
+}
+
+const nameSlots = 512
 
 // rowAt returns the row of byte offset off, moving the row cursor there.
 func (b *astBuilder) rowAt(off int) int {
