@@ -22,9 +22,14 @@
 //
 // Usage, from the module root:
 //
-//	go run ./bench/gocallgraph [-dir DIR] [-runs N] [-xtools VERSION]
+//	go run ./bench/gocallgraph [-dir DIR] [-runs N] [-xtools VERSION] [-base SRC]
 //
-// DIR defaults to $(go env GOROOT)/src, the Go toolchain's own source.
+// DIR defaults to $(go env GOROOT)/src, the Go toolchain's own source. With -base, SRC is
+// another checkout of this module (a base commit, say: git worktree add or git archive):
+// its examples/callgraph runs too, first in each round, so that a change and its base
+// are measured under the same load of a shared machine. Each round's ratios to x/tools
+// are then printed with their median over the rounds, which is steadier than the ratio
+// of the bests when the load moves.
 package main
 
 import (
@@ -37,6 +42,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -46,10 +52,11 @@ func main() {
 	dir := flag.String("dir", "", "source tree to analyse (default: $(go env GOROOT)/src)")
 	runs := flag.Int("runs", 1, "runs per tool (the best is reported)")
 	version := flag.String("xtools", "v0.52.0", "version of golang.org/x/tools to install the peer from")
+	base := flag.String("base", "", "another checkout of this module whose examples/callgraph runs too, first in each round")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *dir, *runs, *version, os.Stdout); err != nil {
+	if err := run(ctx, *dir, *runs, *version, *base, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "gocallgraph:", err)
 		os.Exit(1)
 	}
@@ -61,7 +68,7 @@ type usage struct {
 	maxRSS    int64 // bytes
 }
 
-func run(ctx context.Context, dir string, runs int, version string, out io.Writer) error {
+func run(ctx context.Context, dir string, runs int, version, base string, out io.Writer) error {
 	if runs < 1 {
 		return fmt.Errorf("-runs %d: want at least 1", runs)
 	}
@@ -103,47 +110,89 @@ func run(ctx context.Context, dir string, runs int, version string, out io.Write
 	if b, err := install.CombinedOutput(); err != nil {
 		return fmt.Errorf("go install: %w\n%s", err, b)
 	}
-	build := exec.CommandContext(ctx, "go", "build", "-o", ours, "./examples/callgraph")
+	type tool struct {
+		name, dir string
+		argv      []string
+	}
+	var tools []tool
+	if base != "" {
+		bin := filepath.Join(tmp, "base-callgraph")
+		if err := buildExample(ctx, base, bin); err != nil {
+			return fmt.Errorf("-base: %w", err)
+		}
+		tools = append(tools, tool{"base (tests included)", "", []string{bin, "-lang", "go", dir}})
+	}
+	if err := buildExample(ctx, root, ours); err != nil {
+		return err
+	}
+	tools = append(tools,
+		tool{"faultline (tests included)", "", []string{ours, "-lang", "go", dir}},
+		tool{"x/tools vta (no tests)", dir, []string{peer, "-algo", "vta", "./..."}})
+	peerAt := len(tools) - 1
+
+	load, _ := os.ReadFile("/proc/loadavg")
+	fmt.Fprintf(out, "tree: %s\nload average at start: %s\n", dir, strings.Join(strings.Fields(string(load))[:min(3, len(strings.Fields(string(load))))], " "))
+	all := make([][]usage, len(tools)) // by tool, then round
+	for r := range runs {
+		for i, c := range tools {
+			u, err := measure(ctx, c.dir, c.argv)
+			if err != nil {
+				return fmt.Errorf("%s: %w", c.name, err)
+			}
+			fmt.Fprintf(out, "run %d  %-28s wall %7.2f s  cpu %7.2f s  peak RSS %6d MB\n", r+1, c.name,
+				u.wall.Seconds(), u.cpu.Seconds(), u.maxRSS>>20)
+			all[i] = append(all[i], u)
+		}
+	}
+	best := make([]usage, len(tools))
+	for i, us := range all {
+		best[i] = us[0]
+		for _, u := range us[1:] {
+			best[i].wall = min(best[i].wall, u.wall)
+			best[i].cpu = min(best[i].cpu, u.cpu)
+			best[i].maxRSS = min(best[i].maxRSS, u.maxRSS)
+		}
+	}
+	for i, c := range tools[:peerAt] {
+		b, p := best[i], best[peerAt]
+		fmt.Fprintf(out, "\n%s, best of %d run(s), / x/tools:\n", c.name, runs)
+		fmt.Fprintf(out, "  wall      %5.2fx  (target ≤ 1.0x)\n", b.wall.Seconds()/p.wall.Seconds())
+		fmt.Fprintf(out, "  peak RSS  %5.2fx  (target ≤ 1.5x)\n", float64(b.maxRSS)/float64(p.maxRSS))
+		fmt.Fprintf(out, "  CPU       %5.2fx\n", b.cpu.Seconds()/p.cpu.Seconds())
+		if runs > 1 {
+			// The ratio within each round, where the tools ran one after the other.
+			var wall, rss, cpu []float64
+			for r := range runs {
+				u, p := all[i][r], all[peerAt][r]
+				wall = append(wall, u.wall.Seconds()/p.wall.Seconds())
+				rss = append(rss, float64(u.maxRSS)/float64(p.maxRSS))
+				cpu = append(cpu, u.cpu.Seconds()/p.cpu.Seconds())
+			}
+			fmt.Fprintf(out, "  median of the rounds' ratios: wall %.2fx, peak RSS %.2fx, CPU %.2fx\n", median(wall), median(rss), median(cpu))
+		}
+	}
+	return nil
+}
+
+// buildExample builds examples/callgraph of the module at root into bin.
+func buildExample(ctx context.Context, root, bin string) error {
+	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./examples/callgraph")
 	build.Dir = root
 	if b, err := build.CombinedOutput(); err != nil {
 		return fmt.Errorf("go build: %w\n%s", err, b)
 	}
-
-	load, _ := os.ReadFile("/proc/loadavg")
-	fmt.Fprintf(out, "tree: %s\nload average at start: %s\n", dir, strings.Join(strings.Fields(string(load))[:min(3, len(strings.Fields(string(load))))], " "))
-	var best [2]usage
-	names := [2]string{"faultline (tests included)", "x/tools vta (no tests)"}
-	for r := range runs {
-		for i, c := range [2]struct {
-			dir  string
-			argv []string
-		}{
-			{"", []string{ours, "-lang", "go", dir}},
-			{dir, []string{peer, "-algo", "vta", "./..."}},
-		} {
-			u, err := measure(ctx, c.dir, c.argv)
-			if err != nil {
-				return fmt.Errorf("%s: %w", names[i], err)
-			}
-			fmt.Fprintf(out, "run %d  %-28s wall %7.2f s  cpu %7.2f s  peak RSS %6d MB\n", r+1, names[i],
-				u.wall.Seconds(), u.cpu.Seconds(), u.maxRSS>>20)
-			if r == 0 || u.wall < best[i].wall {
-				best[i].wall = u.wall
-			}
-			if r == 0 || u.cpu < best[i].cpu {
-				best[i].cpu = u.cpu
-			}
-			if r == 0 || u.maxRSS < best[i].maxRSS {
-				best[i].maxRSS = u.maxRSS
-			}
-		}
-	}
-	ratio := func(a, b float64) float64 { return a / b }
-	fmt.Fprintf(out, "\nbest of %d run(s), faultline / x/tools:\n", runs)
-	fmt.Fprintf(out, "  wall      %5.2fx  (target ≤ 1.0x)\n", ratio(best[0].wall.Seconds(), best[1].wall.Seconds()))
-	fmt.Fprintf(out, "  peak RSS  %5.2fx  (target ≤ 1.5x)\n", ratio(float64(best[0].maxRSS), float64(best[1].maxRSS)))
-	fmt.Fprintf(out, "  CPU       %5.2fx\n", ratio(best[0].cpu.Seconds(), best[1].cpu.Seconds()))
 	return nil
+}
+
+// median returns the median of xs (the mean of the middle two when even).
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // measure runs argv in dir with its output discarded and returns its wall time and the

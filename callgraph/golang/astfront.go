@@ -2,13 +2,16 @@ package golang
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"go/ast"
 	"go/parser"
 	"go/scanner"
 	"go/token"
+	"slices"
 	"sort"
 	"sync"
+	"unsafe"
 )
 
 // The go/parser front end of the parse.
@@ -57,23 +60,60 @@ type astBuilder struct {
 	lines []uint32
 	g     *grammar
 	fail  bool
-	// Storage: built nodes in chunks; the tree's nodes and child lists in one slab
-	// each, the children of a node gathered on a stack until it is done.
+	// Storage: built nodes in chunks (those of sc, then new ones); the tree's nodes and
+	// child lists in one slab each, the children of a node gathered on a stack until it
+	// is done.
+	sc    *astScratch
+	chunk int // the chunk of sc.bns being filled
 	bns   []bn
 	nodes []tsNode
 	kids  []*tsNode
 	stack []*tsNode
 	built int // nodes built
 	atRow int // row cursor: nodes are placed in pre-order, so their starts only grow
+	// deferBodies leaves the bodies of function and method declarations out of the
+	// tree: stubs are their stand-ins, in source order (see stream).
+	deferBodies bool
+	bodyBuilt   int      // the nodes built in bodies
+	bodySpans   [][2]int // the bodies' byte spans
+	stubs       []bodyStub
+	stubAt      int // the next stub stream expects
 }
 
+// bodyStub is a function body left out of the tree: its stand-in (a childless node),
+// its built node and the range of its scanned tokens.
+type bodyStub struct {
+	t          *tsNode
+	n          *bn
+	from, upto int
+}
+
+// newBn returns storage for a built node, whose fields the caller sets (kids has a
+// length of 0 and maybe the capacity of a previous tree's node).
 func (b *astBuilder) newBn() *bn {
 	if len(b.bns) == cap(b.bns) {
-		b.bns = make([]bn, 0, 1024)
+		if b.chunk == len(b.sc.bns) {
+			b.sc.bns = append(b.sc.bns, make([]bn, 0, bnChunk))
+		}
+		b.bns = b.sc.bns[b.chunk][:0]
+		b.chunk++
 	}
 	b.bns = b.bns[:len(b.bns)+1]
-	return &b.bns[len(b.bns)-1]
+	n := &b.bns[len(b.bns)-1]
+	n.kids = n.kids[:0]
+	return n
 }
+
+// set sets the fields of a built node but its children, one by one (a whole-struct
+// assignment would drop the storage of kids).
+func (n *bn) set(typ string, start, end int, leaf bool) {
+	n.typ, n.field = typ, ""
+	n.start, n.end = start, end
+	n.leaf, n.anon = leaf, false
+}
+
+// bnChunk is the number of built nodes in a chunk of storage.
+const bnChunk = 1024
 
 func (b *astBuilder) newNode() *tsNode {
 	if len(b.nodes) == cap(b.nodes) {
@@ -86,21 +126,32 @@ func (b *astBuilder) newNode() *tsNode {
 // astTree parses src with go/parser and returns the tree the tree-sitter grammar gives
 // for it, or errUnmapped (or go/parser's error) when the tree-sitter parse must be used.
 func (g *grammar) astTree(src []byte, lines []uint32) (*tsNode, error) {
-	return g.buildAST(src, lines, &astScratch{})
+	root, _, err := g.buildAST(src, lines, &astScratch{}, false)
+	return root, err
 }
 
 // astTreeFunc is astTree for a tree only read while use runs: its storage is reused by
-// later calls once use returns (use must keep no node).
-func (g *grammar) astTreeFunc(src []byte, lines []uint32, use func(root *tsNode)) error {
+// later calls once use returns (use must keep no node). The bodies of the function and
+// method declarations are not in the tree: each is a childless stand-in, which
+// bodies.stream encodes and measures (with the scanned tokens it spans) while use runs.
+// use's error is returned; when streaming a body finds a construct the rewrite does not
+// map, the error is errUnmapped, whatever use returned, and use's results must be
+// dropped.
+func (g *grammar) astTreeFunc(src []byte, lines []uint32, use func(root *tsNode, bodies *astBuilder) error) error {
 	sc, _ := astScratchPool.Get().(*astScratch)
 	if sc == nil {
 		sc = &astScratch{}
 	}
-	root, err := g.buildAST(src, lines, sc)
+	root, b, err := g.buildAST(src, lines, sc, true)
 	if err == nil {
-		use(root)
+		err = use(root, b)
+		if b.fail {
+			err = errUnmapped
+		}
 	}
 	if cap(sc.nodes) <= maxPooledNodes {
+		// A large file's extra chunks of built nodes are left to the collector.
+		sc.bns = sc.bns[:min(len(sc.bns), maxPooledNodes/bnChunk)]
 		astScratchPool.Put(sc)
 	}
 	return err
@@ -111,6 +162,9 @@ type astScratch struct {
 	nodes []tsNode
 	kids  []*tsNode
 	toks  []stok
+	bns   [][]bn // chunks of bnChunk built nodes
+	// syms and fields cache the grammar's numbers of node types and field names.
+	syms, fields [nameSlots]nameID
 }
 
 var astScratchPool sync.Pool // of *astScratch
@@ -119,26 +173,37 @@ var astScratchPool sync.Pool // of *astScratch
 // table's) is left to the collector.
 const maxPooledNodes = 1 << 16
 
-func (g *grammar) buildAST(src []byte, lines []uint32, sc *astScratch) (*tsNode, error) {
+// buildAST builds the tree of src; deferBodies leaves the function and method bodies out
+// (see astTreeFunc), and the builder is returned to stream them.
+func (g *grammar) buildAST(src []byte, lines []uint32, sc *astScratch, deferBodies bool) (*tsNode, *astBuilder, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	b := &astBuilder{src: src, g: g, lines: lines}
+	b := &astBuilder{src: src, g: g, lines: lines, sc: sc, deferBodies: deferBodies}
 	tf := fset.File(f.Package)
 	b.base = tf.Base()
 	b.toks = sc.toks[:0]
 	ok := b.scan(tf)
 	sc.toks = b.toks
 	if !ok {
-		return nil, errUnmapped
+		return nil, nil, errUnmapped
 	}
 	root := b.file(f)
 	if b.fail {
-		return nil, errUnmapped
+		return nil, nil, errUnmapped
 	}
 	need := b.built + len(b.toks)
+	if deferBodies {
+		// The bodies' nodes and tokens are not built.
+		need -= b.bodyBuilt
+		for _, sp := range b.bodySpans {
+			lo := sort.Search(len(b.toks), func(i int) bool { return b.toks[i].start >= sp[0] })
+			hi := sort.Search(len(b.toks), func(i int) bool { return b.toks[i].start >= sp[1] })
+			need -= hi - lo
+		}
+	}
 	if cap(sc.nodes) < need {
 		sc.nodes = make([]tsNode, 0, need+need/4)
 		sc.kids = make([]*tsNode, 0, need+need/4)
@@ -146,9 +211,9 @@ func (g *grammar) buildAST(src []byte, lines []uint32, sc *astScratch) (*tsNode,
 	b.nodes, b.kids = sc.nodes[:0], sc.kids[:0]
 	t := b.finish(root, nil)
 	if b.fail || b.ti != len(b.toks) {
-		return nil, errUnmapped
+		return nil, nil, errUnmapped
 	}
-	return t, nil
+	return t, b, nil
 }
 
 // scan lists the tokens of the source, without the semicolons Go inserts at line ends.
@@ -208,6 +273,15 @@ func (b *astBuilder) finish(n *bn, parent *tsNode) *tsNode {
 	t := b.newNode()
 	b.reset(t, n.typ, n.field, n.start, n.end, !n.anon, parent)
 	b.place(t)
+	if b.deferBodies && n.field == "body" && parent != nil && (parent.Type == "function_declaration" || parent.Type == "method_declaration") {
+		st := bodyStub{t: t, n: n, from: b.ti}
+		for b.ti < len(b.toks) && b.toks[b.ti].start < n.end {
+			b.ti++
+		}
+		st.upto = b.ti
+		b.stubs = append(b.stubs, st)
+		return t
+	}
 	if n.leaf {
 		if b.ti >= len(b.toks) || b.toks[b.ti].start != n.start || b.toks[b.ti].end != n.end {
 			b.fail = true
@@ -253,6 +327,158 @@ func (b *astBuilder) token(n *bn, parent *tsNode, prev, next *bn) *tsNode {
 			b.fail = true
 		}
 	}
+	if tk.typ != "comment" {
+		t.Field = tokenField(n, prev, next, tk.typ)
+	}
+	b.place(t)
+	return t
+}
+
+// Streaming the bodies.
+//
+// astTreeFunc leaves the bodies of function and method declarations out of its tree, as
+// they are only encoded (see tree.go) and measured: stream does both from the built
+// nodes and the scanned tokens, in the order finish would build the body's tree, without
+// building it. What it gives must be exactly what encode and measure give on the tree;
+// TestStreamedBodiesMatchTrees compares them on real files.
+
+// left reports whether n is the stand-in of a body left out of b's tree (b may be nil).
+func (b *astBuilder) left(n *tsNode) bool {
+	if b == nil || len(n.Kids) > 0 || n.Field != "body" {
+		return false
+	}
+	i, ok := slices.BinarySearchFunc(b.stubs, n.Start, func(s bodyStub, start int) int { return cmp.Compare(s.t.Start, start) })
+	return ok && b.stubs[i].t == n
+}
+
+// stream encodes the body whose stand-in is stub into out, as encode encodes the body's
+// tree, and counts it into meters, as meter.walk counts it. It reports false when stub is
+// not the next body left out of b's tree (b may be nil): bodies are streamed in source
+// order, each once.
+func (b *astBuilder) stream(stub *tsNode, out []cnode, meters []*meter) ([]cnode, bool) {
+	if b == nil || b.stubAt >= len(b.stubs) || b.stubs[b.stubAt].t != stub {
+		return out, false
+	}
+	st := b.stubs[b.stubAt]
+	b.stubAt++
+	b.ti = st.from
+	out = b.emit(st.n, out, true, meters, 0)
+	if b.ti != st.upto {
+		b.fail = true
+	}
+	return out, true
+}
+
+// emit streams the subtree of built node n with the tokens it spans (from b.ti on), as
+// finish builds it: its encoding is appended to out when keep and it is not pruned (as
+// encode appends it; keep is false below a pruned node or a string literal), and it is
+// counted into meters at nesting depth depth.
+func (b *astBuilder) emit(n *bn, out []cnode, keep bool, meters []*meter, depth int) []cnode {
+	sym, ok := b.symOf(n.typ)
+	if !ok {
+		b.fail = true
+	}
+	f := b.g.bySym[sym]
+	row := b.rowAt(n.start)
+	named := !n.anon
+	if f.comment { // not built: a comment is a scanned token
+		b.fail = true
+	}
+	keep = keep && !(f.comment || !named && n.field == "" && !f.kept) // prunedKid
+	inner := depth
+	for _, mt := range meters {
+		inner = mt.enter(n.typ, n.field, depth)
+	}
+	at := len(out)
+	if keep {
+		c := cnode{start: uint32(n.start), end: uint32(n.end), row: uint32(row), typ: f.typ, field: b.fieldOf(n.field)}
+		if named {
+			c.flags |= cNamed
+		}
+		out = append(out, c)
+	}
+	keepKids := keep && !f.string
+	lit := literalOperand(n.typ)
+	kids := 0
+	if n.leaf {
+		if b.ti >= len(b.toks) || b.toks[b.ti].start != n.start || b.toks[b.ti].end != n.end {
+			b.fail = true
+		} else {
+			b.ti++
+		}
+	} else {
+		if lit { // measure would not count its children
+			b.fail = true
+		}
+		op := n.typ == "binary_expression" // its operator is still to be counted
+		var prev *bn
+		for _, k := range n.kids {
+			for b.ti < len(b.toks) && b.toks[b.ti].start < k.start {
+				out = b.emitToken(n, prev, k, out, keepKids, at, meters, &op)
+				kids++
+			}
+			kept := len(out)
+			out = b.emit(k, out, keepKids, meters, inner)
+			if len(out) > kept {
+				out[at].nkids++
+			}
+			kids++
+			prev = k
+		}
+		for b.ti < len(b.toks) && b.toks[b.ti].start < n.end {
+			out = b.emitToken(n, prev, nil, out, keepKids, at, meters, &op)
+			kids++
+		}
+	}
+	if lit || kids == 0 {
+		for _, mt := range meters {
+			mt.token(n.typ, n.start, n.end, row, named, lit, b.src)
+		}
+	}
+	return out
+}
+
+// emitToken streams the next scanned token, a child of n (whose encoding is out[at] when
+// keep) between its built children prev and next, as token builds it; op is set while
+// n is a binary expression whose operator is not counted yet.
+func (b *astBuilder) emitToken(n, prev, next *bn, out []cnode, keep bool, at int, meters []*meter, op *bool) []cnode {
+	tk := b.toks[b.ti]
+	b.ti++
+	if tk.typ == "" || tk.end > n.end {
+		b.fail = true // an identifier or literal the rewrite did not place
+	}
+	if tk.typ == "comment" { // pruned, and not counted
+		return out
+	}
+	if tk.typ == "interpreted_string_literal" || tk.typ == "raw_string_literal" {
+		b.fail = true // a literal the rewrite did not build
+	}
+	field := tokenField(n, prev, next, tk.typ)
+	sym, ok := b.symOf(tk.typ)
+	if !ok {
+		b.fail = true
+	}
+	f := b.g.bySym[sym]
+	row := b.rowAt(tk.start)
+	if keep && (field != "" || f.kept) {
+		out = append(out, cnode{start: uint32(tk.start), end: uint32(tk.end), row: uint32(row), typ: f.typ, field: b.fieldOf(field)})
+		out[at].nkids++
+	}
+	if *op && field == "operator" {
+		*op = false
+		for _, mt := range meters {
+			mt.operator(tk.typ)
+		}
+	}
+	for _, mt := range meters {
+		mt.token(tk.typ, tk.start, tk.end, row, false, literalOperand(tk.typ), b.src)
+	}
+	return out
+}
+
+// tokenField is the field name of scanned token typ, a child of n between its built
+// children prev and next ("" for most tokens; not asked for comments).
+func tokenField(n, prev, next *bn, typ string) string {
 	pf, nf := "", ""
 	if prev != nil {
 		pf = prev.field
@@ -260,28 +486,25 @@ func (b *astBuilder) token(n *bn, parent *tsNode, prev, next *bn) *tsNode {
 	if next != nil {
 		nf = next.field
 	}
-	if tk.typ != "comment" {
-		switch n.typ {
-		case "binary_expression", "assignment_statement":
-			if pf == "left" && nf == "right" {
-				t.Field = "operator"
-			}
-		case "unary_expression":
-			if prev == nil && nf == "operand" {
-				t.Field = "operator"
-			}
-		case "const_spec":
-			if tk.typ == "," && pf == "name" && nf == "name" {
-				t.Field = "name"
-			}
-		case "type_case":
-			if tk.typ == "," && pf == "type" && nf == "type" {
-				t.Field = "type"
-			}
+	switch n.typ {
+	case "binary_expression", "assignment_statement":
+		if pf == "left" && nf == "right" {
+			return "operator"
+		}
+	case "unary_expression":
+		if prev == nil && nf == "operand" {
+			return "operator"
+		}
+	case "const_spec":
+		if typ == "," && pf == "name" && nf == "name" {
+			return "name"
+		}
+	case "type_case":
+		if typ == "," && pf == "type" && nf == "type" {
+			return "type"
 		}
 	}
-	b.place(t)
-	return t
+	return ""
 }
 
 // reset sets the fields of a node, reused storage, that place does not. It assigns them
@@ -297,13 +520,7 @@ func (b *astBuilder) reset(t *tsNode, typ, field string, start, end int, named b
 
 // place sets a node's row, column, end row and grammar symbol.
 func (b *astBuilder) place(t *tsNode) {
-	for b.atRow+1 < len(b.lines) && int(b.lines[b.atRow+1]) <= t.Start {
-		b.atRow++
-	}
-	if int(b.lines[b.atRow]) > t.Start {
-		b.atRow = b.row(t.Start)
-	}
-	t.Row = b.atRow
+	t.Row = b.rowAt(t.Start)
 	t.Col = t.Start - int(b.lines[t.Row])
 	last := t.End
 	if t.End > t.Start {
@@ -313,14 +530,69 @@ func (b *astBuilder) place(t *tsNode) {
 	if t.Row+1 < len(b.lines) && int(b.lines[t.Row+1]) <= last {
 		t.EndRow = b.row(last)
 	}
-	if s, ok := b.g.symByName[t.Type]; ok {
+	if s, ok := b.symOf(t.Type); ok {
 		t.Sym = s
 	} else {
 		b.fail = true
 	}
 	if t.Field != "" {
-		t.FieldID = uint16(b.g.fieldID[t.Field])
+		t.FieldID = uint16(b.fieldOf(t.Field))
 	}
+}
+
+// symOf is grammar.symByName[typ] through a small cache: node types are a few constant
+// strings, which the cache tells apart by their address first (an entry holds its
+// string, so an address it holds is never another string's).
+func (b *astBuilder) symOf(typ string) (uint16, bool) {
+	e := &b.sc.syms[nameSlot(typ)]
+	if e.ok && e.name == typ {
+		return e.id, true
+	}
+	sym, ok := b.g.symByName[typ]
+	if ok {
+		*e = nameID{name: typ, id: sym, ok: true}
+	}
+	return sym, ok
+}
+
+// fieldOf is grammar.fieldID[field] through a cache like symOf's.
+func (b *astBuilder) fieldOf(field string) uint8 {
+	if field == "" {
+		return 0
+	}
+	e := &b.sc.fields[nameSlot(field)]
+	if e.ok && e.name == field {
+		return uint8(e.id)
+	}
+	id := b.g.fieldID[field]
+	*e = nameID{name: field, id: uint16(id), ok: true}
+	return id
+}
+
+// nameID is an entry of the caches of symOf and fieldOf.
+type nameID struct {
+	name string
+	id   uint16
+	ok   bool
+}
+
+// nameSlot is the cache slot of a name, by its address.
+func nameSlot(s string) uintptr {
+	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	return (p>>3 ^ p>>11) % nameSlots
+}
+
+const nameSlots = 512
+
+// rowAt returns the row of byte offset off, moving the row cursor there.
+func (b *astBuilder) rowAt(off int) int {
+	for b.atRow+1 < len(b.lines) && int(b.lines[b.atRow+1]) <= off {
+		b.atRow++
+	}
+	if int(b.lines[b.atRow]) > off {
+		b.atRow = b.row(off)
+	}
+	return b.atRow
 }
 
 func (b *astBuilder) row(off int) int {
@@ -332,7 +604,7 @@ func (b *astBuilder) row(off int) int {
 func (b *astBuilder) node(typ string, start, end int, kids ...*bn) *bn {
 	out := b.newBn()
 	b.built++
-	*out = bn{typ: typ, start: start, end: end}
+	out.set(typ, start, end, false)
 	for _, k := range kids {
 		if k != nil {
 			out.kids = append(out.kids, k)
@@ -347,7 +619,7 @@ func (b *astBuilder) leafOf(typ string, n ast.Node) *bn {
 	s, e := b.span(n)
 	out := b.newBn()
 	b.built++
-	*out = bn{typ: typ, start: s, end: e, leaf: true}
+	out.set(typ, s, e, true)
 	return out
 }
 
@@ -402,7 +674,11 @@ func (b *astBuilder) funcDecl(d *ast.FuncDecl) *bn {
 		n.kids = append(n.kids, r)
 	}
 	if d.Body != nil {
-		n.kids = append(n.kids, fieldOf("body", b.block(d.Body)))
+		built := b.built
+		body := b.block(d.Body)
+		b.bodyBuilt += b.built - built
+		b.bodySpans = append(b.bodySpans, [2]int{body.start, body.end})
+		n.kids = append(n.kids, fieldOf("body", body))
 	}
 	return n
 }

@@ -161,3 +161,66 @@ func goEnv(name string) (string, error) {
 	out, err := exec.Command("go", "env", name).Output()
 	return strings.TrimSpace(string(out)), err
 }
+
+// TestStreamedBodiesMatchTrees checks that what extract keeps of a file is the same when
+// the function bodies are streamed from the go/parser front end (astTreeFunc, as Analyze
+// parses) as when they are built into the whole tree (astTree): encoded bodies,
+// definitions with their metrics (and the module's, which covers the whole file),
+// outline and values. Both ways also agree on which files the rewrite leaves to
+// tree-sitter. The corpus is this package's sources, gonum and every 7th file of
+// $(go env GOROOT)/src (all of them with FAULTLINE_GOFRONT_ALL=1).
+func TestStreamedBodiesMatchTrees(t *testing.T) {
+	paths := goFiles(t, ".")
+	if modCache, err := goEnv("GOMODCACHE"); err == nil {
+		dir := filepath.Join(modCache, "gonum.org/v1/gonum@v0.17.0")
+		if _, err := os.Stat(dir); err == nil {
+			paths = append(paths, goFiles(t, dir)...)
+		}
+	}
+	if root, err := goEnv("GOROOT"); err == nil && root != "" {
+		for i, p := range goFiles(t, filepath.Join(root, "src")) {
+			if i%7 == 3 || os.Getenv("FAULTLINE_GOFRONT_ALL") != "" {
+				paths = append(paths, p)
+			}
+		}
+	}
+	fe := New(Options{})
+	g := fe.grammar
+	streamed, modules, bodies := 0, 0, 0
+	for _, p := range paths {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := lineStarts(src)
+		want := &parsedFile{}
+		whole, wantErr := g.astTree(src, lines)
+		if wantErr == nil {
+			fe.extract(want, p, src, whole)
+		}
+		got := &parsedFile{}
+		gotErr := g.astTreeFunc(src, lines, func(root *tsNode, b *astBuilder) error {
+			fe.extractStreamed(got, p, src, root, b)
+			return nil
+		})
+		if (wantErr == nil) != (gotErr == nil) {
+			t.Errorf("%s: whole tree: %v; streamed bodies: %v", p, wantErr, gotErr)
+			continue
+		}
+		if wantErr != nil {
+			continue
+		}
+		streamed++
+		if want.module != nil {
+			modules++
+		}
+		bodies += len(want.bodyOf)
+		if !reflect.DeepEqual(want, got) {
+			t.Errorf("%s: extract keeps different facts from streamed bodies", p)
+		}
+	}
+	t.Logf("%d files, %d streamed (%d with module-level calls, %d functions)", len(paths), streamed, modules, bodies)
+	if streamed < len(paths)*9/10 || modules == 0 {
+		t.Errorf("only %d of %d files streamed, %d with module-level calls", streamed, len(paths), modules)
+	}
+}

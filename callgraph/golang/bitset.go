@@ -73,13 +73,18 @@ func (s *bitset) or(src bitset) bool {
 		}
 		return changed
 	}
-	// Size the union exactly: labels are the bulk of the type-flow graph's memory.
+	*s = union(d, src)
+	return true
+}
+
+// union returns a new set holding the bits of a and b, sized exactly.
+func union(a, b bitset) bitset {
 	n, i, k := 0, 0, 0
-	for i < len(d) || k < len(src) {
+	for i < len(a) || k < len(b) {
 		switch {
-		case k == len(src) || i < len(d) && d[i].i < src[k].i:
+		case k == len(b) || i < len(a) && a[i].i < b[k].i:
 			i++
-		case i == len(d) || src[k].i < d[i].i:
+		case i == len(a) || b[k].i < a[i].i:
 			k++
 		default:
 			i, k = i+1, k+1
@@ -88,21 +93,20 @@ func (s *bitset) or(src bitset) bool {
 	}
 	out := make(bitset, 0, n)
 	i, k = 0, 0
-	for i < len(d) || k < len(src) {
+	for i < len(a) || k < len(b) {
 		switch {
-		case k == len(src) || i < len(d) && d[i].i < src[k].i:
-			out = append(out, d[i])
+		case k == len(b) || i < len(a) && a[i].i < b[k].i:
+			out = append(out, a[i])
 			i++
-		case i == len(d) || src[k].i < d[i].i:
-			out = append(out, src[k])
+		case i == len(a) || b[k].i < a[i].i:
+			out = append(out, b[k])
 			k++
 		default:
-			out = append(out, mkWord(d[i].i, d[i].bits()|src[k].bits()))
+			out = append(out, mkWord(a[i].i, a[i].bits()|b[k].bits()))
 			i, k = i+1, k+1
 		}
 	}
-	*s = out
-	return true
+	return out
 }
 
 // each calls f with every set bit in [lo, hi), in increasing order.
@@ -133,4 +137,64 @@ func (s bitset) key() string {
 		b = binary.LittleEndian.AppendUint32(b, w.hi)
 	}
 	return string(b)
+}
+
+// labelSets interns the label sets of the type-flow graph: a location's label is the
+// number of its set. Locations far outnumber the distinct sets (on GOROOT/src about
+// 200,000 labelled locations hold some 10,000 sets, most of them large), so each set is
+// kept once and unions are remembered by the numbers of their operands.
+type labelSets struct {
+	sets   []bitset // by number; 0 is the empty set. The sets are never modified.
+	byKey  map[string]label
+	unions map[[2]label]label
+	bits   []label // the set {b} by b, 0 when not made yet
+}
+
+// label is the number of an interned set.
+type label int32
+
+func newLabelSets() *labelSets {
+	return &labelSets{sets: []bitset{nil}, byKey: map[string]label{"": 0}, unions: map[[2]label]label{}}
+}
+
+// intern returns the number of set s, which it keeps: s must not be modified after.
+func (ls *labelSets) intern(s bitset) label {
+	k := s.key()
+	if l, ok := ls.byKey[k]; ok {
+		return l
+	}
+	l := label(len(ls.sets))
+	ls.sets = append(ls.sets, s)
+	ls.byKey[k] = l
+	return l
+}
+
+// union returns the number of the union of sets a and b.
+func (ls *labelSets) union(a, b label) label {
+	if a == b || b == 0 {
+		return a
+	}
+	if a == 0 {
+		return b
+	}
+	k := [2]label{min(a, b), max(a, b)}
+	if u, ok := ls.unions[k]; ok {
+		return u
+	}
+	u := ls.intern(union(ls.sets[a], ls.sets[b]))
+	ls.unions[k] = u
+	return u
+}
+
+// bit returns the number of the set {b}.
+func (ls *labelSets) bit(b int) label {
+	if b >= len(ls.bits) {
+		ls.bits = append(ls.bits, make([]label, b+1-len(ls.bits))...)
+	}
+	if ls.bits[b] == 0 {
+		var s bitset
+		s.add(b)
+		ls.bits[b] = ls.intern(s)
+	}
+	return ls.bits[b]
 }

@@ -1,6 +1,8 @@
 package golang
 
 import (
+	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -99,5 +101,57 @@ func TestBitsetKey(t *testing.T) {
 	}
 	if equal < 100 {
 		t.Fatalf("only %d of the pairs were equal sets: the test does not exercise equal keys", equal)
+	}
+}
+
+// TestLabelSetsMatchMaps builds sets by unions of interned labels and of single bits, as
+// the type flow's propagation does, and checks each against a map: a label holds the
+// union of its operands, equal sets get one number, and interned sets are never changed
+// by later unions.
+func TestLabelSetsMatchMaps(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	ls := newLabelSets()
+	type held struct {
+		l label
+		m map[int]bool
+	}
+	pool := []held{{0, map[int]bool{}}}
+	byContent := map[string]label{}
+	content := func(m map[int]bool) string {
+		var xs []int
+		for x := range m {
+			xs = append(xs, x)
+		}
+		slices.Sort(xs)
+		return fmt.Sprint(xs)
+	}
+	for round := range 5000 {
+		a := pool[rng.IntN(len(pool))]
+		var h held
+		if rng.IntN(3) == 0 {
+			x := 37 * rng.IntN(10) // ten bits over six words: at most 1024 sets
+			h = held{ls.union(a.l, ls.bit(x)), maps.Clone(a.m)}
+			h.m[x] = true
+		} else {
+			b := pool[rng.IntN(len(pool))]
+			h = held{ls.union(a.l, b.l), maps.Clone(a.m)}
+			maps.Copy(h.m, b.m)
+		}
+		if c := content(h.m); byContent[c] == 0 && c != "[]" {
+			byContent[c] = h.l
+		} else if byContent[c] != h.l {
+			t.Fatalf("round %d: set %s has numbers %d and %d", round, c, byContent[c], h.l)
+		}
+		pool = append(pool, h)
+	}
+	for i, h := range pool {
+		var got []int
+		ls.sets[h.l].each(0, 1<<20, func(x int) { got = append(got, x) })
+		if fmt.Sprint(got) != content(h.m) {
+			t.Fatalf("set %d (label %d) = %v, want %s", i, h.l, got, content(h.m))
+		}
+	}
+	if len(ls.sets) < 50 || len(ls.sets) > 1024 {
+		t.Fatalf("%d sets interned for %d unions: the test does not exercise sharing", len(ls.sets), len(pool))
 	}
 }

@@ -136,15 +136,20 @@
 //     Go nodes, and in a compact encoding without pointers (20 bytes a node) the bodies of
 //     its functions and methods and, spec by spec, its package-level variable and
 //     constant declarations. Pruning drops what resolution never reads: comments, string
-//     literals' insides and field-less punctuation.
+//     literals' insides and field-less punctuation. A file go/parser parses never has its
+//     function bodies built as a tree: they are encoded and measured straight from
+//     go/parser's nodes and the scanned tokens.
 //   - Declarations, imports and types are then read from the outlines of all files, each
 //     variable or constant spec decoded when it is needed and dropped after.
-//   - Calls are resolved one file at a time: the file's bodies are decoded, walked and
-//     dropped. Facts about syntax nodes that outlive a walk (function literals, call
+//   - Calls are resolved on all cores, a file at a time per worker: the file's bodies are
+//     decoded, walked and dropped. The files' calls and type-flow facts are merged in
+//     file order, so the result is the one resolving the files in order gives (see
+//     parallel.go). Facts about syntax nodes that outlive a walk (function literals, call
 //     values, bound methods, index expressions) are keyed by file and byte span, not by
 //     node, so a node decoded twice is the same node to the analysis.
-//   - The type-flow graph labels each location with a sparse set of the types and
-//     functions reaching it; the encoded declarations are dropped before it propagates.
+//   - The type-flow graph labels each location with a set of the types and functions
+//     reaching it, interned (locations share a few thousand distinct sets); the encoded
+//     declarations are dropped before it propagates.
 //
 // On the Go toolchain's own source with tests (5,600 files, 2.2M lines without testdata)
 // the heap in use stays near 0.5 GB; bench/gocallgraph compares wall time and peak

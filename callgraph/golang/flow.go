@@ -91,28 +91,22 @@ type locKey struct {
 
 // flowGraph is the type-flow graph of one Analyze call.
 type flowGraph struct {
-	ntypes     int // label bits [0, ntypes) are analyzer.named, then analyzer.fns, then lits
-	nfns       int
-	lits       []litInfo
-	litIdx     map[nodeKey]int
-	bounds     []*boundMethod
-	boundAt    map[nodeKey]loc
-	keys       map[locKey]loc // fields, elements and keys; the other kinds are in:
-	fnKeys     map[fnLocKey]loc
-	nodeKeys   map[nodeLocKey]loc
-	globalKeys map[*varDecl]loc
-	succ       [][]loc
-	edges      map[[2]loc]bool // the edges of the locations with more than smallSucc successors
-	label      []bitset        // label bits of each location: see ntypes
+	ntypes  int // label bits [0, ntypes) are analyzer.named, then analyzer.fns, then lits
+	nfns    int
+	lits    []litInfo
+	bounds  []*boundMethod
+	locs    locKeys  // the locations that have a key, but for:
+	fnLocs  []fnLocs // by analyzer.fns
+	globals []loc    // by analyzer.vars
+	succ    [][]loc
+	edges   map[[2]loc]bool // the edges of the locations with more than smallSucc successors
+	label   []label         // each location's label (a set of label bits: see ntypes)
+	sets    *labelSets      // the label sets
 	// dirty lists the locations whose labels grew or that gained successors since the
 	// last propagate (marked by isDirty): the only places the next propagate starts
 	// from, as every other edge already carries its source's whole label.
 	dirty   []loc
 	isDirty []bool
-	// callees is flowCallees' memo by file and call expression, for the files not yet
-	// resolved.
-	callees map[int32]map[nodeKey][]*fn
-	cha     map[chaKey][]*fn // class-hierarchy candidates per interface method
 	pending []pendingCall
 }
 
@@ -186,40 +180,77 @@ func (f flow) union(g flow) flow {
 
 func newFlowGraph(ntypes, nfns int) *flowGraph {
 	return &flowGraph{
-		ntypes: ntypes, nfns: nfns, litIdx: map[nodeKey]int{}, boundAt: map[nodeKey]loc{},
-		keys: map[locKey]loc{}, fnKeys: map[fnLocKey]loc{}, nodeKeys: map[nodeLocKey]loc{}, globalKeys: map[*varDecl]loc{},
-		succ:  make([][]loc, 1),
-		label: make([]bitset, 1), isDirty: make([]bool, 1), edges: map[[2]loc]bool{}, callees: map[int32]map[nodeKey][]*fn{}, cha: map[chaKey][]*fn{},
+		ntypes: ntypes, nfns: nfns, fnLocs: make([]fnLocs, nfns), succ: make([][]loc, 1),
+		label: make([]label, 1), sets: newLabelSets(), isDirty: make([]bool, 1), edges: map[[2]loc]bool{},
 	}
 }
 
 func (fg *flowGraph) newLoc() loc {
 	fg.succ = append(fg.succ, nil)
-	fg.label = append(fg.label, nil)
+	fg.label = append(fg.label, 0)
 	fg.isDirty = append(fg.isDirty, false)
 	return loc(len(fg.succ) - 1)
 }
 
-// at returns the location of k, creating it on first use. The kinds are kept in maps
-// of their own with small keys, as looking locations up is much of resolution's work.
+// at returns the location of k, creating it on first use.
 func (fg *flowGraph) at(k locKey) loc {
+	var s *[]loc // the parameters or results of a function, the variables: by number
+	i := k.i
 	switch k.kind {
-	case lkParam, lkResult:
-		return locAt(fg, fg.fnKeys, fnLocKey{g: k.g, i: int32(k.i), kind: k.kind})
-	case lkCall, lkLitParam, lkLitResult, lkBound:
-		return locAt(fg, fg.nodeKeys, nodeLocKey{n: k.n, i: int32(k.i), kind: k.kind})
+	case lkParam:
+		s = &fg.fnLocs[k.g.idx].params
+	case lkResult:
+		s = &fg.fnLocs[k.g.idx].results
 	case lkGlobal:
-		return locAt(fg, fg.globalKeys, k.v)
+		s, i = &fg.globals, k.v.idx
 	}
-	return locAt(fg, fg.keys, k)
+	if s == nil || i < 0 {
+		return fg.locs.find(k, fg.newLoc)
+	}
+	if i >= len(*s) {
+		*s = append(*s, make([]loc, i+1-len(*s))...)
+	}
+	if (*s)[i] == 0 {
+		(*s)[i] = fg.newLoc()
+	}
+	return (*s)[i]
 }
 
-func locAt[K comparable](fg *flowGraph, m map[K]loc, k K) loc {
-	if l, ok := m[k]; ok {
+// fnLocs are the locations of a function's parameters and results, by position (0
+// until created).
+type fnLocs struct{ params, results []loc }
+
+// locKeys finds locations by key. The kinds are kept in maps of their own with small
+// keys, as looking locations up is much of resolution's work.
+type locKeys struct {
+	keys       map[locKey]loc // fields, elements and keys; the other kinds are in:
+	fnKeys     map[fnLocKey]loc
+	nodeKeys   map[nodeLocKey]loc
+	globalKeys map[*varDecl]loc
+}
+
+// find returns the location of k, from create the first time k is asked for.
+func (t *locKeys) find(k locKey, create func() loc) loc {
+	switch k.kind {
+	case lkParam, lkResult:
+		return findLoc(&t.fnKeys, fnLocKey{g: k.g, i: int32(k.i), kind: k.kind}, create)
+	case lkCall, lkLitParam, lkLitResult, lkBound:
+		return findLoc(&t.nodeKeys, nodeLocKey{n: k.n, i: int32(k.i), kind: k.kind}, create)
+	case lkGlobal:
+		return findLoc(&t.globalKeys, k.v, create)
+	}
+	return findLoc(&t.keys, k, create)
+}
+
+func findLoc[K comparable](m *map[K]loc, k K, create func() loc) loc {
+	if l, ok := (*m)[k]; ok {
 		return l
 	}
-	l := fg.newLoc()
-	m[k] = l
+	if *m == nil {
+		*m = map[K]loc{}
+	}
+	l := create()
+	(*m)[k] = l
 	return l
 }
 
@@ -238,29 +269,15 @@ type (
 	}
 )
 
-func (fg *flowGraph) param(g *fn, i int) loc  { return fg.at(locKey{kind: lkParam, g: g, i: i}) }
-func (fg *flowGraph) result(g *fn, i int) loc { return fg.at(locKey{kind: lkResult, g: g, i: i}) }
-func (fg *flowGraph) field(d *typeDecl, name string) loc {
-	return fg.at(locKey{kind: lkField, d: d, s: name})
-}
-func (fg *flowGraph) global(v *varDecl) loc { return fg.at(locKey{kind: lkGlobal, v: v}) }
-func (fg *flowGraph) elem(key string, mapKey bool) loc {
-	if mapKey {
-		return fg.at(locKey{kind: lkKey, s: key})
-	}
-	return fg.at(locKey{kind: lkElem, s: key})
-}
-
-func (fg *flowGraph) callValue(call nodeKey, i int) loc {
-	return fg.at(locKey{kind: lkCall, n: call, i: i})
-}
-
-func (fg *flowGraph) seed(l loc, d *typeDecl) { fg.seedBit(l, d.idx) }
+func (fg *flowGraph) seedType(l loc, d *typeDecl) { fg.seedBit(l, d.idx) }
 
 func (fg *flowGraph) seedFn(l loc, g *fn) { fg.seedBit(l, fg.ntypes+g.idx) }
 
+func (fg *flowGraph) seedLit(l loc, i int) { fg.seedBit(l, fg.litBit(i)) }
+
 func (fg *flowGraph) seedBit(l loc, i int) {
-	if fg.label[l].add(i) {
+	if u := fg.sets.union(fg.label[l], fg.sets.bit(i)); u != fg.label[l] {
+		fg.label[l] = u
 		fg.touch(l)
 	}
 }
@@ -273,29 +290,65 @@ func (fg *flowGraph) touch(l loc) {
 	}
 }
 
-// lit returns the index of a function literal, registering it.
+// flowSink takes the facts the type flow is built from: the flowGraph itself, or the
+// flowRec of one file's walk, which records them to be replayed into the graph in file
+// order (see flowRec).
+type flowSink interface {
+	at(k locKey) loc // the location of k, created on first use
+	addEdge(from, to loc)
+	seedType(l loc, d *typeDecl)
+	seedFn(l loc, g *fn)
+	seedLit(l loc, i int) // function literal i (see walker.lit)
+}
+
+// sink builds type-flow facts into a flowSink.
+type sink struct{ flowSink }
+
+func (s sink) param(g *fn, i int) loc  { return s.at(locKey{kind: lkParam, g: g, i: i}) }
+func (s sink) result(g *fn, i int) loc { return s.at(locKey{kind: lkResult, g: g, i: i}) }
+func (s sink) field(d *typeDecl, name string) loc {
+	return s.at(locKey{kind: lkField, d: d, s: name})
+}
+func (s sink) global(v *varDecl) loc { return s.at(locKey{kind: lkGlobal, v: v}) }
+func (s sink) elem(key string, mapKey bool) loc {
+	if mapKey {
+		return s.at(locKey{kind: lkKey, s: key})
+	}
+	return s.at(locKey{kind: lkElem, s: key})
+}
+
+func (s sink) callValue(call nodeKey, i int) loc {
+	return s.at(locKey{kind: lkCall, n: call, i: i})
+}
+
+func (s sink) litParam(n nodeKey, i int) loc {
+	return s.at(locKey{kind: lkLitParam, n: n, i: i})
+}
+
+func (s sink) litResult(n nodeKey, i int) loc {
+	return s.at(locKey{kind: lkLitResult, n: n, i: i})
+}
+
+// lit returns the number of a function literal, registering it: its index in
+// flowGraph.lits once the file's record is replayed (see flowRec.litIdx).
 func (w *walker) lit(n *node) int {
-	fg := w.a.flow
+	r := w.rec
 	k := w.f.key(n)
-	if i, ok := fg.litIdx[k]; ok {
+	if i, ok := r.litIdx[k]; ok {
 		return i
 	}
-	fg.litIdx[k] = len(fg.lits)
+	if r.litIdx == nil {
+		r.litIdx = map[nodeKey]int{}
+	}
+	i := -1 - len(r.lits)
+	r.litIdx[k] = i
 	params, variadic := w.f.params(n.Child("parameters"), w.tparams)
-	fg.lits = append(fg.lits, litInfo{key: k, params: params, variadic: variadic,
+	r.lits = append(r.lits, litInfo{key: k, params: params, variadic: variadic,
 		nparams: countParams(n.Child("parameters")), nresults: len(w.f.resultTypes(n.Child("result"), w.tparams))})
-	return len(fg.lits) - 1
+	return i
 }
 
 func (fg *flowGraph) litBit(i int) int { return fg.ntypes + fg.nfns + i }
-
-func (fg *flowGraph) litParam(n nodeKey, i int) loc {
-	return fg.at(locKey{kind: lkLitParam, n: n, i: i})
-}
-
-func (fg *flowGraph) litResult(n nodeKey, i int) loc {
-	return fg.at(locKey{kind: lkLitResult, n: n, i: i})
-}
 
 // smallSucc is the number of successors up to which addEdge finds a duplicate by
 // scanning them; a location with more keeps them in fg.edges too.
@@ -327,22 +380,22 @@ func (fg *flowGraph) addEdge(from, to loc) {
 }
 
 // flowTo adds edges from what f holds to every location of dst.
-func (fg *flowGraph) flowTo(dst []loc, f flow) {
+func (s sink) flowTo(dst []loc, f flow) {
 	for _, d := range dst {
 		if d == 0 {
 			continue
 		}
-		for _, s := range f.locs {
-			fg.addEdge(s, d)
+		for _, l := range f.locs {
+			s.addEdge(l, d)
 		}
 		for _, t := range f.types {
-			fg.seed(d, t)
+			s.seedType(d, t)
 		}
 		for _, g := range f.fns {
-			fg.seedFn(d, g)
+			s.seedFn(d, g)
 		}
 		for _, i := range f.lits {
-			fg.seedBit(d, fg.litBit(i))
+			s.seedLit(d, i)
 		}
 	}
 }
@@ -356,7 +409,7 @@ func (fg *flowGraph) propagate() {
 	queued := make([]bool, len(fg.succ))
 	for _, l := range fg.dirty {
 		fg.isDirty[l] = false
-		if len(fg.label[l]) > 0 && len(fg.succ[l]) > 0 {
+		if fg.label[l] != 0 && len(fg.succ[l]) > 0 {
 			work = append(work, l)
 			queued[l] = true
 		}
@@ -369,7 +422,12 @@ func (fg *flowGraph) propagate() {
 		queued[l] = false
 		src := fg.label[l]
 		for _, d := range fg.succ[l] {
-			if fg.label[d].or(src) && !queued[d] && len(fg.succ[d]) > 0 {
+			u := fg.sets.union(fg.label[d], src)
+			if u == fg.label[d] {
+				continue
+			}
+			fg.label[d] = u
+			if !queued[d] && len(fg.succ[d]) > 0 {
 				h.push(d)
 				queued[d] = true
 			}
@@ -430,7 +488,7 @@ func (h locHeap) down(i int) {
 func (fg *flowGraph) typesOf(f flow) bitset {
 	var out bitset
 	for _, l := range f.locs {
-		out.or(fg.label[l])
+		out.or(fg.sets.sets[fg.label[l]])
 	}
 	for _, t := range f.types {
 		out.add(t.idx)
@@ -466,7 +524,7 @@ func (a *analyzer) dispatchSet(s *ifaceSite, set bitset) []*fn {
 			if len(fns) == 0 && depth < 4 {
 				// Promoted from an embedded interface field: dispatch on that field.
 				if _, _, owner, fname := findMethodVia(named(td), s.name); owner != nil {
-					visit(a.flow.typesOf(flow{locs: []loc{a.flow.field(owner, fname)}}), depth+1)
+					visit(a.flow.typesOf(flow{locs: []loc{sink{a.flow}.field(owner, fname)}}), depth+1)
 				}
 				return
 			}
@@ -534,6 +592,7 @@ func (a *analyzer) dynTargets(d *dynCall) []*fn {
 // inserts the edges of the pending calls at their places in Analysis.Calls.
 func (a *analyzer) finishFlow() {
 	fg := a.flow
+	fs := sink{fg}
 	for round := 0; ; round++ {
 		fg.propagate()
 		if round == 16 { // a bound on the rounds; the labels are propagated as they stand
@@ -565,9 +624,9 @@ func (a *analyzer) finishFlow() {
 					d.linked = map[*fn]bool{}
 				}
 				d.linked[g], changed = true, true
-				fg.argsToParams(g, d.args, d.spread)
+				fs.argsToParams(g, d.args, d.spread)
 				for i := range g.resultTypes() {
-					fg.addEdge(fg.result(g, i), fg.callValue(d.call, i))
+					fg.addEdge(fs.result(g, i), fs.callValue(d.call, i))
 				}
 			}
 			for _, li := range a.dynLits(d) {
@@ -579,9 +638,9 @@ func (a *analyzer) finishFlow() {
 				}
 				d.litLinked[li], changed = true, true
 				l := fg.lits[li]
-				fg.argsInto(l.params, l.variadic, d.args, d.spread, func(i int) loc { return fg.litParam(l.key, i) })
+				fs.argsInto(l.params, l.variadic, d.args, d.spread, func(i int) loc { return fs.litParam(l.key, i) })
 				for i := range l.nresults {
-					fg.addEdge(fg.litResult(l.key, i), fg.callValue(d.call, i))
+					fg.addEdge(fs.litResult(l.key, i), fs.callValue(d.call, i))
 				}
 			}
 		}
@@ -724,12 +783,15 @@ func fieldOwner(t *typ, name string) *typeDecl {
 }
 
 // flowing reports whether the walker builds the type-flow graph.
-func (w *walker) flowing() bool { return w.flows && w.a.flow != nil }
+func (w *walker) flowing() bool { return w.rec != nil }
+
+// sink is where the walker adds type-flow facts: the record of its file.
+func (w *walker) sink() sink { return sink{w.rec} }
 
 // bindingLoc returns (creating) the location of a local variable.
 func (w *walker) bindingLoc(b *binding) loc {
 	if b.loc == 0 {
-		b.loc = w.a.flow.newLoc()
+		b.loc = w.rec.newLoc()
 	}
 	return b.loc
 }
@@ -737,7 +799,7 @@ func (w *walker) bindingLoc(b *binding) loc {
 func (w *walker) globalLocs(vs []*varDecl) []loc {
 	out := make([]loc, 0, len(vs))
 	for _, v := range vs {
-		out = append(out, w.a.flow.global(v))
+		out = append(out, w.sink().global(v))
 	}
 	return out
 }
@@ -761,7 +823,7 @@ func (w *walker) flowOf(e *node, sc *scope) flow {
 
 // valueFlow is flowOf for expressions whose type is not a concrete named type.
 func (w *walker) valueFlow(e *node, sc *scope) flow {
-	fg := w.a.flow
+	fg := w.sink()
 	switch e.Type {
 	case "identifier":
 		name := e.Text(w.f.src)
@@ -801,13 +863,17 @@ func (w *walker) valueFlow(e *node, sc *scope) flow {
 		if concreteDecl(ot) != nil { // a method value x.M
 			return flow{fns: w.methodTargets(ot, name)}
 		}
-		if l, ok := fg.boundAt[w.f.key(e)]; ok {
-			return flow{locs: []loc{l}}
+		k := w.f.key(e)
+		if w.rec.bound[k] {
+			return flow{locs: []loc{fg.at(locKey{kind: lkBound, n: k})}}
 		}
 		if s := w.ifaceCall(e, sc, true); s != nil { // a method value on an interface
-			l := fg.at(locKey{kind: lkBound, n: w.f.key(e)})
-			fg.boundAt[w.f.key(e)] = l
-			fg.bounds = append(fg.bounds, &boundMethod{at: l, site: s})
+			l := fg.at(locKey{kind: lkBound, n: k})
+			if w.rec.bound == nil {
+				w.rec.bound = map[nodeKey]bool{}
+			}
+			w.rec.bound[k] = true
+			w.rec.bounds = append(w.rec.bounds, &boundMethod{at: l, site: s})
 			return flow{locs: []loc{l}}
 		}
 	case "call_expression":
@@ -852,7 +918,7 @@ func (w *walker) containerType(c *node, sc *scope) *typ {
 
 // elemLoc returns the location of the elements (or map keys) of a container of type t, 0
 // when the element type is not known.
-func (fg *flowGraph) elemLoc(t *typ, mapKey bool) loc {
+func (s sink) elemLoc(t *typ, mapKey bool) loc {
 	if t == nil {
 		return 0
 	}
@@ -872,14 +938,14 @@ func (fg *flowGraph) elemLoc(t *typ, mapKey bool) loc {
 		return 0
 	}
 	if k := typeKey(et); k != "" {
-		return fg.elem(k, mapKey)
+		return s.elem(k, mapKey)
 	}
 	return 0
 }
 
 // elemFlow returns what an element (or a map key) of container c may hold.
 func (w *walker) elemFlow(c *node, sc *scope, mapKey bool) flow {
-	if l := w.a.flow.elemLoc(w.containerType(c, sc), mapKey); l != 0 {
+	if l := w.sink().elemLoc(w.containerType(c, sc), mapKey); l != 0 {
 		return flow{locs: []loc{l}}
 	}
 	return w.flowOf(c, sc)
@@ -887,7 +953,7 @@ func (w *walker) elemFlow(c *node, sc *scope, mapKey bool) flow {
 
 // elemDst returns the locations a store into an element (or a map key) of c writes.
 func (w *walker) elemDst(c *node, sc *scope, mapKey bool) []loc {
-	if l := w.a.flow.elemLoc(w.containerType(c, sc), mapKey); l != 0 {
+	if l := w.sink().elemLoc(w.containerType(c, sc), mapKey); l != 0 {
 		return []loc{l}
 	}
 	return w.dstLocs(c, sc)
@@ -921,7 +987,7 @@ func (w *walker) dstLocs(lhs *node, sc *scope) []loc {
 			return nil
 		}
 		if owner := fieldOwner(w.typeOf(op, sc), name); owner != nil {
-			return []loc{w.a.flow.field(owner, name)}
+			return []loc{w.sink().field(owner, name)}
 		}
 	case "index_expression":
 		return w.elemDst(lhs.Child("operand"), sc, false)
@@ -943,7 +1009,7 @@ func (w *walker) callFlow(call *node, sc *scope, i int) flow {
 	if fx.Type == "identifier" && w.isBuiltin(fx, sc) {
 		if fx.Text(w.f.src) == "append" && i == 0 && len(args) > 0 {
 			f := w.flowOf(args[0], sc)
-			if w.a.flow.elemLoc(w.containerType(args[0], sc), false) == 0 {
+			if w.sink().elemLoc(w.containerType(args[0], sc), false) == 0 {
 				for _, x := range args[1:] {
 					f = f.union(w.flowOf(x, sc))
 				}
@@ -962,12 +1028,12 @@ func (w *walker) callFlow(call *node, sc *scope, i int) flow {
 	fns := w.flowCallees(call, sc)
 	for _, g := range fns {
 		if i < len(g.resultTypes()) {
-			out.locs = append(out.locs, w.a.flow.result(g, i))
+			out.locs = append(out.locs, w.sink().result(g, i))
 		}
 	}
 	if len(fns) == 0 {
 		if _, folded := w.callee(fx, sc); !folded {
-			out.locs = append(out.locs, w.a.flow.callValue(w.f.key(call), i))
+			out.locs = append(out.locs, w.sink().callValue(w.f.key(call), i))
 		}
 	}
 	return out
@@ -1015,10 +1081,10 @@ func (w *walker) isBuiltin(fx *node, sc *scope) bool {
 // flowCallees returns the callees through which a call's arguments and results flow: the
 // static callees, or the class-hierarchy candidates of a call through an interface.
 func (w *walker) flowCallees(call *node, sc *scope) []*fn {
-	memo := w.a.flow.callees[w.f.idx]
+	memo := w.rec.callees
 	if memo == nil {
 		memo = map[nodeKey][]*fn{}
-		w.a.flow.callees[w.f.idx] = memo
+		w.rec.callees = memo
 	}
 	if fns, ok := memo[w.f.key(call)]; ok {
 		return fns
@@ -1027,11 +1093,7 @@ func (w *walker) flowCallees(call *node, sc *scope) []*fn {
 	fns, _ := w.callee(fx, sc)
 	if len(fns) == 0 {
 		if s := w.ifaceCall(fx, sc, false); s != nil && s.cha {
-			var ok bool
-			if fns, ok = w.a.flow.cha[s.key]; !ok {
-				fns = w.a.chaTargets(s.req, s.name, s.ar, false)
-				w.a.flow.cha[s.key] = fns
-			}
+			fns = w.a.memo(&w.a.flowCHA, s.key, func() []*fn { return w.a.chaTargets(s.req, s.name, s.ar, false) })
 		}
 	}
 	memo[w.f.key(call)] = fns
@@ -1107,7 +1169,7 @@ func (w *walker) ifaceCall(fx *node, sc *scope, withRecv bool) *ifaceSite {
 	}
 	if withRecv {
 		if owner != nil {
-			s.recv = flow{locs: []loc{w.a.flow.field(owner, fname)}}
+			s.recv = flow{locs: []loc{w.sink().field(owner, fname)}}
 		} else {
 			s.recv = w.flowOf(op, sc)
 		}
@@ -1138,7 +1200,7 @@ func (w *walker) callFlows(call *node, sc *scope) {
 	if al := call.Child("arguments"); al != nil && al.FirstOfType("...") != nil {
 		spread = true
 	}
-	fg := w.a.flow
+	fg := w.sink()
 	if fx.Type == "selector_expression" {
 		if im := w.importOf(stripParens(fx.Child("operand")), sc); im != nil && im.pkg == nil {
 			w.externalCallbackFlows(args, sc)
@@ -1182,7 +1244,7 @@ func (w *walker) callFlows(call *node, sc *scope) {
 // slices.IndexFunc, sort.Slice…): the callee's code is not analysed, so each parameter of
 // the literal whose type is the element type of such an argument receives the elements.
 func (w *walker) externalCallbackFlows(args []*node, sc *scope) {
-	fg := w.a.flow
+	fg := w.sink()
 	for _, lit := range args {
 		lit = stripParens(lit)
 		if lit.Type != "func_literal" {
@@ -1212,27 +1274,27 @@ func (w *walker) externalCallbackFlows(args []*node, sc *scope) {
 
 // argsToParams adds the flows of a call's arguments into g's parameters (variadic
 // arguments into the elements of the variadic parameter's type).
-func (fg *flowGraph) argsToParams(g *fn, flows []flow, spread bool) {
+func (s sink) argsToParams(g *fn, flows []flow, spread bool) {
 	params, variadic := g.paramInfo()
-	fg.argsInto(params, variadic, flows, spread, func(i int) loc { return fg.param(g, i) })
+	s.argsInto(params, variadic, flows, spread, func(i int) loc { return s.param(g, i) })
 }
 
 // argsInto adds the flows of a call's arguments into parameters of the given types (as
 // paramTypes lists them: a variadic parameter is a slice).
-func (fg *flowGraph) argsInto(params []*typ, variadic bool, flows []flow, spread bool, param func(int) loc) {
+func (s sink) argsInto(params []*typ, variadic bool, flows []flow, spread bool, param func(int) loc) {
 	n := len(params)
 	for i, f := range flows {
 		switch {
 		case variadic && i >= n-1 && spread:
-			fg.flowTo([]loc{param(n - 1)}, f)
+			s.flowTo([]loc{param(n - 1)}, f)
 		case variadic && i >= n-1:
 			if k := typeKey(params[n-1].elem); k != "" {
-				fg.flowTo([]loc{fg.elem(k, false)}, f)
+				s.flowTo([]loc{s.elem(k, false)}, f)
 			} else {
-				fg.flowTo([]loc{param(n - 1)}, f)
+				s.flowTo([]loc{param(n - 1)}, f)
 			}
 		case i < n:
-			fg.flowTo([]loc{param(i)}, f)
+			s.flowTo([]loc{param(i)}, f)
 		}
 	}
 }
@@ -1256,7 +1318,7 @@ func (a *analyzer) dynLits(d *dynCall) []int {
 func (w *walker) assignFlows(ls []*node, rhs []flow, sc *scope) {
 	for i, l := range ls {
 		if i < len(rhs) {
-			w.a.flow.flowTo(w.dstLocs(l, sc), rhs[i])
+			w.sink().flowTo(w.dstLocs(l, sc), rhs[i])
 		}
 	}
 }
@@ -1291,8 +1353,8 @@ func (w *walker) mapKeyFlows(ls []*node, sc *scope) {
 			continue
 		}
 		if t := w.containerType(l.Child("operand"), sc); t != nil && t.kind == tMap {
-			if k := w.a.flow.elemLoc(t, true); k != 0 {
-				w.a.flow.flowTo([]loc{k}, w.flowOf(l.Child("index"), sc))
+			if k := w.sink().elemLoc(t, true); k != 0 {
+				w.sink().flowTo([]loc{k}, w.flowOf(l.Child("index"), sc))
 			}
 		}
 	}
@@ -1319,14 +1381,14 @@ func (w *walker) returnFlows(n *node, sc *scope) {
 		lit := w.curLit
 		fl := w.rhsFlows(len(w.f.resultTypes(lit.Child("result"), w.tparams)), list, sc)
 		for i, f := range fl {
-			w.a.flow.flowTo([]loc{w.a.flow.litResult(w.f.key(lit), i)}, f)
+			w.sink().flowTo([]loc{w.sink().litResult(w.f.key(lit), i)}, f)
 		}
 		return
 	}
 	nres := len(g.resultTypes())
 	fl := w.rhsFlows(nres, list, sc)
 	for i, f := range fl {
-		w.a.flow.flowTo([]loc{w.a.flow.result(g, i)}, f)
+		w.sink().flowTo([]loc{w.sink().result(g, i)}, f)
 	}
 }
 
@@ -1336,7 +1398,7 @@ func (w *walker) literalFlows(body *node, t *typ, sc *scope, depth int) {
 	if body == nil || depth > 8 {
 		return
 	}
-	fg := w.a.flow
+	fg := w.sink()
 	var fields []field
 	var owner *typeDecl
 	if d := concreteDecl(t); d != nil && deref(t).kind == tNamed {
@@ -1443,9 +1505,9 @@ func (w *walker) rangeFlows(r *node, sc *scope) (flow, flow) {
 	return flow{}, flow{}
 }
 
-// globalFlows adds the flows of a file's package-level variable initialisers.
-func (a *analyzer) globalFlows(f *file) {
-	w := &walker{a: a, f: f, caller: -1, flows: true}
+// globalFlows records in rec the flows of a file's package-level variable initialisers.
+func (a *analyzer) globalFlows(f *file, rec *flowRec) {
+	w := &walker{a: a, f: f, caller: -1, rec: rec}
 	sc := newScope(nil)
 	for _, d := range f.root.Kids {
 		if d.Type != "var_declaration" {
@@ -1458,7 +1520,7 @@ func (a *analyzer) globalFlows(f *file) {
 			for i, nm := range names {
 				for _, v := range f.pkg.vars[nm.Text(f.src)] {
 					if v.file == f && v.spec == first+k {
-						a.flow.flowTo([]loc{a.flow.global(v)}, fl[i])
+						w.sink().flowTo([]loc{w.sink().global(v)}, fl[i])
 					}
 				}
 			}

@@ -76,6 +76,9 @@ type Frontend struct {
 	opts    Options
 	parsers *parserPool
 	grammar *grammar
+	// workers is how many files are resolved at once (0: GOMAXPROCS); 1 resolves them
+	// one after the other, filling memos lazily as they are needed (see settle).
+	workers int
 }
 
 // New returns a Go front end.
@@ -129,6 +132,11 @@ type file struct {
 	imports map[string]*imp
 	dots    []*imp
 	module  int // index of the module pseudo-definition, -1 when none
+	// reindexed caches indexForm's decisions on the file's nodes: whether a type
+	// instantiation is an index expression (the first answer stands, as the scope it was
+	// asked in decides it). Only walkers of the file write it, and while files are
+	// resolved in parallel only the file's own walk (see settle).
+	reindexed map[nodeKey]bool
 }
 
 // imp is one import of a file; pkg is nil for packages outside the analysed files.
@@ -199,6 +207,7 @@ func (g *fn) resultTypes() []*typ {
 
 // varDecl is one package-level variable or constant.
 type varDecl struct {
+	idx   int // index into analyzer.vars
 	file  *file
 	spec  int // number of the var_spec (the const_spec that gives a constant its type and value) in file
 	index int
@@ -218,16 +227,43 @@ type analyzer struct {
 	named []*typeDecl
 	live  map[*typeDecl]bool // see liveTypes
 	flow  *flowGraph         // the type-flow graph (InterfacesTypeFlow), else nil
-	// reindexed caches indexForm's decisions: whether a type instantiation is an index
-	// expression (the first answer stands, as the scope it was asked in decides it).
-	reindexed map[nodeKey]bool
-	chaMemo   map[chaKey][]*fn       // see memoCHA
-	byMethod  map[string][]*typeDecl // see typesWithMethod
+	vars  []*varDecl         // the package-level variables and constants, in declaration order
+	cuts  int                // the times a variable's inference needed itself (see settle)
+	// workers is how many files were resolved at once (see resolveAll).
+	workers int
+	// chaMemo and flowCHA remember the class-hierarchy expansions of interface methods
+	// (InterfacesCHA's among the live types, and the type flow's callees): see memo.
+	memoMu   sync.Mutex
+	chaMemo  map[chaKey][]*fn
+	flowCHA  map[chaKey][]*fn
+	byMethod map[string][]*typeDecl // see typesWithMethod
 }
 
 // Analyze parses the Go files, lists their functions and methods, and resolves the calls
 // it can (see the package documentation for the rules).
 func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (*callgraph.Analysis, error) {
+	a, err := fe.analyze(ctx, files)
+	if err != nil {
+		return nil, err
+	}
+	return a.out, nil
+}
+
+// analyze is Analyze, returning the analyzer.
+func (fe *Frontend) analyze(ctx context.Context, files []callgraph.SourceFile) (*analyzer, error) {
+	a, recs, err := fe.prepare(ctx, files)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.resolve(ctx, recs); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// prepare parses the files, declares what they declare, lists the definitions and
+// records the flows of package-level variables (returned by file, nil when empty).
+func (fe *Frontend) prepare(ctx context.Context, files []callgraph.SourceFile) (*analyzer, []*flowRec, error) {
 	var srcs []callgraph.SourceFile
 	var mods []module
 	for _, sf := range files {
@@ -250,7 +286,7 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 	a := &analyzer{fe: fe, out: &callgraph.Analysis{}}
 	parsed, err := fe.parseAll(ctx, srcs)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for i, sf := range srcs {
 		p := parsed[i]
@@ -265,50 +301,44 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 	a.bindImports(mods)
 	a.declare()
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("golang: %w", err)
+		return nil, nil, fmt.Errorf("golang: %w", err)
 	}
 	a.inventory()
 	if fe.opts.mode() == InterfacesCHA {
 		a.liveTypes() // while every body can still be decoded
 	}
+	var recs []*flowRec
 	if fe.opts.mode() == InterfacesTypeFlow {
 		a.flow = newFlowGraph(len(a.named), len(a.fns))
+		recs = make([]*flowRec, len(a.files))
 		for _, f := range a.files {
-			a.globalFlows(f)
-		}
-	}
-	// The bodies are decoded a file or two ahead, on another core, while the calls of the
-	// file before are resolved.
-	decoded := make(chan []*node, 2)
-	stop := make(chan struct{})
-	defer close(stop)
-	go func() {
-		defer close(decoded)
-		for _, f := range a.files {
-			select {
-			case decoded <- f.bodies(fe.grammar):
-			case <-stop:
-				return
+			r := a.flow.newRec()
+			a.globalFlows(f, r)
+			a.flow.replay(r, 0)
+			if r.litIdx != nil || r.bound != nil || r.callees != nil {
+				recs[f.idx] = r
 			}
 		}
-	}()
-	for _, f := range a.files {
-		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("golang: %w", err)
-		}
-		a.resolveFile(f, <-decoded)
-		// Resolved: the bodies are not needed again, nor the memo of its calls' callees.
-		f.parsed.bodies = nil
-		if a.flow != nil {
-			delete(a.flow.callees, f.idx)
-		}
+	}
+	return a, recs, nil
+}
+
+// resolve resolves the calls of a prepared analyzer (recs are its files' records of
+// global flows, see prepare) and finishes the type flow.
+func (a *analyzer) resolve(ctx context.Context, recs []*flowRec) error {
+	a.workers = a.fe.resolveWorkers()
+	if a.workers > 1 && !a.settle() {
+		a.workers = 1
+	}
+	if err := a.resolveAll(ctx, a.workers, recs); err != nil {
+		return err
 	}
 	a.dropValues()
 	if a.flow != nil {
 		a.finishFlow()
 	}
 	a.out.Unresolved = a.out.CallSites - a.out.Resolved
-	return a.out, nil
+	return nil
 }
 
 // parsedFile is what parsing keeps of a file: its first syntax error, its outline and
@@ -338,36 +368,70 @@ type parsedFile struct {
 // extract measures a file's declarations on its whole tree and keeps its pruned outline
 // and bodies.
 func (fe *Frontend) extract(p *parsedFile, path string, src []byte, root *tsNode) {
+	fe.extractStreamed(p, path, src, root, nil)
+}
+
+// extractStreamed is extract for a tree whose function bodies bodies streams (see
+// astTreeFunc); with bodies nil, the tree is whole.
+func (fe *Frontend) extractStreamed(p *parsedFile, path string, src []byte, root *tsNode, bodies *astBuilder) {
 	isDecl := func(d *tsNode) bool {
 		return d.Parent == root && (d.Type == "function_declaration" || d.Type == "method_declaration")
 	}
-	var bodies []*tsNode
+	g := fe.grammar
+	// The encodings are built in pooled scratch storage and copied out at their size
+	// (the outline's is only decoded), rather than grown by appends.
+	scratch, bodyScratch := getCnodes(), getCnodes()
+	defer putCnodes(scratch)
+	defer putCnodes(bodyScratch)
+	// The bodies are encoded as the declarations are measured: a streamed body is
+	// counted into its declaration's metrics and, when the file has module-level calls,
+	// into the module's, which covers the whole file.
+	var module *meter
+	if hasModuleCalls(root) {
+		module = newMeter(0, fileLines(src)-1)
+	}
+	bodyBuf := (*bodyScratch)[:0]
+	nbodies := 0
 	for _, d := range root.Kids {
 		if !isDecl(d) {
 			continue
 		}
-		p.defs = append(p.defs, makeDef(path, src, d, "", "", d.Type == "method_declaration"))
-		if body := d.Child("body"); body != nil {
-			p.bodyOf = append(p.bodyOf, len(bodies))
-			bodies = append(bodies, body)
+		body := d.Child("body")
+		if body != nil {
+			p.bodyOf = append(p.bodyOf, nbodies)
+			nbodies++
 		} else {
 			p.bodyOf = append(p.bodyOf, -1)
 		}
+		streamed := false
+		def := makeDef(path, src, d, "", "", d.Type == "method_declaration", func(mt *meter) {
+			mt.walk(d, src, 0, func(n *tsNode) bool {
+				if n != body || !bodies.left(n) {
+					return false
+				}
+				meters := []*meter{mt}
+				if module != nil {
+					meters = append(meters, module)
+				}
+				bodyBuf, streamed = bodies.stream(n, bodyBuf, meters)
+				return streamed
+			})
+		})
+		p.defs = append(p.defs, def)
+		if body != nil && !streamed {
+			bodyBuf = g.encode(body, bodyBuf, nil)
+		}
 	}
-	if hasModuleCalls(root) {
-		m := moduleDef(path, src, root)
+	if module != nil {
+		module.walk(root, src, 0, bodies.left)
+		m := moduleDef(path, src, module.metrics())
 		p.module = &m
 	}
-	g := fe.grammar
 	p.lines = lineStarts(src)
 	// Package-level variable and constant declarations stay in the outline as childless
 	// stubs; their specs are encoded one by one and decoded when needed (valueSpecs,
 	// spec), as the tables of a large repository are big and mostly read once.
 	isValue := func(d *tsNode) bool { return d.Parent == root && isValueDecl(d.Type) }
-	// The encodings are built in pooled scratch storage and copied out at their size
-	// (the outline's is only decoded), rather than grown by appends.
-	scratch := getCnodes()
-	defer putCnodes(scratch)
 	buf := g.encode(root, (*scratch)[:0], func(parent, kid *tsNode) bool {
 		return kid.Field == "body" && isDecl(parent) || isValue(parent)
 	})
@@ -400,12 +464,9 @@ func (fe *Frontend) extract(p *parsedFile, path string, src []byte, root *tsNode
 		p.valueDecls = append(p.valueDecls, vd)
 	}
 	p.values = cloneCnodes(buf)
-	buf = buf[:0]
-	for _, b := range bodies {
-		buf = g.encode(b, buf, nil)
-	}
-	p.bodies = cloneCnodes(buf)
 	*scratch = buf
+	p.bodies = cloneCnodes(bodyBuf)
+	*bodyScratch = bodyBuf
 }
 
 // cnodePool holds scratch storage for encodings (*[]cnode), see extract.
@@ -480,8 +541,11 @@ func (f *file) spec(g *grammar, i int) *node {
 
 // bodies decodes the bodies of a file's declarations: the result's k-th entry is the
 // body of the k-th declaration, nil when it has none.
-func (f *file) bodies(g *grammar) []*node {
-	roots := g.decode(f.parsed.bodies, f.parsed.lines)
+func (f *file) bodies(g *grammar) []*node { return f.bodiesInto(g, nil) }
+
+// bodiesInto is bodies decoded into sc's storage (see decodeInto).
+func (f *file) bodiesInto(g *grammar, sc *decodeScratch) []*node {
+	roots := g.decodeInto(f.parsed.bodies, f.parsed.lines, sc)
 	out := make([]*node, len(f.parsed.bodyOf))
 	for k, b := range f.parsed.bodyOf {
 		if b >= 0 {
@@ -506,11 +570,13 @@ func (fe *Frontend) parseAll(ctx context.Context, srcs []callgraph.SourceFile) (
 			// A file go/parser accepts is parsed by it (see astfront.go); the others,
 			// and the few whose constructs the rewrite does not map, by tree-sitter.
 			// extract keeps nothing of either tree: its storage serves the next parse.
-			if fe.grammar.astTreeFunc(srcs[i].Src, lineStarts(srcs[i].Src), func(root *tsNode) {
-				p := &parsedFile{}
-				fe.extract(p, srcs[i].Path, srcs[i].Src, root)
-				out[i] = p
+			var p *parsedFile
+			if fe.grammar.astTreeFunc(srcs[i].Src, lineStarts(srcs[i].Src), func(root *tsNode, bodies *astBuilder) error {
+				p = &parsedFile{}
+				fe.extractStreamed(p, srcs[i].Path, srcs[i].Src, root, bodies)
+				return nil
 			}) == nil {
+				out[i] = p
 				return
 			}
 			errs[i] = fe.parsers.ParseFunc(ctx, srcs[i].Src, func(root *tsNode, r, c int, bad bool) {
@@ -712,7 +778,9 @@ func (a *analyzer) declare() {
 					for k, s := range specs {
 						for i, nm := range s.Children("name") {
 							name := nm.Text(f.src)
-							p.vars[name] = append(p.vars[name], &varDecl{file: f, spec: first + k, index: i})
+							v := &varDecl{idx: len(a.vars), file: f, spec: first + k, index: i}
+							p.vars[name] = append(p.vars[name], v)
+							a.vars = append(a.vars, v)
 						}
 					}
 				case "const_declaration":
@@ -730,7 +798,9 @@ func (a *analyzer) declare() {
 						}
 						for i, nm := range s.Children("name") {
 							name := nm.Text(f.src)
-							p.vars[name] = append(p.vars[name], &varDecl{file: f, spec: src, index: i, konst: true})
+							v := &varDecl{idx: len(a.vars), file: f, spec: src, index: i, konst: true}
+							p.vars[name] = append(p.vars[name], v)
+							a.vars = append(a.vars, v)
 						}
 					}
 				}
@@ -891,26 +961,32 @@ func containsCall(n *tsNode) bool {
 	return false
 }
 
-// moduleDef is a file's pseudo-definition: Def and Body cover the whole file.
-func moduleDef(path string, src []byte, root *tsNode) callgraph.Definition {
-	lines := bytes.Count(src, []byte("\n"))
-	if len(src) > 0 && src[len(src)-1] != '\n' {
-		lines++
-	}
-	if lines == 0 {
-		lines = 1
-	}
+// moduleDef is a file's pseudo-definition: Def and Body cover the whole file, whose
+// metrics are m.
+func moduleDef(path string, src []byte, m callgraph.Metrics) callgraph.Definition {
+	lines := fileLines(src)
 	whole := task.Span{Start: 0, End: len(src)}
 	fn := task.Function{
 		ID: task.MakeID(path, callgraph.ModuleName), File: path, Name: callgraph.ModuleName,
 		Kind: task.KindModule, Language: "go", Line: 1, EndLine: lines, DecoratorLine: 1,
 		Def: whole, Body: whole,
 	}
-	return callgraph.Definition{Function: fn, Metrics: measure(root, src, 0, lines-1)}
+	return callgraph.Definition{Function: fn, Metrics: m}
 }
 
-// makeDef builds a function or method definition with its spans and metrics.
-func makeDef(path string, src []byte, d *tsNode, id, qual string, method bool) callgraph.Definition {
+// fileLines is the number of lines of a file (at least 1; a last line without a newline
+// counts).
+func fileLines(src []byte) int {
+	lines := bytes.Count(src, []byte("\n"))
+	if len(src) > 0 && src[len(src)-1] != '\n' {
+		lines++
+	}
+	return max(lines, 1)
+}
+
+// makeDef builds a function or method definition with its spans and metrics; count,
+// when not nil, counts the metrics of d instead of measure (see extract).
+func makeDef(path string, src []byte, d *tsNode, id, qual string, method bool, count func(*meter)) callgraph.Definition {
 	kind := task.KindFunction
 	if method {
 		kind = task.KindMethod
@@ -937,7 +1013,12 @@ func makeDef(path string, src []byte, d *tsNode, id, qual string, method bool) c
 	}
 	fn.Signature = task.Span{Start: d.Start, End: sigEnd}
 	fn.Doc = docComment(d)
-	return callgraph.Definition{Function: fn, Metrics: measure(d, src, d.Row, d.EndRow)}
+	if count == nil {
+		return callgraph.Definition{Function: fn, Metrics: measure(d, src, d.Row, d.EndRow)}
+	}
+	mt := newMeter(d.Row, d.EndRow)
+	count(mt)
+	return callgraph.Definition{Function: fn, Metrics: mt.metrics()}
 }
 
 // docComment returns the span of the comment lines directly above a declaration.

@@ -50,18 +50,28 @@ type walker struct {
 	f       *file
 	caller  int // definition index of the caller, -1 for type inference only
 	tparams map[string]bool
-	// flows makes the walker add type-flow edges (InterfacesTypeFlow); cur is the declared
-	// function whose code is walked (nil inside function literals and module code).
-	flows  bool
+	// out receives the calls (nil when caller is -1); rec, when not nil, the type-flow
+	// facts (InterfacesTypeFlow). cur is the declared function whose code is walked (nil
+	// inside function literals and module code).
+	out    *fileCalls
+	rec    *flowRec
 	cur    *fn
 	curLit *node // the innermost function literal being walked, when cur is nil
 }
 
+// fileCalls is what resolving a file adds to the Analysis, merged in file order: its
+// calls in walk order and its counts of call sites.
+type fileCalls struct {
+	calls           []callgraph.Call
+	sites, resolved int
+}
+
 // resolveFile resolves the calls of a file's module-level code and functions (bodies are
-// its decoded bodies, see file.bodies).
-func (a *analyzer) resolveFile(f *file, bodies []*node) {
+// its decoded bodies, see file.bodies); rec is nil without type flow.
+func (a *analyzer) resolveFile(f *file, bodies []*node, rec *flowRec) *fileCalls {
+	out := &fileCalls{}
 	if f.module >= 0 {
-		w := &walker{a: a, f: f, caller: f.module, flows: true}
+		w := &walker{a: a, f: f, caller: f.module, out: out, rec: rec}
 		for _, d := range f.root.Kids {
 			if d.Type == "var_declaration" {
 				specs, _ := f.valueSpecs(a.fe.grammar, d)
@@ -74,7 +84,7 @@ func (a *analyzer) resolveFile(f *file, bodies []*node) {
 		}
 	}
 	for _, g := range f.fns {
-		w := &walker{a: a, f: f, caller: g.def, tparams: g.tparams, flows: true, cur: g}
+		w := &walker{a: a, f: f, caller: g.def, tparams: g.tparams, out: out, rec: rec, cur: g}
 		sc := newScope(nil)
 		if g.recv != "" {
 			w.declareParams(g.decl.Child("receiver"), sc)
@@ -85,6 +95,7 @@ func (a *analyzer) resolveFile(f *file, bodies []*node) {
 			w.walkKids(body, sc)
 		}
 	}
+	return out
 }
 
 func (w *walker) declareParams(list *node, sc *scope) {
@@ -94,9 +105,9 @@ func (w *walker) declareParams(list *node, sc *scope) {
 // declareLitParams declares the parameters (or named results) of function literal lit
 // at its type-flow locations.
 func (w *walker) declareLitParams(lit, list *node, sc *scope, results bool) {
-	at := w.a.flow.litParam
+	at := w.sink().litParam
 	if results {
-		at = w.a.flow.litResult
+		at = w.sink().litResult
 	}
 	k := w.f.key(lit)
 	w.declareList(list, sc, func(pos int) loc { return at(k, pos) })
@@ -109,9 +120,9 @@ func (w *walker) declareParamLocs(list *node, sc *scope, g *fn, results bool) {
 		w.declareList(list, sc, nil)
 		return
 	}
-	at := w.a.flow.param
+	at := w.sink().param
 	if results {
-		at = w.a.flow.result
+		at = w.sink().result
 	}
 	w.declareList(list, sc, func(pos int) loc { return at(g, pos) })
 }
@@ -203,7 +214,7 @@ func (w *walker) walk(n *node, sc *scope) {
 	case "send_statement":
 		w.walkKids(n, sc)
 		if w.flowing() {
-			w.a.flow.flowTo(w.elemDst(n.Child("channel"), sc, false), w.flowOf(n.Child("value"), sc))
+			w.sink().flowTo(w.elemDst(n.Child("channel"), sc, false), w.flowOf(n.Child("value"), sc))
 		}
 		return
 	case "return_statement":
@@ -336,7 +347,7 @@ func (w *walker) typeSwitch(n *node, sc *scope) {
 			b := &binding{t: t}
 			cs.declare(alias[0].Text(w.f.src), b)
 			if w.flowing() {
-				w.a.flow.flowTo([]loc{w.bindingLoc(b)}, w.flowOf(val, sc))
+				w.sink().flowTo([]loc{w.bindingLoc(b)}, w.flowOf(val, sc))
 			}
 		}
 		for _, k := range c.Kids {
@@ -429,14 +440,14 @@ func (w *walker) indexForm(e *node, sc *scope) *node {
 		return e
 	}
 	k := w.f.key(e)
-	isIndex, ok := w.a.reindexed[k]
+	isIndex, ok := w.f.reindexed[k]
 	ix := reindex(e)
 	if !ok {
 		isIndex = ix != nil && w.isValueName(innermost(ix), sc)
-		if w.a.reindexed == nil {
-			w.a.reindexed = map[nodeKey]bool{}
+		if w.f.reindexed == nil {
+			w.f.reindexed = map[nodeKey]bool{}
 		}
-		w.a.reindexed[k] = isIndex
+		w.f.reindexed[k] = isIndex
 	}
 	if !isIndex {
 		return e
@@ -536,15 +547,14 @@ func (w *walker) call(site, fx, at *node, sc *scope) {
 	if w.caller < 0 {
 		return
 	}
-	out := w.a.out
-	file := out.Definitions[w.caller].File
-	out.AddSite(file)
+	out, def := w.out, &w.a.out.Definitions[w.caller]
+	out.sites++
 	fns, folded := w.callee(fx, sc)
 	if folded && w.flowing() && site.Type == "call_expression" {
 		// A call of a variable holding a function literal: no edge, but its arguments
 		// flow into the literal's parameters.
 		if d := w.dynamicCall(site, sc); d != nil {
-			w.a.flow.pending = append(w.a.flow.pending, pendingCall{pos: len(out.Calls), dyn: d, counted: true})
+			w.rec.pending = append(w.rec.pending, pendingCall{pos: len(out.calls), dyn: d, counted: true})
 		}
 	}
 	if !folded && len(fns) == 0 {
@@ -553,29 +563,29 @@ func (w *walker) call(site, fx, at *node, sc *scope) {
 			if at != nil {
 				line = lineOf(at)
 			}
-			p := pendingCall{pos: len(out.Calls), caller: out.Definitions[w.caller].ID, file: file, line: line}
+			p := pendingCall{pos: len(out.calls), caller: def.ID, file: def.File, line: line}
 			if p.site = w.ifaceCall(fx, sc, true); p.site == nil && site.Type == "call_expression" {
 				p.dyn = w.dynamicCall(site, sc)
 			}
 			if p.site != nil || p.dyn != nil {
-				w.a.flow.pending = append(w.a.flow.pending, p)
+				w.rec.pending = append(w.rec.pending, p)
 			}
 		}
 		return
 	}
-	out.AddResolved(file)
+	out.resolved++
 	line := lineOf(site)
 	if at != nil {
 		line = lineOf(at)
 	}
-	caller := out.Definitions[w.caller].ID
+	caller := def.ID
 	seen := map[string]bool{}
 	for _, g := range fns {
 		if seen[g.id] {
 			continue
 		}
 		seen[g.id] = true
-		out.Calls = append(out.Calls, callgraph.Call{Caller: caller, Callee: g.id, Line: line})
+		out.calls = append(out.calls, callgraph.Call{Caller: caller, Callee: g.id, Line: line})
 	}
 }
 
@@ -734,7 +744,7 @@ func (w *walker) methodTargets(t *typ, name string) []*fn {
 						ar[m] = k
 					}
 				}
-				return w.a.memoCHA(chaKey{ext: t.ext, name: name}, func() []*fn {
+				return w.a.memo(&w.a.chaMemo, chaKey{ext: t.ext, name: name}, func() []*fn {
 					return w.a.implementers(append([]string{name}, ms...), name, ar)
 				})
 			}
@@ -915,20 +925,31 @@ func (a *analyzer) ifaceTargets(t *typ, name string) []*fn {
 	if a.fe.opts.mode() != InterfacesCHA {
 		return nil
 	}
-	return a.memoCHA(chaKey{it: t, name: name}, func() []*fn { return a.ifaceTargetsUncached(t, name) })
+	return a.memo(&a.chaMemo, chaKey{it: t, name: name}, func() []*fn { return a.ifaceTargetsUncached(t, name) })
 }
 
-// memoCHA caches the expansion of an interface method (InterfacesCHA): the implementation
-// checks compare signatures, which is too slow to repeat at every call site.
-func (a *analyzer) memoCHA(k chaKey, compute func() []*fn) []*fn {
-	if fns, ok := a.chaMemo[k]; ok {
+// memo returns (*m)[k], computing and remembering it on first use: the expansions of
+// interface methods compare signatures, which is too slow to repeat at every call site.
+// Files are resolved in parallel, so the memos are shared under a lock; compute runs
+// outside it. The expansions are functions of their keys once the declarations are
+// settled (see settle), so two walks computing one key agree; the first one stored stays.
+func (a *analyzer) memo(m *map[chaKey][]*fn, k chaKey, compute func() []*fn) []*fn {
+	a.memoMu.Lock()
+	fns, ok := (*m)[k]
+	a.memoMu.Unlock()
+	if ok {
 		return fns
 	}
-	if a.chaMemo == nil {
-		a.chaMemo = map[chaKey][]*fn{}
+	fns = compute()
+	a.memoMu.Lock()
+	defer a.memoMu.Unlock()
+	if old, ok := (*m)[k]; ok {
+		return old
 	}
-	fns := compute()
-	a.chaMemo[k] = fns
+	if *m == nil {
+		*m = map[chaKey][]*fn{}
+	}
+	(*m)[k] = fns
 	return fns
 }
 
@@ -1378,12 +1399,20 @@ func firstArgList(call *node) *node {
 
 // varType infers a package-level variable's type.
 func (a *analyzer) varType(v *varDecl) *typ {
-	if v.done || v.busy {
+	if v.done {
 		return v.t
 	}
+	if v.busy { // its inference needs itself (see settle)
+		a.cuts++
+		return v.t
+	}
+	return a.inferVar(v, v.file.spec(a.fe.grammar, v.spec))
+}
+
+// inferVar is varType for a variable neither done nor busy, given its decoded spec.
+func (a *analyzer) inferVar(v *varDecl, spec *node) *typ {
 	v.busy = true
 	w := &walker{a: a, f: v.file, caller: -1}
-	spec := v.file.spec(a.fe.grammar, v.spec)
 	if t := spec.Child("type"); t != nil {
 		v.t = v.file.typeExpr(t, nil)
 	} else {

@@ -262,8 +262,32 @@ func (g *grammar) encode(n *tsNode, out []cnode, skip func(parent, kid *tsNode) 
 // decode builds the Go trees of the encoded subtrees in cs (one slab for all) and returns
 // their roots in order; lines are the line starts of their file.
 func (g *grammar) decode(cs []cnode, lines []uint32) []*node {
-	nodes := make([]node, len(cs))
-	kids := make([]*node, len(cs))
+	return g.decodeInto(cs, lines, nil)
+}
+
+// decodeScratch is storage for decoded trees that decodeInto reuses: the trees decoded
+// into it before are overwritten.
+type decodeScratch struct {
+	nodes []node
+	kids  []*node
+}
+
+// maxScratchNodes bounds the storage a decodeScratch keeps: a generated table's trees are
+// left to the collector.
+const maxScratchNodes = 1 << 16
+
+// decodeInto is decode into sc's storage (new storage when sc is nil).
+func (g *grammar) decodeInto(cs []cnode, lines []uint32, sc *decodeScratch) []*node {
+	var nodes []node
+	var kids []*node
+	if sc != nil && cap(sc.nodes) >= len(cs) {
+		nodes, kids = sc.nodes[:len(cs)], sc.kids[:len(cs)]
+	} else {
+		nodes, kids = make([]node, len(cs)), make([]*node, len(cs))
+		if sc != nil && len(cs) <= maxScratchNodes {
+			sc.nodes, sc.kids = nodes, kids
+		}
+	}
 	var roots []*node
 	next, kidAt := 0, 0
 	var build func() *node
@@ -271,11 +295,12 @@ func (g *grammar) decode(cs []cnode, lines []uint32) []*node {
 		c := &cs[next]
 		n := &nodes[next]
 		next++
-		// Field by field: n is zeroed storage, and a whole-struct assignment would copy
-		// with a bulk write barrier while the collector runs.
+		// Field by field: a whole-struct assignment would copy with a bulk write
+		// barrier while the collector runs.
 		n.Type, n.Field = g.types[c.typ], g.fields[c.field]
 		n.Start, n.End, n.Row, n.Col = c.start, c.end, c.row, c.start-lines[c.row]
 		n.Named, n.Bad = c.flags&cNamed != 0, c.flags&cBad != 0
+		n.Kids = nil
 		if c.nkids > 0 {
 			k := int(c.nkids)
 			n.Kids = kids[kidAt : kidAt+k : kidAt+k]

@@ -81,6 +81,7 @@ type typeDecl struct {
 	under    *typ // the declared type expression, resolved lazily
 	resolved bool
 	busy     bool
+	cuts     int // the times a cyclic declaration was cut here (see settle)
 
 	mset     map[string][]*fn // method set with promotions, for CHA (lazily)
 	msetDone bool
@@ -93,6 +94,7 @@ func (d *typeDecl) underlying() *typ {
 		return d.under
 	}
 	if d.busy { // cyclic declaration (invalid code)
+		d.cuts++
 		return nil
 	}
 	d.busy = true

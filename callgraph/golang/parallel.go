@@ -1,0 +1,226 @@
+package golang
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/faultline-dev/faultline/callgraph"
+)
+
+// Parallel resolution.
+//
+// Resolving a file reads the other files' outlines and declarations and writes only
+// what belongs to the file (its calls, its record of type-flow facts, its memos), with
+// three exceptions that settle and flowRec take care of:
+//
+//   - memos filled lazily on first use: declared types' underlying types and method
+//     sets, functions' signatures, package-level variables' types and the index of
+//     types by method. settle fills them all before the walks, which then only read
+//     them.
+//   - the type-flow graph, whose numbering depends on the order facts are added in:
+//     each walk records its file's facts and they are replayed into the graph in file
+//     order (see flowRec).
+//   - the class-hierarchy expansions of interface methods, shared memos that take a
+//     lock (analyzer.memo).
+//
+// The Analysis is the one a walk of the files in order gives, byte for byte.
+
+// resolveWorkers returns how many files are resolved at once: Frontend.workers when set,
+// else GOMAXPROCS.
+func (fe *Frontend) resolveWorkers() int {
+	if fe.workers > 0 {
+		return fe.workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// settle fills the memos that resolution fills lazily, so that files can be resolved in
+// parallel reading them only, and reports whether it did. Each memo's value is a function
+// of the declarations alone, whatever order they are filled in, unless the inference of
+// a type or a variable needs itself (a cycle: invalid code, or build variants that
+// declare one name twice): a cycle is cut where it is entered, which depends on the order.
+// settle then undoes what it filled and reports false, and the files are resolved one
+// after the other, in order, filling the memos as a serial resolution does.
+func (a *analyzer) settle() bool {
+	var types, msets []*typeDecl
+	for _, td := range a.named {
+		if !td.resolved {
+			types = append(types, td)
+		}
+		if !td.msetDone {
+			msets = append(msets, td)
+		}
+	}
+	var vars []*varDecl
+	for _, v := range a.vars {
+		if !v.done {
+			vars = append(vars, v)
+		}
+	}
+	hadIndex := a.byMethod != nil
+	chaMemo, flowCHA := maps.Clone(a.chaMemo), maps.Clone(a.flowCHA)
+	cuts := a.countCuts()
+
+	// Functions' signatures do not depend on the other memos.
+	for _, g := range a.fns {
+		g.arity()
+		g.paramInfo()
+		g.resultTypes()
+	}
+	for _, td := range a.named {
+		td.underlying()
+	}
+	for _, td := range a.named {
+		td.methodSet()
+	}
+	a.typesWithMethod("")
+	// The names of a spec are listed one after the other: it is decoded once for them.
+	var at *file
+	var spec *node
+	k := -1
+	for _, v := range a.vars {
+		if v.done {
+			continue
+		}
+		if v.file != at || v.spec != k {
+			at, k, spec = v.file, v.spec, v.file.spec(a.fe.grammar, v.spec)
+		}
+		a.inferVar(v, spec)
+	}
+	if a.countCuts() == cuts {
+		return true
+	}
+	// Undo: a memo filled here would hold a value a serial resolution may not give.
+	for _, td := range types {
+		td.under, td.resolved = nil, false
+	}
+	for _, td := range msets {
+		td.mset, td.msetDone = nil, false
+	}
+	for _, v := range vars {
+		v.t, v.done = nil, false
+	}
+	if !hadIndex {
+		a.byMethod = nil
+	}
+	a.chaMemo, a.flowCHA = chaMemo, flowCHA
+	return false
+}
+
+// countCuts counts the cycles cut so far in the inference of types and variables.
+func (a *analyzer) countCuts() int {
+	n := a.cuts
+	for _, td := range a.named {
+		n += td.cuts
+	}
+	return n
+}
+
+// resolveAll resolves the files with the given number of workers, merging each file's
+// calls and type-flow facts in file order (recs are the records kept from the global
+// flows, by file; nil entries are empty).
+func (a *analyzer) resolveAll(ctx context.Context, workers int, recs []*flowRec) error {
+	type done struct {
+		i   int
+		out *fileCalls
+		rec *flowRec
+	}
+	n := len(a.files)
+	// At most window files are resolved ahead of the merge, bounding the records held.
+	window := 4 * workers
+	slots := make(chan struct{}, window)
+	results := make(chan done, window)
+	stop := make(chan struct{})
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			// Nothing keeps a decoded body once its file is resolved: the next file's
+			// bodies are decoded into the same storage.
+			var sc decodeScratch
+			for {
+				select {
+				case slots <- struct{}{}:
+				case <-stop:
+					return
+				}
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				f := a.files[i]
+				var rec *flowRec
+				if a.flow != nil {
+					if rec = recs[i]; rec == nil {
+						rec = a.flow.newRec()
+					}
+					recs[i] = nil
+				}
+				out := a.resolveFile(f, f.bodiesInto(a.fe.grammar, &sc), rec)
+				// Resolved: the bodies are not needed again, nor the file's memos.
+				f.parsed.bodies = nil
+				rec.drop()
+				select {
+				case results <- done{i, out, rec}:
+				case <-stop:
+					return
+				}
+			}
+		})
+	}
+	defer func() {
+		close(stop)
+		wg.Wait()
+	}()
+	ahead := map[int]done{}
+	for i := range n {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("golang: %w", err)
+		}
+		d, ok := ahead[i]
+		for !ok {
+			select {
+			case r := <-results:
+				ahead[r.i] = r
+				d, ok = ahead[i]
+			case <-ctx.Done():
+				return fmt.Errorf("golang: %w", ctx.Err())
+			}
+		}
+		delete(ahead, i)
+		a.merge(a.files[i], d.out, d.rec)
+		<-slots
+	}
+	return nil
+}
+
+// merge adds a resolved file's calls and type-flow facts to the analysis.
+func (a *analyzer) merge(f *file, out *fileCalls, rec *flowRec) {
+	calls := len(a.out.Calls)
+	a.out.Calls = append(a.out.Calls, out.calls...)
+	if out.sites > 0 { // as Analysis.AddSite and AddResolved count them
+		a.out.CallSites += out.sites
+		a.out.Resolved += out.resolved
+		if a.out.ByFile == nil {
+			a.out.ByFile = map[string]callgraph.CallCount{}
+		}
+		c := a.out.ByFile[f.path]
+		c.Sites += out.sites
+		c.Resolved += out.resolved
+		a.out.ByFile[f.path] = c
+	}
+	if rec != nil {
+		a.flow.replay(rec, calls)
+	}
+}
+
+// drop lets the memos a file's resolution kept go (nil-safe).
+func (r *flowRec) drop() {
+	if r != nil {
+		r.litIdx, r.bound, r.callees = nil, nil, nil
+	}
+}
