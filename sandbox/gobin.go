@@ -322,7 +322,13 @@ func (l *Local) binAttempt(ctx context.Context, req task.RunRequest, a testrun.A
 		dir = filepath.Join(s.tree, filepath.FromSlash(g.rel))
 	}
 	argv := append([]string{bin}, testrun.GoBinaryFlags(lim.Timeout*9/10, runPat, skipPat)...)
-	env := []string{"GOCACHE=" + filepath.Join(s.tmp, "gocache")}
+	// The environment go test gives its binary through the -exec program: the module cache,
+	// and a build cache of the run's own for a test that runs the go command.
+	_, mod, err := l.goDirs()
+	if err != nil {
+		return testrun.CommandResult{}, err
+	}
+	env := []string{"GOCACHE=" + filepath.Join(s.tmp, "gocache"), "GOMODCACHE=" + mod}
 	if goBin := l.goBinDir(); goBin != "" {
 		// go test puts the toolchain's bin directory first on the binary's PATH.
 		env = append(env, "PATH="+goBin+string(os.PathListSeparator)+os.Getenv("PATH"))

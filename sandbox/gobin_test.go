@@ -211,3 +211,55 @@ func TestPoison(t *testing.T) {
 	kept, _ := filepath.Glob(filepath.Join(l.dir, "bin", "*", "*.test"))
 	require.Len(t, kept, 1, "the test ran from a kept binary")
 }
+
+// TestBinaryEnvMatchesGoCommand: a test binary run directly sees the environment it sees
+// under go test's -exec program (the module cache, a build cache and TMPDIR of the run's
+// own, the toolchain's bin directory first on PATH), so a test that runs the go command
+// itself behaves the same.
+func TestBinaryEnvMatchesGoCommand(t *testing.T) {
+	needGo(t)
+	root := t.TempDir()
+	src := `package envx
+
+import (
+	"os"
+	"sort"
+	"strings"
+	"testing"
+)
+
+func TestEnv(t *testing.T) {
+	var kept []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "GOMODCACHE", "GOCACHE", "TMPDIR", "HOME", "PATH", "GOFLAGS", "GOPROXY", "TZ", "LANG":
+			kept = append(kept, kv)
+		}
+	}
+	sort.Strings(kept)
+	wd, _ := os.Getwd()
+	t.Fatalf("env:\n%s\nwd: %s", strings.Join(kept, "\n"), wd)
+}
+`
+	require.NoError(t, os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/envx\n\ngo 1.21\n"), 0o644))
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "sub"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "sub", "env_test.go"), []byte(src), 0o644))
+	req := task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{IDs: []string{"example.com/envx/sub.TestEnv"}}}
+	goCmd := NewLocal(Options{Jobs: 1})
+	goCmd.noBins = true
+	defer goCmd.Close()
+	bins := NewLocal(Options{Jobs: 1})
+	defer bins.Close()
+	want, err := goCmd.Run(context.Background(), req)
+	require.NoError(t, err)
+	got, err := bins.Run(context.Background(), req)
+	require.NoError(t, err)
+	w, _ := want.Result("example.com/envx/sub.TestEnv")
+	g, _ := got.Result("example.com/envx/sub.TestEnv")
+	require.Contains(t, w.Message, "GOMODCACHE=")
+	require.Contains(t, w.Message, "/tree/sub\n")
+	assert.Equal(t, observations.ReplaceAllString(w.Message, "_"), observations.ReplaceAllString(g.Message, "_"))
+	kept, _ := filepath.Glob(filepath.Join(bins.dir, "bin", "*", "*.test"))
+	assert.Len(t, kept, 1, "the binary ran it")
+}
