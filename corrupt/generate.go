@@ -98,8 +98,8 @@ type Options struct {
 	// passes alone failed only because of the tests that ran before it (state the corruption
 	// leaks between tests): it goes to Validation.OnlyWithOthers, in neither list, and a
 	// harness that runs a subset of the tests would see it pass before the fix. Then the
-	// whole suite runs once more: a test whose verdict it does not reproduce goes to
-	// Validation.Unstable, in neither list (see confirmRepeat).
+	// whole suite runs once more: a test whose verdict it does not reproduce rejects the
+	// corruption (see confirmRepeat).
 	SkipAlone bool
 	// Progress, if set, is called after every validation, in unit order, from the
 	// goroutine that called Generate.
@@ -617,7 +617,7 @@ func (g *generator) try(ctx context.Context, unit []Candidate, rng *rand.Rand) (
 			}
 		}
 		if v.Accepted && !g.o.SkipAlone {
-			if err := confirmRepeat(ctx, g.r, req, v, g.o.MinFailures); err != nil {
+			if err := confirmRepeat(ctx, g.r, req, v); err != nil {
 				return nil, "", err
 			}
 		}

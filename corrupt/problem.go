@@ -35,9 +35,6 @@ func (r Result) Problem(repo, commit string) task.BreakpointProblem {
 	if len(r.Validation.OnlyWithOthers) > 0 {
 		p.OnlyWithOthers = task.TestList(append([]string{}, r.Validation.OnlyWithOthers...))
 	}
-	if len(r.Validation.Unstable) > 0 {
-		p.Unstable = task.TestList(append([]string{}, r.Validation.Unstable...))
-	}
 	rules := map[string]bool{}
 	for _, f := range r.Functions {
 		metrics := map[string]float64{}

@@ -99,37 +99,3 @@ func TestProblemNotRun(t *testing.T) {
 		t.Errorf("not_run present without such tests: %s", data)
 	}
 }
-
-// TestProblemUnstable: tests whose verdict a second run of the suite did not reproduce are
-// named in the record (unstable), in no other list, and kept through JSON and SWE-bench form.
-func TestProblemUnstable(t *testing.T) {
-	r := sampleResult()
-	r.Validation.Unstable = []string{"p.TestU"}
-	p := r.Problem("owner/repo", "abc123")
-	if err := p.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	data, err := json.Marshal(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(data), `"unstable":["p.TestU"]`) {
-		t.Errorf("record without unstable: %s", data)
-	}
-	var back task.BreakpointProblem
-	if err := json.Unmarshal(data, &back); err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(back.Unstable, p.Unstable) || len(back.Extra) != 0 {
-		t.Errorf("round trip: unstable %v, extra %v", back.Unstable, back.Extra)
-	}
-	swe, err := back.ToSWE()
-	if err != nil || string(swe.Extra["breakpoint_unstable"]) != `["p.TestU"]` {
-		t.Errorf("ToSWE: %v, %s", err, swe.Extra["breakpoint_unstable"])
-	}
-	// A test cannot be unstable and in a list as well.
-	back.Unstable = task.TestList{back.FailToPass[0]}
-	if err := back.Validate(); err == nil || !strings.Contains(err.Error(), "unstable") {
-		t.Errorf("Validate of a FAIL_TO_PASS test also unstable: %v", err)
-	}
-}

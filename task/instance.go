@@ -564,11 +564,7 @@ type BreakpointProblem struct {
 	// OnlyWithOthers lists the tests that failed on the corrupted tree with the rest of the
 	// suite but passed when run alone there (state the corruption leaks between tests): in
 	// no other list either. Absent when there is none.
-	OnlyWithOthers TestList `json:"only_with_others,omitempty"`
-	// Unstable lists the tests whose verdict on the corrupted tree was not the same in two
-	// runs of the suite (a result the corruption made depend on map order or scheduling):
-	// in no other list. Absent when there is none.
-	Unstable         TestList          `json:"unstable,omitempty"`
+	OnlyWithOthers   TestList          `json:"only_with_others,omitempty"`
 	FailureMessages  map[string]string `json:"failure_messages,omitempty"`
 	ProblemStatement string            `json:"problem_statement,omitempty"`
 
@@ -620,7 +616,7 @@ func (b *BreakpointProblem) UnmarshalJSON(data []byte) error {
 		{"functions", &v.Functions}, {"corruption_patch", &v.CorruptionPatch}, {"gold_patch", &v.GoldPatch},
 		{"rule", &v.Rule}, {"model", &v.Model}, {"seed", &v.Seed},
 		{"FAIL_TO_PASS", &v.FailToPass}, {"PASS_TO_PASS", &v.PassToPass}, {"not_run", &v.NotRun},
-		{"only_with_others", &v.OnlyWithOthers}, {"unstable", &v.Unstable},
+		{"only_with_others", &v.OnlyWithOthers},
 		{"failure_messages", &v.FailureMessages}, {"problem_statement", &v.ProblemStatement},
 	} {
 		if err := m.take(f.key, f.dst); err != nil {
@@ -637,7 +633,7 @@ func (b *BreakpointProblem) UnmarshalJSON(data []byte) error {
 // corrupted function with a safe relative path, a name, an ordered span and lines, finite
 // metrics; a corruption patch that parses, touches only files of corrupted functions and
 // whose reverse is the gold patch (same files, added and removed lines swapped); tests as
-// SWEInstance.Validate checks them; not_run, only_with_others and unstable tests in no other list; failure messages only
+// SWEInstance.Validate checks them; not_run and only_with_others tests in no other list; failure messages only
 // for FAIL_TO_PASS tests.
 // Errors are *FieldError.
 func (b *BreakpointProblem) Validate() error {
@@ -706,7 +702,7 @@ func (b *BreakpointProblem) Validate() error {
 	for _, l := range []struct {
 		key string
 		ids TestList
-	}{{"not_run", b.NotRun}, {"only_with_others", b.OnlyWithOthers}, {"unstable", b.Unstable}} {
+	}{{"not_run", b.NotRun}, {"only_with_others", b.OnlyWithOthers}} {
 		for i, id := range l.ids {
 			if strings.TrimSpace(id) == "" || decided[id] {
 				return fieldErrorf(fmt.Sprintf("%s[%d]", l.key, i), "%q is empty or already listed", id)
@@ -815,7 +811,7 @@ func (b *BreakpointProblem) ToSWE() (*SWEInstance, error) {
 	for _, l := range []struct {
 		key string
 		ids TestList
-	}{{"not_run", b.NotRun}, {"only_with_others", b.OnlyWithOthers}, {"unstable", b.Unstable}} {
+	}{{"not_run", b.NotRun}, {"only_with_others", b.OnlyWithOthers}} {
 		if len(l.ids) == 0 {
 			continue
 		}

@@ -142,7 +142,7 @@ func parse(args []string, stderr io.Writer) (config, int) {
 	fs.StringVar(&c.impact, "impact", "auto", "test-impact validation: on (record once which tests run which functions; a candidate runs those tests first, the whole suite only to confirm it), off, or auto (on for Python; Go runs are dominated by the build)")
 	fs.Var(&c.flaky, "flaky", "test `ID` (as the records write it) whose verdict depends on the machine, e.g. one that asserts a wall-clock bound: treated like a test the clean runs found flaky, never in FAIL_TO_PASS or PASS_TO_PASS (repeatable)")
 	fs.BoolVar(&c.allowFailing, "allow-failing", false, "accept a repository whose clean tests partly fail: those tests are left out of every task's FAIL_TO_PASS and PASS_TO_PASS (by default such a repository is refused)")
-	fs.BoolVar(&c.alone, "alone", true, "confirm a kept corruption's verdicts: run each failing test alone on the corrupted tree (FAIL_TO_PASS keeps those that fail alone too, the rest are named in the record's only_with_others) and the whole suite once more (a test whose verdict it does not reproduce is named in unstable) (false: keep every verdict of the first run)")
+	fs.BoolVar(&c.alone, "alone", true, "confirm a kept corruption's verdicts: run each failing test alone on the corrupted tree (FAIL_TO_PASS keeps those that fail alone too, the rest are named in the record's only_with_others) and the whole suite once more (a test whose verdict it does not reproduce rejects the corruption) (false: keep every verdict of the first run)")
 	fs.BoolVar(&c.vet, "vet", true, "run the clean baseline with go test's default vet checks (a vet finding makes the repository not ready); corrupted runs never vet")
 	fs.StringVar(&c.name, "name", "", "repository name for the records, owner/name (default: the git remote origin's, else the directory's name)")
 	fs.StringVar(&c.commit, "commit", "", "commit for the records (default: HEAD of the git work tree holding the project root; none outside git)")
@@ -548,9 +548,6 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 		line := fmt.Sprintf("  %s  %-22s %2d failing", p.ID, p.Rule, len(p.FailToPass))
 		if n := len(results[i].Validation.NotRun); n > 0 {
 			line += fmt.Sprintf(", %d without a verdict", n)
-		}
-		if n := len(results[i].Validation.Unstable); n > 0 {
-			line += fmt.Sprintf(", %d unstable", n)
 		}
 		fmt.Fprintf(stderr, "%s  %s\n", line, strings.Join(fns, ", "))
 	}
