@@ -98,7 +98,7 @@ type Options struct {
 	// passes alone failed only because of the tests that ran before it (state the corruption
 	// leaks between tests): it goes to Validation.OnlyWithOthers, in neither list, and a
 	// harness that runs a subset of the tests would see it pass before the fix. Then the
-	// whole suite runs once more: a test whose verdict it does not reproduce rejects the
+	// whole suite runs twice more: a test whose verdict they do not reproduce rejects the
 	// corruption (see confirmRepeat).
 	SkipAlone bool
 	// Progress, if set, is called after every validation, in unit order, from the

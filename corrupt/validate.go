@@ -336,42 +336,53 @@ func confirmAlone(ctx context.Context, r task.Runner, req task.RunRequest, v *Va
 	return nil
 }
 
-// confirmRepeat runs the whole suite of an accepted validation once more on the same
-// corrupted tree (task.WithRepeat: a caching runner runs it again, and a run started again
-// later replays both) and rejects the corruption when a FAIL_TO_PASS test does not fail
-// again or a PASS_TO_PASS test does not pass again, naming them in Unstable: the corruption
-// made their verdicts depend on something the runner cannot pin (Go's map order, goroutine
-// scheduling), so no task built on it could say which tests fail, and two runs with one seed
-// would write different records. A repeat that could not run rejects it too, as Validate
-// would have.
+// confirmRuns is how many more times confirmRepeat runs a kept corruption's suite. A test
+// that flips between verdicts one time in two agrees with itself in all of 1+confirmRuns
+// runs one time in 2^confirmRuns.
+const confirmRuns = 2
+
+// confirmRepeat runs the whole suite of an accepted validation confirmRuns more times on the
+// same corrupted tree (task.WithRepeat: a caching runner runs each again, and a run started
+// again later replays them) and rejects the corruption when a FAIL_TO_PASS test does not
+// fail again or a PASS_TO_PASS test does not pass again, naming them in Unstable: the
+// corruption made their verdicts depend on something the runner cannot pin (Go's map order,
+// goroutine scheduling), so no task built on it could say which tests fail, and two runs
+// with one seed would write different records. A repeat that could not run rejects it too,
+// as Validate would have.
 func confirmRepeat(ctx context.Context, r task.Runner, req task.RunRequest, v *Validation) error {
-	rep, err := r.Run(task.WithRepeat(ctx, 1), req)
-	if err != nil {
-		return fmt.Errorf("corrupt: running the tests again: %w", err)
-	}
-	if !rep.Ran() {
-		v.Accepted, v.State = false, rep.State
-		v.Reason = fmt.Sprintf("a second run of the tests did not run (%s)", rep.State)
-		if rep.State == task.RunTimeout {
-			v.Reason = "a second run of the tests timed out"
+	unstable := map[string]bool{}
+	for n := 1; n <= confirmRuns; n++ {
+		rep, err := r.Run(task.WithRepeat(ctx, n), req)
+		if err != nil {
+			return fmt.Errorf("corrupt: running the tests again: %w", err)
 		}
-		return nil
+		if !rep.Ran() {
+			v.Accepted, v.State = false, rep.State
+			v.Reason = fmt.Sprintf("a repeated run of the tests did not run (%s)", rep.State)
+			if rep.State == task.RunTimeout {
+				v.Reason = "a repeated run of the tests timed out"
+			}
+			return nil
+		}
+		changed := func(id string, want func(task.Outcome) bool) {
+			if t, ok := rep.Result(id); !ok || !want(t.Outcome) {
+				unstable[id] = true
+			}
+		}
+		for _, id := range v.FailToPass {
+			changed(id, task.Outcome.Failed)
+		}
+		for _, id := range v.PassToPass {
+			changed(id, task.Outcome.Passed)
+		}
 	}
-	changed := func(id string, want func(task.Outcome) bool) {
-		if t, ok := rep.Result(id); !ok || !want(t.Outcome) {
+	if len(unstable) > 0 {
+		for id := range unstable {
 			v.Unstable = append(v.Unstable, id)
 		}
-	}
-	for _, id := range v.FailToPass {
-		changed(id, task.Outcome.Failed)
-	}
-	for _, id := range v.PassToPass {
-		changed(id, task.Outcome.Passed)
-	}
-	if len(v.Unstable) > 0 {
 		sort.Strings(v.Unstable)
 		v.Accepted = false
-		v.Reason = fmt.Sprintf("%d test(s) got another verdict in a second run of the suite (%s): the corruption makes them depend on map order or scheduling", len(v.Unstable), strings.Join(firstN(v.Unstable, 3), ", "))
+		v.Reason = fmt.Sprintf("%d test(s) got another verdict in a repeated run of the suite (%s): the corruption makes them depend on map order or scheduling", len(v.Unstable), strings.Join(firstN(v.Unstable, 3), ", "))
 	}
 	return nil
 }
