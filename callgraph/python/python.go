@@ -104,8 +104,9 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 	return a, nil
 }
 
-// phaseDone is called after each phase of Analyze (collected, resolved, reported); the
-// benchmarks replace it to measure the live heap at those points.
+// phaseDone is called after each phase of Analyze (collected; inside resolve, with the
+// resolver's memos still live, rounds and implicit; resolved, reported); the benchmarks
+// replace it to measure the live heap at those points.
 var phaseDone = func(string) {}
 
 // release drops the facts of f that only resolution reads (scopes, call sites, symbolic
@@ -288,6 +289,7 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (calls, implicit [
 			}
 		}
 	}
+	phaseDone("rounds")
 	// The implicit calls of operators, conversions, subscripts and property accesses are
 	// resolved once, over the values the rounds above found: their arguments do not flow
 	// back (a special method's parameters take no values from them), which keeps their
@@ -295,6 +297,7 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (calls, implicit [
 	for _, f := range r.files {
 		implicit = r.resolveLazy(f, implicit)
 	}
+	phaseDone("implicit")
 	if fe.opts.Guess != GuessNone {
 		for k, cs := range sites {
 			if len(res[k].targets) > 0 || cs.callee() == nil || cs.callee().op != eAttr || len(r.eval(cs.callee().x)) > 0 {
