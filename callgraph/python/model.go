@@ -387,14 +387,15 @@ type valueKind uint8
 const (
 	vDef      valueKind = iota // a function or class definition
 	vInst                      // an instance of a class definition
-	vModule                    // a module or package of the project (by key)
+	vModule                    // a module or package of the project (by id: see resolver.moduleValue)
 	vExternal                  // something outside the project (a third-party module)
 	vSuper                     // super() in a method of class recv, on an instance of class def
 	vSeq                       // a container literal (expression)
 	vGen                       // a generator returned by calling generator function def
 )
 
-// value is an abstract value an expression may evaluate to.
+// value is an abstract value an expression may evaluate to. It is 32 bytes (a
+// module is an id, not its key): the evaluation results hold millions of them.
 type value struct {
 	kind  valueKind
 	bound bool // a method reached through an instance (its first parameter is bound)
@@ -402,10 +403,10 @@ type value struct {
 	// -1 when unknown. For a function (vDef): a functools.partial of it, whose calls'
 	// argument positions are unknown.
 	sliced bool
-	off    int32
+	// off is, besides the slice start, a module's id (vModule: see resolver.moduleValue)
+	off int32
 	// recv is the class of the instance a bound method was looked up on
 	recv *defInfo
 	def  *defInfo
 	lit  *expr
-	key  string
 }

@@ -61,6 +61,11 @@ type resolver struct {
 	// whose own results are not specialised again
 	substs     map[substKey]*expr
 	substCalls map[*expr]bool
+	// modKeys holds the keys of the modules and packages values refer to, by id (see
+	// value.off); modIDs maps them back, modVals holds each one's shared value
+	modKeys []string
+	modIDs  map[string]int32
+	modVals [][]value
 }
 
 // substKey identifies a return expression specialised to one call site.
@@ -393,7 +398,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		return out
 	case eModule:
 		if k := r.absModule(e.name()); k != "" {
-			return []value{{kind: vModule, key: k}}
+			return r.moduleValue(k)
 		}
 		return externalValue
 	case eFrom:
@@ -1517,16 +1522,32 @@ func (r *resolver) moduleAttrNoMemo(key, name string) []value {
 		sub = key + "/" + name
 	}
 	if r.moduleExists(sub) {
-		return []value{{kind: vModule, key: sub}}
+		return r.moduleValue(sub)
 	}
 	return nil
+}
+
+// moduleValue returns the shared one-value slice holding the module or package with
+// the given key (its id, see value.off, is given on first use).
+func (r *resolver) moduleValue(key string) []value {
+	id, ok := r.modIDs[key]
+	if !ok {
+		if r.modIDs == nil {
+			r.modIDs = map[string]int32{}
+		}
+		id = int32(len(r.modKeys))
+		r.modIDs[key] = id
+		r.modKeys = append(r.modKeys, key)
+		r.modVals = append(r.modVals, []value{{kind: vModule, off: id}})
+	}
+	return r.modVals[id]
 }
 
 // attr resolves attribute name of an abstract value.
 func (r *resolver) attr(v value, name string) []value {
 	switch v.kind {
 	case vModule:
-		return r.moduleAttr(v.key, name)
+		return r.moduleAttr(r.modKeys[v.off], name)
 	case vDef:
 		if v.def.fn.Kind == "class" {
 			return r.classAttr(v.def, name, false, 0)
@@ -2096,7 +2117,7 @@ outer:
 		for k := range out {
 			// the pointers first: they tell most values apart
 			if o := &out[k]; o.def == v.def && o.lit == v.lit && o.recv == v.recv && o.kind == v.kind &&
-				o.bound == v.bound && o.sliced == v.sliced && o.off == v.off && o.key == v.key {
+				o.bound == v.bound && o.sliced == v.sliced && o.off == v.off {
 				continue outer
 			}
 		}
