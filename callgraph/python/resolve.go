@@ -28,10 +28,12 @@ type resolver struct {
 	round int32                // the memo epoch: memos of other epochs are stale unless stable
 	// memos holds the memo slots of evaluated expressions (expr.memo), in pages of
 	// memoPage; nmemo counts the slots given out
-	memos   [][]memoSlot
-	nmemo   int32
-	methods map[string][]*defInfo // simple name → methods, for the name fallback
-	props   map[string]bool       // names of property accessors (decorated, or name = property(...))
+	memos [][]memoSlot
+	nmemo int32
+	// freeMemos holds the numbers of slots given back (see noValues)
+	freeMemos []int32
+	methods   map[string][]*defInfo // simple name → methods, for the name fallback
+	props     map[string]bool       // names of property accessors (decorated, or name = property(...))
 	// protoMemo holds protoMethods' results
 	protoMemo map[protoKey][]value
 	depth     int
@@ -85,14 +87,24 @@ type memoSlot struct {
 // memoPage is the number of memo slots allocated at once.
 const memoPage = 4096
 
-// slot returns e's memo slot, giving it one on its first evaluation.
+// noValues is the memo number of an expression whose evaluation gave nothing and is
+// stable: it needs no slot (over a million such on sympy, constants among them).
+const noValues = -1
+
+// slot returns e's memo slot, giving it one on its first evaluation (a freed one first:
+// see eval).
 func (r *resolver) slot(e *expr) *memoSlot {
 	if e.memo == 0 {
-		if r.nmemo%memoPage == 0 {
-			r.memos = append(r.memos, make([]memoSlot, memoPage))
+		if n := len(r.freeMemos); n > 0 {
+			e.memo = r.freeMemos[n-1]
+			r.freeMemos = r.freeMemos[:n-1]
+		} else {
+			if r.nmemo%memoPage == 0 {
+				r.memos = append(r.memos, make([]memoSlot, memoPage))
+			}
+			r.nmemo++
+			e.memo = r.nmemo
 		}
-		r.nmemo++
-		e.memo = r.nmemo
 	}
 	i := e.memo - 1
 	return &r.memos[i/memoPage][i%memoPage]
@@ -100,7 +112,7 @@ func (r *resolver) slot(e *expr) *memoSlot {
 
 // isStable reports whether e was evaluated and its memo holds in every later epoch.
 func (r *resolver) isStable(e *expr) bool {
-	return e.memo != 0 && r.slot(e).stable
+	return e.memo == noValues || e.memo != 0 && r.slot(e).stable
 }
 
 type memoEntry struct {
@@ -278,7 +290,7 @@ func (r *resolver) newEpoch() {
 // eval evaluates e in the current round, with memoisation and a recursion guard (a
 // cycle evaluates to nothing).
 func (r *resolver) eval(e *expr) []value {
-	if e == nil || e.op == eUnknown {
+	if e == nil || e.op == eUnknown || e.memo == noValues {
 		return nil
 	}
 	m := r.slot(e)
@@ -306,6 +318,11 @@ func (r *resolver) eval(e *expr) []value {
 	m.stable = r.unstable == before
 	if !m.stable {
 		r.unstable++ // propagate to the callers
+	} else if len(v) == 0 {
+		// nothing, for good: the slot goes back for another expression
+		*m = memoSlot{}
+		r.freeMemos = append(r.freeMemos, e.memo)
+		e.memo = noValues
 	}
 	return v
 }
