@@ -63,6 +63,7 @@ type resolver struct {
 	// whose own results are not specialised again
 	substs     map[substKey]*expr
 	substCalls map[*expr]bool
+	substOK    map[defExpr]bool // see substitutable
 	// modKeys holds the keys of the modules and packages values refer to, by id (see
 	// value.off); modIDs maps them back, modVals holds each one's shared value
 	modKeys []string
@@ -2163,7 +2164,7 @@ const maxSubstNodes = 48
 // is itself part of such a copy (no deeper contexts), or when ret is larger than
 // maxSubstNodes.
 func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
-	if r.substCalls[e] {
+	if r.substCalls[e] || !r.substitutable(d, ret) {
 		return nil
 	}
 	k := substKey{call: e, ret: ret, bound: bound}
@@ -2275,6 +2276,67 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 	}
 	r.substs[k] = s
 	return s
+}
+
+// substitutable reports whether return expression ret of d may be specialised to some
+// call (see substReturn): it names a parameter of d within maxSubstNodes nodes, which
+// depends on neither the call nor the round. Most returns do not, and checking once
+// spares an entry of resolver.substs per call site and return (≈200k on sympy).
+func (r *resolver) substitutable(d *defInfo, ret *expr) bool {
+	k := defExpr{d, ret}
+	if ok, known := r.substOK[k]; known {
+		return ok
+	}
+	// walk the nodes substReturn's copy visits, in its order, counting them as it does
+	nodes, names := 0, false
+	seen := map[*expr]bool{}
+	var walk func(x *expr) bool
+	walk = func(x *expr) bool {
+		if x == nil || seen[x] {
+			return true
+		}
+		seen[x] = true
+		nodes++
+		if nodes > maxSubstNodes {
+			return false
+		}
+		if x.op == eName && x.sc == d.scope {
+			if paramNamed(d, x) >= 0 {
+				names = true
+			}
+			return true
+		}
+		switch x.op {
+		case eDef, eParam, eSelf, eClass, eSuper, eModule, eFrom, eConst, eUnknown, eName:
+			return true
+		}
+		if !walk(x.x) {
+			return false
+		}
+		if x.litData != nil {
+			for _, el := range x.elems {
+				if !walk(el) {
+					return false
+				}
+			}
+			if b := x.litData.builtinOf(); b != nil && !walk(b) {
+				return false
+			}
+		}
+		return true
+	}
+	ok := walk(ret) && names
+	if r.substOK == nil {
+		r.substOK = map[defExpr]bool{}
+	}
+	r.substOK[k] = ok
+	return ok
+}
+
+// defExpr is an expression of a definition (a return expression).
+type defExpr struct {
+	d *defInfo
+	e *expr
 }
 
 // isParamName reports whether name x, where it is read, holds a parameter of its
