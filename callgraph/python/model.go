@@ -159,7 +159,7 @@ type litExtra struct {
 	// its keys ("" for any key)
 	extraKeys []string
 	extraVals []*expr
-	extraSeen map[*expr]bool // extraVals as a set, once they are many (see addOnce)
+	extraSeen *exprSet // extraVals as a set, once they are many (see addOnce)
 	// builtin is, for an eCall of a builtin that returns the elements of its argument or
 	// the results of calling its function argument (map, filter, sorted, list, ...), a
 	// container literal holding them; it applies when the name is not rebound
@@ -194,9 +194,9 @@ type param struct {
 	star      bool // *args or **kwargs
 	varPos    bool // *args: the extra positional arguments of each call flow in as a tuple
 	kwOnly    bool
-	flows     []*expr        // argument expressions flowing in from resolved calls (level 7)
-	flowsSeen map[*expr]bool // flows as a set, once they are many (see addOnce)
-	read      bool           // evaluated by some expression: new flows matter
+	flows     []*expr  // argument expressions flowing in from resolved calls (level 7)
+	flowsSeen *exprSet // flows as a set, once they are many (see addOnce)
+	read      bool     // evaluated by some expression: new flows matter
 }
 
 // defInfo is a definition under analysis.
