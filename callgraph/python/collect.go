@@ -534,9 +534,9 @@ func (c *collector) narrowIf(i int32, sc *scope) {
 		// would have to be visible to the other functions too
 		return
 	}
-	pre := c.newExpr(expr{op: eName, nm: c.intern(id), sc: sc, pos: t.nodes[i].start})
+	pre := c.newExpr(expr{op: eName, nm: c.intern(id), ref: inScope(sc), pos: t.nodes[i].start})
 	narrowed := func(keep bool) *expr {
-		return c.newExpr(expr{op: eNarrow, x: pre, keyOK: keep, slice: identity, raw: flag, nm: c.intern(attr), litData: &litData{elems: classes}})
+		return c.newExpr(expr{op: eNarrow, x: pre, keyOK: keep, slice: identity, raw: flag, nm: c.intern(attr), ref: withLit(&litData{elems: classes})})
 	}
 	c.bindName(sc, id, binding{pos: t.nodes[body].start, until: t.nodes[body].end, val: narrowed(!neg)})
 	for _, a := range alts {
@@ -741,13 +741,13 @@ func (c *collector) lambda(i int32, sc *scope) *expr {
 		}
 	}
 	for k := range ld.params {
-		v := c.newExpr(expr{op: eParam, sc: ld.ref(), idx: int32(k)})
+		v := c.newExpr(expr{op: eParam, ref: inScope(ld.ref()), pos: uint32(k)})
 		if k == 0 && ld.class != nil {
-			v = c.newExpr(expr{op: eSelf, sc: ld.ref()})
+			v = c.newExpr(expr{op: eSelf, ref: inScope(ld.ref())})
 		}
 		ls.bind(ld.params[k].name, binding{pos: 0, val: v})
 	}
-	e := c.newExpr(expr{op: eDef, sc: ld.ref()})
+	e := c.newExpr(expr{op: eDef, ref: inScope(ld.ref())})
 	c.sc.callMemo[i] = e
 	var body int32 = -1
 	for ch := t.nodes[i].first; ch >= 0; ch = t.nodes[ch].next {
@@ -845,18 +845,18 @@ func (c *collector) bindTarget(i int32, val *expr, sc *scope, pos uint32, cond b
 			var ev *expr
 			switch {
 			case val == nil:
-			case val.op == eSeq && star < 0 && len(val.elems) == len(elems):
-				ev = val.elems[k]
-			case val.op == eSeq && star >= 0 && len(val.elems) >= len(elems)-1:
+			case val.op == eSeq && star < 0 && len(val.lit().elems) == len(elems):
+				ev = val.lit().elems[k]
+			case val.op == eSeq && star >= 0 && len(val.lit().elems) >= len(elems)-1:
 				// a, *rest, z = literal: rest takes the middle elements as a list
-				rest := len(val.elems) - (len(elems) - 1)
+				rest := len(val.lit().elems) - (len(elems) - 1)
 				switch {
 				case k < star:
-					ev = val.elems[k]
+					ev = val.lit().elems[k]
 				case k == star:
-					ev = c.newExpr(expr{op: eSeq, litData: &litData{elems: val.elems[star : star+rest]}})
+					ev = c.newExpr(expr{op: eSeq, ref: withLit(&litData{elems: val.lit().elems[star : star+rest]})})
 				default:
-					ev = val.elems[k-1+rest]
+					ev = val.lit().elems[k-1+rest]
 				}
 			case val.op != eSeq && val.op != eUnknown && (star < 0 || k < star):
 				// unpacking another value (a call's result, a variable): its k-th element
@@ -1094,7 +1094,7 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 				}
 			case kDottedName:
 				name := c.str(ch)
-				c.bindName(sc, name, binding{pos: pos, cond: cond, val: c.newExpr(expr{op: eFrom, idx: int32(level), nm: c.intern(name), x: c.newExpr(expr{op: eModule, nm: c.intern(mod)}), sc: sc})})
+				c.bindName(sc, name, binding{pos: pos, cond: cond, val: c.newExpr(expr{op: eFrom, pos: uint32(level), nm: c.intern(name), x: c.newExpr(expr{op: eModule, nm: c.intern(mod)}), ref: inScope(sc)})})
 			case kAliasedImport:
 				dn := t.child(ch, kDottedName)
 				var alias int32 = -1
@@ -1104,7 +1104,7 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 					}
 				}
 				if dn >= 0 && alias >= 0 {
-					c.bindName(sc, c.str(alias), binding{pos: pos, cond: cond, val: c.newExpr(expr{op: eFrom, idx: int32(level), nm: c.intern(c.str(dn)), x: c.newExpr(expr{op: eModule, nm: c.intern(mod)}), sc: sc})})
+					c.bindName(sc, c.str(alias), binding{pos: pos, cond: cond, val: c.newExpr(expr{op: eFrom, pos: uint32(level), nm: c.intern(c.str(dn)), x: c.newExpr(expr{op: eModule, nm: c.intern(mod)}), ref: inScope(sc)})})
 				}
 			}
 		}
@@ -1171,5 +1171,5 @@ func (c *collector) caught(i int32, sc *scope) *expr {
 	} else {
 		classes = append(classes, c.newExpr(expr{op: eClassOf, x: c.conv(i, sc)}))
 	}
-	return c.newExpr(expr{op: eCall, x: c.newExpr(expr{op: eUnion, litData: &litData{elems: classes}})})
+	return c.newExpr(expr{op: eCall, x: c.newExpr(expr{op: eUnion, ref: withLit(&litData{elems: classes})})})
 }

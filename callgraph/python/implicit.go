@@ -359,12 +359,12 @@ func (c *collector) deleteStmt(i int32, sc *scope, caller *defInfo) {
 // (zope.schema's ValidatedProperty.__set__(self, inst, value) calls inst.validate(value)).
 // Reading the attribute on a class passes None as inst: eInstances keeps the instances.
 func (c *collector) descrSite(obj *expr, attr string, op int32, val *expr, line int32) {
-	callee := c.newExpr(expr{op: eDescr, x: obj, nm: c.intern(attr), idx: op})
+	callee := c.newExpr(expr{op: eDescr, x: obj, nm: c.intern(attr), pos: uint32(op)})
 	args := []*expr{c.newExpr(expr{op: eInstances, x: obj})}
 	switch op {
 	case 0:
-		owner := c.newExpr(expr{op: eUnion, litData: &litData{elems: []*expr{
-			c.newExpr(expr{op: eTypeOf, x: obj}), c.newExpr(expr{op: eClassOf, x: obj})}}})
+		owner := c.newExpr(expr{op: eUnion, ref: withLit(&litData{elems: []*expr{
+			c.newExpr(expr{op: eTypeOf, x: obj}), c.newExpr(expr{op: eClassOf, x: obj})}})})
 		args = append(args, owner)
 	case 1:
 		if val == nil {

@@ -13,7 +13,7 @@ func TestLayoutSizes(t *testing.T) {
 		name      string
 		got, want uintptr
 	}{
-		{"expr", unsafe.Sizeof(expr{}), 48},
+		{"expr", unsafe.Sizeof(expr{}), 40},
 		{"value", unsafe.Sizeof(value{}), 32},
 	} {
 		if c.got > c.want {

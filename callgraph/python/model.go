@@ -1,6 +1,8 @@
 package python
 
 import (
+	"unsafe"
+
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/task"
 )
@@ -89,11 +91,11 @@ const (
 	eConst             // an integer or plain string constant (name holds constKey's form)
 	eProto             // the method name (a dunder) of the instances x evaluates to: implicit protocol calls; litData.keys, when set, are fallbacks tried in order when a class (with no base outside the project) lacks the method
 	eClassOf           // the project classes x evaluates to (raise C: C is instantiated)
-	eBuiltinArg        // x, when the builtin function called name (looked up in sc) is not rebound; with elems, when elems[0] (the callee, functools.reduce...) lies outside the project
+	eBuiltinArg        // x, when the builtin function called name (looked up in its scope, see expr.scope) is not rebound; with elems, when elems[0] (the callee, functools.reduce...) lies outside the project
 	eNarrow            // x narrowed by isinstance(x, elems...): keyOK set keeps the instances of those classes, else drops them; with name set, by hasattr(x, name); with slice set, by identity (x is C, x in (C, D)): keyOK set drops the classes and functions x holds that are not among elems', else drops those that are; with raw set, by the truth of x.name where name is a class-level constant flag (keyOK: truthy)
 	ePartial           // functools.partial(x, ...): the functions x evaluates to, their argument positions unknown
 	eTypeOf            // type(x): the classes of the project instances x evaluates to
-	eGetattr           // getattr(x, elems[0][, elems[1]]) with builtin getattr looked up in sc: x.<name> for each string constant elems[0] holds, or the default
+	eGetattr           // getattr(x, elems[0][, elems[1]]) with builtin getattr looked up in its scope: x.<name> for each string constant elems[0] holds, or the default
 	eDescr             // the descriptor method (idx 0 __get__, 1 __set__, 2 __delete__) of the descriptors that class attribute name of x's values holds: what reading, assigning or deleting x.name calls
 	eInstances         // the project instances x evaluates to (a descriptor's inst argument: None when the attribute is read on the class)
 	eFirst             // the values of the first of elems that evaluates to something (a call's argument for a parameter, else the parameter's merged flows: see substReturn)
@@ -101,28 +103,71 @@ const (
 
 // expr is a symbolic expression: what a name, an attribute or a call may evaluate to.
 // Fields are used by op as documented on the ops; container data lives behind litData.
+// It is 40 bytes (sympy has 4.1M expressions): the position and the index share a
+// field, and so do the scope and the literal data, which no op needs both of.
 type expr struct {
 	op    exprOp
 	keyOK bool // eSubscript: name holds a constant key
 	raw   bool // eDef: the definition itself, before its decorators apply
 	slice bool // eSubscript: the key is a slice (idx is its constant start, -1 if unknown)
-	pos   uint32
-	idx   int32 // eParam: parameter index; eFrom: relative level; eSubscript: slice start
+	// pos is eName's position (a byte offset); the other ops read it as idx
+	pos uint32
 	// memo numbers the expression's memo slot in its resolver (see resolver.slot), 0
 	// while it was never evaluated: most expressions never are, so the memo lives
 	// outside the expression and keeps it small
 	memo int32
 	// nm is the name (see name): interned per file by the collector, a pointer instead
-	// of a string header keeps the expression at 48 bytes
+	// of a string header keeps the expression small
 	nm *string
 	x  *expr
-	// sc is the scope of eName, eFrom, eBuiltinArg and eGetattr; for the ops of a
-	// definition (eDef, eParam, eSelf, eClass, eSuper) it is that definition's handle
-	// (see defInfo.ref, expr.def): no op needs both, and one field keeps expressions
-	// smaller (sympy has 4.1M of them)
-	sc *scope
-	*litData
+	// ref is, for the scoped ops (see exprOp.scoped), the scope (eName, eFrom) or the
+	// definition's handle (eDef, eParam, eSelf, eClass, eSuper: see defInfo.ref), and
+	// for the others the literal data, if any: read it through scope and lit
+	ref unsafe.Pointer
 }
+
+// scoped reports whether expressions of op hold a scope in ref (else a litData).
+func (op exprOp) scoped() bool {
+	switch op {
+	case eName, eFrom, eDef, eParam, eSelf, eClass, eSuper:
+		return true
+	}
+	return false
+}
+
+// idx is the index of eParam (the parameter), eFrom (the relative level), eSubscript
+// (the slice's constant start, -1 if unknown) and eDescr (the accessor), kept in pos.
+func (e *expr) idx() int32 { return int32(e.pos) }
+
+// scope is the scope of eName and eFrom, the definition's handle for eDef, eParam,
+// eSelf, eClass and eSuper, the scope the builtin's name is looked up in for
+// eBuiltinArg (without elems) and eGetattr (kept in their litExtra), else nil.
+func (e *expr) scope() *scope {
+	if e.op.scoped() {
+		return (*scope)(e.ref)
+	}
+	if l := e.lit(); l != nil && l.litExtra != nil {
+		return l.sc
+	}
+	return nil
+}
+
+// lit is the literal data of the ops that are not scoped, nil if none.
+func (e *expr) lit() *litData {
+	if e.op.scoped() {
+		return nil
+	}
+	return (*litData)(e.ref)
+}
+
+// setLit sets the literal data of an expression whose op is not scoped.
+func (e *expr) setLit(l *litData) { e.ref = unsafe.Pointer(l) }
+
+// inScope is the ref of a scoped expression of scope s.
+func inScope(s *scope) unsafe.Pointer { return unsafe.Pointer(s) }
+
+// withLit is the ref of an expression with literal data l.
+func withLit(l *litData) unsafe.Pointer { return unsafe.Pointer(l) }
 
 // name is the expression's name (eName, eAttr, eProto...), "" when it has none.
 func (e *expr) name() string {
@@ -134,10 +179,10 @@ func (e *expr) name() string {
 
 // def is the definition of eDef, eParam, eSelf, eClass and eSuper (nil for other ops).
 func (e *expr) def() *defInfo {
-	if e.sc == nil {
+	if !e.op.scoped() || e.ref == nil {
 		return nil
 	}
-	return e.sc.owner
+	return (*scope)(e.ref).owner
 }
 
 // litData holds the elements of container literals (eSeq, eDict) and unions (eUnion),
@@ -167,6 +212,8 @@ type litExtra struct {
 	// extBuiltin marks a builtin that applies when the callee lies outside the project
 	// (functools.partial) rather than when a builtin name is not rebound
 	extBuiltin bool
+	// sc is the scope of eBuiltinArg and eGetattr (see expr.scope)
+	sc *scope
 }
 
 // extra returns l's litExtra, allocating it on first use.
@@ -291,14 +338,14 @@ func (cs *callSite) callee() *expr { return cs.call.x }
 
 // args are the argument expressions.
 func (cs *callSite) args() []*expr {
-	if cs.call.litData == nil {
+	if cs.call.lit() == nil {
 		return nil
 	}
-	return cs.call.elems
+	return cs.call.lit().elems
 }
 
 // kw is the keyword of argument k, "" for a positional one.
-func (cs *callSite) kw(k int) string { return keyAt(cs.call.keys, k) }
+func (cs *callSite) kw(k int) string { return keyAt(cs.call.lit().keys, k) }
 
 // keyAt returns the keyword of a call's argument k: keys[k], or "" when keys is nil (a
 // call without keyword arguments keeps no keys: most calls, ≈16 bytes per argument).

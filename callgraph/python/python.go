@@ -321,11 +321,11 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (calls, implicit [
 // taken as accepting anything: what is called may be a wrapper, or a synthesized
 // __init__ whose parameters are not all recorded.
 func acceptsKeywords(cs *callSite, d *defInfo) bool {
-	if cs.call.litData == nil || len(cs.call.keys) == 0 || d.lambda || len(d.decorators) > 0 {
+	if cs.call.lit() == nil || len(cs.call.lit().keys) == 0 || d.lambda || len(d.decorators) > 0 {
 		return true
 	}
-	for k := range cs.call.elems {
-		kw := keyAt(cs.call.keys, k)
+	for k := range cs.call.lit().elems {
+		kw := keyAt(cs.call.lit().keys, k)
 		if kw == "" {
 			continue
 		}
@@ -468,14 +468,14 @@ func (r *resolver) bindArgs(cs *callSite, d *defInfo, bound bool) bool {
 			k := restKey{cs, d}
 			t := r.rest[k]
 			if t == nil {
-				t = &expr{op: eSeq, litData: &litData{}}
+				t = &expr{op: eSeq, ref: withLit(&litData{})}
 				if r.rest == nil {
 					r.rest = map[restKey]*expr{}
 				}
 				r.rest[k] = t
 			}
-			if n := j - vp; n == len(t.elems) {
-				t.elems = append(t.elems, a)
+			if n := j - vp; n == len(t.lit().elems) {
+				t.lit().elems = append(t.lit().elems, a)
 				add(&d.params[vp], t)
 			}
 		}

@@ -212,7 +212,7 @@ func newResolver(files []*fileInfo) *resolver {
 		for _, cs := range f.calls {
 			if x := cs.call.x; x != nil && x.op == eDescr {
 				r.descrNames[x.name()] = true
-				if x.idx == 0 {
+				if x.idx() == 0 {
 					r.descrGets[x.name()] = true
 				}
 			}
@@ -332,7 +332,7 @@ func (r *resolver) eval(e *expr) []value {
 func (r *resolver) evalOp(e *expr) []value {
 	switch e.op {
 	case eName:
-		return r.lookup(e.sc, e.name(), e.pos)
+		return r.lookup(e.scope(), e.name(), e.pos)
 	case eAttr:
 		var out []value
 		for _, v := range r.eval(e.x) {
@@ -349,28 +349,28 @@ func (r *resolver) evalOp(e *expr) []value {
 		for _, v := range r.eval(e.x) {
 			out = union(out, r.callResultAt(v, e))
 		}
-		if e.litData.builtinOf() != nil && !r.noFlow {
+		if e.lit().builtinOf() != nil && !r.noFlow {
 			// a builtin function (not rebound), or a method of a container literal
-			if e.extBuiltin && r.outside(e.x) || !e.extBuiltin && (e.x.op == eName && r.isBuiltin(e.x.sc, e.x.name()) || e.x.op == eAttr && (r.isContainer(e.x.x) || isKwargs(e.x.x) || r.superOutside(e.x.x, e.x.name()))) {
-				out = union(out, r.eval(e.builtin))
+			if e.lit().extBuiltin && r.outside(e.x) || !e.lit().extBuiltin && (e.x.op == eName && r.isBuiltin(e.x.scope(), e.x.name()) || e.x.op == eAttr && (r.isContainer(e.x.x) || isKwargs(e.x.x) || r.superOutside(e.x.x, e.x.name()))) {
+				out = union(out, r.eval(e.lit().builtin))
 			}
 		}
 		return out
 	case eBuiltinArg:
 		if e.name() == "list.sort" {
 			// only when the receiver is not a project object (whose sort is its own)
-			for _, v := range r.eval(e.elems[0]) {
+			for _, v := range r.eval(e.lit().elems[0]) {
 				if v.kind != vSeq {
 					return nil
 				}
 			}
 			return r.eval(e.x)
 		}
-		if e.litData != nil {
-			if !r.outside(e.elems[0]) {
+		if len(e.lit().elems) > 0 {
+			if !r.outside(e.lit().elems[0]) {
 				return nil
 			}
-		} else if !r.isBuiltin(e.sc, e.name()) {
+		} else if !r.isBuiltin(e.scope(), e.name()) {
 			return nil
 		}
 		return r.eval(e.x)
@@ -421,14 +421,14 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return externalValue
 	case eFrom:
-		key, ok := r.relModule(e.sc.file, int(e.idx), e.x.name())
+		key, ok := r.relModule(e.scope().file, int(e.idx()), e.x.name())
 		if !ok {
 			return externalValue
 		}
 		return r.moduleAttr(key, e.name())
 	case eParam:
 		r.unstable++
-		p := &e.def().params[e.idx]
+		p := &e.def().params[e.idx()]
 		p.read = true
 		var out []value
 		if p.dflt != nil {
@@ -480,8 +480,8 @@ func (r *resolver) evalOp(e *expr) []value {
 		if e.keyOK {
 			one[0] = e.name()
 			keys = one[:]
-		} else if e.litData != nil {
-			if ks, ok := r.constKeys(e.elems[0], 0); ok {
+		} else if e.lit() != nil {
+			if ks, ok := r.constKeys(e.lit().elems[0], 0); ok {
 				keys = ks
 			}
 		}
@@ -493,9 +493,9 @@ func (r *resolver) evalOp(e *expr) []value {
 				sv := v
 				switch {
 				case !v.sliced:
-					sv.sliced, sv.off = true, e.idx
-				case v.off >= 0 && e.idx >= 0:
-					sv.off = v.off + e.idx
+					sv.sliced, sv.off = true, e.idx()
+				case v.off >= 0 && e.idx() >= 0:
+					sv.off = v.off + e.idx()
 				default:
 					sv.off = -1
 				}
@@ -504,14 +504,14 @@ func (r *resolver) evalOp(e *expr) []value {
 			}
 			r.unstable++ // containers gain stored values from round to round
 			lit := v.lit
-			lit.read = true
-			for k, el := range lit.elems {
+			lit.lit().read = true
+			for k, el := range lit.lit().elems {
 				pos := k
 				if v.sliced {
 					pos = k - int(v.off)
 				}
 				switch {
-				case lit.op == eDict && len(keys) > 0 && lit.keys[k] != "" && !slices.Contains(keys, lit.keys[k]):
+				case lit.op == eDict && len(keys) > 0 && lit.lit().keys[k] != "" && !slices.Contains(keys, lit.lit().keys[k]):
 					continue
 				case lit.op == eSeq && v.sliced && v.off >= 0 && pos < 0:
 					continue
@@ -520,13 +520,13 @@ func (r *resolver) evalOp(e *expr) []value {
 				}
 				out = union(out, r.eval(el))
 			}
-			if lit.litExtra == nil {
+			if lit.lit().litExtra == nil {
 				continue
 			}
-			for k, el := range lit.extraVals {
+			for k, el := range lit.lit().extraVals {
 				// stored values: a constant key must match a dict's; list positions of
 				// appended values are unknown
-				if lit.op == eDict && len(keys) > 0 && lit.extraKeys[k] != "" && !slices.Contains(keys, lit.extraKeys[k]) {
+				if lit.op == eDict && len(keys) > 0 && lit.lit().extraKeys[k] != "" && !slices.Contains(keys, lit.lit().extraKeys[k]) {
 					continue
 				}
 				out = union(out, r.eval(el))
@@ -542,14 +542,14 @@ func (r *resolver) evalOp(e *expr) []value {
 			switch {
 			case v.kind == vSeq && v.lit.op == eSeq:
 				r.unstable++ // containers gain stored values from round to round
-				v.lit.read = true
-				for _, el := range v.lit.elems {
+				v.lit.lit().read = true
+				for _, el := range v.lit.lit().elems {
 					out = union(out, r.eval(el))
 				}
-				if v.lit.litExtra == nil {
+				if v.lit.lit().litExtra == nil {
 					continue
 				}
-				for _, el := range v.lit.extraVals {
+				for _, el := range v.lit.lit().extraVals {
 					out = union(out, r.eval(el))
 				}
 			case v.kind == vGen:
@@ -562,7 +562,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return out
 	case eFirst:
-		for _, el := range e.elems {
+		for _, el := range e.lit().elems {
 			if vs := r.eval(el); len(vs) > 0 {
 				return vs
 			}
@@ -570,7 +570,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		return nil
 	case eUnion:
 		var out []value
-		for _, el := range e.elems {
+		for _, el := range e.lit().elems {
 			out = union(out, r.eval(el))
 		}
 		return out
@@ -581,10 +581,10 @@ func (r *resolver) evalOp(e *expr) []value {
 			return nil
 		}
 		var out []value
-		if len(e.elems) > 1 {
-			out = union(out, r.eval(e.elems[1]))
+		if len(e.lit().elems) > 1 {
+			out = union(out, r.eval(e.lit().elems[1]))
 		}
-		keys, ok := r.constKeys(e.elems[0], 0)
+		keys, ok := r.constKeys(e.lit().elems[0], 0)
 		if !ok {
 			return out
 		}
@@ -643,7 +643,7 @@ func (r *resolver) narrow(e *expr) []value {
 	}
 	var classes []*defInfo
 	outsideClass := false
-	for _, c := range e.elems {
+	for _, c := range e.lit().elems {
 		vs := r.eval(c)
 		if len(vs) == 0 {
 			outsideClass = true
@@ -654,7 +654,7 @@ func (r *resolver) narrow(e *expr) []value {
 				classes = appendDef(classes, v.def)
 			case v.kind == vSeq && v.lit.op == eSeq:
 				// a tuple of classes held by a name
-				for _, el := range v.lit.elems {
+				for _, el := range v.lit.lit().elems {
 					for _, w := range r.eval(el) {
 						if w.kind == vDef && w.def.fn.Kind == "class" {
 							classes = appendDef(classes, w.def)
@@ -779,7 +779,7 @@ func constTruth(k string) bool {
 // our_role not in (CLIENT, SERVER):`, where our_role holds no other class.
 func (r *resolver) narrowIdentity(e *expr) []value {
 	var among []value
-	for _, c := range e.elems {
+	for _, c := range e.lit().elems {
 		for _, v := range r.eval(c) {
 			if v.kind == vDef {
 				among = addValues(among, v)
@@ -1015,10 +1015,10 @@ func (r *resolver) constKeys(e *expr, depth int) (keys []string, ok bool) {
 		return []string{e.name()}, true
 	case eIter:
 		// a loop variable over a literal list, tuple or set of constants
-		if e.x.op != eSeq || len(e.x.elems) == 0 {
+		if e.x.op != eSeq || len(e.x.lit().elems) == 0 {
 			return nil, false
 		}
-		for _, el := range e.x.elems {
+		for _, el := range e.x.lit().elems {
 			if !addExpr(el) {
 				return nil, false
 			}
@@ -1035,24 +1035,24 @@ func (r *resolver) constKeys(e *expr, depth int) (keys []string, ok bool) {
 		switch {
 		case e.x.op == eSeq:
 			seqs = []*expr{e.x}
-		case e.x.op == eIter && e.x.x.op == eSeq && e.x.x.litExtra == nil:
-			seqs = e.x.x.elems
+		case e.x.op == eIter && e.x.x.op == eSeq && e.x.x.lit().litExtra == nil:
+			seqs = e.x.x.lit().elems
 		}
 		if len(seqs) == 0 {
 			return nil, false
 		}
 		for _, sq := range seqs {
-			if sq.op != eSeq || sq.litExtra != nil || n >= len(sq.elems) || !addExpr(sq.elems[n]) {
+			if sq.op != eSeq || sq.lit().litExtra != nil || n >= len(sq.lit().elems) || !addExpr(sq.lit().elems[n]) {
 				return nil, false
 			}
 		}
 		return keys, true
 	case eName:
-		if s, pos := bindingScope(e.sc, e.name(), e.pos); s != nil && len(s.names[e.name()]) > 0 {
+		if s, pos := bindingScope(e.scope(), e.name(), e.pos); s != nil && len(s.names[e.name()]) > 0 {
 			return keys, add(reaching(s.names[e.name()], pos))
 		}
 	case eFrom:
-		key, ok := r.relModule(e.sc.file, int(e.idx), e.x.name())
+		key, ok := r.relModule(e.scope().file, int(e.idx()), e.x.name())
 		if !ok {
 			return nil, false
 		}
@@ -1089,8 +1089,8 @@ func (r *resolver) isBuiltin(sc *scope, name string) bool {
 		if bs := s.names[name]; len(bs) > 0 {
 			// a parameter whose default is the builtin (`def fold(..., map=map)`) may be it
 			if len(bs) == 1 && bs[0].val.op == eParam {
-				if p := bs[0].val.def().params[bs[0].val.idx]; p.dflt != nil && p.dflt.op == eName && p.dflt.name() == name && p.dflt.sc != s {
-					return r.isBuiltin(p.dflt.sc, name)
+				if p := bs[0].val.def().params[bs[0].val.idx()]; p.dflt != nil && p.dflt.op == eName && p.dflt.name() == name && p.dflt.scope() != s {
+					return r.isBuiltin(p.dflt.scope(), name)
 				}
 			}
 			return false
@@ -1181,14 +1181,14 @@ func (r *resolver) applyStores() (added, changed bool) {
 		if v == nil || v.op == eUnknown {
 			return
 		}
-		lit.extra()
+		lit.lit().extra()
 		var ok bool
-		if lit.extraVals, ok = addOnce(lit.extraVals, &lit.extraSeen, v); !ok {
+		if lit.lit().extraVals, ok = addOnce(lit.lit().extraVals, &lit.lit().extraSeen, v); !ok {
 			return
 		}
-		lit.extraKeys = append(lit.extraKeys, key)
+		lit.lit().extraKeys = append(lit.lit().extraKeys, key)
 		added = true
-		if lit.read {
+		if lit.lit().read {
 			changed = true
 		}
 	}
@@ -1245,10 +1245,10 @@ func (r *resolver) applyStores() (added, changed bool) {
 					if src.kind != vSeq {
 						continue
 					}
-					for k, el := range src.lit.elems {
+					for k, el := range src.lit.lit().elems {
 						key := ""
 						if src.lit.op == eDict && c.lit.op == eDict {
-							key = src.lit.keys[k]
+							key = src.lit.lit().keys[k]
 						}
 						add(c.lit, key, el)
 					}
@@ -1300,7 +1300,7 @@ func selfMethod(e *expr) *defInfo {
 	case eSelf:
 		return e.def()
 	case eName:
-		s, pos := bindingScope(e.sc, e.name(), e.pos)
+		s, pos := bindingScope(e.scope(), e.name(), e.pos)
 		if s == nil {
 			return nil
 		}
@@ -1755,13 +1755,13 @@ func (r *resolver) dataDescriptor(order []*defInfo, name string) bool {
 	return false
 }
 
-// evalDescr evaluates eDescr: the descriptor methods reading (e.idx 0), assigning (1) or
+// evalDescr evaluates eDescr: the descriptor methods reading (e.idx() 0), assigning (1) or
 // deleting (2) attribute e.name() of e.x's values calls. On a class only reading calls
 // one (assigning or deleting a class attribute replaces the descriptor); a descriptor
 // without __set__ or __delete__ (a non-data one) loses to an instance attribute that
 // __init__ always sets.
 func (r *resolver) evalDescr(e *expr) []value {
-	method := [...]string{"__get__", "__set__", "__delete__"}[e.idx]
+	method := [...]string{"__get__", "__set__", "__delete__"}[e.idx()]
 	var out []value
 	for _, v := range r.eval(e.x) {
 		skip, inst := 0, true
@@ -1770,7 +1770,7 @@ func (r *resolver) evalDescr(e *expr) []value {
 		case vSuper:
 			skip = r.after(v.def, v.recv)
 		case vDef:
-			if v.def.fn.Kind != "class" || e.idx != 0 {
+			if v.def.fn.Kind != "class" || e.idx() != 0 {
 				continue
 			}
 			inst = false
@@ -1782,7 +1782,7 @@ func (r *resolver) evalDescr(e *expr) []value {
 			continue
 		}
 		for _, dv := range r.descriptors(mro[skip:], e.name()) {
-			if inst && e.idx == 0 && !r.isDataDescriptor(dv.def) && initSets(mro[skip:], e.name()) {
+			if inst && e.idx() == 0 && !r.isDataDescriptor(dv.def) && initSets(mro[skip:], e.name()) {
 				continue
 			}
 			out = union(out, r.protoMethods(dv.def, method))
@@ -1918,7 +1918,7 @@ func c3merge(seqs [][]*defInfo) ([]*defInfo, bool) {
 // value ever passed (one level of call-site sensitivity, which keeps identity-like
 // functions and decorators precise).
 func (r *resolver) callResultAt(v value, e *expr) []value {
-	if v.kind != vDef || v.def.fn.Kind == "class" || v.def.yields || r.noFlow || e.litData == nil || v.sliced {
+	if v.kind != vDef || v.def.fn.Kind == "class" || v.def.yields || r.noFlow || e.lit() == nil || v.sliced {
 		return r.callResult(v)
 	}
 	d := v.def
@@ -1936,7 +1936,7 @@ func (r *resolver) callResultAt(v value, e *expr) []value {
 			}
 			continue
 		}
-		if a := argFor(d, v.bound, e.elems, e.keys, e.slice, j); a != nil {
+		if a := argFor(d, v.bound, e.lit().elems, e.lit().keys, e.slice, j); a != nil {
 			out = union(out, r.eval(a))
 		} else if dflt := d.params[j].dflt; dflt != nil {
 			out = union(out, r.eval(dflt))
@@ -1953,31 +1953,31 @@ func (r *resolver) callResultAt(v value, e *expr) []value {
 // not followed). cerberus's `kwargs.pop('error_handler', errors.BasicErrorHandler)`
 // and qrcode's `kwargs.get("color_mask", SolidFillColorMask())`.
 func isKwargs(e *expr) bool {
-	if e.op != eName || e.sc == nil || e.sc.def == nil {
+	if e.op != eName || e.scope() == nil || e.scope().def == nil {
 		return false
 	}
-	bs := e.sc.names[e.name()]
-	if len(bs) != 1 || bs[0].val.op != eParam || bs[0].val.def() != e.sc.def {
+	bs := e.scope().names[e.name()]
+	if len(bs) != 1 || bs[0].val.op != eParam || bs[0].val.def() != e.scope().def {
 		return false
 	}
-	p := e.sc.def.params[bs[0].val.idx]
+	p := e.scope().def.params[bs[0].val.idx()]
 	return p.star && !p.varPos
 }
 
 // paramReturned returns the index of the parameter of d that return expression ret names
 // when that parameter is never rebound in d, else -1.
 func paramReturned(d *defInfo, ret *expr) int {
-	if ret.op != eName || ret.sc != d.scope {
+	if ret.op != eName || ret.scope() != d.scope {
 		return -1
 	}
 	bs := d.scope.names[ret.name()]
 	if len(bs) != 1 || bs[0].val.op != eParam || bs[0].val.def() != d {
 		return -1
 	}
-	if d.params[bs[0].val.idx].star {
+	if d.params[bs[0].val.idx()].star {
 		return -1
 	}
-	return int(bs[0].val.idx)
+	return int(bs[0].val.idx())
 }
 
 // superDefaultReturned returns the index of the parameter of d that return expression
@@ -1985,7 +1985,7 @@ func paramReturned(d *defInfo, ret *expr) int {
 // override `return super().get(key, default)` (also pop, setdefault), else -1: what
 // the override returns, besides the dict's items, is that call's argument.
 func (r *resolver) superDefaultReturned(d *defInfo, ret *expr) int {
-	if ret.op != eCall || ret.litData.builtinOf() == nil || ret.x.op != eAttr || len(ret.elems) != 2 {
+	if ret.op != eCall || ret.lit().builtinOf() == nil || ret.x.op != eAttr || len(ret.lit().elems) != 2 {
 		return -1
 	}
 	switch ret.x.name() {
@@ -1993,10 +1993,10 @@ func (r *resolver) superDefaultReturned(d *defInfo, ret *expr) int {
 	default:
 		return -1
 	}
-	if keyAt(ret.keys, 0) != "" || keyAt(ret.keys, 1) != "" || !r.superOutside(ret.x.x, ret.x.name()) {
+	if keyAt(ret.lit().keys, 0) != "" || keyAt(ret.lit().keys, 1) != "" || !r.superOutside(ret.x.x, ret.x.name()) {
 		return -1
 	}
-	return paramReturned(d, ret.elems[1])
+	return paramReturned(d, ret.lit().elems[1])
 }
 
 // argFor returns the argument expression a call passes for parameter j of d (bound: the
@@ -2224,16 +2224,16 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 		if nodes > maxSubstNodes {
 			return nil, false
 		}
-		if x.op == eName && x.sc == d.scope {
+		if x.op == eName && x.scope() == d.scope {
 			if j := paramNamed(d, x); j >= 0 {
-				a := argFor(d, bound, e.elems, e.keys, e.slice, j)
+				a := argFor(d, bound, e.lit().elems, e.lit().keys, e.slice, j)
 				if a == nil && !e.slice {
 					a = d.params[j].dflt
 				}
 				if a != nil {
 					// the argument, or what flows into the parameter from every call
 					// when nothing is known of the argument
-					f := &expr{op: eFirst, litData: &litData{elems: []*expr{a, x}}}
+					f := &expr{op: eFirst, ref: withLit(&litData{elems: []*expr{a, x}})}
 					copied[x] = f
 					return f, true
 				}
@@ -2252,28 +2252,28 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 		}
 		changed := nx != x.x
 		var nl *litData
-		if x.litData != nil {
-			elems := x.elems
-			for i, el := range x.elems {
+		if x.lit() != nil {
+			elems := x.lit().elems
+			for i, el := range x.lit().elems {
 				ne, ok := cp(el)
 				if !ok {
 					return nil, false
 				}
 				if ne != el {
-					if &elems[0] == &x.elems[0] {
-						elems = slices.Clone(x.elems)
+					if &elems[0] == &x.lit().elems[0] {
+						elems = slices.Clone(x.lit().elems)
 					}
 					elems[i] = ne
 				}
 			}
 			var nb *expr
-			if b := x.litData.builtinOf(); b != nil {
+			if b := x.lit().builtinOf(); b != nil {
 				if nb, ok = cp(b); !ok {
 					return nil, false
 				}
 			}
-			if len(elems) > 0 && &elems[0] != &x.elems[0] || nb != x.litData.builtinOf() {
-				l := *x.litData
+			if len(elems) > 0 && &elems[0] != &x.lit().elems[0] || nb != x.lit().builtinOf() {
+				l := *x.lit()
 				l.elems = elems
 				if l.litExtra != nil {
 					xe := *l.litExtra
@@ -2293,7 +2293,7 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 		c.memo = 0
 		c.x = nx
 		if nl != nil {
-			c.litData = nl
+			c.setLit(nl)
 		}
 		if c.op == eCall {
 			calls = append(calls, &c)
@@ -2334,7 +2334,7 @@ func (r *resolver) substitutable(d *defInfo, ret *expr) bool {
 		if nodes > maxSubstNodes {
 			return false
 		}
-		if x.op == eName && x.sc == d.scope {
+		if x.op == eName && x.scope() == d.scope {
 			if paramNamed(d, x) >= 0 {
 				names = true
 			}
@@ -2347,13 +2347,13 @@ func (r *resolver) substitutable(d *defInfo, ret *expr) bool {
 		if !walk(x.x) {
 			return false
 		}
-		if x.litData != nil {
-			for _, el := range x.elems {
+		if x.lit() != nil {
+			for _, el := range x.lit().elems {
 				if !walk(el) {
 					return false
 				}
 			}
-			if b := x.litData.builtinOf(); b != nil && !walk(b) {
+			if b := x.lit().builtinOf(); b != nil && !walk(b) {
 				return false
 			}
 		}
@@ -2376,12 +2376,12 @@ type defExpr struct {
 // isParamName reports whether name x, where it is read, holds a parameter of its
 // function (every binding reaching it is the parameter).
 func isParamName(x *expr) bool {
-	if x.op != eName || x.sc == nil || x.sc.def == nil || x.sc != x.sc.def.scope {
+	if x.op != eName || x.scope() == nil || x.scope().def == nil || x.scope() != x.scope().def.scope {
 		return false
 	}
-	bs := reaching(x.sc.names[x.name()], x.pos)
+	bs := reaching(x.scope().names[x.name()], x.pos)
 	for _, b := range bs {
-		if b.val.op != eParam || b.val.def() != x.sc.def {
+		if b.val.op != eParam || b.val.def() != x.scope().def {
 			return false
 		}
 	}
@@ -2393,8 +2393,8 @@ func isParamName(x *expr) bool {
 // **kwargs), else -1.
 func paramNamed(d *defInfo, x *expr) int {
 	bs := d.scope.names[x.name()]
-	if len(bs) != 1 || bs[0].val.op != eParam || bs[0].val.def() != d || d.params[bs[0].val.idx].star {
+	if len(bs) != 1 || bs[0].val.op != eParam || bs[0].val.def() != d || d.params[bs[0].val.idx()].star {
 		return -1
 	}
-	return int(bs[0].val.idx)
+	return int(bs[0].val.idx())
 }

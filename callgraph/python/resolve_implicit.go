@@ -46,14 +46,14 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 			cv := conversions[s.op]
 			addProto(s.x, cv[0], cv[1:], false)
 		case lzBuiltin:
-			if r.isBuiltin(s.y.sc, s.y.name()) {
+			if r.isBuiltin(s.y.scope(), s.y.name()) {
 				cv := conversions[s.op]
 				addProto(s.x, cv[0], cv[1:], false)
 			}
 		case lzReady:
 			add(r.eval(s.x))
 		case lzIterate:
-			if r.isBuiltin(s.y.sc, s.y.name()) {
+			if r.isBuiltin(s.y.scope(), s.y.name()) {
 				iters := r.protoValues(s.x, "__iter__", nil, false)
 				add(iters)
 				if lengthHint[s.y.name()] {
@@ -74,10 +74,10 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 				add(r.propValues(s.x.x, s.x.name(), int(s.op)))
 			}
 		case lzGetattr:
-			if !r.isBuiltin(s.x.sc, "getattr") {
+			if !r.isBuiltin(s.x.scope(), "getattr") {
 				break
 			}
-			if keys, ok := r.constKeys(s.x.elems[0], 0); ok {
+			if keys, ok := r.constKeys(s.x.lit().elems[0], 0); ok {
 				for _, k := range keys {
 					if name, isStr := strings.CutPrefix(k, "s"); isStr && r.props[name] {
 						add(r.propValues(s.x.x, name, 0))
@@ -140,8 +140,8 @@ func (r *resolver) outsideBase(c *defInfo) bool {
 // evalProto evaluates eProto: the special methods of the instances e.x evaluates to.
 func (r *resolver) evalProto(e *expr) []value {
 	var fallbacks []string
-	if e.litData != nil {
-		fallbacks = e.keys
+	if e.lit() != nil {
+		fallbacks = e.lit().keys
 	}
 	return r.protoValues(e.x, e.name(), fallbacks, e.keyOK)
 }
@@ -255,7 +255,7 @@ func (r *resolver) accessors(c *defInfo, name string, skip, k int) []*defInfo {
 		}
 		var out []*defInfo
 		for _, b := range bs {
-			if b.val.op == eCall && b.val.x.op == eName && b.val.x.name() == "property" && b.val.litData != nil {
+			if b.val.op == eCall && b.val.x.op == eName && b.val.x.name() == "property" && b.val.lit() != nil {
 				// name = property(fget, fset, fdel)
 				out = append(out, r.propertyCallAccessor(b.val, k)...)
 				continue
@@ -280,15 +280,15 @@ func (r *resolver) propertyCallAccessor(call *expr, k int) []*defInfo {
 	kw := [...]string{"fget", "fset", "fdel"}[k]
 	pos := 0
 	var arg *expr
-	for j, a := range call.elems {
-		if ck := keyAt(call.keys, j); ck == kw || ck == "" && pos == k {
+	for j, a := range call.lit().elems {
+		if ck := keyAt(call.lit().keys, j); ck == kw || ck == "" && pos == k {
 			arg = a
 		}
-		if keyAt(call.keys, j) == "" {
+		if keyAt(call.lit().keys, j) == "" {
 			pos++
 		}
 	}
-	if arg == nil || !r.isBuiltin(call.x.sc, "property") {
+	if arg == nil || !r.isBuiltin(call.x.scope(), "property") {
 		return nil
 	}
 	var out []*defInfo
