@@ -25,16 +25,44 @@ type collector struct {
 	nameSlab []string
 	// caller is the definition whose code the node being visited belongs to
 	caller *defInfo
+	// transient is set while converting what only lazy sites hold: those expressions go
+	// to tslab, whose slabs the file lists apart (fileInfo.transient)
+	transient bool
+	tslab     []expr
 }
 
 // newExpr allocates an expression from the collector's current slab (fewer, larger
 // allocations for the many small expressions of a file).
 func (c *collector) newExpr(e expr) *expr {
-	if len(c.slab) == cap(c.slab) {
-		c.slab = make([]expr, 0, 128)
+	slab := &c.slab
+	if c.transient {
+		slab = &c.tslab
 	}
-	c.slab = append(c.slab, e)
-	return &c.slab[len(c.slab)-1]
+	if len(*slab) == cap(*slab) {
+		*slab = make([]expr, 0, 128)
+		if c.transient {
+			c.f.transient = append(c.f.transient, *slab)
+		}
+	}
+	*slab = append(*slab, e)
+	return &(*slab)[len(*slab)-1]
+}
+
+// lazyOnly starts converting what only lazy sites will hold (see collector.transient);
+// the function it returns ends it. Memoised conversions (calls, attributes, lambdas),
+// which other facts share, stay out of it (see persistent).
+func (c *collector) lazyOnly() (end func()) {
+	was := c.transient
+	c.transient = true
+	return func() { c.transient = was }
+}
+
+// persistent suspends lazyOnly while a memoised node is converted; the function it
+// returns resumes it.
+func (c *collector) persistent() (end func()) {
+	was := c.transient
+	c.transient = false
+	return func() { c.transient = was }
 }
 
 // intern returns the file's one copy of name, for an expression's nm ("" is nil).
@@ -711,6 +739,7 @@ func (c *collector) lambda(i int32, sc *scope) *expr {
 	if e := c.sc.callMemo[i]; e != nil {
 		return e
 	}
+	defer c.persistent()()
 	t := c.t
 	ld := &defInfo{file: c.f, simple: "<lambda>", qual: "<lambda>", outer: sc, lambda: true}
 	ld.fn.Kind = task.KindFunction
@@ -787,6 +816,7 @@ func (c *collector) protoIter(i int32, iterable *expr, caller *defInfo) {
 		iterName, nextName = "__aiter__", "__anext__"
 	}
 	line := int(c.t.nodes[i].row) + 1
+	defer c.lazyOnly()()
 	m := c.newExpr(expr{op: eProto, x: iterable, nm: c.intern(iterName)})
 	it := c.newExpr(expr{op: eCall, x: m})
 	c.lazy(lazySite{kind: lzReady, caller: caller, x: m, line: int32(line)})
@@ -883,7 +913,9 @@ func (c *collector) bindTarget(i int32, val *expr, sc *scope, pos uint32, cond b
 			return
 		}
 		if c.sc.names.prop(attr) && c.caller != nil {
+			end := c.lazyOnly()
 			c.lazy(lazySite{kind: lzAttr, op: 1, x: c.newExpr(expr{op: eAttr, x: c.conv(obj, sc), nm: c.intern(attr)}), line: int32(t.nodes[i].row) + 1})
+			end()
 		}
 		if c.sc.names.descr(attr, descrSet) && c.caller != nil {
 			c.descrSite(c.conv(obj, sc), attr, 1, val, int32(t.nodes[i].row)+1)

@@ -682,6 +682,7 @@ func (c *collector) callExpr(i int32, sc *scope) *expr {
 	if e := c.sc.callMemo[i]; e != nil {
 		return e
 	}
+	defer c.persistent()()
 	t := c.t
 	fn := t.firstNamed(i)
 	if fn < 0 {
@@ -808,7 +809,9 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 		if obj < 0 || attr == "" {
 			return unknownExpr
 		}
+		end := c.persistent()
 		e := c.newExpr(expr{op: eAttr, x: c.conv(obj, sc), nm: c.intern(attr)})
+		end()
 		c.sc.callMemo[i] = e
 		return e
 	case kCall:

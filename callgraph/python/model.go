@@ -393,6 +393,10 @@ type fileInfo struct {
 	// lazy holds the implicit call sites that only matter when the project defines the
 	// special methods or properties they would call (materialized by the resolver)
 	lazy []lazySite
+	// transient holds the slabs of the expressions only lazy sites hold (see
+	// collector.transient): they go, with their memos, once the file's lazy sites are
+	// resolved
+	transient [][]expr
 }
 
 // lazyKind classifies the implicit call sites recorded in fileInfo.lazy.

@@ -90,6 +90,17 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 		}
 	}
 	f.lazy = nil
+	// the expressions only lazy sites held are done with: their memo slots go back
+	for _, slab := range f.transient {
+		for k := range slab[:cap(slab)] {
+			if e := &slab[:cap(slab)][k]; e.memo > 0 {
+				*r.slot(e) = memoSlot{}
+				r.freeMemos = append(r.freeMemos, e.memo)
+				e.memo = 0
+			}
+		}
+	}
+	f.transient = nil
 	return res
 }
 
