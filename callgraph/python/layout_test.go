@@ -15,6 +15,7 @@ func TestLayoutSizes(t *testing.T) {
 	}{
 		{"expr", unsafe.Sizeof(expr{}), 40},
 		{"value", unsafe.Sizeof(value{}), 32},
+		{"memoSlot", unsafe.Sizeof(memoSlot{}), 16},
 	} {
 		if c.got > c.want {
 			t.Errorf("%s is %d bytes, want at most %d", c.name, c.got, c.want)

@@ -78,12 +78,32 @@ type substKey struct {
 	bound     bool
 }
 
-// memoSlot is the memo of one evaluated expression.
+// memoSlot is the memo of one evaluated expression: 16 bytes (sympy keeps ≈1.7M).
 type memoSlot struct {
-	vals   []value
-	round  int32 // the epoch of vals
-	busy   bool  // being evaluated (a cycle evaluates to nothing)
-	stable bool  // vals hold for every later epoch (see resolver.unstable)
+	// vals and n are the values (see values): a slice without its capacity
+	vals *value
+	n    uint32
+	// round is the epoch of the values (resolver.round: a few per round of flow, so
+	// 16 bits are plenty)
+	round  uint16
+	busy   bool // being evaluated (a cycle evaluates to nothing)
+	stable bool // the values hold for every later epoch (see resolver.unstable)
+}
+
+// values returns the memo's values (len == cap: appending to them copies).
+func (m *memoSlot) values() []value {
+	if m.n == 0 {
+		return nil
+	}
+	return unsafe.Slice(m.vals, m.n)
+}
+
+// setValues sets the memo's values.
+func (m *memoSlot) setValues(vs []value) {
+	m.vals, m.n = nil, uint32(len(vs))
+	if len(vs) > 0 {
+		m.vals = &vs[0]
+	}
 }
 
 // memoPage is the number of memo slots allocated at once.
@@ -283,7 +303,8 @@ func (r *resolver) relModule(f *fileInfo, level int, name string) (string, bool)
 	return "", false
 }
 
-// newEpoch invalidates every memo that is not stable.
+// newEpoch invalidates every memo that is not stable. There are at most two epochs per
+// round of flow and one before them (memoSlot.round keeps 16 bits).
 func (r *resolver) newEpoch() {
 	r.round++
 	r.attrMemo, r.starMemo = map[attrKey]memoEntry{}, map[attrKey]memoEntry{}
@@ -296,7 +317,7 @@ func (r *resolver) eval(e *expr) []value {
 		return nil
 	}
 	m := r.slot(e)
-	if m.round == r.round || (m.round > 0 && m.stable) {
+	if int32(m.round) == r.round || (m.round > 0 && m.stable) {
 		if m.busy {
 			r.unstable++
 			return nil
@@ -304,19 +325,20 @@ func (r *resolver) eval(e *expr) []value {
 		if !m.stable {
 			r.unstable++
 		}
-		return m.vals
+		return m.values()
 	}
 	if r.depth > 200 {
 		r.unstable++
 		return nil
 	}
-	m.round, m.busy = r.round, true
+	m.round, m.busy = uint16(r.round), true
 	before := r.unstable
 	r.depth++
 	v := r.evalOp(e)
 	r.depth--
 	// m is still e's slot: pages never move when later ones are added
-	m.vals, m.busy = v, false
+	m.setValues(v)
+	m.busy = false
 	m.stable = r.unstable == before
 	if !m.stable {
 		r.unstable++ // propagate to the callers
