@@ -14,7 +14,7 @@ type collector struct {
 	t     *tree
 	f     *fileInfo
 	rows  []int32 // prefix sums of code rows: rows[r] = code rows before row r
-	calls []*callSite
+	calls []callSite
 	sc    *scratch
 	// operands: interned per file; opID[i] is node i's operand id (-1 if not an operand)
 	nOperands int32
@@ -454,7 +454,7 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 			// self.setUp() reaches the subclass's steps (fixtures' Fixture.__enter__).
 			em := c.newExpr(expr{op: eProto, x: e, nm: c.intern(enterName)})
 			enter = c.newExpr(expr{op: eCall, x: em})
-			c.calls = append(c.calls, &callSite{caller: caller, line: int32(line), implicit: true, call: enter})
+			c.calls = append(c.calls, newSite(caller, int32(line), true, enter))
 			c.site(caller, int32(line), true, c.newExpr(expr{op: eProto, x: e, nm: c.intern(exitName)}), nil)
 		}
 		if ap >= 0 {

@@ -237,7 +237,7 @@ func (c *collector) site(caller *defInfo, line int32, implicit bool, callee *exp
 	if len(args) > 0 {
 		call.setLit(&litData{elems: args, keys: make([]string, len(args))})
 	}
-	c.calls = append(c.calls, &callSite{caller: caller, line: line, implicit: implicit, call: call})
+	c.calls = append(c.calls, newSite(caller, line, implicit, call))
 }
 
 // applyDecorators records the call of each decorator by the defining scope: the
@@ -247,7 +247,7 @@ func (c *collector) applyDecorators(d *defInfo, decs []*expr, caller *defInfo) {
 	arg := c.newExpr(expr{op: eDef, ref: inScope(d.ref()), raw: true})
 	for k := len(decs) - 1; k >= 0; k-- {
 		arg = c.newExpr(expr{op: eCall, x: decs[k], ref: withLit(&litData{elems: []*expr{arg}, keys: []string{""}})})
-		c.calls = append(c.calls, &callSite{caller: caller, line: int32(line + k), call: arg})
+		c.calls = append(c.calls, newSite(caller, int32(line+k), false, arg))
 		d.decCall = arg
 	}
 }
@@ -502,11 +502,12 @@ func (c *collector) call(i int32, sc *scope, caller *defInfo) {
 		}
 		return
 	}
-	cs := &callSite{caller: caller, line: int32(c.t.nodes[i].row) + 1, call: ce}
-	c.calls = append(c.calls, cs)
-	c.containerCall(cs)
-	c.builtinCall(cs, ce)
-	c.builtinProtocols(cs)
+	c.calls = append(c.calls, newSite(caller, int32(c.t.nodes[i].row)+1, false, ce))
+	// a copy: recording the builtin's implicit sites appends to c.calls
+	cs := c.calls[len(c.calls)-1]
+	c.containerCall(&cs)
+	c.builtinCall(&cs, ce)
+	c.builtinProtocols(&cs)
 }
 
 // builtinCall records what a call of a higher-order builtin does with its arguments: map

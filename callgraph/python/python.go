@@ -83,7 +83,7 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 		return nil, err
 	}
 	phaseDone("collected")
-	calls, implicit, err := fe.resolve(ctx, newResolver(infos))
+	implicit, err := fe.resolve(ctx, newResolver(infos))
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +91,7 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 	for _, f := range infos {
 		f.release()
 	}
-	results := resolutions{calls, implicit}
+	results := resolutions{infos, implicit}
 	for rs := range results.all() {
 		for _, d := range rs.targets {
 			if d.lambda {
@@ -109,11 +109,15 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 // replace it to measure the live heap at those points.
 var phaseDone = func(string) {}
 
-// release drops the facts of f that only resolution reads (scopes, call sites, symbolic
-// expressions and the values found for them), keeping what the report needs of its
-// definitions: the report then runs in the memory of the graph alone.
+// release drops the facts of f that only resolution reads (scopes, the calls of its
+// sites, symbolic expressions and the values found for them), keeping what the report
+// needs of its definitions and sites: the report then runs in the memory of the graph
+// alone.
 func (f *fileInfo) release() {
-	f.scope, f.calls, f.stores, f.attrStores, f.lazy, f.all = nil, nil, nil, nil, nil, nil
+	f.scope, f.stores, f.attrStores, f.lazy, f.all = nil, nil, nil, nil, nil
+	for k := range f.calls {
+		f.calls[k].call = nil
+	}
 	for _, d := range f.defs {
 		d.release()
 	}
@@ -176,7 +180,7 @@ func (fe *Frontend) parseAll(ctx context.Context, files []callgraph.SourceFile, 
 }
 
 // resolution is the outcome for one call site: what the report needs of it (the site's
-// caller, line and implicitness), so that the sites and their expressions can go once
+// caller, line and implicitness), so that the site's expressions can go once
 // resolution is over.
 type resolution struct {
 	caller   *defInfo
@@ -185,15 +189,37 @@ type resolution struct {
 	implicit bool
 }
 
-// resolutions are the resolutions of an analysis, in parts (see resolve).
-type resolutions [][]resolution
+// resolutions are the resolutions of an analysis: those of the files' call sites, then
+// those of the implicit sites that reach project code (see resolve).
+type resolutions struct {
+	files    []*fileInfo
+	implicit []resolution
+}
 
-// all yields every resolution, part after part.
+// all yields every resolution, the call sites' file after file, then the implicit ones.
 func (rs resolutions) all() iter.Seq[*resolution] {
 	return func(yield func(*resolution) bool) {
-		for _, part := range rs {
-			for k := range part {
-				if !yield(&part[k]) {
+		for _, f := range rs.files {
+			for k := range f.calls {
+				if !yield(&f.calls[k].resolution) {
+					return
+				}
+			}
+		}
+		for k := range rs.implicit {
+			if !yield(&rs.implicit[k]) {
+				return
+			}
+		}
+	}
+}
+
+// sites yields every call site, file after file.
+func (r *resolver) sites() iter.Seq[*callSite] {
+	return func(yield func(*callSite) bool) {
+		for _, f := range r.files {
+			for k := range f.calls {
+				if !yield(&f.calls[k]) {
 					return
 				}
 			}
@@ -205,16 +231,9 @@ func (rs resolutions) all() iter.Seq[*resolution] {
 // flow into the callees' parameters and the evaluation repeats until nothing new flows
 // (at most maxRounds rounds).
 //
-// It returns the resolutions of the call sites (one per site, in the order of
-// fileInfo.calls) and those of the implicit sites that reach project code, apart: the
-// second list grows by appending, and appending it to the first would copy that one
-// (≈1M resolutions on sympy) while every expression is still live.
-func (fe *Frontend) resolve(ctx context.Context, r *resolver) (calls, implicit []resolution, err error) {
-	var sites []*callSite
-	for _, f := range r.files {
-		sites = append(sites, f.calls...)
-	}
-	res := make([]resolution, len(sites))
+// It records the targets of each call site in the site, and returns the resolutions of
+// the implicit sites that reach project code.
+func (fe *Frontend) resolve(ctx context.Context, r *resolver) (implicit []resolution, err error) {
 	rounds := maxRounds
 	if fe.opts.NoValueFlow {
 		rounds = 1
@@ -226,7 +245,7 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (calls, implicit [
 	}
 	for round := 1; round <= rounds; round++ {
 		if err := ctx.Err(); err != nil {
-			return nil, nil, fmt.Errorf("python: analyze: %w", err)
+			return nil, fmt.Errorf("python: analyze: %w", err)
 		}
 		r.newEpoch()
 		changed := false
@@ -237,11 +256,11 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (calls, implicit [
 			}
 			changed = ch
 		}
-		for k, cs := range sites {
+		for cs := range r.sites() {
 			if round > 1 && r.isStable(cs.callee()) {
 				continue // same targets as before; its arguments already flowed
 			}
-			res[k] = resolution{caller: cs.caller, line: cs.line, implicit: cs.implicit}
+			cs.targets = nil
 			for _, v := range r.eval(cs.callee()) {
 				if v.kind == vDef && v.def.fn.Kind == task.KindClass && !v.def.instantiated {
 					v.def.instantiated = true
@@ -260,7 +279,7 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (calls, implicit [
 					if !ctorHook && (!acceptsKeywords(cs, d) || !(v.kind == vDef && v.sliced) && !acceptsArity(cs, d, bound)) {
 						continue
 					}
-					res[k].targets = appendDef(res[k].targets, d)
+					cs.targets = appendDef(cs.targets, d)
 					if round < rounds && !(v.kind == vDef && v.sliced) && r.bindArgs(cs, d, bound) {
 						changed = true
 					}
@@ -277,14 +296,14 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (calls, implicit [
 	if !r.noFlow {
 		// calls of an abstract step through self (abstractStep): decided once every
 		// instantiation has been seen
-		for k, cs := range sites {
+		for cs := range r.sites() {
 			c := cs.callee()
 			if c == nil || c.op != eAttr {
 				continue
 			}
 			if m := selfMethod(c.x); m != nil {
-				if ts := r.abstractStep(m, c.name(), res[k].targets); len(ts) > 0 {
-					res[k].targets = ts
+				if ts := r.abstractStep(m, c.name(), cs.targets); len(ts) > 0 {
+					cs.targets = ts
 				}
 			}
 		}
@@ -299,19 +318,19 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (calls, implicit [
 	}
 	phaseDone("implicit")
 	if fe.opts.Guess != GuessNone {
-		for k, cs := range sites {
-			if len(res[k].targets) > 0 || cs.callee() == nil || cs.callee().op != eAttr || len(r.eval(cs.callee().x)) > 0 {
+		for cs := range r.sites() {
+			if len(cs.targets) > 0 || cs.callee() == nil || cs.callee().op != eAttr || len(r.eval(cs.callee().x)) > 0 {
 				continue
 			}
 			cands := r.methods[cs.callee().name()]
 			if len(cands) == 1 || (fe.opts.Guess == GuessAll && len(cands) > 1) {
 				for _, d := range cands {
-					res[k].targets = appendDef(res[k].targets, d)
+					cs.targets = appendDef(cs.targets, d)
 				}
 			}
 		}
 	}
-	return res, implicit, nil
+	return implicit, nil
 }
 
 // acceptsKeywords reports whether d can take every keyword argument of cs: a keyword
