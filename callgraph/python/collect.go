@@ -29,6 +29,7 @@ type collector struct {
 	// to tslab, whose slabs the file lists apart (fileInfo.transient)
 	transient bool
 	tslab     []expr
+	scopes    []*scope // the file's scopes (see newScope)
 }
 
 // newExpr allocates an expression from the collector's current slab (fewer, larger
@@ -106,7 +107,7 @@ func collectTree(path string, src []byte, t *tree, sc *scratch) *fileInfo {
 	sc.callMemo = grow(sc.callMemo, len(t.nodes))
 	clear(sc.callMemo)
 	c.rows = c.codeRows()
-	f.scope = newScope(scopeModule, nil, f, nil)
+	f.scope = c.newScope(scopeModule, nil, nil)
 	mod := &defInfo{file: f, qual: callgraph.ModuleName, simple: callgraph.ModuleName, scope: f.scope}
 	nlines := countLines(src)
 	mod.fn = task.Function{File: path, Name: callgraph.ModuleName, Kind: task.KindModule, Language: "python",
@@ -130,7 +131,19 @@ func collectTree(path string, src []byte, t *tree, sc *scratch) *fileInfo {
 	}
 	// the file's facts live until resolution ends: drop the slack appending left
 	f.calls, f.lazy, f.stores, f.attrStores = exact(c.calls), exact(f.lazy), exact(f.stores), exact(f.attrStores)
+	for _, s := range c.scopes {
+		if s.names != nil {
+			s.names.freeze()
+		}
+	}
 	return f
+}
+
+// newScope returns a new scope of the file, to be frozen with it (see nameTable).
+func (c *collector) newScope(k scopeKind, parent *scope, d *defInfo) *scope {
+	s := newScope(k, parent, c.f, d)
+	c.scopes = append(c.scopes, s)
+	return s
 }
 
 // exact returns s, or a copy of it without spare capacity when it has much.
@@ -328,7 +341,7 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 		}
 		return
 	case kComprehension:
-		cs := newScope(scopeLambda, sc, c.f, nil)
+		cs := c.newScope(scopeLambda, sc, nil)
 		for ch := n.first; ch >= 0; ch = t.nodes[ch].next {
 			if t.nodes[ch].kind == kForInClause {
 				if l := t.firstNamed(ch); l >= 0 {
@@ -557,7 +570,7 @@ func (c *collector) narrowIf(i int32, sc *scope) {
 		return
 	}
 	id := c.str(name)
-	if len(sc.names[id]) == 0 && sc.def != nil {
+	if !sc.binds(id) && sc.def != nil {
 		// only names the function binds (parameters, locals): a global's narrowing
 		// would have to be visible to the other functions too
 		return
@@ -749,7 +762,7 @@ func (c *collector) lambda(i int32, sc *scope) *expr {
 			break
 		}
 	}
-	ls := newScope(scopeLambda, sc, c.f, nil)
+	ls := c.newScope(scopeLambda, sc, nil)
 	ld.scope = ls
 	if p := t.child(i, kLambdaParameters); p >= 0 {
 		ld.params = c.params(p, sc, nil)

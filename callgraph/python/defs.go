@@ -194,7 +194,7 @@ func (c *collector) function(i, dec int32, sc *scope, caller *defInfo, cond bool
 			}
 		}
 	}
-	fs := newScope(scopeFunction, sc, c.f, d)
+	fs := c.newScope(scopeFunction, sc, d)
 	d.scope = fs
 	if p := t.child(i, kParameters); p >= 0 {
 		d.params = c.params(p, sc, caller)
@@ -285,11 +285,11 @@ func (c *collector) class(i, dec int32, sc *scope, caller *defInfo, cond bool) {
 		}
 		c.visit(al, sc, caller, false)
 	}
-	cs := newScope(scopeClass, sc, c.f, d)
+	cs := c.newScope(scopeClass, sc, d)
 	d.scope = cs
 	if b := t.child(i, kBlock); b >= 0 {
 		c.visitChildren(b, cs, caller, false)
-		if d.synth != synthNone && len(cs.names["__init__"]) == 0 {
+		if d.synth != synthNone && !cs.binds("__init__") {
 			c.generatedInit(d, b, cs)
 		}
 	}

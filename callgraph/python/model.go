@@ -1,6 +1,7 @@
 package python
 
 import (
+	"slices"
 	"unsafe"
 
 	"github.com/faultline-dev/faultline/callgraph"
@@ -29,6 +30,79 @@ type binding struct {
 	val   *expr
 }
 
+// bound is a binding of a frozen scope (see nameTable): 16 bytes, the conditional mark
+// kept in the high bit of until (source offsets stay far below it).
+type bound struct {
+	val *expr
+	pos uint32
+	end uint32 // until, and condBit
+}
+
+const condBit = 1 << 31
+
+// cond reports whether the binding is nested in a conditional or loop statement.
+func (b *bound) cond() bool { return b.end&condBit != 0 }
+
+// until is the position a narrowing binding ends at (0 if none: see binding.until).
+func (b *bound) until() uint32 { return b.end &^ condBit }
+
+// nameTable holds a scope's bindings: in a map while the file is collected, then, once
+// frozen, in one array sorted by name (sympy's ≈100k scopes held ≈45 MB of maps).
+type nameTable struct {
+	m map[string][]binding // while collecting
+	// frozen: the bindings of keys[k] (sorted) are binds[offs[k]:offs[k+1]], in the
+	// order they were made
+	keys  []string
+	offs  []uint32
+	binds []bound
+}
+
+// freeze moves the bindings of t's map to its arrays.
+func (t *nameTable) freeze() {
+	t.keys = make([]string, 0, len(t.m))
+	n := 0
+	for k, bs := range t.m {
+		t.keys = append(t.keys, k)
+		n += len(bs)
+	}
+	slices.Sort(t.keys)
+	t.offs = make([]uint32, 0, len(t.keys)+1)
+	t.binds = make([]bound, 0, n)
+	for _, k := range t.keys {
+		t.offs = append(t.offs, uint32(len(t.binds)))
+		for _, b := range t.m[k] {
+			nb := bound{val: b.val, pos: b.pos, end: b.until}
+			if b.cond {
+				nb.end |= condBit
+			}
+			t.binds = append(t.binds, nb)
+		}
+	}
+	t.offs = append(t.offs, uint32(len(t.binds)))
+	t.m = nil
+}
+
+// bindings returns the bindings of name in s (frozen: see nameTable).
+func (s *scope) bindings(name string) []bound {
+	t := s.names
+	if t == nil {
+		return nil
+	}
+	if t.m != nil {
+		panic("python: a scope's bindings read before its file was collected")
+	}
+	k, ok := slices.BinarySearch(t.keys, name)
+	if !ok {
+		return nil
+	}
+	return t.binds[t.offs[k]:t.offs[k+1]:t.offs[k+1]]
+}
+
+// binds reports whether s binds name, while its file is collected.
+func (s *scope) binds(name string) bool {
+	return s.names != nil && len(s.names.m[name]) > 0
+}
+
 // starImport is `from m import *` in a module scope.
 type starImport struct {
 	level int
@@ -44,8 +118,8 @@ type scope struct {
 	kind   scopeKind
 	parent *scope
 	file   *fileInfo
-	def    *defInfo // the function or class owning the scope (nil for modules and lambdas)
-	names  map[string][]binding
+	def    *defInfo        // the function or class owning the scope (nil for modules and lambdas)
+	names  *nameTable      // nil while the scope binds nothing
 	global map[string]bool // names declared global (function scopes)
 	stars  []starImport
 	// selfName is the first parameter of an instance method (`self`), for recording
@@ -63,9 +137,9 @@ func newScope(k scopeKind, parent *scope, f *fileInfo, d *defInfo) *scope {
 
 func (s *scope) bind(name string, b binding) {
 	if s.names == nil {
-		s.names = map[string][]binding{}
+		s.names = &nameTable{m: map[string][]binding{}}
 	}
-	s.names[name] = append(s.names[name], b)
+	s.names.m[name] = append(s.names.m[name], b)
 }
 
 // exprOp is the operation of a symbolic expression.

@@ -765,7 +765,7 @@ func (r *resolver) classFlag(c *defInfo, name string) (truth, known bool) {
 		}
 	}
 	for _, k := range mro {
-		bs := k.scope.names[name]
+		bs := k.scope.bindings(name)
 		if len(bs) == 0 {
 			continue
 		}
@@ -858,7 +858,7 @@ func (r *resolver) hasAttr(v value, name string) (has, known bool) {
 	}
 	maybe := false
 	for _, k := range r.mro(c) {
-		if len(k.scope.names[name]) > 0 || inst && k.initAttrs[name] {
+		if len(k.scope.bindings(name)) > 0 || inst && k.initAttrs[name] {
 			return true, true
 		}
 		if len(k.dynClassAttrs[name]) > 0 || inst && (len(k.instAttrs[name]) > 0 || len(k.dynAttrs[name]) > 0) {
@@ -1021,7 +1021,7 @@ func (r *resolver) constKeys(e *expr, depth int) (keys []string, ok bool) {
 		}
 		return true
 	}
-	add := func(bs []binding) bool {
+	add := func(bs []bound) bool {
 		if len(bs) == 0 {
 			return false
 		}
@@ -1070,8 +1070,8 @@ func (r *resolver) constKeys(e *expr, depth int) (keys []string, ok bool) {
 		}
 		return keys, true
 	case eName:
-		if s, pos := bindingScope(e.scope(), e.name(), e.pos); s != nil && len(s.names[e.name()]) > 0 {
-			return keys, add(reaching(s.names[e.name()], pos))
+		if s, pos := bindingScope(e.scope(), e.name(), e.pos); s != nil && len(s.bindings(e.name())) > 0 {
+			return keys, add(reaching(s.bindings(e.name()), pos))
 		}
 	case eFrom:
 		key, ok := r.relModule(e.scope().file, int(e.idx()), e.x.name())
@@ -1079,7 +1079,7 @@ func (r *resolver) constKeys(e *expr, depth int) (keys []string, ok bool) {
 			return nil, false
 		}
 		if f := r.byKey[key]; f != nil {
-			return keys, add(reaching(f.scope.names[e.name()], ^uint32(0)))
+			return keys, add(reaching(f.scope.bindings(e.name()), ^uint32(0)))
 		}
 	}
 	// parameters are not narrowed: callers outside the project pass other constants
@@ -1108,7 +1108,7 @@ func (r *resolver) functionDecorators(d *defInfo) bool {
 // nor does a star import of the project.
 func (r *resolver) isBuiltin(sc *scope, name string) bool {
 	for s := sc; s != nil; s = s.parent {
-		if bs := s.names[name]; len(bs) > 0 {
+		if bs := s.bindings(name); len(bs) > 0 {
 			// a parameter whose default is the builtin (`def fold(..., map=map)`) may be it
 			if len(bs) == 1 && bs[0].val.op == eParam {
 				if p := bs[0].val.def().params[bs[0].val.idx()]; p.dflt != nil && p.dflt.op == eName && p.dflt.name() == name && p.dflt.scope() != s {
@@ -1137,7 +1137,7 @@ func (r *resolver) protoMethods(c *defInfo, name string) []value {
 	}
 	var out []value
 	for _, cl := range r.mro(c) {
-		bs := cl.scope.names[name]
+		bs := cl.scope.bindings(name)
 		if len(bs) == 0 {
 			continue
 		}
@@ -1327,7 +1327,7 @@ func selfMethod(e *expr) *defInfo {
 			return nil
 		}
 		var d *defInfo
-		for _, b := range reaching(s.names[e.name()], pos) {
+		for _, b := range reaching(s.bindings(e.name()), pos) {
 			if b.val.op != eSelf || d != nil && b.val.def() != d {
 				return nil
 			}
@@ -1384,7 +1384,7 @@ func (r *resolver) definesMethod(c *defInfo, name string) bool {
 		return false
 	}
 	for _, k := range r.mro(c) {
-		for _, b := range k.scope.names[name] {
+		for _, b := range k.scope.bindings(name) {
 			if b.val.op == eDef && b.val.def().fn.Kind == "method" {
 				return true
 			}
@@ -1396,28 +1396,30 @@ func (r *resolver) definesMethod(c *defInfo, name string) bool {
 // reaching returns the bindings of a name that may be live at pos: the last unconditional
 // binding at or before pos and every conditional one after it (all bindings if none is
 // before pos).
-func reaching(bs []binding, pos uint32) []binding {
+func reaching(bs []bound, pos uint32) []bound {
 	lastU := -1
 	any := false
-	for k, b := range bs {
-		if b.pos > pos || b.until != 0 && pos >= b.until {
+	for k := range bs {
+		b := &bs[k]
+		if b.pos > pos || b.until() != 0 && pos >= b.until() {
 			continue
 		}
 		any = true
-		if !b.cond && (lastU < 0 || b.pos >= bs[lastU].pos) {
+		if !b.cond() && (lastU < 0 || b.pos >= bs[lastU].pos) {
 			lastU = k
 		}
 	}
 	if !any {
 		return bs
 	}
-	var out []binding
-	for k, b := range bs {
-		if b.pos > pos || b.until != 0 && pos >= b.until {
+	var out []bound
+	for k := range bs {
+		b := &bs[k]
+		if b.pos > pos || b.until() != 0 && pos >= b.until() {
 			continue
 		}
-		if k == lastU || (b.cond && (lastU < 0 || b.pos >= bs[lastU].pos)) {
-			out = append(out, b)
+		if k == lastU || (b.cond() && (lastU < 0 || b.pos >= bs[lastU].pos)) {
+			out = append(out, *b)
 		}
 	}
 	return out
@@ -1430,7 +1432,7 @@ func (r *resolver) lookup(sc *scope, name string, pos uint32) []value {
 	if s == nil {
 		return nil
 	}
-	bs := s.names[name]
+	bs := s.bindings(name)
 	if len(bs) == 0 {
 		return r.starLookup(s.file, name) // the module scope, which does not bind it
 	}
@@ -1451,7 +1453,7 @@ func bindingScope(sc *scope, name string, pos uint32) (*scope, uint32) {
 			s, pos = s.file.scope, ^uint32(0)
 			continue
 		}
-		if len(s.names[name]) > 0 || s.kind == scopeModule {
+		if len(s.bindings(name)) > 0 || s.kind == scopeModule {
 			return s, pos
 		}
 		s = s.parent
@@ -1545,7 +1547,7 @@ func (r *resolver) moduleAttr(key, name string) []value {
 
 func (r *resolver) moduleAttrNoMemo(key, name string) []value {
 	if f, ok := r.byKey[key]; ok {
-		if bs := f.scope.names[name]; len(bs) > 0 {
+		if bs := f.scope.bindings(name); len(bs) > 0 {
 			var out []value
 			for _, b := range reaching(bs, ^uint32(0)) {
 				out = union(out, r.eval(b.val))
@@ -1645,7 +1647,7 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 				out = union(out, r.descrRead(r.eval(e), name))
 			}
 		}
-		bs := k.scope.names[name]
+		bs := k.scope.bindings(name)
 		if len(bs) == 0 {
 			continue
 		}
@@ -1734,7 +1736,7 @@ func (r *resolver) descriptors(order []*defInfo, name string) []value {
 				add(r.eval(e))
 			}
 		}
-		bs := k.scope.names[name]
+		bs := k.scope.bindings(name)
 		if len(bs) == 0 {
 			continue
 		}
@@ -1830,7 +1832,7 @@ func initSets(order []*defInfo, name string) bool {
 // DefinitionSchema kept in self._schema, and the getter returns that).
 func hasSetter(order []*defInfo, name string) bool {
 	for _, k := range order {
-		bs := k.scope.names[name]
+		bs := k.scope.bindings(name)
 		if len(bs) == 0 {
 			continue
 		}
@@ -1978,7 +1980,7 @@ func isKwargs(e *expr) bool {
 	if e.op != eName || e.scope() == nil || e.scope().def == nil {
 		return false
 	}
-	bs := e.scope().names[e.name()]
+	bs := e.scope().bindings(e.name())
 	if len(bs) != 1 || bs[0].val.op != eParam || bs[0].val.def() != e.scope().def {
 		return false
 	}
@@ -1992,7 +1994,7 @@ func paramReturned(d *defInfo, ret *expr) int {
 	if ret.op != eName || ret.scope() != d.scope {
 		return -1
 	}
-	bs := d.scope.names[ret.name()]
+	bs := d.scope.bindings(ret.name())
 	if len(bs) != 1 || bs[0].val.op != eParam || bs[0].val.def() != d {
 		return -1
 	}
@@ -2401,7 +2403,7 @@ func isParamName(x *expr) bool {
 	if x.op != eName || x.scope() == nil || x.scope().def == nil || x.scope() != x.scope().def.scope {
 		return false
 	}
-	bs := reaching(x.scope().names[x.name()], x.pos)
+	bs := reaching(x.scope().bindings(x.name()), x.pos)
 	for _, b := range bs {
 		if b.val.op != eParam || b.val.def() != x.scope().def {
 			return false
@@ -2414,7 +2416,7 @@ func isParamName(x *expr) bool {
 // own scope) is bound to, when it is bound only to that parameter (not *args or
 // **kwargs), else -1.
 func paramNamed(d *defInfo, x *expr) int {
-	bs := d.scope.names[x.name()]
+	bs := d.scope.bindings(x.name())
 	if len(bs) != 1 || bs[0].val.op != eParam || bs[0].val.def() != d || d.params[bs[0].val.idx()].star {
 		return -1
 	}

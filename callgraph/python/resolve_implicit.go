@@ -260,7 +260,7 @@ func (r *resolver) accessors(c *defInfo, name string, skip, k int) []*defInfo {
 		return nil
 	}
 	for _, cl := range mro[skip:] {
-		bs := cl.scope.names[name]
+		bs := cl.scope.bindings(name)
 		if len(bs) == 0 {
 			continue
 		}
@@ -326,7 +326,7 @@ func (r *resolver) constructors(c *defInfo) []*defInfo {
 	}
 	var gen *defInfo
 	for _, k := range r.mro(c) {
-		if len(k.scope.names["__init__"]) > 0 {
+		if len(k.scope.bindings("__init__")) > 0 {
 			break
 		}
 		if k.synthInit != nil {
@@ -357,10 +357,12 @@ func (r *resolver) classicProperties(props map[string]bool) map[string]bool {
 			if d.fn.Kind != "class" || d.scope == nil {
 				continue
 			}
-			for name, bs := range d.scope.names {
-				for _, b := range bs {
-					if b.val.op == eCall && b.val.x.op == eName && b.val.x.name() == "property" {
-						props[name] = true
+			if t := d.scope.names; t != nil {
+				for k, name := range t.keys {
+					for _, b := range t.binds[t.offs[k]:t.offs[k+1]] {
+						if b.val.op == eCall && b.val.x.op == eName && b.val.x.name() == "property" {
+							props[name] = true
+						}
 					}
 				}
 			}
