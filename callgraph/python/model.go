@@ -31,7 +31,8 @@ type binding struct {
 }
 
 // bound is a binding of a frozen scope (see nameTable): 16 bytes, the conditional mark
-// kept in the high bit of until (source offsets stay far below it).
+// kept in the high bit of until (a narrowing that would end past 2 GB into its file
+// ends there).
 type bound struct {
 	val *expr
 	pos uint32
@@ -71,7 +72,7 @@ func (t *nameTable) freeze() {
 	for _, k := range t.keys {
 		t.offs = append(t.offs, uint32(len(t.binds)))
 		for _, b := range t.m[k] {
-			nb := bound{val: b.val, pos: b.pos, end: b.until}
+			nb := bound{val: b.val, pos: b.pos, end: min(b.until, condBit-1)}
 			if b.cond {
 				nb.end |= condBit
 			}
