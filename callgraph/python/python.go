@@ -446,9 +446,10 @@ func appendDef(ds []*defInfo, d *defInfo) []*defInfo {
 
 // bindArgs records the argument expressions of cs as values flowing into d's parameters;
 // bound means d's first parameter is the receiver. The positional arguments beyond d's
-// positional parameters flow into its *args parameter as one tuple per call site. It
-// reports whether a parameter that some expression reads received a new value (flows
-// into parameters nobody reads cannot change any result).
+// positional parameters flow into its *args parameter as one tuple per call site (see
+// restArgs; deferred while nothing reads that parameter). It reports whether a
+// parameter that some expression reads received a new value (flows into parameters
+// nobody reads cannot change any result).
 func (r *resolver) bindArgs(cs *callSite, d *defInfo, bound bool) bool {
 	off := 0
 	if bound && d.class != nil && !d.static {
@@ -467,6 +468,8 @@ func (r *resolver) bindArgs(cs *callSite, d *defInfo, bound bool) bool {
 		}
 	}
 	pos := 0
+	rest := false
+	vp := varPosParam(d)
 	for k, a := range cs.args() {
 		if kw := cs.kw(k); kw != "" {
 			for j := range d.params {
@@ -483,23 +486,114 @@ func (r *resolver) bindArgs(cs *callSite, d *defInfo, bound bool) bool {
 			add(&d.params[j], a)
 			continue
 		}
-		if vp := varPosParam(d); vp >= 0 && j >= vp {
-			k := restKey{cs, d}
-			t := r.rest[k]
-			if t == nil {
-				t = &expr{op: eSeq, ref: withLit(&litData{})}
-				if r.rest == nil {
-					r.rest = map[restKey]*expr{}
-				}
-				r.rest[k] = t
+		if vp >= 0 && j >= vp {
+			rest = true
+		}
+	}
+	if rest {
+		if p := &d.params[vp]; p.read {
+			if r.restArgs(cs, d, off, vp) {
+				changed = true
 			}
-			if n := j - vp; n == len(t.lit().elems) {
-				t.lit().elems = append(t.lit().elems, a)
-				add(&d.params[vp], t)
-			}
+		} else {
+			r.deferRest(p, cs, off)
 		}
 	}
 	return changed
+}
+
+// restArgs adds the positional arguments of cs from d's *args parameter (index vp) on,
+// off the shift of a bound receiver, to the tuple cs passes to d (made on first use),
+// and the tuple to the parameter's flows. An argument joins the tuple at its position
+// only (a site bound again with the same shift adds nothing). It reports whether the
+// tuple was new to the flows.
+func (r *resolver) restArgs(cs *callSite, d *defInfo, off, vp int) (added bool) {
+	p := &d.params[vp]
+	pos := 0
+	for k, a := range cs.args() {
+		if cs.kw(k) != "" {
+			continue
+		}
+		j := pos + off
+		pos++
+		if j < vp {
+			continue
+		}
+		key := restKey{cs, d}
+		t := r.rest[key]
+		if t == nil {
+			t = &expr{op: eSeq, ref: withLit(&litData{})}
+			if r.rest == nil {
+				r.rest = map[restKey]*expr{}
+			}
+			r.rest[key] = t
+		}
+		if n := j - vp; n == len(t.lit().elems) {
+			t.lit().elems = append(t.lit().elems, a)
+			var ok bool
+			if p.flows, ok = addOnce(p.flows, &p.flowsSeen, t); ok {
+				added = true
+			}
+		}
+	}
+	return added
+}
+
+// restBind is a call site binding arguments to a *args parameter with a receiver's
+// shift of off, whose tuple is not made yet (see deferRest).
+type restBind struct {
+	cs  *callSite
+	off int32
+}
+
+// pendingRest holds the deferred bindings of one *args parameter, in the order made,
+// each once (seen indexes them once they are many).
+type pendingRest struct {
+	binds []restBind
+	seen  map[restBind]struct{}
+}
+
+// deferRest records that cs binds arguments to *args parameter p with shift off while
+// no expression reads p: its tuple is made when one does (makeRest), in the order the
+// bindings came. Most *args parameters are never read (sympy: 249k of 385k tuples).
+func (r *resolver) deferRest(p *param, cs *callSite, off int) {
+	pr := r.pending[p]
+	if pr == nil {
+		pr = &pendingRest{}
+		if r.pending == nil {
+			r.pending = map[*param]*pendingRest{}
+		}
+		r.pending[p] = pr
+	}
+	b := restBind{cs, int32(off)}
+	if pr.seen != nil {
+		if _, ok := pr.seen[b]; ok {
+			return
+		}
+		pr.seen[b] = struct{}{}
+	} else if slices.Contains(pr.binds, b) {
+		return
+	}
+	pr.binds = append(pr.binds, b)
+	if pr.seen == nil && len(pr.binds) > linearSet {
+		pr.seen = make(map[restBind]struct{}, 2*len(pr.binds))
+		for _, x := range pr.binds {
+			pr.seen[x] = struct{}{}
+		}
+	}
+}
+
+// makeRest makes the tuples deferred for *args parameter vp of d, now read.
+func (r *resolver) makeRest(d *defInfo, vp int) {
+	p := &d.params[vp]
+	pr := r.pending[p]
+	if pr == nil {
+		return
+	}
+	delete(r.pending, p)
+	for _, b := range pr.binds {
+		r.restArgs(b.cs, d, int(b.off), vp)
+	}
 }
 
 // restKey identifies the tuple of extra positional arguments a call site passes to a

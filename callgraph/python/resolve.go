@@ -50,6 +50,8 @@ type resolver struct {
 	// rest holds, per call site and callee, the tuple of the extra positional arguments
 	// that flow into the callee's *args
 	rest map[restKey]*expr
+	// pending holds the tuples of *args parameters not made yet (see deferRest)
+	pending map[*param]*pendingRest
 	// dynNames holds the attribute names assigned from outside a class somewhere
 	// (obj.x = v): class attribute lookups of these names may change between rounds
 	dynNames map[string]bool
@@ -452,6 +454,9 @@ func (r *resolver) evalOp(e *expr) []value {
 		r.unstable++
 		p := &e.def().params[e.idx()]
 		p.read = true
+		if p.varPos {
+			r.makeRest(e.def(), int(e.idx()))
+		}
 		var out []value
 		if p.dflt != nil {
 			out = union(out, r.eval(p.dflt))
