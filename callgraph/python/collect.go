@@ -577,7 +577,7 @@ func (c *collector) narrowIf(i int32, sc *scope) {
 	}
 	pre := c.newExpr(expr{op: eName, nm: c.intern(id), ref: inScope(sc), pos: t.nodes[i].start})
 	narrowed := func(keep bool) *expr {
-		return c.newExpr(expr{op: eNarrow, x: pre, keyOK: keep, slice: identity, raw: flag, nm: c.intern(attr), ref: withLit(&litData{elems: classes})})
+		return c.newExpr(expr{op: eNarrow, x: pre, pos: flags(keep, flag, identity), nm: c.intern(attr), ref: withLit(&litData{elems: classes})})
 	}
 	c.bindName(sc, id, binding{pos: t.nodes[body].start, until: t.nodes[body].end, val: narrowed(!neg)})
 	for _, a := range alts {
@@ -783,7 +783,7 @@ func (c *collector) lambda(i int32, sc *scope) *expr {
 		}
 	}
 	for k := range ld.params {
-		v := c.newExpr(expr{op: eParam, ref: inScope(ld.ref()), pos: uint32(k)})
+		v := c.newExpr(expr{op: eParam, ref: inScope(ld.ref()), pos: idxPos(int32(k))})
 		if k == 0 && ld.class != nil {
 			v = c.newExpr(expr{op: eSelf, ref: inScope(ld.ref())})
 		}
@@ -904,7 +904,7 @@ func (c *collector) bindTarget(i int32, val *expr, sc *scope, pos uint32, cond b
 			case val.op != eSeq && val.op != eUnknown && (star < 0 || k < star):
 				// unpacking another value (a call's result, a variable): its k-th element
 				// (positions after a starred target are unknown)
-				ev = c.newExpr(expr{op: eSubscript, x: val, nm: c.intern("i" + strconv.Itoa(k)), keyOK: true})
+				ev = c.newExpr(expr{op: eSubscript, x: val, nm: c.intern("i" + strconv.Itoa(k)), pos: keyOKBit})
 			}
 			if k == star {
 				c.bindTarget(t.firstNamed(e), ev, sc, pos, cond)
@@ -1016,7 +1016,7 @@ func (c *collector) assignment(i int32, sc *scope, cond bool) {
 		if t.nodes[tg].kind == kSubscript {
 			// x[k] = v stores v into the container x, or calls x.__setitem__(k, v)
 			if st := c.conv(tg, sc); st.op == eSubscript {
-				c.f.stores = append(c.f.stores, store{x: st.x, key: st.name(), keyOK: st.keyOK, val: val})
+				c.f.stores = append(c.f.stores, store{x: st.x, key: st.name(), keyOK: st.keyOK(), val: val})
 			}
 			c.subscript(tg, sc, 1, val)
 			continue
@@ -1139,7 +1139,7 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 				}
 			case kDottedName:
 				name := c.str(ch)
-				c.bindName(sc, name, binding{pos: pos, cond: cond, val: c.newExpr(expr{op: eFrom, pos: uint32(level), nm: c.intern(name), x: c.newExpr(expr{op: eModule, nm: c.intern(mod)}), ref: inScope(sc)})})
+				c.bindName(sc, name, binding{pos: pos, cond: cond, val: c.newExpr(expr{op: eFrom, pos: idxPos(int32(level)), nm: c.intern(name), x: c.newExpr(expr{op: eModule, nm: c.intern(mod)}), ref: inScope(sc)})})
 			case kAliasedImport:
 				dn := t.child(ch, kDottedName)
 				var alias int32 = -1
@@ -1149,7 +1149,7 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 					}
 				}
 				if dn >= 0 && alias >= 0 {
-					c.bindName(sc, c.str(alias), binding{pos: pos, cond: cond, val: c.newExpr(expr{op: eFrom, pos: uint32(level), nm: c.intern(c.str(dn)), x: c.newExpr(expr{op: eModule, nm: c.intern(mod)}), ref: inScope(sc)})})
+					c.bindName(sc, c.str(alias), binding{pos: pos, cond: cond, val: c.newExpr(expr{op: eFrom, pos: idxPos(int32(level)), nm: c.intern(c.str(dn)), x: c.newExpr(expr{op: eModule, nm: c.intern(mod)}), ref: inScope(sc)})})
 				}
 			}
 		}

@@ -218,7 +218,7 @@ func (c *collector) function(i, dec int32, sc *scope, caller *defInfo, cond bool
 			v = c.newExpr(expr{op: eSelf, ref: inScope(d.ref())})
 			fs.selfName, fs.class = p.name, d.class
 		default:
-			v = c.newExpr(expr{op: eParam, ref: inScope(d.ref()), pos: uint32(k)})
+			v = c.newExpr(expr{op: eParam, ref: inScope(d.ref()), pos: idxPos(int32(k))})
 		}
 		fs.bind(p.name, binding{pos: 0, val: v})
 	}
@@ -244,7 +244,7 @@ func (c *collector) site(caller *defInfo, line int32, implicit bool, callee *exp
 // innermost decorator receives the definition, each outer one the previous result.
 func (c *collector) applyDecorators(d *defInfo, decs []*expr, caller *defInfo) {
 	line := d.fn.DecoratorLine
-	arg := c.newExpr(expr{op: eDef, ref: inScope(d.ref()), raw: true})
+	arg := c.newExpr(expr{op: eDef, ref: inScope(d.ref()), pos: rawBit})
 	for k := len(decs) - 1; k >= 0; k-- {
 		arg = c.newExpr(expr{op: eCall, x: decs[k], ref: withLit(&litData{elems: []*expr{arg}, keys: []string{""}})})
 		c.calls = append(c.calls, newSite(caller, int32(line+k), false, arg))
@@ -419,7 +419,7 @@ func (c *collector) generatedInit(d *defInfo, block int32, cs *scope) {
 		if d.instAttrs == nil {
 			d.instAttrs = map[string][]*expr{}
 		}
-		d.instAttrs[name] = append(d.instAttrs[name], c.newExpr(expr{op: eParam, ref: inScope(ld.ref()), pos: uint32(k)}))
+		d.instAttrs[name] = append(d.instAttrs[name], c.newExpr(expr{op: eParam, ref: inScope(ld.ref()), pos: idxPos(int32(k))}))
 		d.fields = append(d.fields, name)
 	}
 	d.synthInit = ld
@@ -545,7 +545,8 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 		// d.get(k, default) on a container: its elements selected by k, or the default
 		sub := c.newExpr(expr{op: eSubscript, x: fn.x})
 		if k := positional[0]; k.op == eConst {
-			sub.nm, sub.keyOK = k.nm, true
+			sub.nm = k.nm
+			sub.setFlag(keyOKBit)
 		} else if k.op == eName || k.op == eAttr {
 			sub.setLit(&litData{elems: []*expr{k}})
 		}
@@ -732,9 +733,9 @@ func (c *collector) callExpr(i int32, sc *scope) *expr {
 						e.lit().keys = append(e.lit().keys, c.str(id))
 					}
 				case kListSplat, kDictSplat:
-					e.slice = true
+					e.setFlag(sliceBit)
 				default:
-					if !e.slice {
+					if !e.slice() {
 						e.lit().elems = append(e.lit().elems, c.conv(ch, sc))
 						if e.lit().keys != nil {
 							e.lit().keys = append(e.lit().keys, "")
@@ -855,12 +856,15 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 		}
 		e := c.newExpr(expr{op: eSubscript, x: c.conv(v, sc)})
 		if k := t.firstNamedAfter(v); k >= 0 && t.firstNamedAfter(k) < 0 {
-			var key string
-			key, e.keyOK = constKey(t, k)
+			key, ok := constKey(t, k)
+			if ok {
+				e.setFlag(keyOKBit)
+			}
 			e.nm = c.intern(key)
 			if t.symName(k) == "slice" {
-				e.slice, e.pos = true, uint32(int32(sliceStart(t, k)))
-			} else if kk := t.nodes[k].kind; !e.keyOK && (kk == kIdentifier || kk == kAttribute) {
+				e.setFlag(sliceBit)
+				e.setIdx(int32(sliceStart(t, k)))
+			} else if kk := t.nodes[k].kind; !ok && (kk == kIdentifier || kk == kAttribute) {
 				// a key held by a name: constants bound to it select elements too
 				e.setLit(&litData{elems: []*expr{c.conv(k, sc)}})
 			}

@@ -368,7 +368,7 @@ func (c *collector) deleteStmt(i int32, sc *scope, caller *defInfo) {
 // (zope.schema's ValidatedProperty.__set__(self, inst, value) calls inst.validate(value)).
 // Reading the attribute on a class passes None as inst: eInstances keeps the instances.
 func (c *collector) descrSite(obj *expr, attr string, op int32, val *expr, line int32) {
-	callee := c.newExpr(expr{op: eDescr, x: obj, nm: c.intern(attr), pos: uint32(op)})
+	callee := c.newExpr(expr{op: eDescr, x: obj, nm: c.intern(attr), pos: idxPos(op)})
 	args := []*expr{c.newExpr(expr{op: eInstances, x: obj})}
 	switch op {
 	case 0:

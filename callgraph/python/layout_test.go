@@ -13,7 +13,7 @@ func TestLayoutSizes(t *testing.T) {
 		name      string
 		got, want uintptr
 	}{
-		{"expr", unsafe.Sizeof(expr{}), 40},
+		{"expr", unsafe.Sizeof(expr{}), 32},
 		{"value", unsafe.Sizeof(value{}), 32},
 		{"memoSlot", unsafe.Sizeof(memoSlot{}), 16},
 	} {

@@ -28,3 +28,36 @@ func TestAddOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoNumbers checks the 24-bit memo field: small numbers in the expression, larger
+// ones through the resolver's map, noValues and 0 back again.
+func TestMemoNumbers(t *testing.T) {
+	r := &resolver{}
+	var e expr
+	for _, n := range []int32{1, memoLimit - 2, memoLimit - 1, memoLimit, 1 << 30, noValues, 0, 7} {
+		r.setMemo(&e, n)
+		if got := r.memoOf(&e); got != n {
+			t.Fatalf("memo %d read back as %d", n, got)
+		}
+	}
+	if len(r.bigMemo) != 0 {
+		t.Fatalf("bigMemo keeps %d entries after the expression's number went back into it", len(r.bigMemo))
+	}
+}
+
+// TestIdxAndFlags checks that idx (sign-extended from 29 bits) and the flags sharing
+// expr.pos do not disturb each other.
+func TestIdxAndFlags(t *testing.T) {
+	for _, i := range []int32{-1, 0, 3, 1 << 20} {
+		e := expr{op: eSubscript, pos: flags(true, false, true)}
+		e.setIdx(i)
+		if e.idx() != i || !e.keyOK() || e.raw() || !e.slice() {
+			t.Fatalf("idx %d: got idx %d, flags %v %v %v", i, e.idx(), e.keyOK(), e.raw(), e.slice())
+		}
+	}
+	// an eName's pos is a position: its top bits are no flags
+	n := expr{op: eName, pos: 1<<31 | 1<<30 | 1<<29}
+	if n.keyOK() || n.raw() || n.slice() {
+		t.Fatal("eName reports flags from its position's bits")
+	}
+}

@@ -178,19 +178,19 @@ const (
 
 // expr is a symbolic expression: what a name, an attribute or a call may evaluate to.
 // Fields are used by op as documented on the ops; container data lives behind litData.
-// It is 40 bytes (sympy has 4.1M expressions): the position and the index share a
-// field, and so do the scope and the literal data, which no op needs both of.
+// It is 32 bytes (sympy has ≈3.5M expressions): the memo number takes 24 bits, the
+// position and the index share a field, whose top bits hold the flags for the ops
+// other than eName, and the scope and the literal data share a field, as no op needs
+// both.
 type expr struct {
-	op    exprOp
-	keyOK bool // eSubscript: name holds a constant key
-	raw   bool // eDef: the definition itself, before its decorators apply
-	slice bool // eSubscript: the key is a slice (idx is its constant start, -1 if unknown)
-	// pos is eName's position (a byte offset); the other ops read it as idx
-	pos uint32
-	// memo numbers the expression's memo slot in its resolver (see resolver.slot), 0
+	op exprOp
+	// memo numbers the expression's memo slot in its resolver (see resolver.memoOf), 0
 	// while it was never evaluated: most expressions never are, so the memo lives
 	// outside the expression and keeps it small
-	memo int32
+	memo [3]uint8
+	// pos is eName's position (a byte offset); the other ops keep idx in its low 29
+	// bits and their flags (keyOK, raw, slice) in the top three
+	pos uint32
 	// nm is the name (see name): interned per file by the collector, a pointer instead
 	// of a string header keeps the expression small
 	nm *string
@@ -199,6 +199,59 @@ type expr struct {
 	// definition's handle (eDef, eParam, eSelf, eClass, eSuper: see defInfo.ref), and
 	// for the others the literal data, if any: read it through scope and lit
 	ref unsafe.Pointer
+}
+
+// The flags of the ops other than eName, in the top bits of expr.pos.
+const (
+	// keyOKBit: eSubscript's name holds a constant key; eNarrow: keep (see the op)
+	keyOKBit = 1 << 31
+	// rawBit: eDef is the definition itself, before its decorators apply; eNarrow: a
+	// flag test
+	rawBit = 1 << 30
+	// sliceBit: eSubscript's key is a slice (idx is its constant start, -1 if
+	// unknown); eCall has *args or **kwargs; eNarrow: an identity test
+	sliceBit  = 1 << 29
+	flagBits  = keyOKBit | rawBit | sliceBit
+	idxBits   = 1<<29 - 1
+	memoLimit = 1<<24 - 1
+)
+
+// keyOK, raw and slice are the expression's flags (false for eName).
+func (e *expr) keyOK() bool { return e.op != eName && e.pos&keyOKBit != 0 }
+func (e *expr) raw() bool   { return e.op != eName && e.pos&rawBit != 0 }
+func (e *expr) slice() bool { return e.op != eName && e.pos&sliceBit != 0 }
+
+// setFlag sets flag bits of an expression other than eName.
+func (e *expr) setFlag(bits uint32) { e.pos |= bits }
+
+// flags returns the bits of the flags set, for a literal's pos.
+func flags(keyOK, raw, slice bool) uint32 {
+	var f uint32
+	if keyOK {
+		f |= keyOKBit
+	}
+	if raw {
+		f |= rawBit
+	}
+	if slice {
+		f |= sliceBit
+	}
+	return f
+}
+
+// idxPos is the pos of an expression whose idx is i (see expr.idx).
+func idxPos(i int32) uint32 { return uint32(i) & idxBits }
+
+// setIdx sets idx, keeping the flags.
+func (e *expr) setIdx(i int32) { e.pos = e.pos&flagBits | idxPos(i) }
+
+// memo24 is the raw memo field (see resolver.memoOf).
+func (e *expr) memo24() uint32 {
+	return uint32(e.memo[0]) | uint32(e.memo[1])<<8 | uint32(e.memo[2])<<16
+}
+
+func (e *expr) setMemo24(v uint32) {
+	e.memo = [3]uint8{uint8(v), uint8(v >> 8), uint8(v >> 16)}
 }
 
 // scoped reports whether expressions of op hold a scope in ref (else a litData).
@@ -211,8 +264,9 @@ func (op exprOp) scoped() bool {
 }
 
 // idx is the index of eParam (the parameter), eFrom (the relative level), eSubscript
-// (the slice's constant start, -1 if unknown) and eDescr (the accessor), kept in pos.
-func (e *expr) idx() int32 { return int32(e.pos) }
+// (the slice's constant start, -1 if unknown) and eDescr (the accessor), kept in pos's
+// low 29 bits (sign-extended).
+func (e *expr) idx() int32 { return int32(e.pos<<3) >> 3 }
 
 // scope is the scope of eName and eFrom, the definition's handle for eDef, eParam,
 // eSelf, eClass and eSuper, the scope the builtin's name is looked up in for
@@ -436,7 +490,7 @@ func keyAt(keys []string, k int) string {
 }
 
 // star reports *args or **kwargs in the call: positions after it are unknown.
-func (cs *callSite) star() bool { return cs.call.slice }
+func (cs *callSite) star() bool { return cs.call.slice() }
 
 // store is a value stored into a container: x[key] = val, x.append(val), x.update(val)
 // (spread: the elements of val).

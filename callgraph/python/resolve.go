@@ -33,8 +33,10 @@ type resolver struct {
 	nmemo int32
 	// freeMemos holds the numbers of slots given back (see noValues)
 	freeMemos []int32
-	methods   map[string][]*defInfo // simple name → methods, for the name fallback
-	props     map[string]bool       // names of property accessors (decorated, or name = property(...))
+	// bigMemo holds the memo numbers that do not fit expr.memo
+	bigMemo map[*expr]int32
+	methods map[string][]*defInfo // simple name → methods, for the name fallback
+	props   map[string]bool       // names of property accessors (decorated, or name = property(...))
 	// protoMemo holds protoMethods' results
 	protoMemo map[protoKey][]value
 	depth     int
@@ -115,28 +117,71 @@ const memoPage = 4096
 // stable: it needs no slot (over a million such on sympy, constants among them).
 const noValues = -1
 
+// memoOf returns e's memo number: 0 while never evaluated, noValues, or its slot's
+// number (those past the 24 bits of expr.memo are kept in bigMemo).
+func (r *resolver) memoOf(e *expr) int32 {
+	switch m := e.memo24(); m {
+	case memoLimit:
+		return noValues
+	case memoLimit - 1:
+		return r.bigMemo[e]
+	default:
+		return int32(m)
+	}
+}
+
+// setMemo sets e's memo number (see memoOf).
+func (r *resolver) setMemo(e *expr, n int32) {
+	if e.memo24() == memoLimit-1 {
+		delete(r.bigMemo, e)
+	}
+	switch {
+	case n == noValues:
+		e.setMemo24(memoLimit)
+	case n < memoLimit-1:
+		e.setMemo24(uint32(n))
+	default:
+		if r.bigMemo == nil {
+			r.bigMemo = map[*expr]int32{}
+		}
+		r.bigMemo[e] = n
+		e.setMemo24(memoLimit - 1)
+	}
+}
+
 // slot returns e's memo slot, giving it one on its first evaluation (a freed one first:
 // see eval).
 func (r *resolver) slot(e *expr) *memoSlot {
-	if e.memo == 0 {
-		if n := len(r.freeMemos); n > 0 {
-			e.memo = r.freeMemos[n-1]
-			r.freeMemos = r.freeMemos[:n-1]
+	n := r.memoOf(e)
+	if n == 0 {
+		if k := len(r.freeMemos); k > 0 {
+			n = r.freeMemos[k-1]
+			r.freeMemos = r.freeMemos[:k-1]
 		} else {
 			if r.nmemo%memoPage == 0 {
 				r.memos = append(r.memos, make([]memoSlot, memoPage))
 			}
 			r.nmemo++
-			e.memo = r.nmemo
+			n = r.nmemo
 		}
+		r.setMemo(e, n)
 	}
-	i := e.memo - 1
+	i := n - 1
 	return &r.memos[i/memoPage][i%memoPage]
+}
+
+// freeSlot gives e's memo slot back, e's memo becoming n (0 or noValues).
+func (r *resolver) freeSlot(e *expr, n int32) {
+	m := r.memoOf(e)
+	r.memos[(m-1)/memoPage][(m-1)%memoPage] = memoSlot{}
+	r.freeMemos = append(r.freeMemos, m)
+	r.setMemo(e, n)
 }
 
 // isStable reports whether e was evaluated and its memo holds in every later epoch.
 func (r *resolver) isStable(e *expr) bool {
-	return e.memo == noValues || e.memo != 0 && r.slot(e).stable
+	n := r.memoOf(e)
+	return n == noValues || n != 0 && r.slot(e).stable
 }
 
 type memoEntry struct {
@@ -315,7 +360,7 @@ func (r *resolver) newEpoch() {
 // eval evaluates e in the current round, with memoisation and a recursion guard (a
 // cycle evaluates to nothing).
 func (r *resolver) eval(e *expr) []value {
-	if e == nil || e.op == eUnknown || e.memo == noValues {
+	if e == nil || e.op == eUnknown || e.memo24() == memoLimit {
 		return nil
 	}
 	m := r.slot(e)
@@ -346,9 +391,7 @@ func (r *resolver) eval(e *expr) []value {
 		r.unstable++ // propagate to the callers
 	} else if len(v) == 0 {
 		// nothing, for good: the slot goes back for another expression
-		*m = memoSlot{}
-		r.freeMemos = append(r.freeMemos, e.memo)
-		e.memo = noValues
+		r.freeSlot(e, noValues)
 	}
 	return v
 }
@@ -410,7 +453,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return out
 	case eDef:
-		if e.def().libWrap != nil && !e.raw && r.outside(e.def().libWrap) {
+		if e.def().libWrap != nil && !e.raw() && r.outside(e.def().libWrap) {
 			// the name holds the library's object; the library runs the body, not the caller
 			return externalValue
 		}
@@ -421,7 +464,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		// the name evaluates to those alone; otherwise (a decorator outside the project,
 		// a project class or instance whose dispatch is opaque) the definition is kept,
 		// with any project functions among the results.
-		if e.def().decCall != nil && e.def().fn.Kind != "class" && !r.noFlow && !e.raw {
+		if e.def().decCall != nil && e.def().fn.Kind != "class" && !r.noFlow && !e.raw() {
 			res := r.eval(e.def().decCall)
 			known := len(res) > 0 && r.functionDecorators(e.def())
 			for _, v := range res {
@@ -504,7 +547,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		// name used as key holds
 		var keys []string
 		var one [1]string
-		if e.keyOK {
+		if e.keyOK() {
 			one[0] = e.name()
 			keys = one[:]
 		} else if e.lit() != nil {
@@ -516,7 +559,7 @@ func (r *resolver) evalOp(e *expr) []value {
 			if v.kind != vSeq {
 				continue
 			}
-			if e.slice {
+			if e.slice() {
 				sv := v
 				switch {
 				case !v.sliced:
@@ -659,13 +702,13 @@ func (r *resolver) evalOp(e *expr) []value {
 // outside the project, containers, generators, and instances of classes with a base
 // outside the project.
 func (r *resolver) narrow(e *expr) []value {
-	if e.raw {
+	if e.raw() {
 		return r.narrowFlag(e)
 	}
 	if e.name() != "" {
 		return r.narrowHasattr(e)
 	}
-	if e.slice {
+	if e.slice() {
 		return r.narrowIdentity(e)
 	}
 	var classes []*defInfo
@@ -695,7 +738,7 @@ func (r *resolver) narrow(e *expr) []value {
 	}
 	var out []value
 	xs := r.eval(e.x)
-	if len(xs) == 0 && e.keyOK && !outsideClass && !r.noFlow && !isParamName(e.x) {
+	if len(xs) == 0 && e.keyOK() && !outsideClass && !r.noFlow && !isParamName(e.x) {
 		// Nothing is known of x, a local name (not a parameter: those of special methods
 		// take no arguments from the implicit calls, and their callers' values are
 		// what the test sorts), but where the test holds x is an instance of one of the
@@ -726,8 +769,8 @@ func (r *resolver) narrow(e *expr) []value {
 			}
 		}
 		switch {
-		case e.keyOK && is, !e.keyOK && !is:
-		case e.keyOK && outsideClass && (v.kind != vInst || r.outsideBase(v.def)) && v.kind != vDef && v.kind != vModule:
+		case e.keyOK() && is, !e.keyOK() && !is:
+		case e.keyOK() && outsideClass && (v.kind != vInst || r.outsideBase(v.def)) && v.kind != vDef && v.kind != vModule:
 		default:
 			continue
 		}
@@ -747,7 +790,7 @@ func (r *resolver) narrowFlag(e *expr) []value {
 	var out []value
 	for _, v := range r.eval(e.x) {
 		if v.kind == vInst {
-			if truth, known := r.classFlag(v.def, e.name()); known && truth != e.keyOK {
+			if truth, known := r.classFlag(v.def, e.name()); known && truth != e.keyOK() {
 				continue
 			}
 		}
@@ -823,7 +866,7 @@ func (r *resolver) narrowIdentity(e *expr) []value {
 					break
 				}
 			}
-			if in != e.keyOK {
+			if in != e.keyOK() {
 				continue
 			}
 		}
@@ -842,7 +885,7 @@ func (r *resolver) narrowIdentity(e *expr) []value {
 func (r *resolver) narrowHasattr(e *expr) []value {
 	var out []value
 	for _, v := range r.eval(e.x) {
-		if has, known := r.hasAttr(v, e.name()); known && has != e.keyOK {
+		if has, known := r.hasAttr(v, e.name()); known && has != e.keyOK() {
 			continue
 		}
 		out = addValues(out, v)
@@ -1055,7 +1098,7 @@ func (r *resolver) constKeys(e *expr, depth int) (keys []string, ok bool) {
 		// an item taken by position from a literal, or from each element of a literal
 		// iterated over: the loop target `name` of `for name, label in (("a", "A"), ...)`
 		n, err := strconv.Atoi(strings.TrimPrefix(e.name(), "i"))
-		if !e.keyOK || !strings.HasPrefix(e.name(), "i") || err != nil || n < 0 {
+		if !e.keyOK() || !strings.HasPrefix(e.name(), "i") || err != nil || n < 0 {
 			return nil, false
 		}
 		var seqs []*expr
@@ -1965,11 +2008,11 @@ func (r *resolver) callResultAt(v value, e *expr) []value {
 			}
 			continue
 		}
-		if a := argFor(d, v.bound, e.lit().elems, e.lit().keys, e.slice, j); a != nil {
+		if a := argFor(d, v.bound, e.lit().elems, e.lit().keys, e.slice(), j); a != nil {
 			out = union(out, r.eval(a))
 		} else if dflt := d.params[j].dflt; dflt != nil {
 			out = union(out, r.eval(dflt))
-		} else if e.slice {
+		} else if e.slice() {
 			out = union(out, r.eval(ret)) // the argument may come from *args
 		}
 	}
@@ -2255,8 +2298,8 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 		}
 		if x.op == eName && x.scope() == d.scope {
 			if j := paramNamed(d, x); j >= 0 {
-				a := argFor(d, bound, e.lit().elems, e.lit().keys, e.slice, j)
-				if a == nil && !e.slice {
+				a := argFor(d, bound, e.lit().elems, e.lit().keys, e.slice(), j)
+				if a == nil && !e.slice() {
 					a = d.params[j].dflt
 				}
 				if a != nil {
@@ -2319,7 +2362,7 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 			return x, true
 		}
 		c := *x
-		c.memo = 0
+		c.setMemo24(0)
 		c.x = nx
 		if nl != nil {
 			c.setLit(nl)

@@ -93,10 +93,8 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 	// the expressions only lazy sites held are done with: their memo slots go back
 	for _, slab := range f.transient {
 		for k := range slab[:cap(slab)] {
-			if e := &slab[:cap(slab)][k]; e.memo > 0 {
-				*r.slot(e) = memoSlot{}
-				r.freeMemos = append(r.freeMemos, e.memo)
-				e.memo = 0
+			if e := &slab[:cap(slab)][k]; r.memoOf(e) > 0 {
+				r.freeSlot(e, 0)
 			}
 		}
 	}
@@ -154,7 +152,7 @@ func (r *resolver) evalProto(e *expr) []value {
 	if e.lit() != nil {
 		fallbacks = e.lit().keys
 	}
-	return r.protoValues(e.x, e.name(), fallbacks, e.keyOK)
+	return r.protoValues(e.x, e.name(), fallbacks, e.keyOK())
 }
 
 // protoValues returns special method name (or the first fallback, see protoChain) of
