@@ -578,8 +578,9 @@ const (
 	vGen                       // a generator returned by calling generator function def
 )
 
-// value is an abstract value an expression may evaluate to. It is 32 bytes (a
-// module is an id, not its key): the evaluation results hold millions of them.
+// value is an abstract value an expression may evaluate to. It is 24 bytes (a
+// module is an id, not its key; the receiver and the container share a field): the
+// evaluation results hold millions of them.
 type value struct {
 	kind  valueKind
 	bound bool // a method reached through an instance (its first parameter is bound)
@@ -589,8 +590,29 @@ type value struct {
 	sliced bool
 	// off is, besides the slice start, a module's id (vModule: see resolver.moduleValue)
 	off int32
-	// recv is the class of the instance a bound method was looked up on
-	recv *defInfo
-	def  *defInfo
-	lit  *expr
+	def *defInfo
+	// ref is the container literal of vSeq (see lit), else the class of the instance a
+	// bound method was looked up on, or vSuper's method class (see recv)
+	ref unsafe.Pointer
 }
+
+// lit is the container literal (an eSeq or eDict expression) of a vSeq value.
+func (v *value) lit() *expr {
+	if v.kind != vSeq {
+		return nil
+	}
+	return (*expr)(v.ref)
+}
+
+// recv is the class of the instance a bound method was looked up on, or the class whose
+// method called super() (vSuper); nil for containers.
+func (v *value) recv() *defInfo {
+	if v.kind == vSeq {
+		return nil
+	}
+	return (*defInfo)(v.ref)
+}
+
+// litRef and recvRef are the refs of values holding a container literal or a receiver.
+func litRef(e *expr) unsafe.Pointer     { return unsafe.Pointer(e) }
+func recvRef(d *defInfo) unsafe.Pointer { return unsafe.Pointer(d) }

@@ -269,7 +269,7 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (implicit []resolu
 					}
 				}
 				defs, bound := r.targets(v)
-				recv := v.recv
+				recv := v.recv()
 				if v.kind == vInst || v.kind == vDef && v.def.fn.Kind == task.KindClass {
 					recv = v.def // __init__ or __call__ runs on an instance of this class
 				}

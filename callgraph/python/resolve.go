@@ -533,11 +533,11 @@ func (r *resolver) evalOp(e *expr) []value {
 		// the instance: a mixin's super() reaches the next class of the subclass's order
 		var out []value
 		for _, v := range r.selfClasses(e.def()) {
-			out = addValues(out, value{kind: vSuper, def: v, recv: e.def().class})
+			out = addValues(out, value{kind: vSuper, def: v, ref: recvRef(e.def().class)})
 		}
 		return out
 	case eSeq, eDict:
-		return []value{{kind: vSeq, lit: e}}
+		return []value{{kind: vSeq, ref: litRef(e)}}
 	case eSubscript:
 		if r.noFlow {
 			return nil
@@ -573,7 +573,7 @@ func (r *resolver) evalOp(e *expr) []value {
 				continue
 			}
 			r.unstable++ // containers gain stored values from round to round
-			lit := v.lit
+			lit := v.lit()
 			lit.lit().read = true
 			for k, el := range lit.lit().elems {
 				pos := k
@@ -610,16 +610,16 @@ func (r *resolver) evalOp(e *expr) []value {
 		var out []value
 		for _, v := range r.eval(e.x) {
 			switch {
-			case v.kind == vSeq && v.lit.op == eSeq:
+			case v.kind == vSeq && v.lit().op == eSeq:
 				r.unstable++ // containers gain stored values from round to round
-				v.lit.lit().read = true
-				for _, el := range v.lit.lit().elems {
+				v.lit().lit().read = true
+				for _, el := range v.lit().lit().elems {
 					out = union(out, r.eval(el))
 				}
-				if v.lit.lit().litExtra == nil {
+				if v.lit().lit().litExtra == nil {
 					continue
 				}
-				for _, el := range v.lit.lit().extraVals {
+				for _, el := range v.lit().lit().extraVals {
 					out = union(out, r.eval(el))
 				}
 			case v.kind == vGen:
@@ -722,9 +722,9 @@ func (r *resolver) narrow(e *expr) []value {
 			switch {
 			case v.kind == vDef && v.def.fn.Kind == "class":
 				classes = appendDef(classes, v.def)
-			case v.kind == vSeq && v.lit.op == eSeq:
+			case v.kind == vSeq && v.lit().op == eSeq:
 				// a tuple of classes held by a name
-				for _, el := range v.lit.lit().elems {
+				for _, el := range v.lit().lit().elems {
 					for _, w := range r.eval(el) {
 						if w.kind == vDef && w.def.fn.Kind == "class" {
 							classes = appendDef(classes, w.def)
@@ -1194,14 +1194,14 @@ func (r *resolver) protoMethods(c *defInfo, name string) []value {
 			case eDef:
 				d := b.val.def()
 				if d.fn.Kind == "method" && d.class == cl {
-					out = addValues(out, value{kind: vDef, def: d, bound: !d.static, recv: c})
+					out = addValues(out, value{kind: vDef, def: d, bound: !d.static, ref: recvRef(c)})
 				}
 			case eName:
 				// an alias in the class body (__str__ = to_text, or a module function):
 				// the functions it names, bound to the instance
 				for _, v := range r.eval(b.val) {
 					if d := v.def; v.kind == vDef && d.fn.Kind != "class" && !d.lambda {
-						out = addValues(out, value{kind: vDef, def: d, bound: !d.static, recv: c})
+						out = addValues(out, value{kind: vDef, def: d, bound: !d.static, ref: recvRef(c)})
 					}
 				}
 			}
@@ -1305,22 +1305,22 @@ func (r *resolver) applyStores() (added, changed bool) {
 				}
 				if !st.spread {
 					key := ""
-					if st.keyOK && c.lit.op == eDict {
+					if st.keyOK && c.lit().op == eDict {
 						key = st.key
 					}
-					add(c.lit, key, st.val)
+					add(c.lit(), key, st.val)
 					continue
 				}
 				for _, src := range r.eval(st.val) {
 					if src.kind != vSeq {
 						continue
 					}
-					for k, el := range src.lit.lit().elems {
+					for k, el := range src.lit().lit().elems {
 						key := ""
-						if src.lit.op == eDict && c.lit.op == eDict {
-							key = src.lit.lit().keys[k]
+						if src.lit().op == eDict && c.lit().op == eDict {
+							key = src.lit().lit().keys[k]
 						}
-						add(c.lit, key, el)
+						add(c.lit(), key, el)
 					}
 				}
 			}
@@ -1646,7 +1646,7 @@ func (r *resolver) attr(v value, name string) []value {
 	case vInst:
 		return r.classAttr(v.def, name, true, 0)
 	case vSuper:
-		return r.classAttr(v.def, name, true, r.after(v.def, v.recv))
+		return r.classAttr(v.def, name, true, r.after(v.def, v.recv()))
 	}
 	return nil
 }
@@ -1712,7 +1712,7 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 				if v.kind == vDef && v.def.class != nil && v.def.fn.Kind == "method" {
 					v.bound = (inst || v.def.classMethod) && !v.def.static
 					if v.bound {
-						v.recv = c // the instance's class, or the class a class method is called on
+						v.ref = recvRef(c) // the instance's class, or the class a class method is called on
 					}
 					if inst && v.def.property && !r.noFlow {
 						// reading a property on an instance gives what its getter returns
@@ -1840,7 +1840,7 @@ func (r *resolver) evalDescr(e *expr) []value {
 		switch v.kind {
 		case vInst:
 		case vSuper:
-			skip = r.after(v.def, v.recv)
+			skip = r.after(v.def, v.recv())
 		case vDef:
 			if v.def.fn.Kind != "class" || e.idx() != 0 {
 				continue
@@ -2240,7 +2240,7 @@ outer:
 	for _, v := range vs {
 		for k := range out {
 			// the pointers first: they tell most values apart
-			if o := &out[k]; o.def == v.def && o.lit == v.lit && o.recv == v.recv && o.kind == v.kind &&
+			if o := &out[k]; o.def == v.def && o.ref == v.ref && o.kind == v.kind &&
 				o.bound == v.bound && o.sliced == v.sliced && o.off == v.off {
 				continue outer
 			}

@@ -237,12 +237,12 @@ func (r *resolver) propValues(x *expr, name string, k int) []value {
 		switch v.kind {
 		case vInst:
 		case vSuper:
-			skip = r.after(v.def, v.recv)
+			skip = r.after(v.def, v.recv())
 		default:
 			continue
 		}
 		for _, a := range r.accessors(v.def, name, skip, k) {
-			out = addValues(out, value{kind: vDef, def: a, bound: true, recv: v.def})
+			out = addValues(out, value{kind: vDef, def: a, bound: true, ref: recvRef(v.def)})
 		}
 	}
 	return out
