@@ -547,10 +547,10 @@ type restBind struct {
 }
 
 // pendingRest holds the deferred bindings of one *args parameter, in the order made,
-// each once (seen indexes them once they are many).
+// each once (seen indexes their sites by shift, once they are many).
 type pendingRest struct {
 	binds []restBind
-	seen  map[restBind]struct{}
+	seen  [2]*ptrSet[callSite]
 }
 
 // deferRest records that cs binds arguments to *args parameter p with shift off while
@@ -566,19 +566,18 @@ func (r *resolver) deferRest(p *param, cs *callSite, off int) {
 		r.pending[p] = pr
 	}
 	b := restBind{cs, int32(off)}
-	if pr.seen != nil {
-		if _, ok := pr.seen[b]; ok {
+	if pr.seen[0] != nil {
+		if !pr.seen[off].add(cs) {
 			return
 		}
-		pr.seen[b] = struct{}{}
 	} else if slices.Contains(pr.binds, b) {
 		return
 	}
 	pr.binds = append(pr.binds, b)
-	if pr.seen == nil && len(pr.binds) > linearSet {
-		pr.seen = make(map[restBind]struct{}, 2*len(pr.binds))
+	if pr.seen[0] == nil && len(pr.binds) > linearSet {
+		pr.seen = [2]*ptrSet[callSite]{{}, {}}
 		for _, x := range pr.binds {
-			pr.seen[x] = struct{}{}
+			pr.seen[x.off].add(x.cs)
 		}
 	}
 }

@@ -2201,19 +2201,22 @@ func addOnce(list []*expr, index **exprSet, e *expr) ([]*expr, bool) {
 	return list, true
 }
 
-// exprSet is a set of expressions by identity: open addressing over a power-of-two
-// table of pointers, at most three quarters full. It takes 11–21 bytes per member,
-// where a Go map took ≈32 (sympy's parameters receive ≈1M flows through such sets).
-type exprSet struct {
-	slots []*expr
+// exprSet is a set of expressions by identity (see ptrSet).
+type exprSet = ptrSet[expr]
+
+// ptrSet is a set of pointers: open addressing over a power-of-two table, at most three
+// quarters full. It takes 11–21 bytes per member, where a Go map took ≈32 (sympy's
+// parameters receive ≈1M flows through such sets).
+type ptrSet[T any] struct {
+	slots []*T
 	n     int
 }
 
 // add adds e, reporting whether it was not a member yet.
-func (s *exprSet) add(e *expr) bool {
+func (s *ptrSet[T]) add(e *T) bool {
 	if (s.n+1)*4 > len(s.slots)*3 {
 		old := s.slots
-		s.slots, s.n = make([]*expr, max(32, 2*len(old))), 0
+		s.slots, s.n = make([]*T, max(32, 2*len(old))), 0
 		for _, x := range old {
 			if x != nil {
 				s.add(x)
@@ -2221,7 +2224,7 @@ func (s *exprSet) add(e *expr) bool {
 		}
 	}
 	mask := uint64(len(s.slots) - 1)
-	// Fibonacci hashing of the address: expressions are not moved by the collector
+	// Fibonacci hashing of the address: the collector does not move objects
 	h := uint64(uintptr(unsafe.Pointer(e))) * 0x9E3779B97F4A7C15
 	for i := (h ^ h>>29) & mask; ; i = (i + 1) & mask {
 		switch s.slots[i] {
