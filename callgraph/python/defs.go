@@ -235,7 +235,7 @@ func (c *collector) function(i, dec int32, sc *scope, caller *defInfo, cond bool
 func (c *collector) site(caller *defInfo, line int32, implicit bool, callee *expr, args []*expr) {
 	call := c.newExpr(expr{op: eCall, x: callee})
 	if len(args) > 0 {
-		call.setLit(&litData{elems: args, keys: make([]string, len(args))})
+		call.setLit(&litData{elems: args})
 	}
 	c.calls = append(c.calls, newSite(caller, line, implicit, call))
 }
@@ -246,7 +246,7 @@ func (c *collector) applyDecorators(d *defInfo, decs []*expr, caller *defInfo) {
 	line := d.fn.DecoratorLine
 	arg := c.newExpr(expr{op: eDef, ref: inScope(d.ref()), pos: rawBit})
 	for k := len(decs) - 1; k >= 0; k-- {
-		arg = c.newExpr(expr{op: eCall, x: decs[k], ref: withLit(&litData{elems: []*expr{arg}, keys: []string{""}})})
+		arg = c.newExpr(expr{op: eCall, x: decs[k], ref: withLit(&litData{elems: []*expr{arg}})})
 		c.calls = append(c.calls, newSite(caller, int32(line+k), false, arg))
 		d.decCall = arg
 	}
@@ -390,7 +390,7 @@ func (c *collector) generatedInit(d *defInfo, block int32, cs *scope) {
 				case "attr.ib", "attr.attrib", "attrib", "attr.field", "attrs.field", "field", "dataclasses.field":
 					isField = true
 					ce := c.callExpr(val, cs)
-					for k, kw := range ce.lit().keys {
+					for k, kw := range ce.lit().keyList() {
 						if kw == "default" {
 							dflt = ce.lit().elems[k]
 						}
@@ -595,7 +595,7 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 		if len(positional) >= 2 && key == nil {
 			args := iters(positional[1:])
 			implicit(positional[0], args)
-			res := c.newExpr(expr{op: eCall, x: positional[0], ref: withLit(&litData{elems: args, keys: make([]string, len(args))})})
+			res := c.newExpr(expr{op: eCall, x: positional[0], ref: withLit(&litData{elems: args})})
 			ce.lit().extra().builtin = c.newExpr(expr{op: eSeq, ref: withLit(&litData{elems: []*expr{res}})})
 		}
 	case "filter":
@@ -622,7 +622,7 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 			// dict(a=x, b=y): a literal with string keys
 			d := c.newExpr(expr{op: eDict, ref: withLit(&litData{})})
 			for k, a := range cs.args() {
-				d.lit().keys = append(d.lit().keys, "s"+cs.kw(k))
+				d.lit().extra().keys = append(d.lit().keyList(), "s"+cs.kw(k))
 				d.lit().elems = append(d.lit().elems, a)
 			}
 			ce.lit().extra().builtin = d
@@ -726,19 +726,19 @@ func (c *collector) callExpr(i int32, sc *scope) *expr {
 						v = t.firstNamedAfter(id)
 					}
 					if id >= 0 && v >= 0 {
-						if e.lit().keys == nil {
-							e.lit().keys = make([]string, len(e.lit().elems), n)
+						if e.lit().keyList() == nil {
+							e.lit().extra().keys = make([]string, len(e.lit().elems), n)
 						}
 						e.lit().elems = append(e.lit().elems, c.conv(v, sc))
-						e.lit().keys = append(e.lit().keys, c.str(id))
+						e.lit().extra().keys = append(e.lit().keyList(), c.str(id))
 					}
 				case kListSplat, kDictSplat:
 					e.setFlag(sliceBit)
 				default:
 					if !e.slice() {
 						e.lit().elems = append(e.lit().elems, c.conv(ch, sc))
-						if e.lit().keys != nil {
-							e.lit().keys = append(e.lit().keys, "")
+						if e.lit().keyList() != nil {
+							e.lit().extra().keys = append(e.lit().keyList(), "")
 						}
 					}
 				}
@@ -845,7 +845,7 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 				continue
 			}
 			key, _ := constKey(t, k)
-			e.lit().keys = append(e.lit().keys, key)
+			e.lit().extra().keys = append(e.lit().keyList(), key)
 			e.lit().elems = append(e.lit().elems, c.conv(v, sc))
 		}
 		return e

@@ -16,6 +16,7 @@ func TestLayoutSizes(t *testing.T) {
 		{"expr", unsafe.Sizeof(expr{}), 32},
 		{"value", unsafe.Sizeof(value{}), 24},
 		{"memoSlot", unsafe.Sizeof(memoSlot{}), 16},
+		{"litData", unsafe.Sizeof(litData{}), 32},
 	} {
 		if c.got > c.want {
 			t.Errorf("%s is %d bytes, want at most %d", c.name, c.got, c.want)

@@ -164,7 +164,7 @@ const (
 	eUnion             // any of elems (a or b, a if c else b)
 	eIter              // an element of iterating over x
 	eConst             // an integer or plain string constant (name holds constKey's form)
-	eProto             // the method name (a dunder) of the instances x evaluates to: implicit protocol calls; litData.keys, when set, are fallbacks tried in order when a class (with no base outside the project) lacks the method
+	eProto             // the method name (a dunder) of the instances x evaluates to: implicit protocol calls; litExtra.keys, when set, are fallbacks tried in order when a class (with no base outside the project) lacks the method
 	eClassOf           // the project classes x evaluates to (raise C: C is instantiated)
 	eBuiltinArg        // x, when the builtin function called name (looked up in its scope, see expr.scope) is not rebound; with elems, when elems[0] (the callee, functools.reduce...) lies outside the project
 	eNarrow            // x narrowed by isinstance(x, elems...): keyOK set keeps the instances of those classes, else drops them; with name set, by hasattr(x, name); with slice set, by identity (x is C, x in (C, D)): keyOK set drops the classes and functions x holds that are not among elems', else drops those that are; with raw set, by the truth of x.name where name is a class-level constant flag (keyOK: truthy)
@@ -188,8 +188,8 @@ type expr struct {
 	// while it was never evaluated: most expressions never are, so the memo lives
 	// outside the expression and keeps it small
 	memo [3]uint8
-	// pos is eName's position (a byte offset); the other ops keep idx in its low 29
-	// bits and their flags (keyOK, raw, slice) in the top three
+	// pos is eName's position (a byte offset); the other ops keep idx in its low 28
+	// bits and their flags (keyOK, raw, slice, read) in the top four
 	pos uint32
 	// nm is the name (see name): interned per file by the collector, a pointer instead
 	// of a string header keeps the expression small
@@ -210,16 +210,20 @@ const (
 	rawBit = 1 << 30
 	// sliceBit: eSubscript's key is a slice (idx is its constant start, -1 if
 	// unknown); eCall has *args or **kwargs; eNarrow: an identity test
-	sliceBit  = 1 << 29
-	flagBits  = keyOKBit | rawBit | sliceBit
-	idxBits   = 1<<29 - 1
+	sliceBit = 1 << 29
+	// readBit: some subscript or iteration read the container (eSeq, eDict): values
+	// stored into it matter
+	readBit   = 1 << 28
+	flagBits  = keyOKBit | rawBit | sliceBit | readBit
+	idxBits   = 1<<28 - 1
 	memoLimit = 1<<24 - 1
 )
 
-// keyOK, raw and slice are the expression's flags (false for eName).
+// keyOK, raw, slice and read are the expression's flags (false for eName).
 func (e *expr) keyOK() bool { return e.op != eName && e.pos&keyOKBit != 0 }
 func (e *expr) raw() bool   { return e.op != eName && e.pos&rawBit != 0 }
 func (e *expr) slice() bool { return e.op != eName && e.pos&sliceBit != 0 }
+func (e *expr) read() bool  { return e.op != eName && e.pos&readBit != 0 }
 
 // setFlag sets flag bits of an expression other than eName.
 func (e *expr) setFlag(bits uint32) { e.pos |= bits }
@@ -265,8 +269,8 @@ func (op exprOp) scoped() bool {
 
 // idx is the index of eParam (the parameter), eFrom (the relative level), eSubscript
 // (the slice's constant start, -1 if unknown) and eDescr (the accessor), kept in pos's
-// low 29 bits (sign-extended).
-func (e *expr) idx() int32 { return int32(e.pos<<3) >> 3 }
+// low 28 bits (sign-extended).
+func (e *expr) idx() int32 { return int32(e.pos<<4) >> 4 }
 
 // scope is the scope of eName and eFrom, the definition's handle for eDef, eParam,
 // eSelf, eClass and eSuper, the scope the builtin's name is looked up in for
@@ -315,20 +319,29 @@ func (e *expr) def() *defInfo {
 }
 
 // litData holds the elements of container literals (eSeq, eDict) and unions (eUnion),
-// and the arguments of calls (eCall). It is 64 bytes: what few literals and calls
-// need lives behind litExtra (sympy has ≈0.95M litData, most of them calls').
+// and the arguments of calls (eCall). It is 32 bytes: what few literals and calls
+// need (keys among them) lives behind litExtra (sympy has ≈0.95M litData, most of them
+// calls', few with keyword arguments).
 type litData struct {
 	elems []*expr
-	// keys: eDict's constant keys ("" when not a constant), eCall's keywords ("" for a
-	// positional argument; nil when the call has no keyword argument), parallel to elems
-	keys []string
 	*litExtra
-	read bool // some subscript or iteration read the container: stored values matter
 }
 
-// litExtra holds the values stored into a container literal, and what a call of a
-// builtin gives; nil until the first store or builtin.
+// keyList returns the keys parallel to elems (see litExtra.keys), nil if none.
+func (l *litData) keyList() []string {
+	if l == nil || l.litExtra == nil {
+		return nil
+	}
+	return l.litExtra.keys
+}
+
+// litExtra holds the keys of dicts and keyword calls, the values stored into a
+// container literal, and what a call of a builtin gives; nil until one is needed.
 type litExtra struct {
+	// keys: eDict's constant keys ("" when not a constant), eCall's keywords ("" for a
+	// positional argument; nil when the call has no keyword argument), eProto's
+	// fallbacks; parallel to elems (but eProto's)
+	keys []string
 	// values stored into the container later (x[k] = v, x.append(v), ...), keyed like
 	// its keys ("" for any key)
 	extraKeys []string
@@ -478,7 +491,7 @@ func (cs *callSite) args() []*expr {
 }
 
 // kw is the keyword of argument k, "" for a positional one.
-func (cs *callSite) kw(k int) string { return keyAt(cs.call.lit().keys, k) }
+func (cs *callSite) kw(k int) string { return keyAt(cs.call.lit().keyList(), k) }
 
 // keyAt returns the keyword of a call's argument k: keys[k], or "" when keys is nil (a
 // call without keyword arguments keeps no keys: most calls, ≈16 bytes per argument).

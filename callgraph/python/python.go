@@ -340,11 +340,11 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (implicit []resolu
 // taken as accepting anything: what is called may be a wrapper, or a synthesized
 // __init__ whose parameters are not all recorded.
 func acceptsKeywords(cs *callSite, d *defInfo) bool {
-	if cs.call.lit() == nil || len(cs.call.lit().keys) == 0 || d.lambda || len(d.decorators) > 0 {
+	if cs.call.lit() == nil || len(cs.call.lit().keyList()) == 0 || d.lambda || len(d.decorators) > 0 {
 		return true
 	}
 	for k := range cs.call.lit().elems {
-		kw := keyAt(cs.call.lit().keys, k)
+		kw := keyAt(cs.call.lit().keyList(), k)
 		if kw == "" {
 			continue
 		}

@@ -574,14 +574,14 @@ func (r *resolver) evalOp(e *expr) []value {
 			}
 			r.unstable++ // containers gain stored values from round to round
 			lit := v.lit()
-			lit.lit().read = true
+			lit.setFlag(readBit)
 			for k, el := range lit.lit().elems {
 				pos := k
 				if v.sliced {
 					pos = k - int(v.off)
 				}
 				switch {
-				case lit.op == eDict && len(keys) > 0 && lit.lit().keys[k] != "" && !slices.Contains(keys, lit.lit().keys[k]):
+				case lit.op == eDict && len(keys) > 0 && lit.lit().keyList()[k] != "" && !slices.Contains(keys, lit.lit().keyList()[k]):
 					continue
 				case lit.op == eSeq && v.sliced && v.off >= 0 && pos < 0:
 					continue
@@ -612,7 +612,7 @@ func (r *resolver) evalOp(e *expr) []value {
 			switch {
 			case v.kind == vSeq && v.lit().op == eSeq:
 				r.unstable++ // containers gain stored values from round to round
-				v.lit().lit().read = true
+				v.lit().setFlag(readBit)
 				for _, el := range v.lit().lit().elems {
 					out = union(out, r.eval(el))
 				}
@@ -1258,7 +1258,7 @@ func (r *resolver) applyStores() (added, changed bool) {
 		}
 		lit.lit().extraKeys = append(lit.lit().extraKeys, key)
 		added = true
-		if lit.lit().read {
+		if lit.read() {
 			changed = true
 		}
 	}
@@ -1318,7 +1318,7 @@ func (r *resolver) applyStores() (added, changed bool) {
 					for k, el := range src.lit().lit().elems {
 						key := ""
 						if src.lit().op == eDict && c.lit().op == eDict {
-							key = src.lit().lit().keys[k]
+							key = src.lit().lit().keyList()[k]
 						}
 						add(c.lit(), key, el)
 					}
@@ -2008,7 +2008,7 @@ func (r *resolver) callResultAt(v value, e *expr) []value {
 			}
 			continue
 		}
-		if a := argFor(d, v.bound, e.lit().elems, e.lit().keys, e.slice(), j); a != nil {
+		if a := argFor(d, v.bound, e.lit().elems, e.lit().keyList(), e.slice(), j); a != nil {
 			out = union(out, r.eval(a))
 		} else if dflt := d.params[j].dflt; dflt != nil {
 			out = union(out, r.eval(dflt))
@@ -2065,7 +2065,7 @@ func (r *resolver) superDefaultReturned(d *defInfo, ret *expr) int {
 	default:
 		return -1
 	}
-	if keyAt(ret.lit().keys, 0) != "" || keyAt(ret.lit().keys, 1) != "" || !r.superOutside(ret.x.x, ret.x.name()) {
+	if keyAt(ret.lit().keyList(), 0) != "" || keyAt(ret.lit().keyList(), 1) != "" || !r.superOutside(ret.x.x, ret.x.name()) {
 		return -1
 	}
 	return paramReturned(d, ret.lit().elems[1])
@@ -2301,7 +2301,7 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 		}
 		if x.op == eName && x.scope() == d.scope {
 			if j := paramNamed(d, x); j >= 0 {
-				a := argFor(d, bound, e.lit().elems, e.lit().keys, e.slice(), j)
+				a := argFor(d, bound, e.lit().elems, e.lit().keyList(), e.slice(), j)
 				if a == nil && !e.slice() {
 					a = d.params[j].dflt
 				}

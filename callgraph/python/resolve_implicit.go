@@ -150,7 +150,7 @@ func (r *resolver) outsideBase(c *defInfo) bool {
 func (r *resolver) evalProto(e *expr) []value {
 	var fallbacks []string
 	if e.lit() != nil {
-		fallbacks = e.lit().keys
+		fallbacks = e.lit().keyList()
 	}
 	return r.protoValues(e.x, e.name(), fallbacks, e.keyOK())
 }
@@ -290,10 +290,10 @@ func (r *resolver) propertyCallAccessor(call *expr, k int) []*defInfo {
 	pos := 0
 	var arg *expr
 	for j, a := range call.lit().elems {
-		if ck := keyAt(call.lit().keys, j); ck == kw || ck == "" && pos == k {
+		if ck := keyAt(call.lit().keyList(), j); ck == kw || ck == "" && pos == k {
 			arg = a
 		}
-		if keyAt(call.lit().keys, j) == "" {
+		if keyAt(call.lit().keyList(), j) == "" {
 			pos++
 		}
 	}
