@@ -1,6 +1,9 @@
 package python
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestAddOnce checks the flow lists' deduplication across the switch from scanning to
 // the exprSet index: every expression is kept once, in the order first added.
@@ -59,5 +62,34 @@ func TestIdxAndFlags(t *testing.T) {
 	n := expr{op: eName, pos: 1<<31 | 1<<30 | 1<<29}
 	if n.keyOK() || n.raw() || n.slice() {
 		t.Fatal("eName reports flags from its position's bits")
+	}
+}
+
+// TestValueSets checks the interning of value sets: equal contents (in order) share one
+// clipped copy, other contents and orders do not, across the table's growth.
+func TestValueSets(t *testing.T) {
+	defs := make([]defInfo, 3000)
+	var sets valueSets
+	first := map[int][]value{}
+	for round := 0; round < 2; round++ {
+		for k := range defs {
+			vs := []value{{kind: vDef, def: &defs[k]}, {kind: vInst, def: &defs[(k+1)%len(defs)]}}
+			got := sets.intern(append(make([]value, 0, 8), vs...))
+			if !slices.Equal(got, vs) || cap(got) != len(got) {
+				t.Fatalf("set %d: interned %v (cap %d), want %v clipped", k, got, cap(got), vs)
+			}
+			if round == 0 {
+				first[k] = got
+			} else if &got[0] != &first[k][0] {
+				t.Fatalf("set %d: a second copy was interned", k)
+			}
+		}
+	}
+	if sets.n != len(defs) {
+		t.Fatalf("%d sets interned, want %d", sets.n, len(defs))
+	}
+	swapped := sets.intern([]value{{kind: vInst, def: &defs[1]}, {kind: vDef, def: &defs[0]}})
+	if &swapped[0] == &first[0][0] {
+		t.Fatal("a set in another order shares the first's copy")
 	}
 }
