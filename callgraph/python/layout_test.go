@@ -17,6 +17,7 @@ func TestLayoutSizes(t *testing.T) {
 		{"value", unsafe.Sizeof(value{}), 24},
 		{"memoSlot", unsafe.Sizeof(memoSlot{}), 16},
 		{"litData", unsafe.Sizeof(litData{}), 32},
+		{"callSite", unsafe.Sizeof(callSite{}), 32},
 	} {
 		if c.got > c.want {
 			t.Errorf("%s is %d bytes, want at most %d", c.name, c.got, c.want)

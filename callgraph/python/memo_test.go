@@ -93,3 +93,24 @@ func TestValueSets(t *testing.T) {
 		t.Fatal("a set in another order shares the first's copy")
 	}
 }
+
+// TestResolutionTargets checks the targets a resolution holds (none, one in the
+// resolution itself, several in an array) and that its implicit mark survives them.
+func TestResolutionTargets(t *testing.T) {
+	defs := make([]defInfo, 3)
+	all := []*defInfo{&defs[0], &defs[1], &defs[2]}
+	for _, implicit := range []bool{false, true} {
+		cs := newSite(nil, 7, implicit, nil)
+		for _, n := range []int{1, 3, 0, 2} {
+			buf := slices.Clone(all[:n])
+			cs.setTargets(buf)
+			clear(buf) // the resolution keeps its own copy
+			if got := cs.targets(); !slices.Equal(got, all[:n]) {
+				t.Fatalf("implicit %v, %d targets: got %v", implicit, n, got)
+			}
+			if cs.implicit() != implicit || cs.line != 7 {
+				t.Fatalf("implicit %v, %d targets: implicit %v line %d", implicit, n, cs.implicit(), cs.line)
+			}
+		}
+	}
+}

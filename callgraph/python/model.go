@@ -476,7 +476,11 @@ type callSite struct {
 
 // newSite returns the site of call, made by caller at line.
 func newSite(caller *defInfo, line int32, implicit bool, call *expr) callSite {
-	return callSite{resolution: resolution{caller: caller, line: line, implicit: implicit}, call: call}
+	rs := resolution{caller: caller, line: line}
+	if implicit {
+		rs.meta = implicitBit
+	}
+	return callSite{resolution: rs, call: call}
 }
 
 // callee is the expression called.

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/task"
@@ -93,7 +94,7 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 	}
 	results := resolutions{infos, implicit}
 	for rs := range results.all() {
-		for _, d := range rs.targets {
+		for _, d := range rs.targets() {
 			if d.lambda {
 				d.release() // lambdas and generated __init__s are not in their file's defs
 			}
@@ -180,13 +181,49 @@ func (fe *Frontend) parseAll(ctx context.Context, files []callgraph.SourceFile, 
 }
 
 // resolution is the outcome for one call site: what the report needs of it (the site's
-// caller, line and implicitness), so that the site's expressions can go once
-// resolution is over.
+// caller, line and implicitness, and its targets), so that the site's expressions can
+// go once resolution is over. It is 24 bytes: most sites have at most one target, which
+// the resolution holds itself (see targets).
 type resolution struct {
-	caller   *defInfo
-	targets  []*defInfo
-	line     int32
-	implicit bool
+	caller *defInfo
+	// tg is the only target, or the first of an array of them (see targets)
+	tg   unsafe.Pointer
+	line int32
+	// meta holds the number of targets, and implicitBit
+	meta uint32
+}
+
+// implicitBit marks a call the syntax makes without call parentheses (iteration, with,
+// raise): it counts as a call site only when it resolves.
+const implicitBit = 1 << 31
+
+// implicit reports whether the site is implicit (see implicitBit).
+func (rs *resolution) implicit() bool { return rs.meta&implicitBit != 0 }
+
+// targets returns the definitions the site calls (not to be modified: see setTargets).
+func (rs *resolution) targets() []*defInfo {
+	switch n := rs.meta &^ implicitBit; n {
+	case 0:
+		return nil
+	case 1:
+		return unsafe.Slice((**defInfo)(unsafe.Pointer(&rs.tg)), 1)
+	default:
+		return unsafe.Slice((**defInfo)(rs.tg), n)
+	}
+}
+
+// setTargets sets the targets to (a copy of) ds.
+func (rs *resolution) setTargets(ds []*defInfo) {
+	rs.meta = rs.meta&implicitBit | uint32(len(ds))
+	switch len(ds) {
+	case 0:
+		rs.tg = nil
+	case 1:
+		rs.tg = unsafe.Pointer(ds[0])
+	default:
+		c := slices.Clone(ds)
+		rs.tg = unsafe.Pointer(&c[0])
+	}
 }
 
 // resolutions are the resolutions of an analysis: those of the files' call sites, then
@@ -243,6 +280,7 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (implicit []resolu
 		r.newEpoch()
 		r.markSubclassed()
 	}
+	var ts []*defInfo // the targets of the site being resolved
 	for round := 1; round <= rounds; round++ {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("python: analyze: %w", err)
@@ -260,7 +298,7 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (implicit []resolu
 			if round > 1 && r.isStable(cs.callee()) {
 				continue // same targets as before; its arguments already flowed
 			}
-			cs.targets = nil
+			ts = ts[:0]
 			for _, v := range r.eval(cs.callee()) {
 				if v.kind == vDef && v.def.fn.Kind == task.KindClass && !v.def.instantiated {
 					v.def.instantiated = true
@@ -279,7 +317,7 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (implicit []resolu
 					if !ctorHook && (!acceptsKeywords(cs, d) || !(v.kind == vDef && v.sliced) && !acceptsArity(cs, d, bound)) {
 						continue
 					}
-					cs.targets = appendDef(cs.targets, d)
+					ts = appendDef(ts, d)
 					if round < rounds && !(v.kind == vDef && v.sliced) && r.bindArgs(cs, d, bound) {
 						changed = true
 					}
@@ -288,6 +326,7 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (implicit []resolu
 					}
 				}
 			}
+			cs.setTargets(ts)
 		}
 		if !changed {
 			break
@@ -302,8 +341,8 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (implicit []resolu
 				continue
 			}
 			if m := selfMethod(c.x); m != nil {
-				if ts := r.abstractStep(m, c.name(), cs.targets); len(ts) > 0 {
-					cs.targets = ts
+				if ts := r.abstractStep(m, c.name(), cs.targets()); len(ts) > 0 {
+					cs.setTargets(ts)
 				}
 			}
 		}
@@ -319,14 +358,16 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (implicit []resolu
 	phaseDone("implicit")
 	if fe.opts.Guess != GuessNone {
 		for cs := range r.sites() {
-			if len(cs.targets) > 0 || cs.callee() == nil || cs.callee().op != eAttr || len(r.eval(cs.callee().x)) > 0 {
+			if len(cs.targets()) > 0 || cs.callee() == nil || cs.callee().op != eAttr || len(r.eval(cs.callee().x)) > 0 {
 				continue
 			}
 			cands := r.methods[cs.callee().name()]
 			if len(cands) == 1 || (fe.opts.Guess == GuessAll && len(cands) > 1) {
+				var ts []*defInfo
 				for _, d := range cands {
-					cs.targets = appendDef(cs.targets, d)
+					ts = appendDef(ts, d)
 				}
+				cs.setTargets(ts)
 			}
 		}
 	}
@@ -373,7 +414,7 @@ func acceptsKeywords(cs *callSite, d *defInfo) bool {
 // generated __init__ among them) and a decorated definition (what is called may be a
 // wrapper) are taken as fitting.
 func acceptsArity(cs *callSite, d *defInfo, bound bool) bool {
-	if cs.implicit || cs.star() || d.lambda || len(d.decorators) > 0 {
+	if cs.implicit() || cs.star() || d.lambda || len(d.decorators) > 0 {
 		return true
 	}
 	if d.class == nil && !bound && cs.callee().op == eAttr {
@@ -617,11 +658,11 @@ func (fe *Frontend) report(infos []*fileInfo, res resolutions) *callgraph.Analys
 	a := &callgraph.Analysis{}
 	hasModuleCalls := map[*fileInfo]bool{}
 	for rs := range res.all() {
-		if rs.implicit && len(rs.targets) == 0 {
+		if rs.implicit() && len(rs.targets()) == 0 {
 			continue // an implicit protocol call that reaches no project code is not counted
 		}
 		a.AddSite(rs.caller.file.path)
-		if len(rs.targets) > 0 {
+		if len(rs.targets()) > 0 {
 			a.AddResolved(rs.caller.file.path)
 		}
 		if rs.caller.fn.Kind == task.KindModule {
@@ -634,7 +675,7 @@ func (fe *Frontend) report(infos []*fileInfo, res resolutions) *callgraph.Analys
 		ndefs += len(f.defs)
 	}
 	for rs := range res.all() {
-		ntargets += len(rs.targets)
+		ntargets += len(rs.targets())
 	}
 	a.Definitions = make([]callgraph.Definition, 0, ndefs)
 	for _, f := range infos {
@@ -676,7 +717,7 @@ func (fe *Frontend) report(infos []*fileInfo, res resolutions) *callgraph.Analys
 	}
 	edges := make([]edge, 0, ntargets)
 	for rs := range res.all() {
-		for _, d := range rs.targets {
+		for _, d := range rs.targets() {
 			if d.lambda {
 				continue // a lambda's calls belong to its enclosing definition
 			}

@@ -86,7 +86,9 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 			}
 		}
 		if len(ds) > 0 {
-			res = append(res, resolution{caller: s.caller, line: s.line, implicit: true, targets: append([]*defInfo(nil), ds...)})
+			rs := resolution{caller: s.caller, line: s.line, meta: implicitBit}
+			rs.setTargets(ds)
+			res = append(res, rs)
 		}
 	}
 	f.lazy = nil
