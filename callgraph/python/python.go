@@ -83,6 +83,7 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 	if err != nil {
 		return nil, err
 	}
+	trimCHeap()
 	phaseDone("collected")
 	implicit, err := fe.resolve(ctx, newResolver(infos))
 	if err != nil {
