@@ -349,6 +349,7 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (implicit []resolu
 		}
 	}
 	phaseDone("rounds")
+	r.roundsDone()
 	// The implicit calls of operators, conversions, subscripts and property accesses are
 	// resolved once, over the values the rounds above found: their arguments do not flow
 	// back (a special method's parameters take no values from them), which keeps their
@@ -373,6 +374,22 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (implicit []resolu
 		}
 	}
 	return implicit, nil
+}
+
+// roundsDone drops what only the rounds of value flow read: the stores (applied at the
+// start of each round), the *args tuples by site (made again only for parameters first
+// read later, whose sites were deferred) and the indexes of the definitions' long flow
+// lists (addOnce rebuilds one where a flow still comes: a *args parameter read late).
+func (r *resolver) roundsDone() {
+	r.rest = nil
+	for _, f := range r.files {
+		f.stores, f.attrStores = nil, nil
+		for _, d := range f.defs {
+			for j := range d.params {
+				d.params[j].flowsSeen = nil
+			}
+		}
+	}
 }
 
 // acceptsKeywords reports whether d can take every keyword argument of cs: a keyword
