@@ -1,6 +1,7 @@
 package python
 
 import (
+	"context"
 	"slices"
 	"testing"
 )
@@ -113,4 +114,145 @@ func TestResolutionTargets(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestTransientExprsOnlyInLazySites checks the invariant the lazy-only slabs rely on
+// (collector.transient): no fact of a file but its lazy sites reaches an expression
+// of those slabs, which go, with their memos, once the lazy sites are resolved.
+func TestTransientExprsOnlyInLazySites(t *testing.T) {
+	transient, held := 0, 0
+	for _, fx := range loadFixtures(t) {
+		infos, err := New(Options{Workers: 1}).parseAll(context.Background(), fx.files, scanNames(fx.files))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var w factWalk
+		w.init()
+		for _, f := range infos {
+			w.scope(f.scope)
+			for _, d := range f.defs {
+				w.def(d)
+			}
+			for k := range f.calls {
+				w.expr(f.calls[k].call)
+			}
+			for _, st := range f.stores {
+				w.expr(st.x)
+				w.expr(st.val)
+			}
+			for _, st := range f.attrStores {
+				w.expr(st.obj)
+				w.expr(st.val)
+			}
+		}
+		for _, f := range infos {
+			for _, slab := range f.transient {
+				for k := range slab[:cap(slab)] {
+					e := &slab[:cap(slab)][k]
+					if k >= len(slab) && *e == (expr{}) {
+						continue
+					}
+					transient++
+					if w.exprs[e] {
+						t.Errorf("%s: %s: a transient expression (op %d, %q) is reached from the file's facts", fx.name, f.path, e.op, e.name())
+					}
+				}
+			}
+			for _, s := range f.lazy {
+				for _, e := range []*expr{s.x, s.y} {
+					if e != nil && !w.exprs[e] {
+						held++
+					}
+				}
+			}
+		}
+	}
+	if transient == 0 || held == 0 {
+		t.Fatalf("the fixtures make %d transient expressions, %d held by lazy sites only: the check checks nothing", transient, held)
+	}
+}
+
+// factWalk marks the expressions, scopes and definitions reachable from a file's facts.
+type factWalk struct {
+	exprs  map[*expr]bool
+	scopes map[*scope]bool
+	defs   map[*defInfo]bool
+}
+
+func (w *factWalk) init() {
+	w.exprs, w.scopes, w.defs = map[*expr]bool{}, map[*scope]bool{}, map[*defInfo]bool{}
+}
+
+func (w *factWalk) expr(e *expr) {
+	if e == nil || w.exprs[e] {
+		return
+	}
+	w.exprs[e] = true
+	w.expr(e.x)
+	if e.op.scoped() {
+		w.scope(e.scope())
+		w.def(e.def())
+		return
+	}
+	if l := e.lit(); l != nil {
+		for _, el := range l.elems {
+			w.expr(el)
+		}
+		if l.litExtra != nil {
+			w.expr(l.builtin)
+			for _, el := range l.extraVals {
+				w.expr(el)
+			}
+			w.scope(l.sc)
+		}
+	}
+}
+
+func (w *factWalk) scope(s *scope) {
+	if s == nil || w.scopes[s] {
+		return
+	}
+	w.scopes[s] = true
+	w.scope(s.parent)
+	w.def(s.def)
+	w.def(s.owner)
+	w.def(s.class)
+	if s.names != nil {
+		for _, bs := range s.names.m {
+			for _, b := range bs {
+				w.expr(b.val)
+			}
+		}
+		for _, b := range s.names.binds {
+			w.expr(b.val)
+		}
+	}
+}
+
+func (w *factWalk) def(d *defInfo) {
+	if d == nil || w.defs[d] {
+		return
+	}
+	w.defs[d] = true
+	for _, p := range d.params {
+		w.expr(p.dflt)
+	}
+	for _, list := range [][]*expr{d.returns, d.yieldVals, d.decorators, d.bases} {
+		for _, e := range list {
+			w.expr(e)
+		}
+	}
+	for _, e := range []*expr{d.decCall, d.libWrap, d.meta} {
+		w.expr(e)
+	}
+	for _, vs := range d.instAttrs {
+		for _, e := range vs {
+			w.expr(e)
+		}
+	}
+	w.scope(d.scope)
+	w.scope(d.outer)
+	w.def(d.parent)
+	w.def(d.class)
+	w.def(d.synthInit)
 }
