@@ -60,7 +60,9 @@ func BenchmarkAnalyzeNetworkx(b *testing.B) {
 // benchAnalyze analyses files on one worker per iteration and reports the CPU time per
 // analysis, the definitions and edges, and the peak resident memory. With
 // PYCG_PHASE_HEAP=1 it also reports the live heap after each phase of Analyze (a forced
-// collection at each, which costs time: the CPU figure then includes them), and with
+// collection at each, which costs time: the CPU figure then includes them; rounds and
+// implicit are taken inside the resolution, while its memos are live, and the larger of
+// them is the live heap the peak follows), and with
 // PYCG_PHASE_HEAP_PROFILE=DIR it writes the heap profile of each phase to DIR.
 func benchAnalyze(b *testing.B, files []callgraph.SourceFile) {
 	if os.Getenv("PYCG_PHASE_HEAP") != "" {
@@ -76,7 +78,7 @@ func benchAnalyze(b *testing.B, files []callgraph.SourceFile) {
 		}
 		defer func() {
 			phaseDone = func(string) {}
-			for _, p := range []string{"collected", "resolved", "reported"} {
+			for _, p := range []string{"collected", "rounds", "implicit", "resolved", "reported"} {
 				b.ReportMetric(live[p], "live-"+p+"-MB")
 			}
 		}()

@@ -179,6 +179,16 @@ static size_t fl_gonode_layout(int k) {
 	return 0;
 }
 
+// fl_trim gives the C heap's free memory back to the system where the C library can
+// (glibc's malloc_trim): the trees of the largest files leave ≈200 MB of it behind on
+// sympy, resident while the resolution grows the Go heap.
+#if defined(__GLIBC__)
+#include <malloc.h>
+static void fl_trim(void) { malloc_trim(0); }
+#else
+static void fl_trim(void) {}
+#endif
+
 static TSParser *fl_new_parser(void) {
 	TSParser *p = ts_parser_new();
 	if (p && !ts_parser_set_language(p, tree_sitter_python())) { ts_parser_delete(p); return NULL; }
@@ -292,6 +302,10 @@ func (p *parser) parseTree(src []byte, sc *scratch) *tree {
 
 // parser owns one C parser; it is used by one goroutine at a time and must be closed.
 type parser struct{ p *C.TSParser }
+
+// trimCHeap returns the C heap's free memory to the system (see fl_trim): called once
+// every parser of an analysis is closed.
+func trimCHeap() { C.fl_trim() }
 
 func newParser() (*parser, error) {
 	p := C.fl_new_parser()

@@ -14,7 +14,7 @@ type collector struct {
 	t     *tree
 	f     *fileInfo
 	rows  []int32 // prefix sums of code rows: rows[r] = code rows before row r
-	calls []*callSite
+	calls []callSite
 	sc    *scratch
 	// operands: interned per file; opID[i] is node i's operand id (-1 if not an operand)
 	nOperands int32
@@ -25,16 +25,45 @@ type collector struct {
 	nameSlab []string
 	// caller is the definition whose code the node being visited belongs to
 	caller *defInfo
+	// transient is set while converting what only lazy sites hold: those expressions go
+	// to tslab, whose slabs the file lists apart (fileInfo.transient)
+	transient bool
+	tslab     []expr
+	scopes    []*scope // the file's scopes (see newScope)
 }
 
 // newExpr allocates an expression from the collector's current slab (fewer, larger
 // allocations for the many small expressions of a file).
 func (c *collector) newExpr(e expr) *expr {
-	if len(c.slab) == cap(c.slab) {
-		c.slab = make([]expr, 0, 128)
+	slab := &c.slab
+	if c.transient {
+		slab = &c.tslab
 	}
-	c.slab = append(c.slab, e)
-	return &c.slab[len(c.slab)-1]
+	if len(*slab) == cap(*slab) {
+		*slab = make([]expr, 0, 128)
+		if c.transient {
+			c.f.transient = append(c.f.transient, *slab)
+		}
+	}
+	*slab = append(*slab, e)
+	return &(*slab)[len(*slab)-1]
+}
+
+// lazyOnly starts converting what only lazy sites will hold (see collector.transient);
+// the function it returns ends it. Memoised conversions (calls, attributes, lambdas),
+// which other facts share, stay out of it (see persistent).
+func (c *collector) lazyOnly() (end func()) {
+	was := c.transient
+	c.transient = true
+	return func() { c.transient = was }
+}
+
+// persistent suspends lazyOnly while a memoised node is converted; the function it
+// returns resumes it.
+func (c *collector) persistent() (end func()) {
+	was := c.transient
+	c.transient = false
+	return func() { c.transient = was }
 }
 
 // intern returns the file's one copy of name, for an expression's nm ("" is nil).
@@ -78,7 +107,7 @@ func collectTree(path string, src []byte, t *tree, sc *scratch) *fileInfo {
 	sc.callMemo = grow(sc.callMemo, len(t.nodes))
 	clear(sc.callMemo)
 	c.rows = c.codeRows()
-	f.scope = newScope(scopeModule, nil, f, nil)
+	f.scope = c.newScope(scopeModule, nil, nil)
 	mod := &defInfo{file: f, qual: callgraph.ModuleName, simple: callgraph.ModuleName, scope: f.scope}
 	nlines := countLines(src)
 	mod.fn = task.Function{File: path, Name: callgraph.ModuleName, Kind: task.KindModule, Language: "python",
@@ -102,7 +131,19 @@ func collectTree(path string, src []byte, t *tree, sc *scratch) *fileInfo {
 	}
 	// the file's facts live until resolution ends: drop the slack appending left
 	f.calls, f.lazy, f.stores, f.attrStores = exact(c.calls), exact(f.lazy), exact(f.stores), exact(f.attrStores)
+	for _, s := range c.scopes {
+		if s.names != nil {
+			s.names.freeze()
+		}
+	}
 	return f
+}
+
+// newScope returns a new scope of the file, to be frozen with it (see nameTable).
+func (c *collector) newScope(k scopeKind, parent *scope, d *defInfo) *scope {
+	s := newScope(k, parent, c.f, d)
+	c.scopes = append(c.scopes, s)
+	return s
 }
 
 // exact returns s, or a copy of it without spare capacity when it has much.
@@ -300,7 +341,7 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 		}
 		return
 	case kComprehension:
-		cs := newScope(scopeLambda, sc, c.f, nil)
+		cs := c.newScope(scopeLambda, sc, nil)
 		for ch := n.first; ch >= 0; ch = t.nodes[ch].next {
 			if t.nodes[ch].kind == kForInClause {
 				if l := t.firstNamed(ch); l >= 0 {
@@ -426,7 +467,7 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 			// self.setUp() reaches the subclass's steps (fixtures' Fixture.__enter__).
 			em := c.newExpr(expr{op: eProto, x: e, nm: c.intern(enterName)})
 			enter = c.newExpr(expr{op: eCall, x: em})
-			c.calls = append(c.calls, &callSite{caller: caller, line: int32(line), implicit: true, call: enter})
+			c.calls = append(c.calls, newSite(caller, int32(line), true, enter))
 			c.site(caller, int32(line), true, c.newExpr(expr{op: eProto, x: e, nm: c.intern(exitName)}), nil)
 		}
 		if ap >= 0 {
@@ -529,14 +570,14 @@ func (c *collector) narrowIf(i int32, sc *scope) {
 		return
 	}
 	id := c.str(name)
-	if len(sc.names[id]) == 0 && sc.def != nil {
+	if !sc.binds(id) && sc.def != nil {
 		// only names the function binds (parameters, locals): a global's narrowing
 		// would have to be visible to the other functions too
 		return
 	}
-	pre := c.newExpr(expr{op: eName, nm: c.intern(id), sc: sc, pos: t.nodes[i].start})
+	pre := c.newExpr(expr{op: eName, nm: c.intern(id), ref: inScope(sc), pos: t.nodes[i].start})
 	narrowed := func(keep bool) *expr {
-		return c.newExpr(expr{op: eNarrow, x: pre, keyOK: keep, slice: identity, raw: flag, nm: c.intern(attr), litData: &litData{elems: classes}})
+		return c.newExpr(expr{op: eNarrow, x: pre, pos: flags(keep, flag, identity), nm: c.intern(attr), ref: withLit(&litData{elems: classes})})
 	}
 	c.bindName(sc, id, binding{pos: t.nodes[body].start, until: t.nodes[body].end, val: narrowed(!neg)})
 	for _, a := range alts {
@@ -711,6 +752,7 @@ func (c *collector) lambda(i int32, sc *scope) *expr {
 	if e := c.sc.callMemo[i]; e != nil {
 		return e
 	}
+	defer c.persistent()()
 	t := c.t
 	ld := &defInfo{file: c.f, simple: "<lambda>", qual: "<lambda>", outer: sc, lambda: true}
 	ld.fn.Kind = task.KindFunction
@@ -720,7 +762,7 @@ func (c *collector) lambda(i int32, sc *scope) *expr {
 			break
 		}
 	}
-	ls := newScope(scopeLambda, sc, c.f, nil)
+	ls := c.newScope(scopeLambda, sc, nil)
 	ld.scope = ls
 	if p := t.child(i, kLambdaParameters); p >= 0 {
 		ld.params = c.params(p, sc, nil)
@@ -741,13 +783,13 @@ func (c *collector) lambda(i int32, sc *scope) *expr {
 		}
 	}
 	for k := range ld.params {
-		v := c.newExpr(expr{op: eParam, sc: ld.ref(), idx: int32(k)})
+		v := c.newExpr(expr{op: eParam, ref: inScope(ld.ref()), pos: idxPos(int32(k))})
 		if k == 0 && ld.class != nil {
-			v = c.newExpr(expr{op: eSelf, sc: ld.ref()})
+			v = c.newExpr(expr{op: eSelf, ref: inScope(ld.ref())})
 		}
 		ls.bind(ld.params[k].name, binding{pos: 0, val: v})
 	}
-	e := c.newExpr(expr{op: eDef, sc: ld.ref()})
+	e := c.newExpr(expr{op: eDef, ref: inScope(ld.ref())})
 	c.sc.callMemo[i] = e
 	var body int32 = -1
 	for ch := t.nodes[i].first; ch >= 0; ch = t.nodes[ch].next {
@@ -787,6 +829,7 @@ func (c *collector) protoIter(i int32, iterable *expr, caller *defInfo) {
 		iterName, nextName = "__aiter__", "__anext__"
 	}
 	line := int(c.t.nodes[i].row) + 1
+	defer c.lazyOnly()()
 	m := c.newExpr(expr{op: eProto, x: iterable, nm: c.intern(iterName)})
 	it := c.newExpr(expr{op: eCall, x: m})
 	c.lazy(lazySite{kind: lzReady, caller: caller, x: m, line: int32(line)})
@@ -845,23 +888,23 @@ func (c *collector) bindTarget(i int32, val *expr, sc *scope, pos uint32, cond b
 			var ev *expr
 			switch {
 			case val == nil:
-			case val.op == eSeq && star < 0 && len(val.elems) == len(elems):
-				ev = val.elems[k]
-			case val.op == eSeq && star >= 0 && len(val.elems) >= len(elems)-1:
+			case val.op == eSeq && star < 0 && len(val.lit().elems) == len(elems):
+				ev = val.lit().elems[k]
+			case val.op == eSeq && star >= 0 && len(val.lit().elems) >= len(elems)-1:
 				// a, *rest, z = literal: rest takes the middle elements as a list
-				rest := len(val.elems) - (len(elems) - 1)
+				rest := len(val.lit().elems) - (len(elems) - 1)
 				switch {
 				case k < star:
-					ev = val.elems[k]
+					ev = val.lit().elems[k]
 				case k == star:
-					ev = c.newExpr(expr{op: eSeq, litData: &litData{elems: val.elems[star : star+rest]}})
+					ev = c.newExpr(expr{op: eSeq, ref: withLit(&litData{elems: val.lit().elems[star : star+rest]})})
 				default:
-					ev = val.elems[k-1+rest]
+					ev = val.lit().elems[k-1+rest]
 				}
 			case val.op != eSeq && val.op != eUnknown && (star < 0 || k < star):
 				// unpacking another value (a call's result, a variable): its k-th element
 				// (positions after a starred target are unknown)
-				ev = c.newExpr(expr{op: eSubscript, x: val, nm: c.intern("i" + strconv.Itoa(k)), keyOK: true})
+				ev = c.newExpr(expr{op: eSubscript, x: val, nm: c.intern("i" + strconv.Itoa(k)), pos: keyOKBit})
 			}
 			if k == star {
 				c.bindTarget(t.firstNamed(e), ev, sc, pos, cond)
@@ -883,7 +926,9 @@ func (c *collector) bindTarget(i int32, val *expr, sc *scope, pos uint32, cond b
 			return
 		}
 		if c.sc.names.prop(attr) && c.caller != nil {
+			end := c.lazyOnly()
 			c.lazy(lazySite{kind: lzAttr, op: 1, x: c.newExpr(expr{op: eAttr, x: c.conv(obj, sc), nm: c.intern(attr)}), line: int32(t.nodes[i].row) + 1})
+			end()
 		}
 		if c.sc.names.descr(attr, descrSet) && c.caller != nil {
 			c.descrSite(c.conv(obj, sc), attr, 1, val, int32(t.nodes[i].row)+1)
@@ -971,7 +1016,7 @@ func (c *collector) assignment(i int32, sc *scope, cond bool) {
 		if t.nodes[tg].kind == kSubscript {
 			// x[k] = v stores v into the container x, or calls x.__setitem__(k, v)
 			if st := c.conv(tg, sc); st.op == eSubscript {
-				c.f.stores = append(c.f.stores, store{x: st.x, key: st.name(), keyOK: st.keyOK, val: val})
+				c.f.stores = append(c.f.stores, store{x: st.x, key: st.name(), keyOK: st.keyOK(), val: val})
 			}
 			c.subscript(tg, sc, 1, val)
 			continue
@@ -1094,7 +1139,7 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 				}
 			case kDottedName:
 				name := c.str(ch)
-				c.bindName(sc, name, binding{pos: pos, cond: cond, val: c.newExpr(expr{op: eFrom, idx: int32(level), nm: c.intern(name), x: c.newExpr(expr{op: eModule, nm: c.intern(mod)}), sc: sc})})
+				c.bindName(sc, name, binding{pos: pos, cond: cond, val: c.newExpr(expr{op: eFrom, pos: idxPos(int32(level)), nm: c.intern(name), x: c.newExpr(expr{op: eModule, nm: c.intern(mod)}), ref: inScope(sc)})})
 			case kAliasedImport:
 				dn := t.child(ch, kDottedName)
 				var alias int32 = -1
@@ -1104,7 +1149,7 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 					}
 				}
 				if dn >= 0 && alias >= 0 {
-					c.bindName(sc, c.str(alias), binding{pos: pos, cond: cond, val: c.newExpr(expr{op: eFrom, idx: int32(level), nm: c.intern(c.str(dn)), x: c.newExpr(expr{op: eModule, nm: c.intern(mod)}), sc: sc})})
+					c.bindName(sc, c.str(alias), binding{pos: pos, cond: cond, val: c.newExpr(expr{op: eFrom, pos: idxPos(int32(level)), nm: c.intern(c.str(dn)), x: c.newExpr(expr{op: eModule, nm: c.intern(mod)}), ref: inScope(sc)})})
 				}
 			}
 		}
@@ -1171,5 +1216,5 @@ func (c *collector) caught(i int32, sc *scope) *expr {
 	} else {
 		classes = append(classes, c.newExpr(expr{op: eClassOf, x: c.conv(i, sc)}))
 	}
-	return c.newExpr(expr{op: eCall, x: c.newExpr(expr{op: eUnion, litData: &litData{elems: classes}})})
+	return c.newExpr(expr{op: eCall, x: c.newExpr(expr{op: eUnion, ref: withLit(&litData{elems: classes})})})
 }

@@ -194,7 +194,7 @@ func (c *collector) function(i, dec int32, sc *scope, caller *defInfo, cond bool
 			}
 		}
 	}
-	fs := newScope(scopeFunction, sc, c.f, d)
+	fs := c.newScope(scopeFunction, sc, d)
 	d.scope = fs
 	if p := t.child(i, kParameters); p >= 0 {
 		d.params = c.params(p, sc, caller)
@@ -213,19 +213,19 @@ func (c *collector) function(i, dec int32, sc *scope, caller *defInfo, cond bool
 			// the class itself, not an instance: reading a property through it gives the
 			// property object and calls no getter (fixtures' metaclass __new__ reads
 			// cls.DEFAULT, a property of the metaclass)
-			v = c.newExpr(expr{op: eClass, sc: d.ref()})
+			v = c.newExpr(expr{op: eClass, ref: inScope(d.ref())})
 		case k == 0 && d.class != nil && !d.static:
-			v = c.newExpr(expr{op: eSelf, sc: d.ref()})
+			v = c.newExpr(expr{op: eSelf, ref: inScope(d.ref())})
 			fs.selfName, fs.class = p.name, d.class
 		default:
-			v = c.newExpr(expr{op: eParam, sc: d.ref(), idx: int32(k)})
+			v = c.newExpr(expr{op: eParam, ref: inScope(d.ref()), pos: idxPos(int32(k))})
 		}
 		fs.bind(p.name, binding{pos: 0, val: v})
 	}
 	if b := t.child(i, kBlock); b >= 0 {
 		c.visitChildren(b, fs, d, false)
 	}
-	val := c.newExpr(expr{op: eDef, sc: d.ref()})
+	val := c.newExpr(expr{op: eDef, ref: inScope(d.ref())})
 	c.bindName(sc, d.simple, binding{pos: t.nodes[i].end, cond: cond, val: val})
 	c.applyDecorators(d, decs, caller)
 }
@@ -235,19 +235,19 @@ func (c *collector) function(i, dec int32, sc *scope, caller *defInfo, cond bool
 func (c *collector) site(caller *defInfo, line int32, implicit bool, callee *expr, args []*expr) {
 	call := c.newExpr(expr{op: eCall, x: callee})
 	if len(args) > 0 {
-		call.litData = &litData{elems: args, keys: make([]string, len(args))}
+		call.setLit(&litData{elems: args})
 	}
-	c.calls = append(c.calls, &callSite{caller: caller, line: line, implicit: implicit, call: call})
+	c.calls = append(c.calls, newSite(caller, line, implicit, call))
 }
 
 // applyDecorators records the call of each decorator by the defining scope: the
 // innermost decorator receives the definition, each outer one the previous result.
 func (c *collector) applyDecorators(d *defInfo, decs []*expr, caller *defInfo) {
 	line := d.fn.DecoratorLine
-	arg := c.newExpr(expr{op: eDef, sc: d.ref(), raw: true})
+	arg := c.newExpr(expr{op: eDef, ref: inScope(d.ref()), pos: rawBit})
 	for k := len(decs) - 1; k >= 0; k-- {
-		arg = c.newExpr(expr{op: eCall, x: decs[k], litData: &litData{elems: []*expr{arg}, keys: []string{""}}})
-		c.calls = append(c.calls, &callSite{caller: caller, line: int32(line + k), call: arg})
+		arg = c.newExpr(expr{op: eCall, x: decs[k], ref: withLit(&litData{elems: []*expr{arg}})})
+		c.calls = append(c.calls, newSite(caller, int32(line+k), false, arg))
 		d.decCall = arg
 	}
 }
@@ -285,15 +285,15 @@ func (c *collector) class(i, dec int32, sc *scope, caller *defInfo, cond bool) {
 		}
 		c.visit(al, sc, caller, false)
 	}
-	cs := newScope(scopeClass, sc, c.f, d)
+	cs := c.newScope(scopeClass, sc, d)
 	d.scope = cs
 	if b := t.child(i, kBlock); b >= 0 {
 		c.visitChildren(b, cs, caller, false)
-		if d.synth != synthNone && len(cs.names["__init__"]) == 0 {
+		if d.synth != synthNone && !cs.binds("__init__") {
 			c.generatedInit(d, b, cs)
 		}
 	}
-	c.bindName(sc, d.simple, binding{pos: t.nodes[i].end, cond: cond, val: c.newExpr(expr{op: eDef, sc: d.ref()})})
+	c.bindName(sc, d.simple, binding{pos: t.nodes[i].end, cond: cond, val: c.newExpr(expr{op: eDef, ref: inScope(d.ref())})})
 	c.applyDecorators(d, decs, caller)
 }
 
@@ -390,9 +390,9 @@ func (c *collector) generatedInit(d *defInfo, block int32, cs *scope) {
 				case "attr.ib", "attr.attrib", "attrib", "attr.field", "attrs.field", "field", "dataclasses.field":
 					isField = true
 					ce := c.callExpr(val, cs)
-					for k, kw := range ce.keys {
+					for k, kw := range ce.lit().keyList() {
 						if kw == "default" {
-							dflt = ce.elems[k]
+							dflt = ce.lit().elems[k]
 						}
 					}
 				}
@@ -419,7 +419,7 @@ func (c *collector) generatedInit(d *defInfo, block int32, cs *scope) {
 		if d.instAttrs == nil {
 			d.instAttrs = map[string][]*expr{}
 		}
-		d.instAttrs[name] = append(d.instAttrs[name], c.newExpr(expr{op: eParam, sc: ld.ref(), idx: int32(k)}))
+		d.instAttrs[name] = append(d.instAttrs[name], c.newExpr(expr{op: eParam, ref: inScope(ld.ref()), pos: idxPos(int32(k))}))
 		d.fields = append(d.fields, name)
 	}
 	d.synthInit = ld
@@ -498,15 +498,16 @@ func (c *collector) call(i int32, sc *scope, caller *defInfo) {
 	ce := c.callExpr(i, sc)
 	if ce.op != eCall {
 		if ce.op == eSuper {
-			c.site(caller, int32(c.t.nodes[i].row)+1, false, c.newExpr(expr{op: eName, nm: c.intern("super"), sc: sc}), nil)
+			c.site(caller, int32(c.t.nodes[i].row)+1, false, c.newExpr(expr{op: eName, nm: c.intern("super"), ref: inScope(sc)}), nil)
 		}
 		return
 	}
-	cs := &callSite{caller: caller, line: int32(c.t.nodes[i].row) + 1, call: ce}
-	c.calls = append(c.calls, cs)
-	c.containerCall(cs)
-	c.builtinCall(cs, ce)
-	c.builtinProtocols(cs)
+	c.calls = append(c.calls, newSite(caller, int32(c.t.nodes[i].row)+1, false, ce))
+	// a copy: recording the builtin's implicit sites appends to c.calls
+	cs := c.calls[len(c.calls)-1]
+	c.containerCall(&cs)
+	c.builtinCall(&cs, ce)
+	c.builtinProtocols(&cs)
 }
 
 // builtinCall records what a call of a higher-order builtin does with its arguments: map
@@ -544,39 +545,40 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 		// d.get(k, default) on a container: its elements selected by k, or the default
 		sub := c.newExpr(expr{op: eSubscript, x: fn.x})
 		if k := positional[0]; k.op == eConst {
-			sub.nm, sub.keyOK = k.nm, true
+			sub.nm = k.nm
+			sub.setFlag(keyOKBit)
 		} else if k.op == eName || k.op == eAttr {
-			sub.litData = &litData{elems: []*expr{k}}
+			sub.setLit(&litData{elems: []*expr{k}})
 		}
-		u := c.newExpr(expr{op: eUnion, litData: &litData{elems: []*expr{sub}}})
+		u := c.newExpr(expr{op: eUnion, ref: withLit(&litData{elems: []*expr{sub}})})
 		if len(positional) == 2 {
-			u.elems = append(u.elems, positional[1])
+			u.lit().elems = append(u.lit().elems, positional[1])
 		}
-		ce.extra().builtin = u
+		ce.lit().extra().builtin = u
 		return
 	case fn.op == eAttr && len(cs.args()) == 0 && (fn.name() == "values" || fn.name() == "items" || fn.name() == "copy"):
 		all := c.newExpr(expr{op: eSubscript, x: fn.x})
 		switch fn.name() {
 		case "values":
-			ce.extra().builtin = c.newExpr(expr{op: eSeq, litData: &litData{elems: []*expr{all}}})
+			ce.lit().extra().builtin = c.newExpr(expr{op: eSeq, ref: withLit(&litData{elems: []*expr{all}})})
 		case "items":
-			pair := c.newExpr(expr{op: eSeq, litData: &litData{elems: []*expr{unknownExpr, all}}})
-			ce.extra().builtin = c.newExpr(expr{op: eSeq, litData: &litData{elems: []*expr{pair}}})
+			pair := c.newExpr(expr{op: eSeq, ref: withLit(&litData{elems: []*expr{unknownExpr, all}})})
+			ce.lit().extra().builtin = c.newExpr(expr{op: eSeq, ref: withLit(&litData{elems: []*expr{pair}})})
 		default:
-			ce.extra().builtin = fn.x
+			ce.lit().extra().builtin = fn.x
 		}
 		return
 	case fn.op == eAttr && fn.name() == "sort" && key != nil:
 		// xs.sort(key=f) on a list: the key function is called on its elements
 		it := c.newExpr(expr{op: eIter, x: fn.x})
-		c.site(cs.caller, cs.line, true, c.newExpr(expr{op: eBuiltinArg, nm: c.intern("list.sort"), x: key, litData: &litData{elems: []*expr{fn.x}}}),
+		c.site(cs.caller, cs.line, true, c.newExpr(expr{op: eBuiltinArg, nm: c.intern("list.sort"), x: key, ref: withLit(&litData{elems: []*expr{fn.x}})}),
 			[]*expr{it})
 		return
 	default:
 		return
 	}
 	implicit := func(f *expr, args []*expr) {
-		c.site(cs.caller, cs.line, true, c.newExpr(expr{op: eBuiltinArg, nm: c.intern(name), sc: fn.sc, x: f}), args)
+		c.site(cs.caller, cs.line, true, c.newExpr(expr{op: eBuiltinArg, nm: c.intern(name), ref: withLit(&litData{litExtra: &litExtra{sc: fn.scope()}}), x: f}), args)
 	}
 	iters := func(xs []*expr) []*expr {
 		out := make([]*expr, len(xs))
@@ -586,58 +588,58 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 		return out
 	}
 	elemsOf := func(x *expr) *expr {
-		return c.newExpr(expr{op: eSeq, litData: &litData{elems: []*expr{c.newExpr(expr{op: eIter, x: x})}}})
+		return c.newExpr(expr{op: eSeq, ref: withLit(&litData{elems: []*expr{c.newExpr(expr{op: eIter, x: x})}})})
 	}
 	switch name {
 	case "map":
 		if len(positional) >= 2 && key == nil {
 			args := iters(positional[1:])
 			implicit(positional[0], args)
-			res := c.newExpr(expr{op: eCall, x: positional[0], litData: &litData{elems: args, keys: make([]string, len(args))}})
-			ce.extra().builtin = c.newExpr(expr{op: eSeq, litData: &litData{elems: []*expr{res}}})
+			res := c.newExpr(expr{op: eCall, x: positional[0], ref: withLit(&litData{elems: args})})
+			ce.lit().extra().builtin = c.newExpr(expr{op: eSeq, ref: withLit(&litData{elems: []*expr{res}})})
 		}
 	case "filter":
 		if len(positional) == 2 && key == nil {
 			implicit(positional[0], iters(positional[1:]))
-			ce.extra().builtin = elemsOf(positional[1])
+			ce.lit().extra().builtin = elemsOf(positional[1])
 		}
 	case "sorted", "min", "max":
 		if key != nil && len(positional) == 1 {
 			implicit(key, iters(positional))
 		}
 		if name == "sorted" && len(positional) == 1 {
-			ce.extra().builtin = elemsOf(positional[0])
+			ce.lit().extra().builtin = elemsOf(positional[0])
 		}
 	case "reversed", "list", "tuple", "set", "frozenset", "iter":
 		if len(positional) == 1 && key == nil {
-			ce.extra().builtin = elemsOf(positional[0])
+			ce.lit().extra().builtin = elemsOf(positional[0])
 		}
 	case "dict":
 		switch {
 		case len(positional) == 1 && len(cs.args()) == 1:
-			ce.extra().builtin = positional[0] // a copy of the mapping
+			ce.lit().extra().builtin = positional[0] // a copy of the mapping
 		case len(positional) == 0 && len(cs.args()) > 0:
 			// dict(a=x, b=y): a literal with string keys
-			d := c.newExpr(expr{op: eDict, litData: &litData{}})
+			d := c.newExpr(expr{op: eDict, ref: withLit(&litData{})})
 			for k, a := range cs.args() {
-				d.keys = append(d.keys, "s"+cs.kw(k))
-				d.elems = append(d.elems, a)
+				d.lit().extra().keys = append(d.lit().keyList(), "s"+cs.kw(k))
+				d.lit().elems = append(d.lit().elems, a)
 			}
-			ce.extra().builtin = d
+			ce.lit().extra().builtin = d
 		}
 	case "getattr":
 		if n := len(positional); (n == 2 || n == 3) && len(cs.args()) == n {
-			g := c.newExpr(expr{op: eGetattr, x: positional[0], sc: fn.sc, litData: &litData{elems: positional[1:]}})
-			ce.extra().builtin = g
+			g := c.newExpr(expr{op: eGetattr, x: positional[0], ref: withLit(&litData{elems: positional[1:], litExtra: &litExtra{sc: fn.scope()}})})
+			ce.lit().extra().builtin = g
 			c.lazy(lazySite{kind: lzGetattr, caller: cs.caller, x: g, line: cs.line})
 		}
 	case "type":
 		if len(positional) == 1 && len(cs.args()) == 1 {
-			ce.extra().builtin = c.newExpr(expr{op: eTypeOf, x: positional[0]})
+			ce.lit().extra().builtin = c.newExpr(expr{op: eTypeOf, x: positional[0]})
 		}
 	case "staticmethod", "classmethod":
 		if len(positional) == 1 && len(cs.args()) == 1 {
-			ce.extra().builtin = positional[0] // the function, as the class attribute's value
+			ce.lit().extra().builtin = positional[0] // the function, as the class attribute's value
 		}
 	}
 }
@@ -659,8 +661,8 @@ func (c *collector) outsideCall(cs *callSite, ce *expr, name string, positional 
 	f := positional[0]
 	switch name {
 	case "partial":
-		ce.extra().builtin = c.newExpr(expr{op: ePartial, x: f})
-		ce.extra().extBuiltin = true
+		ce.lit().extra().builtin = c.newExpr(expr{op: ePartial, x: f})
+		ce.lit().extra().extBuiltin = true
 	case "reduce", "starmap":
 		if len(positional) < 2 {
 			return
@@ -670,7 +672,7 @@ func (c *collector) outsideCall(cs *callSite, ce *expr, name string, positional 
 			it := c.newExpr(expr{op: eIter, x: positional[1]})
 			args = []*expr{it, it}
 		}
-		c.site(cs.caller, cs.line, true, c.newExpr(expr{op: eBuiltinArg, nm: c.intern(name), x: f, litData: &litData{elems: []*expr{cs.callee()}}}), args)
+		c.site(cs.caller, cs.line, true, c.newExpr(expr{op: eBuiltinArg, nm: c.intern(name), x: f, ref: withLit(&litData{elems: []*expr{cs.callee()}})}), args)
 	}
 }
 
@@ -682,6 +684,7 @@ func (c *collector) callExpr(i int32, sc *scope) *expr {
 	if e := c.sc.callMemo[i]; e != nil {
 		return e
 	}
+	defer c.persistent()()
 	t := c.t
 	fn := t.firstNamed(i)
 	if fn < 0 {
@@ -691,13 +694,13 @@ func (c *collector) callExpr(i int32, sc *scope) *expr {
 	if t.nodes[fn].kind == kIdentifier && t.textEq(fn, "super") {
 		for s := sc; s != nil; s = s.parent {
 			if s.kind == scopeFunction && s.def != nil && s.def.class != nil {
-				e := c.newExpr(expr{op: eSuper, sc: s.def.ref()})
+				e := c.newExpr(expr{op: eSuper, ref: inScope(s.def.ref())})
 				c.sc.callMemo[i] = e
 				return e
 			}
 		}
 	}
-	e := c.newExpr(expr{op: eCall, x: c.conv(fn, sc), litData: &litData{}})
+	e := c.newExpr(expr{op: eCall, x: c.conv(fn, sc), ref: withLit(&litData{})})
 	if al := t.nodes[fn].next; al >= 0 {
 		switch t.nodes[al].kind {
 		case kArgumentList:
@@ -709,7 +712,7 @@ func (c *collector) callExpr(i int32, sc *scope) *expr {
 			}
 			// elems sized once: calls are many, and appending one by one leaves slack;
 			// keys only once a keyword argument comes (most calls have none: keyAt)
-			e.elems = make([]*expr, 0, n)
+			e.lit().elems = make([]*expr, 0, n)
 			for ch := t.nodes[al].first; ch >= 0; ch = t.nodes[ch].next {
 				nd := &t.nodes[ch]
 				if !nd.named || nd.extra {
@@ -723,25 +726,25 @@ func (c *collector) callExpr(i int32, sc *scope) *expr {
 						v = t.firstNamedAfter(id)
 					}
 					if id >= 0 && v >= 0 {
-						if e.keys == nil {
-							e.keys = make([]string, len(e.elems), n)
+						if e.lit().keyList() == nil {
+							e.lit().extra().keys = make([]string, len(e.lit().elems), n)
 						}
-						e.elems = append(e.elems, c.conv(v, sc))
-						e.keys = append(e.keys, c.str(id))
+						e.lit().elems = append(e.lit().elems, c.conv(v, sc))
+						e.lit().extra().keys = append(e.lit().keyList(), c.str(id))
 					}
 				case kListSplat, kDictSplat:
-					e.slice = true
+					e.setFlag(sliceBit)
 				default:
-					if !e.slice {
-						e.elems = append(e.elems, c.conv(ch, sc))
-						if e.keys != nil {
-							e.keys = append(e.keys, "")
+					if !e.slice() {
+						e.lit().elems = append(e.lit().elems, c.conv(ch, sc))
+						if e.lit().keyList() != nil {
+							e.lit().extra().keys = append(e.lit().keyList(), "")
 						}
 					}
 				}
 			}
 		case kComprehension:
-			e.elems = append(e.elems, unknownExpr)
+			e.lit().elems = append(e.lit().elems, unknownExpr)
 		}
 	}
 	c.sc.callMemo[i] = e
@@ -798,7 +801,7 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 	n := &t.nodes[i]
 	switch n.kind {
 	case kIdentifier:
-		return c.newExpr(expr{op: eName, nm: c.intern(c.str(i)), sc: sc, pos: n.start})
+		return c.newExpr(expr{op: eName, nm: c.intern(c.str(i)), ref: inScope(sc), pos: n.start})
 	case kAttribute:
 		if e := c.sc.callMemo[i]; e != nil {
 			return e
@@ -808,7 +811,9 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 		if obj < 0 || attr == "" {
 			return unknownExpr
 		}
+		end := c.persistent()
 		e := c.newExpr(expr{op: eAttr, x: c.conv(obj, sc), nm: c.intern(attr)})
+		end()
 		c.sc.callMemo[i] = e
 		return e
 	case kCall:
@@ -820,13 +825,13 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 			return c.conv(e, sc)
 		}
 	case kList, kTuple, kSet, kExprList:
-		e := c.newExpr(expr{op: eSeq, litData: &litData{}})
+		e := c.newExpr(expr{op: eSeq, ref: withLit(&litData{})})
 		for _, ch := range t.namedChildren(i, nil) {
-			e.elems = append(e.elems, c.conv(ch, sc))
+			e.lit().elems = append(e.lit().elems, c.conv(ch, sc))
 		}
 		return e
 	case kDict:
-		e := c.newExpr(expr{op: eDict, litData: &litData{}})
+		e := c.newExpr(expr{op: eDict, ref: withLit(&litData{})})
 		for _, p := range t.namedChildren(i, nil) {
 			if t.nodes[p].kind != kPair {
 				continue
@@ -840,8 +845,8 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 				continue
 			}
 			key, _ := constKey(t, k)
-			e.keys = append(e.keys, key)
-			e.elems = append(e.elems, c.conv(v, sc))
+			e.lit().extra().keys = append(e.lit().keyList(), key)
+			e.lit().elems = append(e.lit().elems, c.conv(v, sc))
 		}
 		return e
 	case kSubscript:
@@ -851,25 +856,28 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 		}
 		e := c.newExpr(expr{op: eSubscript, x: c.conv(v, sc)})
 		if k := t.firstNamedAfter(v); k >= 0 && t.firstNamedAfter(k) < 0 {
-			var key string
-			key, e.keyOK = constKey(t, k)
+			key, ok := constKey(t, k)
+			if ok {
+				e.setFlag(keyOKBit)
+			}
 			e.nm = c.intern(key)
 			if t.symName(k) == "slice" {
-				e.slice, e.idx = true, int32(sliceStart(t, k))
-			} else if kk := t.nodes[k].kind; !e.keyOK && (kk == kIdentifier || kk == kAttribute) {
+				e.setFlag(sliceBit)
+				e.setIdx(int32(sliceStart(t, k)))
+			} else if kk := t.nodes[k].kind; !ok && (kk == kIdentifier || kk == kAttribute) {
 				// a key held by a name: constants bound to it select elements too
-				e.litData = &litData{elems: []*expr{c.conv(k, sc)}}
+				e.setLit(&litData{elems: []*expr{c.conv(k, sc)}})
 			}
 		}
 		return e
 	case kBoolOp, kConditionalExpr:
-		e := c.newExpr(expr{op: eUnion, litData: &litData{}})
+		e := c.newExpr(expr{op: eUnion, ref: withLit(&litData{})})
 		kids := t.namedChildren(i, nil)
 		if n.kind == kConditionalExpr && len(kids) == 3 {
 			kids = []int32{kids[0], kids[2]}
 		}
 		for _, ch := range kids {
-			e.elems = append(e.elems, c.conv(ch, sc))
+			e.lit().elems = append(e.lit().elems, c.conv(ch, sc))
 		}
 		return e
 	case kNamedExpr:

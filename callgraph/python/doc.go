@@ -292,10 +292,11 @@
 // 11% collecting the facts, 18% resolution and 8% garbage collection. Peak resident memory
 // is about 180 MB.
 //
-// Operator-heavy code costs more: on sympy (753k lines), bench/pycg measures about 2.6–2.9×
-// the CPU time of parsing and 1.6–1.9 GB peak, 0.87M edges (bench/pycg/README.md says
-// where the memory goes): most arithmetic, comparison and attribute read in sympy is a
-// call of Expr's special methods or of a property. Syntax trees do not outlive their
-// file's collection; the facts (symbolic expressions, call sites, bindings) live until
-// resolution ends and are released before the report is built.
+// Operator-heavy code costs more: on sympy (753k lines), bench/pycg measures about 2.6–2.7×
+// the CPU time of parsing and 0.95–1.05 GB peak, 0.86M edges (bench/pycg/README.md says
+// where the memory goes; 1.8–1.9 GB before issue 16's round 5 compacted the facts):
+// most arithmetic, comparison and attribute read in sympy is a call of Expr's special
+// methods or of a property. Syntax trees do not outlive their file's collection; the
+// facts (symbolic expressions of 32 bytes, call sites, bindings) live until resolution
+// ends and are released before the report is built.
 package python

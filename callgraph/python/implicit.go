@@ -88,6 +88,7 @@ func (c *collector) isStringFormat(tok string, l int32) bool {
 // binary records the special-method calls of binary operator node i: l.__op__(r) and
 // r.__rop__(l), or, for "literal" % values, the str/repr conversions of the values.
 func (c *collector) binary(i int32, sc *scope) {
+	defer c.lazyOnly()()
 	l, r, tok := c.binaryParts(i)
 	if l < 0 || r < 0 {
 		return
@@ -148,6 +149,7 @@ func (c *collector) binaryOperand(i int32, sc *scope) *expr {
 
 // augmented records the special-method calls of `x <op>= y`.
 func (c *collector) augmented(i int32, sc *scope, caller *defInfo) {
+	defer c.lazyOnly()()
 	t := c.t
 	l, r, tok := c.binaryParts(i)
 	k := binaryOpIndex(tok)
@@ -168,6 +170,7 @@ func (c *collector) augmented(i int32, sc *scope, caller *defInfo) {
 // compare records the special-method calls of comparison node i (a < b < c compares
 // each adjacent pair).
 func (c *collector) compare(i int32, sc *scope) {
+	defer c.lazyOnly()()
 	t := c.t
 	var operands []int32
 	var toks []string
@@ -238,6 +241,7 @@ func (c *collector) compareOperand(i int32, sc *scope) *expr {
 
 // unary records -x, +x and ~x.
 func (c *collector) unary(i int32, sc *scope) {
+	defer c.lazyOnly()()
 	t := c.t
 	x := t.firstNamed(i)
 	if x < 0 || !c.mayBeInstance(x) {
@@ -262,6 +266,7 @@ func (c *collector) unary(i int32, sc *scope) {
 // considered: a call or a subscript tested for truth almost always gives a bool, and
 // evaluating what it returns costs more than the rare edge it would find.
 func (c *collector) truth(i int32, sc *scope) {
+	defer c.lazyOnly()()
 	if i < 0 || !convTruth.dunders(c.sc.names) {
 		return
 	}
@@ -274,6 +279,7 @@ func (c *collector) truth(i int32, sc *scope) {
 // interpolation records the conversion of an f-string replacement field {x}: format(x),
 // or repr for !r and !a, str for !s.
 func (c *collector) interpolation(i int32, sc *scope) {
+	defer c.lazyOnly()()
 	t := c.t
 	x := t.firstNamed(i)
 	if x < 0 || !c.mayBeInstance(x) {
@@ -295,6 +301,7 @@ func (c *collector) interpolation(i int32, sc *scope) {
 
 // subscript records x[k] (op 0), x[k] = v (op 1) and del x[k] (op 2).
 func (c *collector) subscript(i int32, sc *scope, op uint8, _ *expr) {
+	defer c.lazyOnly()()
 	t := c.t
 	name := [...]string{"__getitem__", "__setitem__", "__delitem__"}[op]
 	if !c.sc.names.dunder(name) {
@@ -333,7 +340,9 @@ func (c *collector) deleteStmt(i int32, sc *scope, caller *defInfo) {
 		case kAttribute:
 			if attr := lastIdent(t, tg); attr != "" && c.sc.names.prop(attr) {
 				if obj := t.firstNamed(tg); obj >= 0 {
+					end := c.lazyOnly()
 					c.lazy(lazySite{kind: lzAttr, op: 2, x: c.newExpr(expr{op: eAttr, x: c.conv(obj, sc), nm: c.intern(attr)}), line: int32(t.nodes[tg].row) + 1})
+					end()
 				}
 			}
 			if attr := lastIdent(t, tg); attr != "" && c.sc.names.descr(attr, descrDelete) && c.caller != nil {
@@ -359,12 +368,12 @@ func (c *collector) deleteStmt(i int32, sc *scope, caller *defInfo) {
 // (zope.schema's ValidatedProperty.__set__(self, inst, value) calls inst.validate(value)).
 // Reading the attribute on a class passes None as inst: eInstances keeps the instances.
 func (c *collector) descrSite(obj *expr, attr string, op int32, val *expr, line int32) {
-	callee := c.newExpr(expr{op: eDescr, x: obj, nm: c.intern(attr), idx: op})
+	callee := c.newExpr(expr{op: eDescr, x: obj, nm: c.intern(attr), pos: idxPos(op)})
 	args := []*expr{c.newExpr(expr{op: eInstances, x: obj})}
 	switch op {
 	case 0:
-		owner := c.newExpr(expr{op: eUnion, litData: &litData{elems: []*expr{
-			c.newExpr(expr{op: eTypeOf, x: obj}), c.newExpr(expr{op: eClassOf, x: obj})}}})
+		owner := c.newExpr(expr{op: eUnion, ref: withLit(&litData{elems: []*expr{
+			c.newExpr(expr{op: eTypeOf, x: obj}), c.newExpr(expr{op: eClassOf, x: obj})}})})
 		args = append(args, owner)
 	case 1:
 		if val == nil {

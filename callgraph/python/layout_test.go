@@ -5,11 +5,22 @@ import (
 	"unsafe"
 )
 
-// TestExprSize guards the size of the symbolic expression, of which a large package has
-// millions (sympy ≈4.3M): 64 bytes is a Go size class, and every field more costs the
-// next one (80).
-func TestExprSize(t *testing.T) {
-	if got := unsafe.Sizeof(expr{}); got > 64 {
-		t.Fatalf("expr is %d bytes, want at most 64", got)
+// TestLayoutSizes guards the sizes of the records a large package has millions of
+// (sympy: ≈3.5M symbolic expressions, ≈2M abstract values held in evaluation results,
+// ≈1.7M memo slots): a field more moves each to a larger size.
+func TestLayoutSizes(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"expr", unsafe.Sizeof(expr{}), 32},
+		{"value", unsafe.Sizeof(value{}), 24},
+		{"memoSlot", unsafe.Sizeof(memoSlot{}), 16},
+		{"litData", unsafe.Sizeof(litData{}), 32},
+		{"callSite", unsafe.Sizeof(callSite{}), 32},
+	} {
+		if c.got > c.want {
+			t.Errorf("%s is %d bytes, want at most %d", c.name, c.got, c.want)
+		}
 	}
 }

@@ -1,6 +1,9 @@
 package python
 
 import (
+	"slices"
+	"unsafe"
+
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/task"
 )
@@ -27,6 +30,80 @@ type binding struct {
 	val   *expr
 }
 
+// bound is a binding of a frozen scope (see nameTable): 16 bytes, the conditional mark
+// kept in the high bit of until (a narrowing that would end past 2 GB into its file
+// ends there).
+type bound struct {
+	val *expr
+	pos uint32
+	end uint32 // until, and condBit
+}
+
+const condBit = 1 << 31
+
+// cond reports whether the binding is nested in a conditional or loop statement.
+func (b *bound) cond() bool { return b.end&condBit != 0 }
+
+// until is the position a narrowing binding ends at (0 if none: see binding.until).
+func (b *bound) until() uint32 { return b.end &^ condBit }
+
+// nameTable holds a scope's bindings: in a map while the file is collected, then, once
+// frozen, in one array sorted by name (sympy's ≈100k scopes held ≈45 MB of maps).
+type nameTable struct {
+	m map[string][]binding // while collecting
+	// frozen: the bindings of keys[k] (sorted) are binds[offs[k]:offs[k+1]], in the
+	// order they were made
+	keys  []string
+	offs  []uint32
+	binds []bound
+}
+
+// freeze moves the bindings of t's map to its arrays.
+func (t *nameTable) freeze() {
+	t.keys = make([]string, 0, len(t.m))
+	n := 0
+	for k, bs := range t.m {
+		t.keys = append(t.keys, k)
+		n += len(bs)
+	}
+	slices.Sort(t.keys)
+	t.offs = make([]uint32, 0, len(t.keys)+1)
+	t.binds = make([]bound, 0, n)
+	for _, k := range t.keys {
+		t.offs = append(t.offs, uint32(len(t.binds)))
+		for _, b := range t.m[k] {
+			nb := bound{val: b.val, pos: b.pos, end: min(b.until, condBit-1)}
+			if b.cond {
+				nb.end |= condBit
+			}
+			t.binds = append(t.binds, nb)
+		}
+	}
+	t.offs = append(t.offs, uint32(len(t.binds)))
+	t.m = nil
+}
+
+// bindings returns the bindings of name in s (frozen: see nameTable).
+func (s *scope) bindings(name string) []bound {
+	t := s.names
+	if t == nil {
+		return nil
+	}
+	if t.m != nil {
+		panic("python: a scope's bindings read before its file was collected")
+	}
+	k, ok := slices.BinarySearch(t.keys, name)
+	if !ok {
+		return nil
+	}
+	return t.binds[t.offs[k]:t.offs[k+1]:t.offs[k+1]]
+}
+
+// binds reports whether s binds name, while its file is collected.
+func (s *scope) binds(name string) bool {
+	return s.names != nil && len(s.names.m[name]) > 0
+}
+
 // starImport is `from m import *` in a module scope.
 type starImport struct {
 	level int
@@ -42,8 +119,8 @@ type scope struct {
 	kind   scopeKind
 	parent *scope
 	file   *fileInfo
-	def    *defInfo // the function or class owning the scope (nil for modules and lambdas)
-	names  map[string][]binding
+	def    *defInfo        // the function or class owning the scope (nil for modules and lambdas)
+	names  *nameTable      // nil while the scope binds nothing
 	global map[string]bool // names declared global (function scopes)
 	stars  []starImport
 	// selfName is the first parameter of an instance method (`self`), for recording
@@ -61,9 +138,9 @@ func newScope(k scopeKind, parent *scope, f *fileInfo, d *defInfo) *scope {
 
 func (s *scope) bind(name string, b binding) {
 	if s.names == nil {
-		s.names = map[string][]binding{}
+		s.names = &nameTable{m: map[string][]binding{}}
 	}
-	s.names[name] = append(s.names[name], b)
+	s.names.m[name] = append(s.names.m[name], b)
 }
 
 // exprOp is the operation of a symbolic expression.
@@ -87,13 +164,13 @@ const (
 	eUnion             // any of elems (a or b, a if c else b)
 	eIter              // an element of iterating over x
 	eConst             // an integer or plain string constant (name holds constKey's form)
-	eProto             // the method name (a dunder) of the instances x evaluates to: implicit protocol calls; litData.keys, when set, are fallbacks tried in order when a class (with no base outside the project) lacks the method
+	eProto             // the method name (a dunder) of the instances x evaluates to: implicit protocol calls; litExtra.keys, when set, are fallbacks tried in order when a class (with no base outside the project) lacks the method
 	eClassOf           // the project classes x evaluates to (raise C: C is instantiated)
-	eBuiltinArg        // x, when the builtin function called name (looked up in sc) is not rebound; with elems, when elems[0] (the callee, functools.reduce...) lies outside the project
+	eBuiltinArg        // x, when the builtin function called name (looked up in its scope, see expr.scope) is not rebound; with elems, when elems[0] (the callee, functools.reduce...) lies outside the project
 	eNarrow            // x narrowed by isinstance(x, elems...): keyOK set keeps the instances of those classes, else drops them; with name set, by hasattr(x, name); with slice set, by identity (x is C, x in (C, D)): keyOK set drops the classes and functions x holds that are not among elems', else drops those that are; with raw set, by the truth of x.name where name is a class-level constant flag (keyOK: truthy)
 	ePartial           // functools.partial(x, ...): the functions x evaluates to, their argument positions unknown
 	eTypeOf            // type(x): the classes of the project instances x evaluates to
-	eGetattr           // getattr(x, elems[0][, elems[1]]) with builtin getattr looked up in sc: x.<name> for each string constant elems[0] holds, or the default
+	eGetattr           // getattr(x, elems[0][, elems[1]]) with builtin getattr looked up in its scope: x.<name> for each string constant elems[0] holds, or the default
 	eDescr             // the descriptor method (idx 0 __get__, 1 __set__, 2 __delete__) of the descriptors that class attribute name of x's values holds: what reading, assigning or deleting x.name calls
 	eInstances         // the project instances x evaluates to (a descriptor's inst argument: None when the attribute is read on the class)
 	eFirst             // the values of the first of elems that evaluates to something (a call's argument for a parameter, else the parameter's merged flows: see substReturn)
@@ -101,28 +178,129 @@ const (
 
 // expr is a symbolic expression: what a name, an attribute or a call may evaluate to.
 // Fields are used by op as documented on the ops; container data lives behind litData.
+// It is 32 bytes (sympy has ≈3.5M expressions): the memo number takes 24 bits, the
+// position and the index share a field, whose top bits hold the flags for the ops
+// other than eName, and the scope and the literal data share a field, as no op needs
+// both.
 type expr struct {
-	op    exprOp
-	keyOK bool // eSubscript: name holds a constant key
-	raw   bool // eDef: the definition itself, before its decorators apply
-	slice bool // eSubscript: the key is a slice (idx is its constant start, -1 if unknown)
-	pos   uint32
-	idx   int32 // eParam: parameter index; eFrom: relative level; eSubscript: slice start
-	// memo numbers the expression's memo slot in its resolver (see resolver.slot), 0
+	op exprOp
+	// memo numbers the expression's memo slot in its resolver (see resolver.memoOf), 0
 	// while it was never evaluated: most expressions never are, so the memo lives
 	// outside the expression and keeps it small
-	memo int32
+	memo [3]uint8
+	// pos is eName's position (a byte offset); the other ops keep idx in its low 28
+	// bits and their flags (keyOK, raw, slice, read) in the top four
+	pos uint32
 	// nm is the name (see name): interned per file by the collector, a pointer instead
-	// of a string header keeps the expression at 48 bytes
+	// of a string header keeps the expression small
 	nm *string
 	x  *expr
-	// sc is the scope of eName, eFrom, eBuiltinArg and eGetattr; for the ops of a
-	// definition (eDef, eParam, eSelf, eClass, eSuper) it is that definition's handle
-	// (see defInfo.ref, expr.def): no op needs both, and one field keeps expressions
-	// smaller (sympy has 4.1M of them)
-	sc *scope
-	*litData
+	// ref is, for the scoped ops (see exprOp.scoped), the scope (eName, eFrom) or the
+	// definition's handle (eDef, eParam, eSelf, eClass, eSuper: see defInfo.ref), and
+	// for the others the literal data, if any: read it through scope and lit
+	ref unsafe.Pointer
 }
+
+// The flags of the ops other than eName, in the top bits of expr.pos.
+const (
+	// keyOKBit: eSubscript's name holds a constant key; eNarrow: keep (see the op)
+	keyOKBit = 1 << 31
+	// rawBit: eDef is the definition itself, before its decorators apply; eNarrow: a
+	// flag test
+	rawBit = 1 << 30
+	// sliceBit: eSubscript's key is a slice (idx is its constant start, -1 if
+	// unknown); eCall has *args or **kwargs; eNarrow: an identity test
+	sliceBit = 1 << 29
+	// readBit: some subscript or iteration read the container (eSeq, eDict): values
+	// stored into it matter
+	readBit   = 1 << 28
+	flagBits  = keyOKBit | rawBit | sliceBit | readBit
+	idxBits   = 1<<28 - 1
+	memoLimit = 1<<24 - 1
+)
+
+// keyOK, raw, slice and read are the expression's flags (false for eName).
+func (e *expr) keyOK() bool { return e.op != eName && e.pos&keyOKBit != 0 }
+func (e *expr) raw() bool   { return e.op != eName && e.pos&rawBit != 0 }
+func (e *expr) slice() bool { return e.op != eName && e.pos&sliceBit != 0 }
+func (e *expr) read() bool  { return e.op != eName && e.pos&readBit != 0 }
+
+// setFlag sets flag bits of an expression other than eName.
+func (e *expr) setFlag(bits uint32) { e.pos |= bits }
+
+// flags returns the bits of the flags set, for a literal's pos.
+func flags(keyOK, raw, slice bool) uint32 {
+	var f uint32
+	if keyOK {
+		f |= keyOKBit
+	}
+	if raw {
+		f |= rawBit
+	}
+	if slice {
+		f |= sliceBit
+	}
+	return f
+}
+
+// idxPos is the pos of an expression whose idx is i (see expr.idx).
+func idxPos(i int32) uint32 { return uint32(i) & idxBits }
+
+// setIdx sets idx, keeping the flags.
+func (e *expr) setIdx(i int32) { e.pos = e.pos&flagBits | idxPos(i) }
+
+// memo24 is the raw memo field (see resolver.memoOf).
+func (e *expr) memo24() uint32 {
+	return uint32(e.memo[0]) | uint32(e.memo[1])<<8 | uint32(e.memo[2])<<16
+}
+
+func (e *expr) setMemo24(v uint32) {
+	e.memo = [3]uint8{uint8(v), uint8(v >> 8), uint8(v >> 16)}
+}
+
+// scoped reports whether expressions of op hold a scope in ref (else a litData).
+func (op exprOp) scoped() bool {
+	switch op {
+	case eName, eFrom, eDef, eParam, eSelf, eClass, eSuper:
+		return true
+	}
+	return false
+}
+
+// idx is the index of eParam (the parameter), eFrom (the relative level), eSubscript
+// (the slice's constant start, -1 if unknown) and eDescr (the accessor), kept in pos's
+// low 28 bits (sign-extended).
+func (e *expr) idx() int32 { return int32(e.pos<<4) >> 4 }
+
+// scope is the scope of eName and eFrom, the definition's handle for eDef, eParam,
+// eSelf, eClass and eSuper, the scope the builtin's name is looked up in for
+// eBuiltinArg (without elems) and eGetattr (kept in their litExtra), else nil.
+func (e *expr) scope() *scope {
+	if e.op.scoped() {
+		return (*scope)(e.ref)
+	}
+	if l := e.lit(); l != nil && l.litExtra != nil {
+		return l.sc
+	}
+	return nil
+}
+
+// lit is the literal data of the ops that are not scoped, nil if none.
+func (e *expr) lit() *litData {
+	if e.op.scoped() {
+		return nil
+	}
+	return (*litData)(e.ref)
+}
+
+// setLit sets the literal data of an expression whose op is not scoped.
+func (e *expr) setLit(l *litData) { e.ref = unsafe.Pointer(l) }
+
+// inScope is the ref of a scoped expression of scope s.
+func inScope(s *scope) unsafe.Pointer { return unsafe.Pointer(s) }
+
+// withLit is the ref of an expression with literal data l.
+func withLit(l *litData) unsafe.Pointer { return unsafe.Pointer(l) }
 
 // name is the expression's name (eName, eAttr, eProto...), "" when it has none.
 func (e *expr) name() string {
@@ -134,32 +312,41 @@ func (e *expr) name() string {
 
 // def is the definition of eDef, eParam, eSelf, eClass and eSuper (nil for other ops).
 func (e *expr) def() *defInfo {
-	if e.sc == nil {
+	if !e.op.scoped() || e.ref == nil {
 		return nil
 	}
-	return e.sc.owner
+	return (*scope)(e.ref).owner
 }
 
 // litData holds the elements of container literals (eSeq, eDict) and unions (eUnion),
-// and the arguments of calls (eCall). It is 64 bytes: what few literals and calls
-// need lives behind litExtra (sympy has ≈0.95M litData, most of them calls').
+// and the arguments of calls (eCall). It is 32 bytes: what few literals and calls
+// need (keys among them) lives behind litExtra (sympy has ≈0.95M litData, most of them
+// calls', few with keyword arguments).
 type litData struct {
 	elems []*expr
-	// keys: eDict's constant keys ("" when not a constant), eCall's keywords ("" for a
-	// positional argument; nil when the call has no keyword argument), parallel to elems
-	keys []string
 	*litExtra
-	read bool // some subscript or iteration read the container: stored values matter
 }
 
-// litExtra holds the values stored into a container literal, and what a call of a
-// builtin gives; nil until the first store or builtin.
+// keyList returns the keys parallel to elems (see litExtra.keys), nil if none.
+func (l *litData) keyList() []string {
+	if l == nil || l.litExtra == nil {
+		return nil
+	}
+	return l.litExtra.keys
+}
+
+// litExtra holds the keys of dicts and keyword calls, the values stored into a
+// container literal, and what a call of a builtin gives; nil until one is needed.
 type litExtra struct {
+	// keys: eDict's constant keys ("" when not a constant), eCall's keywords ("" for a
+	// positional argument; nil when the call has no keyword argument), eProto's
+	// fallbacks; parallel to elems (but eProto's)
+	keys []string
 	// values stored into the container later (x[k] = v, x.append(v), ...), keyed like
 	// its keys ("" for any key)
 	extraKeys []string
 	extraVals []*expr
-	extraSeen map[*expr]bool // extraVals as a set, once they are many (see addOnce)
+	extraSeen *exprSet // extraVals as a set, once they are many (see addOnce)
 	// builtin is, for an eCall of a builtin that returns the elements of its argument or
 	// the results of calling its function argument (map, filter, sorted, list, ...), a
 	// container literal holding them; it applies when the name is not rebound
@@ -167,6 +354,8 @@ type litExtra struct {
 	// extBuiltin marks a builtin that applies when the callee lies outside the project
 	// (functools.partial) rather than when a builtin name is not rebound
 	extBuiltin bool
+	// sc is the scope of eBuiltinArg and eGetattr (see expr.scope)
+	sc *scope
 }
 
 // extra returns l's litExtra, allocating it on first use.
@@ -194,9 +383,9 @@ type param struct {
 	star      bool // *args or **kwargs
 	varPos    bool // *args: the extra positional arguments of each call flow in as a tuple
 	kwOnly    bool
-	flows     []*expr        // argument expressions flowing in from resolved calls (level 7)
-	flowsSeen map[*expr]bool // flows as a set, once they are many (see addOnce)
-	read      bool           // evaluated by some expression: new flows matter
+	flows     []*expr  // argument expressions flowing in from resolved calls (level 7)
+	flowsSeen *exprSet // flows as a set, once they are many (see addOnce)
+	read      bool     // evaluated by some expression: new flows matter
 }
 
 // defInfo is a definition under analysis.
@@ -265,7 +454,7 @@ type defInfo struct {
 }
 
 // ref returns d's handle: a scope holding only d, which expressions of d's ops keep in
-// their sc field.
+// their ref field (see expr.scope, expr.def).
 func (d *defInfo) ref() *scope {
 	if d.handle == nil {
 		d.handle = &scope{owner: d}
@@ -273,17 +462,25 @@ func (d *defInfo) ref() *scope {
 	return d.handle
 }
 
-// callSite is one call expression (or a decorator application).
+// callSite is one call expression (or a decorator application), with its resolution
+// (caller, line and implicitness, and the targets the resolver finds). The file keeps
+// its sites by value (sympy has ≈850k: 32 bytes each, where a pointer to a site, the
+// site and a resolution kept apart took 80).
 type callSite struct {
-	caller *defInfo
+	resolution
 	// call is the call as an eCall expression (x the callee, elems the arguments, keys
 	// their keywords, slice a *args or **kwargs), shared with the expression of its
-	// result where there is one: a site costs 24 bytes, and sympy has ≈1M
+	// result where there is one; nil once the file's facts are released
 	call *expr
-	line int32
-	// implicit marks a call the syntax makes without call parentheses (iteration, with,
-	// raise): it counts as a call site only when it resolves
-	implicit bool
+}
+
+// newSite returns the site of call, made by caller at line.
+func newSite(caller *defInfo, line int32, implicit bool, call *expr) callSite {
+	rs := resolution{caller: caller, line: line}
+	if implicit {
+		rs.meta = implicitBit
+	}
+	return callSite{resolution: rs, call: call}
 }
 
 // callee is the expression called.
@@ -291,14 +488,14 @@ func (cs *callSite) callee() *expr { return cs.call.x }
 
 // args are the argument expressions.
 func (cs *callSite) args() []*expr {
-	if cs.call.litData == nil {
+	if cs.call.lit() == nil {
 		return nil
 	}
-	return cs.call.elems
+	return cs.call.lit().elems
 }
 
 // kw is the keyword of argument k, "" for a positional one.
-func (cs *callSite) kw(k int) string { return keyAt(cs.call.keys, k) }
+func (cs *callSite) kw(k int) string { return keyAt(cs.call.lit().keyList(), k) }
 
 // keyAt returns the keyword of a call's argument k: keys[k], or "" when keys is nil (a
 // call without keyword arguments keeps no keys: most calls, ≈16 bytes per argument).
@@ -310,7 +507,7 @@ func keyAt(keys []string, k int) string {
 }
 
 // star reports *args or **kwargs in the call: positions after it are unknown.
-func (cs *callSite) star() bool { return cs.call.slice }
+func (cs *callSite) star() bool { return cs.call.slice() }
 
 // store is a value stored into a container: x[key] = val, x.append(val), x.update(val)
 // (spread: the elements of val).
@@ -337,7 +534,7 @@ type fileInfo struct {
 	isInit     bool
 	scope      *scope
 	defs       []*defInfo // module pseudo-definition first, then source order
-	calls      []*callSite
+	calls      []callSite
 	stores     []store
 	attrStores []attrStore
 	all        []string
@@ -346,6 +543,10 @@ type fileInfo struct {
 	// lazy holds the implicit call sites that only matter when the project defines the
 	// special methods or properties they would call (materialized by the resolver)
 	lazy []lazySite
+	// transient holds the slabs of the expressions only lazy sites hold (see
+	// collector.transient): they go, with their memos, once the file's lazy sites are
+	// resolved
+	transient [][]expr
 }
 
 // lazyKind classifies the implicit call sites recorded in fileInfo.lazy.
@@ -387,14 +588,16 @@ type valueKind uint8
 const (
 	vDef      valueKind = iota // a function or class definition
 	vInst                      // an instance of a class definition
-	vModule                    // a module or package of the project (by key)
+	vModule                    // a module or package of the project (by id: see resolver.moduleValue)
 	vExternal                  // something outside the project (a third-party module)
 	vSuper                     // super() in a method of class recv, on an instance of class def
 	vSeq                       // a container literal (expression)
 	vGen                       // a generator returned by calling generator function def
 )
 
-// value is an abstract value an expression may evaluate to.
+// value is an abstract value an expression may evaluate to. It is 24 bytes (a
+// module is an id, not its key; the receiver and the container share a field): the
+// evaluation results hold millions of them.
 type value struct {
 	kind  valueKind
 	bound bool // a method reached through an instance (its first parameter is bound)
@@ -402,10 +605,31 @@ type value struct {
 	// -1 when unknown. For a function (vDef): a functools.partial of it, whose calls'
 	// argument positions are unknown.
 	sliced bool
-	off    int32
-	// recv is the class of the instance a bound method was looked up on
-	recv *defInfo
-	def  *defInfo
-	lit  *expr
-	key  string
+	// off is, besides the slice start, a module's id (vModule: see resolver.moduleValue)
+	off int32
+	def *defInfo
+	// ref is the container literal of vSeq (see lit), else the class of the instance a
+	// bound method was looked up on, or vSuper's method class (see recv)
+	ref unsafe.Pointer
 }
+
+// lit is the container literal (an eSeq or eDict expression) of a vSeq value.
+func (v *value) lit() *expr {
+	if v.kind != vSeq {
+		return nil
+	}
+	return (*expr)(v.ref)
+}
+
+// recv is the class of the instance a bound method was looked up on, or the class whose
+// method called super() (vSuper); nil for containers.
+func (v *value) recv() *defInfo {
+	if v.kind == vSeq {
+		return nil
+	}
+	return (*defInfo)(v.ref)
+}
+
+// litRef and recvRef are the refs of values holding a container literal or a receiver.
+func litRef(e *expr) unsafe.Pointer     { return unsafe.Pointer(e) }
+func recvRef(d *defInfo) unsafe.Pointer { return unsafe.Pointer(d) }

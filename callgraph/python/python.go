@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/task"
@@ -82,8 +83,9 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 	if err != nil {
 		return nil, err
 	}
+	trimCHeap()
 	phaseDone("collected")
-	calls, implicit, err := fe.resolve(ctx, newResolver(infos))
+	implicit, err := fe.resolve(ctx, newResolver(infos))
 	if err != nil {
 		return nil, err
 	}
@@ -91,9 +93,9 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 	for _, f := range infos {
 		f.release()
 	}
-	results := resolutions{calls, implicit}
+	results := resolutions{infos, implicit}
 	for rs := range results.all() {
-		for _, d := range rs.targets {
+		for _, d := range rs.targets() {
 			if d.lambda {
 				d.release() // lambdas and generated __init__s are not in their file's defs
 			}
@@ -104,15 +106,20 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 	return a, nil
 }
 
-// phaseDone is called after each phase of Analyze (collected, resolved, reported); the
-// benchmarks replace it to measure the live heap at those points.
+// phaseDone is called after each phase of Analyze (collected; inside resolve, with the
+// resolver's memos still live, rounds and implicit; resolved, reported); the benchmarks
+// replace it to measure the live heap at those points.
 var phaseDone = func(string) {}
 
-// release drops the facts of f that only resolution reads (scopes, call sites, symbolic
-// expressions and the values found for them), keeping what the report needs of its
-// definitions: the report then runs in the memory of the graph alone.
+// release drops the facts of f that only resolution reads (scopes, the calls of its
+// sites, symbolic expressions and the values found for them), keeping what the report
+// needs of its definitions and sites: the report then runs in the memory of the graph
+// alone.
 func (f *fileInfo) release() {
-	f.scope, f.calls, f.stores, f.attrStores, f.lazy, f.all = nil, nil, nil, nil, nil, nil
+	f.scope, f.stores, f.attrStores, f.lazy, f.all = nil, nil, nil, nil, nil
+	for k := range f.calls {
+		f.calls[k].call = nil
+	}
 	for _, d := range f.defs {
 		d.release()
 	}
@@ -175,24 +182,82 @@ func (fe *Frontend) parseAll(ctx context.Context, files []callgraph.SourceFile, 
 }
 
 // resolution is the outcome for one call site: what the report needs of it (the site's
-// caller, line and implicitness), so that the sites and their expressions can go once
-// resolution is over.
+// caller, line and implicitness, and its targets), so that the site's expressions can
+// go once resolution is over. It is 24 bytes: most sites have at most one target, which
+// the resolution holds itself (see targets).
 type resolution struct {
-	caller   *defInfo
-	targets  []*defInfo
-	line     int32
-	implicit bool
+	caller *defInfo
+	// tg is the only target, or the first of an array of them (see targets)
+	tg   unsafe.Pointer
+	line int32
+	// meta holds the number of targets, and implicitBit
+	meta uint32
 }
 
-// resolutions are the resolutions of an analysis, in parts (see resolve).
-type resolutions [][]resolution
+// implicitBit marks a call the syntax makes without call parentheses (iteration, with,
+// raise): it counts as a call site only when it resolves.
+const implicitBit = 1 << 31
 
-// all yields every resolution, part after part.
+// implicit reports whether the site is implicit (see implicitBit).
+func (rs *resolution) implicit() bool { return rs.meta&implicitBit != 0 }
+
+// targets returns the definitions the site calls (not to be modified: see setTargets).
+func (rs *resolution) targets() []*defInfo {
+	switch n := rs.meta &^ implicitBit; n {
+	case 0:
+		return nil
+	case 1:
+		return unsafe.Slice((**defInfo)(unsafe.Pointer(&rs.tg)), 1)
+	default:
+		return unsafe.Slice((**defInfo)(rs.tg), n)
+	}
+}
+
+// setTargets sets the targets to (a copy of) ds.
+func (rs *resolution) setTargets(ds []*defInfo) {
+	rs.meta = rs.meta&implicitBit | uint32(len(ds))
+	switch len(ds) {
+	case 0:
+		rs.tg = nil
+	case 1:
+		rs.tg = unsafe.Pointer(ds[0])
+	default:
+		c := slices.Clone(ds)
+		rs.tg = unsafe.Pointer(&c[0])
+	}
+}
+
+// resolutions are the resolutions of an analysis: those of the files' call sites, then
+// those of the implicit sites that reach project code (see resolve).
+type resolutions struct {
+	files    []*fileInfo
+	implicit []resolution
+}
+
+// all yields every resolution, the call sites' file after file, then the implicit ones.
 func (rs resolutions) all() iter.Seq[*resolution] {
 	return func(yield func(*resolution) bool) {
-		for _, part := range rs {
-			for k := range part {
-				if !yield(&part[k]) {
+		for _, f := range rs.files {
+			for k := range f.calls {
+				if !yield(&f.calls[k].resolution) {
+					return
+				}
+			}
+		}
+		for k := range rs.implicit {
+			if !yield(&rs.implicit[k]) {
+				return
+			}
+		}
+	}
+}
+
+// sites yields every call site, file after file.
+func (r *resolver) sites() iter.Seq[*callSite] {
+	return func(yield func(*callSite) bool) {
+		for _, f := range r.files {
+			for k := range f.calls {
+				if !yield(&f.calls[k]) {
 					return
 				}
 			}
@@ -204,16 +269,9 @@ func (rs resolutions) all() iter.Seq[*resolution] {
 // flow into the callees' parameters and the evaluation repeats until nothing new flows
 // (at most maxRounds rounds).
 //
-// It returns the resolutions of the call sites (one per site, in the order of
-// fileInfo.calls) and those of the implicit sites that reach project code, apart: the
-// second list grows by appending, and appending it to the first would copy that one
-// (≈1M resolutions on sympy) while every expression is still live.
-func (fe *Frontend) resolve(ctx context.Context, r *resolver) (calls, implicit []resolution, err error) {
-	var sites []*callSite
-	for _, f := range r.files {
-		sites = append(sites, f.calls...)
-	}
-	res := make([]resolution, len(sites))
+// It records the targets of each call site in the site, and returns the resolutions of
+// the implicit sites that reach project code.
+func (fe *Frontend) resolve(ctx context.Context, r *resolver) (implicit []resolution, err error) {
 	rounds := maxRounds
 	if fe.opts.NoValueFlow {
 		rounds = 1
@@ -223,9 +281,10 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (calls, implicit [
 		r.newEpoch()
 		r.markSubclassed()
 	}
+	var ts []*defInfo // the targets of the site being resolved
 	for round := 1; round <= rounds; round++ {
 		if err := ctx.Err(); err != nil {
-			return nil, nil, fmt.Errorf("python: analyze: %w", err)
+			return nil, fmt.Errorf("python: analyze: %w", err)
 		}
 		r.newEpoch()
 		changed := false
@@ -236,11 +295,11 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (calls, implicit [
 			}
 			changed = ch
 		}
-		for k, cs := range sites {
+		for cs := range r.sites() {
 			if round > 1 && r.isStable(cs.callee()) {
 				continue // same targets as before; its arguments already flowed
 			}
-			res[k] = resolution{caller: cs.caller, line: cs.line, implicit: cs.implicit}
+			ts = ts[:0]
 			for _, v := range r.eval(cs.callee()) {
 				if v.kind == vDef && v.def.fn.Kind == task.KindClass && !v.def.instantiated {
 					v.def.instantiated = true
@@ -249,7 +308,7 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (calls, implicit [
 					}
 				}
 				defs, bound := r.targets(v)
-				recv := v.recv
+				recv := v.recv()
 				if v.kind == vInst || v.kind == vDef && v.def.fn.Kind == task.KindClass {
 					recv = v.def // __init__ or __call__ runs on an instance of this class
 				}
@@ -259,7 +318,7 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (calls, implicit [
 					if !ctorHook && (!acceptsKeywords(cs, d) || !(v.kind == vDef && v.sliced) && !acceptsArity(cs, d, bound)) {
 						continue
 					}
-					res[k].targets = appendDef(res[k].targets, d)
+					ts = appendDef(ts, d)
 					if round < rounds && !(v.kind == vDef && v.sliced) && r.bindArgs(cs, d, bound) {
 						changed = true
 					}
@@ -268,6 +327,7 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (calls, implicit [
 					}
 				}
 			}
+			cs.setTargets(ts)
 		}
 		if !changed {
 			break
@@ -276,18 +336,20 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (calls, implicit [
 	if !r.noFlow {
 		// calls of an abstract step through self (abstractStep): decided once every
 		// instantiation has been seen
-		for k, cs := range sites {
+		for cs := range r.sites() {
 			c := cs.callee()
 			if c == nil || c.op != eAttr {
 				continue
 			}
 			if m := selfMethod(c.x); m != nil {
-				if ts := r.abstractStep(m, c.name(), res[k].targets); len(ts) > 0 {
-					res[k].targets = ts
+				if ts := r.abstractStep(m, c.name(), cs.targets()); len(ts) > 0 {
+					cs.setTargets(ts)
 				}
 			}
 		}
 	}
+	phaseDone("rounds")
+	r.roundsDone()
 	// The implicit calls of operators, conversions, subscripts and property accesses are
 	// resolved once, over the values the rounds above found: their arguments do not flow
 	// back (a special method's parameters take no values from them), which keeps their
@@ -295,20 +357,39 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (calls, implicit [
 	for _, f := range r.files {
 		implicit = r.resolveLazy(f, implicit)
 	}
+	phaseDone("implicit")
 	if fe.opts.Guess != GuessNone {
-		for k, cs := range sites {
-			if len(res[k].targets) > 0 || cs.callee() == nil || cs.callee().op != eAttr || len(r.eval(cs.callee().x)) > 0 {
+		for cs := range r.sites() {
+			if len(cs.targets()) > 0 || cs.callee() == nil || cs.callee().op != eAttr || len(r.eval(cs.callee().x)) > 0 {
 				continue
 			}
 			cands := r.methods[cs.callee().name()]
 			if len(cands) == 1 || (fe.opts.Guess == GuessAll && len(cands) > 1) {
+				var ts []*defInfo
 				for _, d := range cands {
-					res[k].targets = appendDef(res[k].targets, d)
+					ts = appendDef(ts, d)
 				}
+				cs.setTargets(ts)
 			}
 		}
 	}
-	return res, implicit, nil
+	return implicit, nil
+}
+
+// roundsDone drops what only the rounds of value flow read: the stores (applied at the
+// start of each round), the *args tuples by site (made again only for parameters first
+// read later, whose sites were deferred) and the indexes of the definitions' long flow
+// lists (addOnce rebuilds one where a flow still comes: a *args parameter read late).
+func (r *resolver) roundsDone() {
+	r.rest = nil
+	for _, f := range r.files {
+		f.stores, f.attrStores = nil, nil
+		for _, d := range f.defs {
+			for j := range d.params {
+				d.params[j].flowsSeen = nil
+			}
+		}
+	}
 }
 
 // acceptsKeywords reports whether d can take every keyword argument of cs: a keyword
@@ -318,11 +399,11 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (calls, implicit [
 // taken as accepting anything: what is called may be a wrapper, or a synthesized
 // __init__ whose parameters are not all recorded.
 func acceptsKeywords(cs *callSite, d *defInfo) bool {
-	if cs.call.litData == nil || len(cs.call.keys) == 0 || d.lambda || len(d.decorators) > 0 {
+	if cs.call.lit() == nil || len(cs.call.lit().keyList()) == 0 || d.lambda || len(d.decorators) > 0 {
 		return true
 	}
-	for k := range cs.call.elems {
-		kw := keyAt(cs.call.keys, k)
+	for k := range cs.call.lit().elems {
+		kw := keyAt(cs.call.lit().keyList(), k)
 		if kw == "" {
 			continue
 		}
@@ -351,7 +432,7 @@ func acceptsKeywords(cs *callSite, d *defInfo) bool {
 // generated __init__ among them) and a decorated definition (what is called may be a
 // wrapper) are taken as fitting.
 func acceptsArity(cs *callSite, d *defInfo, bound bool) bool {
-	if cs.implicit || cs.star() || d.lambda || len(d.decorators) > 0 {
+	if cs.implicit() || cs.star() || d.lambda || len(d.decorators) > 0 {
 		return true
 	}
 	if d.class == nil && !bound && cs.callee().op == eAttr {
@@ -424,9 +505,10 @@ func appendDef(ds []*defInfo, d *defInfo) []*defInfo {
 
 // bindArgs records the argument expressions of cs as values flowing into d's parameters;
 // bound means d's first parameter is the receiver. The positional arguments beyond d's
-// positional parameters flow into its *args parameter as one tuple per call site. It
-// reports whether a parameter that some expression reads received a new value (flows
-// into parameters nobody reads cannot change any result).
+// positional parameters flow into its *args parameter as one tuple per call site (see
+// restArgs; deferred while nothing reads that parameter). It reports whether a
+// parameter that some expression reads received a new value (flows into parameters
+// nobody reads cannot change any result).
 func (r *resolver) bindArgs(cs *callSite, d *defInfo, bound bool) bool {
 	off := 0
 	if bound && d.class != nil && !d.static {
@@ -445,6 +527,8 @@ func (r *resolver) bindArgs(cs *callSite, d *defInfo, bound bool) bool {
 		}
 	}
 	pos := 0
+	rest := false
+	vp := varPosParam(d)
 	for k, a := range cs.args() {
 		if kw := cs.kw(k); kw != "" {
 			for j := range d.params {
@@ -461,23 +545,113 @@ func (r *resolver) bindArgs(cs *callSite, d *defInfo, bound bool) bool {
 			add(&d.params[j], a)
 			continue
 		}
-		if vp := varPosParam(d); vp >= 0 && j >= vp {
-			k := restKey{cs, d}
-			t := r.rest[k]
-			if t == nil {
-				t = &expr{op: eSeq, litData: &litData{}}
-				if r.rest == nil {
-					r.rest = map[restKey]*expr{}
-				}
-				r.rest[k] = t
+		if vp >= 0 && j >= vp {
+			rest = true
+		}
+	}
+	if rest {
+		if p := &d.params[vp]; p.read {
+			if r.restArgs(cs, d, off, vp) {
+				changed = true
 			}
-			if n := j - vp; n == len(t.elems) {
-				t.elems = append(t.elems, a)
-				add(&d.params[vp], t)
-			}
+		} else {
+			r.deferRest(p, cs, off)
 		}
 	}
 	return changed
+}
+
+// restArgs adds the positional arguments of cs from d's *args parameter (index vp) on,
+// off the shift of a bound receiver, to the tuple cs passes to d (made on first use),
+// and the tuple to the parameter's flows. An argument joins the tuple at its position
+// only (a site bound again with the same shift adds nothing). It reports whether the
+// tuple was new to the flows.
+func (r *resolver) restArgs(cs *callSite, d *defInfo, off, vp int) (added bool) {
+	p := &d.params[vp]
+	pos := 0
+	for k, a := range cs.args() {
+		if cs.kw(k) != "" {
+			continue
+		}
+		j := pos + off
+		pos++
+		if j < vp {
+			continue
+		}
+		key := restKey{cs, d}
+		t := r.rest[key]
+		if t == nil {
+			t = &expr{op: eSeq, ref: withLit(&litData{})}
+			if r.rest == nil {
+				r.rest = map[restKey]*expr{}
+			}
+			r.rest[key] = t
+		}
+		if n := j - vp; n == len(t.lit().elems) {
+			t.lit().elems = append(t.lit().elems, a)
+			var ok bool
+			if p.flows, ok = addOnce(p.flows, &p.flowsSeen, t); ok {
+				added = true
+			}
+		}
+	}
+	return added
+}
+
+// restBind is a call site binding arguments to a *args parameter with a receiver's
+// shift of off, whose tuple is not made yet (see deferRest).
+type restBind struct {
+	cs  *callSite
+	off int32
+}
+
+// pendingRest holds the deferred bindings of one *args parameter, in the order made,
+// each once (seen indexes their sites by shift, once they are many).
+type pendingRest struct {
+	binds []restBind
+	seen  [2]*ptrSet[callSite]
+}
+
+// deferRest records that cs binds arguments to *args parameter p with shift off while
+// no expression reads p: its tuple is made when one does (makeRest), in the order the
+// bindings came. Most *args parameters are never read (sympy: 249k of 385k tuples).
+func (r *resolver) deferRest(p *param, cs *callSite, off int) {
+	pr := r.pending[p]
+	if pr == nil {
+		pr = &pendingRest{}
+		if r.pending == nil {
+			r.pending = map[*param]*pendingRest{}
+		}
+		r.pending[p] = pr
+	}
+	b := restBind{cs, int32(off)}
+	if pr.seen[0] != nil {
+		if !pr.seen[off].add(cs) {
+			return
+		}
+	} else if slices.Contains(pr.binds, b) {
+		return
+	}
+	pr.binds = append(pr.binds, b)
+	if pr.seen[0] == nil && len(pr.binds) > linearSet {
+		pr.seen = [2]*ptrSet[callSite]{{}, {}}
+		for _, x := range pr.binds {
+			pr.seen[x.off].add(x.cs)
+		}
+	}
+}
+
+// makeRest makes the tuples deferred for *args parameter vp of d, now read.
+func (r *resolver) makeRest(d *defInfo, vp int) {
+	p := &d.params[vp]
+	pr := r.pending[p]
+	if pr == nil {
+		return
+	}
+	delete(r.pending, p)
+	for _, b := range pr.binds {
+		r.restArgs(b.cs, d, int(b.off), vp)
+	}
 }
 
 // restKey identifies the tuple of extra positional arguments a call site passes to a
@@ -502,11 +676,11 @@ func (fe *Frontend) report(infos []*fileInfo, res resolutions) *callgraph.Analys
 	a := &callgraph.Analysis{}
 	hasModuleCalls := map[*fileInfo]bool{}
 	for rs := range res.all() {
-		if rs.implicit && len(rs.targets) == 0 {
+		if rs.implicit() && len(rs.targets()) == 0 {
 			continue // an implicit protocol call that reaches no project code is not counted
 		}
 		a.AddSite(rs.caller.file.path)
-		if len(rs.targets) > 0 {
+		if len(rs.targets()) > 0 {
 			a.AddResolved(rs.caller.file.path)
 		}
 		if rs.caller.fn.Kind == task.KindModule {
@@ -519,7 +693,7 @@ func (fe *Frontend) report(infos []*fileInfo, res resolutions) *callgraph.Analys
 		ndefs += len(f.defs)
 	}
 	for rs := range res.all() {
-		ntargets += len(rs.targets)
+		ntargets += len(rs.targets())
 	}
 	a.Definitions = make([]callgraph.Definition, 0, ndefs)
 	for _, f := range infos {
@@ -561,7 +735,7 @@ func (fe *Frontend) report(infos []*fileInfo, res resolutions) *callgraph.Analys
 	}
 	edges := make([]edge, 0, ntargets)
 	for rs := range res.all() {
-		for _, d := range rs.targets {
+		for _, d := range rs.targets() {
 			if d.lambda {
 				continue // a lambda's calls belong to its enclosing definition
 			}

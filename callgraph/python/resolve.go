@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // maxValues bounds the abstract values kept per expression (precision over recall: a
@@ -28,8 +29,14 @@ type resolver struct {
 	round int32                // the memo epoch: memos of other epochs are stale unless stable
 	// memos holds the memo slots of evaluated expressions (expr.memo), in pages of
 	// memoPage; nmemo counts the slots given out
-	memos   [][]memoSlot
-	nmemo   int32
+	memos [][]memoSlot
+	nmemo int32
+	// freeMemos holds the numbers of slots given back (see noValues)
+	freeMemos []int32
+	// bigMemo holds the memo numbers that do not fit expr.memo
+	bigMemo map[*expr]int32
+	// sets holds one copy of each value set the memos keep (see valueSets)
+	sets    valueSets
 	methods map[string][]*defInfo // simple name → methods, for the name fallback
 	props   map[string]bool       // names of property accessors (decorated, or name = property(...))
 	// protoMemo holds protoMethods' results
@@ -47,6 +54,8 @@ type resolver struct {
 	// rest holds, per call site and callee, the tuple of the extra positional arguments
 	// that flow into the callee's *args
 	rest map[restKey]*expr
+	// pending holds the tuples of *args parameters not made yet (see deferRest)
+	pending map[*param]*pendingRest
 	// dynNames holds the attribute names assigned from outside a class somewhere
 	// (obj.x = v): class attribute lookups of these names may change between rounds
 	dynNames map[string]bool
@@ -61,6 +70,12 @@ type resolver struct {
 	// whose own results are not specialised again
 	substs     map[substKey]*expr
 	substCalls map[*expr]bool
+	substOK    map[defExpr]bool // see substitutable
+	// modKeys holds the keys of the modules and packages values refer to, by id (see
+	// value.off); modIDs maps them back, modVals holds each one's shared value
+	modKeys []string
+	modIDs  map[string]int32
+	modVals [][]value
 }
 
 // substKey identifies a return expression specialised to one call site.
@@ -69,33 +84,192 @@ type substKey struct {
 	bound     bool
 }
 
-// memoSlot is the memo of one evaluated expression.
+// memoSlot is the memo of one evaluated expression: 16 bytes (sympy keeps ≈1.7M).
 type memoSlot struct {
-	vals   []value
-	round  int32 // the epoch of vals
-	busy   bool  // being evaluated (a cycle evaluates to nothing)
-	stable bool  // vals hold for every later epoch (see resolver.unstable)
+	// vals and n are the values (see values): a slice without its capacity
+	vals *value
+	n    uint32
+	// round is the epoch of the values (resolver.round: a few per round of flow, so
+	// 16 bits are plenty)
+	round  uint16
+	busy   bool // being evaluated (a cycle evaluates to nothing)
+	stable bool // the values hold for every later epoch (see resolver.unstable)
+}
+
+// values returns the memo's values (len == cap: appending to them copies).
+func (m *memoSlot) values() []value {
+	if m.n == 0 {
+		return nil
+	}
+	return unsafe.Slice(m.vals, m.n)
+}
+
+// setValues sets the memo's values.
+func (m *memoSlot) setValues(vs []value) {
+	m.vals, m.n = nil, uint32(len(vs))
+	if len(vs) > 0 {
+		m.vals = &vs[0]
+	}
+}
+
+// valueSets interns the value sets evaluations give: sympy's memos held 1.8M values in
+// 335k sets, of which 213k distinct holding 381k values (a set read through many names
+// and attributes is recomputed for each). It is an open-addressing table of the
+// distinct sets, at most three quarters full.
+type valueSets struct {
+	slots []setRef
+	n     int
+}
+
+// setRef is an interned set: its values (len == cap) and its hash's low bits.
+type setRef struct {
+	vals *value
+	n    uint32
+	h    uint32
+}
+
+// intern returns the interned set holding the values of vs (in order), adding a clipped
+// copy of vs when it is new; vs itself when empty.
+func (t *valueSets) intern(vs []value) []value {
+	if len(vs) == 0 {
+		return vs
+	}
+	if (t.n+1)*4 > len(t.slots)*3 {
+		old := t.slots
+		t.slots, t.n = make([]setRef, max(1024, 2*len(old))), 0
+		for _, s := range old {
+			if s.n > 0 {
+				t.insert(s, hashValues(unsafe.Slice(s.vals, s.n)))
+			}
+		}
+	}
+	h := hashValues(vs)
+	mask := uint64(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		s := &t.slots[i]
+		if s.n == 0 {
+			c := slices.Clone(vs)
+			*s = setRef{vals: &c[0], n: uint32(len(c)), h: uint32(h)}
+			t.n++
+			return c
+		}
+		if s.h == uint32(h) && int(s.n) == len(vs) {
+			if old := unsafe.Slice(s.vals, s.n); slices.Equal(old, vs) {
+				return old
+			}
+		}
+	}
+}
+
+// insert adds set s with hash h while the table grows.
+func (t *valueSets) insert(s setRef, h uint64) {
+	mask := uint64(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		if t.slots[i].n == 0 {
+			t.slots[i] = s
+			t.n++
+			return
+		}
+	}
+}
+
+// hashValues hashes the values of vs in order.
+func hashValues(vs []value) uint64 {
+	h := uint64(len(vs))
+	mix := func(x uint64) {
+		h ^= x
+		h *= 0x9E3779B97F4A7C15
+		h ^= h >> 32
+	}
+	for k := range vs {
+		v := &vs[k]
+		flags := uint64(v.kind) | uint64(b2u(v.bound))<<8 | uint64(b2u(v.sliced))<<9 | uint64(uint32(v.off))<<32
+		mix(flags)
+		mix(uint64(uintptr(unsafe.Pointer(v.def))))
+		mix(uint64(uintptr(v.ref)))
+	}
+	return h
+}
+
+func b2u(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // memoPage is the number of memo slots allocated at once.
 const memoPage = 4096
 
-// slot returns e's memo slot, giving it one on its first evaluation.
-func (r *resolver) slot(e *expr) *memoSlot {
-	if e.memo == 0 {
-		if r.nmemo%memoPage == 0 {
-			r.memos = append(r.memos, make([]memoSlot, memoPage))
-		}
-		r.nmemo++
-		e.memo = r.nmemo
+// noValues is the memo number of an expression whose evaluation gave nothing and is
+// stable: it needs no slot (over a million such on sympy, constants among them).
+const noValues = -1
+
+// memoOf returns e's memo number: 0 while never evaluated, noValues, or its slot's
+// number (those past the 24 bits of expr.memo are kept in bigMemo).
+func (r *resolver) memoOf(e *expr) int32 {
+	switch m := e.memo24(); m {
+	case memoLimit:
+		return noValues
+	case memoLimit - 1:
+		return r.bigMemo[e]
+	default:
+		return int32(m)
 	}
-	i := e.memo - 1
+}
+
+// setMemo sets e's memo number (see memoOf).
+func (r *resolver) setMemo(e *expr, n int32) {
+	if e.memo24() == memoLimit-1 {
+		delete(r.bigMemo, e)
+	}
+	switch {
+	case n == noValues:
+		e.setMemo24(memoLimit)
+	case n < memoLimit-1:
+		e.setMemo24(uint32(n))
+	default:
+		if r.bigMemo == nil {
+			r.bigMemo = map[*expr]int32{}
+		}
+		r.bigMemo[e] = n
+		e.setMemo24(memoLimit - 1)
+	}
+}
+
+// slot returns e's memo slot, giving it one on its first evaluation (a freed one first:
+// see eval).
+func (r *resolver) slot(e *expr) *memoSlot {
+	n := r.memoOf(e)
+	if n == 0 {
+		if k := len(r.freeMemos); k > 0 {
+			n = r.freeMemos[k-1]
+			r.freeMemos = r.freeMemos[:k-1]
+		} else {
+			if r.nmemo%memoPage == 0 {
+				r.memos = append(r.memos, make([]memoSlot, memoPage))
+			}
+			r.nmemo++
+			n = r.nmemo
+		}
+		r.setMemo(e, n)
+	}
+	i := n - 1
 	return &r.memos[i/memoPage][i%memoPage]
+}
+
+// freeSlot gives e's memo slot back, e's memo becoming n (0 or noValues).
+func (r *resolver) freeSlot(e *expr, n int32) {
+	m := r.memoOf(e)
+	r.memos[(m-1)/memoPage][(m-1)%memoPage] = memoSlot{}
+	r.freeMemos = append(r.freeMemos, m)
+	r.setMemo(e, n)
 }
 
 // isStable reports whether e was evaluated and its memo holds in every later epoch.
 func (r *resolver) isStable(e *expr) bool {
-	return e.memo != 0 && r.slot(e).stable
+	n := r.memoOf(e)
+	return n == noValues || n != 0 && r.slot(e).stable
 }
 
 type memoEntry struct {
@@ -193,7 +367,7 @@ func newResolver(files []*fileInfo) *resolver {
 		for _, cs := range f.calls {
 			if x := cs.call.x; x != nil && x.op == eDescr {
 				r.descrNames[x.name()] = true
-				if x.idx == 0 {
+				if x.idx() == 0 {
 					r.descrGets[x.name()] = true
 				}
 			}
@@ -264,7 +438,8 @@ func (r *resolver) relModule(f *fileInfo, level int, name string) (string, bool)
 	return "", false
 }
 
-// newEpoch invalidates every memo that is not stable.
+// newEpoch invalidates every memo that is not stable. There are at most two epochs per
+// round of flow and one before them (memoSlot.round keeps 16 bits).
 func (r *resolver) newEpoch() {
 	r.round++
 	r.attrMemo, r.starMemo = map[attrKey]memoEntry{}, map[attrKey]memoEntry{}
@@ -273,11 +448,11 @@ func (r *resolver) newEpoch() {
 // eval evaluates e in the current round, with memoisation and a recursion guard (a
 // cycle evaluates to nothing).
 func (r *resolver) eval(e *expr) []value {
-	if e == nil || e.op == eUnknown {
+	if e == nil || e.op == eUnknown || e.memo24() == memoLimit {
 		return nil
 	}
 	m := r.slot(e)
-	if m.round == r.round || (m.round > 0 && m.stable) {
+	if int32(m.round) == r.round || (m.round > 0 && m.stable) {
 		if m.busy {
 			r.unstable++
 			return nil
@@ -285,22 +460,27 @@ func (r *resolver) eval(e *expr) []value {
 		if !m.stable {
 			r.unstable++
 		}
-		return m.vals
+		return m.values()
 	}
 	if r.depth > 200 {
 		r.unstable++
 		return nil
 	}
-	m.round, m.busy = r.round, true
+	m.round, m.busy = uint16(r.round), true
 	before := r.unstable
 	r.depth++
 	v := r.evalOp(e)
 	r.depth--
 	// m is still e's slot: pages never move when later ones are added
-	m.vals, m.busy = v, false
+	v = r.sets.intern(v)
+	m.setValues(v)
+	m.busy = false
 	m.stable = r.unstable == before
 	if !m.stable {
 		r.unstable++ // propagate to the callers
+	} else if len(v) == 0 {
+		// nothing, for good: the slot goes back for another expression
+		r.freeSlot(e, noValues)
 	}
 	return v
 }
@@ -308,7 +488,7 @@ func (r *resolver) eval(e *expr) []value {
 func (r *resolver) evalOp(e *expr) []value {
 	switch e.op {
 	case eName:
-		return r.lookup(e.sc, e.name(), e.pos)
+		return r.lookup(e.scope(), e.name(), e.pos)
 	case eAttr:
 		var out []value
 		for _, v := range r.eval(e.x) {
@@ -325,28 +505,28 @@ func (r *resolver) evalOp(e *expr) []value {
 		for _, v := range r.eval(e.x) {
 			out = union(out, r.callResultAt(v, e))
 		}
-		if e.litData.builtinOf() != nil && !r.noFlow {
+		if e.lit().builtinOf() != nil && !r.noFlow {
 			// a builtin function (not rebound), or a method of a container literal
-			if e.extBuiltin && r.outside(e.x) || !e.extBuiltin && (e.x.op == eName && r.isBuiltin(e.x.sc, e.x.name()) || e.x.op == eAttr && (r.isContainer(e.x.x) || isKwargs(e.x.x) || r.superOutside(e.x.x, e.x.name()))) {
-				out = union(out, r.eval(e.builtin))
+			if e.lit().extBuiltin && r.outside(e.x) || !e.lit().extBuiltin && (e.x.op == eName && r.isBuiltin(e.x.scope(), e.x.name()) || e.x.op == eAttr && (r.isContainer(e.x.x) || isKwargs(e.x.x) || r.superOutside(e.x.x, e.x.name()))) {
+				out = union(out, r.eval(e.lit().builtin))
 			}
 		}
 		return out
 	case eBuiltinArg:
 		if e.name() == "list.sort" {
 			// only when the receiver is not a project object (whose sort is its own)
-			for _, v := range r.eval(e.elems[0]) {
+			for _, v := range r.eval(e.lit().elems[0]) {
 				if v.kind != vSeq {
 					return nil
 				}
 			}
 			return r.eval(e.x)
 		}
-		if e.litData != nil {
-			if !r.outside(e.elems[0]) {
+		if len(e.lit().elems) > 0 {
+			if !r.outside(e.lit().elems[0]) {
 				return nil
 			}
-		} else if !r.isBuiltin(e.sc, e.name()) {
+		} else if !r.isBuiltin(e.scope(), e.name()) {
 			return nil
 		}
 		return r.eval(e.x)
@@ -362,7 +542,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return out
 	case eDef:
-		if e.def().libWrap != nil && !e.raw && r.outside(e.def().libWrap) {
+		if e.def().libWrap != nil && !e.raw() && r.outside(e.def().libWrap) {
 			// the name holds the library's object; the library runs the body, not the caller
 			return externalValue
 		}
@@ -373,7 +553,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		// the name evaluates to those alone; otherwise (a decorator outside the project,
 		// a project class or instance whose dispatch is opaque) the definition is kept,
 		// with any project functions among the results.
-		if e.def().decCall != nil && e.def().fn.Kind != "class" && !r.noFlow && !e.raw {
+		if e.def().decCall != nil && e.def().fn.Kind != "class" && !r.noFlow && !e.raw() {
 			res := r.eval(e.def().decCall)
 			known := len(res) > 0 && r.functionDecorators(e.def())
 			for _, v := range res {
@@ -393,19 +573,22 @@ func (r *resolver) evalOp(e *expr) []value {
 		return out
 	case eModule:
 		if k := r.absModule(e.name()); k != "" {
-			return []value{{kind: vModule, key: k}}
+			return r.moduleValue(k)
 		}
 		return externalValue
 	case eFrom:
-		key, ok := r.relModule(e.sc.file, int(e.idx), e.x.name())
+		key, ok := r.relModule(e.scope().file, int(e.idx()), e.x.name())
 		if !ok {
 			return externalValue
 		}
 		return r.moduleAttr(key, e.name())
 	case eParam:
 		r.unstable++
-		p := &e.def().params[e.idx]
+		p := &e.def().params[e.idx()]
 		p.read = true
+		if p.varPos {
+			r.makeRest(e.def(), int(e.idx()))
+		}
 		var out []value
 		if p.dflt != nil {
 			out = union(out, r.eval(p.dflt))
@@ -439,11 +622,11 @@ func (r *resolver) evalOp(e *expr) []value {
 		// the instance: a mixin's super() reaches the next class of the subclass's order
 		var out []value
 		for _, v := range r.selfClasses(e.def()) {
-			out = addValues(out, value{kind: vSuper, def: v, recv: e.def().class})
+			out = addValues(out, value{kind: vSuper, def: v, ref: recvRef(e.def().class)})
 		}
 		return out
 	case eSeq, eDict:
-		return []value{{kind: vSeq, lit: e}}
+		return []value{{kind: vSeq, ref: litRef(e)}}
 	case eSubscript:
 		if r.noFlow {
 			return nil
@@ -453,11 +636,11 @@ func (r *resolver) evalOp(e *expr) []value {
 		// name used as key holds
 		var keys []string
 		var one [1]string
-		if e.keyOK {
+		if e.keyOK() {
 			one[0] = e.name()
 			keys = one[:]
-		} else if e.litData != nil {
-			if ks, ok := r.constKeys(e.elems[0], 0); ok {
+		} else if e.lit() != nil {
+			if ks, ok := r.constKeys(e.lit().elems[0], 0); ok {
 				keys = ks
 			}
 		}
@@ -465,13 +648,13 @@ func (r *resolver) evalOp(e *expr) []value {
 			if v.kind != vSeq {
 				continue
 			}
-			if e.slice {
+			if e.slice() {
 				sv := v
 				switch {
 				case !v.sliced:
-					sv.sliced, sv.off = true, e.idx
-				case v.off >= 0 && e.idx >= 0:
-					sv.off = v.off + e.idx
+					sv.sliced, sv.off = true, e.idx()
+				case v.off >= 0 && e.idx() >= 0:
+					sv.off = v.off + e.idx()
 				default:
 					sv.off = -1
 				}
@@ -479,15 +662,15 @@ func (r *resolver) evalOp(e *expr) []value {
 				continue
 			}
 			r.unstable++ // containers gain stored values from round to round
-			lit := v.lit
-			lit.read = true
-			for k, el := range lit.elems {
+			lit := v.lit()
+			lit.setFlag(readBit)
+			for k, el := range lit.lit().elems {
 				pos := k
 				if v.sliced {
 					pos = k - int(v.off)
 				}
 				switch {
-				case lit.op == eDict && len(keys) > 0 && lit.keys[k] != "" && !slices.Contains(keys, lit.keys[k]):
+				case lit.op == eDict && len(keys) > 0 && lit.lit().keyList()[k] != "" && !slices.Contains(keys, lit.lit().keyList()[k]):
 					continue
 				case lit.op == eSeq && v.sliced && v.off >= 0 && pos < 0:
 					continue
@@ -496,13 +679,13 @@ func (r *resolver) evalOp(e *expr) []value {
 				}
 				out = union(out, r.eval(el))
 			}
-			if lit.litExtra == nil {
+			if lit.lit().litExtra == nil {
 				continue
 			}
-			for k, el := range lit.extraVals {
+			for k, el := range lit.lit().extraVals {
 				// stored values: a constant key must match a dict's; list positions of
 				// appended values are unknown
-				if lit.op == eDict && len(keys) > 0 && lit.extraKeys[k] != "" && !slices.Contains(keys, lit.extraKeys[k]) {
+				if lit.op == eDict && len(keys) > 0 && lit.lit().extraKeys[k] != "" && !slices.Contains(keys, lit.lit().extraKeys[k]) {
 					continue
 				}
 				out = union(out, r.eval(el))
@@ -516,16 +699,16 @@ func (r *resolver) evalOp(e *expr) []value {
 		var out []value
 		for _, v := range r.eval(e.x) {
 			switch {
-			case v.kind == vSeq && v.lit.op == eSeq:
+			case v.kind == vSeq && v.lit().op == eSeq:
 				r.unstable++ // containers gain stored values from round to round
-				v.lit.read = true
-				for _, el := range v.lit.elems {
+				v.lit().setFlag(readBit)
+				for _, el := range v.lit().lit().elems {
 					out = union(out, r.eval(el))
 				}
-				if v.lit.litExtra == nil {
+				if v.lit().lit().litExtra == nil {
 					continue
 				}
-				for _, el := range v.lit.extraVals {
+				for _, el := range v.lit().lit().extraVals {
 					out = union(out, r.eval(el))
 				}
 			case v.kind == vGen:
@@ -538,7 +721,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return out
 	case eFirst:
-		for _, el := range e.elems {
+		for _, el := range e.lit().elems {
 			if vs := r.eval(el); len(vs) > 0 {
 				return vs
 			}
@@ -546,7 +729,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		return nil
 	case eUnion:
 		var out []value
-		for _, el := range e.elems {
+		for _, el := range e.lit().elems {
 			out = union(out, r.eval(el))
 		}
 		return out
@@ -557,10 +740,10 @@ func (r *resolver) evalOp(e *expr) []value {
 			return nil
 		}
 		var out []value
-		if len(e.elems) > 1 {
-			out = union(out, r.eval(e.elems[1]))
+		if len(e.lit().elems) > 1 {
+			out = union(out, r.eval(e.lit().elems[1]))
 		}
-		keys, ok := r.constKeys(e.elems[0], 0)
+		keys, ok := r.constKeys(e.lit().elems[0], 0)
 		if !ok {
 			return out
 		}
@@ -608,18 +791,18 @@ func (r *resolver) evalOp(e *expr) []value {
 // outside the project, containers, generators, and instances of classes with a base
 // outside the project.
 func (r *resolver) narrow(e *expr) []value {
-	if e.raw {
+	if e.raw() {
 		return r.narrowFlag(e)
 	}
 	if e.name() != "" {
 		return r.narrowHasattr(e)
 	}
-	if e.slice {
+	if e.slice() {
 		return r.narrowIdentity(e)
 	}
 	var classes []*defInfo
 	outsideClass := false
-	for _, c := range e.elems {
+	for _, c := range e.lit().elems {
 		vs := r.eval(c)
 		if len(vs) == 0 {
 			outsideClass = true
@@ -628,9 +811,9 @@ func (r *resolver) narrow(e *expr) []value {
 			switch {
 			case v.kind == vDef && v.def.fn.Kind == "class":
 				classes = appendDef(classes, v.def)
-			case v.kind == vSeq && v.lit.op == eSeq:
+			case v.kind == vSeq && v.lit().op == eSeq:
 				// a tuple of classes held by a name
-				for _, el := range v.lit.elems {
+				for _, el := range v.lit().lit().elems {
 					for _, w := range r.eval(el) {
 						if w.kind == vDef && w.def.fn.Kind == "class" {
 							classes = appendDef(classes, w.def)
@@ -644,7 +827,7 @@ func (r *resolver) narrow(e *expr) []value {
 	}
 	var out []value
 	xs := r.eval(e.x)
-	if len(xs) == 0 && e.keyOK && !outsideClass && !r.noFlow && !isParamName(e.x) {
+	if len(xs) == 0 && e.keyOK() && !outsideClass && !r.noFlow && !isParamName(e.x) {
 		// Nothing is known of x, a local name (not a parameter: those of special methods
 		// take no arguments from the implicit calls, and their callers' values are
 		// what the test sorts), but where the test holds x is an instance of one of the
@@ -675,8 +858,8 @@ func (r *resolver) narrow(e *expr) []value {
 			}
 		}
 		switch {
-		case e.keyOK && is, !e.keyOK && !is:
-		case e.keyOK && outsideClass && (v.kind != vInst || r.outsideBase(v.def)) && v.kind != vDef && v.kind != vModule:
+		case e.keyOK() && is, !e.keyOK() && !is:
+		case e.keyOK() && outsideClass && (v.kind != vInst || r.outsideBase(v.def)) && v.kind != vDef && v.kind != vModule:
 		default:
 			continue
 		}
@@ -696,7 +879,7 @@ func (r *resolver) narrowFlag(e *expr) []value {
 	var out []value
 	for _, v := range r.eval(e.x) {
 		if v.kind == vInst {
-			if truth, known := r.classFlag(v.def, e.name()); known && truth != e.keyOK {
+			if truth, known := r.classFlag(v.def, e.name()); known && truth != e.keyOK() {
 				continue
 			}
 		}
@@ -719,7 +902,7 @@ func (r *resolver) classFlag(c *defInfo, name string) (truth, known bool) {
 		}
 	}
 	for _, k := range mro {
-		bs := k.scope.names[name]
+		bs := k.scope.bindings(name)
 		if len(bs) == 0 {
 			continue
 		}
@@ -755,7 +938,7 @@ func constTruth(k string) bool {
 // our_role not in (CLIENT, SERVER):`, where our_role holds no other class.
 func (r *resolver) narrowIdentity(e *expr) []value {
 	var among []value
-	for _, c := range e.elems {
+	for _, c := range e.lit().elems {
 		for _, v := range r.eval(c) {
 			if v.kind == vDef {
 				among = addValues(among, v)
@@ -772,7 +955,7 @@ func (r *resolver) narrowIdentity(e *expr) []value {
 					break
 				}
 			}
-			if in != e.keyOK {
+			if in != e.keyOK() {
 				continue
 			}
 		}
@@ -791,7 +974,7 @@ func (r *resolver) narrowIdentity(e *expr) []value {
 func (r *resolver) narrowHasattr(e *expr) []value {
 	var out []value
 	for _, v := range r.eval(e.x) {
-		if has, known := r.hasAttr(v, e.name()); known && has != e.keyOK {
+		if has, known := r.hasAttr(v, e.name()); known && has != e.keyOK() {
 			continue
 		}
 		out = addValues(out, v)
@@ -812,7 +995,7 @@ func (r *resolver) hasAttr(v value, name string) (has, known bool) {
 	}
 	maybe := false
 	for _, k := range r.mro(c) {
-		if len(k.scope.names[name]) > 0 || inst && k.initAttrs[name] {
+		if len(k.scope.bindings(name)) > 0 || inst && k.initAttrs[name] {
 			return true, true
 		}
 		if len(k.dynClassAttrs[name]) > 0 || inst && (len(k.instAttrs[name]) > 0 || len(k.dynAttrs[name]) > 0) {
@@ -975,7 +1158,7 @@ func (r *resolver) constKeys(e *expr, depth int) (keys []string, ok bool) {
 		}
 		return true
 	}
-	add := func(bs []binding) bool {
+	add := func(bs []bound) bool {
 		if len(bs) == 0 {
 			return false
 		}
@@ -991,10 +1174,10 @@ func (r *resolver) constKeys(e *expr, depth int) (keys []string, ok bool) {
 		return []string{e.name()}, true
 	case eIter:
 		// a loop variable over a literal list, tuple or set of constants
-		if e.x.op != eSeq || len(e.x.elems) == 0 {
+		if e.x.op != eSeq || len(e.x.lit().elems) == 0 {
 			return nil, false
 		}
-		for _, el := range e.x.elems {
+		for _, el := range e.x.lit().elems {
 			if !addExpr(el) {
 				return nil, false
 			}
@@ -1004,36 +1187,36 @@ func (r *resolver) constKeys(e *expr, depth int) (keys []string, ok bool) {
 		// an item taken by position from a literal, or from each element of a literal
 		// iterated over: the loop target `name` of `for name, label in (("a", "A"), ...)`
 		n, err := strconv.Atoi(strings.TrimPrefix(e.name(), "i"))
-		if !e.keyOK || !strings.HasPrefix(e.name(), "i") || err != nil || n < 0 {
+		if !e.keyOK() || !strings.HasPrefix(e.name(), "i") || err != nil || n < 0 {
 			return nil, false
 		}
 		var seqs []*expr
 		switch {
 		case e.x.op == eSeq:
 			seqs = []*expr{e.x}
-		case e.x.op == eIter && e.x.x.op == eSeq && e.x.x.litExtra == nil:
-			seqs = e.x.x.elems
+		case e.x.op == eIter && e.x.x.op == eSeq && e.x.x.lit().litExtra == nil:
+			seqs = e.x.x.lit().elems
 		}
 		if len(seqs) == 0 {
 			return nil, false
 		}
 		for _, sq := range seqs {
-			if sq.op != eSeq || sq.litExtra != nil || n >= len(sq.elems) || !addExpr(sq.elems[n]) {
+			if sq.op != eSeq || sq.lit().litExtra != nil || n >= len(sq.lit().elems) || !addExpr(sq.lit().elems[n]) {
 				return nil, false
 			}
 		}
 		return keys, true
 	case eName:
-		if s, pos := bindingScope(e.sc, e.name(), e.pos); s != nil && len(s.names[e.name()]) > 0 {
-			return keys, add(reaching(s.names[e.name()], pos))
+		if s, pos := bindingScope(e.scope(), e.name(), e.pos); s != nil && len(s.bindings(e.name())) > 0 {
+			return keys, add(reaching(s.bindings(e.name()), pos))
 		}
 	case eFrom:
-		key, ok := r.relModule(e.sc.file, int(e.idx), e.x.name())
+		key, ok := r.relModule(e.scope().file, int(e.idx()), e.x.name())
 		if !ok {
 			return nil, false
 		}
 		if f := r.byKey[key]; f != nil {
-			return keys, add(reaching(f.scope.names[e.name()], ^uint32(0)))
+			return keys, add(reaching(f.scope.bindings(e.name()), ^uint32(0)))
 		}
 	}
 	// parameters are not narrowed: callers outside the project pass other constants
@@ -1062,11 +1245,11 @@ func (r *resolver) functionDecorators(d *defInfo) bool {
 // nor does a star import of the project.
 func (r *resolver) isBuiltin(sc *scope, name string) bool {
 	for s := sc; s != nil; s = s.parent {
-		if bs := s.names[name]; len(bs) > 0 {
+		if bs := s.bindings(name); len(bs) > 0 {
 			// a parameter whose default is the builtin (`def fold(..., map=map)`) may be it
 			if len(bs) == 1 && bs[0].val.op == eParam {
-				if p := bs[0].val.def().params[bs[0].val.idx]; p.dflt != nil && p.dflt.op == eName && p.dflt.name() == name && p.dflt.sc != s {
-					return r.isBuiltin(p.dflt.sc, name)
+				if p := bs[0].val.def().params[bs[0].val.idx()]; p.dflt != nil && p.dflt.op == eName && p.dflt.name() == name && p.dflt.scope() != s {
+					return r.isBuiltin(p.dflt.scope(), name)
 				}
 			}
 			return false
@@ -1091,7 +1274,7 @@ func (r *resolver) protoMethods(c *defInfo, name string) []value {
 	}
 	var out []value
 	for _, cl := range r.mro(c) {
-		bs := cl.scope.names[name]
+		bs := cl.scope.bindings(name)
 		if len(bs) == 0 {
 			continue
 		}
@@ -1100,14 +1283,14 @@ func (r *resolver) protoMethods(c *defInfo, name string) []value {
 			case eDef:
 				d := b.val.def()
 				if d.fn.Kind == "method" && d.class == cl {
-					out = addValues(out, value{kind: vDef, def: d, bound: !d.static, recv: c})
+					out = addValues(out, value{kind: vDef, def: d, bound: !d.static, ref: recvRef(c)})
 				}
 			case eName:
 				// an alias in the class body (__str__ = to_text, or a module function):
 				// the functions it names, bound to the instance
 				for _, v := range r.eval(b.val) {
 					if d := v.def; v.kind == vDef && d.fn.Kind != "class" && !d.lambda {
-						out = addValues(out, value{kind: vDef, def: d, bound: !d.static, recv: c})
+						out = addValues(out, value{kind: vDef, def: d, bound: !d.static, ref: recvRef(c)})
 					}
 				}
 			}
@@ -1157,14 +1340,14 @@ func (r *resolver) applyStores() (added, changed bool) {
 		if v == nil || v.op == eUnknown {
 			return
 		}
-		lit.extra()
+		lit.lit().extra()
 		var ok bool
-		if lit.extraVals, ok = addOnce(lit.extraVals, &lit.extraSeen, v); !ok {
+		if lit.lit().extraVals, ok = addOnce(lit.lit().extraVals, &lit.lit().extraSeen, v); !ok {
 			return
 		}
-		lit.extraKeys = append(lit.extraKeys, key)
+		lit.lit().extraKeys = append(lit.lit().extraKeys, key)
 		added = true
-		if lit.read {
+		if lit.read() {
 			changed = true
 		}
 	}
@@ -1211,22 +1394,22 @@ func (r *resolver) applyStores() (added, changed bool) {
 				}
 				if !st.spread {
 					key := ""
-					if st.keyOK && c.lit.op == eDict {
+					if st.keyOK && c.lit().op == eDict {
 						key = st.key
 					}
-					add(c.lit, key, st.val)
+					add(c.lit(), key, st.val)
 					continue
 				}
 				for _, src := range r.eval(st.val) {
 					if src.kind != vSeq {
 						continue
 					}
-					for k, el := range src.lit.elems {
+					for k, el := range src.lit().lit().elems {
 						key := ""
-						if src.lit.op == eDict && c.lit.op == eDict {
-							key = src.lit.keys[k]
+						if src.lit().op == eDict && c.lit().op == eDict {
+							key = src.lit().lit().keyList()[k]
 						}
-						add(c.lit, key, el)
+						add(c.lit(), key, el)
 					}
 				}
 			}
@@ -1276,12 +1459,12 @@ func selfMethod(e *expr) *defInfo {
 	case eSelf:
 		return e.def()
 	case eName:
-		s, pos := bindingScope(e.sc, e.name(), e.pos)
+		s, pos := bindingScope(e.scope(), e.name(), e.pos)
 		if s == nil {
 			return nil
 		}
 		var d *defInfo
-		for _, b := range reaching(s.names[e.name()], pos) {
+		for _, b := range reaching(s.bindings(e.name()), pos) {
 			if b.val.op != eSelf || d != nil && b.val.def() != d {
 				return nil
 			}
@@ -1338,7 +1521,7 @@ func (r *resolver) definesMethod(c *defInfo, name string) bool {
 		return false
 	}
 	for _, k := range r.mro(c) {
-		for _, b := range k.scope.names[name] {
+		for _, b := range k.scope.bindings(name) {
 			if b.val.op == eDef && b.val.def().fn.Kind == "method" {
 				return true
 			}
@@ -1350,28 +1533,30 @@ func (r *resolver) definesMethod(c *defInfo, name string) bool {
 // reaching returns the bindings of a name that may be live at pos: the last unconditional
 // binding at or before pos and every conditional one after it (all bindings if none is
 // before pos).
-func reaching(bs []binding, pos uint32) []binding {
+func reaching(bs []bound, pos uint32) []bound {
 	lastU := -1
 	any := false
-	for k, b := range bs {
-		if b.pos > pos || b.until != 0 && pos >= b.until {
+	for k := range bs {
+		b := &bs[k]
+		if b.pos > pos || b.until() != 0 && pos >= b.until() {
 			continue
 		}
 		any = true
-		if !b.cond && (lastU < 0 || b.pos >= bs[lastU].pos) {
+		if !b.cond() && (lastU < 0 || b.pos >= bs[lastU].pos) {
 			lastU = k
 		}
 	}
 	if !any {
 		return bs
 	}
-	var out []binding
-	for k, b := range bs {
-		if b.pos > pos || b.until != 0 && pos >= b.until {
+	var out []bound
+	for k := range bs {
+		b := &bs[k]
+		if b.pos > pos || b.until() != 0 && pos >= b.until() {
 			continue
 		}
-		if k == lastU || (b.cond && (lastU < 0 || b.pos >= bs[lastU].pos)) {
-			out = append(out, b)
+		if k == lastU || (b.cond() && (lastU < 0 || b.pos >= bs[lastU].pos)) {
+			out = append(out, *b)
 		}
 	}
 	return out
@@ -1384,7 +1569,7 @@ func (r *resolver) lookup(sc *scope, name string, pos uint32) []value {
 	if s == nil {
 		return nil
 	}
-	bs := s.names[name]
+	bs := s.bindings(name)
 	if len(bs) == 0 {
 		return r.starLookup(s.file, name) // the module scope, which does not bind it
 	}
@@ -1405,7 +1590,7 @@ func bindingScope(sc *scope, name string, pos uint32) (*scope, uint32) {
 			s, pos = s.file.scope, ^uint32(0)
 			continue
 		}
-		if len(s.names[name]) > 0 || s.kind == scopeModule {
+		if len(s.bindings(name)) > 0 || s.kind == scopeModule {
 			return s, pos
 		}
 		s = s.parent
@@ -1499,7 +1684,7 @@ func (r *resolver) moduleAttr(key, name string) []value {
 
 func (r *resolver) moduleAttrNoMemo(key, name string) []value {
 	if f, ok := r.byKey[key]; ok {
-		if bs := f.scope.names[name]; len(bs) > 0 {
+		if bs := f.scope.bindings(name); len(bs) > 0 {
 			var out []value
 			for _, b := range reaching(bs, ^uint32(0)) {
 				out = union(out, r.eval(b.val))
@@ -1517,16 +1702,32 @@ func (r *resolver) moduleAttrNoMemo(key, name string) []value {
 		sub = key + "/" + name
 	}
 	if r.moduleExists(sub) {
-		return []value{{kind: vModule, key: sub}}
+		return r.moduleValue(sub)
 	}
 	return nil
+}
+
+// moduleValue returns the shared one-value slice holding the module or package with
+// the given key (its id, see value.off, is given on first use).
+func (r *resolver) moduleValue(key string) []value {
+	id, ok := r.modIDs[key]
+	if !ok {
+		if r.modIDs == nil {
+			r.modIDs = map[string]int32{}
+		}
+		id = int32(len(r.modKeys))
+		r.modIDs[key] = id
+		r.modKeys = append(r.modKeys, key)
+		r.modVals = append(r.modVals, []value{{kind: vModule, off: id}})
+	}
+	return r.modVals[id]
 }
 
 // attr resolves attribute name of an abstract value.
 func (r *resolver) attr(v value, name string) []value {
 	switch v.kind {
 	case vModule:
-		return r.moduleAttr(v.key, name)
+		return r.moduleAttr(r.modKeys[v.off], name)
 	case vDef:
 		if v.def.fn.Kind == "class" {
 			return r.classAttr(v.def, name, false, 0)
@@ -1534,7 +1735,7 @@ func (r *resolver) attr(v value, name string) []value {
 	case vInst:
 		return r.classAttr(v.def, name, true, 0)
 	case vSuper:
-		return r.classAttr(v.def, name, true, r.after(v.def, v.recv))
+		return r.classAttr(v.def, name, true, r.after(v.def, v.recv()))
 	}
 	return nil
 }
@@ -1583,7 +1784,7 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 				out = union(out, r.descrRead(r.eval(e), name))
 			}
 		}
-		bs := k.scope.names[name]
+		bs := k.scope.bindings(name)
 		if len(bs) == 0 {
 			continue
 		}
@@ -1600,7 +1801,7 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 				if v.kind == vDef && v.def.class != nil && v.def.fn.Kind == "method" {
 					v.bound = (inst || v.def.classMethod) && !v.def.static
 					if v.bound {
-						v.recv = c // the instance's class, or the class a class method is called on
+						v.ref = recvRef(c) // the instance's class, or the class a class method is called on
 					}
 					if inst && v.def.property && !r.noFlow {
 						// reading a property on an instance gives what its getter returns
@@ -1672,7 +1873,7 @@ func (r *resolver) descriptors(order []*defInfo, name string) []value {
 				add(r.eval(e))
 			}
 		}
-		bs := k.scope.names[name]
+		bs := k.scope.bindings(name)
 		if len(bs) == 0 {
 			continue
 		}
@@ -1715,22 +1916,22 @@ func (r *resolver) dataDescriptor(order []*defInfo, name string) bool {
 	return false
 }
 
-// evalDescr evaluates eDescr: the descriptor methods reading (e.idx 0), assigning (1) or
+// evalDescr evaluates eDescr: the descriptor methods reading (e.idx() 0), assigning (1) or
 // deleting (2) attribute e.name() of e.x's values calls. On a class only reading calls
 // one (assigning or deleting a class attribute replaces the descriptor); a descriptor
 // without __set__ or __delete__ (a non-data one) loses to an instance attribute that
 // __init__ always sets.
 func (r *resolver) evalDescr(e *expr) []value {
-	method := [...]string{"__get__", "__set__", "__delete__"}[e.idx]
+	method := [...]string{"__get__", "__set__", "__delete__"}[e.idx()]
 	var out []value
 	for _, v := range r.eval(e.x) {
 		skip, inst := 0, true
 		switch v.kind {
 		case vInst:
 		case vSuper:
-			skip = r.after(v.def, v.recv)
+			skip = r.after(v.def, v.recv())
 		case vDef:
-			if v.def.fn.Kind != "class" || e.idx != 0 {
+			if v.def.fn.Kind != "class" || e.idx() != 0 {
 				continue
 			}
 			inst = false
@@ -1742,7 +1943,7 @@ func (r *resolver) evalDescr(e *expr) []value {
 			continue
 		}
 		for _, dv := range r.descriptors(mro[skip:], e.name()) {
-			if inst && e.idx == 0 && !r.isDataDescriptor(dv.def) && initSets(mro[skip:], e.name()) {
+			if inst && e.idx() == 0 && !r.isDataDescriptor(dv.def) && initSets(mro[skip:], e.name()) {
 				continue
 			}
 			out = union(out, r.protoMethods(dv.def, method))
@@ -1768,7 +1969,7 @@ func initSets(order []*defInfo, name string) bool {
 // DefinitionSchema kept in self._schema, and the getter returns that).
 func hasSetter(order []*defInfo, name string) bool {
 	for _, k := range order {
-		bs := k.scope.names[name]
+		bs := k.scope.bindings(name)
 		if len(bs) == 0 {
 			continue
 		}
@@ -1878,7 +2079,7 @@ func c3merge(seqs [][]*defInfo) ([]*defInfo, bool) {
 // value ever passed (one level of call-site sensitivity, which keeps identity-like
 // functions and decorators precise).
 func (r *resolver) callResultAt(v value, e *expr) []value {
-	if v.kind != vDef || v.def.fn.Kind == "class" || v.def.yields || r.noFlow || e.litData == nil || v.sliced {
+	if v.kind != vDef || v.def.fn.Kind == "class" || v.def.yields || r.noFlow || e.lit() == nil || v.sliced {
 		return r.callResult(v)
 	}
 	d := v.def
@@ -1896,11 +2097,11 @@ func (r *resolver) callResultAt(v value, e *expr) []value {
 			}
 			continue
 		}
-		if a := argFor(d, v.bound, e.elems, e.keys, e.slice, j); a != nil {
+		if a := argFor(d, v.bound, e.lit().elems, e.lit().keyList(), e.slice(), j); a != nil {
 			out = union(out, r.eval(a))
 		} else if dflt := d.params[j].dflt; dflt != nil {
 			out = union(out, r.eval(dflt))
-		} else if e.slice {
+		} else if e.slice() {
 			out = union(out, r.eval(ret)) // the argument may come from *args
 		}
 	}
@@ -1913,31 +2114,31 @@ func (r *resolver) callResultAt(v value, e *expr) []value {
 // not followed). cerberus's `kwargs.pop('error_handler', errors.BasicErrorHandler)`
 // and qrcode's `kwargs.get("color_mask", SolidFillColorMask())`.
 func isKwargs(e *expr) bool {
-	if e.op != eName || e.sc == nil || e.sc.def == nil {
+	if e.op != eName || e.scope() == nil || e.scope().def == nil {
 		return false
 	}
-	bs := e.sc.names[e.name()]
-	if len(bs) != 1 || bs[0].val.op != eParam || bs[0].val.def() != e.sc.def {
+	bs := e.scope().bindings(e.name())
+	if len(bs) != 1 || bs[0].val.op != eParam || bs[0].val.def() != e.scope().def {
 		return false
 	}
-	p := e.sc.def.params[bs[0].val.idx]
+	p := e.scope().def.params[bs[0].val.idx()]
 	return p.star && !p.varPos
 }
 
 // paramReturned returns the index of the parameter of d that return expression ret names
 // when that parameter is never rebound in d, else -1.
 func paramReturned(d *defInfo, ret *expr) int {
-	if ret.op != eName || ret.sc != d.scope {
+	if ret.op != eName || ret.scope() != d.scope {
 		return -1
 	}
-	bs := d.scope.names[ret.name()]
+	bs := d.scope.bindings(ret.name())
 	if len(bs) != 1 || bs[0].val.op != eParam || bs[0].val.def() != d {
 		return -1
 	}
-	if d.params[bs[0].val.idx].star {
+	if d.params[bs[0].val.idx()].star {
 		return -1
 	}
-	return int(bs[0].val.idx)
+	return int(bs[0].val.idx())
 }
 
 // superDefaultReturned returns the index of the parameter of d that return expression
@@ -1945,7 +2146,7 @@ func paramReturned(d *defInfo, ret *expr) int {
 // override `return super().get(key, default)` (also pop, setdefault), else -1: what
 // the override returns, besides the dict's items, is that call's argument.
 func (r *resolver) superDefaultReturned(d *defInfo, ret *expr) int {
-	if ret.op != eCall || ret.litData.builtinOf() == nil || ret.x.op != eAttr || len(ret.elems) != 2 {
+	if ret.op != eCall || ret.lit().builtinOf() == nil || ret.x.op != eAttr || len(ret.lit().elems) != 2 {
 		return -1
 	}
 	switch ret.x.name() {
@@ -1953,10 +2154,10 @@ func (r *resolver) superDefaultReturned(d *defInfo, ret *expr) int {
 	default:
 		return -1
 	}
-	if keyAt(ret.keys, 0) != "" || keyAt(ret.keys, 1) != "" || !r.superOutside(ret.x.x, ret.x.name()) {
+	if keyAt(ret.lit().keyList(), 0) != "" || keyAt(ret.lit().keyList(), 1) != "" || !r.superOutside(ret.x.x, ret.x.name()) {
 		return -1
 	}
-	return paramReturned(d, ret.elems[1])
+	return paramReturned(d, ret.lit().elems[1])
 }
 
 // argFor returns the argument expression a call passes for parameter j of d (bound: the
@@ -2063,17 +2264,16 @@ func union(out, vs []value) []value {
 }
 
 // linearSet is the length up to which addOnce finds an expression by scanning its list:
-// most lists stay that short, and a map per list would cost more than the list.
+// most lists stay that short, and a set per list would cost more than the list.
 const linearSet = 16
 
 // addOnce appends e to list unless it holds it already, reporting whether it did; index
 // is the set of list's expressions, built once the list outgrows linearSet.
-func addOnce(list []*expr, index *map[*expr]bool, e *expr) ([]*expr, bool) {
+func addOnce(list []*expr, index **exprSet, e *expr) ([]*expr, bool) {
 	if *index != nil {
-		if (*index)[e] {
+		if !(*index).add(e) {
 			return list, false
 		}
-		(*index)[e] = true
 		return append(list, e), true
 	}
 	if slices.Contains(list, e) {
@@ -2081,13 +2281,50 @@ func addOnce(list []*expr, index *map[*expr]bool, e *expr) ([]*expr, bool) {
 	}
 	list = append(list, e)
 	if len(list) > linearSet {
-		m := make(map[*expr]bool, 2*len(list))
+		s := &exprSet{}
 		for _, x := range list {
-			m[x] = true
+			s.add(x)
 		}
-		*index = m
+		*index = s
 	}
 	return list, true
+}
+
+// exprSet is a set of expressions by identity (see ptrSet).
+type exprSet = ptrSet[expr]
+
+// ptrSet is a set of pointers: open addressing over a power-of-two table, at most three
+// quarters full. It takes 11–21 bytes per member, where a Go map took ≈32 (sympy's
+// parameters receive ≈1M flows through such sets).
+type ptrSet[T any] struct {
+	slots []*T
+	n     int
+}
+
+// add adds e, reporting whether it was not a member yet.
+func (s *ptrSet[T]) add(e *T) bool {
+	if (s.n+1)*4 > len(s.slots)*3 {
+		old := s.slots
+		s.slots, s.n = make([]*T, max(32, 2*len(old))), 0
+		for _, x := range old {
+			if x != nil {
+				s.add(x)
+			}
+		}
+	}
+	mask := uint64(len(s.slots) - 1)
+	// Fibonacci hashing of the address: the collector does not move objects
+	h := uint64(uintptr(unsafe.Pointer(e))) * 0x9E3779B97F4A7C15
+	for i := (h ^ h>>29) & mask; ; i = (i + 1) & mask {
+		switch s.slots[i] {
+		case nil:
+			s.slots[i] = e
+			s.n++
+			return true
+		case e:
+			return false
+		}
+	}
 }
 
 func addValues(out []value, vs ...value) []value {
@@ -2095,8 +2332,8 @@ outer:
 	for _, v := range vs {
 		for k := range out {
 			// the pointers first: they tell most values apart
-			if o := &out[k]; o.def == v.def && o.lit == v.lit && o.recv == v.recv && o.kind == v.kind &&
-				o.bound == v.bound && o.sliced == v.sliced && o.off == v.off && o.key == v.key {
+			if o := &out[k]; o.def == v.def && o.ref == v.ref && o.kind == v.kind &&
+				o.bound == v.bound && o.sliced == v.sliced && o.off == v.off {
 				continue outer
 			}
 		}
@@ -2125,7 +2362,7 @@ const maxSubstNodes = 48
 // is itself part of such a copy (no deeper contexts), or when ret is larger than
 // maxSubstNodes.
 func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
-	if r.substCalls[e] {
+	if r.substCalls[e] || !r.substitutable(d, ret) {
 		return nil
 	}
 	k := substKey{call: e, ret: ret, bound: bound}
@@ -2151,16 +2388,16 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 		if nodes > maxSubstNodes {
 			return nil, false
 		}
-		if x.op == eName && x.sc == d.scope {
+		if x.op == eName && x.scope() == d.scope {
 			if j := paramNamed(d, x); j >= 0 {
-				a := argFor(d, bound, e.elems, e.keys, e.slice, j)
-				if a == nil && !e.slice {
+				a := argFor(d, bound, e.lit().elems, e.lit().keyList(), e.slice(), j)
+				if a == nil && !e.slice() {
 					a = d.params[j].dflt
 				}
 				if a != nil {
 					// the argument, or what flows into the parameter from every call
 					// when nothing is known of the argument
-					f := &expr{op: eFirst, litData: &litData{elems: []*expr{a, x}}}
+					f := &expr{op: eFirst, ref: withLit(&litData{elems: []*expr{a, x}})}
 					copied[x] = f
 					return f, true
 				}
@@ -2179,28 +2416,28 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 		}
 		changed := nx != x.x
 		var nl *litData
-		if x.litData != nil {
-			elems := x.elems
-			for i, el := range x.elems {
+		if x.lit() != nil {
+			elems := x.lit().elems
+			for i, el := range x.lit().elems {
 				ne, ok := cp(el)
 				if !ok {
 					return nil, false
 				}
 				if ne != el {
-					if &elems[0] == &x.elems[0] {
-						elems = slices.Clone(x.elems)
+					if &elems[0] == &x.lit().elems[0] {
+						elems = slices.Clone(x.lit().elems)
 					}
 					elems[i] = ne
 				}
 			}
 			var nb *expr
-			if b := x.litData.builtinOf(); b != nil {
+			if b := x.lit().builtinOf(); b != nil {
 				if nb, ok = cp(b); !ok {
 					return nil, false
 				}
 			}
-			if len(elems) > 0 && &elems[0] != &x.elems[0] || nb != x.litData.builtinOf() {
-				l := *x.litData
+			if len(elems) > 0 && &elems[0] != &x.lit().elems[0] || nb != x.lit().builtinOf() {
+				l := *x.lit()
 				l.elems = elems
 				if l.litExtra != nil {
 					xe := *l.litExtra
@@ -2217,10 +2454,10 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 			return x, true
 		}
 		c := *x
-		c.memo = 0
+		c.setMemo24(0)
 		c.x = nx
 		if nl != nil {
-			c.litData = nl
+			c.setLit(nl)
 		}
 		if c.op == eCall {
 			calls = append(calls, &c)
@@ -2239,15 +2476,76 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 	return s
 }
 
+// substitutable reports whether return expression ret of d may be specialised to some
+// call (see substReturn): it names a parameter of d within maxSubstNodes nodes, which
+// depends on neither the call nor the round. Most returns do not, and checking once
+// spares an entry of resolver.substs per call site and return (≈200k on sympy).
+func (r *resolver) substitutable(d *defInfo, ret *expr) bool {
+	k := defExpr{d, ret}
+	if ok, known := r.substOK[k]; known {
+		return ok
+	}
+	// walk the nodes substReturn's copy visits, in its order, counting them as it does
+	nodes, names := 0, false
+	seen := map[*expr]bool{}
+	var walk func(x *expr) bool
+	walk = func(x *expr) bool {
+		if x == nil || seen[x] {
+			return true
+		}
+		seen[x] = true
+		nodes++
+		if nodes > maxSubstNodes {
+			return false
+		}
+		if x.op == eName && x.scope() == d.scope {
+			if paramNamed(d, x) >= 0 {
+				names = true
+			}
+			return true
+		}
+		switch x.op {
+		case eDef, eParam, eSelf, eClass, eSuper, eModule, eFrom, eConst, eUnknown, eName:
+			return true
+		}
+		if !walk(x.x) {
+			return false
+		}
+		if x.lit() != nil {
+			for _, el := range x.lit().elems {
+				if !walk(el) {
+					return false
+				}
+			}
+			if b := x.lit().builtinOf(); b != nil && !walk(b) {
+				return false
+			}
+		}
+		return true
+	}
+	ok := walk(ret) && names
+	if r.substOK == nil {
+		r.substOK = map[defExpr]bool{}
+	}
+	r.substOK[k] = ok
+	return ok
+}
+
+// defExpr is an expression of a definition (a return expression).
+type defExpr struct {
+	d *defInfo
+	e *expr
+}
+
 // isParamName reports whether name x, where it is read, holds a parameter of its
 // function (every binding reaching it is the parameter).
 func isParamName(x *expr) bool {
-	if x.op != eName || x.sc == nil || x.sc.def == nil || x.sc != x.sc.def.scope {
+	if x.op != eName || x.scope() == nil || x.scope().def == nil || x.scope() != x.scope().def.scope {
 		return false
 	}
-	bs := reaching(x.sc.names[x.name()], x.pos)
+	bs := reaching(x.scope().bindings(x.name()), x.pos)
 	for _, b := range bs {
-		if b.val.op != eParam || b.val.def() != x.sc.def {
+		if b.val.op != eParam || b.val.def() != x.scope().def {
 			return false
 		}
 	}
@@ -2258,9 +2556,9 @@ func isParamName(x *expr) bool {
 // own scope) is bound to, when it is bound only to that parameter (not *args or
 // **kwargs), else -1.
 func paramNamed(d *defInfo, x *expr) int {
-	bs := d.scope.names[x.name()]
-	if len(bs) != 1 || bs[0].val.op != eParam || bs[0].val.def() != d || d.params[bs[0].val.idx].star {
+	bs := d.scope.bindings(x.name())
+	if len(bs) != 1 || bs[0].val.op != eParam || bs[0].val.def() != d || d.params[bs[0].val.idx()].star {
 		return -1
 	}
-	return int(bs[0].val.idx)
+	return int(bs[0].val.idx())
 }

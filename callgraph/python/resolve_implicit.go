@@ -46,14 +46,14 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 			cv := conversions[s.op]
 			addProto(s.x, cv[0], cv[1:], false)
 		case lzBuiltin:
-			if r.isBuiltin(s.y.sc, s.y.name()) {
+			if r.isBuiltin(s.y.scope(), s.y.name()) {
 				cv := conversions[s.op]
 				addProto(s.x, cv[0], cv[1:], false)
 			}
 		case lzReady:
 			add(r.eval(s.x))
 		case lzIterate:
-			if r.isBuiltin(s.y.sc, s.y.name()) {
+			if r.isBuiltin(s.y.scope(), s.y.name()) {
 				iters := r.protoValues(s.x, "__iter__", nil, false)
 				add(iters)
 				if lengthHint[s.y.name()] {
@@ -74,10 +74,10 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 				add(r.propValues(s.x.x, s.x.name(), int(s.op)))
 			}
 		case lzGetattr:
-			if !r.isBuiltin(s.x.sc, "getattr") {
+			if !r.isBuiltin(s.x.scope(), "getattr") {
 				break
 			}
-			if keys, ok := r.constKeys(s.x.elems[0], 0); ok {
+			if keys, ok := r.constKeys(s.x.lit().elems[0], 0); ok {
 				for _, k := range keys {
 					if name, isStr := strings.CutPrefix(k, "s"); isStr && r.props[name] {
 						add(r.propValues(s.x.x, name, 0))
@@ -86,10 +86,21 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 			}
 		}
 		if len(ds) > 0 {
-			res = append(res, resolution{caller: s.caller, line: s.line, implicit: true, targets: append([]*defInfo(nil), ds...)})
+			rs := resolution{caller: s.caller, line: s.line, meta: implicitBit}
+			rs.setTargets(ds)
+			res = append(res, rs)
 		}
 	}
 	f.lazy = nil
+	// the expressions only lazy sites held are done with: their memo slots go back
+	for _, slab := range f.transient {
+		for k := range slab[:cap(slab)] {
+			if e := &slab[:cap(slab)][k]; r.memoOf(e) > 0 {
+				r.freeSlot(e, 0)
+			}
+		}
+	}
+	f.transient = nil
 	return res
 }
 
@@ -140,10 +151,10 @@ func (r *resolver) outsideBase(c *defInfo) bool {
 // evalProto evaluates eProto: the special methods of the instances e.x evaluates to.
 func (r *resolver) evalProto(e *expr) []value {
 	var fallbacks []string
-	if e.litData != nil {
-		fallbacks = e.keys
+	if e.lit() != nil {
+		fallbacks = e.lit().keyList()
 	}
-	return r.protoValues(e.x, e.name(), fallbacks, e.keyOK)
+	return r.protoValues(e.x, e.name(), fallbacks, e.keyOK())
 }
 
 // protoValues returns special method name (or the first fallback, see protoChain) of
@@ -228,12 +239,12 @@ func (r *resolver) propValues(x *expr, name string, k int) []value {
 		switch v.kind {
 		case vInst:
 		case vSuper:
-			skip = r.after(v.def, v.recv)
+			skip = r.after(v.def, v.recv())
 		default:
 			continue
 		}
 		for _, a := range r.accessors(v.def, name, skip, k) {
-			out = addValues(out, value{kind: vDef, def: a, bound: true, recv: v.def})
+			out = addValues(out, value{kind: vDef, def: a, bound: true, ref: recvRef(v.def)})
 		}
 	}
 	return out
@@ -249,13 +260,13 @@ func (r *resolver) accessors(c *defInfo, name string, skip, k int) []*defInfo {
 		return nil
 	}
 	for _, cl := range mro[skip:] {
-		bs := cl.scope.names[name]
+		bs := cl.scope.bindings(name)
 		if len(bs) == 0 {
 			continue
 		}
 		var out []*defInfo
 		for _, b := range bs {
-			if b.val.op == eCall && b.val.x.op == eName && b.val.x.name() == "property" && b.val.litData != nil {
+			if b.val.op == eCall && b.val.x.op == eName && b.val.x.name() == "property" && b.val.lit() != nil {
 				// name = property(fget, fset, fdel)
 				out = append(out, r.propertyCallAccessor(b.val, k)...)
 				continue
@@ -280,15 +291,15 @@ func (r *resolver) propertyCallAccessor(call *expr, k int) []*defInfo {
 	kw := [...]string{"fget", "fset", "fdel"}[k]
 	pos := 0
 	var arg *expr
-	for j, a := range call.elems {
-		if ck := keyAt(call.keys, j); ck == kw || ck == "" && pos == k {
+	for j, a := range call.lit().elems {
+		if ck := keyAt(call.lit().keyList(), j); ck == kw || ck == "" && pos == k {
 			arg = a
 		}
-		if keyAt(call.keys, j) == "" {
+		if keyAt(call.lit().keyList(), j) == "" {
 			pos++
 		}
 	}
-	if arg == nil || !r.isBuiltin(call.x.sc, "property") {
+	if arg == nil || !r.isBuiltin(call.x.scope(), "property") {
 		return nil
 	}
 	var out []*defInfo
@@ -315,7 +326,7 @@ func (r *resolver) constructors(c *defInfo) []*defInfo {
 	}
 	var gen *defInfo
 	for _, k := range r.mro(c) {
-		if len(k.scope.names["__init__"]) > 0 {
+		if len(k.scope.bindings("__init__")) > 0 {
 			break
 		}
 		if k.synthInit != nil {
@@ -346,10 +357,12 @@ func (r *resolver) classicProperties(props map[string]bool) map[string]bool {
 			if d.fn.Kind != "class" || d.scope == nil {
 				continue
 			}
-			for name, bs := range d.scope.names {
-				for _, b := range bs {
-					if b.val.op == eCall && b.val.x.op == eName && b.val.x.name() == "property" {
-						props[name] = true
+			if t := d.scope.names; t != nil {
+				for k, name := range t.keys {
+					for _, b := range t.binds[t.offs[k]:t.offs[k+1]] {
+						if b.val.op == eCall && b.val.x.op == eName && b.val.x.name() == "property" {
+							props[name] = true
+						}
 					}
 				}
 			}
