@@ -90,6 +90,8 @@ func TestScoreRefusesBadFlagsAndInput(t *testing.T) {
 		{"empty -out", []string{"score", "-in", in, "-oracle-cmd", oracle, "-out", ""}, 2, "-out: must name a file"},
 		{"directory -out", []string{"score", "-in", in, "-oracle-cmd", oracle, "-out", outDir}, 2, "-out: " + outDir + " is a directory"},
 		{"-out in a missing directory", []string{"score", "-in", in, "-oracle-cmd", oracle, "-out", filepath.Join(dir, "no", "x.jsonl")}, 2, "-out: cannot write there"},
+		// A bad -out is a bad command line: refused before the input is read, even a bad one.
+		{"bad -out and bad input", []string{"score", "-in", file("x.jsonl", "{"), "-oracle-cmd", oracle, "-out", filepath.Join(dir, "no", "x.jsonl")}, 2, "-out: cannot write there"},
 		{"positional argument", base("-in", in, "extra"), 2, `unexpected argument "extra"`},
 		{"unknown flag", base("-in", in, "-bogus"), 2, "flag provided but not defined: -bogus"},
 
@@ -161,6 +163,8 @@ func TestComposeRefusesBadFlags(t *testing.T) {
 		{"negative -jobs", base("-jobs", "-2"), 2, "-jobs: want 0 (GOMAXPROCS) or more, got -2"},
 		{"escaping -program-name", base("-program-name", "a/../../b.py"), 2, "-program-name: must be a relative path"},
 		{"empty -out", []string{"compose", "-program", prog, "-tests", tests, "-out", ""}, 2, "-out: must name a file"},
+		{"directory -out", base("-out", outDir), 2, "-out: " + outDir + " is a directory"},
+		{"-out in a missing directory and an empty -program", base("-program", empty, "-out", filepath.Join(dir, "no", "x.jsonl")), 2, "-out: cannot write there"},
 		{"bad -seed", base("-seed", "x"), 2, "-seed"},
 		{"positional argument", base("x.py"), 2, `unexpected argument "x.py"`},
 	}

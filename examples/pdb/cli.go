@@ -140,6 +140,22 @@ func checkInput(flagName, path string, required bool) error {
 	return nil
 }
 
+// checkOut checks -out with the flags, before any input is read: "" and a directory are
+// refused, an existing file must be writable and its directory must accept a new file
+// (cli.CheckOutputFile; nothing stays written). "-" is stdout.
+func checkOut(path string) error {
+	if path == "" {
+		return flagErr("out", "must name a file, or - for standard output")
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return flagErr("out", "%s is a directory", path)
+	}
+	if err := cli.CheckOutputFile("out", path); err != nil {
+		return flagErr("out", "cannot write there: %s", strings.TrimPrefix(err.Error(), "-out "+path+": "))
+	}
+	return nil
+}
+
 // openOutput checks and prepares -out before any work: "" is refused, a directory is
 // refused, and creating the output (cli.File: a temporary file beside the target, renamed
 // over it by Commit, so an interrupted or failed run leaves the target as it was) proves the

@@ -60,6 +60,9 @@ func parseComposeFlags(args []string, stderr io.Writer) (composeFlags, string, e
 	if err := parseComposeArgs(fs, args, &f); err != nil {
 		return f, "", err
 	}
+	if err := checkOut(f.out); err != nil {
+		return f, "", err
+	}
 	set := explicit(fs)
 	// -cache: compose keeps its runs in the on-disk result cache unless -cache off (the
 	// rule of every program that validates candidates, cli.CacheFlag).

@@ -49,6 +49,9 @@ func parseScoreFlags(args []string, stderr io.Writer) (scoreFlags, error) {
 	if err := parseFlags(fs, args); err != nil {
 		return f, err
 	}
+	if err := checkOut(f.out); err != nil {
+		return f, err
+	}
 	if err := checkInput("in", f.in, true); err != nil {
 		return f, err
 	}
