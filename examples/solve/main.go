@@ -25,7 +25,12 @@
 // dependencies are made available before any run (offline, a missing module is named), a
 // package directory is staged under its own name, so the task's paths and the tests' imports
 // are those the tasks were made with, and a project whose tests do not collect or would
-// import an installed copy is refused with examples/doctor's words.
+// import an installed copy is refused with examples/doctor's words. Every task must have
+// been made from -repo's tree: before any test runs, each task's corruption patch is applied
+// (in memory, exactly, as the agent environment applies it) to the prepared project, and a
+// task whose patch does not apply refuses the run, exit 2, naming -tasks:line, the task and,
+// when -repo is a git work tree at another commit than the task records, both commits.
+// Tasks whose patches apply though they record another commit are named in a warning.
 // Tests run with the local sandbox runner on private copies (no Docker); the repository is
 // only read. It follows the convention of internal/cli: every flag and every task record
 // is checked before any work (a bad flag, or a record that does not parse or validate,
@@ -40,6 +45,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -68,6 +74,9 @@ type config struct {
 	env                                          cli.EnvFlag
 	timeout                                      time.Duration
 	problems                                     []task.BreakpointProblem
+	lines                                        []int  // each problem's line in -tasks
+	tasksName                                    string // -tasks as messages name it ("stdin" for -)
+	repoFlag                                     string // -repo as given
 	model                                        *llm.OpenAI
 	project                                      *repo.Project
 }
@@ -166,10 +175,47 @@ func parse(args []string, stdin io.Reader, stderr io.Writer) (config, int) {
 			return usage("%v (or pass -gold)", err)
 		}
 	}
-	if c.problems, err = readProblems(c.tasks, stdin); err != nil {
+	c.repoFlag = dir
+	if c.problems, c.lines, c.tasksName, err = readProblems(c.tasks, stdin); err != nil {
 		return usage("%v", err)
 	}
 	return c, -1
+}
+
+// mismatchError is a task made from another tree than -repo's: a bad input, exit status 2.
+type mismatchError struct{ error }
+
+// checkTrees makes sure, before any test runs, that every task was made from the tree of
+// -repo: its corruption patch must apply to the prepared project at root exactly (no fuzz,
+// as the agent environment applies it), or the run is refused naming the file, line and
+// task, and the commit the task records when -repo's git HEAD is another. Tasks whose patch
+// applies though their recorded commit is not -repo's HEAD are named in the returned
+// warning (their verdicts are those of -repo's tree).
+func checkTrees(c config, root string) (warning string, err error) {
+	head := cli.GitHead(c.project.Root)
+	var others []string
+	for i, p := range c.problems {
+		moved := p.Commit != "" && head != "" && p.Commit != head
+		patch, err := task.ParsePatch([]byte(p.CorruptionPatch))
+		if err == nil {
+			_, err = patch.Apply(task.DirReader(root))
+		}
+		if err != nil {
+			msg := fmt.Sprintf("%s:%d: task %s: its corruption patch does not apply to -repo %s", c.tasksName, c.lines[i], p.ID, c.repoFlag)
+			if moved {
+				msg += fmt.Sprintf(" (the task was made at commit %s, -repo is at %s)", p.Commit, head)
+			}
+			return "", mismatchError{fmt.Errorf("%s: %w", msg, err)}
+		}
+		if moved {
+			others = append(others, p.ID)
+		}
+	}
+	if len(others) == 0 {
+		return "", nil
+	}
+	return fmt.Sprintf("warning: %d of %d tasks record another commit than -repo's HEAD %s (their patches apply; they are scored on -repo's tree): %s",
+		len(others), len(c.problems), head, strings.Join(others[:min(len(others), 5)], ", ")), nil
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -178,6 +224,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	failed, err := solveAll(ctx, c, stdout, stderr)
+	var mismatch mismatchError
+	if errors.As(err, &mismatch) {
+		fmt.Fprintf(stderr, "solve: %v\n", mismatch.error)
+		return cli.ExitUsage
+	}
 	if code := cli.Fail(ctx, stderr, "solve", err); code != cli.ExitOK || failed == 0 {
 		return code
 	}
@@ -211,6 +262,13 @@ func solveAll(ctx context.Context, c config, stdout, stderr io.Writer) (int, err
 	}
 	defer prep.Close()
 	root := prep.Root
+	warning, err := checkTrees(c, root)
+	if err != nil {
+		return 0, err
+	}
+	if warning != "" {
+		prog.Printf("%s", warning)
+	}
 	runner := sandbox.NewLocal(sandbox.Options{Env: append(append([]string(nil), prep.Env...), c.env...), Python: prep.Python, Limits: task.Limits{Timeout: c.timeout}})
 	defer runner.Close()
 	// The readiness check without the baseline runs (the tasks were validated when they were
@@ -345,34 +403,34 @@ func summarize(rs []Result) Summary {
 // readProblems reads and checks the task records of path ("-": stdin): a line that does
 // not parse, or a record that is not a valid Breakpoint problem, is an error naming the
 // file and line; so is a file without a record.
-func readProblems(path string, stdin io.Reader) ([]task.BreakpointProblem, error) {
+func readProblems(path string, stdin io.Reader) (ps []task.BreakpointProblem, lines []int, name string, err error) {
 	r, name := stdin, "stdin"
 	if path != "-" {
 		f, err := os.Open(path)
 		if err != nil {
-			return nil, fmt.Errorf("-tasks: %w", err)
+			return nil, nil, "", fmt.Errorf("-tasks: %w", err)
 		}
 		defer f.Close()
 		r, name = f, path
 	}
-	var ps []task.BreakpointProblem
-	err := task.ReadJSONL(r, func(line int, p task.BreakpointProblem) error {
+	err = task.ReadJSONL(r, func(line int, p task.BreakpointProblem) error {
 		if err := p.Validate(); err != nil {
 			return fmt.Errorf("%s:%d: %s: %w", name, line, p.ID, err)
 		}
 		ps = append(ps, p)
+		lines = append(lines, line)
 		return nil
 	})
 	if err != nil {
 		if strings.HasPrefix(err.Error(), name+":") {
-			return nil, err
+			return nil, nil, "", err
 		}
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, nil, "", fmt.Errorf("%s: %w", name, err)
 	}
 	if len(ps) == 0 {
-		return nil, fmt.Errorf("%s holds no task", name)
+		return nil, nil, "", fmt.Errorf("%s holds no task", name)
 	}
-	return ps, nil
+	return ps, lines, name, nil
 }
 
 func writeLine(w io.Writer, v any) error {

@@ -260,9 +260,76 @@ func TestSolveSample(t *testing.T) {
 		}
 	})
 
+	// A task file made from another tree is refused before any test runs: the first task's
+	// corrupted file is changed in a copy of the sample, so its corruption patch no longer
+	// applies there (exit 2, file:line and task named, nothing written). In a git tree at
+	// another commit than the tasks record, tasks whose patches apply are scored with a
+	// warning naming them.
+	t.Run("another tree", func(t *testing.T) {
+		if _, err := exec.LookPath("git"); err != nil {
+			t.Skip("git is not installed")
+		}
+		other := t.TempDir()
+		if err := os.CopyFS(other, os.DirFS(sample)); err != nil {
+			t.Fatal(err)
+		}
+		f := filepath.Join(other, problems[0].Functions[0].Path)
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, append([]byte("// changed since the tasks were made\n"), bytes.ReplaceAll(src, []byte("\n\t"), []byte("\n\t\t"))...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		out := filepath.Join(dir, "results.jsonl")
+		var stdout, stderr bytes.Buffer
+		code := run(ctx, []string{"-repo", other, "-tasks", tasks, "-gold", "-out", out}, &stdout, &stderr)
+		want := fmt.Sprintf("solve: %s:1: task %s: its corruption patch does not apply to -repo %s: ", tasks, problems[0].ID, other)
+		if code != 2 || !strings.Contains(stderr.String(), want) {
+			t.Errorf("exit %d, want 2 and %q:\n%s", code, want, stderr.String())
+		}
+		if strings.Contains(stderr.String(), "solving") || stdout.Len() > 0 {
+			t.Errorf("work started:\n%s", stderr.String())
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+			t.Errorf("a refused run left %d files", len(ents))
+		}
+
+		// The sample itself as a git work tree whose HEAD is not the tasks' commit.
+		gitTree := t.TempDir()
+		if err := os.CopyFS(gitTree, os.DirFS(sample)); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "sample"}} {
+			if b, err := exec.Command("git", append([]string{"-C", gitTree}, args...)...).CombinedOutput(); err != nil {
+				t.Fatalf("git %v: %v\n%s", args, err, b)
+			}
+		}
+		head := strings.TrimSpace(string(must(exec.Command("git", "-C", gitTree, "rev-parse", "HEAD").Output())))
+		stdout.Reset()
+		stderr.Reset()
+		code = run(ctx, []string{"-repo", gitTree, "-tasks", tasks, "-gold", "-out", out}, &stdout, &stderr)
+		want = fmt.Sprintf("warning: 4 of 4 tasks record another commit than -repo's HEAD %s (their patches apply; they are scored on -repo's tree): %s, ", head, problems[0].ID)
+		if code != 0 || !strings.Contains(stderr.String(), want) {
+			t.Errorf("exit %d, want 0 and %q:\n%s", code, want, stderr.String())
+		}
+		if rs, sum := readResults(t, out); len(rs) != 4 || sum.SuccessRate != 1 {
+			t.Errorf("%d results, %+v", len(rs), sum)
+		}
+	})
+
 	if !equalTrees(before, hashTree(t, sample)) {
 		t.Error("the repository was written")
 	}
+}
+
+// must returns v, failing the test binary on err.
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
 
 func equalTrees(a, b map[string]string) bool {
