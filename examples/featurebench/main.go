@@ -63,8 +63,10 @@
 // time left), rejected candidates with their reasons and the summary go to stderr; the
 // written instance ids go to stdout; the output directory's new entries are written whole
 // at the end or not at all; it exits 1 when no instance was made ("0 instances: " and the
-// reasons), and 130/143 when interrupted (SIGINT/SIGTERM), after stopping its runs and
-// removing its private copies.
+// reasons) and when -n asked for more items than the fail-to-pass candidates gave ("2 of 5
+// items asked: the fail-to-pass candidates ran out"; the instances made are still written),
+// as examples/breakpoint does, and 130/143 when interrupted (SIGINT/SIGTERM), after stopping
+// its runs and removing its private copies.
 //
 // Every test run of a build goes through the on-disk result cache (sandbox.Cache) in -cache
 // DIR, by default $XDG_CACHE_HOME/faultline/results (-cache off: memory only): a build killed
@@ -84,7 +86,7 @@
 // instance directories and instances.jsonl copied, and mirror.git written again by the
 // same deterministic step from the base tree and the masked states the shards' mirrors
 // hold (a merge of git packs would not give the same bytes). -merge exits 1 when the
-// shards made no instance, as an unsharded run does.
+// shards made no instance or fewer items than -n asked, as an unsharded run does.
 package main
 
 import (
@@ -541,6 +543,11 @@ func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	prog.Printf("%s", msg)
 	st := r.Stats()
 	prog.Printf("%d test runs, %d cache hits", st.Runs, st.CacheHits)
+	if c.n > 0 && len(accepted) < c.n && !c.shard.On() {
+		// What was made is written, but fewer items than asked is not success (a shard's
+		// part may hold fewer: -merge says whether the shards together made enough).
+		return fmt.Errorf("%d of %d items asked: the fail-to-pass candidates ran out", len(accepted), c.n)
+	}
 	return nil
 }
 

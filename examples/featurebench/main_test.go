@@ -446,12 +446,14 @@ func TestRunPackageDir(t *testing.T) {
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), []string{"-repo", pkg, "-out", out, "-n", "5", "-seed", "7", "-python", "/usr/bin/python3"}, &stdout, &stderr)
-	require.Equal(t, 0, code, stderr.String())
+	// Fewer items than asked is not success: the instances made are written, the exit status is 1.
+	require.Equal(t, 1, code, stderr.String())
 	require.Contains(t, stderr.String(), "featurebench: project root "+parent+" (target pkg), python: ")
 	insts := checkMirror(t, out)
 	// Fewer than asked: the summary says so, and accounts for the six test files.
 	require.Less(t, len(insts), 5)
 	require.Contains(t, stderr.String(), fmt.Sprintf("featurebench: %d of 5 items asked: the fail-to-pass candidates ran out; ", len(insts)))
+	require.True(t, strings.HasSuffix(stderr.String(), fmt.Sprintf("featurebench: %d of 5 items asked: the fail-to-pass candidates ran out\n", len(insts))), stderr.String())
 	require.Regexp(t, `; 6 test files \(12 tests\): \d accepted, `, stderr.String())
 	require.Regexp(t, `^local__pkg\.[0-9a-f]{8}\.test_geometry\.[0-9a-f]{8}\.lv1$`, insts[0].InstanceID)
 	require.Contains(t, insts[0].Patch, "+++ b/pkg/geometry.py\n")

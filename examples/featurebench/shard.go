@@ -301,6 +301,9 @@ func merge(ctx context.Context, dirs []string, out string, stdout, stderr io.Wri
 	}
 	levels, _ := parseLevels(first.m.Flags["level"])
 	fmt.Fprintf(stderr, "featurebench: %s; %d instances (levels %v) from %d shards written to %s\n", msg, len(insts), levels, len(dirs), out)
+	if wanted > 0 && items < wanted {
+		return fmt.Errorf("%d of %d items asked: the fail-to-pass candidates ran out", items, wanted)
+	}
 	return nil
 }
 
