@@ -3,6 +3,7 @@ package testrun
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/faultline-dev/faultline/task"
 	"github.com/stretchr/testify/assert"
@@ -30,4 +31,19 @@ func TestFilterSelected(t *testing.T) {
 	assert.Equal(t, []string{"p.TestA", "p.TestA/x", "p.TestB", "p.TestB/z"}, ids)
 	assert.Len(t, filterSelected(tests, task.Selection{}), len(tests))
 	assert.True(t, strings.HasPrefix(got[0].ID, "p."))
+}
+
+// TestShortDuration: a limit of a second or more is written to the millisecond, a shorter
+// one as it is.
+func TestShortDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		13288006588 * time.Nanosecond: "13.288s",
+		time.Minute:                   "1m0s",
+		1500 * time.Microsecond:       "1.5ms",
+		time.Nanosecond:               "1ns",
+	} {
+		if got := shortDuration(d); got != want {
+			t.Errorf("shortDuration(%d) = %q, want %q", int64(d), got, want)
+		}
+	}
 }

@@ -378,6 +378,15 @@ func (r *resolver) skipFor(w *unitWork) []string {
 	return dedupe(skip)
 }
 
+// shortDuration writes a duration of a second or more to the millisecond: a limit derived
+// from the baseline's wall time (13.288006588s) says nothing more with its nanoseconds.
+func shortDuration(d time.Duration) string {
+	if d >= time.Second {
+		d = d.Round(time.Millisecond)
+	}
+	return d.String()
+}
+
 // mergedReport is the first attempt's report with every verdict found since.
 func (r *resolver) mergedReport() *task.Report {
 	rep := *r.first.rep
@@ -411,9 +420,9 @@ func (r *resolver) finish(ctx context.Context) (*task.Report, error) {
 	for _, t := range rep.Tests {
 		have[t.ID] = true
 	}
-	budgetWhy := fmt.Sprintf("the re-run budget (%d attempts, %s for re-runs that end at a time limit) was spent", r.maxAttempts, r.lim.Timeout)
+	budgetWhy := fmt.Sprintf("the re-run budget (%d attempts, %s for re-runs that end at a time limit) was spent", r.maxAttempts, shortDuration(r.lim.Timeout))
 	if r.maxTime > 0 {
-		budgetWhy = fmt.Sprintf("the re-run budget (%d attempts, %s) was spent", r.maxAttempts, r.maxTime)
+		budgetWhy = fmt.Sprintf("the re-run budget (%d attempts, %s) was spent", r.maxAttempts, shortDuration(r.maxTime))
 	}
 	reason := func(unit string) string {
 		w := r.units[unit]
