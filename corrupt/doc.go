@@ -27,7 +27,8 @@
 //     did not reach (task.NotRun — another test panicked or called os.Exit and took the
 //     binary down, the interpreter crashed — or missing from the report) or that it
 //     skipped has no verdict: it is never counted as failing, never in FAIL_TO_PASS or
-//     PASS_TO_PASS (Validation.NotRun, Validation.Skipped list them), and in a solver's
+//     PASS_TO_PASS (Validation.NotRun, Validation.Skipped list them; Validation.NotRunWhy
+//     gives the runner's reason beside each, an observation kept out of records), and in a solver's
 //     submission it earns no credit (Attempt.Unverified).
 //   - A failure record is the stable part of a failing test's output (Failure): its kind
 //     (exception type, Go panic class, t.Error report, timeout) and its site in the

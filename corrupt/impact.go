@@ -147,7 +147,7 @@ func (g *generator) validate(ctx context.Context, req task.RunRequest, unit []Ca
 				}
 				if v.State == task.RunOK && !v.Accepted && len(v.FailToPass) < g.o.MinFailures {
 					v.Reason = fmt.Sprintf("%d test(s) fail, want at least %d (%d test(s) that reach the corruption run)", len(v.FailToPass), g.o.MinFailures, len(ids))
-					v.NotRun = nil // the tests left out were not run on purpose
+					v.NotRun, v.NotRunWhy = nil, nil // the tests left out were not run on purpose
 					return v, nil
 				}
 			}

@@ -67,6 +67,12 @@ type Validation struct {
 	// or missing from the report); Skipped those the corrupted run skipped. Sorted.
 	NotRun  []string `json:"not_run,omitempty"`
 	Skipped []string `json:"skipped,omitempty"`
+	// NotRunWhy says, in the same order as NotRun, why each got no verdict: the first line
+	// of the runner's reason (task.NotRun's message: which run ended how, whether the
+	// re-run budget was spent), with the private copy's paths made relative. Like Observed,
+	// an observation of this run for logs and people, not part of any record: which test
+	// was running when a binary died can depend on scheduling.
+	NotRunWhy []string `json:"not_run_why,omitempty"`
 	// OnlyWithOthers holds the tests that failed in the run but passed when run alone on
 	// the same corrupted tree (see Options.SkipAlone): in neither list. Sorted.
 	OnlyWithOthers []string `json:"only_with_others,omitempty"`
@@ -124,8 +130,12 @@ func Validate(ctx context.Context, r task.Runner, req task.RunRequest, base Base
 		}
 		t, ok := rep.Result(id)
 		switch {
-		case !ok || !t.Outcome.Decided():
+		case !ok:
 			v.NotRun = append(v.NotRun, id)
+			v.NotRunWhy = append(v.NotRunWhy, "missing from the report")
+		case !t.Outcome.Decided():
+			v.NotRun = append(v.NotRun, id)
+			v.NotRunWhy = append(v.NotRunWhy, notRunWhy(redact.Redact(rel.relativize(t.Message))))
 		case t.Outcome.Passed():
 			v.PassToPass = append(v.PassToPass, id)
 		case t.Outcome.Failed():
@@ -324,16 +334,48 @@ func confirmAlone(ctx context.Context, r task.Runner, req task.RunRequest, v *Va
 		case o.Passed():
 			v.OnlyWithOthers = append(v.OnlyWithOthers, id)
 		default:
+			why := "its run alone did not run its tests"
+			if got[i].ran {
+				why = "alone: " + notRunWhy(got[i].result.Message)
+			}
 			v.NotRun = append(v.NotRun, id)
+			v.NotRunWhy = append(v.NotRunWhy, why)
 		}
 	}
-	sort.Strings(v.NotRun)
+	sortNotRun(v)
 	v.FailToPass, v.Messages, v.Observed = f2p, msgs, observed
 	if len(f2p) < minFailures {
 		v.Accepted = false
 		v.Reason = fmt.Sprintf("%d test(s) fail alone, want at least %d (%d fail only when run with others)", len(f2p), minFailures, len(v.OnlyWithOthers))
 	}
 	return nil
+}
+
+// notRunWhy is the first line of a runner's reason for a test without a verdict, at most
+// 300 bytes.
+func notRunWhy(msg string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(msg), "\n")
+	if line == "" {
+		line = "no reason given"
+	}
+	return truncate(line, 300)
+}
+
+// sortNotRun sorts v.NotRun with v.NotRunWhy beside it.
+func sortNotRun(v *Validation) {
+	idx := make([]int, len(v.NotRun))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return v.NotRun[idx[a]] < v.NotRun[idx[b]] })
+	ids, whys := make([]string, len(idx)), make([]string, len(idx))
+	for i, j := range idx {
+		ids[i] = v.NotRun[j]
+		if j < len(v.NotRunWhy) {
+			whys[i] = v.NotRunWhy[j]
+		}
+	}
+	v.NotRun, v.NotRunWhy = ids, whys
 }
 
 // confirmRuns is how many more times confirmRepeat runs a kept corruption's suite. A test

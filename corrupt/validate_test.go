@@ -48,6 +48,10 @@ func TestValidateVerdicts(t *testing.T) {
 		!slices.Equal(v.NotRun, []string{"b", "c"}) || !slices.Equal(v.Skipped, []string{"d"}) || len(v.Messages) != 2 || len(v.Observed) != 2 {
 		t.Errorf("validation %+v", v)
 	}
+	// Each test without a verdict has the runner's reason beside it.
+	if want := []string{"the binary exited before it ran", "missing from the report"}; !slices.Equal(v.NotRunWhy, want) {
+		t.Errorf("not run why %q, want %q", v.NotRunWhy, want)
+	}
 	v, err = Validate(context.Background(), reportRunner(rep), req, base, 3, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -187,13 +191,17 @@ func TestConfirmAlone(t *testing.T) {
 		mu.Lock()
 		ran[id]++
 		mu.Unlock()
-		return &task.Report{State: task.RunOK, Tests: []task.TestResult{{ID: id, Outcome: alone[id]}}}, nil
+		res := task.TestResult{ID: id, Outcome: alone[id]}
+		if res.Outcome == task.NotRun {
+			res.Message = "not run: its test binary ended before it ran\n(first run: …)"
+		}
+		return &task.Report{State: task.RunOK, Tests: []task.TestResult{res}}, nil
 	})
 	req := task.RunRequest{Kind: task.Pytest, Overlay: task.Overlay{}}
 	req.Overlay.Set("x.py", []byte("x = 1\n"))
 	newV := func() *Validation {
 		return &Validation{FailToPass: []string{"a", "b", "c", "d"}, Messages: []string{"ma", "mb", "mc", "md"}, Observed: []string{"oa", "ob", "oc", "od"},
-			NotRun: []string{"e"}, Accepted: true, State: task.RunOK}
+			NotRun: []string{"e"}, NotRunWhy: []string{"why e"}, Accepted: true, State: task.RunOK}
 	}
 	v := newV()
 	if err := confirmAlone(context.Background(), r, req, v, 2, 3); err != nil {
@@ -206,6 +214,10 @@ func TestConfirmAlone(t *testing.T) {
 	}
 	if !reflect.DeepEqual(v.OnlyWithOthers, []string{"b"}) || !reflect.DeepEqual(v.NotRun, []string{"c", "e"}) || !v.Accepted {
 		t.Errorf("only with others %v, not run %v, accepted %v", v.OnlyWithOthers, v.NotRun, v.Accepted)
+	}
+	// The reasons stay beside their tests through the sort: c's is the first line of its run alone.
+	if want := []string{"alone: not run: its test binary ended before it ran", "why e"}; !reflect.DeepEqual(v.NotRunWhy, want) {
+		t.Errorf("not run why %q, want %q", v.NotRunWhy, want)
 	}
 	if len(ran) != 4 || ran["a"] != 1 {
 		t.Errorf("runs %v: want each test once", ran)

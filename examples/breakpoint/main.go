@@ -42,7 +42,8 @@
 // convention of internal/cli: every flag is checked before any work (a bad one exits 2
 // naming it); stdout carries only the JSONL when -out or -swe is "-"; progress (phase,
 // done/total, elapsed, time left), the central-function table and the summary — how many
-// tasks of -n were made, and why candidates were rejected when they ran out — go to
+// tasks of -n were made, and why candidates were rejected when they ran out; under each
+// task its tests without a verdict, the first three with the runner's reason — go to
 // stderr; outputs are written whole at the end or not at all. It exits 1 when the
 // repository is not ready and when fewer than -n tasks could be made ("2 of 5 remove
 // task(s): candidates exhausted after 32 tried (reasons)"; the tasks found are still
@@ -91,6 +92,10 @@ import (
 )
 
 func main() { os.Exit(cli.Main(run)) }
+
+// shownNotRun is how many tests without a verdict the summary names for each task, with
+// the runner's reason.
+const shownNotRun = 3
 
 // derivedCleanLimit bounds the clean runs when -timeout is 0, and the retry of a corrupted
 // run: a ceiling that slow real suites (networkx's takes minutes) fit under.
@@ -550,6 +555,20 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 			line += fmt.Sprintf(", %d without a verdict", n)
 		}
 		fmt.Fprintf(stderr, "%s  %s\n", line, strings.Join(fns, ", "))
+		// Why the first few got no verdict (an observation of this run: the record lists
+		// them in not_run without it).
+		v := results[i].Validation
+		for j, id := range v.NotRun {
+			if j == shownNotRun {
+				fmt.Fprintf(stderr, "      … and %d more without a verdict\n", len(v.NotRun)-j)
+				break
+			}
+			why := ""
+			if j < len(v.NotRunWhy) {
+				why = ": " + v.NotRunWhy[j]
+			}
+			fmt.Fprintf(stderr, "      no verdict: %s%s\n", id, why)
+		}
 	}
 	if short && !c.shard.On() {
 		// What was found is written, but fewer tasks than asked is not success (a shard's

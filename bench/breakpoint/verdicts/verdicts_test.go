@@ -53,9 +53,12 @@ func write(t *testing.T, root string, files map[string]string) {
 func check(t *testing.T, v *corrupt.Validation, ids []string, bad, good map[string]alone.Verdict) {
 	t.Helper()
 	f2p, p2p, notRun := set(v.FailToPass), set(v.PassToPass), set(v.NotRun)
-	for _, id := range v.NotRun {
+	for i, id := range v.NotRun {
 		if f2p[id] || p2p[id] {
 			t.Errorf("%s has no verdict, yet it is in FAIL_TO_PASS or PASS_TO_PASS", id)
+		}
+		if i >= len(v.NotRunWhy) || strings.TrimSpace(v.NotRunWhy[i]) == "" || strings.Contains(v.NotRunWhy[i], "\n") {
+			t.Errorf("%s has no verdict and no one-line reason beside it (%d reasons for %d tests)", id, len(v.NotRunWhy), len(v.NotRun))
 		}
 	}
 	for _, id := range ids {
