@@ -137,7 +137,8 @@
 //     time, leaving out the decided ones (`go test -skip`, the plugin's deselection): the
 //     culprit and each test cut off while running with others alone, the rest together,
 //     until their binary runs to its end, an attempt decides nothing new, or the budget
-//     (Options.Reruns: DefaultRerunAttempts re-runs, each within the run's time limit; the
+//     (Options.Reruns: twice as many re-runs as the run has known tests, at least
+//     DefaultRerunAttempts, each within the run's time limit; the
 //     re-runs that end at a time limit take the run's limit in all, the others no wall
 //     time, so the outcome does not depend on the load) is spent. A test run alone that passes gets Pass.
 //   - What is still without a verdict is NotRun with the reason. Which tests exist comes

@@ -34,7 +34,9 @@ const (
 // Reruns bounds the re-runs a runner makes to give every selected test a verdict of its own
 // (the package doc's rule). The zero value takes the defaults.
 type Reruns struct {
-	// Attempts is the most re-runs of one run (0: DefaultRerunAttempts; negative: none).
+	// Attempts is the most re-runs of one run (negative: none). The default 0 allows twice
+	// the run's known tests, at least DefaultRerunAttempts: a suite whose tests take their
+	// binary down one after another needs a re-run per test to give each its verdict.
 	Attempts int
 	// Time, when positive, is the most wall time the re-runs of one run take together. The
 	// default 0 gives the re-runs that end at a time limit (a test that hangs costs the whole
@@ -44,7 +46,7 @@ type Reruns struct {
 	Time time.Duration
 }
 
-// DefaultRerunAttempts is the default bound on the re-runs of one run (Reruns.Attempts).
+// DefaultRerunAttempts is the least default bound on the re-runs of one run (Reruns.Attempts).
 const DefaultRerunAttempts = testrun.DefaultRerunAttempts // 100
 
 // Options configure a Local runner. The zero value works.

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -394,4 +395,48 @@ func TestRerunHangBudget(t *testing.T) {
 	}, outcomes(rep), "notes: %v", rep.Notes)
 	r, _ := rep.Result("example.com/hang.TestHangC")
 	assert.Contains(t, r.Message, "re-runs that end at a time limit")
+}
+
+// TestRerunCapScales: by default the re-run bound grows with the tests (twice those known,
+// at least DefaultRerunAttempts). A package of 130 tests that each take the binary down (a
+// nil-map write, as in a table every case of which reaches a corrupted function) needs a
+// re-run per test: every one gets its own verdict, where a fixed bound of 100 leaves the
+// last ones not_run with the reason.
+func TestRerunCapScales(t *testing.T) {
+	needGo(t)
+	const n = 130
+	root := t.TempDir()
+	var src strings.Builder
+	src.WriteString("package many\n\nimport \"testing\"\n")
+	for i := range n {
+		fmt.Fprintf(&src, "\nfunc TestPanics%03d(t *testing.T) {\n\tvar m map[string]int\n\tm[\"x\"] = %d\n}\n", i, i)
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/many\n\ngo 1.21\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "many_test.go"), []byte(src.String()), 0o644))
+
+	count := func(rep *task.Report) map[task.Outcome]int {
+		c := map[task.Outcome]int{}
+		for _, r := range rep.Tests {
+			c[r.Outcome]++
+		}
+		return c
+	}
+	l := NewLocal(Options{})
+	defer l.Close()
+	rep, err := l.Run(context.Background(), task.RunRequest{Root: root, Kind: task.GoTest})
+	require.NoError(t, err)
+	assert.Equal(t, map[task.Outcome]int{task.Fail: n}, count(rep), "every test gets its own verdict by default")
+
+	l2 := NewLocal(Options{Reruns: Reruns{Attempts: DefaultRerunAttempts}})
+	defer l2.Close()
+	rep, err = l2.Run(context.Background(), task.RunRequest{Root: root, Kind: task.GoTest})
+	require.NoError(t, err)
+	c := count(rep)
+	assert.Positive(t, c[task.NotRun], "a fixed bound of %d leaves some without a verdict: %v", DefaultRerunAttempts, c)
+	assert.Equal(t, n, c[task.Fail]+c[task.NotRun], "%v", c)
+	for _, r := range rep.Tests {
+		if r.Outcome == task.NotRun {
+			assert.Contains(t, r.Message, fmt.Sprintf("re-run budget (%d attempts, ", DefaultRerunAttempts))
+		}
+	}
 }

@@ -10,7 +10,8 @@ import (
 	"github.com/faultline-dev/faultline/task"
 )
 
-// DefaultRerunAttempts is the default bound on the re-runs of one run (sandbox.Reruns.Attempts).
+// DefaultRerunAttempts is the least default bound on the re-runs of one run
+// (sandbox.Reruns.Attempts 0): the bound is twice the run's known tests when that is more.
 const DefaultRerunAttempts = 100
 
 // Attempt is one command that Resolve asks a runner to run.
@@ -47,14 +48,16 @@ type Execute func(ctx context.Context, a Attempt) (CommandResult, error)
 // interpreter at a time, leaving out the decided ones: a test that was running alone when
 // its binary died is run alone to confirm its Fail, tests that were running together are
 // each run alone, and the rest run together again until their binary ends normally, stops
-// making progress, or the budget is spent: maxAttempts re-runs (0: DefaultRerunAttempts;
-// negative: none), each within the run's time limit, and, when maxTime > 0, taking maxTime
+// making progress, or the budget is spent: maxAttempts re-runs (0: twice the tests known so
+// far — the selection's, or those the attempts reported or listed — and at least
+// DefaultRerunAttempts; negative: none), each within the run's time limit, and, when maxTime > 0, taking maxTime
 // together (0: the re-runs that end at a time limit take the run's time limit together, the
 // others no wall-time budget, so which tests keep no verdict does not depend on the
 // machine's load; see budgetLeft), as sandbox.Reruns documents. Limits must be filled
 // (FillLimits).
 func Resolve(ctx context.Context, req task.RunRequest, lim task.Limits, maxAttempts int, maxTime time.Duration, exec Execute) (*task.Report, error) {
-	if maxAttempts == 0 {
+	auto := maxAttempts == 0
+	if auto {
 		maxAttempts = DefaultRerunAttempts
 	}
 	first, err := exec(ctx, Attempt{Select: req.Select, Limits: lim})
@@ -62,7 +65,7 @@ func Resolve(ctx context.Context, req task.RunRequest, lim task.Limits, maxAttem
 		return nil, err
 	}
 	a0 := assess(req.Kind, req.Select, lim, first)
-	r := &resolver{req: req, lim: lim, maxAttempts: maxAttempts, maxTime: maxTime, exec: exec, first: a0,
+	r := &resolver{req: req, lim: lim, maxAttempts: maxAttempts, autoAttempts: auto, maxTime: maxTime, exec: exec, first: a0,
 		decided: map[string]task.TestResult{}, open: map[string]task.TestResult{},
 		units: map[string]*unitWork{}, gaveUp: map[string]string{}, lost: map[string]string{}}
 	if len(a0.conflicts) > 0 {
@@ -87,10 +90,12 @@ func Resolve(ctx context.Context, req task.RunRequest, lim task.Limits, maxAttem
 type resolver struct {
 	req         task.RunRequest
 	lim         task.Limits
-	maxAttempts int           // re-runs allowed
-	maxTime     time.Duration // their wall time together (0: see budgetLeft)
-	exec        Execute
-	first       *assessment
+	maxAttempts int // re-runs allowed (with autoAttempts, the least: see attemptCap)
+	// autoAttempts: the bound grows with the tests known (the default, Attempts 0).
+	autoAttempts bool
+	maxTime      time.Duration // their wall time together (0: see budgetLeft)
+	exec         Execute
+	first        *assessment
 
 	decided map[string]task.TestResult // verdicts of their own
 	open    map[string]task.TestResult // no verdict yet (NotRun), or an inferred one pending confirmation
@@ -220,7 +225,7 @@ func (r *resolver) loop(ctx context.Context) error {
 			return nil
 		}
 		left := r.budgetLeft()
-		if r.attempts >= r.maxAttempts || left < time.Second {
+		if r.attempts >= r.attemptCap() || left < time.Second {
 			r.outOfBudget = true
 			return nil
 		}
@@ -292,6 +297,27 @@ func (r *resolver) loop(ctx context.Context) error {
 			}
 		}
 	}
+}
+
+// attemptCap is the most re-runs allowed now. By default it is twice the tests known so far
+// (at least DefaultRerunAttempts): an attempt that makes progress decides at least one test,
+// and confirming a culprit alone takes one more, so a suite whose tests take their binary
+// down one after another (a corrupted function every table case reaches) gets every verdict
+// it can, at the cost of one binary start per test; an attempt that decides nothing ends
+// its unit's re-runs anyway. An explicit maxAttempts is the cap as given.
+func (r *resolver) attemptCap() int {
+	if !r.autoAttempts {
+		return r.maxAttempts
+	}
+	known := len(r.decided) + len(r.open)
+	for id := range r.gaveUp {
+		if _, ok := r.decided[id]; !ok {
+			if _, ok := r.open[id]; !ok {
+				known++
+			}
+		}
+	}
+	return max(r.maxAttempts, 2*known)
 }
 
 // budgetLeft is the wall time the re-runs may still take: with maxTime set, what is left of
@@ -420,9 +446,9 @@ func (r *resolver) finish(ctx context.Context) (*task.Report, error) {
 	for _, t := range rep.Tests {
 		have[t.ID] = true
 	}
-	budgetWhy := fmt.Sprintf("the re-run budget (%d attempts, %s for re-runs that end at a time limit) was spent", r.maxAttempts, shortDuration(r.lim.Timeout))
+	budgetWhy := fmt.Sprintf("the re-run budget (%d attempts, %s for re-runs that end at a time limit) was spent", r.attemptCap(), shortDuration(r.lim.Timeout))
 	if r.maxTime > 0 {
-		budgetWhy = fmt.Sprintf("the re-run budget (%d attempts, %s) was spent", r.maxAttempts, shortDuration(r.maxTime))
+		budgetWhy = fmt.Sprintf("the re-run budget (%d attempts, %s) was spent", r.attemptCap(), shortDuration(r.maxTime))
 	}
 	reason := func(unit string) string {
 		w := r.units[unit]
