@@ -132,7 +132,7 @@ func Validate(ctx context.Context, r task.Runner, req task.RunRequest, base Base
 		switch {
 		case !ok:
 			v.NotRun = append(v.NotRun, id)
-			v.NotRunWhy = append(v.NotRunWhy, "missing from the report")
+			v.NotRunWhy = append(v.NotRunWhy, missingWhy(rep, id))
 		case !t.Outcome.Decided():
 			v.NotRun = append(v.NotRun, id)
 			v.NotRunWhy = append(v.NotRunWhy, notRunWhy(redact.Redact(rel.relativize(t.Message))))
@@ -349,6 +349,26 @@ func confirmAlone(ctx context.Context, r task.Runner, req task.RunRequest, v *Va
 		v.Reason = fmt.Sprintf("%d test(s) fail alone, want at least %d (%d fail only when run with others)", len(f2p), minFailures, len(v.OnlyWithOthers))
 	}
 	return nil
+}
+
+// missingWhy says why a test is missing from a report: for a subtest whose nearest
+// reported ancestor (Go's Parent/sub/… ids) ended, that it never started because that
+// ancestor ended with its outcome before running it (a t.Fatal before t.Run); otherwise just
+// that it is missing.
+func missingWhy(rep *task.Report, id string) string {
+	for p := id; ; {
+		i := strings.LastIndexByte(p, '/')
+		if i < 0 {
+			return "missing from the report"
+		}
+		p = p[:i]
+		if t, ok := rep.Result(p); ok {
+			if t.Outcome.Decided() {
+				return fmt.Sprintf("never started: %s ended (%s) without running it", p, t.Outcome)
+			}
+			return "missing from the report"
+		}
+	}
 }
 
 // notRunWhy is the first line of a runner's reason for a test without a verdict, at most

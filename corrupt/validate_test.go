@@ -48,6 +48,20 @@ func TestValidateVerdicts(t *testing.T) {
 		!slices.Equal(v.NotRun, []string{"b", "c"}) || !slices.Equal(v.Skipped, []string{"d"}) || len(v.Messages) != 2 || len(v.Observed) != 2 {
 		t.Errorf("validation %+v", v)
 	}
+	// A Go subtest missing under a parent that ended never started.
+	goRep := &task.Report{State: task.RunOK, Tests: []task.TestResult{
+		{ID: "p.TestT", Outcome: task.Fail, Message: "t.Fatal before t.Run"},
+		{ID: "p.TestU/ran", Outcome: task.Pass},
+	}}
+	for id, want := range map[string]string{
+		"p.TestT/a/b":  "never started: p.TestT ended (fail) without running it",
+		"p.TestU/gone": "missing from the report", // its parent is not in the report
+		"p.TestV":      "missing from the report",
+	} {
+		if got := missingWhy(goRep, id); got != want {
+			t.Errorf("missingWhy(%s) = %q, want %q", id, got, want)
+		}
+	}
 	// Each test without a verdict has the runner's reason beside it.
 	if want := []string{"the binary exited before it ran", "missing from the report"}; !slices.Equal(v.NotRunWhy, want) {
 		t.Errorf("not run why %q, want %q", v.NotRunWhy, want)
