@@ -30,7 +30,7 @@
 //
 // An edge (f, g) means that f contains a call site that resolves to g; the graph is built
 // from syntax and a flow-insensitive abstract interpretation of names, so it is neither
-// sound nor complete: calls through reflection (getattr, eval, globals()), through values
+// sound nor complete: calls through reflection (getattr with a computed name, eval), through values
 // of unknown origin, and to code outside the analysed files are missed, and an
 // approximation may add an edge that never happens at run time. Calls to builtins and
 // third-party code are counted in Analysis.Unresolved, never as errors.
@@ -145,7 +145,13 @@
 //     and type(self)(...) is not followed. getattr(x, k) is x.<k> for each string constant
 //     k may hold: a literal, a name bound only to constants, a loop variable over a literal
 //     of constants, or an item taken by position from the literal pairs a loop iterates
-//     (`for name, label in (("a", "A"), ("b", "B")): getattr(x, name)`). Parameters
+//     (`for name, label in (("a", "A"), ("b", "B")): getattr(x, name)`).
+//     globals()[k] and globals().get(k) (the builtin, not rebound) select the module's
+//     names: for a string constant k that name; for a k built around unknown parts
+//     (`"%sCommand" % name`, `"on_" + event + "_hook"`, or a name bound only to such
+//     strings) the classes and functions bound at the module's level (defined or
+//     imported) whose names have k's constant prefix and suffix; for any other k all of
+//     those classes and functions. Parameters
 //     are merged over all call sites (context-insensitive), with one exception for what a
 //     call returns: a function that returns one of its parameters unchanged returns, at
 //     each call, that call's own argument, which keeps identity functions and decorators

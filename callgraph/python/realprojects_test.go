@@ -76,8 +76,10 @@ var realProjects = []realProject{
 	// of the end of round 8 (sievelib P .993 R .749, testresources P .883 R .914) and at
 	// the end of round 9 (sievelib P .994 R .754, testresources unchanged): held out
 	// until then. Their misses and extras were read after that (README.md), so the next
-	// round tunes on them.
-	{name: "sievelib", deb: "python3-sievelib", heldOut: true, minP: 0.98, minR: 0.74},
+	// round tunes on them. Round 10's globals() rule found 32 of its misses and added 10
+	// extras (commands the parser and the factory build by name reach methods the tests
+	// never ran at those sites): P .994 → .944, R .754 → .911 (README.md).
+	{name: "sievelib", deb: "python3-sievelib", heldOut: true, minP: 0.94, minR: 0.90},
 	{name: "testresources", deb: "python3-testresources", heldOut: true, minP: 0.87, minR: 0.90},
 }
 

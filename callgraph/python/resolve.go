@@ -448,7 +448,7 @@ func (r *resolver) newEpoch() {
 // eval evaluates e in the current round, with memoisation and a recursion guard (a
 // cycle evaluates to nothing).
 func (r *resolver) eval(e *expr) []value {
-	if e == nil || e.op == eUnknown || e.memo24() == memoLimit {
+	if e == nil || e.op == eUnknown || e.op == eAffix || e.memo24() == memoLimit {
 		return nil
 	}
 	m := r.slot(e)
@@ -501,6 +501,9 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return out
 	case eCall:
+		if g, ok := r.globalsCall(e); ok {
+			return g
+		}
 		var out []value
 		for _, v := range r.eval(e.x) {
 			out = union(out, r.callResultAt(v, e))
@@ -645,6 +648,14 @@ func (r *resolver) evalOp(e *expr) []value {
 			}
 		}
 		for _, v := range r.eval(e.x) {
+			if v.kind == vModule && v.sliced && !e.slice() {
+				var k *expr
+				if e.lit() != nil {
+					k = e.lit().elems[0]
+				}
+				out = union(out, r.globalsItems(v, k, keys))
+				continue
+			}
 			if v.kind != vSeq {
 				continue
 			}
@@ -1727,6 +1738,9 @@ func (r *resolver) moduleValue(key string) []value {
 func (r *resolver) attr(v value, name string) []value {
 	switch v.kind {
 	case vModule:
+		if v.sliced {
+			return nil // a module's globals() dict (see globalsCall)
+		}
 		return r.moduleAttr(r.modKeys[v.off], name)
 	case vDef:
 		if v.def.fn.Kind == "class" {
@@ -2406,7 +2420,7 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 			return x, true
 		}
 		switch x.op {
-		case eDef, eParam, eSelf, eClass, eSuper, eModule, eFrom, eConst, eUnknown, eName:
+		case eDef, eParam, eSelf, eClass, eSuper, eModule, eFrom, eConst, eAffix, eUnknown, eName:
 			copied[x] = x
 			return x, true
 		}
@@ -2505,7 +2519,7 @@ func (r *resolver) substitutable(d *defInfo, ret *expr) bool {
 			return true
 		}
 		switch x.op {
-		case eDef, eParam, eSelf, eClass, eSuper, eModule, eFrom, eConst, eUnknown, eName:
+		case eDef, eParam, eSelf, eClass, eSuper, eModule, eFrom, eConst, eAffix, eUnknown, eName:
 			return true
 		}
 		if !walk(x.x) {
@@ -2561,4 +2575,107 @@ func paramNamed(d *defInfo, x *expr) int {
 		return -1
 	}
 	return int(bs[0].val.idx())
+}
+
+// globalsCall evaluates `globals()` (the builtin, not rebound, called without
+// arguments) to its module's dict, a module value marked sliced, and
+// `globals().get(key[, default])` on such a dict to globalsItems. ok is false for
+// other calls.
+func (r *resolver) globalsCall(e *expr) (out []value, ok bool) {
+	if r.noFlow || e.lit() == nil {
+		return nil, false
+	}
+	args := e.lit().elems
+	switch {
+	case e.x.op == eName && e.x.name() == "globals" && len(args) == 0 && !e.slice():
+		if !r.isBuiltin(e.x.scope(), "globals") {
+			return nil, false
+		}
+		m := r.moduleValue(e.x.scope().file.key)[0]
+		m.sliced = true
+		return []value{m}, true
+	case e.x.op == eAttr && e.x.name() == "get" && len(args) >= 1 && len(args) <= 2 && !e.slice() && len(e.lit().keyList()) == 0:
+		found := false
+		for _, v := range r.eval(e.x.x) {
+			if v.kind != vModule || !v.sliced {
+				continue
+			}
+			found = true
+			keys, _ := r.constKeys(args[0], 0)
+			out = union(out, r.globalsItems(v, args[0], keys))
+		}
+		if !found {
+			return nil, false
+		}
+		if len(args) == 2 {
+			out = union(out, r.eval(args[1]))
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// globalsItems evaluates a subscript of g, the globals() dict of a module: with
+// constant string keys, the module's names of those keys; otherwise the classes and
+// functions the module's names hold (defined or imported there), among the names
+// whose prefix and suffix match those of the strings key may hold (sievelib's
+// `cname = "%sCommand" % name.lower().capitalize()` then `globals()[cname](parent)`).
+// Other values of its names (constants, instances, modules) are left out.
+func (r *resolver) globalsItems(g value, key *expr, keys []string) []value {
+	mod := r.modKeys[g.off]
+	var out []value
+	if len(keys) > 0 {
+		for _, k := range keys {
+			if name, ok := strings.CutPrefix(k, "s"); ok {
+				out = union(out, r.moduleAttr(mod, name))
+			}
+		}
+		return out
+	}
+	f, ok := r.byKey[mod]
+	if !ok || f.scope.names == nil {
+		return nil
+	}
+	type pattern struct{ pre, suf string }
+	var pats []pattern
+	all := false
+	add := func(x *expr) {
+		if x != nil && x.op == eAffix {
+			pre, suf, _ := strings.Cut(x.name(), "\x00")
+			pats = append(pats, pattern{pre, suf})
+		} else {
+			all = true
+		}
+	}
+	switch {
+	case key == nil:
+		all = true
+	case key.op == eName:
+		bs := key.scope().bindings(key.name())
+		if len(bs) == 0 {
+			all = true
+		}
+		for _, b := range bs {
+			add(b.val)
+		}
+	default:
+		add(key)
+	}
+	for _, name := range f.scope.names.keys {
+		match := all
+		for _, p := range pats {
+			if len(name) >= len(p.pre)+len(p.suf) && strings.HasPrefix(name, p.pre) && strings.HasSuffix(name, p.suf) {
+				match = true
+			}
+		}
+		if !match {
+			continue
+		}
+		for _, v := range r.moduleAttr(mod, name) {
+			if v.kind == vDef {
+				out = addValues(out, v)
+			}
+		}
+	}
+	return out
 }
