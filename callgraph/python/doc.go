@@ -129,7 +129,9 @@
 //     parameter (an exception caught as an outside class, an item read back from a dict
 //     of dicts), `if isinstance(x, C):` makes x an instance of C there (C itself when it
 //     is instantiated or has no subclass, and its instantiated subclasses); and `except
-//     C as e:` binds e to an instance of the project classes C (or a tuple) names.
+//     C as e:` binds e to an instance of the project classes C (or a tuple) names, and,
+//     for a class the project never instantiates itself (a base of its errors), to
+//     instances of the subclasses it instantiates.
 //     `x is C`, `x == C`, `x in (C, D)` (a literal tuple or list) and their negations
 //     narrow x the same way by identity: the classes and functions x holds that are
 //     (or are not) among those values stay, its other values (instances, whose __eq__

@@ -165,7 +165,7 @@ const (
 	eIter              // an element of iterating over x
 	eConst             // an integer or plain string constant (name holds constKey's form)
 	eProto             // the method name (a dunder) of the instances x evaluates to: implicit protocol calls; litExtra.keys, when set, are fallbacks tried in order when a class (with no base outside the project) lacks the method
-	eClassOf           // the project classes x evaluates to (raise C: C is instantiated)
+	eClassOf           // the project classes x evaluates to (raise C: C is instantiated); with keyOK set (an except clause), also their subclasses the project instantiates
 	eBuiltinArg        // x, when the builtin function called name (looked up in its scope, see expr.scope) is not rebound; with elems, when elems[0] (the callee, functools.reduce...) lies outside the project
 	eNarrow            // x narrowed by isinstance(x, elems...): keyOK set keeps the instances of those classes, else drops them; with name set, by hasattr(x, name); with slice set, by identity (x is C, x in (C, D)): keyOK set drops the classes and functions x holds that are not among elems', else drops those that are; with raw set, by the truth of x.name where name is a class-level constant flag (keyOK: truthy)
 	ePartial           // functools.partial(x, ...): the functions x evaluates to, their argument positions unknown

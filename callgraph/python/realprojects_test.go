@@ -78,8 +78,9 @@ var realProjects = []realProject{
 	// until then. Their misses and extras were read after that (README.md), so the next
 	// round tunes on them. Round 10's globals() rule found 32 of its misses and added 10
 	// extras (commands the parser and the factory build by name reach methods the tests
-	// never ran at those sites): P .994 → .944, R .754 → .911 (README.md).
-	{name: "sievelib", deb: "python3-sievelib", heldOut: true, minP: 0.94, minR: 0.90},
+	// never ran at those sites): P .994 → .944, R .754 → .911 (README.md); catching the
+	// subclasses of a never-instantiated except class then found 4 more (R .931).
+	{name: "sievelib", deb: "python3-sievelib", heldOut: true, minP: 0.94, minR: 0.92},
 	{name: "testresources", deb: "python3-testresources", heldOut: true, minP: 0.87, minR: 0.90},
 }
 

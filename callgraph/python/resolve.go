@@ -789,6 +789,24 @@ func (r *resolver) evalOp(e *expr) []value {
 		for _, v := range r.eval(e.x) {
 			if v.kind == vDef && v.def.fn.Kind == "class" {
 				out = addValues(out, v)
+				if e.keyOK() && !r.noFlow && len(v.def.subs) > 0 {
+					// an except clause naming a class the project never instantiates
+					// (a base of its errors) catches the subclasses it instantiates
+					// (sievelib's `except (ParseError, CommandError) as e:` then
+					// `str(e)` reaching BadArgument.__str__). A class instantiated
+					// itself is left alone: voluptuous's `except Invalid as e:` sites
+					// would also reach MultipleInvalid's properties where the tests
+					// never raise it
+					r.unstable++ // instantiations are found round after round
+					if v.def.instantiated {
+						continue
+					}
+					for _, k := range v.def.subs {
+						if k.instantiated {
+							out = addValues(out, value{kind: vDef, def: k})
+						}
+					}
+				}
 			}
 		}
 		return out
