@@ -75,13 +75,14 @@ var realProjects = []realProject{
 	// their truths committed before the front end ran on them; scored with the front end
 	// of the end of round 8 (sievelib P .993 R .749, testresources P .883 R .914) and at
 	// the end of round 9 (sievelib P .994 R .754, testresources unchanged): held out
-	// until then. Their misses and extras were read after that (README.md), so the next
-	// round tunes on them. Round 10's globals() rule found 32 of its misses and added 10
-	// extras (commands the parser and the factory build by name reach methods the tests
-	// never ran at those sites): P .994 → .944, R .754 → .911 (README.md); catching the
-	// subclasses of a never-instantiated except class then found 4 more (R .931).
-	{name: "sievelib", deb: "python3-sievelib", heldOut: true, minP: 0.94, minR: 0.92},
-	{name: "testresources", deb: "python3-testresources", heldOut: true, minP: 0.87, minR: 0.90},
+	// until then. Their misses and extras were read after that (README.md), which makes
+	// them tuning projects in round 10. Round 10's globals() rule found 32 of sievelib's
+	// misses and added 10 extras (commands the parser and the factory build by name
+	// reach methods the tests never ran at those sites): P .994 → .944, R .754 → .911;
+	// catching the subclasses of a never-instantiated except class then found 4 more
+	// (P .945, R .931).
+	{name: "sievelib", deb: "python3-sievelib", minP: 0.94, minR: 0.92},
+	{name: "testresources", deb: "python3-testresources", minP: 0.87, minR: 0.90},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of
