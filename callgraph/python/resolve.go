@@ -501,10 +501,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return out
 	case eCall:
-		if g, ok := r.globalsCall(e); ok {
-			return g
-		}
-		var out []value
+		out := r.globalsCall(e)
 		for _, v := range r.eval(e.x) {
 			out = union(out, r.callResultAt(v, e))
 		}
@@ -2597,22 +2594,23 @@ func paramNamed(d *defInfo, x *expr) int {
 
 // globalsCall evaluates `globals()` (the builtin, not rebound, called without
 // arguments) to its module's dict, a module value marked sliced, and
-// `globals().get(key[, default])` on such a dict to globalsItems. ok is false for
-// other calls.
-func (r *resolver) globalsCall(e *expr) (out []value, ok bool) {
+// `globals().get(key[, default])` on such a dict to globalsItems (with the default);
+// other calls to nothing.
+func (r *resolver) globalsCall(e *expr) []value {
 	if r.noFlow || e.lit() == nil {
-		return nil, false
+		return nil
 	}
 	args := e.lit().elems
 	switch {
 	case e.x.op == eName && e.x.name() == "globals" && len(args) == 0 && !e.slice():
 		if !r.isBuiltin(e.x.scope(), "globals") {
-			return nil, false
+			return nil
 		}
 		m := r.moduleValue(e.x.scope().file.key)[0]
 		m.sliced = true
-		return []value{m}, true
+		return []value{m}
 	case e.x.op == eAttr && e.x.name() == "get" && len(args) >= 1 && len(args) <= 2 && !e.slice() && len(e.lit().keyList()) == 0:
+		var out []value
 		found := false
 		for _, v := range r.eval(e.x.x) {
 			if v.kind != vModule || !v.sliced {
@@ -2622,15 +2620,12 @@ func (r *resolver) globalsCall(e *expr) (out []value, ok bool) {
 			keys, _ := r.constKeys(args[0], 0)
 			out = union(out, r.globalsItems(v, args[0], keys))
 		}
-		if !found {
-			return nil, false
-		}
-		if len(args) == 2 {
+		if found && len(args) == 2 {
 			out = union(out, r.eval(args[1]))
 		}
-		return out, true
+		return out
 	}
-	return nil, false
+	return nil
 }
 
 // globalsItems evaluates a subscript of g, the globals() dict of a module: with
