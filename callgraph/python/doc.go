@@ -147,9 +147,11 @@
 //     and type(self)(...) is not followed. getattr(x, k) is x.<k> for each string constant
 //     k may hold: a literal, a name bound only to constants, a loop variable over a literal
 //     of constants, or an item taken by position from the literal pairs a loop iterates
-//     (`for name, label in (("a", "A"), ("b", "B")): getattr(x, name)`).
-//     globals()[k] and globals().get(k) (the builtin, not rebound) select the module's
-//     names: for a string constant k that name; for a k built around unknown parts
+//     (`for name, label in (("a", "A"), ("b", "B")): getattr(x, name)`); for a k built
+//     around unknown parts (see below) it is each attribute of k's constant prefix and
+//     suffix that the classes of x's values bind. globals()[k] and globals().get(k)
+//     (the builtin, not rebound) select the module's names: for a string constant k
+//     that name; for a k built around unknown parts
 //     (`"%sCommand" % name`, `"on_" + event + "_hook"`, or a name bound only to such
 //     strings) the classes and functions bound at the module's level (defined or
 //     imported) whose names have k's constant prefix and suffix; for any other k all of

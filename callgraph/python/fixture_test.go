@@ -189,7 +189,8 @@ func TestRuleFixturesExact(t *testing.T) {
 		"library_decorator_factory": true, "descriptors": true, "getattr_loop_pairs": true,
 		"return_per_site": true, "dataclass_init_false": true, "except_narrowing": true,
 		"protocols_builtin_hints": true, "identity_narrowing": true, "flag_narrowing": true,
-		"arity_signature": true, "globals_lookup": true, "except_subclasses": true}
+		"arity_signature": true, "globals_lookup": true, "except_subclasses": true,
+		"getattr_affix": true}
 	fe := New(Options{})
 	seen := 0
 	for _, fx := range loadFixtures(t) {

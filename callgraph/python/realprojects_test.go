@@ -80,8 +80,8 @@ var realProjects = []realProject{
 	// misses and added 10 extras (commands the parser and the factory build by name
 	// reach methods the tests never ran at those sites): P .994 → .944, R .754 → .911;
 	// catching the subclasses of a never-instantiated except class then found 4 more
-	// (P .945, R .931).
-	{name: "sievelib", deb: "python3-sievelib", minP: 0.94, minR: 0.92},
+	// (P .945, R .931), and getattr with a formatted name 3 more (R .946).
+	{name: "sievelib", deb: "python3-sievelib", minP: 0.94, minR: 0.94},
 	{name: "testresources", deb: "python3-testresources", minP: 0.87, minR: 0.90},
 }
 

@@ -753,6 +753,32 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		keys, ok := r.constKeys(e.lit().elems[0], 0)
 		if !ok {
+			// a name built around unknown parts (sievelib's `getattr(self,
+			// "_%s_authentication" % mech)`): the attributes of that prefix and
+			// suffix the classes of the values bind
+			pats, all := r.keyPatterns(e.lit().elems[0])
+			if all {
+				return out
+			}
+			for _, v := range r.eval(e.x) {
+				if v.kind != vInst && (v.kind != vDef || v.def.fn.Kind != "class") {
+					continue
+				}
+				var names []string
+				for _, k := range r.mro(v.def) {
+					if k.scope.names == nil {
+						continue
+					}
+					for _, name := range k.scope.names.keys {
+						if matchesAny(name, pats) && !slices.Contains(names, name) {
+							names = append(names, name)
+						}
+					}
+				}
+				for _, name := range names {
+					out = union(out, r.attr(v, name))
+				}
+			}
 			return out
 		}
 		for _, v := range r.eval(e.x) {
@@ -2649,13 +2675,31 @@ func (r *resolver) globalsItems(g value, key *expr, keys []string) []value {
 	if !ok || f.scope.names == nil {
 		return nil
 	}
-	type pattern struct{ pre, suf string }
-	var pats []pattern
-	all := false
+	pats, all := r.keyPatterns(key)
+	for _, name := range f.scope.names.keys {
+		if !all && !matchesAny(name, pats) {
+			continue
+		}
+		for _, v := range r.moduleAttr(mod, name) {
+			if v.kind == vDef {
+				out = addValues(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// affixPattern is the constant prefix and suffix of a string built around unknown parts
+// (see eAffix).
+type affixPattern struct{ pre, suf string }
+
+// keyPatterns returns the patterns of the strings key may hold, when it is such a string
+// or a name bound (in its own scope) only to such strings; all is set otherwise.
+func (r *resolver) keyPatterns(key *expr) (pats []affixPattern, all bool) {
 	add := func(x *expr) {
 		if x != nil && x.op == eAffix {
 			pre, suf, _ := strings.Cut(x.name(), "\x00")
-			pats = append(pats, pattern{pre, suf})
+			pats = append(pats, affixPattern{pre, suf})
 		} else {
 			all = true
 		}
@@ -2674,21 +2718,15 @@ func (r *resolver) globalsItems(g value, key *expr, keys []string) []value {
 	default:
 		add(key)
 	}
-	for _, name := range f.scope.names.keys {
-		match := all
-		for _, p := range pats {
-			if len(name) >= len(p.pre)+len(p.suf) && strings.HasPrefix(name, p.pre) && strings.HasSuffix(name, p.suf) {
-				match = true
-			}
-		}
-		if !match {
-			continue
-		}
-		for _, v := range r.moduleAttr(mod, name) {
-			if v.kind == vDef {
-				out = addValues(out, v)
-			}
+	return pats, all
+}
+
+// matchesAny reports whether name has the prefix and suffix of one of pats.
+func matchesAny(name string, pats []affixPattern) bool {
+	for _, p := range pats {
+		if len(name) >= len(p.pre)+len(p.suf) && strings.HasPrefix(name, p.pre) && strings.HasSuffix(name, p.suf) {
+			return true
 		}
 	}
-	return out
+	return false
 }
