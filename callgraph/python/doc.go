@@ -164,7 +164,13 @@
 //     call with the names of the parameters replaced by that call's arguments (or
 //     defaults), falling back to the merged values of a parameter whose argument
 //     evaluates to nothing. Calls inside such a specialised result are not specialised
-//     again (one level of call-site sensitivity). Arguments are
+//     again (one level of call-site sensitivity). A returned local bound once to a
+//     getattr, and the local holding that getattr's name, are expanded in the copy, and
+//     `"literal".format(...)` fills its fields with the constants its arguments hold:
+//     cerberus's `methodname = '_{0}_{1}'.format(domain, rule)`, `result =
+//     getattr(self, methodname, None)`, `return result` gives, at a call passing
+//     'validate', the methods named `_validate_*` (the merged result, whose domain is
+//     unknown, follows no name). Arguments are
 //     propagated to a fixpoint in at most four rounds. Abstract value sets are capped at
 //     32 values, or 64 when the extra ones are functions (dispatch tables). A call
 //     whose arguments cannot bind to a callee's signature does not reach it (the call

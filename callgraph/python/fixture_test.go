@@ -190,7 +190,7 @@ func TestRuleFixturesExact(t *testing.T) {
 		"return_per_site": true, "dataclass_init_false": true, "except_narrowing": true,
 		"protocols_builtin_hints": true, "identity_narrowing": true, "flag_narrowing": true,
 		"arity_signature": true, "globals_lookup": true, "except_subclasses": true,
-		"getattr_affix": true}
+		"getattr_affix": true, "getattr_format_per_site": true}
 	fe := New(Options{})
 	seen := 0
 	for _, fx := range loadFixtures(t) {

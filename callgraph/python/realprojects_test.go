@@ -50,7 +50,9 @@ var realProjects = []realProject{
 	// front end ran on them, and scored once as held out (README.md); the fifth round
 	// then looked at their missing and extra edges, which makes them tuning projects.
 	{name: "qrcode", deb: "python3-qrcode", minP: 0.95, minR: 0.86},
-	{name: "cerberus", deb: "python3-cerberus", minP: 0.99, minR: 0.70},
+	// Round 10's handler lookup by formatted name (getattr_format_per_site) took
+	// cerberus's recall from .709 to .762.
+	{name: "cerberus", deb: "python3-cerberus", minP: 0.99, minR: 0.76},
 	// fixtures and transaction were chosen, traced and reviewed in the sixth round and
 	// their truths committed before the front end ran on them; scored once, with the
 	// front end unchanged (fixtures P .950 R .927, transaction P .945 R .972). The

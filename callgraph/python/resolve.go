@@ -1224,6 +1224,12 @@ func (r *resolver) constKeys(e *expr, depth int) (keys []string, ok bool) {
 	switch e.op {
 	case eConst:
 		return []string{e.name()}, true
+	case eFirst:
+		// a call's argument for a parameter (substReturn): its constants
+		if len(e.lit().elems) > 0 {
+			return r.constKeys(e.lit().elems[0], depth+1)
+		}
+		return nil, false
 	case eIter:
 		// a loop variable over a literal list, tuple or set of constants
 		if e.x.op != eSeq || len(e.x.lit().elems) == 0 {
@@ -2457,6 +2463,11 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 					return f, true
 				}
 			}
+			if v := getattrLocal(d, x, false); v != nil {
+				c, ok := cp(v)
+				copied[x] = c
+				return c, ok
+			}
 			copied[x] = x
 			return x, true
 		}
@@ -2464,6 +2475,16 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 		case eDef, eParam, eSelf, eClass, eSuper, eModule, eFrom, eConst, eAffix, eUnknown, eName:
 			copied[x] = x
 			return x, true
+		}
+		if k := getattrKey(d, x); k != nil {
+			// the key's local expanded, to be copied with the rest
+			g := *x
+			g.setMemo24(0)
+			l := *x.lit()
+			l.elems = slices.Clone(l.elems)
+			l.elems[0] = k
+			g.setLit(&l)
+			x = &g
 		}
 		nx, ok := cp(x.x)
 		if !ok {
@@ -2556,6 +2577,8 @@ func (r *resolver) substitutable(d *defInfo, ret *expr) bool {
 		if x.op == eName && x.scope() == d.scope {
 			if paramNamed(d, x) >= 0 {
 				names = true
+			} else if v := getattrLocal(d, x, false); v != nil {
+				return walk(v)
 			}
 			return true
 		}
@@ -2567,7 +2590,10 @@ func (r *resolver) substitutable(d *defInfo, ret *expr) bool {
 			return false
 		}
 		if x.lit() != nil {
-			for _, el := range x.lit().elems {
+			for i, el := range x.lit().elems {
+				if k := getattrKey(d, x); i == 0 && k != nil {
+					el = k
+				}
 				if !walk(el) {
 					return false
 				}
@@ -2697,10 +2723,17 @@ type affixPattern struct{ pre, suf string }
 // or a name bound (in its own scope) only to such strings; all is set otherwise.
 func (r *resolver) keyPatterns(key *expr) (pats []affixPattern, all bool) {
 	add := func(x *expr) {
-		if x != nil && x.op == eAffix {
+		switch {
+		case x != nil && x.op == eAffix:
 			pre, suf, _ := strings.Cut(x.name(), "\x00")
 			pats = append(pats, affixPattern{pre, suf})
-		} else {
+		case x != nil && x.op == eCall:
+			if p, ok := r.formatPattern(x); ok {
+				pats = append(pats, p)
+				return
+			}
+			all = true
+		default:
 			all = true
 		}
 	}
@@ -2729,4 +2762,117 @@ func matchesAny(name string, pats []affixPattern) bool {
 		}
 	}
 	return false
+}
+
+// getattrLocal returns the value of x, a local name of d bound once, unconditionally
+// (narrowings aside), when that value is a getattr (or, with any, whatever it is); nil otherwise. substReturn
+// copies it in place of the name: a function returning `result = getattr(self,
+// methodname)` is specialised at each call like one returning the getattr itself.
+func getattrLocal(d *defInfo, x *expr, any bool) *expr {
+	if x == nil || x.op != eName || x.scope() != d.scope {
+		return nil
+	}
+	// narrowings of the name (`if result is None: raise ...`) are looked through
+	var v *expr
+	for _, b := range d.scope.bindings(x.name()) {
+		if b.val != nil && b.val.op == eNarrow {
+			continue
+		}
+		if v != nil || b.cond() || b.until() != 0 || b.pos > x.pos || b.val == nil {
+			return nil
+		}
+		v = b.val
+	}
+	if v == nil || v.op == eParam || !any && (v.op != eCall || v.lit() == nil || v.lit().builtinOf() == nil || v.lit().builtinOf().op != eGetattr) {
+		return nil
+	}
+	return v
+}
+
+// getattrKey returns, for a getattr of d whose name is a local of d bound once (cerberus's
+// `methodname = '_{0}_{1}'.format(domain, rule)` then `getattr(self, methodname,
+// None)`), that local's value; nil otherwise.
+func getattrKey(d *defInfo, x *expr) *expr {
+	if x.op != eGetattr || x.lit() == nil || len(x.lit().elems) == 0 {
+		return nil
+	}
+	return getattrLocal(d, x.lit().elems[0], true)
+}
+
+// formatPattern returns the pattern of `"literal".format(args...)` (positional fields
+// only): the fields whose argument holds one string constant are filled in, the text
+// before the first other field is the prefix, the text after the last the suffix. ok is
+// false for other calls, for fields with a conversion, a format spec, an attribute or an
+// index, and when an argument for a field is a parameter (whose value each call gives:
+// substReturn replaces it by the call's argument) or nothing constant is left.
+func (r *resolver) formatPattern(e *expr) (affixPattern, bool) {
+	f := e.x
+	if f == nil || f.op != eAttr || f.name() != "format" || f.x == nil || f.x.op != eConst || e.lit() == nil || e.slice() || len(e.lit().keyList()) > 0 {
+		return affixPattern{}, false
+	}
+	tmpl, isStr := strings.CutPrefix(f.x.name(), "s")
+	if !isStr {
+		return affixPattern{}, false
+	}
+	args := e.lit().elems
+	var sb strings.Builder
+	pre, unknown, auto := "", false, 0
+	for i := 0; i < len(tmpl); i++ {
+		ch := tmpl[i]
+		if ch == '}' {
+			if i+1 < len(tmpl) && tmpl[i+1] == '}' {
+				i++
+			}
+			sb.WriteByte('}')
+			continue
+		}
+		if ch != '{' {
+			sb.WriteByte(ch)
+			continue
+		}
+		if i+1 < len(tmpl) && tmpl[i+1] == '{' {
+			i++
+			sb.WriteByte('{')
+			continue
+		}
+		end := strings.IndexByte(tmpl[i:], '}')
+		if end < 0 {
+			return affixPattern{}, false
+		}
+		field := tmpl[i+1 : i+end]
+		i += end
+		n := auto
+		if field == "" {
+			auto++
+		} else {
+			v, err := strconv.Atoi(field)
+			if err != nil || v < 0 {
+				return affixPattern{}, false
+			}
+			n = v
+		}
+		if n >= len(args) {
+			return affixPattern{}, false
+		}
+		a := args[n]
+		if a.op == eParam || a.op == eName && a.scope() != nil && a.scope().def != nil && paramNamed(a.scope().def, a) >= 0 {
+			return affixPattern{}, false
+		}
+		if ks, ok := r.constKeys(a, 0); ok && len(ks) == 1 && strings.HasPrefix(ks[0], "s") {
+			sb.WriteString(ks[0][1:])
+			continue
+		}
+		if !unknown {
+			pre, unknown = sb.String(), true
+		}
+		sb.Reset()
+	}
+	if !unknown {
+		return affixPattern{}, false // a constant: left to constKeys
+	}
+	p := affixPattern{pre, sb.String()}
+	if p.pre == "" && p.suf == "" {
+		return affixPattern{}, false
+	}
+	return p, true
 }
