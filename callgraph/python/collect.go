@@ -1210,11 +1210,11 @@ func (c *collector) caught(i int32, sc *scope) *expr {
 	if c.t.nodes[i].kind == kTuple {
 		for ch := c.t.nodes[i].first; ch >= 0; ch = c.t.nodes[ch].next {
 			if nd := &c.t.nodes[ch]; nd.named && !nd.extra {
-				classes = append(classes, c.newExpr(expr{op: eClassOf, x: c.conv(ch, sc)}))
+				classes = append(classes, c.newExpr(expr{op: eClassOf, x: c.conv(ch, sc), pos: keyOKBit}))
 			}
 		}
 	} else {
-		classes = append(classes, c.newExpr(expr{op: eClassOf, x: c.conv(i, sc)}))
+		classes = append(classes, c.newExpr(expr{op: eClassOf, x: c.conv(i, sc), pos: keyOKBit}))
 	}
 	return c.newExpr(expr{op: eCall, x: c.newExpr(expr{op: eUnion, ref: withLit(&litData{elems: classes})})})
 }

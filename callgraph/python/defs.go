@@ -864,7 +864,7 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 			if t.symName(k) == "slice" {
 				e.setFlag(sliceBit)
 				e.setIdx(int32(sliceStart(t, k)))
-			} else if kk := t.nodes[k].kind; !ok && (kk == kIdentifier || kk == kAttribute) {
+			} else if kk := t.nodes[k].kind; !ok && (kk == kIdentifier || kk == kAttribute || kk == kBinaryOp) {
 				// a key held by a name: constants bound to it select elements too
 				e.setLit(&litData{elems: []*expr{c.conv(k, sc)}})
 			}
@@ -885,6 +885,10 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 			if r := t.firstNamedAfter(l); r >= 0 {
 				return c.conv(r, sc)
 			}
+		}
+	case kBinaryOp:
+		if pre, suf, ok := c.affix(i, 0); ok {
+			return c.newExpr(expr{op: eAffix, nm: c.intern(pre + "\x00" + suf)})
 		}
 	case kInteger, kString:
 		if k, ok := constKey(t, i); ok {
@@ -953,4 +957,75 @@ func constKey(t *tree, i int32) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// affix returns the constant prefix and suffix of a string built by binary operator node
+// i around unknown parts: `"%sCommand" % name` (printf-style formatting of a string
+// literal) or `"on_" + name + "_done"`. ok is false when neither is known or when the
+// whole string is constant.
+func (c *collector) affix(i int32, depth int) (pre, suf string, ok bool) {
+	t := c.t
+	l, r, tok := c.binaryParts(i)
+	if l < 0 || r < 0 || depth > 8 {
+		return "", "", false
+	}
+	switch tok {
+	case "%":
+		s, isLit := stringLit(t, l)
+		if !isLit {
+			return "", "", false
+		}
+		first, last := strings.IndexByte(s, '%'), strings.LastIndexByte(s, '%')
+		if first < 0 {
+			return "", "", false
+		}
+		pre = s[:first]
+		// the suffix follows the last conversion's flags, width, precision and type
+		k := last + 1
+		if k < len(s) && s[k] == '(' {
+			j := strings.IndexByte(s[k:], ')')
+			if j < 0 {
+				return "", "", false
+			}
+			k += j + 1
+		}
+		for k < len(s) && strings.IndexByte("#0- +.0123456789", s[k]) >= 0 {
+			k++
+		}
+		if k < len(s) {
+			suf = s[k+1:]
+		}
+		if strings.Contains(pre, "%") || strings.Contains(suf, "%") || pre == "" && suf == "" {
+			return "", "", false
+		}
+		return pre, suf, true
+	case "+":
+		// each side: a literal (exact), another affix, or unknown
+		part := func(j int32) (p, s string, exact bool) {
+			if lit, isLit := stringLit(t, j); isLit {
+				return lit, lit, true
+			}
+			if t.nodes[j].kind == kBinaryOp {
+				p, s, _ = c.affix(j, depth+1)
+			}
+			return p, s, false
+		}
+		lp, ls, lExact := part(l)
+		rp, rs, rExact := part(r)
+		if lExact && rExact {
+			return "", "", false
+		}
+		pre, suf = lp, rs
+		if lExact {
+			pre = lp + rp
+		}
+		if rExact {
+			suf = ls + rs
+		}
+		if pre == "" && suf == "" {
+			return "", "", false
+		}
+		return pre, suf, true
+	}
+	return "", "", false
 }

@@ -30,7 +30,7 @@
 //
 // An edge (f, g) means that f contains a call site that resolves to g; the graph is built
 // from syntax and a flow-insensitive abstract interpretation of names, so it is neither
-// sound nor complete: calls through reflection (getattr, eval, globals()), through values
+// sound nor complete: calls through reflection (getattr with a computed name, eval), through values
 // of unknown origin, and to code outside the analysed files are missed, and an
 // approximation may add an edge that never happens at run time. Calls to builtins and
 // third-party code are counted in Analysis.Unresolved, never as errors.
@@ -129,7 +129,9 @@
 //     parameter (an exception caught as an outside class, an item read back from a dict
 //     of dicts), `if isinstance(x, C):` makes x an instance of C there (C itself when it
 //     is instantiated or has no subclass, and its instantiated subclasses); and `except
-//     C as e:` binds e to an instance of the project classes C (or a tuple) names.
+//     C as e:` binds e to an instance of the project classes C (or a tuple) names, and,
+//     for a class the project never instantiates itself (a base of its errors), to
+//     instances of the subclasses it instantiates.
 //     `x is C`, `x == C`, `x in (C, D)` (a literal tuple or list) and their negations
 //     narrow x the same way by identity: the classes and functions x holds that are
 //     (or are not) among those values stay, its other values (instances, whose __eq__
@@ -145,7 +147,15 @@
 //     and type(self)(...) is not followed. getattr(x, k) is x.<k> for each string constant
 //     k may hold: a literal, a name bound only to constants, a loop variable over a literal
 //     of constants, or an item taken by position from the literal pairs a loop iterates
-//     (`for name, label in (("a", "A"), ("b", "B")): getattr(x, name)`). Parameters
+//     (`for name, label in (("a", "A"), ("b", "B")): getattr(x, name)`); for a k built
+//     around unknown parts (see below) it is each attribute of k's constant prefix and
+//     suffix that the classes of x's values bind. globals()[k] and globals().get(k)
+//     (the builtin, not rebound) select the module's names: for a string constant k
+//     that name; for a k built around unknown parts
+//     (`"%sCommand" % name`, `"on_" + event + "_hook"`, or a name bound only to such
+//     strings) the classes and functions bound at the module's level (defined or
+//     imported) whose names have k's constant prefix and suffix; for any other k all of
+//     those classes and functions. Parameters
 //     are merged over all call sites (context-insensitive), with one exception for what a
 //     call returns: a function that returns one of its parameters unchanged returns, at
 //     each call, that call's own argument, which keeps identity functions and decorators
@@ -154,7 +164,13 @@
 //     call with the names of the parameters replaced by that call's arguments (or
 //     defaults), falling back to the merged values of a parameter whose argument
 //     evaluates to nothing. Calls inside such a specialised result are not specialised
-//     again (one level of call-site sensitivity). Arguments are
+//     again (one level of call-site sensitivity). A returned local bound once to a
+//     getattr, and the local holding that getattr's name, are expanded in the copy, and
+//     `"literal".format(...)` fills its fields with the constants its arguments hold:
+//     cerberus's `methodname = '_{0}_{1}'.format(domain, rule)`, `result =
+//     getattr(self, methodname, None)`, `return result` gives, at a call passing
+//     'validate', the methods named `_validate_*` (the merged result, whose domain is
+//     unknown, follows no name). Arguments are
 //     propagated to a fixpoint in at most four rounds. Abstract value sets are capped at
 //     32 values, or 64 when the extra ones are functions (dispatch tables). A call
 //     whose arguments cannot bind to a callee's signature does not reach it (the call

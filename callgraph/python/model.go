@@ -165,7 +165,7 @@ const (
 	eIter              // an element of iterating over x
 	eConst             // an integer or plain string constant (name holds constKey's form)
 	eProto             // the method name (a dunder) of the instances x evaluates to: implicit protocol calls; litExtra.keys, when set, are fallbacks tried in order when a class (with no base outside the project) lacks the method
-	eClassOf           // the project classes x evaluates to (raise C: C is instantiated)
+	eClassOf           // the project classes x evaluates to (raise C: C is instantiated); with keyOK set (an except clause), also their subclasses the project instantiates
 	eBuiltinArg        // x, when the builtin function called name (looked up in its scope, see expr.scope) is not rebound; with elems, when elems[0] (the callee, functools.reduce...) lies outside the project
 	eNarrow            // x narrowed by isinstance(x, elems...): keyOK set keeps the instances of those classes, else drops them; with name set, by hasattr(x, name); with slice set, by identity (x is C, x in (C, D)): keyOK set drops the classes and functions x holds that are not among elems', else drops those that are; with raw set, by the truth of x.name where name is a class-level constant flag (keyOK: truthy)
 	ePartial           // functools.partial(x, ...): the functions x evaluates to, their argument positions unknown
@@ -174,6 +174,7 @@ const (
 	eDescr             // the descriptor method (idx 0 __get__, 1 __set__, 2 __delete__) of the descriptors that class attribute name of x's values holds: what reading, assigning or deleting x.name calls
 	eInstances         // the project instances x evaluates to (a descriptor's inst argument: None when the attribute is read on the class)
 	eFirst             // the values of the first of elems that evaluates to something (a call's argument for a parameter, else the parameter's merged flows: see substReturn)
+	eAffix             // a string made of a constant prefix and suffix around unknown parts (`"%sCommand" % name`, `"on_" + name`): name holds prefix, a NUL and suffix; it evaluates to nothing, and bounds the names a key of globals() may select (see globalsItems)
 )
 
 // expr is a symbolic expression: what a name, an attribute or a call may evaluate to.

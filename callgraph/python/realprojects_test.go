@@ -50,7 +50,9 @@ var realProjects = []realProject{
 	// front end ran on them, and scored once as held out (README.md); the fifth round
 	// then looked at their missing and extra edges, which makes them tuning projects.
 	{name: "qrcode", deb: "python3-qrcode", minP: 0.95, minR: 0.86},
-	{name: "cerberus", deb: "python3-cerberus", minP: 0.99, minR: 0.70},
+	// Round 10's handler lookup by formatted name (getattr_format_per_site) took
+	// cerberus's recall from .709 to .762.
+	{name: "cerberus", deb: "python3-cerberus", minP: 0.99, minR: 0.76},
 	// fixtures and transaction were chosen, traced and reviewed in the sixth round and
 	// their truths committed before the front end ran on them; scored once, with the
 	// front end unchanged (fixtures P .950 R .927, transaction P .945 R .972). The
@@ -75,10 +77,14 @@ var realProjects = []realProject{
 	// their truths committed before the front end ran on them; scored with the front end
 	// of the end of round 8 (sievelib P .993 R .749, testresources P .883 R .914) and at
 	// the end of round 9 (sievelib P .994 R .754, testresources unchanged): held out
-	// until then. Their misses and extras were read after that (README.md), so the next
-	// round tunes on them.
-	{name: "sievelib", deb: "python3-sievelib", heldOut: true, minP: 0.98, minR: 0.74},
-	{name: "testresources", deb: "python3-testresources", heldOut: true, minP: 0.87, minR: 0.90},
+	// until then. Their misses and extras were read after that (README.md), which makes
+	// them tuning projects in round 10. Round 10's globals() rule found 32 of sievelib's
+	// misses and added 10 extras (commands the parser and the factory build by name
+	// reach methods the tests never ran at those sites): P .994 → .944, R .754 → .911;
+	// catching the subclasses of a never-instantiated except class then found 4 more
+	// (P .945, R .931), and getattr with a formatted name 3 more (R .946).
+	{name: "sievelib", deb: "python3-sievelib", minP: 0.94, minR: 0.94},
+	{name: "testresources", deb: "python3-testresources", minP: 0.87, minR: 0.90},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of

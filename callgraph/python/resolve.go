@@ -448,7 +448,7 @@ func (r *resolver) newEpoch() {
 // eval evaluates e in the current round, with memoisation and a recursion guard (a
 // cycle evaluates to nothing).
 func (r *resolver) eval(e *expr) []value {
-	if e == nil || e.op == eUnknown || e.memo24() == memoLimit {
+	if e == nil || e.op == eUnknown || e.op == eAffix || e.memo24() == memoLimit {
 		return nil
 	}
 	m := r.slot(e)
@@ -501,7 +501,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return out
 	case eCall:
-		var out []value
+		out := r.globalsCall(e)
 		for _, v := range r.eval(e.x) {
 			out = union(out, r.callResultAt(v, e))
 		}
@@ -645,6 +645,14 @@ func (r *resolver) evalOp(e *expr) []value {
 			}
 		}
 		for _, v := range r.eval(e.x) {
+			if v.kind == vModule && v.sliced && !e.slice() {
+				var k *expr
+				if e.lit() != nil {
+					k = e.lit().elems[0]
+				}
+				out = union(out, r.globalsItems(v, k, keys))
+				continue
+			}
 			if v.kind != vSeq {
 				continue
 			}
@@ -745,6 +753,32 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		keys, ok := r.constKeys(e.lit().elems[0], 0)
 		if !ok {
+			// a name built around unknown parts (sievelib's `getattr(self,
+			// "_%s_authentication" % mech)`): the attributes of that prefix and
+			// suffix the classes of the values bind
+			pats, all := r.keyPatterns(e.lit().elems[0])
+			if all {
+				return out
+			}
+			for _, v := range r.eval(e.x) {
+				if v.kind != vInst && (v.kind != vDef || v.def.fn.Kind != "class") {
+					continue
+				}
+				var names []string
+				for _, k := range r.mro(v.def) {
+					if k.scope.names == nil {
+						continue
+					}
+					for _, name := range k.scope.names.keys {
+						if matchesAny(name, pats) && !slices.Contains(names, name) {
+							names = append(names, name)
+						}
+					}
+				}
+				for _, name := range names {
+					out = union(out, r.attr(v, name))
+				}
+			}
 			return out
 		}
 		for _, v := range r.eval(e.x) {
@@ -778,6 +812,24 @@ func (r *resolver) evalOp(e *expr) []value {
 		for _, v := range r.eval(e.x) {
 			if v.kind == vDef && v.def.fn.Kind == "class" {
 				out = addValues(out, v)
+				if e.keyOK() && !r.noFlow && len(v.def.subs) > 0 {
+					// an except clause naming a class the project never instantiates
+					// (a base of its errors) catches the subclasses it instantiates
+					// (sievelib's `except (ParseError, CommandError) as e:` then
+					// `str(e)` reaching BadArgument.__str__). A class instantiated
+					// itself is left alone: voluptuous's `except Invalid as e:` sites
+					// would also reach MultipleInvalid's properties where the tests
+					// never raise it
+					r.unstable++ // instantiations are found round after round
+					if v.def.instantiated {
+						continue
+					}
+					for _, k := range v.def.subs {
+						if k.instantiated {
+							out = addValues(out, value{kind: vDef, def: k})
+						}
+					}
+				}
 			}
 		}
 		return out
@@ -1172,6 +1224,12 @@ func (r *resolver) constKeys(e *expr, depth int) (keys []string, ok bool) {
 	switch e.op {
 	case eConst:
 		return []string{e.name()}, true
+	case eFirst:
+		// a call's argument for a parameter (substReturn): its constants
+		if len(e.lit().elems) > 0 {
+			return r.constKeys(e.lit().elems[0], depth+1)
+		}
+		return nil, false
 	case eIter:
 		// a loop variable over a literal list, tuple or set of constants
 		if e.x.op != eSeq || len(e.x.lit().elems) == 0 {
@@ -1727,6 +1785,9 @@ func (r *resolver) moduleValue(key string) []value {
 func (r *resolver) attr(v value, name string) []value {
 	switch v.kind {
 	case vModule:
+		if v.sliced {
+			return nil // a module's globals() dict (see globalsCall)
+		}
 		return r.moduleAttr(r.modKeys[v.off], name)
 	case vDef:
 		if v.def.fn.Kind == "class" {
@@ -2402,13 +2463,28 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 					return f, true
 				}
 			}
+			if v := getattrLocal(d, x, false); v != nil {
+				c, ok := cp(v)
+				copied[x] = c
+				return c, ok
+			}
 			copied[x] = x
 			return x, true
 		}
 		switch x.op {
-		case eDef, eParam, eSelf, eClass, eSuper, eModule, eFrom, eConst, eUnknown, eName:
+		case eDef, eParam, eSelf, eClass, eSuper, eModule, eFrom, eConst, eAffix, eUnknown, eName:
 			copied[x] = x
 			return x, true
+		}
+		if k := getattrKey(d, x); k != nil {
+			// the key's local expanded, to be copied with the rest
+			g := *x
+			g.setMemo24(0)
+			l := *x.lit()
+			l.elems = slices.Clone(l.elems)
+			l.elems[0] = k
+			g.setLit(&l)
+			x = &g
 		}
 		nx, ok := cp(x.x)
 		if !ok {
@@ -2501,18 +2577,23 @@ func (r *resolver) substitutable(d *defInfo, ret *expr) bool {
 		if x.op == eName && x.scope() == d.scope {
 			if paramNamed(d, x) >= 0 {
 				names = true
+			} else if v := getattrLocal(d, x, false); v != nil {
+				return walk(v)
 			}
 			return true
 		}
 		switch x.op {
-		case eDef, eParam, eSelf, eClass, eSuper, eModule, eFrom, eConst, eUnknown, eName:
+		case eDef, eParam, eSelf, eClass, eSuper, eModule, eFrom, eConst, eAffix, eUnknown, eName:
 			return true
 		}
 		if !walk(x.x) {
 			return false
 		}
 		if x.lit() != nil {
-			for _, el := range x.lit().elems {
+			for i, el := range x.lit().elems {
+				if k := getattrKey(d, x); i == 0 && k != nil {
+					el = k
+				}
 				if !walk(el) {
 					return false
 				}
@@ -2561,4 +2642,237 @@ func paramNamed(d *defInfo, x *expr) int {
 		return -1
 	}
 	return int(bs[0].val.idx())
+}
+
+// globalsCall evaluates `globals()` (the builtin, not rebound, called without
+// arguments) to its module's dict, a module value marked sliced, and
+// `globals().get(key[, default])` on such a dict to globalsItems (with the default);
+// other calls to nothing.
+func (r *resolver) globalsCall(e *expr) []value {
+	if r.noFlow || e.lit() == nil {
+		return nil
+	}
+	args := e.lit().elems
+	switch {
+	case e.x.op == eName && e.x.name() == "globals" && len(args) == 0 && !e.slice():
+		if !r.isBuiltin(e.x.scope(), "globals") {
+			return nil
+		}
+		m := r.moduleValue(e.x.scope().file.key)[0]
+		m.sliced = true
+		return []value{m}
+	case e.x.op == eAttr && e.x.name() == "get" && len(args) >= 1 && len(args) <= 2 && !e.slice() && len(e.lit().keyList()) == 0:
+		var out []value
+		found := false
+		for _, v := range r.eval(e.x.x) {
+			if v.kind != vModule || !v.sliced {
+				continue
+			}
+			found = true
+			keys, _ := r.constKeys(args[0], 0)
+			out = union(out, r.globalsItems(v, args[0], keys))
+		}
+		if found && len(args) == 2 {
+			out = union(out, r.eval(args[1]))
+		}
+		return out
+	}
+	return nil
+}
+
+// globalsItems evaluates a subscript of g, the globals() dict of a module: with
+// constant string keys, the module's names of those keys; otherwise the classes and
+// functions the module's names hold (defined or imported there), among the names
+// whose prefix and suffix match those of the strings key may hold (sievelib's
+// `cname = "%sCommand" % name.lower().capitalize()` then `globals()[cname](parent)`).
+// Other values of its names (constants, instances, modules) are left out.
+func (r *resolver) globalsItems(g value, key *expr, keys []string) []value {
+	mod := r.modKeys[g.off]
+	var out []value
+	if len(keys) > 0 {
+		for _, k := range keys {
+			if name, ok := strings.CutPrefix(k, "s"); ok {
+				out = union(out, r.moduleAttr(mod, name))
+			}
+		}
+		return out
+	}
+	f, ok := r.byKey[mod]
+	if !ok || f.scope.names == nil {
+		return nil
+	}
+	pats, all := r.keyPatterns(key)
+	for _, name := range f.scope.names.keys {
+		if !all && !matchesAny(name, pats) {
+			continue
+		}
+		for _, v := range r.moduleAttr(mod, name) {
+			if v.kind == vDef {
+				out = addValues(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// affixPattern is the constant prefix and suffix of a string built around unknown parts
+// (see eAffix).
+type affixPattern struct{ pre, suf string }
+
+// keyPatterns returns the patterns of the strings key may hold, when it is such a string
+// or a name bound (in its own scope) only to such strings; all is set otherwise.
+func (r *resolver) keyPatterns(key *expr) (pats []affixPattern, all bool) {
+	add := func(x *expr) {
+		switch {
+		case x != nil && x.op == eAffix:
+			pre, suf, _ := strings.Cut(x.name(), "\x00")
+			pats = append(pats, affixPattern{pre, suf})
+		case x != nil && x.op == eCall:
+			if p, ok := r.formatPattern(x); ok {
+				pats = append(pats, p)
+				return
+			}
+			all = true
+		default:
+			all = true
+		}
+	}
+	switch {
+	case key == nil:
+		all = true
+	case key.op == eName:
+		bs := key.scope().bindings(key.name())
+		if len(bs) == 0 {
+			all = true
+		}
+		for _, b := range bs {
+			add(b.val)
+		}
+	default:
+		add(key)
+	}
+	return pats, all
+}
+
+// matchesAny reports whether name has the prefix and suffix of one of pats.
+func matchesAny(name string, pats []affixPattern) bool {
+	for _, p := range pats {
+		if len(name) >= len(p.pre)+len(p.suf) && strings.HasPrefix(name, p.pre) && strings.HasSuffix(name, p.suf) {
+			return true
+		}
+	}
+	return false
+}
+
+// getattrLocal returns the value of x, a local name of d bound once, unconditionally
+// (narrowings aside), when that value is a getattr (or, with any, whatever it is); nil otherwise. substReturn
+// copies it in place of the name: a function returning `result = getattr(self,
+// methodname)` is specialised at each call like one returning the getattr itself.
+func getattrLocal(d *defInfo, x *expr, any bool) *expr {
+	if x == nil || x.op != eName || x.scope() != d.scope {
+		return nil
+	}
+	// narrowings of the name (`if result is None: raise ...`) are looked through
+	var v *expr
+	for _, b := range d.scope.bindings(x.name()) {
+		if b.val != nil && b.val.op == eNarrow {
+			continue
+		}
+		if v != nil || b.cond() || b.until() != 0 || b.pos > x.pos || b.val == nil {
+			return nil
+		}
+		v = b.val
+	}
+	if v == nil || v.op == eParam || !any && (v.op != eCall || v.lit() == nil || v.lit().builtinOf() == nil || v.lit().builtinOf().op != eGetattr) {
+		return nil
+	}
+	return v
+}
+
+// getattrKey returns, for a getattr of d whose name is a local of d bound once (cerberus's
+// `methodname = '_{0}_{1}'.format(domain, rule)` then `getattr(self, methodname,
+// None)`), that local's value; nil otherwise.
+func getattrKey(d *defInfo, x *expr) *expr {
+	if x.op != eGetattr || x.lit() == nil || len(x.lit().elems) == 0 {
+		return nil
+	}
+	return getattrLocal(d, x.lit().elems[0], true)
+}
+
+// formatPattern returns the pattern of `"literal".format(args...)` (positional fields
+// only): the fields whose argument holds one string constant are filled in, the text
+// before the first other field is the prefix, the text after the last the suffix. ok is
+// false for other calls, for fields with a conversion, a format spec, an attribute or an
+// index, and when an argument for a field is a parameter (whose value each call gives:
+// substReturn replaces it by the call's argument) or nothing constant is left.
+func (r *resolver) formatPattern(e *expr) (affixPattern, bool) {
+	f := e.x
+	if f == nil || f.op != eAttr || f.name() != "format" || f.x == nil || f.x.op != eConst || e.lit() == nil || e.slice() || len(e.lit().keyList()) > 0 {
+		return affixPattern{}, false
+	}
+	tmpl, isStr := strings.CutPrefix(f.x.name(), "s")
+	if !isStr {
+		return affixPattern{}, false
+	}
+	args := e.lit().elems
+	var sb strings.Builder
+	pre, unknown, auto := "", false, 0
+	for i := 0; i < len(tmpl); i++ {
+		ch := tmpl[i]
+		if ch == '}' {
+			if i+1 < len(tmpl) && tmpl[i+1] == '}' {
+				i++
+			}
+			sb.WriteByte('}')
+			continue
+		}
+		if ch != '{' {
+			sb.WriteByte(ch)
+			continue
+		}
+		if i+1 < len(tmpl) && tmpl[i+1] == '{' {
+			i++
+			sb.WriteByte('{')
+			continue
+		}
+		end := strings.IndexByte(tmpl[i:], '}')
+		if end < 0 {
+			return affixPattern{}, false
+		}
+		field := tmpl[i+1 : i+end]
+		i += end
+		n := auto
+		if field == "" {
+			auto++
+		} else {
+			v, err := strconv.Atoi(field)
+			if err != nil || v < 0 {
+				return affixPattern{}, false
+			}
+			n = v
+		}
+		if n >= len(args) {
+			return affixPattern{}, false
+		}
+		a := args[n]
+		if a.op == eParam || a.op == eName && a.scope() != nil && a.scope().def != nil && paramNamed(a.scope().def, a) >= 0 {
+			return affixPattern{}, false
+		}
+		if ks, ok := r.constKeys(a, 0); ok && len(ks) == 1 && strings.HasPrefix(ks[0], "s") {
+			sb.WriteString(ks[0][1:])
+			continue
+		}
+		if !unknown {
+			pre, unknown = sb.String(), true
+		}
+		sb.Reset()
+	}
+	if !unknown {
+		return affixPattern{}, false // a constant: left to constKeys
+	}
+	p := affixPattern{pre, sb.String()}
+	if p.pre == "" && p.suf == "" {
+		return affixPattern{}, false
+	}
+	return p, true
 }
