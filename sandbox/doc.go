@@ -80,7 +80,12 @@
 // reads what root reads (a cgo #include of a host file ends up in the test binary); System V IPC
 // objects live as long as the slot's holder; RLIMIT_NPROC counts every process of RunUID,
 // across slots; resource limits (RLIMIT_AS, RLIMIT_CPU, RLIMIT_NPROC) are set with
-// prlimit(1) — Go's SysProcAttr has no rlimit field. The Docker runner (sandbox/container)
+// prlimit(1) — Go's SysProcAttr has no rlimit field. Limits.MemoryBytes bounds the tested
+// process: the interpreter, or each Go test binary (set by the -exec program, or on a kept
+// binary); the go command and its compilers, which run no repository code, get at least
+// DefaultMemoryBytes, as a compiler of a large package needs more address space than a test
+// binary (under a 1 GiB limit the build of runtime failed now and then: a build_failed
+// verdict the repository was not to blame for). The Docker runner (sandbox/container)
 // is the stronger boundary: its test containers see no file of the host at all.
 //
 // Kept test binaries: an attempt about one Go package — a re-run of a unit (see Verdicts)

@@ -34,8 +34,9 @@ func faultlineCacheDir(name string) (string, error) {
 
 // writeGoExec writes the program given to `go test -exec` and returns its path. It runs each
 // test binary with the run's TMPDIR (the go command's is the slot's gotmp) and GOCACHE
-// pointing into it (a test that runs the go command gets a cache no other run reads) and
-// without privilege:
+// pointing into it (a test that runs the go command gets a cache no other run reads), under
+// the run's address-space limit (Limits.MemoryBytes, passed in testMemoryEnv: the go command
+// itself gets buildMemory) and without privilege:
 //
 //   - as root: it makes the go command's work directory searchable and gives the run's
 //     uid the binary's directory there (where go asks it to write coverage data) and the
@@ -53,6 +54,12 @@ func (l *Local) writeGoExec() (string, error) {
 	// The go command's TMPDIR is the slot's gotmp (see slot.gotmp); the binary gets the run's.
 	sc.WriteString("case $TMPDIR in */" + goTmpName + ") TMPDIR=${TMPDIR%/" + goTmpName + "}/tmp; export TMPDIR;; esac\n")
 	sc.WriteString("GOCACHE=$TMPDIR/gocache; export GOCACHE\n")
+	// The run's address-space limit is the test binary's, set here on this shell (and so on
+	// what it executes) rather than on the go command, whose compilers need more.
+	if l.iso.prlimit != "" {
+		fmt.Fprintf(&sc, "if [ -n \"${%[1]s:-}\" ]; then %[2]s --pid $$ --as=\"$%[1]s\" || exit 97; fi\n", testMemoryEnv, shellQuote(l.iso.prlimit))
+	}
+	sc.WriteString("unset " + testMemoryEnv + "\n")
 	drop := strings.Join(quoteAll(l.iso.drop), " ")
 	switch {
 	case l.iso.dropUID:

@@ -453,15 +453,37 @@ func (l *Local) isolate(s *slot, cmd command, lim task.Limits, cpu int64) []stri
 	if cmd.dir != "" {
 		dir = cmd.dir
 	}
+	as := lim.MemoryBytes
+	if cmd.cache {
+		// The go command compiles (the limit of its test binaries is the -exec program's).
+		as = buildMemory(as)
+	}
 	if s.h != nil {
-		return l.iso.enter(s.h, argv, dir, cmd.drop, lim.MemoryBytes, cpu, lim.Processes)
+		return l.iso.enter(s.h, argv, dir, cmd.drop, as, cpu, lim.Processes)
 	}
 	spec := preludeSpec{slot: s.dir, output: cmd.drop}
 	if cmd.cache {
 		spec.cache, _, _ = l.goDirs()
 	}
-	return l.iso.wrap(argv, dir, spec, lim.MemoryBytes, cpu, lim.Processes)
+	return l.iso.wrap(argv, dir, spec, as, cpu, lim.Processes)
 }
+
+// buildMemory is the address-space limit of the go command and the compilers it starts, for
+// a run whose tests get as (Limits.MemoryBytes): as, but at least DefaultMemoryBytes. The
+// tests' own limit would make the build of a package as large as runtime fail when it is
+// compiled afresh (the compiler reserved more than 1 GiB, a limit that the test binary
+// itself meets), a build failure the repository is not to blame for; the floor still bounds
+// a source file written to exhaust the compiler.
+func buildMemory(as int64) int64 {
+	if as <= 0 {
+		return as
+	}
+	return max(as, DefaultMemoryBytes)
+}
+
+// testMemoryEnv names, in the go command's environment, the address-space limit the -exec
+// program sets on each test binary (and removes before starting it).
+const testMemoryEnv = "FAULTLINE_TEST_AS"
 
 // afterRun retires a holder whose namespace still has processes of the run in it.
 func (l *Local) afterRun(s *slot) {
@@ -508,6 +530,9 @@ func (l *Local) goCommand(s *slot, req task.RunRequest, lim task.Limits, list bo
 		return command{}, err
 	}
 	env := l.env(s, "GOCACHE="+cache, "GOMODCACHE="+mod, "TMPDIR="+s.gotmp)
+	if lim.MemoryBytes > 0 {
+		env = append(env, testMemoryEnv+"="+strconv.FormatInt(lim.MemoryBytes, 10))
+	}
 	return command{argv: l.goArgv(args), env: env, cache: true}, nil
 }
 

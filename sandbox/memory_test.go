@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -86,4 +88,71 @@ func TestRunMemoryBound(t *testing.T) {
 			assert.True(t, strings.HasPrefix(line, "RESULT ok fail "), line)
 		})
 	}
+}
+
+// memoryModule writes a Go module whose TestSmall passes and whose TestLarge allocates and
+// touches 1.5 GiB.
+func memoryModule(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	src := `package m
+
+import "testing"
+
+func TestSmall(t *testing.T) {}
+
+func TestLarge(t *testing.T) {
+	b := make([]byte, 3<<29)
+	for i := 0; i < len(b); i += 4096 {
+		b[i] = 1
+	}
+}
+`
+	require.NoError(t, os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/m\n\ngo 1.21\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "m_test.go"), []byte(src), 0o644))
+	return root
+}
+
+// TestMemoryLimitIsTheTests: Limits.MemoryBytes bounds the test binary, through the go
+// command's -exec program and for a kept binary alike: at 1 GiB a test that touches
+// 1.5 GiB fails and its neighbour passes.
+func TestMemoryLimitIsTheTests(t *testing.T) {
+	needGo(t)
+	root := memoryModule(t)
+	l := NewLocal(Options{Limits: task.Limits{MemoryBytes: 1 << 30}})
+	defer l.Close()
+	if slices.Contains(l.Notes(), "resource limits unavailable: prlimit(1) not found") {
+		t.Skip("prlimit(1) is not installed: no memory limit to check")
+	}
+	for _, sel := range []task.Selection{{}, {IDs: []string{"example.com/m.TestLarge"}}} {
+		rep, err := l.Run(context.Background(), task.RunRequest{Root: root, Kind: task.GoTest, Select: sel})
+		require.NoError(t, err)
+		large, ok := rep.Result("example.com/m.TestLarge")
+		require.True(t, ok, "%+v", rep)
+		assert.True(t, large.Outcome.Failed(), "%v: %s", large.Outcome, large.Message)
+		if len(sel.IDs) == 0 {
+			small, _ := rep.Result("example.com/m.TestSmall")
+			assert.Equal(t, task.Pass, small.Outcome)
+		}
+	}
+}
+
+// TestMemoryLimitSparesTheBuild: with a build cache nothing has been compiled into, a run
+// at Limits.MemoryBytes 768 MiB builds the standard library's packages afresh and its tests
+// run: the go command and its compilers get at least DefaultMemoryBytes, the test binary the
+// limit. Before, the compilers ran under the tests' limit: at 768 MiB none could start
+// ("runtime: out of memory" building runtime/trace), and at 1 GiB the compiler of runtime
+// ran out now and then under load (the package's Example met it in CI when it was the
+// first to compile) — a build_failed verdict the repository was not to blame for. (A Go 1.26
+// test binary needs more than 512 MiB of address space to start.)
+func TestMemoryLimitSparesTheBuild(t *testing.T) {
+	needGo(t)
+	root := memoryModule(t)
+	l := NewLocal(Options{GoCache: t.TempDir(), Limits: task.Limits{MemoryBytes: 768 << 20}})
+	defer l.Close()
+	rep, err := l.Run(context.Background(), task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{IDs: []string{"example.com/m.TestSmall"}}})
+	require.NoError(t, err)
+	require.Equal(t, task.RunOK, rep.State, rep.Cause())
+	small, _ := rep.Result("example.com/m.TestSmall")
+	assert.Equal(t, task.Pass, small.Outcome)
 }
