@@ -30,11 +30,19 @@ func Example() {
 	runner := sandbox.NewLocal(sandbox.Options{Limits: task.Limits{MemoryBytes: 1 << 30}})
 	defer runner.Close()
 	req := task.RunRequest{Root: repo, Kind: task.GoTest}
-	base, _ := sandbox.Baseline(ctx, runner, req, 2)
+	base, err := sandbox.Baseline(ctx, runner, req, 2)
+	if err != nil {
+		fmt.Println("baseline:", err)
+		return
+	}
 
-	tasks, _ := corrupt.Generate(ctx, repo, g, cent, runner,
+	tasks, err := corrupt.Generate(ctx, repo, g, cent, runner,
 		corrupt.Baseline{Passing: base.Passing, Failing: base.Failing, Flaky: base.Flaky},
 		corrupt.Options{Mode: corrupt.Remove, N: 2, Seed: 1, Run: req})
+	if err != nil || len(tasks) == 0 {
+		fmt.Println(len(tasks), "tasks:", err)
+		return
+	}
 	fmt.Println(len(tasks), "tasks; first:", tasks[0].Functions[0].ID)
 
 	// A perfect solver applies the gold patch to the corrupted repository.
