@@ -346,10 +346,18 @@ func TestHostileAttacks(t *testing.T) {
 	want["example.com/hostile/attack.TestSecrets"] = task.Pass
 	want["example.com/hostile/attack.TestFillDisk"] = task.Skip
 	want["example.com/hostile/attack.TestRebuildTesting"] = task.Skip
+	got := outcomes(goRep)
 	if full {
-		want["example.com/hostile/attack.TestRebuildTesting"] = task.Fail
+		// The go command ignores a cache it cannot write, so the rebuild passes when
+		// faultline's cache is one the run's uid can reach (XDG_CACHE_HOME outside root's
+		// home) and fails when it is not (mkdir under /root): either way nothing may be
+		// left in the cache, which the checks below and at the end assert.
+		rebuild := got["example.com/hostile/attack.TestRebuildTesting"]
+		assert.Contains(t, []task.Outcome{task.Pass, task.Fail}, rebuild, "TestRebuildTesting ran")
+		want["example.com/hostile/attack.TestRebuildTesting"] = rebuild
+		assert.Empty(t, ownedBy(t, flCache, RunUID), "the run's uid wrote into faultline's build cache")
 	}
-	assert.Equal(t, want, outcomes(goRep))
+	assert.Equal(t, want, got)
 	for _, tr := range goRep.Tests {
 		if tr.Outcome == task.Fail {
 			t.Logf("%s: %s", tr.ID, testrun.Truncate(tr.Message, 300))
