@@ -309,15 +309,8 @@ func (r *resolver) attemptCap() int {
 	if !r.autoAttempts {
 		return r.maxAttempts
 	}
-	known := len(r.decided) + len(r.open)
-	for id := range r.gaveUp {
-		if _, ok := r.decided[id]; !ok {
-			if _, ok := r.open[id]; !ok {
-				known++
-			}
-		}
-	}
-	return max(r.maxAttempts, 2*known)
+	// Every test a run reported is decided or open (one given up on stays open).
+	return max(r.maxAttempts, 2*(len(r.decided)+len(r.open)))
 }
 
 // budgetLeft is the wall time the re-runs may still take: with maxTime set, what is left of
