@@ -195,8 +195,7 @@ func TestPoison(t *testing.T) {
 	}
 }
 `
-	require.NoError(t, os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/poison\n\ngo 1.21\n"), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(root, "poison_test.go"), []byte(src), 0o644))
+	writeGoModule(t, root, "poison", src)
 	l := NewLocal(Options{})
 	defer l.Close()
 	req := task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{IDs: []string{"example.com/poison.TestPoison"}}}

@@ -39,6 +39,14 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// writeGoModule writes, into root, the module example.com/name with one test file,
+// name_test.go, holding src.
+func writeGoModule(t testing.TB, root, name, src string) {
+	t.Helper()
+	require.NoError(t, os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/"+name+"\n\ngo 1.21\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(root, name+"_test.go"), []byte(src), 0o644))
+}
+
 func needGo(t testing.TB) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go command not found")

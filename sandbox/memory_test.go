@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -108,8 +107,7 @@ func TestLarge(t *testing.T) {
 	}
 }
 `
-	require.NoError(t, os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/m\n\ngo 1.21\n"), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(root, "m_test.go"), []byte(src), 0o644))
+	writeGoModule(t, root, "m", src)
 	return root
 }
 

@@ -342,8 +342,7 @@ func TestRerunNoWallBudget(t *testing.T) {
 	for _, n := range []string{"A", "B", "C", "D"} {
 		src += "func Test" + n + "(t *testing.T) { end() }\n"
 	}
-	require.NoError(t, os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/slow\n\ngo 1.21\n"), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(root, "slow_test.go"), []byte(src), 0o644))
+	writeGoModule(t, root, "slow", src)
 	ids := []string{"example.com/slow.TestA", "example.com/slow.TestB", "example.com/slow.TestC", "example.com/slow.TestD"}
 	req := task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{IDs: ids}, Limits: task.Limits{Timeout: 12 * time.Second}}
 
@@ -380,8 +379,7 @@ func TestRerunHangBudget(t *testing.T) {
 	for _, n := range []string{"A", "B", "C"} {
 		src += "func TestHang" + n + "(t *testing.T) { time.Sleep(time.Hour) }\n"
 	}
-	require.NoError(t, os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/hang\n\ngo 1.21\n"), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(root, "hang_test.go"), []byte(src), 0o644))
+	writeGoModule(t, root, "hang", src)
 	ids := []string{"example.com/hang.TestHangA", "example.com/hang.TestHangB", "example.com/hang.TestHangC"}
 	req := task.RunRequest{Root: root, Kind: task.GoTest, Select: task.Selection{IDs: ids}, Limits: task.Limits{Timeout: 6 * time.Second}}
 	l := NewLocal(Options{})
@@ -411,8 +409,7 @@ func TestRerunCapScales(t *testing.T) {
 	for i := range n {
 		fmt.Fprintf(&src, "\nfunc TestPanics%03d(t *testing.T) {\n\tvar m map[string]int\n\tm[\"x\"] = %d\n}\n", i, i)
 	}
-	require.NoError(t, os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/many\n\ngo 1.21\n"), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(root, "many_test.go"), []byte(src.String()), 0o644))
+	writeGoModule(t, root, "many", src.String())
 
 	count := func(rep *task.Report) map[task.Outcome]int {
 		c := map[task.Outcome]int{}
