@@ -156,20 +156,10 @@ func checkOut(path string) error {
 	return nil
 }
 
-// openOutput checks and prepares -out before any work: "" is refused, a directory is
-// refused, and creating the output (cli.File: a temporary file beside the target, renamed
-// over it by Commit, so an interrupted or failed run leaves the target as it was) proves the
-// directory writable. "-" is stdout.
+// openOutput creates -out, already checked with the flags (checkOut): cli.File writes a
+// temporary file beside the target, renamed over it by Commit, so an interrupted or failed
+// run leaves the target as it was. "-" is stdout.
 func openOutput(path string, stdout io.Writer) (*cli.File, error) {
-	switch path {
-	case "":
-		return nil, flagErr("out", "must name a file, or - for standard output")
-	case "-":
-		return cli.Create(path, stdout)
-	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return nil, flagErr("out", "%s is a directory", path)
-	}
 	f, err := cli.Create(path, stdout)
 	if err != nil {
 		return nil, flagErr("out", "cannot write there: %v", err)
