@@ -531,9 +531,11 @@ func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	if c.shard.On() {
 		msg = fmt.Sprintf("shard %s: ", c.shard.String())
 	}
+	short := c.n > 0 && len(accepted) < c.n
+	ranOut := fmt.Sprintf("%d of %d items asked: the fail-to-pass candidates ran out", len(accepted), c.n)
 	switch {
-	case c.n > 0 && len(accepted) < c.n:
-		msg += fmt.Sprintf("%d of %d items asked: the fail-to-pass candidates ran out", len(accepted), c.n)
+	case short:
+		msg += ranOut
 	case c.n > 0:
 		msg += fmt.Sprintf("%d of %d items asked", len(accepted), c.n)
 	default:
@@ -543,10 +545,10 @@ func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	prog.Printf("%s", msg)
 	st := r.Stats()
 	prog.Printf("%d test runs, %d cache hits", st.Runs, st.CacheHits)
-	if c.n > 0 && len(accepted) < c.n && !c.shard.On() {
+	if short && !c.shard.On() {
 		// What was made is written, but fewer items than asked is not success (a shard's
 		// part may hold fewer: -merge says whether the shards together made enough).
-		return fmt.Errorf("%d of %d items asked: the fail-to-pass candidates ran out", len(accepted), c.n)
+		return errors.New(ranOut)
 	}
 	return nil
 }

@@ -293,16 +293,17 @@ func merge(ctx context.Context, dirs []string, out string, stdout, stderr io.Wri
 		fmt.Fprintln(stdout, k.id)
 	}
 	msg := fmt.Sprintf("%d items (every test file tried)", items)
+	short := wanted > 0 && items < wanted
 	switch {
-	case wanted > 0 && items < wanted:
+	case short:
 		msg = fmt.Sprintf("%d of %d items asked: the fail-to-pass candidates ran out", items, wanted)
 	case wanted > 0:
 		msg = fmt.Sprintf("%d of %d items asked", items, wanted)
 	}
 	levels, _ := parseLevels(first.m.Flags["level"])
 	fmt.Fprintf(stderr, "featurebench: %s; %d instances (levels %v) from %d shards written to %s\n", msg, len(insts), levels, len(dirs), out)
-	if wanted > 0 && items < wanted {
-		return fmt.Errorf("%d of %d items asked: the fail-to-pass candidates ran out", items, wanted)
+	if short {
+		return errors.New(msg)
 	}
 	return nil
 }
