@@ -53,9 +53,7 @@ func parseSummaryLine(line string) (SummaryLine, bool) {
 		return SummaryLine{}, false
 	}
 	id, msg := rest, ""
-	// The id ends at " - " (FAILED/ERROR/XFAIL reasons) or, for XPASS, at the first space
-	// outside brackets (pytest prints "XPASS id reason").
-	if i := idEnd(rest); i >= 0 {
+	if i := idEnd(o, rest); i >= 0 {
 		id = rest[:i]
 		msg = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rest[i:]), "- "))
 	}
@@ -66,25 +64,67 @@ func parseSummaryLine(line string) (SummaryLine, bool) {
 	return SummaryLine{ID: id, Outcome: o, Message: msg}, true
 }
 
-// idEnd returns the index of the first space that is not inside [...] (parameter ids may
-// contain spaces), or -1.
-func idEnd(s string) int {
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '[':
-			depth++
-		case ']':
-			if depth > 0 {
-				depth--
-			}
-		case ' ':
-			if depth == 0 {
-				return i
-			}
+// idEnd returns where the node id ends in rest, the text after the summary word, or -1 when
+// the id is all of it. pytest prints a passed test's id alone; after the others' ids comes
+// " - " and the message (XPASS: a space and the reason). A node id without parameters holds no
+// space, so it ends at the first one. A parametrized id ends with "]", but its parameter
+// text is free: brackets need not balance ("test_parse[(]) ; x]") and spaces are common, so
+// it ends at the first "]" after its "[" that is followed by the end or by the separator.
+// A parameter text that itself holds "] - " stays ambiguous; resplitSummary settles it with
+// the ids the reporter saw.
+func idEnd(o task.Outcome, rest string) int {
+	if o == task.Pass {
+		return -1
+	}
+	sp := strings.IndexByte(rest, ' ')
+	open := strings.IndexByte(rest, '[')
+	if open < 0 || (sp >= 0 && sp < open) {
+		return sp
+	}
+	sep := " - "
+	if o == task.XPass {
+		sep = " "
+	}
+	for i := open; i < len(rest); i++ {
+		if rest[i] == ']' && (i+1 == len(rest) || strings.HasPrefix(rest[i+1:], sep)) {
+			return i + 1
 		}
 	}
 	return -1
+}
+
+// resplitSummary returns the summary lines with each id that is not among known (the sorted
+// ids the reporter saw) but is the start of one that is, read again as that id: the longest
+// known id that the line, put back together, starts with and that ends where the line does
+// or at a space. Other lines are returned as they were.
+func resplitSummary(lines []SummaryLine, known []string) []SummaryLine {
+	out := make([]SummaryLine, len(lines))
+	for n, l := range lines {
+		out[n] = l
+		i := sort.SearchStrings(known, l.ID)
+		if !strings.Contains(l.ID, "::") || (i < len(known) && known[i] == l.ID) {
+			continue
+		}
+		whole := l.ID
+		sep := " - "
+		if l.Outcome == task.XPass {
+			sep = " "
+		}
+		if l.Message != "" {
+			whole += sep + l.Message
+		}
+		for j := i; j < len(known) && strings.HasPrefix(known[j], l.ID); j++ {
+			k := known[j]
+			if !strings.HasPrefix(whole, k) || (len(whole) > len(k) && whole[len(k)] != ' ') {
+				continue
+			}
+			if len(k) > len(out[n].ID) {
+				out[n].ID = k
+				out[n].Message = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(whole[len(k):]), strings.TrimSpace(sep)))
+			}
+		}
+	}
+	return out
 }
 
 // summaryResults turns summary lines into sorted test results (the last line for an id wins)

@@ -551,7 +551,7 @@ func assessPytest(rep *task.Report, sel task.Selection, lim task.Limits, res Com
 		}
 	}
 	// The -rA summary names every test that did not skip.
-	st, _ := summaryResults(sumLines, lim.MessageLen)
+	st, _ := summaryResults(resplitSummary(sumLines, sortedKeys(own)), lim.MessageLen)
 	a.conflicts = append(a.conflicts, compareVerdicts("the -rA summary", own, st, summaryCategory)...)
 	return a
 }
@@ -623,6 +623,12 @@ func pytestReport(rep *task.Report, jr *JUnitResult, sum []SummaryLine, stdout, 
 	var collErrs []string
 	if jr != nil {
 		tests, collErrs = append([]task.TestResult(nil), jr.Tests...), jr.CollectionErrors
+		ids := make([]string, len(tests))
+		for i, t := range tests {
+			ids[i] = t.ID
+		}
+		sort.Strings(ids)
+		sum = resplitSummary(sum, ids)
 	}
 	st, sce := summaryResults(sum, lim.MessageLen)
 	if tests == nil {
