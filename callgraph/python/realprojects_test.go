@@ -85,6 +85,12 @@ var realProjects = []realProject{
 	// (P .945, R .931), and getattr with a formatted name 3 more (R .946).
 	{name: "sievelib", deb: "python3-sievelib", minP: 0.94, minR: 0.94},
 	{name: "testresources", deb: "python3-testresources", minP: 0.87, minR: 0.90},
+	// oslo.i18n and pycadf were chosen, traced and reviewed in the eleventh round and their
+	// truths committed before the front end ran on them; scored once with the front end
+	// of the end of round 10 (oslo.i18n P .974 R .927, pycadf P .982 R .797), held out
+	// while round 11 tuned on the others. The floors are those scores, truncated.
+	{name: "oslo_i18n", deb: "python3-oslo.i18n", heldOut: true, minP: 0.97, minR: 0.92},
+	{name: "pycadf", deb: "python3-pycadf", heldOut: true, minP: 0.98, minR: 0.79},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of
