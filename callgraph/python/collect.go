@@ -735,12 +735,45 @@ func (c *collector) leaves(b int32) bool {
 	switch t.nodes[last].kind {
 	case kReturn, kRaise:
 		return true
+	case kIf:
+		return c.ifLeaves(last)
 	}
 	switch t.symName(last) {
 	case "continue_statement", "break_statement":
 		return true
 	}
 	return false
+}
+
+// ifLeaves reports whether if statement i always leaves: it has an else clause, and its
+// body and every elif and else block leave (hyperlink's `_textcheck`: `if not
+// isinstance(value, Text): if nullable and value is None: return value / else: raise
+// TypeError(...)`, after which value is a str).
+func (c *collector) ifLeaves(i int32) bool {
+	t := c.t
+	cond := t.firstNamed(i)
+	if cond < 0 {
+		return false
+	}
+	hasElse := false
+	for ch := t.nodes[cond].next; ch >= 0; ch = t.nodes[ch].next {
+		switch t.nodes[ch].kind {
+		case kBlock:
+			if !c.leaves(ch) {
+				return false
+			}
+		case kElif, kElse:
+			hasElse = hasElse || t.nodes[ch].kind == kElse
+			b := t.nodes[ch].first
+			for b >= 0 && t.nodes[b].kind != kBlock {
+				b = t.nodes[b].next
+			}
+			if b < 0 || !c.leaves(b) {
+				return false
+			}
+		}
+	}
+	return hasElse
 }
 
 // lambda returns the value of lambda expression i (evaluated in scope sc): a hidden

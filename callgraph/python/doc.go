@@ -123,7 +123,8 @@
 //     inside `if isinstance(x, C):` x holds only instances of C (a class or a tuple of
 //     classes; an outside class keeps only what may be its instance), in the elif and
 //     else clauses no instance of C, and after an if whose body always leaves (return,
-//     raise, continue, break) and has no else, none up to the end of the enclosing block
+//     raise, continue, break, or an if statement with an else clause all of whose
+//     blocks leave) and has no else, none up to the end of the enclosing block
 //     (`not isinstance` swaps them); an assignment inside a branch still reaches the code
 //     after the statement. Where nothing is known of a local name that is not a
 //     parameter (an exception caught as an outside class, an item read back from a dict
