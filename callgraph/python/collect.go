@@ -579,6 +579,17 @@ func (c *collector) narrowIf(i int32, sc *scope) {
 	narrowed := func(keep bool) *expr {
 		return c.newExpr(expr{op: eNarrow, x: pre, pos: flags(keep, flag, identity), nm: c.intern(attr), ref: withLit(&litData{elems: classes})})
 	}
+	if len(alts) == 0 && !c.leaves(body) && c.rebinds(body, id) {
+		// The body always rebinds x, so what falls through past the statement unchanged
+		// is x narrowed the other way, joined by the body's own (conditional) bindings:
+		// hyperlink's DecodedURL.click, `if isinstance(href, DecodedURL): href =
+		// href._url`, passes href on holding no DecodedURL. Bound first, at the body's
+		// start, so that inside the body the body's narrowing (same position, bound
+		// after) is the one that counts.
+		if p := t.nodes[i].parent; p >= 0 && t.nodes[p].end > t.nodes[i].end {
+			c.bindName(sc, id, binding{pos: t.nodes[body].start, until: t.nodes[p].end, val: narrowed(neg)})
+		}
+	}
 	c.bindName(sc, id, binding{pos: t.nodes[body].start, until: t.nodes[body].end, val: narrowed(!neg)})
 	for _, a := range alts {
 		c.bindName(sc, id, binding{pos: t.nodes[a].start, until: t.nodes[a].end, val: narrowed(neg)})
@@ -741,6 +752,26 @@ func (c *collector) leaves(b int32) bool {
 	switch t.symName(last) {
 	case "continue_statement", "break_statement":
 		return true
+	}
+	return false
+}
+
+// rebinds reports whether block b assigns name at its own level (`name = ...` as one
+// of its statements, not nested in another statement), so that every path through b
+// that reaches its end has rebound name.
+func (c *collector) rebinds(b int32, name string) bool {
+	t := c.t
+	for ch := t.nodes[b].first; ch >= 0; ch = t.nodes[ch].next {
+		if t.nodes[ch].kind != kExpressionStatement {
+			continue
+		}
+		a := t.firstNamed(ch)
+		if a < 0 || t.nodes[a].kind != kAssignment {
+			continue
+		}
+		if l := t.firstNamed(a); l >= 0 && t.nodes[l].kind == kIdentifier && c.str(l) == name {
+			return true
+		}
 	}
 	return false
 }

@@ -126,7 +126,10 @@
 //     raise, continue, break, or an if statement with an else clause all of whose
 //     blocks leave) and has no else, none up to the end of the enclosing block
 //     (`not isinstance` swaps them); an assignment inside a branch still reaches the code
-//     after the statement. Where nothing is known of a local name that is not a
+//     after the statement. When an if with no else clause does not leave but its body
+//     rebinds x at its own level (`if isinstance(href, DecodedURL): href = href._url`),
+//     what reaches past the statement is the body's bindings and x narrowed the other
+//     way. Where nothing is known of a local name that is not a
 //     parameter (an exception caught as an outside class, an item read back from a dict
 //     of dicts), `if isinstance(x, C):` makes x an instance of C there (C itself when it
 //     is instantiated or has no subclass, and its instantiated subclasses); and `except
