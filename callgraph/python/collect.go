@@ -552,6 +552,10 @@ func (c *collector) narrowIf(i int32, sc *scope) {
 		identity, flag = false, true
 	}
 	if name < 0 {
+		name, neg = c.truthTest(cond)
+		identity, flag, attr = false, true, ""
+	}
+	if name < 0 {
 		return
 	}
 	var body int32 = -1
@@ -728,6 +732,22 @@ func (c *collector) flagTest(cond int32) (name int32, attr string, neg bool) {
 		return -1, "", false
 	}
 	return obj, c.str(at), neg
+}
+
+// truthTest recognises the truth test of a name, `x` or `not x`: it returns x's node and
+// whether the test is negated, or -1.
+func (c *collector) truthTest(cond int32) (name int32, neg bool) {
+	t := c.t
+	for cond >= 0 && (t.nodes[cond].kind == kNotOp || t.nodes[cond].kind == kParenthesized) {
+		if t.nodes[cond].kind == kNotOp {
+			neg = !neg
+		}
+		cond = t.firstNamed(cond)
+	}
+	if cond < 0 || t.nodes[cond].kind != kIdentifier {
+		return -1, false
+	}
+	return cond, neg
 }
 
 // leaves reports whether block b always leaves it: its last statement is a return,

@@ -145,7 +145,12 @@
 //     string literal bound in the body of the first class of the order that binds it,
 //     which no instance or outside assignment sets): where the test holds only the
 //     classes whose flag is true stay, in the elif and else clauses only the others
-//     (qrcode's `if im.needs_context: im.drawrect_context(...)`). `hasattr(x, "a")` narrows as isinstance does, by whether x's
+//     (qrcode's `if im.needs_context: im.drawrect_context(...)`). Where the truth test
+//     of a name fails (`if not x:`, the else of `if x:`), x holds none of the values
+//     that are always true: functions, modules, classes without a project metaclass,
+//     and instances of classes whose order is all project classes (besides object)
+//     none of which binds __bool__ or __len__ (websocket's `if not frame: raise
+//     ...("%s" % frame)`). `hasattr(x, "a")` narrows as isinstance does, by whether x's
 //     class binds a (or its __init__ always sets it); an attribute other methods may set
 //     (a lazy cache), a base outside the project or a __getattr__ leaves x unnarrowed. Attributes (`isinstance(self.curve, C)`) are not narrowed,
 //     and type(self)(...) is not followed. getattr(x, k) is x.<k> for each string constant
