@@ -552,6 +552,10 @@ func (c *collector) narrowIf(i int32, sc *scope) {
 		identity, flag = false, true
 	}
 	if name < 0 {
+		name, neg = c.truthTest(cond)
+		identity, flag, attr = false, true, ""
+	}
+	if name < 0 {
 		return
 	}
 	var body int32 = -1
@@ -578,6 +582,17 @@ func (c *collector) narrowIf(i int32, sc *scope) {
 	pre := c.newExpr(expr{op: eName, nm: c.intern(id), ref: inScope(sc), pos: t.nodes[i].start})
 	narrowed := func(keep bool) *expr {
 		return c.newExpr(expr{op: eNarrow, x: pre, pos: flags(keep, flag, identity), nm: c.intern(attr), ref: withLit(&litData{elems: classes})})
+	}
+	if len(alts) == 0 && !c.leaves(body) && c.rebinds(body, id) {
+		// The body always rebinds x, so what falls through past the statement unchanged
+		// is x narrowed the other way, joined by the body's own (conditional) bindings:
+		// hyperlink's DecodedURL.click, `if isinstance(href, DecodedURL): href =
+		// href._url`, passes href on holding no DecodedURL. Bound first, at the body's
+		// start, so that inside the body the body's narrowing (same position, bound
+		// after) is the one that counts.
+		if p := t.nodes[i].parent; p >= 0 && t.nodes[p].end > t.nodes[i].end {
+			c.bindName(sc, id, binding{pos: t.nodes[body].start, until: t.nodes[p].end, val: narrowed(neg)})
+		}
 	}
 	c.bindName(sc, id, binding{pos: t.nodes[body].start, until: t.nodes[body].end, val: narrowed(!neg)})
 	for _, a := range alts {
@@ -719,6 +734,22 @@ func (c *collector) flagTest(cond int32) (name int32, attr string, neg bool) {
 	return obj, c.str(at), neg
 }
 
+// truthTest recognises the truth test of a name, `x` or `not x`: it returns x's node and
+// whether the test is negated, or -1.
+func (c *collector) truthTest(cond int32) (name int32, neg bool) {
+	t := c.t
+	for cond >= 0 && (t.nodes[cond].kind == kNotOp || t.nodes[cond].kind == kParenthesized) {
+		if t.nodes[cond].kind == kNotOp {
+			neg = !neg
+		}
+		cond = t.firstNamed(cond)
+	}
+	if cond < 0 || t.nodes[cond].kind != kIdentifier {
+		return -1, false
+	}
+	return cond, neg
+}
+
 // leaves reports whether block b always leaves it: its last statement is a return,
 // raise, continue or break.
 func (c *collector) leaves(b int32) bool {
@@ -735,12 +766,65 @@ func (c *collector) leaves(b int32) bool {
 	switch t.nodes[last].kind {
 	case kReturn, kRaise:
 		return true
+	case kIf:
+		return c.ifLeaves(last)
 	}
 	switch t.symName(last) {
 	case "continue_statement", "break_statement":
 		return true
 	}
 	return false
+}
+
+// rebinds reports whether block b assigns name at its own level (`name = ...` as one
+// of its statements, not nested in another statement), so that every path through b
+// that reaches its end has rebound name.
+func (c *collector) rebinds(b int32, name string) bool {
+	t := c.t
+	for ch := t.nodes[b].first; ch >= 0; ch = t.nodes[ch].next {
+		if t.nodes[ch].kind != kExpressionStatement {
+			continue
+		}
+		a := t.firstNamed(ch)
+		if a < 0 || t.nodes[a].kind != kAssignment {
+			continue
+		}
+		if l := t.firstNamed(a); l >= 0 && t.nodes[l].kind == kIdentifier && c.str(l) == name {
+			return true
+		}
+	}
+	return false
+}
+
+// ifLeaves reports whether if statement i always leaves: it has an else clause, and its
+// body and every elif and else block leave (hyperlink's `_textcheck`: `if not
+// isinstance(value, Text): if nullable and value is None: return value / else: raise
+// TypeError(...)`, after which value is a str).
+func (c *collector) ifLeaves(i int32) bool {
+	t := c.t
+	cond := t.firstNamed(i)
+	if cond < 0 {
+		return false
+	}
+	hasElse := false
+	for ch := t.nodes[cond].next; ch >= 0; ch = t.nodes[ch].next {
+		switch t.nodes[ch].kind {
+		case kBlock:
+			if !c.leaves(ch) {
+				return false
+			}
+		case kElif, kElse:
+			hasElse = hasElse || t.nodes[ch].kind == kElse
+			b := t.nodes[ch].first
+			for b >= 0 && t.nodes[b].kind != kBlock {
+				b = t.nodes[b].next
+			}
+			if b < 0 || !c.leaves(b) {
+				return false
+			}
+		}
+	}
+	return hasElse
 }
 
 // lambda returns the value of lambda expression i (evaluated in scope sc): a hidden

@@ -123,9 +123,13 @@
 //     inside `if isinstance(x, C):` x holds only instances of C (a class or a tuple of
 //     classes; an outside class keeps only what may be its instance), in the elif and
 //     else clauses no instance of C, and after an if whose body always leaves (return,
-//     raise, continue, break) and has no else, none up to the end of the enclosing block
+//     raise, continue, break, or an if statement with an else clause all of whose
+//     blocks leave) and has no else, none up to the end of the enclosing block
 //     (`not isinstance` swaps them); an assignment inside a branch still reaches the code
-//     after the statement. Where nothing is known of a local name that is not a
+//     after the statement. When an if with no else clause does not leave but its body
+//     rebinds x at its own level (`if isinstance(href, DecodedURL): href = href._url`),
+//     what reaches past the statement is the body's bindings and x narrowed the other
+//     way. Where nothing is known of a local name that is not a
 //     parameter (an exception caught as an outside class, an item read back from a dict
 //     of dicts), `if isinstance(x, C):` makes x an instance of C there (C itself when it
 //     is instantiated or has no subclass, and its instantiated subclasses); and `except
@@ -141,7 +145,12 @@
 //     string literal bound in the body of the first class of the order that binds it,
 //     which no instance or outside assignment sets): where the test holds only the
 //     classes whose flag is true stay, in the elif and else clauses only the others
-//     (qrcode's `if im.needs_context: im.drawrect_context(...)`). `hasattr(x, "a")` narrows as isinstance does, by whether x's
+//     (qrcode's `if im.needs_context: im.drawrect_context(...)`). Where the truth test
+//     of a name fails (`if not x:`, the else of `if x:`), x holds none of the values
+//     that are always true: functions, modules, classes without a project metaclass,
+//     and instances of classes whose order is all project classes (besides object)
+//     none of which binds __bool__ or __len__ (websocket's `if not frame: raise
+//     ...("%s" % frame)`). `hasattr(x, "a")` narrows as isinstance does, by whether x's
 //     class binds a (or its __init__ always sets it); an attribute other methods may set
 //     (a lazy cache), a base outside the project or a __getattr__ leaves x unnarrowed. Attributes (`isinstance(self.curve, C)`) are not narrowed,
 //     and type(self)(...) is not followed. getattr(x, k) is x.<k> for each string constant

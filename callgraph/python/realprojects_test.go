@@ -30,15 +30,18 @@ type realProject struct {
 
 var realProjects = []realProject{
 	{name: "jsonschema", deb: "python3-jsonschema", minP: 0.98, minR: 0.95},
-	{name: "websocket", deb: "python3-websocket", minP: 0.98, minR: 0.98},
+	// Round 11's truth-test narrowing took websocket's precision to 1.000.
+	{name: "websocket", deb: "python3-websocket", minP: 0.99, minR: 0.98},
 	// toolz and ecdsa were held out in the first round; their misses and extras were
 	// looked at in the second, which makes them tuning projects.
 	{name: "toolz", deb: "python3-toolz", minP: 0.98, minR: 0.83},
-	{name: "ecdsa", deb: "python3-ecdsa", minP: 0.86, minR: 0.92},
+	{name: "ecdsa", deb: "python3-ecdsa", minP: 0.87, minR: 0.92},
 	// icalendar and hyperlink were held out in the second round (chosen, traced and
 	// reviewed before any change); the third looked at their misses and extras.
 	{name: "icalendar", deb: "python3-icalendar", minP: 0.99, minR: 0.69},
-	{name: "hyperlink", deb: "python3-hyperlink", minP: 0.95, minR: 0.96},
+	// Round 11's isinstance_rebind (DecodedURL.click unwrapping href) took hyperlink's
+	// precision from .963 to .990.
+	{name: "hyperlink", deb: "python3-hyperlink", minP: 0.98, minR: 0.96},
 	// webencodings was held out in the third round; isodate and voluptuous were chosen,
 	// traced and reviewed in the fourth before the front end ran on them, and scored
 	// once as held out (README.md has those numbers). The fourth round then looked at
@@ -85,6 +88,14 @@ var realProjects = []realProject{
 	// (P .945, R .931), and getattr with a formatted name 3 more (R .946).
 	{name: "sievelib", deb: "python3-sievelib", minP: 0.94, minR: 0.94},
 	{name: "testresources", deb: "python3-testresources", minP: 0.87, minR: 0.90},
+	// oslo.i18n and pycadf were chosen, traced and reviewed in the eleventh round and their
+	// truths committed before the front end ran on them; scored once with the front end
+	// of the end of round 10 (oslo.i18n P .974 R .927, pycadf P .982 R .797), held out
+	// while round 11 tuned on the others, and scored again at its end: unchanged. The
+	// floors are those scores, truncated. Their misses and extras were read after that
+	// (README.md), so the next round may tune on them.
+	{name: "oslo_i18n", deb: "python3-oslo.i18n", heldOut: true, minP: 0.97, minR: 0.92},
+	{name: "pycadf", deb: "python3-pycadf", heldOut: true, minP: 0.98, minR: 0.79},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of

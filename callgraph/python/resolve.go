@@ -928,6 +928,9 @@ func (r *resolver) narrow(e *expr) []value {
 // `im.drawrect(...)` in the elif, where the image classes set needs_context = True or
 // False in their bodies.
 func (r *resolver) narrowFlag(e *expr) []value {
+	if e.name() == "" {
+		return r.narrowTruth(e)
+	}
 	var out []value
 	for _, v := range r.eval(e.x) {
 		if v.kind == vInst {
@@ -938,6 +941,47 @@ func (r *resolver) narrowFlag(e *expr) []value {
 		out = addValues(out, v)
 	}
 	return out
+}
+
+// narrowTruth evaluates x narrowed by the truth test `x` (e.keyOK: where it holds).
+// Where it fails, x holds none of the values that are always true: functions, modules,
+// classes without a project metaclass, and instances of classes whose order is all
+// project classes (no base outside the project but object) none of which binds
+// __bool__ or __len__. websocket's _wsdump `if not frame: raise
+// WebSocketException("Not a valid frame %s" % frame)` formats no ABNF there.
+func (r *resolver) narrowTruth(e *expr) []value {
+	xs := r.eval(e.x)
+	if e.keyOK() {
+		return xs
+	}
+	var out []value
+	for _, v := range xs {
+		if !r.alwaysTrue(v) {
+			out = addValues(out, v)
+		}
+	}
+	return out
+}
+
+// alwaysTrue reports whether value v is true under every truth test.
+func (r *resolver) alwaysTrue(v value) bool {
+	switch v.kind {
+	case vModule:
+		return !v.sliced
+	case vDef:
+		if v.def.fn.Kind != "class" {
+			return true
+		}
+		return r.metaclass(v.def) == nil
+	case vInst:
+		for _, k := range r.mro(v.def) {
+			if k.extBase || len(k.scope.bindings("__bool__")) > 0 || len(k.scope.bindings("__len__")) > 0 {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // classFlag returns the truth of attribute name on instances of class c when the first
