@@ -266,7 +266,7 @@ func TestFailureRecordedAlone(t *testing.T) {
 	if want := "fail at b_test.go:11: t.Fatalf(\"with others: %d\", v)"; v.Messages[0] != want {
 		t.Fatalf("with the suite: %q, want %q", v.Messages[0], want)
 	}
-	if err := confirmAlone(ctx, r, req, v, 1, 1); err != nil {
+	if err := confirmAlone(ctx, r, req, v, 1, 1, 0); err != nil {
 		t.Fatal(err)
 	}
 	if want := "fail at b_test.go:8: t.Fatalf(\"alone: %d\", v)"; len(v.Messages) != 1 || v.Messages[0] != want {

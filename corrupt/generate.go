@@ -90,7 +90,8 @@ type Options struct {
 	// RetryTimeout, when longer than Run.Limits.Timeout, is the limit of a second
 	// validation of a corruption whose run hit Run.Limits.Timeout: a run slowed down by the
 	// machine's load is then told apart from a corruption that hangs, so which candidates
-	// are kept does not depend on the load (a real hang costs this limit once).
+	// are kept does not depend on the load (a real hang costs this limit once). The runs
+	// that confirm a kept corruption (alone, repeated) follow the same rule.
 	RetryTimeout time.Duration
 	// SkipAlone turns off the confirmation of a kept candidate's verdicts. By default each
 	// test that failed in a candidate's run is run again alone on the corrupted tree (a
@@ -612,12 +613,12 @@ func (g *generator) try(ctx context.Context, unit []Candidate, rng *rand.Rand) (
 			}
 		}
 		if v.Accepted && !g.o.SkipAlone {
-			if err := confirmAlone(ctx, g.r, req, v, g.o.MinFailures, g.o.Jobs); err != nil {
+			if err := confirmAlone(ctx, g.r, req, v, g.o.MinFailures, g.o.Jobs, g.o.RetryTimeout); err != nil {
 				return nil, "", err
 			}
 		}
 		if v.Accepted && !g.o.SkipAlone {
-			if err := confirmRepeat(ctx, g.r, req, v); err != nil {
+			if err := confirmRepeat(ctx, g.r, req, v, g.o.RetryTimeout); err != nil {
 				return nil, "", err
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/faultline-dev/faultline/task"
 	"github.com/faultline-dev/faultline/task/llm"
@@ -269,8 +270,9 @@ func truncate(s string, n int) string {
 // (one the runner already re-ran alone and saw fail, task.TestResult.Alone, is not run again
 // and keeps that run's). One that passes alone goes to OnlyWithOthers; one
 // that gets no verdict alone goes to NotRun. With fewer than minFailures left, v is
-// rejected, the reason saying how many failed only with others.
-func confirmAlone(ctx context.Context, r task.Runner, req task.RunRequest, v *Validation, minFailures, jobs int) error {
+// rejected, the reason saying how many failed only with others. A run alone that hits
+// req's time limit runs once more at retry when that is longer (runAgainSlow).
+func confirmAlone(ctx context.Context, r task.Runner, req task.RunRequest, v *Validation, minFailures, jobs int, retry time.Duration) error {
 	type alone struct {
 		outcome task.Outcome
 		result  task.TestResult
@@ -296,7 +298,7 @@ func confirmAlone(ctx context.Context, r task.Runner, req task.RunRequest, v *Va
 			for i := range next {
 				one := req
 				one.Select = task.Selection{IDs: []string{v.FailToPass[i]}}
-				rep, err := r.Run(ctx, one)
+				rep, err := runAgainSlow(ctx, r, one, retry)
 				if err != nil {
 					got[i].err = err
 					continue
@@ -410,11 +412,12 @@ const confirmRuns = 2
 // corruption made their verdicts depend on something the runner cannot pin (Go's map order,
 // goroutine scheduling), so no task built on it could say which tests fail, and two runs
 // with one seed would write different records. A repeat that could not run rejects it too,
-// as Validate would have.
-func confirmRepeat(ctx context.Context, r task.Runner, req task.RunRequest, v *Validation) error {
+// as Validate would have; one that hits req's time limit runs once more at retry when that
+// is longer (runAgainSlow), as the first validation did.
+func confirmRepeat(ctx context.Context, r task.Runner, req task.RunRequest, v *Validation, retry time.Duration) error {
 	unstable := map[string]bool{}
 	for n := 1; n <= confirmRuns; n++ {
-		rep, err := r.Run(task.WithRepeat(ctx, n), req)
+		rep, err := runAgainSlow(task.WithRepeat(ctx, n), r, req, retry)
 		if err != nil {
 			return fmt.Errorf("corrupt: running the tests again: %w", err)
 		}
@@ -447,6 +450,22 @@ func confirmRepeat(ctx context.Context, r task.Runner, req task.RunRequest, v *V
 		v.Reason = fmt.Sprintf("%d test(s) got another verdict in a repeated run of the suite (%s): the corruption makes them depend on map order or scheduling", len(v.Unstable), strings.Join(firstN(v.Unstable, 3), ", "))
 	}
 	return nil
+}
+
+// runAgainSlow runs req and, when that run hits req's time limit (a timed-out report, or a
+// selected test with the timeout outcome) and retry is longer, runs it once more with
+// retry as its limit and returns that run. The confirmations of a kept corruption follow
+// the rule of its first validation (Options.RetryTimeout): a suite that took 3 s on an idle
+// machine and passed its 11 s limit in the first run must not be rejected, or given another
+// failure, because a confirming run on a loaded machine took 12 s (seen on python3-tinycss:
+// at -jobs 2 with other work running, one seed kept another mutant of tokenizer.regroup).
+func runAgainSlow(ctx context.Context, r task.Runner, req task.RunRequest, retry time.Duration) (*task.Report, error) {
+	rep, err := r.Run(ctx, req)
+	if err != nil || retry <= req.Limits.Timeout || (rep.State != task.RunTimeout && timedOut(rep, req.Select.IDs) == 0) {
+		return rep, err
+	}
+	req.Limits.Timeout = retry
+	return r.Run(ctx, req)
 }
 
 // firstN returns the first n of s, with "…" for the rest.

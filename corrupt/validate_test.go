@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/faultline-dev/faultline/callgraph"
 	"github.com/faultline-dev/faultline/callgraph/python"
@@ -218,7 +219,7 @@ func TestConfirmAlone(t *testing.T) {
 			NotRun: []string{"e"}, NotRunWhy: []string{"why e"}, Accepted: true, State: task.RunOK}
 	}
 	v := newV()
-	if err := confirmAlone(context.Background(), r, req, v, 2, 3); err != nil {
+	if err := confirmAlone(context.Background(), r, req, v, 2, 3, 0); err != nil {
 		t.Fatal(err)
 	}
 	// The recorded failures are those alone (here a plain failure and an error, with no
@@ -237,7 +238,7 @@ func TestConfirmAlone(t *testing.T) {
 		t.Errorf("runs %v: want each test once", ran)
 	}
 	v = newV()
-	if err := confirmAlone(context.Background(), r, req, v, 3, 1); err != nil {
+	if err := confirmAlone(context.Background(), r, req, v, 3, 1, 0); err != nil {
 		t.Fatal(err)
 	}
 	if v.Accepted || v.Reason != "2 test(s) fail alone, want at least 3 (1 fail only when run with others)" {
@@ -248,7 +249,7 @@ func TestConfirmAlone(t *testing.T) {
 	clear(ran)
 	v = newV()
 	v.failedAlone = map[string]bool{"b": true}
-	if err := confirmAlone(context.Background(), r, req, v, 2, 2); err != nil {
+	if err := confirmAlone(context.Background(), r, req, v, 2, 2, 0); err != nil {
 		t.Fatal(err)
 	}
 	if ran["b"] != 0 || len(ran) != 3 || !reflect.DeepEqual(v.FailToPass, []string{"a", "b", "d"}) {
@@ -303,7 +304,7 @@ func TestConfirmRepeat(t *testing.T) {
 			PassToPass: []string{"p", "q"}, Accepted: true, State: task.RunOK}
 	}
 	v := newV()
-	if err := confirmRepeat(context.Background(), r, task.RunRequest{Kind: task.GoTest}, v); err != nil {
+	if err := confirmRepeat(context.Background(), r, task.RunRequest{Kind: task.GoTest}, v, 0); err != nil {
 		t.Fatal(err)
 	}
 	if want := newV(); !reflect.DeepEqual(v, want) {
@@ -312,7 +313,7 @@ func TestConfirmRepeat(t *testing.T) {
 	again["b"], again["c"], again["q"] = task.Pass, task.NotRun, task.Fail
 	flipFirst["b"], flipFirst["c"], flipFirst["q"] = true, true, true
 	v = newV()
-	if err := confirmRepeat(context.Background(), r, task.RunRequest{Kind: task.GoTest}, v); err != nil {
+	if err := confirmRepeat(context.Background(), r, task.RunRequest{Kind: task.GoTest}, v, 0); err != nil {
 		t.Fatal(err)
 	}
 	if v.Accepted || !reflect.DeepEqual(v.Unstable, []string{"b", "c", "q"}) ||
@@ -321,7 +322,7 @@ func TestConfirmRepeat(t *testing.T) {
 	}
 	state = task.RunTimeout
 	v = newV()
-	if err := confirmRepeat(context.Background(), r, task.RunRequest{Kind: task.GoTest}, v); err != nil {
+	if err := confirmRepeat(context.Background(), r, task.RunRequest{Kind: task.GoTest}, v, 0); err != nil {
 		t.Fatal(err)
 	}
 	if v.Accepted || v.State != task.RunTimeout || !strings.Contains(v.Reason, "timed out") {
@@ -330,5 +331,70 @@ func TestConfirmRepeat(t *testing.T) {
 	// Two repeats each time, but one when the first could not run.
 	if repeats != 2*confirmRuns+1 {
 		t.Errorf("%d repeats, want %d", repeats, 2*confirmRuns+1)
+	}
+}
+
+// TestConfirmSlowRunsRetry: a confirming run (a repeat of the suite, a test alone) that hits
+// the corrupted runs' limit runs once more at the retry limit, as the first validation does,
+// so a loaded machine neither rejects a kept corruption nor records a timeout as its failure.
+// Without a longer retry limit the timeout stands.
+func TestConfirmSlowRunsRetry(t *testing.T) {
+	const limit, retry = 10 * time.Second, time.Minute
+	var mu sync.Mutex
+	var limits []time.Duration
+	// Runs at the first limit are slow: the suite times out, a test alone gets the timeout
+	// outcome; at the retry limit they end as on an idle machine.
+	r := task.RunnerFunc(func(ctx context.Context, req task.RunRequest) (*task.Report, error) {
+		mu.Lock()
+		limits = append(limits, req.Limits.Timeout)
+		mu.Unlock()
+		slow := req.Limits.Timeout < retry
+		if ids := req.Select.IDs; len(ids) == 1 {
+			res := task.TestResult{ID: ids[0], Outcome: task.Fail}
+			if slow {
+				res.Outcome, res.Message = task.Timeout, "timeout: still running at the run's limit"
+			}
+			return &task.Report{State: task.RunOK, Tests: []task.TestResult{res}}, nil
+		}
+		if slow {
+			return &task.Report{State: task.RunTimeout}, nil
+		}
+		return &task.Report{State: task.RunOK, Tests: []task.TestResult{{ID: "a", Outcome: task.Fail}, {ID: "p", Outcome: task.Pass}}}, nil
+	})
+	req := task.RunRequest{Kind: task.Pytest, Limits: task.Limits{Timeout: limit}}
+	newV := func() *Validation {
+		return &Validation{FailToPass: []string{"a"}, Messages: []string{"m"}, PassToPass: []string{"p"}, Accepted: true, State: task.RunOK}
+	}
+
+	v := newV()
+	if err := confirmRepeat(context.Background(), r, req, v, retry); err != nil {
+		t.Fatal(err)
+	}
+	if !v.Accepted || v.Reason != "" {
+		t.Errorf("repeats slow at the first limit: accepted %v, reason %q", v.Accepted, v.Reason)
+	}
+	if want := []time.Duration{limit, retry, limit, retry}; !reflect.DeepEqual(limits, want) {
+		t.Errorf("repeat limits %v, want %v", limits, want)
+	}
+	limits = nil
+	if err := confirmAlone(context.Background(), r, req, v, 1, 1, retry); err != nil {
+		t.Fatal(err)
+	}
+	// The recorded failure is the retry's (a plain failure; the report holds no output to
+	// name more), not the timeout of the slow run.
+	if !reflect.DeepEqual(v.FailToPass, []string{"a"}) || !reflect.DeepEqual(v.Messages, []string{"fail"}) {
+		t.Errorf("alone: kept %v with %v, want a with the failure of the retry", v.FailToPass, v.Messages)
+	}
+	if want := []time.Duration{limit, retry}; !reflect.DeepEqual(limits, want) {
+		t.Errorf("alone limits %v, want %v", limits, want)
+	}
+
+	// No longer limit: the first verdicts stand.
+	v = newV()
+	if err := confirmRepeat(context.Background(), r, req, v, limit); err != nil {
+		t.Fatal(err)
+	}
+	if v.Accepted || v.State != task.RunTimeout {
+		t.Errorf("without a retry limit: accepted %v, state %s", v.Accepted, v.State)
 	}
 }
