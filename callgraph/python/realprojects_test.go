@@ -96,6 +96,12 @@ var realProjects = []realProject{
 	// (README.md), so the next round may tune on them.
 	{name: "oslo_i18n", deb: "python3-oslo.i18n", heldOut: true, minP: 0.97, minR: 0.92},
 	{name: "pycadf", deb: "python3-pycadf", heldOut: true, minP: 0.98, minR: 0.79},
+	// zope.deprecation and repoze.lru were chosen, traced and reviewed in the twelfth
+	// round and their truths committed before the front end ran on them (README.md).
+	// Round 12 start (the front end of the end of round 11): zope.deprecation P 1.000
+	// R .577 (15 of 26), repoze.lru P 1.000 R 1.000 (24 of 24).
+	{name: "zope/deprecation", deb: "python3-zope.deprecation", heldOut: true, minP: 0.99, minR: 0.57},
+	{name: "repoze/lru", deb: "python3-repoze.lru", heldOut: true, minP: 0.99, minR: 0.99},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of
