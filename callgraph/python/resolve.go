@@ -365,7 +365,12 @@ func newResolver(files []*fileInfo) *resolver {
 	r.descrNames, r.descrGets = map[string]bool{}, map[string]bool{}
 	for _, f := range files {
 		for _, cs := range f.calls {
-			if x := cs.call.x; x != nil && x.op == eDescr {
+			if x := cs.call.x; x != nil && x.op == eDescr && x.nm == nil {
+				// setattr(obj, NAME, v): the string constants NAME holds
+				for _, name := range r.descrKeyNames(x) {
+					r.descrNames[name] = true
+				}
+			} else if x != nil && x.op == eDescr {
 				r.descrNames[x.name()] = true
 				if x.idx() == 0 {
 					r.descrGets[x.name()] = true
@@ -2028,6 +2033,40 @@ func (r *resolver) dataDescriptor(order []*defInfo, name string) bool {
 // __init__ always sets.
 func (r *resolver) evalDescr(e *expr) []value {
 	method := [...]string{"__get__", "__set__", "__delete__"}[e.idx()]
+	names := []string{e.name()}
+	if e.nm == nil {
+		names = r.descrKeyNames(e)
+	}
+	var out []value
+	for _, name := range names {
+		out = union(out, r.evalDescrName(e, method, name))
+	}
+	return out
+}
+
+// descrKeyNames returns the attribute names of a descriptor site made by a call of the
+// builtin setattr(obj, NAME, v) (an eDescr whose elems[0] is NAME): the string
+// constants NAME holds, none when it may hold anything else or setattr is not the
+// builtin there.
+func (r *resolver) descrKeyNames(e *expr) []string {
+	if e.lit() == nil || len(e.lit().elems) == 0 || !r.isBuiltin(e.scope(), "setattr") {
+		return nil
+	}
+	keys, ok := r.constKeys(e.lit().elems[0], 0)
+	if !ok {
+		return nil
+	}
+	var names []string
+	for _, k := range keys {
+		if name, isStr := strings.CutPrefix(k, "s"); isStr {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// evalDescrName evaluates eDescr e for attribute name, calling method.
+func (r *resolver) evalDescrName(e *expr, method, name string) []value {
 	var out []value
 	for _, v := range r.eval(e.x) {
 		skip, inst := 0, true
@@ -2047,8 +2086,8 @@ func (r *resolver) evalDescr(e *expr) []value {
 		if skip > len(mro) {
 			continue
 		}
-		for _, dv := range r.descriptors(mro[skip:], e.name()) {
-			if inst && e.idx() == 0 && !r.isDataDescriptor(dv.def) && initSets(mro[skip:], e.name()) {
+		for _, dv := range r.descriptors(mro[skip:], name) {
+			if inst && e.idx() == 0 && !r.isDataDescriptor(dv.def) && initSets(mro[skip:], name) {
 				continue
 			}
 			out = union(out, r.protoMethods(dv.def, method))
