@@ -192,7 +192,7 @@ func TestRuleFixturesExact(t *testing.T) {
 		"arity_signature": true, "globals_lookup": true, "except_subclasses": true,
 		"getattr_affix": true, "getattr_format_per_site": true,
 		"isinstance_rebind": true, "guard_if_else": true, "truth_narrowing": true,
-		"setattr_descriptor": true, "bool_narrowing": true}
+		"setattr_descriptor": true, "bool_narrowing": true, "outside_module_store": true}
 	fe := New(Options{})
 	seen := 0
 	for _, fx := range loadFixtures(t) {

@@ -64,6 +64,9 @@ type resolver struct {
 	// of the sites that read (their descriptors may have __get__, which decides what
 	// reading the attribute gives)
 	descrNames, descrGets map[string]bool
+	// outsideStores holds, by "module.attr", the values the project assigns to
+	// attributes of modules outside it (oslo.i18n's `gettext.find = cached_find`)
+	outsideStores map[string][]attrStore
 	// substs holds, per call site, callee return expression and binding, that return
 	// expression with the parameters it names replaced by the site's arguments (nil when
 	// nothing is replaced; see substReturn); substCalls marks the calls such copies hold,
@@ -360,6 +363,13 @@ func newResolver(files []*fileInfo) *resolver {
 	for _, f := range files {
 		for _, st := range f.attrStores {
 			r.dynNames[st.name] = true
+			if m := r.outsideModuleName(st.obj); m != "" && st.val.op != eUnknown && st.val.op != eConst {
+				if r.outsideStores == nil {
+					r.outsideStores = map[string][]attrStore{}
+				}
+				k := m + "." + st.name
+				r.outsideStores[k] = append(r.outsideStores[k], st)
+			}
 		}
 	}
 	r.descrNames, r.descrGets = map[string]bool{}, map[string]bool{}
@@ -498,6 +508,18 @@ func (r *resolver) evalOp(e *expr) []value {
 		var out []value
 		for _, v := range r.eval(e.x) {
 			out = union(out, r.attr(v, e.name()))
+		}
+		if len(r.outsideStores) > 0 && !r.noFlow {
+			if m := r.outsideModuleName(e.x); m != "" {
+				for _, st := range r.outsideStores[m+"."+e.name()] {
+					// module-level code of the storing module reads the original before
+					// the store (`_original_find = gettext.find` above it)
+					if sc := st.obj.scope(); sc != nil && sc.kind == scopeModule && e.x.scope() == sc && e.x.pos < st.obj.pos {
+						continue
+					}
+					out = union(out, r.eval(st.val))
+				}
+			}
 		}
 		if len(out) == 0 && !r.noFlow {
 			if m := selfMethod(e.x); m != nil {
@@ -2042,6 +2064,34 @@ func (r *resolver) evalDescr(e *expr) []value {
 		out = union(out, r.evalDescrName(e, method, name))
 	}
 	return out
+}
+
+// outsideModuleName returns the dotted name of the module outside the project that e
+// names: an import of it (`import gettext`), or a name every binding of which, where e
+// reads it, is such an import; "" otherwise. Attribute stores into such a module
+// (`gettext.find = cached_find` at module level) replace what the project's own reads
+// of the attribute through an import of the module find (`gettext.find(...)`).
+func (r *resolver) outsideModuleName(e *expr) string {
+	switch e.op {
+	case eModule:
+		if r.absModule(e.name()) == "" {
+			return e.name()
+		}
+	case eName:
+		s, pos := bindingScope(e.scope(), e.name(), e.pos)
+		if s == nil {
+			return ""
+		}
+		name := ""
+		for _, b := range reaching(s.bindings(e.name()), pos) {
+			if b.val == nil || b.val.op != eModule || r.absModule(b.val.name()) != "" || name != "" && b.val.name() != name {
+				return ""
+			}
+			name = b.val.name()
+		}
+		return name
+	}
+	return ""
 }
 
 // descrKeyNames returns the attribute names of a descriptor site made by a call of the
