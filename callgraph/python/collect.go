@@ -396,6 +396,7 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 		for _, ch := range t.namedChildren(i, nil) {
 			c.truth(ch, sc)
 		}
+		c.narrowBool(i, sc)
 	case kConditionalExpr:
 		if kids := t.namedChildren(i, nil); len(kids) == 3 {
 			c.truth(kids[1], sc)
@@ -603,6 +604,50 @@ func (c *collector) narrowIf(i int32, sc *scope) {
 			c.bindName(sc, id, binding{pos: t.nodes[i].end, until: t.nodes[p].end, val: narrowed(neg)})
 		}
 	}
+}
+
+// narrowBool records the isinstance narrowing of a boolean operation i whose left
+// operand tests a name the enclosing function or lambda binds: in `isinstance(x, C) and
+// E`, E runs only where x is a C, so x holds only instances of C in E; in `not
+// isinstance(x, C) or E` the same, and the two other forms narrow the other way. pycadf's
+// validators, `lambda x: isinstance(x, reason.Reason) and x.is_valid()`, are handed
+// every value stored through any descriptor, and call is_valid on Reasons only.
+func (c *collector) narrowBool(i int32, sc *scope) {
+	t := c.t
+	if sc.kind != scopeFunction && sc.kind != scopeLambda {
+		return
+	}
+	var left, right int32 = -1, -1
+	op := ""
+	for ch := t.nodes[i].first; ch >= 0; ch = t.nodes[ch].next {
+		switch n := &t.nodes[ch]; {
+		case n.extra:
+		case !n.named:
+			op = t.symName(ch)
+		case left < 0:
+			left = ch
+		default:
+			right = ch
+		}
+	}
+	if right < 0 || op != "and" && op != "or" {
+		return
+	}
+	name, classes, attr, neg := c.isinstanceTest(left, sc)
+	if name < 0 {
+		return
+	}
+	id := c.str(name)
+	if !sc.binds(id) || sc.kind == scopeFunction && sc.def == nil {
+		return
+	}
+	keep := !neg // and: the right operand runs where the test holds
+	if op == "or" {
+		keep = neg
+	}
+	pre := c.newExpr(expr{op: eName, nm: c.intern(id), ref: inScope(sc), pos: t.nodes[i].start})
+	val := c.newExpr(expr{op: eNarrow, x: pre, pos: flags(keep, false, false), nm: c.intern(attr), ref: withLit(&litData{elems: classes})})
+	c.bindName(sc, id, binding{pos: t.nodes[right].start, until: t.nodes[right].end, val: val})
 }
 
 // isinstanceTest recognises `isinstance(x, C)` and `not isinstance(x, C)` with x a name:

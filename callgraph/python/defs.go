@@ -633,6 +633,19 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 			ce.lit().extra().builtin = g
 			c.lazy(lazySite{kind: lzGetattr, caller: cs.caller, x: g, line: cs.line})
 		}
+	case "setattr":
+		// setattr(obj, NAME, v) stores v into obj.<NAME> for each string constant NAME
+		// holds (pycadf's `setattr(self, EVENT_KEYNAME_ID, id)`, a module constant naming
+		// a class attribute that holds a descriptor): what assigning obj.<NAME> calls
+		if len(positional) == 3 && len(cs.args()) == 3 && cs.caller != nil && c.sc.names.anyDescr(descrSet) {
+			switch positional[1].op {
+			case eConst, eName, eFrom, eAttr:
+				callee := c.newExpr(expr{op: eDescr, x: positional[0], pos: idxPos(1),
+					ref: withLit(&litData{elems: positional[1:2], litExtra: &litExtra{sc: fn.scope()}})})
+				args := []*expr{c.newExpr(expr{op: eInstances, x: positional[0]}), positional[2]}
+				c.site(cs.caller, int32(cs.line), true, callee, args)
+			}
+		}
 	case "type":
 		if len(positional) == 1 && len(cs.args()) == 1 {
 			ce.lit().extra().builtin = c.newExpr(expr{op: eTypeOf, x: positional[0]})

@@ -152,7 +152,11 @@
 //     none of which binds __bool__ or __len__ (websocket's `if not frame: raise
 //     ...("%s" % frame)`). `hasattr(x, "a")` narrows as isinstance does, by whether x's
 //     class binds a (or its __init__ always sets it); an attribute other methods may set
-//     (a lazy cache), a base outside the project or a __getattr__ leaves x unnarrowed. Attributes (`isinstance(self.curve, C)`) are not narrowed,
+//     (a lazy cache), a base outside the project or a __getattr__ leaves x unnarrowed.
+//     In a boolean operation whose left operand is such a test of a name a function or
+//     lambda binds, the right operand sees the name narrowed: `isinstance(x, C) and
+//     x.m()` (pycadf's validator lambdas) and `not isinstance(x, C) or x.m()` call m on
+//     C instances only, the other two forms on the rest. Attributes (`isinstance(self.curve, C)`) are not narrowed,
 //     and type(self)(...) is not followed. getattr(x, k) is x.<k> for each string constant
 //     k may hold: a literal, a name bound only to constants, a loop variable over a literal
 //     of constants, or an item taken by position from the literal pairs a loop iterates
@@ -238,7 +242,14 @@
 //     a method under a decorator mentioning property other than the builtin ones, whose
 //     name holds what its decorators return (toolz's @instanceproperty returns an
 //     InstanceProperty); the getter that a property subclass's __get__ reaches through
-//     property.__get__ (library code) is not followed.
+//     property.__get__ (library code) is not followed. `setattr(x, NAME, v)` with the
+//     builtin setattr assigns x.<NAME> for each string constant NAME holds (a literal or
+//     a name bound only to constants), calling __set__ as the assignment would (pycadf's
+//     `setattr(self, EVENT_KEYNAME_ID, id)`);
+//   - attributes of modules outside the project that the project assigns (oslo.i18n's
+//     `gettext.find = cached_find`): reading the attribute through a name bound only to
+//     an import of that module (`gettext.find(...)`) gives the stored values besides the
+//     library's own, except in the storing module's module-level code above the store.
 //
 // Builtins that call their function arguments do so on behalf of their caller: map and
 // filter call the function, sorted, min, max and a list's sort call the key= function,

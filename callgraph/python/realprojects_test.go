@@ -93,9 +93,22 @@ var realProjects = []realProject{
 	// of the end of round 10 (oslo.i18n P .974 R .927, pycadf P .982 R .797), held out
 	// while round 11 tuned on the others, and scored again at its end: unchanged. The
 	// floors are those scores, truncated. Their misses and extras were read after that
-	// (README.md), so the next round may tune on them.
-	{name: "oslo_i18n", deb: "python3-oslo.i18n", heldOut: true, minP: 0.97, minR: 0.92},
-	{name: "pycadf", deb: "python3-pycadf", heldOut: true, minP: 0.98, minR: 0.79},
+	// (README.md), which makes them tuning projects in round 12. Round 12 added to
+	// oslo.i18n's truth the one edge the front end found and the trace missed (the tests
+	// had mocked its callee): P .974 → 1.000, R .927 → .929; the round's store into an
+	// outside module's attribute (gettext.find = cached_find) took R to .952. Its
+	// setattr-with-constant descriptor store and and-narrowing took pycadf from P .982
+	// R .797 to P 1.000 R 1.000.
+	{name: "oslo_i18n", deb: "python3-oslo.i18n", minP: 0.99, minR: 0.95},
+	{name: "pycadf", deb: "python3-pycadf", minP: 0.99, minR: 0.99},
+	// zope.deprecation and repoze.lru were chosen, traced and reviewed in the twelfth
+	// round and their truths committed before the front end ran on them (README.md).
+	// Round 12 start (the front end of the end of round 11): zope.deprecation P 1.000
+	// R .577 (15 of 26), repoze.lru P 1.000 R 1.000 (24 of 24); the same at the round's
+	// end (its three rules changed neither). The floors are those scores, truncated;
+	// their misses were read after the end scores were taken (README.md).
+	{name: "zope/deprecation", deb: "python3-zope.deprecation", heldOut: true, minP: 0.99, minR: 0.57},
+	{name: "repoze/lru", deb: "python3-repoze.lru", heldOut: true, minP: 0.99, minR: 0.99},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of

@@ -64,6 +64,9 @@ type resolver struct {
 	// of the sites that read (their descriptors may have __get__, which decides what
 	// reading the attribute gives)
 	descrNames, descrGets map[string]bool
+	// outsideStores holds, by "module.attr", the values the project assigns to
+	// attributes of modules outside it (oslo.i18n's `gettext.find = cached_find`)
+	outsideStores map[string][]attrStore
 	// substs holds, per call site, callee return expression and binding, that return
 	// expression with the parameters it names replaced by the site's arguments (nil when
 	// nothing is replaced; see substReturn); substCalls marks the calls such copies hold,
@@ -360,12 +363,24 @@ func newResolver(files []*fileInfo) *resolver {
 	for _, f := range files {
 		for _, st := range f.attrStores {
 			r.dynNames[st.name] = true
+			if m := r.outsideModuleName(st.obj); m != "" && st.val.op != eUnknown && st.val.op != eConst {
+				if r.outsideStores == nil {
+					r.outsideStores = map[string][]attrStore{}
+				}
+				k := m + "." + st.name
+				r.outsideStores[k] = append(r.outsideStores[k], st)
+			}
 		}
 	}
 	r.descrNames, r.descrGets = map[string]bool{}, map[string]bool{}
 	for _, f := range files {
 		for _, cs := range f.calls {
-			if x := cs.call.x; x != nil && x.op == eDescr {
+			if x := cs.call.x; x != nil && x.op == eDescr && x.nm == nil {
+				// setattr(obj, NAME, v): the string constants NAME holds
+				for _, name := range r.descrKeyNames(x) {
+					r.descrNames[name] = true
+				}
+			} else if x != nil && x.op == eDescr {
 				r.descrNames[x.name()] = true
 				if x.idx() == 0 {
 					r.descrGets[x.name()] = true
@@ -493,6 +508,18 @@ func (r *resolver) evalOp(e *expr) []value {
 		var out []value
 		for _, v := range r.eval(e.x) {
 			out = union(out, r.attr(v, e.name()))
+		}
+		if len(r.outsideStores) > 0 && !r.noFlow {
+			if m := r.outsideModuleName(e.x); m != "" {
+				for _, st := range r.outsideStores[m+"."+e.name()] {
+					// module-level code of the storing module reads the original before
+					// the store (`_original_find = gettext.find` above it)
+					if sc := st.obj.scope(); sc != nil && sc.kind == scopeModule && e.x.scope() == sc && e.x.pos < st.obj.pos {
+						continue
+					}
+					out = union(out, r.eval(st.val))
+				}
+			}
 		}
 		if len(out) == 0 && !r.noFlow {
 			if m := selfMethod(e.x); m != nil {
@@ -2028,6 +2055,68 @@ func (r *resolver) dataDescriptor(order []*defInfo, name string) bool {
 // __init__ always sets.
 func (r *resolver) evalDescr(e *expr) []value {
 	method := [...]string{"__get__", "__set__", "__delete__"}[e.idx()]
+	names := []string{e.name()}
+	if e.nm == nil {
+		names = r.descrKeyNames(e)
+	}
+	var out []value
+	for _, name := range names {
+		out = union(out, r.evalDescrName(e, method, name))
+	}
+	return out
+}
+
+// outsideModuleName returns the dotted name of the module outside the project that e
+// names: an import of it (`import gettext`), or a name every binding of which, where e
+// reads it, is such an import; "" otherwise. Attribute stores into such a module
+// (`gettext.find = cached_find` at module level) replace what the project's own reads
+// of the attribute through an import of the module find (`gettext.find(...)`).
+func (r *resolver) outsideModuleName(e *expr) string {
+	switch e.op {
+	case eModule:
+		if r.absModule(e.name()) == "" {
+			return e.name()
+		}
+	case eName:
+		s, pos := bindingScope(e.scope(), e.name(), e.pos)
+		if s == nil {
+			return ""
+		}
+		name := ""
+		for _, b := range reaching(s.bindings(e.name()), pos) {
+			if b.val == nil || b.val.op != eModule || r.absModule(b.val.name()) != "" || name != "" && b.val.name() != name {
+				return ""
+			}
+			name = b.val.name()
+		}
+		return name
+	}
+	return ""
+}
+
+// descrKeyNames returns the attribute names of a descriptor site made by a call of the
+// builtin setattr(obj, NAME, v) (an eDescr whose elems[0] is NAME): the string
+// constants NAME holds, none when it may hold anything else or setattr is not the
+// builtin there.
+func (r *resolver) descrKeyNames(e *expr) []string {
+	if e.lit() == nil || len(e.lit().elems) == 0 || !r.isBuiltin(e.scope(), "setattr") {
+		return nil
+	}
+	keys, ok := r.constKeys(e.lit().elems[0], 0)
+	if !ok {
+		return nil
+	}
+	var names []string
+	for _, k := range keys {
+		if name, isStr := strings.CutPrefix(k, "s"); isStr {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// evalDescrName evaluates eDescr e for attribute name, calling method.
+func (r *resolver) evalDescrName(e *expr, method, name string) []value {
 	var out []value
 	for _, v := range r.eval(e.x) {
 		skip, inst := 0, true
@@ -2047,8 +2136,8 @@ func (r *resolver) evalDescr(e *expr) []value {
 		if skip > len(mro) {
 			continue
 		}
-		for _, dv := range r.descriptors(mro[skip:], e.name()) {
-			if inst && e.idx() == 0 && !r.isDataDescriptor(dv.def) && initSets(mro[skip:], e.name()) {
+		for _, dv := range r.descriptors(mro[skip:], name) {
+			if inst && e.idx() == 0 && !r.isDataDescriptor(dv.def) && initSets(mro[skip:], name) {
 				continue
 			}
 			out = union(out, r.protoMethods(dv.def, method))

@@ -77,6 +77,19 @@ func (p *projectNames) descr(name string, m uint8) bool {
 	return p == nil || p.descrs[name]&m != 0
 }
 
+// anyDescr reports whether some name may hold a descriptor with one of the methods m.
+func (p *projectNames) anyDescr(m uint8) bool {
+	if p == nil {
+		return true
+	}
+	for _, d := range p.descrs {
+		if d&m != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // scanNames scans the sources of a project for projectNames.
 func scanNames(files []callgraph.SourceFile) *projectNames {
 	p := &projectNames{dunders: map[string]bool{}, props: map[string]bool{}, descrs: map[string]uint8{},

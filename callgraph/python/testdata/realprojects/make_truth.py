@@ -234,9 +234,16 @@ def cmd_trace(project, extra=()):
 
 NAMESPACE_CONFTEST = """import importlib
 import os
+import sys
 
+_here = os.path.dirname(os.path.abspath(__file__))
 _ns = importlib.import_module(%(namespace)r)
-_ns.__path__.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), *%(namespace)r.split(".")))
+if isinstance(_ns.__path__, list):
+    _ns.__path__.insert(0, os.path.join(_here, *%(namespace)r.split(".")))
+else:
+    # A PEP 420 namespace (no __init__.py, repoze): its path is recomputed from
+    # sys.path, so the copy's root goes first there.
+    sys.path.insert(0, _here)
 """
 
 
