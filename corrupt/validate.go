@@ -457,8 +457,8 @@ func confirmRepeat(ctx context.Context, r task.Runner, req task.RunRequest, v *V
 // retry as its limit and returns that run. The confirmations of a kept corruption follow
 // the rule of its first validation (Options.RetryTimeout): a suite that took 3 s on an idle
 // machine and passed its 11 s limit in the first run must not be rejected, or given another
-// failure, because a confirming run on a loaded machine took 12 s (seen on python3-tinycss:
-// at -jobs 2 with other work running, one seed kept another mutant of tokenizer.regroup).
+// failure, because a confirming run on a loaded machine took 12 s (the likely cause of a
+// difference on python3-tinycss, docs/breakpoint.md).
 func runAgainSlow(ctx context.Context, r task.Runner, req task.RunRequest, retry time.Duration) (*task.Report, error) {
 	rep, err := r.Run(ctx, req)
 	if err != nil || retry <= req.Limits.Timeout || (rep.State != task.RunTimeout && timedOut(rep, req.Select.IDs) == 0) {
