@@ -408,9 +408,10 @@ const confirmRuns = 2
 // confirmRepeat runs the whole suite of an accepted validation confirmRuns more times on the
 // same corrupted tree (task.WithRepeat: a caching runner runs each again, and a run started
 // again later replays them) and rejects the corruption when a FAIL_TO_PASS test does not
-// fail again or a PASS_TO_PASS test does not pass again, naming them in Unstable: the
-// corruption made their verdicts depend on something the runner cannot pin (Go's map order,
-// goroutine scheduling), so no task built on it could say which tests fail, and two runs
+// fail again or a PASS_TO_PASS test does not pass again, naming them in Unstable: on the
+// corrupted tree their verdicts depend on something the runner cannot pin (Go's map order,
+// goroutine scheduling, a test's own timing on a loaded machine: the clean runs may have
+// passed it twice by luck), so no task built on it could say which tests fail, and two runs
 // with one seed would write different records. A repeat that could not run rejects it too,
 // as Validate would have; one that hits req's time limit runs once more at retry when that
 // is longer (runAgainSlow), as the first validation did.
@@ -447,7 +448,7 @@ func confirmRepeat(ctx context.Context, r task.Runner, req task.RunRequest, v *V
 		}
 		sort.Strings(v.Unstable)
 		v.Accepted = false
-		v.Reason = fmt.Sprintf("%d test(s) got another verdict in a repeated run of the suite (%s): the corruption makes them depend on map order or scheduling", len(v.Unstable), strings.Join(firstN(v.Unstable, 3), ", "))
+		v.Reason = fmt.Sprintf("%d test(s) got another verdict in a repeated run of the suite (%s): on the corrupted tree their verdicts depend on map order, scheduling or timing", len(v.Unstable), strings.Join(firstN(v.Unstable, 3), ", "))
 	}
 	return nil
 }

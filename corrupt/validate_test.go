@@ -317,7 +317,7 @@ func TestConfirmRepeat(t *testing.T) {
 		t.Fatal(err)
 	}
 	if v.Accepted || !reflect.DeepEqual(v.Unstable, []string{"b", "c", "q"}) ||
-		v.Reason != "3 test(s) got another verdict in a repeated run of the suite (b, c, q): the corruption makes them depend on map order or scheduling" {
+		v.Reason != "3 test(s) got another verdict in a repeated run of the suite (b, c, q): on the corrupted tree their verdicts depend on map order, scheduling or timing" {
 		t.Errorf("accepted %v, unstable %v, reason %q", v.Accepted, v.Unstable, v.Reason)
 	}
 	state = task.RunTimeout
