@@ -201,21 +201,39 @@ func computeCentrality(ctx context.Context, c *csr, opts CentralityOptions) (*Ce
 		r.OutDegree[v] = int(c.start[v+1] - c.start[v])
 		r.InDegree[v] = int(c.rstart[v+1] - c.rstart[v])
 	}
-	var err error
+	// The measures are computed at the same time: PageRank on one goroutine, the path
+	// measures each on its workers, so that no core waits for the last block of one
+	// measure before the next starts. Each measure's result does not depend on the others
+	// or on the scheduling.
+	var wg sync.WaitGroup
+	var errH, errB error
+	if opts.Measures&MeasurePageRank != 0 {
+		wg.Go(func() {
+			r.PageRank, r.PageRankIterations, r.PageRankConverged = pageRank(c, opts.Damping, opts.Tol, opts.MaxIter, opts.Compat == CompatBreakpoint)
+		})
+	}
 	if opts.Measures&MeasureHarmonic != 0 {
-		if r.Harmonic, r.DistanceDiscount, err = closeness(ctx, c, opts.Alpha, opts.Workers); err != nil {
-			return nil, err
-		}
+		wg.Go(func() {
+			r.Harmonic, r.DistanceDiscount, errH = closeness(ctx, c, opts.Alpha, opts.Workers)
+		})
 	}
 	if opts.Measures&MeasureBetweenness != 0 {
-		if opts.Compat == CompatBreakpoint {
-			r.Betweenness, err = treeBetweenness(ctx, c, opts.Workers)
-		} else {
-			r.Betweenness, err = brandes(ctx, c, opts.Workers)
-		}
-		if err != nil {
-			return nil, err
-		}
+		wg.Go(func() {
+			if opts.Compat == CompatBreakpoint {
+				r.Betweenness, errB = treeBetweenness(ctx, c, opts.Workers)
+			} else {
+				r.Betweenness, errB = brandes(ctx, c, opts.Workers)
+			}
+		})
+	}
+	wg.Wait()
+	if errH != nil {
+		return nil, errH
+	}
+	if errB != nil {
+		return nil, errB
+	}
+	if opts.Measures&MeasureBetweenness != 0 {
 		if opts.NormalizeBetweenness || opts.Compat == CompatBreakpoint {
 			if c.n > 2 {
 				scale := 1 / (float64(c.n-1) * float64(c.n-2))
@@ -224,9 +242,6 @@ func computeCentrality(ctx context.Context, c *csr, opts CentralityOptions) (*Ce
 				}
 			}
 		}
-	}
-	if opts.Measures&MeasurePageRank != 0 {
-		r.PageRank, r.PageRankIterations, r.PageRankConverged = pageRank(c, opts.Damping, opts.Tol, opts.MaxIter, opts.Compat == CompatBreakpoint)
 	}
 	return r, nil
 }
