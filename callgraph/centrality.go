@@ -414,22 +414,32 @@ func brandes(ctx context.Context, c *csr, workers int) ([]float64, error) {
 	nb := numBlocks(c.n)
 	acc := make([][]float64, nb)
 	start, adj, rstart, radj := c.start, c.adj, c.rstart, c.radj
+	// The scratch space of a search is reused from block to block (a goroutine runs one
+	// block at a time, so there are at most workers of them): each search leaves dist at
+	// -1 and sum at 0, and writes sigma and coef before it reads them.
+	var mu sync.Mutex
+	var free []*brandesScratch
 	err := forSources(ctx, c.n, workers, func(block, lo, hi int) {
-		var unvisited []int32
-		bc := make([]float64, c.n)
-		dist := make([]int32, c.n)
-		for i := range dist {
-			dist[i] = -1
+		mu.Lock()
+		var sc *brandesScratch
+		if k := len(free); k > 0 {
+			sc, free = free[k-1], free[:k-1]
 		}
-		sigma := make([]float64, c.n)
-		coef := make([]float64, c.n) // (1+δ(w))/σ(w), valid once w's level is done
-		sum := make([]float64, c.n)  // Σ coef over v's DAG successors so far
-		order := make([]int32, 0, c.n)
-		levels := make([]int, 0, 64) // order[levels[L]:levels[L+1]] is level L
-		// DAG edges (v on level L, w on level L+1) in discovery order, grouped by L:
-		// dag[dagLevels[L]:dagLevels[L+1]].
-		dag := make([][2]int32, 0, len(adj))
-		dagLevels := make([]int, 0, 64)
+		mu.Unlock()
+		if sc == nil {
+			sc = newBrandesScratch(c.n, len(adj))
+		}
+		defer func() {
+			mu.Lock()
+			free = append(free, sc)
+			mu.Unlock()
+		}()
+		bc := make([]float64, c.n)
+		unvisited, dist, sigma, coef, sum := sc.unvisited, sc.dist, sc.sigma, sc.coef, sc.sum
+		order, levels, dag, dagLevels := sc.order, sc.levels, sc.dag, sc.dagLevels
+		defer func() {
+			sc.unvisited, sc.order, sc.levels, sc.dag, sc.dagLevels = unvisited, order, levels, dag, dagLevels
+		}()
 		for s := lo; s < hi; s++ {
 			if start[s] == start[s+1] {
 				continue // reaches nothing
@@ -533,6 +543,31 @@ func brandes(ctx context.Context, c *csr, workers int) ([]float64, error) {
 		return nil, err
 	}
 	return reduceBlocks(c.n, acc), nil
+}
+
+// brandesScratch is the storage of brandes' searches from one source.
+type brandesScratch struct {
+	unvisited, order []int32
+	dist             []int32   // -1 when unvisited
+	sigma            []float64 // shortest paths from the source
+	coef             []float64 // (1+δ(w))/σ(w), valid once w's level is done
+	sum              []float64 // Σ coef over v's DAG successors so far
+	levels           []int     // order[levels[L]:levels[L+1]] is level L
+	// DAG edges (v on level L, w on level L+1) in discovery order, grouped by L:
+	// dag[dagLevels[L]:dagLevels[L+1]].
+	dag       [][2]int32
+	dagLevels []int
+}
+
+func newBrandesScratch(n, m int) *brandesScratch {
+	sc := &brandesScratch{
+		dist: make([]int32, n), sigma: make([]float64, n), coef: make([]float64, n), sum: make([]float64, n),
+		order: make([]int32, 0, n), levels: make([]int, 0, 64), dag: make([][2]int32, 0, m), dagLevels: make([]int, 0, 64),
+	}
+	for i := range sc.dist {
+		sc.dist[i] = -1
+	}
+	return sc
 }
 
 func reduceBlocks(n int, acc [][]float64) []float64 {
