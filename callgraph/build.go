@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -139,9 +140,20 @@ func (w walker) build(ctx context.Context, dir string, langs []Language, opts Bu
 		isTest = IsTestPath
 	}
 
-	files := make([][]SourceFile, len(langs))
-	var skipped []Skipped
-	skip := func(rel, reason string) { skipped = append(skipped, Skipped{Path: rel, Reason: reason}) }
+	// The walk lists the files and the skipped paths in its order; the files are read by
+	// readers while the walk goes on, and the lists are assembled in walk order after it.
+	var seen []*found
+	skip := func(rel, reason string) { seen = append(seen, &found{rel: rel, reason: reason}) }
+	reads := make(chan *found, 256)
+	var readers sync.WaitGroup
+	for range max(2, runtime.GOMAXPROCS(0)) {
+		readers.Go(func() {
+			for f := range reads {
+				f.src, f.err = w.read(f.target, maxSize, f.size)
+				f.binary = f.err == nil && task.IsBinary(f.src)
+			}
+		})
+	}
 	// WalkDir visits entries in lexical order and does not follow symlinks.
 	err = filepath.WalkDir(realRoot, func(abs string, d fs.DirEntry, err error) error {
 		if cerr := ctx.Err(); cerr != nil {
@@ -220,22 +232,35 @@ func (w walker) build(ctx context.Context, dir string, langs []Language, opts Bu
 			skip(rel, SkipTooLarge)
 			return nil
 		}
-		src, err := w.read(target, maxSize)
-		switch {
-		case errors.Is(err, errTooLarge):
-			skip(rel, SkipTooLarge)
-		case err != nil:
-			skip(rel, SkipUnreadable+": "+errText(err))
-		case task.IsBinary(src):
-			skip(rel, SkipBinary)
-		default:
-			files[li] = append(files[li], SourceFile{Path: rel, Src: src})
-		}
+		f := &found{rel: rel, lang: li, target: target, size: st.Size()}
+		seen = append(seen, f)
+		reads <- f
 		return nil
 	})
+	close(reads)
+	readers.Wait()
 	if err != nil {
 		return nil, fmt.Errorf("callgraph: build: %w", err)
 	}
+	files := make([][]SourceFile, len(langs))
+	var skipped []Skipped
+	for _, f := range seen {
+		reason := f.reason
+		switch {
+		case reason != "":
+		case errors.Is(f.err, errTooLarge):
+			reason = SkipTooLarge
+		case f.err != nil:
+			reason = SkipUnreadable + ": " + errText(f.err)
+		case f.binary:
+			reason = SkipBinary
+		default:
+			files[f.lang] = append(files[f.lang], SourceFile{Path: f.rel, Src: f.src})
+			continue
+		}
+		skipped = append(skipped, Skipped{Path: f.rel, Reason: reason})
+	}
+	seen = nil
 
 	analyses := make([]*Analysis, len(langs))
 	errs := make([]error, len(langs))
@@ -296,6 +321,19 @@ func (w walker) build(ctx context.Context, dir string, langs []Language, opts Bu
 	return g, nil
 }
 
+// found is a path the walk met: a skipped one (reason set) or a claimed file of language
+// lang, size bytes when the walk saw it, read from target by Build's readers into src or
+// err (binary: src is, see task.IsBinary).
+type found struct {
+	rel, reason string
+	lang        int
+	target      string
+	size        int64
+	src         []byte
+	err         error
+	binary      bool
+}
+
 // quotePath spells a path that is not valid UTF-8 with Go's string escapes (as
 // strconv.Quote does, without the quotes), so that strconv.Unquote("\"" + p + "\"")
 // gives back its bytes.
@@ -306,22 +344,35 @@ func quotePath(p string) string {
 
 var errTooLarge = errors.New("file grew past the size cap")
 
-// read reads a file, failing with errTooLarge past max bytes (max ≤ 0: no cap).
-func (w walker) read(name string, max int64) ([]byte, error) {
+// read reads a file of about size bytes (its size when it was listed), failing with
+// errTooLarge past limit bytes (limit ≤ 0: no cap).
+func (w walker) read(name string, limit, size int64) ([]byte, error) {
 	f, err := w.open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	var r io.Reader = f
-	if max > 0 {
-		r = io.LimitReader(f, max+1)
+	if limit > 0 {
+		r = io.LimitReader(f, limit+1)
+		size = min(size, limit)
 	}
-	src, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
+	// One byte more than the size lets the read see the end without growing the buffer.
+	src := make([]byte, 0, max(size, 0)+1)
+	for {
+		n, err := r.Read(src[len(src):cap(src)])
+		src = src[:len(src)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(src) == cap(src) {
+			src = slices.Grow(src, len(src))
+		}
 	}
-	if max > 0 && int64(len(src)) > max {
+	if limit > 0 && int64(len(src)) > limit {
 		return nil, errTooLarge
 	}
 	return src, nil

@@ -201,21 +201,39 @@ func computeCentrality(ctx context.Context, c *csr, opts CentralityOptions) (*Ce
 		r.OutDegree[v] = int(c.start[v+1] - c.start[v])
 		r.InDegree[v] = int(c.rstart[v+1] - c.rstart[v])
 	}
-	var err error
+	// The measures are computed at the same time: PageRank on one goroutine, the path
+	// measures each on its workers, so that no core waits for the last block of one
+	// measure before the next starts. Each measure's result does not depend on the others
+	// or on the scheduling.
+	var wg sync.WaitGroup
+	var errH, errB error
+	if opts.Measures&MeasurePageRank != 0 {
+		wg.Go(func() {
+			r.PageRank, r.PageRankIterations, r.PageRankConverged = pageRank(c, opts.Damping, opts.Tol, opts.MaxIter, opts.Compat == CompatBreakpoint)
+		})
+	}
 	if opts.Measures&MeasureHarmonic != 0 {
-		if r.Harmonic, r.DistanceDiscount, err = closeness(ctx, c, opts.Alpha, opts.Workers); err != nil {
-			return nil, err
-		}
+		wg.Go(func() {
+			r.Harmonic, r.DistanceDiscount, errH = closeness(ctx, c, opts.Alpha, opts.Workers)
+		})
 	}
 	if opts.Measures&MeasureBetweenness != 0 {
-		if opts.Compat == CompatBreakpoint {
-			r.Betweenness, err = treeBetweenness(ctx, c, opts.Workers)
-		} else {
-			r.Betweenness, err = brandes(ctx, c, opts.Workers)
-		}
-		if err != nil {
-			return nil, err
-		}
+		wg.Go(func() {
+			if opts.Compat == CompatBreakpoint {
+				r.Betweenness, errB = treeBetweenness(ctx, c, opts.Workers)
+			} else {
+				r.Betweenness, errB = brandes(ctx, c, opts.Workers)
+			}
+		})
+	}
+	wg.Wait()
+	if errH != nil {
+		return nil, errH
+	}
+	if errB != nil {
+		return nil, errB
+	}
+	if opts.Measures&MeasureBetweenness != 0 {
 		if opts.NormalizeBetweenness || opts.Compat == CompatBreakpoint {
 			if c.n > 2 {
 				scale := 1 / (float64(c.n-1) * float64(c.n-2))
@@ -224,9 +242,6 @@ func computeCentrality(ctx context.Context, c *csr, opts CentralityOptions) (*Ce
 				}
 			}
 		}
-	}
-	if opts.Measures&MeasurePageRank != 0 {
-		r.PageRank, r.PageRankIterations, r.PageRankConverged = pageRank(c, opts.Damping, opts.Tol, opts.MaxIter, opts.Compat == CompatBreakpoint)
 	}
 	return r, nil
 }
@@ -399,22 +414,32 @@ func brandes(ctx context.Context, c *csr, workers int) ([]float64, error) {
 	nb := numBlocks(c.n)
 	acc := make([][]float64, nb)
 	start, adj, rstart, radj := c.start, c.adj, c.rstart, c.radj
+	// The scratch space of a search is reused from block to block (a goroutine runs one
+	// block at a time, so there are at most workers of them): each search leaves dist at
+	// -1 and sum at 0, and writes sigma and coef before it reads them.
+	var mu sync.Mutex
+	var free []*brandesScratch
 	err := forSources(ctx, c.n, workers, func(block, lo, hi int) {
-		var unvisited []int32
-		bc := make([]float64, c.n)
-		dist := make([]int32, c.n)
-		for i := range dist {
-			dist[i] = -1
+		mu.Lock()
+		var sc *brandesScratch
+		if k := len(free); k > 0 {
+			sc, free = free[k-1], free[:k-1]
 		}
-		sigma := make([]float64, c.n)
-		coef := make([]float64, c.n) // (1+δ(w))/σ(w), valid once w's level is done
-		sum := make([]float64, c.n)  // Σ coef over v's DAG successors so far
-		order := make([]int32, 0, c.n)
-		levels := make([]int, 0, 64) // order[levels[L]:levels[L+1]] is level L
-		// DAG edges (v on level L, w on level L+1) in discovery order, grouped by L:
-		// dag[dagLevels[L]:dagLevels[L+1]].
-		dag := make([][2]int32, 0, len(adj))
-		dagLevels := make([]int, 0, 64)
+		mu.Unlock()
+		if sc == nil {
+			sc = newBrandesScratch(c.n, len(adj))
+		}
+		defer func() {
+			mu.Lock()
+			free = append(free, sc)
+			mu.Unlock()
+		}()
+		bc := make([]float64, c.n)
+		unvisited, dist, sigma, coef, sum := sc.unvisited, sc.dist, sc.sigma, sc.coef, sc.sum
+		order, levels, dag, dagLevels := sc.order, sc.levels, sc.dag, sc.dagLevels
+		defer func() {
+			sc.unvisited, sc.order, sc.levels, sc.dag, sc.dagLevels = unvisited, order, levels, dag, dagLevels
+		}()
 		for s := lo; s < hi; s++ {
 			if start[s] == start[s+1] {
 				continue // reaches nothing
@@ -518,6 +543,31 @@ func brandes(ctx context.Context, c *csr, workers int) ([]float64, error) {
 		return nil, err
 	}
 	return reduceBlocks(c.n, acc), nil
+}
+
+// brandesScratch is the storage of brandes' searches from one source.
+type brandesScratch struct {
+	unvisited, order []int32
+	dist             []int32   // -1 when unvisited
+	sigma            []float64 // shortest paths from the source
+	coef             []float64 // (1+δ(w))/σ(w), valid once w's level is done
+	sum              []float64 // Σ coef over v's DAG successors so far
+	levels           []int     // order[levels[L]:levels[L+1]] is level L
+	// DAG edges (v on level L, w on level L+1) in discovery order, grouped by L:
+	// dag[dagLevels[L]:dagLevels[L+1]].
+	dag       [][2]int32
+	dagLevels []int
+}
+
+func newBrandesScratch(n, m int) *brandesScratch {
+	sc := &brandesScratch{
+		dist: make([]int32, n), sigma: make([]float64, n), coef: make([]float64, n), sum: make([]float64, n),
+		order: make([]int32, 0, n), levels: make([]int, 0, 64), dag: make([][2]int32, 0, m), dagLevels: make([]int, 0, 64),
+	}
+	for i := range sc.dist {
+		sc.dist[i] = -1
+	}
+	return sc
 }
 
 func reduceBlocks(n int, acc [][]float64) []float64 {

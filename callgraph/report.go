@@ -2,10 +2,15 @@ package callgraph
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/faultline-dev/faultline/task"
 	"github.com/faultline-dev/faultline/task/repo"
@@ -74,45 +79,158 @@ func (g *Graph) Report(c *Centrality) *Report {
 		compat = c.Compat
 	}
 	for i := range g.nodes {
-		n := &g.nodes[i]
-		m := n.Metrics
-		code := m.CodeLines
-		if compat == CompatBreakpoint {
-			code = m.CompatCodeLines()
-		}
-		rn := ReportNode{
-			ID: n.ID, File: n.File, Name: n.Name, Kind: n.Kind, Line: n.Line, EndLine: n.EndLine,
-			Metrics: ReportMetrics{
-				CodeLines: code, Cyclomatic: m.Cyclomatic, HalsteadVolume: m.HalsteadVolume,
-				HalsteadDifficulty: m.HalsteadDifficulty, Nesting: m.Nesting,
-			},
-		}
-		if c != nil {
-			if nc, ok := c.Node(i); ok {
-				rn.Centrality = &nc
-			}
-		}
-		r.Nodes[i] = rn
+		r.Nodes[i] = g.reportNode(i, c, compat)
 	}
-	for k, e := range g.edges {
-		r.Edges[k] = ReportEdge{Caller: g.nodes[e.From].ID, Callee: g.nodes[e.To].ID, Lines: e.Lines}
+	for k := range g.edges {
+		r.Edges[k] = g.reportEdge(k)
 	}
-	s := g.stats
-	r.Stats = ReportSummary{
-		Files: s.Files, Functions: s.Functions, Calls: s.Calls, Resolved: s.Resolved,
-		Unresolved: s.Unresolved, ParseErrors: s.ParseErrors,
-	}
+	r.Stats = g.reportSummary()
 	return r
 }
 
-// WriteJSON writes g.Report(c) as one line of JSON followed by a newline.
+// reportNode is node i of the report with centrality c in the compatibility mode compat.
+func (g *Graph) reportNode(i int, c *Centrality, compat Compat) ReportNode {
+	n := &g.nodes[i]
+	m := n.Metrics
+	code := m.CodeLines
+	if compat == CompatBreakpoint {
+		code = m.CompatCodeLines()
+	}
+	rn := ReportNode{
+		ID: n.ID, File: n.File, Name: n.Name, Kind: n.Kind, Line: n.Line, EndLine: n.EndLine,
+		Metrics: ReportMetrics{
+			CodeLines: code, Cyclomatic: m.Cyclomatic, HalsteadVolume: m.HalsteadVolume,
+			HalsteadDifficulty: m.HalsteadDifficulty, Nesting: m.Nesting,
+		},
+	}
+	if c != nil {
+		if nc, ok := c.Node(i); ok {
+			rn.Centrality = &nc
+		}
+	}
+	return rn
+}
+
+// reportEdge is edge k of the report.
+func (g *Graph) reportEdge(k int) ReportEdge {
+	e := &g.edges[k]
+	return ReportEdge{Caller: g.nodes[e.From].ID, Callee: g.nodes[e.To].ID, Lines: e.Lines}
+}
+
+func (g *Graph) reportSummary() ReportSummary {
+	s := g.stats
+	return ReportSummary{
+		Files: s.Files, Functions: s.Functions, Calls: s.Calls, Resolved: s.Resolved,
+		Unresolved: s.Unresolved, ParseErrors: s.ParseErrors,
+	}
+}
+
+// WriteJSON writes g.Report(c) as one line of JSON followed by a newline, the bytes
+// encoding/json's Encoder writes for it with HTML escaping off. The nodes and edges are
+// encoded in blocks on up to GOMAXPROCS goroutines (a JSON array is its elements joined
+// by commas, so the blocks' arrays are joined without their brackets); nothing is
+// written if an element cannot be encoded.
 func (g *Graph) WriteJSON(w io.Writer, c *Centrality) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false) // keep `path::<module>` readable
-	if err := enc.Encode(g.Report(c)); err != nil {
+	compat := CompatNone
+	if c != nil {
+		compat = c.Compat
+	}
+	const block = 2048
+	nn, ne := (len(g.nodes)+block-1)/block, (len(g.edges)+block-1)/block
+	parts := make([][]byte, nn+ne)
+	errs := make([]error, nn+ne)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(nn+ne, 1)) {
+		wg.Go(func() {
+			var nodes []ReportNode
+			var edges []ReportEdge
+			for {
+				b := int(next.Add(1) - 1)
+				if b >= nn+ne {
+					return
+				}
+				if b < nn {
+					lo, hi := b*block, min((b+1)*block, len(g.nodes))
+					nodes = nodes[:0]
+					for i := lo; i < hi; i++ {
+						nodes = append(nodes, g.reportNode(i, c, compat))
+					}
+					parts[b], errs[b] = jsonElements(nodes)
+				} else {
+					lo, hi := (b-nn)*block, min((b-nn+1)*block, len(g.edges))
+					edges = edges[:0]
+					for k := lo; k < hi; k++ {
+						edges = append(edges, g.reportEdge(k))
+					}
+					parts[b], errs[b] = jsonElements(edges)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("callgraph: write json: %w", err)
+	}
+	var head, tail []byte
+	var err error
+	if p := g.Project(); p != nil {
+		if head, err = jsonValue(p); err != nil {
+			return fmt.Errorf("callgraph: write json: %w", err)
+		}
+		head = append(append([]byte(`{"project":`), head...), `,"nodes":[`...)
+	} else {
+		head = []byte(`{"nodes":[`)
+	}
+	if tail, err = jsonValue(g.reportSummary()); err != nil {
+		return fmt.Errorf("callgraph: write json: %w", err)
+	}
+	tail = append(append([]byte(`],"stats":`), tail...), "}\n"...)
+	size := len(head) + len(tail) + len(`],"edges":[`) + len(parts)
+	for _, part := range parts {
+		size += len(part)
+	}
+	out := make([]byte, 0, size)
+	out = append(out, head...)
+	for b, part := range parts {
+		if b == nn {
+			out = append(out, `],"edges":[`...)
+		}
+		if b != 0 && b != nn {
+			out = append(out, ',')
+		}
+		out = append(out, part...)
+	}
+	if ne == 0 {
+		out = append(out, `],"edges":[`...)
+	}
+	out = append(out, tail...)
+	if _, err := w.Write(out); err != nil {
 		return fmt.Errorf("callgraph: write json: %w", err)
 	}
 	return nil
+}
+
+// jsonValue is v as encoding/json's Encoder writes it with HTML escaping off, without
+// the newline.
+func jsonValue(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // keep `path::<module>` readable
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// jsonElements is the JSON array of s without its brackets (the elements joined by
+// commas), empty when s is.
+func jsonElements[T any](s []T) ([]byte, error) {
+	b, err := jsonValue(s)
+	if err != nil || len(s) == 0 {
+		return nil, err
+	}
+	return b[1 : len(b)-1], nil
 }
 
 // WriteDOT writes the graph in Graphviz DOT: one node per definition labelled with its

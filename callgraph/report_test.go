@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"testing"
 
 	"github.com/faultline-dev/faultline/task"
+	"github.com/faultline-dev/faultline/task/repo"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/graph/formats/dot"
 	"gonum.org/v1/gonum/graph/formats/dot/ast"
@@ -156,4 +158,41 @@ func TestWriteDOT(t *testing.T) {
 	require.Len(t, labels, 3)
 	require.Equal(t, map[string]string{"n0": "box"}, shapes)
 	require.Equal(t, []string{`n0->n2 "1"`, `n1->n1 "7"`, `n2->n1 "2,4"`}, edges, "sorted by (caller, callee) index")
+}
+
+// TestWriteJSONBlocks checks that WriteJSON, which encodes the nodes and edges in blocks
+// on several goroutines, writes the bytes encoding/json's Encoder writes for Report: with
+// and without nodes, edges, centrality and a project, and across block boundaries.
+func TestWriteJSONBlocks(t *testing.T) {
+	want := func(g *Graph, c *Centrality) []byte {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		require.NoError(t, enc.Encode(g.Report(c)))
+		return buf.Bytes()
+	}
+	d := func(id string, k task.Kind) Definition { return Definition{Function: task.Function{ID: id, Kind: k}} }
+	for _, n := range []int{0, 1, 2, 2047, 2048, 2049, 5000} {
+		for _, calls := range []bool{false, true} {
+			a := &Analysis{}
+			for i := range n {
+				a.Definitions = append(a.Definitions, d(fmt.Sprintf("p/<a&b>.go::f%05d\u2028", i), task.KindFunction))
+				if calls && i > 0 {
+					a.Calls = append(a.Calls, Call{a.Definitions[i-1].ID, a.Definitions[i].ID, i}, Call{a.Definitions[i].ID, a.Definitions[i/2].ID, 2 * i})
+				}
+			}
+			g, err := FromAnalyses(a)
+			require.NoError(t, err)
+			c, err := g.Centrality(context.Background(), CentralityOptions{})
+			require.NoError(t, err)
+			for _, proj := range []*repo.Project{nil, {Root: "/r", Target: ".", Lang: repo.Go, Reason: "go.mod"}} {
+				g.project = proj
+				for _, c := range []*Centrality{nil, c} {
+					var buf bytes.Buffer
+					require.NoError(t, g.WriteJSON(&buf, c))
+					require.Equal(t, string(want(g, c)), buf.String(), "%d nodes, calls %v", n, calls)
+				}
+			}
+		}
+	}
 }

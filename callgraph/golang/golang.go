@@ -427,7 +427,9 @@ func (fe *Frontend) extractStreamed(p *parsedFile, path string, src []byte, root
 		m := moduleDef(path, src, module.metrics())
 		p.module = &m
 	}
-	p.lines = lineStarts(src)
+	if p.lines == nil {
+		p.lines = lineStarts(src)
+	}
 	// Package-level variable and constant declarations stay in the outline as childless
 	// stubs; their specs are encoded one by one and decoded when needed (valueSpecs,
 	// spec), as the tables of a large repository are big and mostly read once.
@@ -570,9 +572,11 @@ func (fe *Frontend) parseAll(ctx context.Context, srcs []callgraph.SourceFile) (
 			// A file go/parser accepts is parsed by it (see astfront.go); the others,
 			// and the few whose constructs the rewrite does not map, by tree-sitter.
 			// extract keeps nothing of either tree: its storage serves the next parse.
+			// The line starts serve the parse and are kept for decoding.
+			lines := lineStarts(srcs[i].Src)
 			var p *parsedFile
-			if fe.grammar.astTreeFunc(srcs[i].Src, lineStarts(srcs[i].Src), func(root *tsNode, bodies *astBuilder) error {
-				p = &parsedFile{}
+			if fe.grammar.astTreeFunc(srcs[i].Src, lines, func(root *tsNode, bodies *astBuilder) error {
+				p = &parsedFile{lines: lines}
 				fe.extractStreamed(p, srcs[i].Path, srcs[i].Src, root, bodies)
 				return nil
 			}) == nil {
@@ -580,7 +584,7 @@ func (fe *Frontend) parseAll(ctx context.Context, srcs []callgraph.SourceFile) (
 				return
 			}
 			errs[i] = fe.parsers.ParseFunc(ctx, srcs[i].Src, func(root *tsNode, r, c int, bad bool) {
-				p := &parsedFile{row: r, col: c, hasErr: bad}
+				p := &parsedFile{row: r, col: c, hasErr: bad, lines: lines}
 				fe.extract(p, srcs[i].Path, srcs[i].Src, root)
 				out[i] = p
 			})

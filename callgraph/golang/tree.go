@@ -1,7 +1,7 @@
 package golang
 
 import (
-	"slices"
+	"bytes"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
@@ -219,13 +219,15 @@ type cnode struct {
 
 // lineStarts returns the byte offset at which each line of src starts.
 func lineStarts(src []byte) []uint32 {
-	out := []uint32{0}
-	for i, c := range src {
-		if c == '\n' {
-			out = append(out, uint32(i+1))
+	out := make([]uint32, 1, bytes.Count(src, []byte{'\n'})+1)
+	for i := 0; ; {
+		k := bytes.IndexByte(src[i:], '\n')
+		if k < 0 {
+			return out
 		}
+		i += k + 1
+		out = append(out, uint32(i))
 	}
-	return slices.Clip(out)
 }
 
 const (
