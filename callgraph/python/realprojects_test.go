@@ -106,9 +106,14 @@ var realProjects = []realProject{
 	// Round 12 start (the front end of the end of round 11): zope.deprecation P 1.000
 	// R .577 (15 of 26), repoze.lru P 1.000 R 1.000 (24 of 24); the same at the round's
 	// end (its three rules changed neither). The floors are those scores, truncated;
-	// their misses were read after the end scores were taken (README.md).
-	{name: "zope/deprecation", deb: "python3-zope.deprecation", heldOut: true, minP: 0.99, minR: 0.57},
-	{name: "repoze/lru", deb: "python3-repoze.lru", heldOut: true, minP: 0.99, minR: 0.99},
+	// their misses were read after the end scores were taken (README.md), which makes
+	// them tuning projects in round 13.
+	{name: "zope/deprecation", deb: "python3-zope.deprecation", minP: 0.99, minR: 0.57},
+	{name: "repoze/lru", deb: "python3-repoze.lru", minP: 0.99, minR: 0.99},
+	// statsd and pymemcache were chosen, traced and reviewed in the thirteenth round and
+	// their truths committed before the front end ran on them (README.md).
+	{name: "statsd", deb: "python3-statsd", heldOut: true, minP: 0, minR: 0},
+	{name: "pymemcache", deb: "python3-pymemcache", heldOut: true, minP: 0, minR: 0},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of
