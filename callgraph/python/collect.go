@@ -380,6 +380,7 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 				c.descrSite(e.x, attr, 0, nil, int32(n.row)+1)
 			}
 		}
+		c.attrHook(i, sc, 0)
 	case kSubscript:
 		c.subscript(i, sc, 0, nil)
 	case kBinaryOp:
@@ -1061,6 +1062,9 @@ func (c *collector) bindTarget(i int32, val *expr, sc *scope, pos uint32, cond b
 		}
 		if c.sc.names.descr(attr, descrSet) && c.caller != nil {
 			c.descrSite(c.conv(obj, sc), attr, 1, val, int32(t.nodes[i].row)+1)
+		}
+		if c.caller != nil {
+			c.attrHook(i, sc, 1)
 		}
 		if t.nodes[obj].kind == kIdentifier {
 			name := c.str(obj)

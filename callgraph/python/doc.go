@@ -246,6 +246,11 @@
 //     builtin setattr assigns x.<NAME> for each string constant NAME holds (a literal or
 //     a name bound only to constants), calling __set__ as the assignment would (pycadf's
 //     `setattr(self, EVENT_KEYNAME_ID, id)`);
+//   - attribute hooks: reading, assigning or deleting an attribute of an instance whose
+//     class (or a class in its order) defines __getattribute__, __setattr__ or
+//     __delattr__ calls that method, its own methods' `self.x` included
+//     (zope.deprecation's DeprecationProxy). Only receivers that evaluate to instances
+//     of such a class give the edge: an unknown receiver gives none;
 //   - attributes of modules outside the project that the project assigns (oslo.i18n's
 //     `gettext.find = cached_find`): reading the attribute through a name bound only to
 //     an import of that module (`gettext.find(...)`) gives the stored values besides the

@@ -565,7 +565,12 @@ const (
 	lzIterate                   // y(x) for a builtin y that iterates over x: __iter__, then __next__ of its result
 	lzReady                     // a call of x with no arguments (for loops, with statements)
 	lzGetattr                   // getattr(...) (x, an eGetattr): property getters of the names its key holds
+	lzAttrHook                  // an attribute of x read, assigned or deleted (op 0, 1, 2): the __getattribute__, __setattr__ or __delattr__ of x's class
 )
+
+// attrHooks are the special methods Python calls on every attribute read, store and
+// delete of an instance whose class defines them (lzAttrHook's op indexes it).
+var attrHooks = [...]string{"__getattribute__", "__setattr__", "__delattr__"}
 
 // lazySite is an implicit call site: the syntax (or a builtin) calls a special method or
 // a property accessor of the values of x.

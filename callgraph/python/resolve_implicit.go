@@ -73,6 +73,8 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 			if r.props[s.x.name()] {
 				add(r.propValues(s.x.x, s.x.name(), int(s.op)))
 			}
+		case lzAttrHook:
+			addProto(s.x, attrHooks[s.op], nil, false)
 		case lzGetattr:
 			if !r.isBuiltin(s.x.scope(), "getattr") {
 				break
