@@ -1149,7 +1149,7 @@ func (c *collector) assignment(i int32, sc *scope, cond bool) {
 		if t.nodes[tg].kind == kSubscript {
 			// x[k] = v stores v into the container x, or calls x.__setitem__(k, v)
 			if st := c.conv(tg, sc); st.op == eSubscript {
-				c.f.stores = append(c.f.stores, store{x: st.x, key: st.name(), keyOK: st.keyOK(), val: val})
+				c.f.stores = append(c.f.stores, store{x: st.x, key: st.name(), keyOK: st.keyOK(), val: val, sub: st})
 			}
 			c.subscript(tg, sc, 1, val)
 			continue

@@ -254,7 +254,11 @@
 //   - attributes of modules outside the project that the project assigns (oslo.i18n's
 //     `gettext.find = cached_find`): reading the attribute through a name bound only to
 //     an import of that module (`gettext.find(...)`) gives the stored values besides the
-//     library's own, except in the storing module's module-level code above the store.
+//     library's own, except in the storing module's module-level code above the store;
+//   - sys.modules entries the project stores (zope.deprecation's `sys.modules[modname] =
+//     DeprecationProxy(...)`): reading `sys.modules[key]` with the same key (the same
+//     constant or name) in the same function or module body gives the stored values
+//     besides the interpreter's modules; reads elsewhere give none of them.
 //
 // Builtins that call their function arguments do so on behalf of their caller: map and
 // filter call the function, sorted, min, max and a list's sort call the key= function,

@@ -518,6 +518,8 @@ type store struct {
 	keyOK  bool
 	val    *expr
 	spread bool
+	// sub is the target x[key] of a subscript assignment (nil for the stores of calls)
+	sub *expr
 }
 
 // attrStore is obj.name = val for an obj other than a method's self.
