@@ -246,6 +246,10 @@
 //     builtin setattr assigns x.<NAME> for each string constant NAME holds (a literal or
 //     a name bound only to constants), calling __set__ as the assignment would (pycadf's
 //     `setattr(self, EVENT_KEYNAME_ID, id)`);
+//   - hashed keys: `x[k]` (read, store or delete) with k an instance of a project class
+//     that defines __hash__ calls it, unless x evaluates to a list or tuple literal or to
+//     a project instance whose class defines the subscript's special method (x is taken
+//     for a mapping: zope.schema's `ttree[term] = ...` keyed by SimpleTerm);
 //   - attribute hooks: reading, assigning or deleting an attribute of an instance whose
 //     class (or a class in its order) defines __getattribute__, __setattr__ or
 //     __delattr__ calls that method, its own methods' `self.x` included

@@ -321,7 +321,7 @@ func (c *collector) subscript(i int32, sc *scope, op uint8, _ *expr) {
 	defer c.lazyOnly()()
 	t := c.t
 	name := [...]string{"__getitem__", "__setitem__", "__delitem__"}[op]
-	if !c.sc.names.dunder(name) {
+	if !c.sc.names.dunder(name) && !c.sc.names.dunder("__hash__") {
 		return
 	}
 	v := t.firstNamed(i)

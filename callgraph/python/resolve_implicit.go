@@ -68,7 +68,11 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 				}
 			}
 		case lzSubscript:
-			addProto(s.x, [...]string{"__getitem__", "__setitem__", "__delitem__"}[s.op], nil, false)
+			name := [...]string{"__getitem__", "__setitem__", "__delitem__"}[s.op]
+			addProto(s.x, name, nil, false)
+			if s.y != nil && s.y != unknownExpr && len(r.methods["__hash__"]) > 0 && r.hashesKeys(s.x, name) {
+				addProto(s.y, "__hash__", nil, false)
+			}
 		case lzAttr:
 			if r.props[s.x.name()] {
 				add(r.propValues(s.x.x, s.x.name(), int(s.op)))
@@ -104,6 +108,23 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 	}
 	f.transient = nil
 	return res
+}
+
+// hashesKeys reports whether x[key] (get, set or delete: the special method name) may
+// hash its key: unless x evaluates to a list or tuple literal, or to a project instance
+// whose class handles the subscript itself, x is taken for a mapping (an instance of a
+// project class with __hash__ used as a key is a dict key: zope.schema's
+// `ttree[term] = ...` with term a SimpleTerm).
+func (r *resolver) hashesKeys(x *expr, name string) bool {
+	for _, v := range r.eval(x) {
+		switch {
+		case v.kind == vSeq && v.lit().op == eSeq:
+			return false
+		case v.kind == vInst && len(r.protoMethods(v.def, name)) > 0:
+			return false
+		}
+	}
+	return true
 }
 
 // anyMethod reports whether some class of the project defines a method with one of the
