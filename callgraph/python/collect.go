@@ -1264,6 +1264,12 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 				break
 			}
 		}
+		if c.sc.names.dunder("__getattr__") && (mod != "" || level > 0) {
+			// the import looks up M.__path__: a module's own __getattr__ answers
+			end := c.lazyOnly()
+			c.lazy(lazySite{kind: lzModuleGetattr, x: c.newExpr(expr{op: eFrom, pos: idxPos(int32(level)), nm: c.intern("__getattr__"), x: c.newExpr(expr{op: eModule, nm: c.intern(mod)}), ref: inScope(sc)}), line: int32(n.row) + 1})
+			end()
+		}
 		for ; ch >= 0; ch = t.nodes[ch].next {
 			switch t.nodes[ch].kind {
 			case kWildcardImport:

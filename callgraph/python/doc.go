@@ -250,6 +250,9 @@
 //     that defines __hash__ calls it, unless x evaluates to a list or tuple literal or to
 //     a project instance whose class defines the subscript's special method (x is taken
 //     for a mapping: zope.schema's `ttree[term] = ...` keyed by SimpleTerm);
+//   - a module's own __getattr__ (PEP 562): `from M import ...` with M a module of the
+//     project that is not a package and defines a module-level __getattr__ calls it
+//     (the import's lookup of M.__path__ falls back to it; jsonschema's validators.py);
 //   - attribute hooks: reading, assigning or deleting an attribute of an instance whose
 //     class (or a class in its order) defines __getattribute__, __setattr__ or
 //     __delattr__ calls that method, its own methods' `self.x` included

@@ -193,7 +193,8 @@ func TestRuleFixturesExact(t *testing.T) {
 		"getattr_affix": true, "getattr_format_per_site": true,
 		"isinstance_rebind": true, "guard_if_else": true, "truth_narrowing": true,
 		"setattr_descriptor": true, "bool_narrowing": true, "outside_module_store": true,
-		"attribute_hooks": true, "sys_modules_store": true, "hash_keys": true}
+		"attribute_hooks": true, "sys_modules_store": true, "hash_keys": true,
+		"module_getattr_import": true}
 	fe := New(Options{})
 	seen := 0
 	for _, fx := range loadFixtures(t) {

@@ -556,18 +556,19 @@ type fileInfo struct {
 type lazyKind uint8
 
 const (
-	lzBinary    lazyKind = iota // x <op> y: x.__op__(y), or y.__rop__(x); op indexes binaryOps
-	lzAug                       // x <op>= y: x.__iop__(y), falling back to __op__, or y.__rop__(x)
-	lzCompare                   // x <op> y: op indexes compareOps
-	lzUnary                     // <op> x: op indexes unaryOps
-	lzConvert                   // str(x), repr(x), format(x), f-strings, %, truth tests: op indexes conversions
-	lzSubscript                 // x[y]: op 0 get, 1 set, 2 delete
-	lzAttr                      // x (an eAttr) read, assigned or deleted (op 0, 1, 2): property accessors
-	lzBuiltin                   // y(x) for a builtin y: op indexes conversions
-	lzIterate                   // y(x) for a builtin y that iterates over x: __iter__, then __next__ of its result
-	lzReady                     // a call of x with no arguments (for loops, with statements)
-	lzGetattr                   // getattr(...) (x, an eGetattr): property getters of the names its key holds
-	lzAttrHook                  // an attribute of x read, assigned or deleted (op 0, 1, 2): the __getattribute__, __setattr__ or __delattr__ of x's class
+	lzBinary        lazyKind = iota // x <op> y: x.__op__(y), or y.__rop__(x); op indexes binaryOps
+	lzAug                           // x <op>= y: x.__iop__(y), falling back to __op__, or y.__rop__(x)
+	lzCompare                       // x <op> y: op indexes compareOps
+	lzUnary                         // <op> x: op indexes unaryOps
+	lzConvert                       // str(x), repr(x), format(x), f-strings, %, truth tests: op indexes conversions
+	lzSubscript                     // x[y]: op 0 get, 1 set, 2 delete
+	lzAttr                          // x (an eAttr) read, assigned or deleted (op 0, 1, 2): property accessors
+	lzBuiltin                       // y(x) for a builtin y: op indexes conversions
+	lzIterate                       // y(x) for a builtin y that iterates over x: __iter__, then __next__ of its result
+	lzReady                         // a call of x with no arguments (for loops, with statements)
+	lzGetattr                       // getattr(...) (x, an eGetattr): property getters of the names its key holds
+	lzAttrHook                      // an attribute of x read, assigned or deleted (op 0, 1, 2): the __getattribute__, __setattr__ or __delattr__ of x's class
+	lzModuleGetattr                 // from M import ... (x, M's __getattr__ as an eFrom): a module's PEP 562 __getattr__, which the lookup of M.__path__ calls
 )
 
 // attrHooks are the special methods Python calls on every attribute read, store and

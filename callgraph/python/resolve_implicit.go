@@ -79,6 +79,12 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 			}
 		case lzAttrHook:
 			addProto(s.x, attrHooks[s.op], nil, false)
+		case lzModuleGetattr:
+			for _, v := range r.eval(s.x) {
+				if v.kind == vDef && v.def.fn.Kind != "class" && v.def.simple == "__getattr__" && v.def.file != nil && !v.def.file.isInit && v.def.outer == v.def.file.scope {
+					ds = appendDef(ds, v.def)
+				}
+			}
 		case lzGetattr:
 			if !r.isBuiltin(s.x.scope(), "getattr") {
 				break
