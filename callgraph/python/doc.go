@@ -253,6 +253,12 @@
 //   - a module's own __getattr__ (PEP 562): `from M import ...` with M a module of the
 //     project that is not a package and defines a module-level __getattr__ calls it
 //     (the import's lookup of M.__path__ falls back to it; jsonschema's validators.py);
+//   - an instance's __getattr__ fallback: reading an attribute of an instance whose class
+//     (or a class in its order) defines __getattr__ calls it when the attribute is surely
+//     missing: no class of the order binds it, no code stores it on the instances or the
+//     class, no other project code assigns an attribute of that name, no class of the
+//     order has a base outside the project, and it is no special name (qrcode's
+//     PilImage forwarding `im.show()` to the PIL image);
 //   - attribute hooks: reading, assigning or deleting an attribute of an instance whose
 //     class (or a class in its order) defines __getattribute__, __setattr__ or
 //     __delattr__ calls that method, its own methods' `self.x` included

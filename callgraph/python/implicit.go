@@ -17,17 +17,28 @@ func (c *collector) lazy(s lazySite) {
 // call of its object's __getattribute__, __setattr__ or __delattr__, when some project
 // class defines that method (zope.deprecation's DeprecationProxy reads and stores its
 // own attributes through them).
+// A read also records the fallback to __getattr__ (op attrFallback, x the attribute
+// expression) when some project class defines it.
 func (c *collector) attrHook(i int32, sc *scope, op uint8) {
-	if !c.sc.names.dunder(attrHooks[op]) {
+	hook, fallback := c.sc.names.dunder(attrHooks[op]), op == 0 && c.sc.names.dunder("__getattr__")
+	if !hook && !fallback {
 		return
 	}
 	obj := c.t.nodes[i].first
 	if obj < 0 || !c.mayBeInstance(obj) {
 		return
 	}
-	end := c.lazyOnly()
-	c.lazy(lazySite{kind: lzAttrHook, op: op, x: c.conv(obj, sc), line: int32(c.t.nodes[i].row) + 1})
-	end()
+	line := int32(c.t.nodes[i].row) + 1
+	if fallback {
+		if e := c.conv(i, sc); e.op == eAttr {
+			c.lazy(lazySite{kind: lzAttrHook, op: attrFallback, x: e, line: line})
+		}
+	}
+	if hook {
+		end := c.lazyOnly()
+		c.lazy(lazySite{kind: lzAttrHook, op: op, x: c.conv(obj, sc), line: line})
+		end()
+	}
 }
 
 // mayBeInstance reports whether node i may evaluate to an instance of a project class:

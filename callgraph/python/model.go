@@ -575,6 +575,10 @@ const (
 // delete of an instance whose class defines them (lzAttrHook's op indexes it).
 var attrHooks = [...]string{"__getattribute__", "__setattr__", "__delattr__"}
 
+// attrFallback is the op of an lzAttrHook site whose x is an attribute read (an eAttr):
+// __getattr__ of the instances x.x evaluates to whose classes lack the attribute.
+const attrFallback = 3
+
 // lazySite is an implicit call site: the syntax (or a builtin) calls a special method or
 // a property accessor of the values of x.
 type lazySite struct {

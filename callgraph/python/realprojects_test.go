@@ -49,7 +49,9 @@ var realProjects = []realProject{
 	// once as held out (README.md has those numbers). The fourth round then looked at
 	// the missing and extra edges of all three, which makes them tuning projects.
 	{name: "webencodings", deb: "python3-webencodings", minP: 0.99, minR: 0.80},
-	{name: "isodate", deb: "python3-isodate", minP: 0.99, minR: 0.78},
+	// Round 13's __getattr__ fallback (Duration forwarding to its timedelta) took isodate's
+	// recall from .789 to .842.
+	{name: "isodate", deb: "python3-isodate", minP: 0.99, minR: 0.84},
 	{name: "voluptuous", deb: "python3-voluptuous", minP: 0.89, minR: 0.49},
 	// qrcode and cerberus were chosen, traced and reviewed in the fifth round before the
 	// front end ran on them, and scored once as held out (README.md); the fifth round

@@ -78,6 +78,10 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 				add(r.propValues(s.x.x, s.x.name(), int(s.op)))
 			}
 		case lzAttrHook:
+			if s.op == attrFallback {
+				add(r.getattrFallback(s.x.x, s.x.name()))
+				break
+			}
 			addProto(s.x, attrHooks[s.op], nil, false)
 		case lzModuleGetattr:
 			for _, v := range r.eval(s.x) {
@@ -114,6 +118,40 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 	}
 	f.transient = nil
 	return res
+}
+
+// getattrFallback returns the __getattr__ methods that reading attribute name of x
+// calls: those of the instances x evaluates to whose class (or a class in its order)
+// defines __getattr__ and surely lacks the attribute: no class of the order binds it,
+// no code assigns it to their instances or to the class, no other project code assigns
+// an attribute of that name, and no class of the order has a base outside the project
+// (qrcode's drawers read `self.img.mode`, which StyledPilImage forwards to its PIL
+// image). Special names (`__class__`, `__dict__`) are object's.
+func (r *resolver) getattrFallback(x *expr, name string) []value {
+	if len(r.methods["__getattr__"]) == 0 || strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__") || r.dynNames[name] {
+		return nil
+	}
+	var out []value
+	for _, v := range r.eval(x) {
+		if v.kind != vInst || r.opaqueOrder(v.def) {
+			continue
+		}
+		ms := r.protoMethods(v.def, "__getattr__")
+		if len(ms) == 0 {
+			continue
+		}
+		missing := true
+		for _, k := range r.mro(v.def) {
+			if len(k.scope.bindings(name)) > 0 || k.initAttrs[name] || len(k.dynClassAttrs[name]) > 0 || len(k.instAttrs[name]) > 0 || len(k.dynAttrs[name]) > 0 {
+				missing = false
+				break
+			}
+		}
+		if missing {
+			out = union(out, ms)
+		}
+	}
+	return out
 }
 
 // hashesKeys reports whether x[key] (get, set or delete: the special method name) may
