@@ -202,7 +202,9 @@
 //     (the loop variable takes __next__'s results, or the values a generator __iter__
 //     yields); `async for` calls __aiter__/__anext__;
 //   - `with E as t` calls E's __enter__ and __exit__ and binds t to __enter__'s result
-//     (`async with`: __aenter__, __aexit__); `raise C` of a class instantiates it;
+//     (`async with`: __aenter__, __aexit__), or, when E is the generator of a generator
+//     function under a context-manager decorator (@contextmanager), to what it yields;
+//     `raise C` of a class instantiates it;
 //   - operators: a + b calls a's __add__; b's reflected __radd__ only when a is a literal
 //     or every value a may have is known and none has __add__ (a of unknown value makes
 //     no guess); a += b calls __iadd__, or __add__ without it; -a, +a, ~a call __neg__,

@@ -542,6 +542,17 @@ func (r *resolver) evalOp(e *expr) []value {
 		for _, v := range r.eval(e.x) {
 			out = union(out, r.callResultAt(v, e))
 		}
+		if e.x.op == eProto && (e.x.name() == "__enter__" || e.x.name() == "__aenter__") && !r.noFlow {
+			// with g() as x, g a generator function under a context-manager decorator
+			// (@contextmanager: a bare generator has no __enter__): x is what g yields
+			for _, v := range r.eval(e.x.x) {
+				if v.kind == vGen {
+					for _, y := range v.def.yieldVals {
+						out = union(out, r.eval(y))
+					}
+				}
+			}
+		}
 		if e.lit().builtinOf() != nil && !r.noFlow {
 			// a builtin function (not rebound), or a method of a container literal
 			if e.lit().extBuiltin && r.outside(e.x) || !e.lit().extBuiltin && (e.x.op == eName && r.isBuiltin(e.x.scope(), e.x.name()) || e.x.op == eAttr && (r.isContainer(e.x.x) || isKwargs(e.x.x) || r.superOutside(e.x.x, e.x.name()))) {
