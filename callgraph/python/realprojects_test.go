@@ -123,6 +123,9 @@ var realProjects = []realProject{
 	// four rules changed neither). Their misses and extras were read after that; two of
 	// pymemcache's extras were real calls the tests had mocked (client._connect), added
 	// to its truth: P .958 R .737 (160 of 217). The floors are those scores, truncated.
+	// Two rules added after that (an instance's __getattr__ fallback, and what a
+	// @contextmanager generator yields in `with g() as x`, found in pymemcache's misses)
+	// took the then-seen pymemcache to P .963 R .848.
 	{name: "statsd", deb: "python3-statsd", heldOut: true, minP: 0.99, minR: 0.90},
 	{name: "pymemcache", deb: "python3-pymemcache", heldOut: true, minP: 0.95, minR: 0.73},
 }
