@@ -380,6 +380,7 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 				c.descrSite(e.x, attr, 0, nil, int32(n.row)+1)
 			}
 		}
+		c.attrHook(i, sc, 0)
 	case kSubscript:
 		c.subscript(i, sc, 0, nil)
 	case kBinaryOp:
@@ -1062,6 +1063,9 @@ func (c *collector) bindTarget(i int32, val *expr, sc *scope, pos uint32, cond b
 		if c.sc.names.descr(attr, descrSet) && c.caller != nil {
 			c.descrSite(c.conv(obj, sc), attr, 1, val, int32(t.nodes[i].row)+1)
 		}
+		if c.caller != nil {
+			c.attrHook(i, sc, 1)
+		}
 		if t.nodes[obj].kind == kIdentifier {
 			name := c.str(obj)
 			for s := sc; s != nil; s = s.parent {
@@ -1145,7 +1149,7 @@ func (c *collector) assignment(i int32, sc *scope, cond bool) {
 		if t.nodes[tg].kind == kSubscript {
 			// x[k] = v stores v into the container x, or calls x.__setitem__(k, v)
 			if st := c.conv(tg, sc); st.op == eSubscript {
-				c.f.stores = append(c.f.stores, store{x: st.x, key: st.name(), keyOK: st.keyOK(), val: val})
+				c.f.stores = append(c.f.stores, store{x: st.x, key: st.name(), keyOK: st.keyOK(), val: val, sub: st})
 			}
 			c.subscript(tg, sc, 1, val)
 			continue
@@ -1259,6 +1263,12 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 				ch = t.nodes[ch].next
 				break
 			}
+		}
+		if c.sc.names.dunder("__getattr__") && (mod != "" || level > 0) {
+			// the import looks up M.__path__: a module's own __getattr__ answers
+			end := c.lazyOnly()
+			c.lazy(lazySite{kind: lzModuleGetattr, x: c.newExpr(expr{op: eFrom, pos: idxPos(int32(level)), nm: c.intern("__getattr__"), x: c.newExpr(expr{op: eModule, nm: c.intern(mod)}), ref: inScope(sc)}), line: int32(n.row) + 1})
+			end()
 		}
 		for ; ch >= 0; ch = t.nodes[ch].next {
 			switch t.nodes[ch].kind {

@@ -202,7 +202,9 @@
 //     (the loop variable takes __next__'s results, or the values a generator __iter__
 //     yields); `async for` calls __aiter__/__anext__;
 //   - `with E as t` calls E's __enter__ and __exit__ and binds t to __enter__'s result
-//     (`async with`: __aenter__, __aexit__); `raise C` of a class instantiates it;
+//     (`async with`: __aenter__, __aexit__), or, when E is the generator of a generator
+//     function under a context-manager decorator (@contextmanager), to what it yields;
+//     `raise C` of a class instantiates it;
 //   - operators: a + b calls a's __add__; b's reflected __radd__ only when a is a literal
 //     or every value a may have is known and none has __add__ (a of unknown value makes
 //     no guess); a += b calls __iadd__, or __add__ without it; -a, +a, ~a call __neg__,
@@ -246,10 +248,32 @@
 //     builtin setattr assigns x.<NAME> for each string constant NAME holds (a literal or
 //     a name bound only to constants), calling __set__ as the assignment would (pycadf's
 //     `setattr(self, EVENT_KEYNAME_ID, id)`);
+//   - hashed keys: `x[k]` (read, store or delete) with k an instance of a project class
+//     that defines __hash__ calls it, unless x evaluates to a list or tuple literal or to
+//     a project instance whose class defines the subscript's special method (x is taken
+//     for a mapping: zope.schema's `ttree[term] = ...` keyed by SimpleTerm);
+//   - a module's own __getattr__ (PEP 562): `from M import ...` with M a module of the
+//     project that is not a package and defines a module-level __getattr__ calls it
+//     (the import's lookup of M.__path__ falls back to it; jsonschema's validators.py);
+//   - an instance's __getattr__ fallback: reading an attribute of an instance whose class
+//     (or a class in its order) defines __getattr__ calls it when the attribute is surely
+//     missing: no class of the order binds it, no code stores it on the instances or the
+//     class, no other project code assigns an attribute of that name, no class of the
+//     order has a base outside the project, and it is no special name (qrcode's
+//     PilImage forwarding `im.show()` to the PIL image);
+//   - attribute hooks: reading, assigning or deleting an attribute of an instance whose
+//     class (or a class in its order) defines __getattribute__, __setattr__ or
+//     __delattr__ calls that method, its own methods' `self.x` included
+//     (zope.deprecation's DeprecationProxy). Only receivers that evaluate to instances
+//     of such a class give the edge: an unknown receiver gives none;
 //   - attributes of modules outside the project that the project assigns (oslo.i18n's
 //     `gettext.find = cached_find`): reading the attribute through a name bound only to
 //     an import of that module (`gettext.find(...)`) gives the stored values besides the
-//     library's own, except in the storing module's module-level code above the store.
+//     library's own, except in the storing module's module-level code above the store;
+//   - sys.modules entries the project stores (zope.deprecation's `sys.modules[modname] =
+//     DeprecationProxy(...)`): reading `sys.modules[key]` with the same key (the same
+//     constant or name) in the same function or module body gives the stored values
+//     besides the interpreter's modules; reads elsewhere give none of them.
 //
 // Builtins that call their function arguments do so on behalf of their caller: map and
 // filter call the function, sorted, min, max and a list's sort call the key= function,

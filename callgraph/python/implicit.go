@@ -13,6 +13,34 @@ func (c *collector) lazy(s lazySite) {
 	c.f.lazy = append(c.f.lazy, s)
 }
 
+// attrHook records the read (op 0), store (1) or delete (2) of attribute node i as a
+// call of its object's __getattribute__, __setattr__ or __delattr__, when some project
+// class defines that method (zope.deprecation's DeprecationProxy reads and stores its
+// own attributes through them).
+// A read also records the fallback to __getattr__ (op attrFallback, x the attribute
+// expression) when some project class defines it.
+func (c *collector) attrHook(i int32, sc *scope, op uint8) {
+	hook, fallback := c.sc.names.dunder(attrHooks[op]), op == 0 && c.sc.names.dunder("__getattr__")
+	if !hook && !fallback {
+		return
+	}
+	obj := c.t.nodes[i].first
+	if obj < 0 || !c.mayBeInstance(obj) {
+		return
+	}
+	line := int32(c.t.nodes[i].row) + 1
+	if fallback {
+		if e := c.conv(i, sc); e.op == eAttr {
+			c.lazy(lazySite{kind: lzAttrHook, op: attrFallback, x: e, line: line})
+		}
+	}
+	if hook {
+		end := c.lazyOnly()
+		c.lazy(lazySite{kind: lzAttrHook, op: op, x: c.conv(obj, sc), line: line})
+		end()
+	}
+}
+
 // mayBeInstance reports whether node i may evaluate to an instance of a project class:
 // literals, displays, comprehensions, comparisons and negations never do.
 func (c *collector) mayBeInstance(i int32) bool {
@@ -304,7 +332,7 @@ func (c *collector) subscript(i int32, sc *scope, op uint8, _ *expr) {
 	defer c.lazyOnly()()
 	t := c.t
 	name := [...]string{"__getitem__", "__setitem__", "__delitem__"}[op]
-	if !c.sc.names.dunder(name) {
+	if !c.sc.names.dunder(name) && !c.sc.names.dunder("__hash__") {
 		return
 	}
 	v := t.firstNamed(i)
@@ -344,6 +372,9 @@ func (c *collector) deleteStmt(i int32, sc *scope, caller *defInfo) {
 					c.lazy(lazySite{kind: lzAttr, op: 2, x: c.newExpr(expr{op: eAttr, x: c.conv(obj, sc), nm: c.intern(attr)}), line: int32(t.nodes[tg].row) + 1})
 					end()
 				}
+			}
+			if c.caller != nil {
+				c.attrHook(tg, sc, 2)
 			}
 			if attr := lastIdent(t, tg); attr != "" && c.sc.names.descr(attr, descrDelete) && c.caller != nil {
 				if obj := t.firstNamed(tg); obj >= 0 {

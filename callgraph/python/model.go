@@ -518,6 +518,8 @@ type store struct {
 	keyOK  bool
 	val    *expr
 	spread bool
+	// sub is the target x[key] of a subscript assignment (nil for the stores of calls)
+	sub *expr
 }
 
 // attrStore is obj.name = val for an obj other than a method's self.
@@ -554,18 +556,28 @@ type fileInfo struct {
 type lazyKind uint8
 
 const (
-	lzBinary    lazyKind = iota // x <op> y: x.__op__(y), or y.__rop__(x); op indexes binaryOps
-	lzAug                       // x <op>= y: x.__iop__(y), falling back to __op__, or y.__rop__(x)
-	lzCompare                   // x <op> y: op indexes compareOps
-	lzUnary                     // <op> x: op indexes unaryOps
-	lzConvert                   // str(x), repr(x), format(x), f-strings, %, truth tests: op indexes conversions
-	lzSubscript                 // x[y]: op 0 get, 1 set, 2 delete
-	lzAttr                      // x (an eAttr) read, assigned or deleted (op 0, 1, 2): property accessors
-	lzBuiltin                   // y(x) for a builtin y: op indexes conversions
-	lzIterate                   // y(x) for a builtin y that iterates over x: __iter__, then __next__ of its result
-	lzReady                     // a call of x with no arguments (for loops, with statements)
-	lzGetattr                   // getattr(...) (x, an eGetattr): property getters of the names its key holds
+	lzBinary        lazyKind = iota // x <op> y: x.__op__(y), or y.__rop__(x); op indexes binaryOps
+	lzAug                           // x <op>= y: x.__iop__(y), falling back to __op__, or y.__rop__(x)
+	lzCompare                       // x <op> y: op indexes compareOps
+	lzUnary                         // <op> x: op indexes unaryOps
+	lzConvert                       // str(x), repr(x), format(x), f-strings, %, truth tests: op indexes conversions
+	lzSubscript                     // x[y]: op 0 get, 1 set, 2 delete
+	lzAttr                          // x (an eAttr) read, assigned or deleted (op 0, 1, 2): property accessors
+	lzBuiltin                       // y(x) for a builtin y: op indexes conversions
+	lzIterate                       // y(x) for a builtin y that iterates over x: __iter__, then __next__ of its result
+	lzReady                         // a call of x with no arguments (for loops, with statements)
+	lzGetattr                       // getattr(...) (x, an eGetattr): property getters of the names its key holds
+	lzAttrHook                      // an attribute of x read, assigned or deleted (op 0, 1, 2): the __getattribute__, __setattr__ or __delattr__ of x's class
+	lzModuleGetattr                 // from M import ... (x, M's __getattr__ as an eFrom): a module's PEP 562 __getattr__, which the lookup of M.__path__ calls
 )
+
+// attrHooks are the special methods Python calls on every attribute read, store and
+// delete of an instance whose class defines them (lzAttrHook's op indexes it).
+var attrHooks = [...]string{"__getattribute__", "__setattr__", "__delattr__"}
+
+// attrFallback is the op of an lzAttrHook site whose x is an attribute read (an eAttr):
+// __getattr__ of the instances x.x evaluates to whose classes lack the attribute.
+const attrFallback = 3
 
 // lazySite is an implicit call site: the syntax (or a builtin) calls a special method or
 // a property accessor of the values of x.

@@ -29,7 +29,9 @@ type realProject struct {
 }
 
 var realProjects = []realProject{
-	{name: "jsonschema", deb: "python3-jsonschema", minP: 0.98, minR: 0.95},
+	// Round 13's module __getattr__ on `from validators import ...` took jsonschema's
+	// recall from .961 to .970.
+	{name: "jsonschema", deb: "python3-jsonschema", minP: 0.98, minR: 0.96},
 	// Round 11's truth-test narrowing took websocket's precision to 1.000.
 	{name: "websocket", deb: "python3-websocket", minP: 0.99, minR: 0.98},
 	// toolz and ecdsa were held out in the first round; their misses and extras were
@@ -47,7 +49,9 @@ var realProjects = []realProject{
 	// once as held out (README.md has those numbers). The fourth round then looked at
 	// the missing and extra edges of all three, which makes them tuning projects.
 	{name: "webencodings", deb: "python3-webencodings", minP: 0.99, minR: 0.80},
-	{name: "isodate", deb: "python3-isodate", minP: 0.99, minR: 0.78},
+	// Round 13's __getattr__ fallback (Duration forwarding to its timedelta) took isodate's
+	// recall from .789 to .842.
+	{name: "isodate", deb: "python3-isodate", minP: 0.99, minR: 0.84},
 	{name: "voluptuous", deb: "python3-voluptuous", minP: 0.89, minR: 0.49},
 	// qrcode and cerberus were chosen, traced and reviewed in the fifth round before the
 	// front end ran on them, and scored once as held out (README.md); the fifth round
@@ -68,7 +72,8 @@ var realProjects = []realProject{
 	// eighth round tuned on their misses and extras, which makes them tuning projects.
 	// zope.schema sits in the zope namespace package.
 	{name: "debtcollector", deb: "python3-debtcollector", minP: 0.94, minR: 0.99},
-	{name: "zope/schema", deb: "python3-zope.schema", minP: 0.97, minR: 0.75},
+	// Round 13's hashed subscript keys took zope.schema's recall from .809 to .813.
+	{name: "zope/schema", deb: "python3-zope.schema", minP: 0.97, minR: 0.81},
 	// h11 and automaton were chosen, traced and reviewed in the eighth round and their
 	// truths committed before the front end ran on them; scored once with the front end
 	// of the end of round 7 (h11 P .920 R .939, automaton P .974 R .925). Their misses
@@ -106,9 +111,23 @@ var realProjects = []realProject{
 	// Round 12 start (the front end of the end of round 11): zope.deprecation P 1.000
 	// R .577 (15 of 26), repoze.lru P 1.000 R 1.000 (24 of 24); the same at the round's
 	// end (its three rules changed neither). The floors are those scores, truncated;
-	// their misses were read after the end scores were taken (README.md).
-	{name: "zope/deprecation", deb: "python3-zope.deprecation", heldOut: true, minP: 0.99, minR: 0.57},
-	{name: "repoze/lru", deb: "python3-repoze.lru", heldOut: true, minP: 0.99, minR: 0.99},
+	// their misses were read after the end scores were taken (README.md), which makes
+	// them tuning projects in round 13, whose attribute hooks and sys.modules stores took
+	// zope.deprecation to P 1.000 R 1.000.
+	{name: "zope/deprecation", deb: "python3-zope.deprecation", minP: 0.99, minR: 0.99},
+	{name: "repoze/lru", deb: "python3-repoze.lru", minP: 0.99, minR: 0.99},
+	// statsd and pymemcache were chosen, traced and reviewed in the thirteenth round and
+	// their truths committed before the front end ran on them (README.md). Round 13 start
+	// (the front end of the end of round 12): statsd P 1.000 R .907 (39 of 43),
+	// pymemcache P .946 R .735 (158 of 215, 9 extras); the same at the round's end (its
+	// four rules changed neither). Their misses and extras were read after that; two of
+	// pymemcache's extras were real calls the tests had mocked (client._connect), added
+	// to its truth: P .958 R .737 (160 of 217). The floors are those scores, truncated.
+	// Two rules added after that (an instance's __getattr__ fallback, and what a
+	// @contextmanager generator yields in `with g() as x`, found in pymemcache's misses)
+	// took the then-seen pymemcache to P .963 R .848.
+	{name: "statsd", deb: "python3-statsd", heldOut: true, minP: 0.99, minR: 0.90},
+	{name: "pymemcache", deb: "python3-pymemcache", heldOut: true, minP: 0.95, minR: 0.73},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of

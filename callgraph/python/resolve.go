@@ -67,6 +67,9 @@ type resolver struct {
 	// outsideStores holds, by "module.attr", the values the project assigns to
 	// attributes of modules outside it (oslo.i18n's `gettext.find = cached_find`)
 	outsideStores map[string][]attrStore
+	// sysModules holds the project's stores into sys.modules[key] (zope.deprecation's
+	// `sys.modules[modname] = DeprecationProxy(...)`)
+	sysModules []store
 	// substs holds, per call site, callee return expression and binding, that return
 	// expression with the parameters it names replaced by the site's arguments (nil when
 	// nothing is replaced; see substReturn); substCalls marks the calls such copies hold,
@@ -372,6 +375,13 @@ func newResolver(files []*fileInfo) *resolver {
 			}
 		}
 	}
+	for _, f := range files {
+		for _, st := range f.stores {
+			if st.x.op == eAttr && st.x.name() == "modules" && st.val.op != eUnknown && st.val.op != eConst && r.outsideModuleName(st.x.x) == "sys" {
+				r.sysModules = append(r.sysModules, st)
+			}
+		}
+	}
 	r.descrNames, r.descrGets = map[string]bool{}, map[string]bool{}
 	for _, f := range files {
 		for _, cs := range f.calls {
@@ -532,6 +542,17 @@ func (r *resolver) evalOp(e *expr) []value {
 		for _, v := range r.eval(e.x) {
 			out = union(out, r.callResultAt(v, e))
 		}
+		if e.x.op == eProto && (e.x.name() == "__enter__" || e.x.name() == "__aenter__") && !r.noFlow {
+			// with g() as x, g a generator function under a context-manager decorator
+			// (@contextmanager: a bare generator has no __enter__): x is what g yields
+			for _, v := range r.eval(e.x.x) {
+				if v.kind == vGen {
+					for _, y := range v.def.yieldVals {
+						out = union(out, r.eval(y))
+					}
+				}
+			}
+		}
 		if e.lit().builtinOf() != nil && !r.noFlow {
 			// a builtin function (not rebound), or a method of a container literal
 			if e.lit().extBuiltin && r.outside(e.x) || !e.lit().extBuiltin && (e.x.op == eName && r.isBuiltin(e.x.scope(), e.x.name()) || e.x.op == eAttr && (r.isContainer(e.x.x) || isKwargs(e.x.x) || r.superOutside(e.x.x, e.x.name()))) {
@@ -669,6 +690,15 @@ func (r *resolver) evalOp(e *expr) []value {
 		} else if e.lit() != nil {
 			if ks, ok := r.constKeys(e.lit().elems[0], 0); ok {
 				keys = ks
+			}
+		}
+		if len(r.sysModules) > 0 && !e.slice() && e.x.op == eAttr && e.x.name() == "modules" && r.outsideModuleName(e.x.x) == "sys" {
+			// sys.modules[key]: what the same function (or module body) stored there
+			// under the same key
+			for _, st := range r.sysModules {
+				if sameKey(st.sub, e, e.x.x.scope()) {
+					out = union(out, r.eval(st.val))
+				}
 			}
 		}
 		for _, v := range r.eval(e.x) {
@@ -2092,6 +2122,27 @@ func (r *resolver) outsideModuleName(e *expr) string {
 		return name
 	}
 	return ""
+}
+
+// sameKey reports whether subscripts a and b, both of an attribute (sys.modules) of a
+// name read in scope sc, have the same key there: the same constant, or the same name
+// (`sys.modules[modname] = ...` then `sys.modules[modname].deprecate(...)` in one
+// function).
+func sameKey(a, b *expr, sc *scope) bool {
+	if a == nil || b == nil || a.op != eSubscript || b.op != eSubscript || a.slice() || b.slice() {
+		return false
+	}
+	if a.x.op != eAttr || b.x.op != eAttr || a.x.x.scope() != sc || b.x.x.scope() != sc {
+		return false
+	}
+	if a.keyOK() || b.keyOK() {
+		return a.keyOK() && b.keyOK() && a.name() == b.name()
+	}
+	if a.lit() == nil || b.lit() == nil || len(a.lit().elems) == 0 || len(b.lit().elems) == 0 {
+		return false
+	}
+	ka, kb := a.lit().elems[0], b.lit().elems[0]
+	return ka.op == eName && kb.op == eName && ka.name() == kb.name() && ka.scope() == sc && kb.scope() == sc
 }
 
 // descrKeyNames returns the attribute names of a descriptor site made by a call of the

@@ -68,10 +68,26 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 				}
 			}
 		case lzSubscript:
-			addProto(s.x, [...]string{"__getitem__", "__setitem__", "__delitem__"}[s.op], nil, false)
+			name := [...]string{"__getitem__", "__setitem__", "__delitem__"}[s.op]
+			addProto(s.x, name, nil, false)
+			if s.y != nil && s.y != unknownExpr && len(r.methods["__hash__"]) > 0 && r.hashesKeys(s.x, name) {
+				addProto(s.y, "__hash__", nil, false)
+			}
 		case lzAttr:
 			if r.props[s.x.name()] {
 				add(r.propValues(s.x.x, s.x.name(), int(s.op)))
+			}
+		case lzAttrHook:
+			if s.op == attrFallback {
+				add(r.getattrFallback(s.x.x, s.x.name()))
+				break
+			}
+			addProto(s.x, attrHooks[s.op], nil, false)
+		case lzModuleGetattr:
+			for _, v := range r.eval(s.x) {
+				if v.kind == vDef && v.def.fn.Kind != "class" && v.def.simple == "__getattr__" && v.def.file != nil && !v.def.file.isInit && v.def.outer == v.def.file.scope {
+					ds = appendDef(ds, v.def)
+				}
 			}
 		case lzGetattr:
 			if !r.isBuiltin(s.x.scope(), "getattr") {
@@ -102,6 +118,57 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 	}
 	f.transient = nil
 	return res
+}
+
+// getattrFallback returns the __getattr__ methods that reading attribute name of x
+// calls: those of the instances x evaluates to whose class (or a class in its order)
+// defines __getattr__ and surely lacks the attribute: no class of the order binds it,
+// no code assigns it to their instances or to the class, no other project code assigns
+// an attribute of that name, and no class of the order has a base outside the project
+// (qrcode's drawers read `self.img.mode`, which StyledPilImage forwards to its PIL
+// image). Special names (`__class__`, `__dict__`) are object's.
+func (r *resolver) getattrFallback(x *expr, name string) []value {
+	if len(r.methods["__getattr__"]) == 0 || strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__") || r.dynNames[name] {
+		return nil
+	}
+	var out []value
+	for _, v := range r.eval(x) {
+		if v.kind != vInst || r.opaqueOrder(v.def) {
+			continue
+		}
+		ms := r.protoMethods(v.def, "__getattr__")
+		if len(ms) == 0 {
+			continue
+		}
+		missing := true
+		for _, k := range r.mro(v.def) {
+			if len(k.scope.bindings(name)) > 0 || k.initAttrs[name] || len(k.dynClassAttrs[name]) > 0 || len(k.instAttrs[name]) > 0 || len(k.dynAttrs[name]) > 0 {
+				missing = false
+				break
+			}
+		}
+		if missing {
+			out = union(out, ms)
+		}
+	}
+	return out
+}
+
+// hashesKeys reports whether x[key] (get, set or delete: the special method name) may
+// hash its key: unless x evaluates to a list or tuple literal, or to a project instance
+// whose class handles the subscript itself, x is taken for a mapping (an instance of a
+// project class with __hash__ used as a key is a dict key: zope.schema's
+// `ttree[term] = ...` with term a SimpleTerm).
+func (r *resolver) hashesKeys(x *expr, name string) bool {
+	for _, v := range r.eval(x) {
+		switch {
+		case v.kind == vSeq && v.lit().op == eSeq:
+			return false
+		case v.kind == vInst && len(r.protoMethods(v.def, name)) > 0:
+			return false
+		}
+	}
+	return true
 }
 
 // anyMethod reports whether some class of the project defines a method with one of the
