@@ -125,9 +125,10 @@ var realProjects = []realProject{
 	// to its truth: P .958 R .737 (160 of 217). The floors are those scores, truncated.
 	// Two rules added after that (an instance's __getattr__ fallback, and what a
 	// @contextmanager generator yields in `with g() as x`, found in pymemcache's misses)
-	// took the then-seen pymemcache to P .963 R .848.
-	{name: "statsd", deb: "python3-statsd", heldOut: true, minP: 0.99, minR: 0.90},
-	{name: "pymemcache", deb: "python3-pymemcache", heldOut: true, minP: 0.95, minR: 0.73},
+	// took the then-seen pymemcache to P .963 R .848. Both are tuning projects in
+	// round 14.
+	{name: "statsd", deb: "python3-statsd", minP: 0.99, minR: 0.90},
+	{name: "pymemcache", deb: "python3-pymemcache", minP: 0.95, minR: 0.84},
 	// oslo.rootwrap and oslo.policy were chosen, traced and reviewed in the fourteenth
 	// round and their truths committed before the front end ran on them (README.md).
 	{name: "oslo_rootwrap", deb: "python3-oslo.rootwrap", heldOut: true},
