@@ -131,8 +131,12 @@ var realProjects = []realProject{
 	{name: "pymemcache", deb: "python3-pymemcache", minP: 0.95, minR: 0.84},
 	// oslo.rootwrap and oslo.policy were chosen, traced and reviewed in the fourteenth
 	// round and their truths committed before the front end ran on them (README.md).
-	{name: "oslo_rootwrap", deb: "python3-oslo.rootwrap", heldOut: true},
-	{name: "oslo_policy", deb: "python3-oslo.policy", heldOut: true},
+	// Round 14 start (the front end of the end of round 13): oslo.rootwrap P .985 R .903
+	// (65 of 72, 1 extra), oslo.policy P .920 R .679 (161 of 237, 14 extras); the same at
+	// the round's end (its self.__class__ rule changed neither). The floors are those
+	// scores, truncated.
+	{name: "oslo_rootwrap", deb: "python3-oslo.rootwrap", heldOut: true, minP: 0.98, minR: 0.90},
+	{name: "oslo_policy", deb: "python3-oslo.policy", heldOut: true, minP: 0.92, minR: 0.67},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of
