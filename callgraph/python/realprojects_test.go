@@ -133,10 +133,12 @@ var realProjects = []realProject{
 	// round and their truths committed before the front end ran on them (README.md).
 	// Round 14 start (the front end of the end of round 13): oslo.rootwrap P .985 R .903
 	// (65 of 72, 1 extra), oslo.policy P .920 R .679 (161 of 237, 14 extras); the same at
-	// the round's end (its self.__class__ rule changed neither). The floors are those
-	// scores, truncated.
-	{name: "oslo_rootwrap", deb: "python3-oslo.rootwrap", heldOut: true, minP: 0.98, minR: 0.90},
-	{name: "oslo_policy", deb: "python3-oslo.policy", heldOut: true, minP: 0.92, minR: 0.67},
+	// the round's end (its self.__class__ rule changed neither). Their extras were read
+	// after that; four were real calls the tests had mocked, added to the truths:
+	// oslo.rootwrap P 1.000 R .904 (66 of 73), oslo.policy P .937 R .683 (164 of 240).
+	// The floors are those scores, truncated.
+	{name: "oslo_rootwrap", deb: "python3-oslo.rootwrap", heldOut: true, minP: 0.99, minR: 0.90},
+	{name: "oslo_policy", deb: "python3-oslo.policy", heldOut: true, minP: 0.93, minR: 0.68},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of
