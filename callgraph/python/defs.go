@@ -689,6 +689,19 @@ func (c *collector) outsideCall(cs *callSite, ce *expr, name string, positional 
 	}
 }
 
+// callee converts the function node fn of a call in scope sc. self.__class__(...) in a
+// method constructs the class of the instance self is (statsd's PipelineBase.pipeline
+// returns self.__class__(self)); see eTypeOf of eSelf.
+func (c *collector) callee(fn int32, sc *scope) *expr {
+	t := c.t
+	if t.nodes[fn].kind == kAttribute && sc.kind == scopeFunction && sc.selfName != "" && sc.def != nil && sc.def.class != nil {
+		if obj := t.firstNamed(fn); obj >= 0 && t.nodes[obj].kind == kIdentifier && lastIdent(t, fn) == "__class__" && c.str(obj) == sc.selfName {
+			return c.newExpr(expr{op: eTypeOf, x: c.newExpr(expr{op: eSelf, ref: inScope(sc.def.ref())})})
+		}
+	}
+	return c.conv(fn, sc)
+}
+
 // callExpr converts call node i to an eCall expression holding its arguments (elems,
 // with their keywords in keys, "" for positional; slice set when the call has *args or
 // **kwargs, after which positional arguments are not tracked). It is memoised per node:
@@ -713,7 +726,7 @@ func (c *collector) callExpr(i int32, sc *scope) *expr {
 			}
 		}
 	}
-	e := c.newExpr(expr{op: eCall, x: c.conv(fn, sc), ref: withLit(&litData{})})
+	e := c.newExpr(expr{op: eCall, x: c.callee(fn, sc), ref: withLit(&litData{})})
 	if al := t.nodes[fn].next; al >= 0 {
 		switch t.nodes[al].kind {
 		case kArgumentList:

@@ -157,7 +157,10 @@
 //     lambda binds, the right operand sees the name narrowed: `isinstance(x, C) and
 //     x.m()` (pycadf's validator lambdas) and `not isinstance(x, C) or x.m()` call m on
 //     C instances only, the other two forms on the rest. Attributes (`isinstance(self.curve, C)`) are not narrowed,
-//     and type(self)(...) is not followed. getattr(x, k) is x.<k> for each string constant
+//     and type(self)(...) is not followed. self.__class__(...) called in a method
+//     constructs the method's class when something else instantiates it, and the
+//     subclasses whose instances are seen flowing into self (or, when neither, the
+//     subclasses the project instantiates; statsd's PipelineBase.pipeline). getattr(x, k) is x.<k> for each string constant
 //     k may hold: a literal, a name bound only to constants, a loop variable over a literal
 //     of constants, or an item taken by position from the literal pairs a loop iterates
 //     (`for name, label in (("a", "A"), ("b", "B")): getattr(x, name)`); for a k built

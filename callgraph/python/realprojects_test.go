@@ -42,7 +42,8 @@ var realProjects = []realProject{
 	// reviewed before any change); the third looked at their misses and extras.
 	{name: "icalendar", deb: "python3-icalendar", minP: 0.99, minR: 0.69},
 	// Round 11's isinstance_rebind (DecodedURL.click unwrapping href) took hyperlink's
-	// precision from .963 to .990.
+	// precision from .963 to .990; round 14's self.__class__ calls took it to P .981
+	// R .967 (DecodedURL._clone, README.md).
 	{name: "hyperlink", deb: "python3-hyperlink", minP: 0.98, minR: 0.96},
 	// webencodings was held out in the third round; isodate and voluptuous were chosen,
 	// traced and reviewed in the fourth before the front end ran on them, and scored
@@ -58,8 +59,8 @@ var realProjects = []realProject{
 	// then looked at their missing and extra edges, which makes them tuning projects.
 	{name: "qrcode", deb: "python3-qrcode", minP: 0.95, minR: 0.86},
 	// Round 10's handler lookup by formatted name (getattr_format_per_site) took
-	// cerberus's recall from .709 to .762.
-	{name: "cerberus", deb: "python3-cerberus", minP: 0.99, minR: 0.76},
+	// cerberus's recall from .709 to .762; round 14's self.__class__ calls to .807.
+	{name: "cerberus", deb: "python3-cerberus", minP: 0.99, minR: 0.80},
 	// fixtures and transaction were chosen, traced and reviewed in the sixth round and
 	// their truths committed before the front end ran on them; scored once, with the
 	// front end unchanged (fixtures P .950 R .927, transaction P .945 R .972). The
@@ -125,9 +126,20 @@ var realProjects = []realProject{
 	// to its truth: P .958 R .737 (160 of 217). The floors are those scores, truncated.
 	// Two rules added after that (an instance's __getattr__ fallback, and what a
 	// @contextmanager generator yields in `with g() as x`, found in pymemcache's misses)
-	// took the then-seen pymemcache to P .963 R .848.
-	{name: "statsd", deb: "python3-statsd", heldOut: true, minP: 0.99, minR: 0.90},
-	{name: "pymemcache", deb: "python3-pymemcache", heldOut: true, minP: 0.95, minR: 0.73},
+	// took the then-seen pymemcache to P .963 R .848. Both are tuning projects in
+	// round 14, whose self.__class__ calls took statsd to P 1.000 R 1.000.
+	{name: "statsd", deb: "python3-statsd", minP: 0.99, minR: 0.99},
+	{name: "pymemcache", deb: "python3-pymemcache", minP: 0.95, minR: 0.84},
+	// oslo.rootwrap and oslo.policy were chosen, traced and reviewed in the fourteenth
+	// round and their truths committed before the front end ran on them (README.md).
+	// Round 14 start (the front end of the end of round 13): oslo.rootwrap P .985 R .903
+	// (65 of 72, 1 extra), oslo.policy P .920 R .679 (161 of 237, 14 extras); the same at
+	// the round's end (its self.__class__ rule changed neither). Their extras were read
+	// after that; four were real calls the tests had mocked, added to the truths:
+	// oslo.rootwrap P 1.000 R .904 (66 of 73), oslo.policy P .937 R .683 (164 of 240).
+	// The floors are those scores, truncated.
+	{name: "oslo_rootwrap", deb: "python3-oslo.rootwrap", heldOut: true, minP: 0.99, minR: 0.90},
+	{name: "oslo_policy", deb: "python3-oslo.policy", heldOut: true, minP: 0.93, minR: 0.68},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of

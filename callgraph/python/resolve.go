@@ -847,6 +847,36 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return out
 	case eTypeOf:
+		if e.x.op == eSelf {
+			// self.__class__ in method d: d's class when something else instantiates it,
+			// and the subclasses whose instances are seen flowing into d's self, or, when
+			// neither, the subclasses the project instantiates. d's class is not
+			// taken merely because d is its method: constructing it here would make it
+			// instantiated (statsd's PipelineBase, whose pipeline() builds
+			// self.__class__(self), is only ever a base of Pipeline and StreamPipeline).
+			d := e.x.def()
+			if !d.class.hasSub || r.noFlow {
+				return d.class.defValue()
+			}
+			r.unstable++
+			d.selfRead = true
+			var out []value
+			if d.class.instantiated {
+				out = d.class.defValue()
+			}
+			flows := d.selfFlows
+			if len(flows) == 0 && !d.class.instantiated {
+				for _, k := range d.class.subs {
+					if k.instantiated {
+						flows = append(flows, k)
+					}
+				}
+			}
+			for _, k := range flows {
+				out = addValues(out, value{kind: vDef, def: k})
+			}
+			return out
+		}
 		var out []value
 		for _, v := range r.eval(e.x) {
 			if v.kind == vInst {
