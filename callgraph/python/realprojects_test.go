@@ -140,6 +140,10 @@ var realProjects = []realProject{
 	// The floors are those scores, truncated.
 	{name: "oslo_rootwrap", deb: "python3-oslo.rootwrap", heldOut: true, minP: 0.99, minR: 0.90},
 	{name: "oslo_policy", deb: "python3-oslo.policy", heldOut: true, minP: 0.93, minR: 0.68},
+	// lazr.config and wadllib were chosen, traced and reviewed in the fifteenth round and
+	// their truths committed before the front end ran on them (README.md).
+	{name: "lazr/config", deb: "python3-lazr.config", heldOut: true},
+	{name: "wadllib", deb: "python3-wadllib", heldOut: true},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of
