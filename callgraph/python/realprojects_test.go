@@ -137,13 +137,18 @@ var realProjects = []realProject{
 	// the round's end (its self.__class__ rule changed neither). Their extras were read
 	// after that; four were real calls the tests had mocked, added to the truths:
 	// oslo.rootwrap P 1.000 R .904 (66 of 73), oslo.policy P .937 R .683 (164 of 240).
-	// The floors are those scores, truncated.
-	{name: "oslo_rootwrap", deb: "python3-oslo.rootwrap", heldOut: true, minP: 0.99, minR: 0.90},
-	{name: "oslo_policy", deb: "python3-oslo.policy", heldOut: true, minP: 0.93, minR: 0.68},
+	// The floors are those scores, truncated. Their misses and extras having been read,
+	// both are tuning projects from round 15 on.
+	{name: "oslo_rootwrap", deb: "python3-oslo.rootwrap", minP: 0.99, minR: 0.90},
+	{name: "oslo_policy", deb: "python3-oslo.policy", minP: 0.93, minR: 0.68},
 	// lazr.config and wadllib were chosen, traced and reviewed in the fifteenth round and
-	// their truths committed before the front end ran on them (README.md).
-	{name: "lazr/config", deb: "python3-lazr.config", heldOut: true},
-	{name: "wadllib", deb: "python3-wadllib", heldOut: true},
+	// their truths committed before the front end ran on them (README.md). Round 15
+	// start (the front end of the end of round 14): lazr.config P .882 R .968 (60 of
+	// 62, 8 extras), wadllib P .991 R .932 (110 of 118, 1 extra); the same at the
+	// round's end (no front-end change was made). The floors are those scores,
+	// truncated.
+	{name: "lazr/config", deb: "python3-lazr.config", heldOut: true, minP: 0.88, minR: 0.96},
+	{name: "wadllib", deb: "python3-wadllib", heldOut: true, minP: 0.99, minR: 0.93},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of
