@@ -117,6 +117,8 @@
 //     kwargs.get(k, default) and kwargs.pop(k, default) on the **kwargs parameter may
 //     give their default. functools.partial(f, ...)
 //     evaluates to f, its calls' argument positions unknown (no arguments flow);
+//     copy.copy(x) and copy.deepcopy(x) of the standard library (the name copy bound
+//     outside the project) evaluate to x's values;
 //     functools.reduce(f, xs) and itertools.starmap(f, xs) call f on behalf of their
 //     caller, as map does; a parameter whose default is a builtin (`def fold(...,
 //     map=map)`) may be that builtin. isinstance narrows local names and parameters:

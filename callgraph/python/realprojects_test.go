@@ -138,9 +138,10 @@ var realProjects = []realProject{
 	// after that; four were real calls the tests had mocked, added to the truths:
 	// oslo.rootwrap P 1.000 R .904 (66 of 73), oslo.policy P .937 R .683 (164 of 240).
 	// The floors are those scores, truncated. Their misses and extras having been read,
-	// both are tuning projects from round 15 on.
+	// both are tuning projects from round 15 on; round 15's copy.deepcopy(x) rule took
+	// oslo.policy to P .939 R .767 (the rule defaults Enforcer.register_default stores).
 	{name: "oslo_rootwrap", deb: "python3-oslo.rootwrap", minP: 0.99, minR: 0.90},
-	{name: "oslo_policy", deb: "python3-oslo.policy", minP: 0.93, minR: 0.68},
+	{name: "oslo_policy", deb: "python3-oslo.policy", minP: 0.93, minR: 0.76},
 	// lazr.config and wadllib were chosen, traced and reviewed in the fifteenth round and
 	// their truths committed before the front end ran on them (README.md). Round 15
 	// start (the front end of the end of round 14): lazr.config P .882 R .968 (60 of
