@@ -146,9 +146,12 @@ var realProjects = []realProject{
 	// their truths committed before the front end ran on them (README.md). Round 15
 	// start (the front end of the end of round 14): lazr.config P .882 R .968 (60 of
 	// 62, 8 extras), wadllib P .991 R .932 (110 of 118, 1 extra); the same at the
-	// round's end (no front-end change was made). The floors are those scores,
-	// truncated.
-	{name: "lazr/config", deb: "python3-lazr.config", heldOut: true, minP: 0.88, minR: 0.96},
+	// round's end (its copy.deepcopy rule changed neither). lazr.config's extras were
+	// read after that; one was a real self.__class__ call the review tool listed no
+	// candidate for, added to its truth: P .897 R .968 (61 of 63). The floors are those
+	// scores, truncated. Their edges having been read, both are tuning projects from
+	// round 16 on.
+	{name: "lazr/config", deb: "python3-lazr.config", heldOut: true, minP: 0.89, minR: 0.96},
 	{name: "wadllib", deb: "python3-wadllib", heldOut: true, minP: 0.99, minR: 0.93},
 }
 
