@@ -195,7 +195,8 @@ func TestRuleFixturesExact(t *testing.T) {
 		"setattr_descriptor": true, "bool_narrowing": true, "outside_module_store": true,
 		"attribute_hooks": true, "sys_modules_store": true, "hash_keys": true,
 		"module_getattr_import": true, "getattr_fallback": true,
-		"contextmanager_yield": true, "self_class_call": true, "copy_deepcopy": true}
+		"contextmanager_yield": true, "self_class_call": true, "copy_deepcopy": true,
+		"dict_store": true}
 	fe := New(Options{})
 	seen := 0
 	for _, fx := range loadFixtures(t) {

@@ -148,10 +148,12 @@ var realProjects = []realProject{
 	// 62, 8 extras), wadllib P .991 R .932 (110 of 118, 1 extra); the same at the
 	// round's end (its copy.deepcopy rule changed neither). lazr.config's extras were
 	// read after that; one was a real self.__class__ call the review tool listed no
-	// candidate for, added to its truth: P .897 R .968 (61 of 63). The floors are those
-	// scores, truncated. Their edges having been read, both are tuning projects from
-	// round 16 on.
-	{name: "lazr/config", deb: "python3-lazr.config", heldOut: true, minP: 0.89, minR: 0.96},
+	// candidate for, added to its truth: P .897 R .968 (61 of 63). Their edges having
+	// been read, both are tuning projects from round 16 on. A rule added after that
+	// (self.__dict__['name'] = v stores an instance attribute, from lazr.config's
+	// Section) took lazr.config to P 1.000 R .968. The floors are the scores reached,
+	// truncated.
+	{name: "lazr/config", deb: "python3-lazr.config", heldOut: true, minP: 0.99, minR: 0.96},
 	{name: "wadllib", deb: "python3-wadllib", heldOut: true, minP: 0.99, minR: 0.93},
 }
 
