@@ -1150,11 +1150,38 @@ func (c *collector) assignment(i int32, sc *scope, cond bool) {
 			// x[k] = v stores v into the container x, or calls x.__setitem__(k, v)
 			if st := c.conv(tg, sc); st.op == eSubscript {
 				c.f.stores = append(c.f.stores, store{x: st.x, key: st.name(), keyOK: st.keyOK(), val: val, sub: st})
+				c.dictStore(st, sc, val, cond)
 			}
 			c.subscript(tg, sc, 1, val)
 			continue
 		}
 		c.bindTarget(tg, val, sc, end, cond)
+	}
+}
+
+// dictStore records self.__dict__['name'] = v in a method (self its first parameter) as
+// an instance attribute name of the method's class, as self.name = v would be: a class
+// whose __setattr__ refuses stores sets its attributes so (lazr.config's Section), and
+// reads of self.name then find them without the __getattr__ fallback.
+func (c *collector) dictStore(st *expr, sc *scope, val *expr, cond bool) {
+	d := st.x
+	if !st.keyOK() || d == nil || d.op != eAttr || d.name() != "__dict__" || d.x == nil || d.x.op != eName {
+		return
+	}
+	attr, isStr := strings.CutPrefix(st.name(), "s")
+	if !isStr || attr == "" || sc.kind != scopeFunction || sc.selfName == "" || sc.class == nil || d.x.name() != sc.selfName {
+		return
+	}
+	cl := sc.class
+	if cl.instAttrs == nil {
+		cl.instAttrs = map[string][]*expr{}
+	}
+	cl.instAttrs[attr] = append(cl.instAttrs[attr], val)
+	if !cond && sc.def != nil && sc.def.simple == "__init__" {
+		if cl.initAttrs == nil {
+			cl.initAttrs = map[string]bool{}
+		}
+		cl.initAttrs[attr] = true
 	}
 }
 

@@ -556,6 +556,12 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 		}
 		ce.lit().extra().builtin = u
 		return
+	case fn.op == eAttr && fn.x.op == eName && fn.x.name() == "copy" && (fn.name() == "copy" || fn.name() == "deepcopy") && len(positional) == 1 && len(cs.args()) == 1:
+		// copy.copy(x) and copy.deepcopy(x) of the standard library's copy module (the
+		// name copy bound outside the project) return an object of x's class
+		ce.lit().extra().builtin = positional[0]
+		ce.lit().extra().extBuiltin = true
+		return
 	case fn.op == eAttr && len(cs.args()) == 0 && (fn.name() == "values" || fn.name() == "items" || fn.name() == "copy"):
 		all := c.newExpr(expr{op: eSubscript, x: fn.x})
 		switch fn.name() {

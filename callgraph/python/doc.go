@@ -94,8 +94,9 @@
 //     the resolved callees (positional, keyword, defaults; *args and **kwargs are not
 //     followed), return values flow out of calls (calling a generator function returns a
 //     generator, whose iteration yields the values of its yield expressions), attributes
-//     assigned through self in any method are instance attributes (one that __init__
-//     always sets shadows a class attribute of the same name), attributes assigned from
+//     assigned through self in any method are instance attributes, also when stored as
+//     self.__dict__['name'] = v (one that __init__ always sets shadows a class attribute
+//     of the same name), attributes assigned from
 //     outside (obj.x = v, C.x = v) are attributes of obj's classes, and list, tuple and
 //     dict literals indexed by constants (literals, or names and imported names bound only
 //     to literals; parameters are not narrowed, since outside callers pass other values)
@@ -117,6 +118,8 @@
 //     kwargs.get(k, default) and kwargs.pop(k, default) on the **kwargs parameter may
 //     give their default. functools.partial(f, ...)
 //     evaluates to f, its calls' argument positions unknown (no arguments flow);
+//     copy.copy(x) and copy.deepcopy(x) of the standard library (the name copy bound
+//     outside the project) evaluate to x's values;
 //     functools.reduce(f, xs) and itertools.starmap(f, xs) call f on behalf of their
 //     caller, as map does; a parameter whose default is a builtin (`def fold(...,
 //     map=map)`) may be that builtin. isinstance narrows local names and parameters:
