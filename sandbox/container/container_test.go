@@ -123,6 +123,23 @@ func TestDockerPytest(t *testing.T) {
 	assert.Equal(t, task.Pass, outcomes(rep)["test_mathx.py::test_mul"])
 	assert.Equal(t, task.XPass, outcomes(rep)["test_basic.py::test_xpass"])
 	assert.Equal(t, task.Error, outcomes(rep)["test_fixtures.py::test_setup_error"])
+	// Parameter ids with spaces, brackets that do not balance and the summary's separator
+	// (test_params.py) come out as pytest names them, with pytest's verdicts
+	// (testdata/pytest-ref/expected.json, recorded by its gen.py).
+	b, err := os.ReadFile("../testdata/pytest-ref/expected.json")
+	require.NoError(t, err)
+	var ref struct {
+		Outcomes map[string]task.Outcome `json:"outcomes"`
+	}
+	require.NoError(t, json.Unmarshal(b, &ref))
+	params := 0
+	for id, o := range ref.Outcomes {
+		if strings.HasPrefix(id, "test_params.py::") {
+			params++
+			assert.Equal(t, o, outcomes(rep)[id], id)
+		}
+	}
+	assert.Equal(t, 8, params)
 
 	ov := task.Overlay{}
 	ov.Set("pkg/mathx.py", []byte("def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a + b\n"))
@@ -140,6 +157,7 @@ func TestDockerPytest(t *testing.T) {
 	del := task.Overlay{}
 	del.Remove("test_basic.py")
 	del.Remove("test_fixtures.py")
+	del.Remove("test_params.py")
 	rep, err = r.Run(ctx, task.RunRequest{Root: root, Kind: task.Pytest, Overlay: del})
 	require.NoError(t, err)
 	assert.Equal(t, map[string]task.Outcome{"test_mathx.py::test_add": task.Pass, "test_mathx.py::test_mul": task.Pass}, outcomes(rep))
