@@ -656,12 +656,7 @@ func (c *collector) narrowBool(i int32, sc *scope) {
 // `hasattr(x, "a")` is recognised too: attr is then "a" and there are no classes.
 func (c *collector) isinstanceTest(cond int32, sc *scope) (name int32, classes []*expr, attr string, neg bool) {
 	t := c.t
-	for cond >= 0 && (t.nodes[cond].kind == kNotOp || t.nodes[cond].kind == kParenthesized) {
-		if t.nodes[cond].kind == kNotOp {
-			neg = !neg
-		}
-		cond = t.firstNamed(cond)
-	}
+	cond, neg = c.unwrapNot(cond)
 	if cond < 0 || t.nodes[cond].kind != kCall {
 		return -1, nil, "", false
 	}
@@ -702,12 +697,7 @@ func (c *collector) isinstanceTest(cond int32, sc *scope) (name int32, classes [
 // node, the expressions compared with and whether the test is negated, or -1.
 func (c *collector) identityTest(cond int32, sc *scope) (name int32, vals []*expr, neg bool) {
 	t := c.t
-	for cond >= 0 && (t.nodes[cond].kind == kNotOp || t.nodes[cond].kind == kParenthesized) {
-		if t.nodes[cond].kind == kNotOp {
-			neg = !neg
-		}
-		cond = t.firstNamed(cond)
-	}
+	cond, neg = c.unwrapNot(cond)
 	if cond < 0 || t.nodes[cond].kind != kCompareOp {
 		return -1, nil, false
 	}
@@ -760,12 +750,7 @@ func (c *collector) identityTest(cond int32, sc *scope) (name int32, vals []*exp
 // returns x's node, attr and whether the test is negated, or -1.
 func (c *collector) flagTest(cond int32) (name int32, attr string, neg bool) {
 	t := c.t
-	for cond >= 0 && (t.nodes[cond].kind == kNotOp || t.nodes[cond].kind == kParenthesized) {
-		if t.nodes[cond].kind == kNotOp {
-			neg = !neg
-		}
-		cond = t.firstNamed(cond)
-	}
+	cond, neg = c.unwrapNot(cond)
 	if cond < 0 || t.nodes[cond].kind != kAttribute {
 		return -1, "", false
 	}
@@ -780,16 +765,24 @@ func (c *collector) flagTest(cond int32) (name int32, attr string, neg bool) {
 	return obj, c.str(at), neg
 }
 
-// truthTest recognises the truth test of a name, `x` or `not x`: it returns x's node and
-// whether the test is negated, or -1.
-func (c *collector) truthTest(cond int32) (name int32, neg bool) {
-	t := c.t
+// unwrapNot strips the `not` operators and parentheses around cond: it returns the
+// expression inside and whether an odd number of `not`s negated it.
+func (c *collector) unwrapNot(cond int32) (int32, bool) {
+	t, neg := c.t, false
 	for cond >= 0 && (t.nodes[cond].kind == kNotOp || t.nodes[cond].kind == kParenthesized) {
 		if t.nodes[cond].kind == kNotOp {
 			neg = !neg
 		}
 		cond = t.firstNamed(cond)
 	}
+	return cond, neg
+}
+
+// truthTest recognises the truth test of a name, `x` or `not x`: it returns x's node and
+// whether the test is negated, or -1.
+func (c *collector) truthTest(cond int32) (name int32, neg bool) {
+	t := c.t
+	cond, neg = c.unwrapNot(cond)
 	if cond < 0 || t.nodes[cond].kind != kIdentifier {
 		return -1, false
 	}
