@@ -650,17 +650,9 @@ func (o *mirrorOut) abort() {
 	}
 }
 
-// mirrorName is the mirror ref name of a task: its ID with characters git refs cannot hold
-// replaced.
-func mirrorName(id string) string {
-	b := []byte(id)
-	for i, ch := range b {
-		if !(ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '.' || ch == '_' || ch == '-') {
-			b[i] = '_'
-		}
-	}
-	return strings.ReplaceAll(string(b), "..", "._")
-}
+// mirrorName is the mirror ref name of a task: its ID with the characters git refs cannot
+// hold replaced (repo.SafeName).
+func mirrorName(id string) string { return repo.SafeName(id) }
 
 // writeMirror writes the analysed tree (root, the copy runs use) and each task's corrupted
 // state into the mirror (repo.WriteMirror), with messages that name no temporary path, so

@@ -184,7 +184,7 @@ func parse(args []string, stderr io.Writer) (config, int) {
 	fs.Uint64Var(&c.seed, "seed", 1, "random seed (same seed, same instances)")
 	level := fs.String("level", "1", "instance `levels`: 1 (inside the masked repository), 2 (from scratch) or 1,2")
 	fs.StringVar(&c.pkg, "package", "agent_code", "Level 2: the `name` a Python solution package is renamed to (empty keeps it)")
-	fs.StringVar(&c.name, "name", "", "repository name `owner/repo` (default local/<directory name>)")
+	fs.StringVar(&c.name, "name", "", "repository name `owner/repo` (default: the git remote origin's, else local/<directory name>)")
 	fs.StringVar(&c.commit, "commit", "", "the source `commit` recorded for the analysed tree (default: git HEAD of the project root; none outside git)")
 	fs.StringVar(&c.python, "python", "", "Python interpreter with pytest (default: detected)")
 	fs.Var(&c.env, "env", "extra `KEY=VALUE` for the test runs (repeatable)")
@@ -371,10 +371,24 @@ var (
 	commitRE    = regexp.MustCompile(`^[0-9a-fA-F]{7,64}$`)
 )
 
+// defaultName is the repository name when -name is not given: the owner/name of the git
+// remote origin of the project root (as breakpoint's records take it), else local/ and the
+// name of the directory given as -repo. Either is made safe for instance ids and mirror refs
+// (repo.SafeName on each side): a module cache directory such as xid@v1.6.0 becomes
+// local/xid_v1.6.0.
+func defaultName(ctx context.Context, root, dir string) string {
+	if g, err := repo.Git(ctx, root); err == nil && g.Remote != "" {
+		if owner, name, ok := strings.Cut(g.Remote, "/"); ok {
+			return repo.SafeName(owner) + "/" + repo.SafeName(name)
+		}
+	}
+	return "local/" + repo.SafeName(filepath.Base(dir))
+}
+
 func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	name := c.name
 	if name == "" {
-		name = "local/" + filepath.Base(c.root)
+		name = defaultName(ctx, c.project.Root, c.root)
 	}
 	prog := cli.NewProgress(stderr, "featurebench")
 	stopBeat := prog.Beat(15 * time.Second)

@@ -506,3 +506,38 @@ func TestWriteOutLists(t *testing.T) {
 		require.Equal(t, art.Instance.PassToPass, insts[0].PassToPass)
 	}
 }
+
+// TestDefaultName: without -name the instances are named for the git remote origin, else for
+// the directory given as -repo, made safe for ids and mirror refs. A module-cache style
+// directory (name@version) once failed at the very end, when the mirror refused its refs.
+func TestDefaultName(t *testing.T) {
+	needPytest(t)
+	repo := filepath.Join(t.TempDir(), "shapes@v1.2.0")
+	require.NoError(t, os.CopyFS(repo, os.DirFS("../../extract/testdata/pipeline/repo")))
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"-repo", repo, "-out", out, "-n", "1", "-seed", "7", "-python", "/usr/bin/python3",
+		"-commit", "0123456789abcdef0123456789abcdef01234567"}, &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	ids := strings.Fields(stdout.String())
+	require.Len(t, ids, 1)
+	require.Regexp(t, `^local__shapes_v1\.2\.0\.01234567\.test_geometry\.[0-9a-f]{8}\.lv1$`, ids[0])
+	checkMirror(t, out)
+
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("featurebench: git is not installed (the remote's name is not checked)")
+	}
+	ctx := context.Background()
+	gitDir := filepath.Join(t.TempDir(), "checkout")
+	require.NoError(t, os.MkdirAll(gitDir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(gitDir, "README"), []byte("shapes\n"), 0o644))
+	for _, args := range [][]string{{"init", "-q"}, {"add", "README"}, {"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "base"},
+		{"remote", "add", "origin", "git@github.com:acme-lab/geo.shapes.git"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = gitDir
+		b, err := cmd.CombinedOutput()
+		require.NoError(t, err, string(b))
+	}
+	require.Equal(t, "acme-lab/geo.shapes", defaultName(ctx, gitDir, gitDir))
+	require.Equal(t, "local/x.hidden_dir", defaultName(ctx, t.TempDir(), "/tmp/.hidden dir"))
+}

@@ -62,6 +62,32 @@ type Mirrored struct {
 
 var mirrorNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
+// SafeName returns s as a name WriteMirror accepts for a task or branch: every byte other
+// than an ASCII letter, digit, '.', '_' or '-' becomes '_', a run of dots is broken up
+// ("a..b" becomes "a._b"), a first byte that is not a letter or digit is preceded by "x",
+// and ".lock" at the end becomes "_lock". Names already accepted are returned unchanged;
+// different inputs can give the same name, so a caller that needs distinct names must
+// keep its inputs distinct in the characters kept (ids are).
+func SafeName(s string) string {
+	b := []byte(s)
+	for i, ch := range b {
+		if !(ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '.' || ch == '_' || ch == '-') {
+			b[i] = '_'
+		}
+	}
+	out := string(b)
+	for strings.Contains(out, "..") {
+		out = strings.ReplaceAll(out, "..", "._")
+	}
+	if out == "" || !(out[0] >= 'a' && out[0] <= 'z' || out[0] >= 'A' && out[0] <= 'Z' || out[0] >= '0' && out[0] <= '9') {
+		out = "x" + out
+	}
+	if strings.HasSuffix(out, ".lock") {
+		out = strings.TrimSuffix(out, ".lock") + "_lock"
+	}
+	return out
+}
+
 // mirrorSignature is the fixed identity of every mirror commit (the epoch, UTC).
 const mirrorSignature = "faultline <faultline@localhost> 0 +0000"
 

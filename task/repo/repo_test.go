@@ -430,3 +430,19 @@ func TestDiscoverNamespacePackage(t *testing.T) {
 		assert.Equal(t, "lazr.uri", p.Module)
 	}
 }
+
+func TestSafeName(t *testing.T) {
+	for in, want := range map[string]string{
+		"sample.remove.1.0.92cc04f8": "sample.remove.1.0.92cc04f8", // accepted names are kept
+		"xid@v1.6.0.remove.1.0":      "xid_v1.6.0.remove.1.0",
+		"a..b...c":                   "a._b._.c",
+		".hidden":                    "x.hidden",
+		"":                           "x",
+		"my repo/ü":                  "my_repo___",
+		"refs.lock":                  "refs_lock",
+	} {
+		got := SafeName(in)
+		require.Equal(t, want, got, in)
+		require.True(t, mirrorNameRE.MatchString(got) && !strings.Contains(got, ".."), "%q is a valid mirror name", got)
+	}
+}
