@@ -153,8 +153,13 @@ var realProjects = []realProject{
 	// (self.__dict__['name'] = v stores an instance attribute, from lazr.config's
 	// Section) took lazr.config to P 1.000 R .968. The floors are the scores reached,
 	// truncated.
-	{name: "lazr/config", deb: "python3-lazr.config", heldOut: true, minP: 0.99, minR: 0.96},
-	{name: "wadllib", deb: "python3-wadllib", heldOut: true, minP: 0.99, minR: 0.93},
+	{name: "lazr/config", deb: "python3-lazr.config", minP: 0.99, minR: 0.96},
+	{name: "wadllib", deb: "python3-wadllib", minP: 0.99, minR: 0.93},
+	// oslo.reports and multipledispatch were chosen, traced and reviewed in the sixteenth
+	// round and their truths committed before the front end ran on them (README.md).
+	// No floor yet: they are set from the round's held-out scores.
+	{name: "oslo_reports", deb: "python3-oslo.reports", heldOut: true},
+	{name: "multipledispatch", deb: "python3-multipledispatch", heldOut: true},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of
