@@ -885,9 +885,22 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return out
 	case eInstances:
+		var classes []*defInfo
+		if e.raw() {
+			// a comprehension's element call (see compElems): only the instances of
+			// the classes its callee evaluates to, not what a function returns
+			for _, v := range r.eval(e.x.x) {
+				if v.kind == vDef && v.def.fn.Kind == "class" {
+					classes = append(classes, v.def)
+				}
+			}
+			if len(classes) == 0 {
+				return nil
+			}
+		}
 		var out []value
 		for _, v := range r.eval(e.x) {
-			if v.kind == vInst {
+			if v.kind == vInst && (!e.raw() || slices.Contains(classes, v.def)) {
 				out = addValues(out, v)
 			}
 		}
