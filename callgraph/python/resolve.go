@@ -710,6 +710,15 @@ func (r *resolver) evalOp(e *expr) []value {
 				out = union(out, r.globalsItems(v, k, keys))
 				continue
 			}
+			if v.kind == vInst && !e.slice() {
+				// an instance of a project class whose order defines __getitem__: what
+				// that method returns (lazr.config's `self.schema[master_name]`, a
+				// ConfigSchema returning a value of its _section_schemas dict)
+				for _, m := range r.protoMethods(v.def, "__getitem__") {
+					out = union(out, r.callResult(m))
+				}
+				continue
+			}
 			if v.kind != vSeq {
 				continue
 			}
