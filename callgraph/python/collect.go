@@ -30,6 +30,10 @@ type collector struct {
 	transient bool
 	tslab     []expr
 	scopes    []*scope // the file's scopes (see newScope)
+	// comp holds the scope of each comprehension converted or visited so far: conv
+	// (compElems) may meet a comprehension before visit does, and both must bind and
+	// look up its loop names in the same scope
+	comp map[int32]*scope
 }
 
 // newExpr allocates an expression from the collector's current slab (fewer, larger
@@ -144,6 +148,19 @@ func (c *collector) newScope(k scopeKind, parent *scope, d *defInfo) *scope {
 	s := newScope(k, parent, c.f, d)
 	c.scopes = append(c.scopes, s)
 	return s
+}
+
+// compScope returns the scope of comprehension i, made on first use with parent sc.
+func (c *collector) compScope(i int32, sc *scope) *scope {
+	if cs := c.comp[i]; cs != nil {
+		return cs
+	}
+	if c.comp == nil {
+		c.comp = map[int32]*scope{}
+	}
+	cs := c.newScope(scopeLambda, sc, nil)
+	c.comp[i] = cs
+	return cs
 }
 
 // exact returns s, or a copy of it without spare capacity when it has much.
@@ -341,7 +358,7 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 		}
 		return
 	case kComprehension:
-		cs := c.newScope(scopeLambda, sc, nil)
+		cs := c.compScope(i, sc)
 		for ch := n.first; ch >= 0; ch = t.nodes[ch].next {
 			if t.nodes[ch].kind == kForInClause {
 				if l := t.firstNamed(ch); l >= 0 {

@@ -918,6 +918,8 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 				return c.conv(r, sc)
 			}
 		}
+	case kComprehension:
+		return c.compElems(i, sc)
 	case kBinaryOp:
 		if pre, suf, ok := c.affix(i, 0); ok {
 			return c.newExpr(expr{op: eAffix, nm: c.intern(pre + "\x00" + suf)})
@@ -938,6 +940,29 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 		}
 	}
 	return unknownExpr
+}
+
+// compElems converts a list or set comprehension or a generator expression whose
+// element is a call, `[Parameter(resource, tag) for tag in tags]`, to a sequence of the
+// instances that call constructs of the classes its callee names (wadllib's
+// HasParametersMixin.params, whose callers read the Parameter properties on each
+// element). Any other element, and every dict comprehension, stays unknown: a
+// comprehension of a function's results, `[self._compile(s) for s in schema]`, would
+// merge what the function returns at every call site (round 4 tried that and lost
+// precision on voluptuous and hyperlink).
+func (c *collector) compElems(i int32, sc *scope) *expr {
+	t := c.t
+	el := t.firstNamed(i)
+	if el < 0 || t.nodes[el].kind != kCall || t.symName(i) == "dictionary_comprehension" {
+		return unknownExpr
+	}
+	call := c.conv(el, c.compScope(i, sc))
+	if call.op != eCall {
+		return unknownExpr
+	}
+	inst := c.newExpr(expr{op: eInstances, x: call})
+	inst.setFlag(rawBit)
+	return c.newExpr(expr{op: eSeq, ref: withLit(&litData{elems: []*expr{inst}})})
 }
 
 // sliceStart returns the constant start of a slice without step (0 when omitted), or -1.

@@ -119,7 +119,12 @@
 //     give their default. functools.partial(f, ...)
 //     evaluates to f, its calls' argument positions unknown (no arguments flow);
 //     copy.copy(x) and copy.deepcopy(x) of the standard library (the name copy bound
-//     outside the project) evaluate to x's values;
+//     outside the project) evaluate to x's values; a list or set comprehension or a
+//     generator expression whose element is a call, `[Parameter(r, t) for t in tags]`,
+//     is a sequence of the instances that call constructs of the classes its callee
+//     names (any other element, and a dict comprehension, leaves it unknown); x[k] on an
+//     instance of a project class whose order defines __getitem__ evaluates to what that
+//     method returns (not for slices);
 //     functools.reduce(f, xs) and itertools.starmap(f, xs) call f on behalf of their
 //     caller, as map does; a parameter whose default is a builtin (`def fold(...,
 //     map=map)`) may be that builtin. isinstance narrows local names and parameters:

@@ -172,7 +172,7 @@ const (
 	eTypeOf            // type(x): the classes of the project instances x evaluates to
 	eGetattr           // getattr(x, elems[0][, elems[1]]) with builtin getattr looked up in its scope: x.<name> for each string constant elems[0] holds, or the default
 	eDescr             // the descriptor method (idx 0 __get__, 1 __set__, 2 __delete__) of the descriptors that class attribute name of x's values holds: what reading, assigning or deleting x.name calls
-	eInstances         // the project instances x evaluates to (a descriptor's inst argument: None when the attribute is read on the class)
+	eInstances         // the project instances x evaluates to (a descriptor's inst argument: None when the attribute is read on the class); with raw set, x is a call and only the instances of the classes its callee evaluates to are kept (a comprehension's elements: see compElems)
 	eFirst             // the values of the first of elems that evaluates to something (a call's argument for a parameter, else the parameter's merged flows: see substReturn)
 	eAffix             // a string made of a constant prefix and suffix around unknown parts (`"%sCommand" % name`, `"on_" + name`): name holds prefix, a NUL and suffix; it evaluates to nothing, and bounds the names a key of globals() may select (see globalsItems)
 )

@@ -40,7 +40,8 @@ var realProjects = []realProject{
 	{name: "ecdsa", deb: "python3-ecdsa", minP: 0.87, minR: 0.92},
 	// icalendar and hyperlink were held out in the second round (chosen, traced and
 	// reviewed before any change); the third looked at their misses and extras.
-	{name: "icalendar", deb: "python3-icalendar", minP: 0.99, minR: 0.69},
+	// Round 16's comprehension of class calls took icalendar's recall to .706.
+	{name: "icalendar", deb: "python3-icalendar", minP: 0.99, minR: 0.70},
 	// Round 11's isinstance_rebind (DecodedURL.click unwrapping href) took hyperlink's
 	// precision from .963 to .990; round 14's self.__class__ calls took it to P .981
 	// R .967 (DecodedURL._clone, README.md).
@@ -53,7 +54,8 @@ var realProjects = []realProject{
 	// Round 13's __getattr__ fallback (Duration forwarding to its timedelta) took isodate's
 	// recall from .789 to .842.
 	{name: "isodate", deb: "python3-isodate", minP: 0.99, minR: 0.84},
-	{name: "voluptuous", deb: "python3-voluptuous", minP: 0.89, minR: 0.49},
+	// Round 16's comprehension of class calls took voluptuous to P .896 R .531.
+	{name: "voluptuous", deb: "python3-voluptuous", minP: 0.89, minR: 0.53},
 	// qrcode and cerberus were chosen, traced and reviewed in the fifth round before the
 	// front end ran on them, and scored once as held out (README.md); the fifth round
 	// then looked at their missing and extra edges, which makes them tuning projects.
@@ -151,10 +153,22 @@ var realProjects = []realProject{
 	// candidate for, added to its truth: P .897 R .968 (61 of 63). Their edges having
 	// been read, both are tuning projects from round 16 on. A rule added after that
 	// (self.__dict__['name'] = v stores an instance attribute, from lazr.config's
-	// Section) took lazr.config to P 1.000 R .968. The floors are the scores reached,
-	// truncated.
-	{name: "lazr/config", deb: "python3-lazr.config", heldOut: true, minP: 0.99, minR: 0.96},
-	{name: "wadllib", deb: "python3-wadllib", heldOut: true, minP: 0.99, minR: 0.93},
+	// Section) took lazr.config to P 1.000 R .968. Round 16 tuned on both: its
+	// comprehension of class calls took wadllib to R 1.000 (the Parameter properties
+	// read on `self.params(resource)`), and its x[key] through a project __getitem__
+	// took lazr.config to R .984 (`self.schema[master_name]`).
+	{name: "lazr/config", deb: "python3-lazr.config", minP: 0.99, minR: 0.98},
+	{name: "wadllib", deb: "python3-wadllib", minP: 0.99, minR: 0.99},
+	// oslo.reports and multipledispatch were chosen, traced and reviewed in the sixteenth
+	// round and their truths committed before the front end ran on them (README.md).
+	// Round 16 start (the front end of the end of round 15): oslo.reports P .933 R .915
+	// (97 of 106, 7 extras), multipledispatch P .981 R .785 (51 of 65, 1 extra); the same
+	// at the round's end (its two rules changed neither). Their edges were read after
+	// that; one oslo.reports extra was a real call the tests had mocked
+	// (setup_autorun -> _setup_file_watcher), added to its truth: P .942 R .916 (98 of
+	// 107). The floors are those scores, truncated.
+	{name: "oslo_reports", deb: "python3-oslo.reports", heldOut: true, minP: 0.94, minR: 0.91},
+	{name: "multipledispatch", deb: "python3-multipledispatch", heldOut: true, minP: 0.98, minR: 0.78},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of

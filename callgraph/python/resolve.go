@@ -710,6 +710,15 @@ func (r *resolver) evalOp(e *expr) []value {
 				out = union(out, r.globalsItems(v, k, keys))
 				continue
 			}
+			if v.kind == vInst && !e.slice() {
+				// an instance of a project class whose order defines __getitem__: what
+				// that method returns (lazr.config's `self.schema[master_name]`, a
+				// ConfigSchema returning a value of its _section_schemas dict)
+				for _, m := range r.protoMethods(v.def, "__getitem__") {
+					out = union(out, r.callResult(m))
+				}
+				continue
+			}
 			if v.kind != vSeq {
 				continue
 			}
@@ -885,9 +894,22 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return out
 	case eInstances:
+		var classes []*defInfo
+		if e.raw() {
+			// a comprehension's element call (see compElems): only the instances of
+			// the classes its callee evaluates to, not what a function returns
+			for _, v := range r.eval(e.x.x) {
+				if v.kind == vDef && v.def.fn.Kind == "class" {
+					classes = append(classes, v.def)
+				}
+			}
+			if len(classes) == 0 {
+				return nil
+			}
+		}
 		var out []value
 		for _, v := range r.eval(e.x) {
-			if v.kind == vInst {
+			if v.kind == vInst && (!e.raw() || slices.Contains(classes, v.def)) {
 				out = addValues(out, v)
 			}
 		}
