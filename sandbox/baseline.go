@@ -120,6 +120,43 @@ func (r TimeoutRule) For(baseline time.Duration) time.Duration {
 	return t
 }
 
+// CleanLimit is the limit of a clean run when the user set none: its time is not known yet,
+// and slow real suites (networkx's takes minutes) fit under it.
+const CleanLimit = 30 * time.Minute
+
+// DerivedLimits are the time limits of the runs of a program's variants (corruptions, mutants),
+// derived from what the clean program's run took (DeriveLimits).
+type DerivedLimits struct {
+	// Clean bounds the clean runs: the user's bound, or CleanLimit.
+	Clean time.Duration
+	// Run is a variant's limit: TimeoutRule's default (2× the clean run + 10 s, at most
+	// 10 min), at most Clean. A variant that hangs is stopped there instead of at Clean.
+	Run time.Duration
+	// Retry is the limit of a second run of a variant stopped at Run (a run slowed by load
+	// is not judged a hang): 4× the clean run + 1 min, at most CleanLimit; the user's bound
+	// when set. A retry is due only when Retry > Run.
+	Retry time.Duration
+}
+
+// CleanLimits returns the clean runs' limit for a user's bound (0: none).
+func CleanLimits(bound time.Duration) DerivedLimits {
+	if bound > 0 {
+		return DerivedLimits{Clean: bound, Run: bound, Retry: bound}
+	}
+	return DerivedLimits{Clean: CleanLimit, Run: CleanLimit, Retry: CleanLimit}
+}
+
+// DeriveLimits returns the limits of the variants' runs of a program whose clean run took
+// wall, under the user's bound (0: none; a positive bound caps every limit).
+func DeriveLimits(wall, bound time.Duration) DerivedLimits {
+	l := CleanLimits(bound)
+	l.Run = min(TimeoutRule{}.For(wall), l.Clean)
+	if bound <= 0 {
+		l.Retry = TimeoutRule{Factor: 4, Constant: time.Minute, Ceiling: CleanLimit}.For(wall)
+	}
+	return l
+}
+
 // FileOracle returns a task.Oracle for single-file programs: the program text goes into a
 // copy of req.Overlay at path, and the program passes iff the run ran, at least one test
 // ran, and every selected test passed (every selected id present with a passing outcome when

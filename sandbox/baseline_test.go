@@ -126,3 +126,14 @@ func TestBaselineCause(t *testing.T) {
 		assert.NotContains(t, err.Error(), ": :")
 	}
 }
+
+func TestDeriveLimits(t *testing.T) {
+	// No bound: clean runs get CleanLimit; a variant 2× + 10 s (at most 10 min), its retry
+	// 4× + 1 min (at most CleanLimit).
+	assert.Equal(t, DerivedLimits{Clean: 30 * time.Minute, Run: 50 * time.Second, Retry: 140 * time.Second}, DeriveLimits(20*time.Second, 0))
+	assert.Equal(t, DerivedLimits{Clean: 30 * time.Minute, Run: 10 * time.Minute, Retry: 30 * time.Minute}, DeriveLimits(20*time.Minute, 0))
+	// A bound caps every limit, and a retry is then not longer than the run.
+	assert.Equal(t, DerivedLimits{Clean: 5 * time.Second, Run: 5 * time.Second, Retry: 5 * time.Second}, DeriveLimits(100*time.Millisecond, 5*time.Second))
+	assert.Equal(t, DerivedLimits{Clean: time.Minute, Run: 30 * time.Second, Retry: time.Minute}, DeriveLimits(10*time.Second, time.Minute))
+	assert.Equal(t, DerivedLimits{Clean: CleanLimit, Run: CleanLimit, Retry: CleanLimit}, CleanLimits(0))
+}

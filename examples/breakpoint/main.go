@@ -97,10 +97,6 @@ func main() { os.Exit(cli.Main(run)) }
 // the runner's reason.
 const shownNotRun = 3
 
-// derivedCleanLimit bounds the clean runs when -timeout is 0, and the retry of a corrupted
-// run: a ceiling that slow real suites (networkx's takes minutes) fit under.
-const derivedCleanLimit = 30 * time.Minute
-
 type config struct {
 	root, mode, out, swe, mirror, sweIDs, sweLists, lang, name, commit, python string
 	multi, distance, n, top, minFailures, jobs                                 int
@@ -328,10 +324,7 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	root := prep.Root
 	// The clean runs' limit: -timeout, or a ceiling a slow suite fits under (the limits of
 	// the corrupted runs are derived from what the clean runs took).
-	clean := c.timeout
-	if clean == 0 {
-		clean = derivedCleanLimit
-	}
+	clean := sandbox.CleanLimits(c.timeout).Clean
 	runner := sandbox.NewLocal(sandbox.Options{Env: append(append([]string(nil), prep.Env...), c.env...), Python: prep.Python,
 		Limits: task.Limits{Timeout: clean}})
 	defer runner.Close()
@@ -403,11 +396,9 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	// -timeout): a corruption that hangs is rejected at that limit instead of the
 	// repository's. It runs without vet (a vet finding of the corruption must not hide the
 	// test verdicts). One that hits it runs once more at the retry limit (see -timeout).
-	req.Limits.Timeout = min(sandbox.TimeoutRule{}.For(base.Wall), clean)
-	retry := c.timeout
-	if retry == 0 {
-		retry = sandbox.TimeoutRule{Factor: 4, Constant: time.Minute, Ceiling: derivedCleanLimit}.For(base.Wall)
-	}
+	lim := sandbox.DeriveLimits(base.Wall, c.timeout)
+	req.Limits.Timeout = lim.Run
+	retry := lim.Retry
 	prog.Printf("time limits: clean runs %v, corrupted runs %v, their retry %v", clean, req.Limits.Timeout.Round(time.Second), retry.Round(time.Second))
 
 	// Test-impact validation: which tests run which functions, recorded once for this state.

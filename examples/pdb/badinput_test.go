@@ -159,7 +159,7 @@ func TestComposeRefusesBadFlags(t *testing.T) {
 		{"negative -frozen", base("-frozen", "-1"), 2, "-frozen: must be at least 0"},
 		{"bad -format", base("-format", "xml"), 2, "-format: want jsonl or json"},
 		{"empty -task-id", base("-task-id", ""), 2, "-task-id: must not be empty"},
-		{"zero -timeout", base("-timeout", "0s"), 2, "-timeout: must be positive"},
+		{"negative -timeout", base("-timeout", "-1s"), 2, "-timeout: want 0 (derived from the clean program's run) or a positive duration"},
 		{"negative -jobs", base("-jobs", "-2"), 2, "-jobs: want 0 (GOMAXPROCS) or more, got -2"},
 		{"escaping -program-name", base("-program-name", "a/../../b.py"), 2, "-program-name: must be a relative path"},
 		{"empty -out", []string{"compose", "-program", prog, "-tests", tests, "-out", ""}, 2, "-out: must name a file"},

@@ -72,7 +72,10 @@ func addSandboxFlags(fs *flag.FlagSet, sf *sandboxFlags) {
 
 // checkSandboxFlags validates them before any work.
 func checkSandboxFlags(sf *sandboxFlags) error {
-	if sf.timeout <= 0 {
+	switch {
+	case sf.derive && sf.timeout < 0:
+		return flagErr("timeout", "want 0 (derived from the clean program's run) or a positive duration, got %v", sf.timeout)
+	case !sf.derive && sf.timeout <= 0:
 		return flagErr("timeout", "must be positive, got %v", sf.timeout)
 	}
 	if sf.jobs < 0 {

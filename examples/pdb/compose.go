@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/faultline-dev/faultline/compose"
 	"github.com/faultline-dev/faultline/internal/cli"
@@ -54,6 +55,13 @@ func parseComposeFlags(args []string, stderr io.Writer) (composeFlags, string, e
 	fs.StringVar(&f.out, "out", "-", "output file, - for stdout")
 	fs.StringVar(&f.format, "format", "jsonl", "jsonl (one record per line) or json (an array, like the release's files)")
 	addSandboxFlags(fs, &f.sb)
+	// compose derives its time limits from the correct program's run unless -timeout is
+	// given, as breakpoint does (sandbox.DeriveLimits).
+	f.sb.timeout, f.sb.derive = 0, true
+	tf := fs.Lookup("timeout")
+	tf.DefValue = "0s"
+	tf.Usage = "time limit of one run; 0 derives it from the correct program's run: that run gets up to 30m, a mutant's run 2× its time + 10 s (at most 10m) and, when it hits that, " +
+		"once more at 4× + 1m (at most 30m). A positive value bounds every limit above. A run stopped at its limit is a failing verdict (timeout)"
 	fs.Lookup("cache").Usage = "`DIR` of the on-disk result cache, so an interrupted run resumes without re-running what it validated (default: $XDG_CACHE_HOME/faultline/results; off: none)"
 	fs.Var(&f.shard, "shard", "validate only part `i/n` of the bug candidates (0 ≤ i < n) and write their bugs for -merge")
 	fs.BoolVar(&f.merge, "merge", false, "compose from the bugs of the shards' files (the arguments after the flags, which are the shards' flags), writing the unsharded run's output")
@@ -153,6 +161,20 @@ func composeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	defer ss.close()
+	// The correct program runs once under the clean limit; its time sets the mutants' limits
+	// (a run answered by the result cache keeps the time it was made in, so a resumed run
+	// derives the same limits). A failing or hanging correct program is refused below, by
+	// compose.Generate, at the same verdict.
+	lim := sandbox.CleanLimits(f.sb.timeout)
+	ss.cfg.timeout, ss.cfg.retry = lim.Clean, 0
+	_, wall, err := ss.oracle(f.taskID).verdictAt(ctx, program, lim.Clean)
+	if err != nil {
+		return err
+	}
+	lim = sandbox.DeriveLimits(wall, f.sb.timeout)
+	ss.cfg.timeout, ss.cfg.retry = lim.Run, lim.Retry
+	fmt.Fprintf(stderr, "pdb compose: time limits: the correct program's run %v, a mutant's run %v, its retry %v\n",
+		lim.Clean, lim.Run.Round(time.Second), lim.Retry.Round(time.Second))
 	out, o := ss.out, ss.oracle(f.taskID)
 	prog := newProgress(stderr, "pdb compose")
 	opts := f.opts

@@ -48,7 +48,9 @@
 // Every candidate program runs through the sandbox (package sandbox, task.Command): a
 // private copy of -repo (default: an empty directory) with the program written at
 // -program-name, its own namespaces where the kernel allows them, a scrubbed environment
-// (-env adds to it), and the time limit -timeout. The command (-oracle-cmd, or compose's
+// (-env adds to it), and the time limit -timeout (compose's default derives the limits
+// from the correct program's run, as breakpoint does: 2× its time + 10 s for a mutant, and
+// once more at 4× + 1 min for one stopped there). The command (-oracle-cmd, or compose's
 // -tests) runs there through /bin/sh -c with the copy as working directory; {program},
 // {dir}, {task_id} and {python} are replaced by the program's path, the copy's path, the
 // task id and -python, as single shell words (do not quote them), also available as

@@ -24,6 +24,7 @@ type oracleConfig struct {
 	name    string        // slash path of the program inside the run's tree
 	python  string        // substituted for {python}
 	timeout time.Duration // limit of one run (> 0)
+	retry   time.Duration // limit of a second run of one stopped at timeout (none unless > timeout)
 }
 
 // shellQuote quotes s as one word for /bin/sh.
@@ -60,41 +61,53 @@ func (o *runOracle) Passes(ctx context.Context, program string) (bool, error) {
 	return v.Passed(), err
 }
 
+// Verdict runs the command on program at the time limit; a run stopped there runs once
+// more at the retry limit when that is longer, and its verdict is the answer.
 func (o *runOracle) Verdict(ctx context.Context, program string) (task.Verdict, error) {
+	v, _, err := o.verdictAt(ctx, program, o.cfg.timeout)
+	if err == nil && v.Outcome == task.Timeout && o.cfg.retry > o.cfg.timeout {
+		v, _, err = o.verdictAt(ctx, program, o.cfg.retry)
+	}
+	return v, err
+}
+
+// verdictAt runs the command on program once under the time limit and returns the verdict
+// and the run's wall time.
+func (o *runOracle) verdictAt(ctx context.Context, program string, limit time.Duration) (task.Verdict, time.Duration, error) {
 	req := task.RunRequest{
 		Root:    o.cfg.root,
 		Overlay: task.Overlay{o.cfg.name: {Data: []byte(program)}},
 		Kind:    task.Command,
 		Args:    []string{"/bin/sh", "-c", o.cfg.script(o.taskID)},
-		Limits:  task.Limits{Timeout: o.cfg.timeout},
+		Limits:  task.Limits{Timeout: limit},
 	}
 	rep, err := o.runner.Run(ctx, req)
 	if err != nil {
 		if ctx.Err() != nil {
-			return task.Verdict{}, context.Cause(ctx)
+			return task.Verdict{}, 0, context.Cause(ctx)
 		}
-		return task.Verdict{}, fmt.Errorf("oracle: %w", err)
+		return task.Verdict{}, 0, fmt.Errorf("oracle: %w", err)
 	}
 	switch rep.State {
 	case task.RunTimeout:
-		return task.Verdict{Outcome: task.Timeout, Detail: fmt.Sprintf("stopped at the time limit of %v; raise -timeout if the tests need longer", o.cfg.timeout)}, nil
+		return task.Verdict{Outcome: task.Timeout, Detail: fmt.Sprintf("stopped at the time limit of %v; raise -timeout if the tests need longer", limit)}, rep.Wall, nil
 	case task.RunOK:
 	default:
-		return task.Verdict{}, fmt.Errorf("oracle: the run did not run (%s): %s", rep.State, tail(rep.Detail))
+		return task.Verdict{}, rep.Wall, fmt.Errorf("oracle: the run did not run (%s): %s", rep.State, tail(rep.Detail))
 	}
 	t, ok := rep.Result(task.CommandTestID)
 	if !ok {
-		return task.Verdict{}, fmt.Errorf("oracle: the run reported no verdict")
+		return task.Verdict{}, rep.Wall, fmt.Errorf("oracle: the run reported no verdict")
 	}
 	switch {
 	case t.Outcome.Passed():
-		return task.Verdict{Outcome: task.Pass}, nil
+		return task.Verdict{Outcome: task.Pass}, rep.Wall, nil
 	case rep.ExitCode == 126 || rep.ExitCode == 127:
-		return task.Verdict{}, fmt.Errorf("oracle: the command could not run (exit status %d): %s", rep.ExitCode, tail(rep.Output))
+		return task.Verdict{}, rep.Wall, fmt.Errorf("oracle: the command could not run (exit status %d): %s", rep.ExitCode, tail(rep.Output))
 	case t.Outcome == task.Timeout:
-		return task.Verdict{Outcome: task.Timeout, Detail: t.Message}, nil
+		return task.Verdict{Outcome: task.Timeout, Detail: t.Message}, rep.Wall, nil
 	}
-	return task.Verdict{Outcome: task.Fail, Detail: t.Message}, nil
+	return task.Verdict{Outcome: task.Fail, Detail: t.Message}, rep.Wall, nil
 }
 
 func tail(s string) string {
@@ -110,6 +123,7 @@ type sandboxFlags struct {
 	repo       string
 	python     string
 	timeout    time.Duration
+	derive     bool // -timeout 0 derives the limits from the clean program's run (compose)
 	jobs       int
 	env        envFlag
 	unsafeHost bool
