@@ -166,9 +166,15 @@ var realProjects = []realProject{
 	// at the round's end (its two rules changed neither). Their edges were read after
 	// that; one oslo.reports extra was a real call the tests had mocked
 	// (setup_autorun -> _setup_file_watcher), added to its truth: P .942 R .916 (98 of
-	// 107). The floors are those scores, truncated.
-	{name: "oslo_reports", deb: "python3-oslo.reports", heldOut: true, minP: 0.94, minR: 0.91},
-	{name: "multipledispatch", deb: "python3-multipledispatch", heldOut: true, minP: 0.98, minR: 0.78},
+	// 107). The floors are those scores, truncated. Their edges having been read, both
+	// are tuning projects from round 17 on.
+	{name: "oslo_reports", deb: "python3-oslo.reports", minP: 0.94, minR: 0.91},
+	{name: "multipledispatch", deb: "python3-multipledispatch", minP: 0.98, minR: 0.78},
+	// oslo.limit and oslo.middleware were chosen, traced and reviewed in the seventeenth
+	// round and their truths committed before the front end ran on them (README.md).
+	// Their floors are set once they are scored.
+	{name: "oslo_limit", deb: "python3-oslo.limit", heldOut: true},
+	{name: "oslo_middleware", deb: "python3-oslo.middleware", heldOut: true},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of
