@@ -2646,7 +2646,7 @@ outer:
 }
 
 // maxSubstNodes bounds the size of a return expression substReturn copies.
-const maxSubstNodes = 48
+const maxSubstNodes = 64
 
 // substReturn returns return expression ret of d specialised to call e: a copy in which
 // each name of d's own scope bound only to one of d's parameters (not *args or
@@ -2698,6 +2698,35 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 					copied[x] = f
 					return f, true
 				}
+			}
+			if j, bs := reboundParam(d, x); j >= 0 {
+				// a parameter the body rebinds (`func = registry.checks(name)(func)` in
+				// jsonschema's _checks_drafts): the argument, or the parameter's merged
+				// flows, and the copies of the rebinding values that reach x, which may
+				// name x again (the union stands for it while they are copied)
+				a := argFor(d, bound, e.lit().elems, e.lit().keyList(), e.slice(), j)
+				if a == nil && !e.slice() {
+					a = d.params[j].dflt
+				}
+				l := &litData{elems: make([]*expr, 0, len(bs))}
+				u := &expr{op: eUnion, ref: withLit(l)}
+				copied[x] = u
+				for _, b := range bs {
+					if b.val.op == eParam {
+						if a != nil {
+							l.elems = append(l.elems, &expr{op: eFirst, ref: withLit(&litData{elems: []*expr{a, b.val}})})
+						} else {
+							l.elems = append(l.elems, b.val)
+						}
+						continue
+					}
+					c, ok := cp(b.val)
+					if !ok {
+						return nil, false
+					}
+					l.elems = append(l.elems, c)
+				}
+				return u, true
 			}
 			if v := getattrLocal(d, x, false); v != nil {
 				c, ok := cp(v)
@@ -2813,6 +2842,13 @@ func (r *resolver) substitutable(d *defInfo, ret *expr) bool {
 		if x.op == eName && x.scope() == d.scope {
 			if paramNamed(d, x) >= 0 {
 				names = true
+			} else if j, bs := reboundParam(d, x); j >= 0 {
+				names = true
+				for _, b := range bs {
+					if b.val.op != eParam && !walk(b.val) {
+						return false
+					}
+				}
 			} else if v := getattrLocal(d, x, false); v != nil {
 				return walk(v)
 			}
@@ -2872,6 +2908,32 @@ func isParamName(x *expr) bool {
 // paramNamed returns the index of the parameter of d that name expression x (of d's
 // own scope) is bound to, when it is bound only to that parameter (not *args or
 // **kwargs), else -1.
+// reboundParam returns, for name x of d's body that is a parameter of d also rebound
+// there, the parameter's index and the bindings that reach x (the parameter's among
+// them); else -1.
+func reboundParam(d *defInfo, x *expr) (int, []bound) {
+	bs := d.scope.bindings(x.name())
+	if len(bs) < 2 {
+		return -1, nil
+	}
+	j := -1
+	for _, b := range bs {
+		if b.val.op == eParam && b.val.def() == d && !d.params[b.val.idx()].star {
+			j = int(b.val.idx())
+		}
+	}
+	if j < 0 {
+		return -1, nil
+	}
+	rs := reaching(bs, x.pos)
+	for _, b := range rs {
+		if b.val.op == eParam && int(b.val.idx()) == j {
+			return j, rs
+		}
+	}
+	return -1, nil
+}
+
 func paramNamed(d *defInfo, x *expr) int {
 	bs := d.scope.bindings(x.name())
 	if len(bs) != 1 || bs[0].val.op != eParam || bs[0].val.def() != d || d.params[bs[0].val.idx()].star {
