@@ -963,10 +963,19 @@ func (r *resolver) narrow(e *expr) []value {
 	}
 	var classes []*defInfo
 	outsideClass := false
+	// known: the classes outside the project the test names, when all are sequence or
+	// mapping classes whose instances inheritance decides (see knownIsinstance)
+	var known []string
+	knownOnly := true
 	for _, c := range e.lit().elems {
 		vs := r.eval(c)
 		if len(vs) == 0 {
 			outsideClass = true
+			if n := r.knownClassName(c); n != "" {
+				known = append(known, n)
+			} else {
+				knownOnly = false
+			}
 		}
 		for _, v := range vs {
 			switch {
@@ -1016,6 +1025,12 @@ func (r *resolver) narrow(e *expr) []value {
 					is = true
 					break
 				}
+			}
+		}
+		if !is && v.kind == vInst && len(known) > 0 && knownOnly && r.outsideBase(v.def) {
+			// isinstance(obj, abc.Sequence) on an abc.MutableMapping's instance
+			if k, decided := r.knownIsinstance(v.def, known); decided && k != e.keyOK() {
+				continue
 			}
 		}
 		switch {
