@@ -37,7 +37,11 @@ var realProjects = []realProject{
 	// toolz and ecdsa were held out in the first round; their misses and extras were
 	// looked at in the second, which makes them tuning projects.
 	{name: "toolz", deb: "python3-toolz", minP: 0.98, minR: 0.83},
-	{name: "ecdsa", deb: "python3-ecdsa", minP: 0.87, minR: 0.92},
+	// Round 17's re-evaluation of a body cut short by a cycle through it took ecdsa to
+	// R .941 (7 more Weierstrass-curve edges found) and P .868 (4 more Edwards-curve
+	// ones: Curve.curve holds both kinds, README.md round 1): its precision floor is
+	// .86 since.
+	{name: "ecdsa", deb: "python3-ecdsa", minP: 0.86, minR: 0.94},
 	// icalendar and hyperlink were held out in the second round (chosen, traced and
 	// reviewed before any change); the third looked at their misses and extras.
 	// Round 16's comprehension of class calls took icalendar's recall to .706.

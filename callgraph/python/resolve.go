@@ -1,6 +1,7 @@
 package python
 
 import (
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -43,6 +44,12 @@ type resolver struct {
 	protoMemo map[protoKey][]value
 	depth     int
 	noFlow    bool // level 7 off
+	// low is the smallest depth of the evaluations still in progress that the current
+	// evaluation ran into (a cycle cut short: see eval); partial holds the expressions
+	// whose values of this epoch were cut short so, until the head of their cycle
+	// finishes
+	low     int
+	partial []*expr
 	// per-round memo of module attribute and star-import lookups (nil while computing,
 	// which cuts import cycles)
 	attrMemo map[attrKey]memoEntry
@@ -470,8 +477,41 @@ func (r *resolver) newEpoch() {
 	r.attrMemo, r.starMemo = map[attrKey]memoEntry{}, map[attrKey]memoEntry{}
 }
 
+// reviseBody drops the memos of this epoch of the expressions of d's body among
+// partial: the head of a cycle, an expression of d's body, finished, and they were cut
+// short by that cycle, evaluated while it was in progress. networkx's contracted_nodes
+// returns `H = G.copy()` (or G), and contracted_edge returns its result, which
+// random_spanning_tree's nested function passes back into contracted_edge: evaluating
+// one name G of contracted_nodes evaluated its parameter, whose flows led around that
+// cycle to the `G.copy()` of the same body, which got nothing, and so did H, at every
+// later site of the body. They are evaluated afresh when next asked for, now that the
+// head's values are known. Expressions of other functions keep what they got: dropping
+// theirs too exposed merges of values across call sites that the cut had hidden (the
+// precision of ecdsa, hyperlink and voluptuous fell).
+func (r *resolver) reviseBody(d *defInfo, partial []*expr) {
+	for _, x := range partial {
+		if ownerDef(x) == d && r.memoOf(x) > 0 {
+			r.slot(x).round = 0
+		}
+	}
+}
+
+// ownerDef returns the definition whose body holds x, as far as the names and
+// parameters at the root of x tell (nil for the other expressions).
+func ownerDef(x *expr) *defInfo {
+	for ; x != nil; x = x.x {
+		switch x.op {
+		case eName:
+			return x.scope().def
+		case eParam, eSelf, eClass, eSuper:
+			return x.def()
+		}
+	}
+	return nil
+}
+
 // eval evaluates e in the current round, with memoisation and a recursion guard (a
-// cycle evaluates to nothing).
+// cycle evaluates to nothing; see reviseBody).
 func (r *resolver) eval(e *expr) []value {
 	if e == nil || e.op == eUnknown || e.op == eAffix || e.memo24() == memoLimit {
 		return nil
@@ -480,6 +520,7 @@ func (r *resolver) eval(e *expr) []value {
 	if int32(m.round) == r.round || (m.round > 0 && m.stable) {
 		if m.busy {
 			r.unstable++
+			r.low = min(r.low, int(m.n)) // the depth of e's evaluation (below)
 			return nil
 		}
 		if !m.stable {
@@ -491,8 +532,13 @@ func (r *resolver) eval(e *expr) []value {
 		r.unstable++
 		return nil
 	}
-	m.round, m.busy = uint16(r.round), true
+	// while busy, the slot's count holds the depth of this evaluation (its values are
+	// not read meanwhile): an evaluation inside it that runs into e again records how
+	// far up the cycle it cuts reaches
+	m.round, m.busy, m.n = uint16(r.round), true, uint32(r.depth)
 	before := r.unstable
+	depth, outerLow, mark := r.depth, r.low, len(r.partial)
+	r.low = math.MaxInt
 	r.depth++
 	v := r.evalOp(e)
 	r.depth--
@@ -501,6 +547,15 @@ func (r *resolver) eval(e *expr) []value {
 	m.setValues(v)
 	m.busy = false
 	m.stable = r.unstable == before
+	if r.low < depth {
+		r.partial = append(r.partial, e) // cut short by a cycle through an evaluation above
+	} else if len(r.partial) > mark {
+		if d := ownerDef(e); d != nil {
+			r.reviseBody(d, r.partial[mark:])
+		}
+		r.partial = r.partial[:mark]
+	}
+	r.low = min(outerLow, r.low)
 	if !m.stable {
 		r.unstable++ // propagate to the callers
 	} else if len(v) == 0 {
