@@ -1342,7 +1342,40 @@ func (r *resolver) selfClasses(d *defInfo) []*defInfo {
 	for _, k := range d.selfFlows {
 		out = appendDef(out, k)
 	}
+	if isSpecial(d.simple) && len(d.selfFlows) == 0 {
+		// the interpreter calls a special method on instances of the subclasses that
+		// inherit it (str(model), len(x), iteration), and those implicit calls pass no
+		// receiver (see resolve): oslo.reports's ReportModel.__str__ calls
+		// self.attached_view(...), which only its subclass ModelWithDefaultViews sets
+		for _, k := range d.class.subs {
+			if k.instantiated && r.inherits(k, d) {
+				out = appendDef(out, k)
+			}
+		}
+	}
 	return out
+}
+
+// isSpecial reports whether name is a special method's that the interpreter calls on
+// an instance (not __init__ or __new__, which run on construction and get their
+// receiver from it).
+func isSpecial(name string) bool {
+	return len(name) > 4 && strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__") && name != "__init__" && name != "__new__" && name != "__init_subclass__" && name != "__class_getitem__"
+}
+
+// inherits reports whether class k's order resolves d's name to d.
+func (r *resolver) inherits(k, d *defInfo) bool {
+	for _, c := range r.mro(k) {
+		for _, b := range c.scope.bindings(d.simple) {
+			if b.val.op == eDef {
+				return b.val.def() == d
+			}
+		}
+		if len(c.scope.bindings(d.simple)) > 0 {
+			return false
+		}
+	}
+	return false
 }
 
 // abstractStep resolves again, after the rounds of value flow (when every
