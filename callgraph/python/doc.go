@@ -124,12 +124,21 @@
 //     is a sequence of the instances that call constructs of the classes its callee
 //     names (any other element, and a dict comprehension, leaves it unknown); x[k] on an
 //     instance of a project class whose order defines __getitem__ evaluates to what that
-//     method returns (not for slices);
+//     method returns (not for slices); a call's result specialised to its call site
+//     follows a parameter the callee rebinds (`func = registry.checks(name)(func)`; return
+//     func): the argument and the rebinding values, with the argument in place of the
+//     parameter there too. A value flowing around a cycle of calls and returns (a
+//     function's result passed back into its own parameter through other functions)
+//     reaches every site of that function's body: the expressions of the body that the
+//     cycle cut short are evaluated again once its head's values are known;
 //     functools.reduce(f, xs) and itertools.starmap(f, xs) call f on behalf of their
 //     caller, as map does; a parameter whose default is a builtin (`def fold(...,
 //     map=map)`) may be that builtin. isinstance narrows local names and parameters:
 //     inside `if isinstance(x, C):` x holds only instances of C (a class or a tuple of
-//     classes; an outside class keeps only what may be its instance), in the elif and
+//     classes; an outside class keeps only what may be its instance, and for
+//     collections.abc's Sequence, MutableSequence, Mapping and MutableMapping, typing's
+//     aliases, and list, tuple and dict, an instance of a project class whose bases
+//     outside the project are all such classes is decided by inheritance), in the elif and
 //     else clauses no instance of C, and after an if whose body always leaves (return,
 //     raise, continue, break, or an if statement with an else clause all of whose
 //     blocks leave) and has no else, none up to the end of the enclosing block
@@ -232,8 +241,12 @@
 //     (object.__str__ calls __repr__, object.__format__ calls str), the delegate is
 //     called, unless a base of the class lies outside the project (it may define the
 //     method itself). On a class object, these are the special methods of its project
-//     metaclass (`metaclass=M` in its statement or a base's; type, the base of a
-//     metaclass, defines no __str__ or __format__, so the delegation applies);
+//     metaclass (`metaclass=M` in its statement or a base's, or a base made by
+//     six.with_metaclass(M) or future.utils's; type, the base of a metaclass, defines
+//     no __str__ or __format__, so the delegation applies). A special method that no
+//     call names on an instance of a subclass runs on the instances of the
+//     instantiated subclasses that inherit it, as these implicit calls pass no
+//     receiver;
 //   - properties: reading obj.p where p is a property (@property, @cached_property,
 //     p = property(fget, fset)) of obj's class or of a class in its order (a mixin)
 //     calls the getter, and gives what it returns; obj.p = v calls the setter, del obj.p

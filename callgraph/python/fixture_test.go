@@ -196,7 +196,9 @@ func TestRuleFixturesExact(t *testing.T) {
 		"attribute_hooks": true, "sys_modules_store": true, "hash_keys": true,
 		"module_getattr_import": true, "getattr_fallback": true,
 		"contextmanager_yield": true, "self_class_call": true, "copy_deepcopy": true,
-		"dict_store": true, "comprehension_elems": true, "getitem_returns": true}
+		"dict_store": true, "comprehension_elems": true, "getitem_returns": true,
+		"rebound_param": true, "abc_isinstance": true, "cycle_body": true, "special_self": true,
+		"with_metaclass": true}
 	fe := New(Options{})
 	seen := 0
 	for _, fx := range loadFixtures(t) {

@@ -303,7 +303,9 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (implicit []resolu
 			for _, v := range r.eval(cs.callee()) {
 				if v.kind == vDef && v.def.fn.Kind == task.KindClass && !v.def.instantiated {
 					v.def.instantiated = true
-					if v.def.hasSub {
+					// a subclass's instances reach its bases' special methods too
+					// (selfClasses)
+					if v.def.hasSub || len(r.mro(v.def)) > 1 {
 						changed = true
 					}
 				}

@@ -37,7 +37,11 @@ var realProjects = []realProject{
 	// toolz and ecdsa were held out in the first round; their misses and extras were
 	// looked at in the second, which makes them tuning projects.
 	{name: "toolz", deb: "python3-toolz", minP: 0.98, minR: 0.83},
-	{name: "ecdsa", deb: "python3-ecdsa", minP: 0.87, minR: 0.92},
+	// Round 17's re-evaluation of a body cut short by a cycle through it took ecdsa to
+	// R .941 (7 more Weierstrass-curve edges found) and P .868 (4 more Edwards-curve
+	// ones: Curve.curve holds both kinds, README.md round 1): its precision floor is
+	// .86 since.
+	{name: "ecdsa", deb: "python3-ecdsa", minP: 0.86, minR: 0.94},
 	// icalendar and hyperlink were held out in the second round (chosen, traced and
 	// reviewed before any change); the third looked at their misses and extras.
 	// Round 16's comprehension of class calls took icalendar's recall to .706.
@@ -61,8 +65,9 @@ var realProjects = []realProject{
 	// then looked at their missing and extra edges, which makes them tuning projects.
 	{name: "qrcode", deb: "python3-qrcode", minP: 0.95, minR: 0.86},
 	// Round 10's handler lookup by formatted name (getattr_format_per_site) took
-	// cerberus's recall from .709 to .762; round 14's self.__class__ calls to .807.
-	{name: "cerberus", deb: "python3-cerberus", minP: 0.99, minR: 0.80},
+	// cerberus's recall from .709 to .762; round 14's self.__class__ calls to .807; round
+	// 17's cycle re-evaluation and special methods on subclass instances to .811.
+	{name: "cerberus", deb: "python3-cerberus", minP: 0.99, minR: 0.81},
 	// fixtures and transaction were chosen, traced and reviewed in the sixth round and
 	// their truths committed before the front end ran on them; scored once, with the
 	// front end unchanged (fixtures P .950 R .927, transaction P .945 R .972). The
@@ -156,8 +161,9 @@ var realProjects = []realProject{
 	// Section) took lazr.config to P 1.000 R .968. Round 16 tuned on both: its
 	// comprehension of class calls took wadllib to R 1.000 (the Parameter properties
 	// read on `self.params(resource)`), and its x[key] through a project __getitem__
-	// took lazr.config to R .984 (`self.schema[master_name]`).
-	{name: "lazr/config", deb: "python3-lazr.config", minP: 0.99, minR: 0.98},
+	// took lazr.config to R .984 (`self.schema[master_name]`), and round 17's
+	// re-evaluation of a body cut short by a cycle to R 1.000.
+	{name: "lazr/config", deb: "python3-lazr.config", minP: 0.99, minR: 1.0},
 	{name: "wadllib", deb: "python3-wadllib", minP: 0.99, minR: 0.99},
 	// oslo.reports and multipledispatch were chosen, traced and reviewed in the sixteenth
 	// round and their truths committed before the front end ran on them (README.md).
@@ -166,9 +172,23 @@ var realProjects = []realProject{
 	// at the round's end (its two rules changed neither). Their edges were read after
 	// that; one oslo.reports extra was a real call the tests had mocked
 	// (setup_autorun -> _setup_file_watcher), added to its truth: P .942 R .916 (98 of
-	// 107). The floors are those scores, truncated.
-	{name: "oslo_reports", deb: "python3-oslo.reports", heldOut: true, minP: 0.94, minR: 0.91},
-	{name: "multipledispatch", deb: "python3-multipledispatch", heldOut: true, minP: 0.98, minR: 0.78},
+	// 107). The floors are those scores, truncated. Their edges having been read, both
+	// are tuning projects from round 17 on: its isinstance against collections.abc
+	// classes and special methods run on subclass instances took oslo.reports to P .962
+	// R .935, its six.with_metaclass bases multipledispatch to R .800.
+	{name: "oslo_reports", deb: "python3-oslo.reports", minP: 0.96, minR: 0.93},
+	{name: "multipledispatch", deb: "python3-multipledispatch", minP: 0.98, minR: 0.80},
+	// oslo.limit and oslo.middleware were chosen, traced and reviewed in the seventeenth
+	// round and their truths committed before the front end ran on them (README.md).
+	// Round 17 start (the front end of the end of round 16): oslo.limit P .812 R .963
+	// (26 of 27, 6 extras), oslo.middleware P .972 R .897 (70 of 78, 2 extras); the same
+	// at the round's end (its five rules changed neither). Their edges were read after
+	// that; two extras were real calls (one the tests had mocked, one a cls(...) call
+	// the review tool lists no candidate for), added to the truths: oslo.limit P .844
+	// R .964 (27 of 28), oslo.middleware P .986 R .899 (71 of 79). The floors are those
+	// scores, truncated.
+	{name: "oslo_limit", deb: "python3-oslo.limit", heldOut: true, minP: 0.84, minR: 0.96},
+	{name: "oslo_middleware", deb: "python3-oslo.middleware", heldOut: true, minP: 0.98, minR: 0.89},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of

@@ -1,6 +1,7 @@
 package python
 
 import (
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -43,6 +44,12 @@ type resolver struct {
 	protoMemo map[protoKey][]value
 	depth     int
 	noFlow    bool // level 7 off
+	// low is the smallest depth of the evaluations still in progress that the current
+	// evaluation ran into (a cycle cut short: see eval); partial holds the expressions
+	// whose values of this epoch were cut short so, until the head of their cycle
+	// finishes
+	low     int
+	partial []*expr
 	// per-round memo of module attribute and star-import lookups (nil while computing,
 	// which cuts import cycles)
 	attrMemo map[attrKey]memoEntry
@@ -470,8 +477,41 @@ func (r *resolver) newEpoch() {
 	r.attrMemo, r.starMemo = map[attrKey]memoEntry{}, map[attrKey]memoEntry{}
 }
 
+// reviseBody drops the memos of this epoch of the expressions of d's body among
+// partial: the head of a cycle, an expression of d's body, finished, and they were cut
+// short by that cycle, evaluated while it was in progress. networkx's contracted_nodes
+// returns `H = G.copy()` (or G), and contracted_edge returns its result, which
+// random_spanning_tree's nested function passes back into contracted_edge: evaluating
+// one name G of contracted_nodes evaluated its parameter, whose flows led around that
+// cycle to the `G.copy()` of the same body, which got nothing, and so did H, at every
+// later site of the body. They are evaluated afresh when next asked for, now that the
+// head's values are known. Expressions of other functions keep what they got: dropping
+// theirs too exposed merges of values across call sites that the cut had hidden (the
+// precision of ecdsa, hyperlink and voluptuous fell).
+func (r *resolver) reviseBody(d *defInfo, partial []*expr) {
+	for _, x := range partial {
+		if ownerDef(x) == d && r.memoOf(x) > 0 {
+			r.slot(x).round = 0
+		}
+	}
+}
+
+// ownerDef returns the definition whose body holds x, as far as the names and
+// parameters at the root of x tell (nil for the other expressions).
+func ownerDef(x *expr) *defInfo {
+	for ; x != nil; x = x.x {
+		switch x.op {
+		case eName:
+			return x.scope().def
+		case eParam, eSelf, eClass, eSuper:
+			return x.def()
+		}
+	}
+	return nil
+}
+
 // eval evaluates e in the current round, with memoisation and a recursion guard (a
-// cycle evaluates to nothing).
+// cycle evaluates to nothing; see reviseBody).
 func (r *resolver) eval(e *expr) []value {
 	if e == nil || e.op == eUnknown || e.op == eAffix || e.memo24() == memoLimit {
 		return nil
@@ -480,6 +520,7 @@ func (r *resolver) eval(e *expr) []value {
 	if int32(m.round) == r.round || (m.round > 0 && m.stable) {
 		if m.busy {
 			r.unstable++
+			r.low = min(r.low, int(m.n)) // the depth of e's evaluation (below)
 			return nil
 		}
 		if !m.stable {
@@ -491,8 +532,13 @@ func (r *resolver) eval(e *expr) []value {
 		r.unstable++
 		return nil
 	}
-	m.round, m.busy = uint16(r.round), true
+	// while busy, the slot's count holds the depth of this evaluation (its values are
+	// not read meanwhile): an evaluation inside it that runs into e again records how
+	// far up the cycle it cuts reaches
+	m.round, m.busy, m.n = uint16(r.round), true, uint32(r.depth)
 	before := r.unstable
+	depth, outerLow, mark := r.depth, r.low, len(r.partial)
+	r.low = math.MaxInt
 	r.depth++
 	v := r.evalOp(e)
 	r.depth--
@@ -501,6 +547,15 @@ func (r *resolver) eval(e *expr) []value {
 	m.setValues(v)
 	m.busy = false
 	m.stable = r.unstable == before
+	if r.low < depth {
+		r.partial = append(r.partial, e) // cut short by a cycle through an evaluation above
+	} else if len(r.partial) > mark {
+		if d := ownerDef(e); d != nil {
+			r.reviseBody(d, r.partial[mark:])
+		}
+		r.partial = r.partial[:mark]
+	}
+	r.low = min(outerLow, r.low)
 	if !m.stable {
 		r.unstable++ // propagate to the callers
 	} else if len(v) == 0 {
@@ -963,10 +1018,19 @@ func (r *resolver) narrow(e *expr) []value {
 	}
 	var classes []*defInfo
 	outsideClass := false
+	// known: the classes outside the project the test names, when all are sequence or
+	// mapping classes whose instances inheritance decides (see knownIsinstance)
+	var known []string
+	knownOnly := true
 	for _, c := range e.lit().elems {
 		vs := r.eval(c)
 		if len(vs) == 0 {
 			outsideClass = true
+			if n := r.knownClassName(c); n != "" {
+				known = append(known, n)
+			} else {
+				knownOnly = false
+			}
 		}
 		for _, v := range vs {
 			switch {
@@ -1016,6 +1080,12 @@ func (r *resolver) narrow(e *expr) []value {
 					is = true
 					break
 				}
+			}
+		}
+		if !is && v.kind == vInst && len(known) > 0 && knownOnly && r.outsideBase(v.def) {
+			// isinstance(obj, abc.Sequence) on an abc.MutableMapping's instance
+			if k, decided := r.knownIsinstance(v.def, known); decided && k != e.keyOK() {
+				continue
 			}
 		}
 		switch {
@@ -1272,7 +1342,40 @@ func (r *resolver) selfClasses(d *defInfo) []*defInfo {
 	for _, k := range d.selfFlows {
 		out = appendDef(out, k)
 	}
+	if isSpecial(d.simple) && len(d.selfFlows) == 0 {
+		// the interpreter calls a special method on instances of the subclasses that
+		// inherit it (str(model), len(x), iteration), and those implicit calls pass no
+		// receiver (see resolve): oslo.reports's ReportModel.__str__ calls
+		// self.attached_view(...), which only its subclass ModelWithDefaultViews sets
+		for _, k := range d.class.subs {
+			if k.instantiated && r.inherits(k, d) {
+				out = appendDef(out, k)
+			}
+		}
+	}
 	return out
+}
+
+// isSpecial reports whether name is a special method's that the interpreter calls on
+// an instance (not __init__ or __new__, which run on construction and get their
+// receiver from it).
+func isSpecial(name string) bool {
+	return len(name) > 4 && strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__") && name != "__init__" && name != "__new__" && name != "__init_subclass__" && name != "__class_getitem__"
+}
+
+// inherits reports whether class k's order resolves d's name to d.
+func (r *resolver) inherits(k, d *defInfo) bool {
+	for _, c := range r.mro(k) {
+		for _, b := range c.scope.bindings(d.simple) {
+			if b.val.op == eDef {
+				return b.val.def() == d
+			}
+		}
+		if len(c.scope.bindings(d.simple)) > 0 {
+			return false
+		}
+	}
+	return false
 }
 
 // abstractStep resolves again, after the rounds of value flow (when every
@@ -2646,7 +2749,7 @@ outer:
 }
 
 // maxSubstNodes bounds the size of a return expression substReturn copies.
-const maxSubstNodes = 48
+const maxSubstNodes = 64
 
 // substReturn returns return expression ret of d specialised to call e: a copy in which
 // each name of d's own scope bound only to one of d's parameters (not *args or
@@ -2698,6 +2801,35 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 					copied[x] = f
 					return f, true
 				}
+			}
+			if j, bs := reboundParam(d, x); j >= 0 {
+				// a parameter the body rebinds (`func = registry.checks(name)(func)` in
+				// jsonschema's _checks_drafts): the argument, or the parameter's merged
+				// flows, and the copies of the rebinding values that reach x, which may
+				// name x again (the union stands for it while they are copied)
+				a := argFor(d, bound, e.lit().elems, e.lit().keyList(), e.slice(), j)
+				if a == nil && !e.slice() {
+					a = d.params[j].dflt
+				}
+				l := &litData{elems: make([]*expr, 0, len(bs))}
+				u := &expr{op: eUnion, ref: withLit(l)}
+				copied[x] = u
+				for _, b := range bs {
+					if b.val.op == eParam {
+						if a != nil {
+							l.elems = append(l.elems, &expr{op: eFirst, ref: withLit(&litData{elems: []*expr{a, b.val}})})
+						} else {
+							l.elems = append(l.elems, b.val)
+						}
+						continue
+					}
+					c, ok := cp(b.val)
+					if !ok {
+						return nil, false
+					}
+					l.elems = append(l.elems, c)
+				}
+				return u, true
 			}
 			if v := getattrLocal(d, x, false); v != nil {
 				c, ok := cp(v)
@@ -2813,6 +2945,13 @@ func (r *resolver) substitutable(d *defInfo, ret *expr) bool {
 		if x.op == eName && x.scope() == d.scope {
 			if paramNamed(d, x) >= 0 {
 				names = true
+			} else if j, bs := reboundParam(d, x); j >= 0 {
+				names = true
+				for _, b := range bs {
+					if b.val.op != eParam && !walk(b.val) {
+						return false
+					}
+				}
 			} else if v := getattrLocal(d, x, false); v != nil {
 				return walk(v)
 			}
@@ -2872,6 +3011,32 @@ func isParamName(x *expr) bool {
 // paramNamed returns the index of the parameter of d that name expression x (of d's
 // own scope) is bound to, when it is bound only to that parameter (not *args or
 // **kwargs), else -1.
+// reboundParam returns, for name x of d's body that is a parameter of d also rebound
+// there, the parameter's index and the bindings that reach x (the parameter's among
+// them); else -1.
+func reboundParam(d *defInfo, x *expr) (int, []bound) {
+	bs := d.scope.bindings(x.name())
+	if len(bs) < 2 {
+		return -1, nil
+	}
+	j := -1
+	for _, b := range bs {
+		if b.val.op == eParam && b.val.def() == d && !d.params[b.val.idx()].star {
+			j = int(b.val.idx())
+		}
+	}
+	if j < 0 {
+		return -1, nil
+	}
+	rs := reaching(bs, x.pos)
+	for _, b := range rs {
+		if b.val.op == eParam && int(b.val.idx()) == j {
+			return j, rs
+		}
+	}
+	return -1, nil
+}
+
 func paramNamed(d *defInfo, x *expr) int {
 	bs := d.scope.bindings(x.name())
 	if len(bs) != 1 || bs[0].val.op != eParam || bs[0].val.def() != d || d.params[bs[0].val.idx()].star {

@@ -444,6 +444,9 @@ func (r *resolver) classicProperties(props map[string]bool) map[string]bool {
 func (r *resolver) metaclass(c *defInfo) *defInfo {
 	for _, k := range r.mro(c) {
 		if k.meta == nil {
+			if m := r.withMetaclass(k); m != nil {
+				return m
+			}
 			continue
 		}
 		for _, v := range r.eval(k.meta) {
@@ -452,6 +455,33 @@ func (r *resolver) metaclass(c *defInfo) *defInfo {
 			}
 		}
 		return nil
+	}
+	return nil
+}
+
+// withMetaclass returns the project metaclass that a base of class c made by six's
+// with_metaclass(M, *bases) (or future.utils's) names: multipledispatch's
+// `class Variadic(six.with_metaclass(VariadicSignatureMeta))`, whose subscript
+// Variadic[int] runs the metaclass's __getitem__.
+func (r *resolver) withMetaclass(c *defInfo) *defInfo {
+	for _, b := range c.bases {
+		if b.op != eCall || b.lit() == nil || len(b.lit().elems) == 0 || b.slice() {
+			continue
+		}
+		ns := r.outsideDotted(b.x)
+		if len(ns) == 0 {
+			continue
+		}
+		for _, n := range ns {
+			if n != "six.with_metaclass" && n != "future.utils.with_metaclass" {
+				return nil
+			}
+		}
+		for _, v := range r.eval(b.lit().elems[0]) {
+			if v.kind == vDef && v.def.fn.Kind == "class" {
+				return v.def
+			}
+		}
 	}
 	return nil
 }
