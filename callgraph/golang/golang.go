@@ -156,6 +156,7 @@ type fn struct {
 	def      int    // index into Analysis.Definitions
 	idx      int    // index into analyzer.fns
 	tparams  map[string]bool
+	qual     string // name, or recv.name for a method
 	results  []*typ
 	resolved bool
 	params   []*typ // memo of paramInfo
@@ -363,6 +364,8 @@ type parsedFile struct {
 	// is the module pseudo-definition (nil when the file has no module-level calls).
 	defs   []callgraph.Definition
 	module *callgraph.Definition
+	// fns lists the declarations with their IDs (see listFuncs), for inventory.
+	fns []*fn
 }
 
 // extract measures a file's declarations on its whole tree and keeps its pruned outline
@@ -580,12 +583,14 @@ func (fe *Frontend) parseAll(ctx context.Context, srcs []callgraph.SourceFile) (
 				fe.extractStreamed(p, srcs[i].Path, srcs[i].Src, root, bodies)
 				return nil
 			}) == nil {
+				p.listFuncs(srcs[i].Path, srcs[i].Src)
 				out[i] = p
 				return
 			}
 			errs[i] = fe.parsers.ParseFunc(ctx, srcs[i].Src, func(root *tsNode, r, c int, bad bool) {
 				p := &parsedFile{row: r, col: c, hasErr: bad, lines: lines}
 				fe.extract(p, srcs[i].Path, srcs[i].Src, root)
+				p.listFuncs(srcs[i].Path, srcs[i].Src)
 				out[i] = p
 			})
 		}()
@@ -834,61 +839,15 @@ func varSpecs(d *node) []*node {
 // spans and metrics.
 func (a *analyzer) inventory() {
 	for _, f := range a.files {
-		type pending struct {
-			decl *node
-			name string
-			g    *fn
-		}
-		var list []pending
-		count := map[string]int{}
-		ord := -1
-		for _, d := range f.root.Kids {
-			if d.Type != "function_declaration" && d.Type != "method_declaration" {
-				continue
-			}
-			ord++
-			nameNode := d.Child("name")
-			if nameNode == nil || nameNode.Bad || nameNode.End == nameNode.Start {
-				continue
-			}
-			g := &fn{file: f, name: nameNode.Text(f.src), decl: d, ord: ord}
-			g.tparams = typeParams(d.Child("type_parameters"), f.src, nil)
-			qual := g.name
-			if d.Type == "method_declaration" {
-				recvName, recvParams := receiverType(d.Child("receiver"), f.src)
-				if recvName == "" {
-					continue
-				}
-				g.recv = recvName
-				qual = recvName + "." + g.name
-				for _, tp := range recvParams {
-					if g.tparams == nil {
-						g.tparams = map[string]bool{}
-					}
-					g.tparams[tp] = true
-				}
-			}
-			count[qual]++
-			count[qual+"@"+strconv.Itoa(int(d.Row)+1)]++
-			list = append(list, pending{decl: d, name: qual, g: g})
-		}
 		if m := f.parsed.module; m != nil {
 			f.module = len(a.out.Definitions)
 			a.out.Definitions = append(a.out.Definitions, *m)
 		}
-		for _, pd := range list {
-			id := task.MakeID(f.path, pd.name)
-			if count[pd.name] > 1 {
-				at := "@" + strconv.Itoa(int(pd.decl.Row)+1)
-				id += at
-				if count[pd.name+at] > 1 { // several on one line: add the column
-					id += ":" + strconv.Itoa(int(pd.decl.Col)+1)
-				}
-			}
-			g := pd.g
-			g.id, g.def, g.idx = id, len(a.out.Definitions), len(a.fns)
+		for _, g := range f.parsed.fns {
+			g.file = f
+			g.def, g.idx = len(a.out.Definitions), len(a.fns)
 			def := f.parsed.defs[g.ord]
-			def.ID, def.Name = id, pd.name
+			def.ID, def.Name = g.id, g.qual
 			a.out.Definitions = append(a.out.Definitions, def)
 			a.fns = append(a.fns, g)
 			f.fns = append(f.fns, g)
@@ -902,6 +861,59 @@ func (a *analyzer) inventory() {
 				td.methods[g.name] = append(td.methods[g.name], g)
 			}
 		}
+		f.parsed.fns = nil
+	}
+}
+
+// listFuncs lists the function and method declarations of a parsed file, the file at
+// path, with their IDs (see inventory, which files them in order): it reads the file's
+// syntax only, so the parse's workers run it.
+func (p *parsedFile) listFuncs(path string, src []byte) {
+	var count map[string]int
+	ord := -1
+	for _, d := range p.outline.Kids {
+		if d.Type != "function_declaration" && d.Type != "method_declaration" {
+			continue
+		}
+		ord++
+		nameNode := d.Child("name")
+		if nameNode == nil || nameNode.Bad || nameNode.End == nameNode.Start {
+			continue
+		}
+		g := &fn{name: nameNode.Text(src), decl: d, ord: ord}
+		g.tparams = typeParams(d.Child("type_parameters"), src, nil)
+		g.qual = g.name
+		if d.Type == "method_declaration" {
+			recvName, recvParams := receiverType(d.Child("receiver"), src)
+			if recvName == "" {
+				continue
+			}
+			g.recv = recvName
+			g.qual = recvName + "." + g.name
+			for _, tp := range recvParams {
+				if g.tparams == nil {
+					g.tparams = map[string]bool{}
+				}
+				g.tparams[tp] = true
+			}
+		}
+		if count == nil {
+			count = map[string]int{}
+		}
+		count[g.qual]++
+		count[g.qual+"@"+strconv.Itoa(int(d.Row)+1)]++
+		p.fns = append(p.fns, g)
+	}
+	for _, g := range p.fns {
+		id := task.MakeID(path, g.qual)
+		if count[g.qual] > 1 {
+			at := "@" + strconv.Itoa(int(g.decl.Row)+1)
+			id += at
+			if count[g.qual+at] > 1 { // several on one line: add the column
+				id += ":" + strconv.Itoa(int(g.decl.Col)+1)
+			}
+		}
+		g.id = id
 	}
 }
 
