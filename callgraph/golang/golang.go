@@ -535,6 +535,41 @@ func (f *file) valueSpecs(g *grammar, d *node) ([]*node, int) {
 	return g.decode(p.values[p.specAt[vd.first]:p.specAt[vd.first+vd.n]], p.lines), int(vd.first)
 }
 
+// valueDeclSpecs returns the number of the first spec of a package-level declaration d
+// (a stub of f's outline) and the number of its specs (0 when it has none).
+func (f *file) valueDeclSpecs(d *node) (first, n int) {
+	p := f.parsed
+	k, ok := slices.BinarySearchFunc(p.valueDecls, d.Start, func(vd valueDecl, s uint32) int { return cmp.Compare(vd.start, s) })
+	if !ok {
+		return 0, 0
+	}
+	if p.specAt == nil {
+		panic("golang: declarations read after dropValues")
+	}
+	return int(p.valueDecls[k].first), int(p.valueDecls[k].n)
+}
+
+// specKids calls visit on the encodings of the children of spec i, in order: the
+// children decoding gives the spec's node, read without decoding it.
+func (p *parsedFile) specKids(i int, visit func(c *cnode)) {
+	cs := p.values[p.specAt[i]:p.specAt[i+1]]
+	at := 1
+	for range cs[0].nkids {
+		visit(&cs[at])
+		at = skipCnode(cs, at)
+	}
+}
+
+// skipCnode returns the index in cs, an encoding in pre-order, just past the subtree of
+// the node at i.
+func skipCnode(cs []cnode, i int) int {
+	for pending := 1; pending > 0; pending-- {
+		pending += int(cs[i].nkids)
+		i++
+	}
+	return i
+}
+
 // spec decodes spec number i of f.
 func (f *file) spec(g *grammar, i int) *node {
 	p := f.parsed
@@ -782,35 +817,40 @@ func (a *analyzer) declare() {
 						p.types[name] = td
 						a.named = append(a.named, td)
 					}
-				case "var_declaration":
-					specs, first := f.valueSpecs(a.fe.grammar, d)
-					for k, s := range specs {
-						for i, nm := range s.Children("name") {
-							name := nm.Text(f.src)
-							v := &varDecl{idx: len(a.vars), file: f, spec: first + k, index: i}
-							p.vars[name] = append(p.vars[name], v)
-							a.vars = append(a.vars, v)
-						}
-					}
-				case "const_declaration":
+				case "var_declaration", "const_declaration":
 					// Constants are recorded with the variables (their types matter when a
 					// typed constant is converted to an interface or has methods called on
-					// it). A spec without type and values repeats the previous one.
-					specs, first := f.valueSpecs(a.fe.grammar, d)
+					// it). A spec without type and values repeats the previous one. The
+					// specs are read in their encoding (see specKids), not decoded.
+					konst := d.Type == "const_declaration"
+					first, n := f.valueDeclSpecs(d)
 					prev := -1
-					for k, s := range specs {
+					for k := range n {
 						src := first + k
-						if s.Child("type") == nil && s.Child("value") == nil && prev >= 0 {
-							src = prev
-						} else {
-							prev = src
+						if konst {
+							bare := true
+							f.parsed.specKids(src, func(c *cnode) {
+								if fl := a.fe.grammar.fields[c.field]; fl == "type" || fl == "value" {
+									bare = false
+								}
+							})
+							if bare && prev >= 0 {
+								src = prev
+							} else {
+								prev = src
+							}
 						}
-						for i, nm := range s.Children("name") {
-							name := nm.Text(f.src)
-							v := &varDecl{idx: len(a.vars), file: f, spec: src, index: i, konst: true}
+						i := 0
+						f.parsed.specKids(first+k, func(c *cnode) {
+							if a.fe.grammar.fields[c.field] != "name" {
+								return
+							}
+							name := string(f.src[c.start:c.end])
+							v := &varDecl{idx: len(a.vars), file: f, spec: src, index: i, konst: konst}
 							p.vars[name] = append(p.vars[name], v)
 							a.vars = append(a.vars, v)
-						}
+							i++
+						})
 					}
 				}
 			}
