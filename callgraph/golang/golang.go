@@ -878,6 +878,17 @@ func varSpecs(d *node) []*node {
 // inventory creates the definitions, in file order then source order, with their IDs,
 // spans and metrics.
 func (a *analyzer) inventory() {
+	// The definitions and functions are counted first: a Definition is large to copy
+	// as a slice grows.
+	ndefs, nfns := 0, 0
+	for _, f := range a.files {
+		nfns += len(f.parsed.fns)
+		if f.parsed.module != nil {
+			ndefs++
+		}
+	}
+	a.out.Definitions = slices.Grow(a.out.Definitions, ndefs+nfns)
+	a.fns = slices.Grow(a.fns, nfns)
 	for _, f := range a.files {
 		if m := f.parsed.module; m != nil {
 			f.module = len(a.out.Definitions)
