@@ -20,7 +20,8 @@ import (
 // the tree the tree-sitter Go grammar gives for the same source: the same node types,
 // field names, named-ness, byte spans and positions, with every token (keywords,
 // punctuation, comments) a leaf as in tree-sitter's tree. The anonymous tokens come from
-// a scan of the source (go/scanner): each token falls in the innermost built node whose
+// a second pass over the source (lexTokens, lex.go: only the tokens' ends and types, as
+// go/parser has already checked them): each token falls in the innermost built node whose
 // span holds it, where tree-sitter puts it too. extract then reads that tree exactly as it
 // reads tree-sitter's (see astTree).
 //
