@@ -83,15 +83,28 @@ var ErrUnknownDefinition = errors.New("callgraph: call to or from an unknown def
 // name defined IDs (ErrUnknownDefinition). Calls between the same pair of definitions
 // become one edge whose lines are sorted and de-duplicated. Nil analyses are ignored.
 func FromAnalyses(analyses ...*Analysis) (*Graph, error) {
-	g := &Graph{byID: map[string]int{}}
+	// The definitions are sorted by ID through their indices (a Node is large to move),
+	// then copied once in that order; the tables are sized from the counts.
+	ndefs, ncalls := 0, 0
+	for _, a := range analyses {
+		if a != nil {
+			ndefs += len(a.Definitions)
+			ncalls += len(a.Calls)
+		}
+	}
+	defs := make([]*Definition, 0, ndefs)
+	g := &Graph{byID: make(map[string]int, ndefs), nodes: make([]Node, 0, ndefs)}
 	files := map[string]bool{}
 	for _, a := range analyses {
 		if a == nil {
 			continue
 		}
-		for _, d := range a.Definitions {
-			g.nodes = append(g.nodes, Node{Definition: d})
-			files[d.File] = true
+		for i := range a.Definitions {
+			d := &a.Definitions[i]
+			defs = append(defs, d)
+			if !files[d.File] {
+				files[d.File] = true
+			}
 		}
 		g.stats.Calls += a.CallSites
 		g.stats.Resolved += a.Resolved
@@ -103,7 +116,10 @@ func FromAnalyses(analyses ...*Analysis) (*Graph, error) {
 			}
 		}
 	}
-	slices.SortFunc(g.nodes, func(a, b Node) int { return strings.Compare(a.ID, b.ID) })
+	slices.SortFunc(defs, func(a, b *Definition) int { return strings.Compare(a.ID, b.ID) })
+	for _, d := range defs {
+		g.nodes = append(g.nodes, Node{Definition: *d})
+	}
 	for i := range g.nodes {
 		n := &g.nodes[i]
 		n.Index = i
@@ -120,7 +136,7 @@ func FromAnalyses(analyses ...*Analysis) (*Graph, error) {
 	slices.SortStableFunc(g.errs, func(a, b error) int { return strings.Compare(errPath(a), errPath(b)) })
 
 	type site struct{ from, to, line int }
-	var sites []site
+	sites := make([]site, 0, ncalls)
 	for _, a := range analyses {
 		if a == nil {
 			continue

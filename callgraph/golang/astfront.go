@@ -1,12 +1,10 @@
 package golang
 
 import (
-	"bytes"
 	"cmp"
 	"errors"
 	"go/ast"
 	"go/parser"
-	"go/scanner"
 	"go/token"
 	"slices"
 	"sort"
@@ -22,7 +20,8 @@ import (
 // the tree the tree-sitter Go grammar gives for the same source: the same node types,
 // field names, named-ness, byte spans and positions, with every token (keywords,
 // punctuation, comments) a leaf as in tree-sitter's tree. The anonymous tokens come from
-// a scan of the source (go/scanner): each token falls in the innermost built node whose
+// a second pass over the source (lexTokens, lex.go: only the tokens' ends and types, as
+// go/parser has already checked them): each token falls in the innermost built node whose
 // span holds it, where tree-sitter puts it too. extract then reads that tree exactly as it
 // reads tree-sitter's (see astTree).
 //
@@ -185,7 +184,7 @@ func (g *grammar) buildAST(src []byte, lines []uint32, sc *astScratch, deferBodi
 	tf := fset.File(f.Package)
 	b.base = tf.Base()
 	b.toks = sc.toks[:0]
-	ok := b.scan(tf)
+	ok := b.scan()
 	sc.toks = b.toks
 	if !ok {
 		return nil, nil, errUnmapped
@@ -216,54 +215,15 @@ func (g *grammar) buildAST(src []byte, lines []uint32, sc *astScratch, deferBodi
 	return t, b, nil
 }
 
-// scan lists the tokens of the source, without the semicolons Go inserts at line ends.
-func (b *astBuilder) scan(tf *token.File) bool {
-	var s scanner.Scanner
-	bad := false
+// scan lists the tokens of the source, without the semicolons Go inserts at line ends
+// (see lexTokens).
+func (b *astBuilder) scan() bool {
 	if cap(b.toks) < len(b.src)/5 {
 		b.toks = make([]stok, 0, len(b.src)/5+16)
 	}
-	s.Init(tf, b.src, func(token.Position, string) { bad = true }, scanner.ScanComments)
-	for {
-		pos, tok, lit := s.Scan()
-		if tok == token.EOF {
-			break
-		}
-		if tok == token.SEMICOLON && lit == "\n" {
-			continue
-		}
-		st := b.off(pos)
-		t := stok{start: st}
-		switch tok {
-		case token.COMMENT:
-			t.typ = "comment"
-			if b.src[st+1] == '/' {
-				e := bytes.IndexByte(b.src[st:], '\n')
-				if e < 0 {
-					e = len(b.src) - st
-				}
-				t.end = st + e
-			} else {
-				t.end = st + 2 + bytes.Index(b.src[st+2:], []byte("*/")) + 2
-			}
-		case token.STRING:
-			if b.src[st] == '`' {
-				t.end = st + 1 + bytes.IndexByte(b.src[st+1:], '`') + 1
-				t.typ = "raw_string_literal"
-			} else {
-				t.end = st + len(lit)
-				t.typ = "interpreted_string_literal"
-			}
-		case token.IDENT, token.INT, token.FLOAT, token.IMAG, token.CHAR:
-			t.end = st + len(lit)
-			t.typ = "" // named: the built node gives the type
-		default:
-			t.typ = tok.String()
-			t.end = st + len(t.typ)
-		}
-		b.toks = append(b.toks, t)
-	}
-	return !bad
+	var ok bool
+	b.toks, ok = lexTokens(b.src, b.toks[:0])
+	return ok
 }
 
 func (b *astBuilder) off(p token.Pos) int { return int(p) - b.base }

@@ -139,8 +139,10 @@
 //     literals' insides and field-less punctuation. A file go/parser parses never has its
 //     function bodies built as a tree: they are encoded and measured straight from
 //     go/parser's nodes and the scanned tokens.
+//     The parse's workers also list each file's functions and methods with their IDs.
 //   - Declarations, imports and types are then read from the outlines of all files, each
-//     variable or constant spec decoded when it is needed and dropped after.
+//     variable or constant spec decoded when it is needed and dropped after (declare
+//     reads the specs' names in their encoding without decoding them).
 //   - Calls are resolved on all cores, a file at a time per worker: the file's bodies are
 //     decoded, walked and dropped. The files' calls and type-flow facts are merged in
 //     file order, so the result is the one resolving the files in order gives (see

@@ -156,6 +156,7 @@ type fn struct {
 	def      int    // index into Analysis.Definitions
 	idx      int    // index into analyzer.fns
 	tparams  map[string]bool
+	qual     string // name, or recv.name for a method
 	results  []*typ
 	resolved bool
 	params   []*typ // memo of paramInfo
@@ -363,6 +364,8 @@ type parsedFile struct {
 	// is the module pseudo-definition (nil when the file has no module-level calls).
 	defs   []callgraph.Definition
 	module *callgraph.Definition
+	// fns lists the declarations with their IDs (see listFuncs), for inventory.
+	fns []*fn
 }
 
 // extract measures a file's declarations on its whole tree and keeps its pruned outline
@@ -532,6 +535,41 @@ func (f *file) valueSpecs(g *grammar, d *node) ([]*node, int) {
 	return g.decode(p.values[p.specAt[vd.first]:p.specAt[vd.first+vd.n]], p.lines), int(vd.first)
 }
 
+// valueDeclSpecs returns the number of the first spec of a package-level declaration d
+// (a stub of f's outline) and the number of its specs (0 when it has none).
+func (f *file) valueDeclSpecs(d *node) (first, n int) {
+	p := f.parsed
+	k, ok := slices.BinarySearchFunc(p.valueDecls, d.Start, func(vd valueDecl, s uint32) int { return cmp.Compare(vd.start, s) })
+	if !ok {
+		return 0, 0
+	}
+	if p.specAt == nil {
+		panic("golang: declarations read after dropValues")
+	}
+	return int(p.valueDecls[k].first), int(p.valueDecls[k].n)
+}
+
+// specKids calls visit on the encodings of the children of spec i, in order: the
+// children decoding gives the spec's node, read without decoding it.
+func (p *parsedFile) specKids(i int, visit func(c *cnode)) {
+	cs := p.values[p.specAt[i]:p.specAt[i+1]]
+	at := 1
+	for range cs[0].nkids {
+		visit(&cs[at])
+		at = skipCnode(cs, at)
+	}
+}
+
+// skipCnode returns the index in cs, an encoding in pre-order, just past the subtree of
+// the node at i.
+func skipCnode(cs []cnode, i int) int {
+	for pending := 1; pending > 0; pending-- {
+		pending += int(cs[i].nkids)
+		i++
+	}
+	return i
+}
+
 // spec decodes spec number i of f.
 func (f *file) spec(g *grammar, i int) *node {
 	p := f.parsed
@@ -580,12 +618,14 @@ func (fe *Frontend) parseAll(ctx context.Context, srcs []callgraph.SourceFile) (
 				fe.extractStreamed(p, srcs[i].Path, srcs[i].Src, root, bodies)
 				return nil
 			}) == nil {
+				p.listFuncs(srcs[i].Path, srcs[i].Src)
 				out[i] = p
 				return
 			}
 			errs[i] = fe.parsers.ParseFunc(ctx, srcs[i].Src, func(root *tsNode, r, c int, bad bool) {
 				p := &parsedFile{row: r, col: c, hasErr: bad, lines: lines}
 				fe.extract(p, srcs[i].Path, srcs[i].Src, root)
+				p.listFuncs(srcs[i].Path, srcs[i].Src)
 				out[i] = p
 			})
 		}()
@@ -777,35 +817,40 @@ func (a *analyzer) declare() {
 						p.types[name] = td
 						a.named = append(a.named, td)
 					}
-				case "var_declaration":
-					specs, first := f.valueSpecs(a.fe.grammar, d)
-					for k, s := range specs {
-						for i, nm := range s.Children("name") {
-							name := nm.Text(f.src)
-							v := &varDecl{idx: len(a.vars), file: f, spec: first + k, index: i}
-							p.vars[name] = append(p.vars[name], v)
-							a.vars = append(a.vars, v)
-						}
-					}
-				case "const_declaration":
+				case "var_declaration", "const_declaration":
 					// Constants are recorded with the variables (their types matter when a
 					// typed constant is converted to an interface or has methods called on
-					// it). A spec without type and values repeats the previous one.
-					specs, first := f.valueSpecs(a.fe.grammar, d)
+					// it). A spec without type and values repeats the previous one. The
+					// specs are read in their encoding (see specKids), not decoded.
+					konst := d.Type == "const_declaration"
+					first, n := f.valueDeclSpecs(d)
 					prev := -1
-					for k, s := range specs {
+					for k := range n {
 						src := first + k
-						if s.Child("type") == nil && s.Child("value") == nil && prev >= 0 {
-							src = prev
-						} else {
-							prev = src
+						if konst {
+							bare := true
+							f.parsed.specKids(src, func(c *cnode) {
+								if fl := a.fe.grammar.fields[c.field]; fl == "type" || fl == "value" {
+									bare = false
+								}
+							})
+							if bare && prev >= 0 {
+								src = prev
+							} else {
+								prev = src
+							}
 						}
-						for i, nm := range s.Children("name") {
-							name := nm.Text(f.src)
-							v := &varDecl{idx: len(a.vars), file: f, spec: src, index: i, konst: true}
+						i := 0
+						f.parsed.specKids(first+k, func(c *cnode) {
+							if a.fe.grammar.fields[c.field] != "name" {
+								return
+							}
+							name := string(f.src[c.start:c.end])
+							v := &varDecl{idx: len(a.vars), file: f, spec: src, index: i, konst: konst}
 							p.vars[name] = append(p.vars[name], v)
 							a.vars = append(a.vars, v)
-						}
+							i++
+						})
 					}
 				}
 			}
@@ -833,62 +878,27 @@ func varSpecs(d *node) []*node {
 // inventory creates the definitions, in file order then source order, with their IDs,
 // spans and metrics.
 func (a *analyzer) inventory() {
+	// The definitions and functions are counted first: a Definition is large to copy
+	// as a slice grows.
+	ndefs, nfns := 0, 0
 	for _, f := range a.files {
-		type pending struct {
-			decl *node
-			name string
-			g    *fn
+		nfns += len(f.parsed.fns)
+		if f.parsed.module != nil {
+			ndefs++
 		}
-		var list []pending
-		count := map[string]int{}
-		ord := -1
-		for _, d := range f.root.Kids {
-			if d.Type != "function_declaration" && d.Type != "method_declaration" {
-				continue
-			}
-			ord++
-			nameNode := d.Child("name")
-			if nameNode == nil || nameNode.Bad || nameNode.End == nameNode.Start {
-				continue
-			}
-			g := &fn{file: f, name: nameNode.Text(f.src), decl: d, ord: ord}
-			g.tparams = typeParams(d.Child("type_parameters"), f.src, nil)
-			qual := g.name
-			if d.Type == "method_declaration" {
-				recvName, recvParams := receiverType(d.Child("receiver"), f.src)
-				if recvName == "" {
-					continue
-				}
-				g.recv = recvName
-				qual = recvName + "." + g.name
-				for _, tp := range recvParams {
-					if g.tparams == nil {
-						g.tparams = map[string]bool{}
-					}
-					g.tparams[tp] = true
-				}
-			}
-			count[qual]++
-			count[qual+"@"+strconv.Itoa(int(d.Row)+1)]++
-			list = append(list, pending{decl: d, name: qual, g: g})
-		}
+	}
+	a.out.Definitions = slices.Grow(a.out.Definitions, ndefs+nfns)
+	a.fns = slices.Grow(a.fns, nfns)
+	for _, f := range a.files {
 		if m := f.parsed.module; m != nil {
 			f.module = len(a.out.Definitions)
 			a.out.Definitions = append(a.out.Definitions, *m)
 		}
-		for _, pd := range list {
-			id := task.MakeID(f.path, pd.name)
-			if count[pd.name] > 1 {
-				at := "@" + strconv.Itoa(int(pd.decl.Row)+1)
-				id += at
-				if count[pd.name+at] > 1 { // several on one line: add the column
-					id += ":" + strconv.Itoa(int(pd.decl.Col)+1)
-				}
-			}
-			g := pd.g
-			g.id, g.def, g.idx = id, len(a.out.Definitions), len(a.fns)
+		for _, g := range f.parsed.fns {
+			g.file = f
+			g.def, g.idx = len(a.out.Definitions), len(a.fns)
 			def := f.parsed.defs[g.ord]
-			def.ID, def.Name = id, pd.name
+			def.ID, def.Name = g.id, g.qual
 			a.out.Definitions = append(a.out.Definitions, def)
 			a.fns = append(a.fns, g)
 			f.fns = append(f.fns, g)
@@ -902,6 +912,59 @@ func (a *analyzer) inventory() {
 				td.methods[g.name] = append(td.methods[g.name], g)
 			}
 		}
+		f.parsed.fns = nil
+	}
+}
+
+// listFuncs lists the function and method declarations of a parsed file, the file at
+// path, with their IDs (see inventory, which files them in order): it reads the file's
+// syntax only, so the parse's workers run it.
+func (p *parsedFile) listFuncs(path string, src []byte) {
+	var count map[string]int
+	ord := -1
+	for _, d := range p.outline.Kids {
+		if d.Type != "function_declaration" && d.Type != "method_declaration" {
+			continue
+		}
+		ord++
+		nameNode := d.Child("name")
+		if nameNode == nil || nameNode.Bad || nameNode.End == nameNode.Start {
+			continue
+		}
+		g := &fn{name: nameNode.Text(src), decl: d, ord: ord}
+		g.tparams = typeParams(d.Child("type_parameters"), src, nil)
+		g.qual = g.name
+		if d.Type == "method_declaration" {
+			recvName, recvParams := receiverType(d.Child("receiver"), src)
+			if recvName == "" {
+				continue
+			}
+			g.recv = recvName
+			g.qual = recvName + "." + g.name
+			for _, tp := range recvParams {
+				if g.tparams == nil {
+					g.tparams = map[string]bool{}
+				}
+				g.tparams[tp] = true
+			}
+		}
+		if count == nil {
+			count = map[string]int{}
+		}
+		count[g.qual]++
+		count[g.qual+"@"+strconv.Itoa(int(d.Row)+1)]++
+		p.fns = append(p.fns, g)
+	}
+	for _, g := range p.fns {
+		id := task.MakeID(path, g.qual)
+		if count[g.qual] > 1 {
+			at := "@" + strconv.Itoa(int(g.decl.Row)+1)
+			id += at
+			if count[g.qual+at] > 1 { // several on one line: add the column
+				id += ":" + strconv.Itoa(int(g.decl.Col)+1)
+			}
+		}
+		g.id = id
 	}
 }
 
