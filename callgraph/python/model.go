@@ -448,8 +448,11 @@ type defInfo struct {
 	subs                 []*defInfo // classes: the project's subclasses, direct or not
 	// shared one-value results (see defValue, instValue)
 	asDef, asInst []value
-	mro           []*defInfo
-	mroState      int // 0 not computed, 1 computing, 2 done
+	// self1 holds the definition itself: the one-definition result of resolver.targets,
+	// shared instead of allocated per call (≈3.7M calls on sympy)
+	self1    [1]*defInfo
+	mro      []*defInfo
+	mroState int // 0 not computed, 1 computing, 2 done
 	// handle is the definition's handle for expressions (see ref)
 	handle *scope
 }

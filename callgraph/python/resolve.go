@@ -1738,17 +1738,41 @@ func reaching(bs []bound, pos uint32) []bound {
 	if !any {
 		return bs
 	}
-	var out []bound
+	// the bindings that reach, in order: when they are one run of bs (most often a
+	// single binding), the run itself, clipped so that appending to it copies
+	first, last, n := -1, -1, 0
 	for k := range bs {
-		b := &bs[k]
-		if b.pos > pos || b.until() != 0 && pos >= b.until() {
-			continue
+		if reachingAt(bs, k, lastU, pos) {
+			if first < 0 {
+				first = k
+			}
+			last = k
+			n++
 		}
-		if k == lastU || (b.cond() && (lastU < 0 || b.pos >= bs[lastU].pos)) {
-			out = append(out, *b)
+	}
+	if n == 0 || n == last-first+1 {
+		if n == 0 {
+			return nil
+		}
+		return bs[first : last+1 : last+1]
+	}
+	out := make([]bound, 0, n)
+	for k := range bs {
+		if reachingAt(bs, k, lastU, pos) {
+			out = append(out, bs[k])
 		}
 	}
 	return out
+}
+
+// reachingAt reports whether bs[k] is one of the bindings reaching returns, given the
+// index lastU of the last unconditional binding before pos (-1 if none).
+func reachingAt(bs []bound, k, lastU int, pos uint32) bool {
+	b := &bs[k]
+	if b.pos > pos || b.until() != 0 && pos >= b.until() {
+		return false
+	}
+	return k == lastU || (b.cond() && (lastU < 0 || b.pos >= bs[lastU].pos))
 }
 
 // lookup resolves a name referenced at pos in scope sc by Python's scoping rules (local,
@@ -2495,7 +2519,9 @@ func (r *resolver) targets(v value) (defs []*defInfo, bound bool) {
 	switch v.kind {
 	case vDef:
 		if v.def.fn.Kind != "class" {
-			return []*defInfo{v.def}, v.bound
+			d := v.def
+			d.self1[0] = d
+			return d.self1[:], v.bound
 		}
 		return r.constructors(v.def), true
 	case vInst:
