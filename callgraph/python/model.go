@@ -1,6 +1,7 @@
 package python
 
 import (
+	"hash/maphash"
 	"slices"
 	"unsafe"
 
@@ -56,7 +57,19 @@ type nameTable struct {
 	keys  []string
 	offs  []uint32
 	binds []bound
+	// index finds a name among keys without comparing strings along a binary search:
+	// an open-addressing table (power-of-two length, at least twice len(keys)) of k+1
+	// for keys[k], 0 for an empty slot; nil for tables of at most smallTable keys,
+	// which are scanned
+	index []uint32
 }
+
+// smallTable is the number of names up to which a frozen table is scanned instead of
+// indexed.
+const smallTable = 8
+
+// nameSeed seeds the hash of nameTable.index (lookups only: no order depends on it).
+var nameSeed = maphash.MakeSeed()
 
 // freeze moves the bindings of t's map to its arrays.
 func (t *nameTable) freeze() {
@@ -81,6 +94,43 @@ func (t *nameTable) freeze() {
 	}
 	t.offs = append(t.offs, uint32(len(t.binds)))
 	t.m = nil
+	if len(t.keys) > smallTable {
+		size := 1
+		for size < 2*len(t.keys) {
+			size <<= 1
+		}
+		t.index = make([]uint32, size)
+		mask := uint64(size - 1)
+		for k, name := range t.keys {
+			h := maphash.String(nameSeed, name) & mask
+			for t.index[h] != 0 {
+				h = (h + 1) & mask
+			}
+			t.index[h] = uint32(k + 1)
+		}
+	}
+}
+
+// find returns the position of name in the frozen t.keys.
+func (t *nameTable) find(name string) (int, bool) {
+	if t.index == nil {
+		for k, key := range t.keys {
+			if key == name {
+				return k, true
+			}
+		}
+		return 0, false
+	}
+	mask := uint64(len(t.index) - 1)
+	for h := maphash.String(nameSeed, name) & mask; ; h = (h + 1) & mask {
+		i := t.index[h]
+		if i == 0 {
+			return 0, false
+		}
+		if t.keys[i-1] == name {
+			return int(i - 1), true
+		}
+	}
 }
 
 // bindings returns the bindings of name in s (frozen: see nameTable).
@@ -92,7 +142,7 @@ func (s *scope) bindings(name string) []bound {
 	if t.m != nil {
 		panic("python: a scope's bindings read before its file was collected")
 	}
-	k, ok := slices.BinarySearch(t.keys, name)
+	k, ok := t.find(name)
 	if !ok {
 		return nil
 	}
