@@ -32,6 +32,27 @@ type collector struct {
 	scopes    []*scope // the file's scopes (see newScope)
 }
 
+// newCallLit returns the literal data of a call expression with room for n arguments,
+// both carved from the worker's slabs (scratch.callLits, callArgs). The arguments'
+// slice is clipped to n: appending past it copies.
+func (c *collector) newCallLit(n int) *litData {
+	sc := c.sc
+	if len(sc.callLits) == cap(sc.callLits) {
+		sc.callLits = make([]litData, 0, 1024)
+	}
+	sc.callLits = append(sc.callLits, litData{})
+	l := &sc.callLits[len(sc.callLits)-1]
+	if n > 0 {
+		if cap(sc.callArgs)-len(sc.callArgs) < n {
+			sc.callArgs = make([]*expr, 0, max(4096, n))
+		}
+		k := len(sc.callArgs)
+		sc.callArgs = sc.callArgs[:k+n]
+		l.elems = sc.callArgs[k : k : k+n]
+	}
+	return l
+}
+
 // newExpr allocates an expression from the collector's current slab (fewer, larger
 // allocations for the many small expressions of a file).
 func (c *collector) newExpr(e expr) *expr {

@@ -285,6 +285,12 @@ type scratch struct {
 	mark   []bool
 	rows   []int32
 	intern map[string]int32
+	// callLits and callArgs are slabs of the calls' literal data and argument arrays,
+	// shared by the files a worker collects (see collector.newCallLit): calls are
+	// memoised and persistent (never transient), all live until the resolution ends,
+	// and sympy has ≈0.85M of them, two allocations each before
+	callLits []litData
+	callArgs []*expr
 }
 
 func grow[T any](s []T, n int) []T {
