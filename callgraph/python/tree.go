@@ -291,6 +291,11 @@ type scratch struct {
 	// and sympy has ≈0.85M of them, two allocations each before
 	callLits []litData
 	callArgs []*expr
+	// the buffers a file's lists grow in (see detach)
+	calls      []callSite
+	lazy       []lazySite
+	stores     []store
+	attrStores []attrStore
 }
 
 func grow[T any](s []T, n int) []T {
