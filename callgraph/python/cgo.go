@@ -258,14 +258,14 @@ func symTables() ([]uint8, []uint8) {
 	return symKinds, symNamed
 }
 
-// parseTree parses src into the tree held by sc's node buffers (valid until the next
-// parse with sc): the C walker writes the nodes, their links and kinds directly, which
-// saves the copy and the pass of buildTree.
-func (p *parser) parseTree(src []byte, sc *scratch) *tree {
+// parseTree parses src into a tree whose nodes live in p's C buffer (valid until the
+// next parse with p or its close): the C walker writes the nodes, their links and kinds
+// directly, which saves the copy and the pass of buildTree. The buffer is C memory,
+// outside the Go heap: the largest files' nodes (tens of MB on sympy, reallocated at
+// each larger file) neither advance the collector's cycles nor need zeroing.
+func (p *parser) parseTree(src []byte, _ *scratch) *tree {
 	t := &tree{src: src}
 	if len(src) == 0 || len(src) > maxSource {
-		sc.nodes = sc.nodes[:0]
-		t.nodes = sc.nodes
 		return t
 	}
 	var count C.uint32_t
@@ -274,34 +274,56 @@ func (p *parser) parseTree(src []byte, sc *scratch) *tree {
 		if ct != nil {
 			C.ts_tree_delete(ct)
 		}
-		sc.nodes = sc.nodes[:0]
-		t.nodes = sc.nodes
 		return t
 	}
 	kinds, named := symTables()
 	for capN := int(count); ; capN *= 2 {
-		sc.nodes = grow(sc.nodes, capN)
-		sc.last = grow(sc.last, capN)
-		n := C.fl_walk(ct, (*C.fl_gonode)(unsafe.Pointer(&sc.nodes[0])), (*C.int32_t)(unsafe.Pointer(&sc.last[0])),
-			C.uint32_t(capN), (*C.uint8_t)(unsafe.Pointer(&kinds[0])), (*C.uint8_t)(unsafe.Pointer(&named[0])),
-			C.uint32_t(len(kinds)), C.uint8_t(kError))
+		p.reserve(capN)
+		n := C.fl_walk(ct, p.nodes, p.last, C.uint32_t(capN), (*C.uint8_t)(unsafe.Pointer(&kinds[0])),
+			(*C.uint8_t)(unsafe.Pointer(&named[0])), C.uint32_t(len(kinds)), C.uint8_t(kError))
 		if int(n) <= capN {
-			sc.nodes = sc.nodes[:n]
-			t.nodes = sc.nodes
+			t.nodes = unsafe.Slice((*node)(unsafe.Pointer(p.nodes)), int(n))
 			return t
 		}
 		// more nodes than the tree said (never seen): parse again into a larger buffer
 		ct = C.fl_parse_tree(p.p, (*C.char)(unsafe.Pointer(&src[0])), C.uint32_t(len(src)), &count)
 		if ct == nil {
-			sc.nodes = sc.nodes[:0]
-			t.nodes = sc.nodes
 			return t
 		}
 	}
 }
 
-// parser owns one C parser; it is used by one goroutine at a time and must be closed.
-type parser struct{ p *C.TSParser }
+// reserve makes room for n nodes in p's C buffers (with a quarter more, for the next
+// larger file).
+func (p *parser) reserve(n int) {
+	if n <= p.capN {
+		return
+	}
+	p.freeNodes()
+	n += n / 4
+	p.nodes = (*C.fl_gonode)(C.malloc(C.size_t(n) * C.sizeof_fl_gonode))
+	p.last = (*C.int32_t)(C.malloc(C.size_t(n) * C.sizeof_int32_t))
+	if p.nodes == nil || p.last == nil {
+		panic("python: out of memory for a syntax tree")
+	}
+	p.capN = n
+}
+
+// freeNodes frees p's node buffers.
+func (p *parser) freeNodes() {
+	C.free(unsafe.Pointer(p.nodes))
+	C.free(unsafe.Pointer(p.last))
+	p.nodes, p.last, p.capN = nil, nil, 0
+}
+
+// parser owns one C parser and the C buffers its trees' nodes are written to (see
+// parseTree); it is used by one goroutine at a time and must be closed.
+type parser struct {
+	p     *C.TSParser
+	nodes *C.fl_gonode
+	last  *C.int32_t // the walk's scratch, as long as nodes
+	capN  int
+}
 
 // trimCHeap returns the C heap's free memory to the system (see fl_trim): called once
 // every parser of an analysis is closed.
@@ -320,6 +342,7 @@ func (p *parser) close() {
 		C.ts_parser_delete(p.p)
 		p.p = nil
 	}
+	p.freeNodes()
 }
 
 // maxSource is the largest file tree-sitter can address (32-bit offsets).
