@@ -115,15 +115,16 @@ static TSTree *fl_parse_tree(TSParser *p, const char *src, uint32_t n, uint32_t 
 	return t;
 }
 
-// fl_walk writes the nodes of t in pre-order into out (capacity cap; last is scratch of
-// the same length), links children and siblings, classifies each node with the tables
-// (nsyms entries; errKind for ERROR nodes) and deletes t. It returns the number of nodes
-// written, or cap+1 when the tree has more nodes than cap.
-static uint32_t fl_walk(TSTree *t, fl_gonode *out, int32_t *last, uint32_t cap,
+// fl_walk writes the nodes of t in pre-order into out (capacity cap), links children
+// and siblings, classifies each node with the tables (nsyms entries; errKind for ERROR
+// nodes) and deletes t. It returns the number of nodes written, or cap+1 when the tree
+// has more nodes than cap. A node is linked from its previous sibling (the node the
+// cursor leaves for it), or from its parent when it is the first child.
+static uint32_t fl_walk(TSTree *t, fl_gonode *out, uint32_t cap,
 		const uint8_t *kinds, const uint8_t *named, uint32_t nsyms, uint8_t errKind) {
 	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(t));
 	uint32_t i = 0;
-	int32_t parent = -1;
+	int32_t parent = -1, prev = -1;
 	for (;;) {
 		if (i == cap) { i = cap + 1; break; }
 		TSNode nd = ts_tree_cursor_current_node(&c);
@@ -144,18 +145,16 @@ static uint32_t fl_walk(TSTree *t, fl_gonode *out, int32_t *last, uint32_t cap,
 		else { o->kind = 0; o->named = 0; }
 		o->missing = ts_node_is_missing(nd) ? 1 : 0;
 		o->extra = ts_node_is_extra(nd) ? 1 : 0;
-		last[i] = -1;
-		if (parent >= 0) {
-			int32_t l = last[parent];
-			if (l < 0) out[parent].first = (int32_t)i; else out[l].next = (int32_t)i;
-			last[parent] = (int32_t)i;
-		}
+		if (prev >= 0) out[prev].next = (int32_t)i;
+		else if (parent >= 0) out[parent].first = (int32_t)i;
 		int32_t me = (int32_t)i++;
-		if (ts_tree_cursor_goto_first_child(&c)) { parent = me; continue; }
+		if (ts_tree_cursor_goto_first_child(&c)) { parent = me; prev = -1; continue; }
 		while (!ts_tree_cursor_goto_next_sibling(&c)) {
 			if (!ts_tree_cursor_goto_parent(&c)) goto done;
+			me = parent;
 			parent = out[parent].parent;
 		}
+		prev = me;
 	}
 done:
 	ts_tree_cursor_delete(&c);
@@ -279,7 +278,7 @@ func (p *parser) parseTree(src []byte, _ *scratch) *tree {
 	kinds, named := symTables()
 	for capN := int(count); ; capN *= 2 {
 		p.reserve(capN)
-		n := C.fl_walk(ct, p.nodes, p.last, C.uint32_t(capN), (*C.uint8_t)(unsafe.Pointer(&kinds[0])),
+		n := C.fl_walk(ct, p.nodes, C.uint32_t(capN), (*C.uint8_t)(unsafe.Pointer(&kinds[0])),
 			(*C.uint8_t)(unsafe.Pointer(&named[0])), C.uint32_t(len(kinds)), C.uint8_t(kError))
 		if int(n) <= capN {
 			t.nodes = unsafe.Slice((*node)(unsafe.Pointer(p.nodes)), int(n))
@@ -293,7 +292,7 @@ func (p *parser) parseTree(src []byte, _ *scratch) *tree {
 	}
 }
 
-// reserve makes room for n nodes in p's C buffers (with a quarter more, for the next
+// reserve makes room for n nodes in p's C buffer (with a quarter more, for the next
 // larger file).
 func (p *parser) reserve(n int) {
 	if n <= p.capN {
@@ -302,18 +301,16 @@ func (p *parser) reserve(n int) {
 	p.freeNodes()
 	n += n / 4
 	p.nodes = (*C.fl_gonode)(C.malloc(C.size_t(n) * C.sizeof_fl_gonode))
-	p.last = (*C.int32_t)(C.malloc(C.size_t(n) * C.sizeof_int32_t))
-	if p.nodes == nil || p.last == nil {
+	if p.nodes == nil {
 		panic("python: out of memory for a syntax tree")
 	}
 	p.capN = n
 }
 
-// freeNodes frees p's node buffers.
+// freeNodes frees p's node buffer.
 func (p *parser) freeNodes() {
 	C.free(unsafe.Pointer(p.nodes))
-	C.free(unsafe.Pointer(p.last))
-	p.nodes, p.last, p.capN = nil, nil, 0
+	p.nodes, p.capN = nil, 0
 }
 
 // parser owns one C parser and the C buffers its trees' nodes are written to (see
@@ -321,7 +318,6 @@ func (p *parser) freeNodes() {
 type parser struct {
 	p     *C.TSParser
 	nodes *C.fl_gonode
-	last  *C.int32_t // the walk's scratch, as long as nodes
 	capN  int
 }
 
