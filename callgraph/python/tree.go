@@ -298,9 +298,12 @@ type scratch struct {
 	attrStores []attrStore
 }
 
+// grow returns s resliced to n elements, or a new slice with a quarter of headroom when
+// s is too short: the worker's buffers follow the largest file so far, and files come
+// in path order, not size order (sympy's exact-size regrowths left ≈40 MB of garbage).
 func grow[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]T, n)
+		return make([]T, n, n+n/4)
 	}
 	return s[:n]
 }
