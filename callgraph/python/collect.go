@@ -127,6 +127,8 @@ func collectTree(path string, src []byte, t *tree, sc *scratch) *fileInfo {
 	// the lists grow in the worker's buffers, and the file keeps exact copies (see detach)
 	c := &collector{t: t, f: f, sc: sc, calls: sc.calls[:0]}
 	f.lazy, f.stores, f.attrStores = sc.lazy[:0], sc.stores[:0], sc.attrStores[:0]
+	pend := sc.pend[:0]
+	f.pend = &pend
 	sc.callMemo = grow(sc.callMemo, len(t.nodes))
 	clear(sc.callMemo)
 	c.rows = c.codeRows()
@@ -156,11 +158,9 @@ func collectTree(path string, src []byte, t *tree, sc *scratch) *fileInfo {
 	// appending left
 	f.calls, f.lazy = detach(&sc.calls, c.calls), detach(&sc.lazy, f.lazy)
 	f.stores, f.attrStores = detach(&sc.stores, f.stores), detach(&sc.attrStores, f.attrStores)
-	for _, s := range c.scopes {
-		if s.names != nil {
-			s.names.freeze()
-		}
-	}
+	freezeBindings(pend)
+	clear(pend)
+	sc.pend, f.pend = pend[:0], nil
 	return f
 }
 

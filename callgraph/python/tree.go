@@ -296,6 +296,7 @@ type scratch struct {
 	lazy       []lazySite
 	stores     []store
 	attrStores []attrStore
+	pend       []pendBind
 }
 
 // grow returns s resliced to n elements, or a new slice with a quarter of headroom when
