@@ -27,6 +27,7 @@ type resolver struct {
 	dirs  map[string]bool      // keys of directories holding Python files (packages)
 	names map[string]string    // dotted module name → key
 	round int32                // the memo epoch: memos of other epochs are stale unless stable
+	acc   accBufs              // scratch buffers of unions being built (see accum)
 	// memos holds the memo slots of evaluated expressions (expr.memo), in pages of
 	// memoPage; nmemo counts the slots given out
 	memos [][]memoSlot
@@ -2382,7 +2383,7 @@ func (r *resolver) callResultAt(v value, e *expr) []value {
 		return r.callResult(v)
 	}
 	d := v.def
-	var out []value
+	var out accum
 	for _, ret := range d.returns {
 		j := paramReturned(d, ret)
 		if j < 0 {
@@ -2390,21 +2391,21 @@ func (r *resolver) callResultAt(v value, e *expr) []value {
 		}
 		if j < 0 {
 			if s := r.substReturn(d, v.bound, e, ret); s != nil {
-				out = union(out, r.eval(s))
+				r.add(&out, r.eval(s))
 			} else {
-				out = union(out, r.eval(ret))
+				r.add(&out, r.eval(ret))
 			}
 			continue
 		}
 		if a := argFor(d, v.bound, e.lit().elems, e.lit().keyList(), e.slice(), j); a != nil {
-			out = union(out, r.eval(a))
+			r.add(&out, r.eval(a))
 		} else if dflt := d.params[j].dflt; dflt != nil {
-			out = union(out, r.eval(dflt))
+			r.add(&out, r.eval(dflt))
 		} else if e.slice() {
-			out = union(out, r.eval(ret)) // the argument may come from *args
+			r.add(&out, r.eval(ret)) // the argument may come from *args
 		}
 	}
-	return out
+	return r.result(&out)
 }
 
 // isKwargs reports whether e names a **kwargs parameter of its function that is never
@@ -2506,11 +2507,11 @@ func (r *resolver) callResult(v value) []value {
 	if d.yields {
 		return []value{{kind: vGen, def: d}}
 	}
-	var out []value
+	var out accum
 	for _, e := range d.returns {
-		out = union(out, r.eval(e))
+		r.add(&out, r.eval(e))
 	}
-	return out
+	return r.result(&out)
 }
 
 // targets returns the definitions a call of v reaches, and whether the callee's first
