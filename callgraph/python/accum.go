@@ -4,9 +4,10 @@ import "slices"
 
 // accum gathers the union of evaluation results (union's order and limits) for a
 // function that returns it: in a scratch buffer of the resolver once a second result
-// adds to the first, and copied out at its exact length by result. Growing a fresh
-// slice for every such union left the resolution's largest garbage (on sympy ≈430 MB of
-// 1.4 GB allocated, most of it through callResult and callResultAt).
+// adds to the first, and interned by result (the set is most often one the memos hold
+// already: eval interns what evalOp returns). Growing a fresh slice for every such
+// union left the resolution's largest garbage (on sympy ≈430 MB of 1.4 GB allocated,
+// most of it through callResult and callResultAt).
 type accum struct {
 	out []value
 	buf int // 1 + the index of the scratch buffer out lives in; 0 while out is shared
@@ -43,8 +44,8 @@ func (r *resolver) add(a *accum, vs []value) {
 	a.out = addValues(a.out, vs...)
 }
 
-// result returns a's union (a copy when it was built in a buffer, which goes back to the
-// stack) and resets a.
+// result returns a's union (interned when it was built in a buffer, which goes back to
+// the stack) and resets a.
 func (r *resolver) result(a *accum) []value {
 	out := a.out
 	if a.buf != 0 {
@@ -54,7 +55,7 @@ func (r *resolver) result(a *accum) []value {
 		}
 		s.bufs[s.top-1] = out[:0]
 		s.top--
-		out = slices.Clone(out)
+		out = r.sets.intern(out)
 	}
 	*a = accum{}
 	return out
