@@ -115,15 +115,16 @@ static TSTree *fl_parse_tree(TSParser *p, const char *src, uint32_t n, uint32_t 
 	return t;
 }
 
-// fl_walk writes the nodes of t in pre-order into out (capacity cap; last is scratch of
-// the same length), links children and siblings, classifies each node with the tables
-// (nsyms entries; errKind for ERROR nodes) and deletes t. It returns the number of nodes
-// written, or cap+1 when the tree has more nodes than cap.
-static uint32_t fl_walk(TSTree *t, fl_gonode *out, int32_t *last, uint32_t cap,
+// fl_walk writes the nodes of t in pre-order into out (capacity cap), links children
+// and siblings, classifies each node with the tables (nsyms entries; errKind for ERROR
+// nodes) and deletes t. It returns the number of nodes written, or cap+1 when the tree
+// has more nodes than cap. A node is linked from its previous sibling (the node the
+// cursor leaves for it), or from its parent when it is the first child.
+static uint32_t fl_walk(TSTree *t, fl_gonode *out, uint32_t cap,
 		const uint8_t *kinds, const uint8_t *named, uint32_t nsyms, uint8_t errKind) {
 	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(t));
 	uint32_t i = 0;
-	int32_t parent = -1;
+	int32_t parent = -1, prev = -1;
 	for (;;) {
 		if (i == cap) { i = cap + 1; break; }
 		TSNode nd = ts_tree_cursor_current_node(&c);
@@ -144,18 +145,16 @@ static uint32_t fl_walk(TSTree *t, fl_gonode *out, int32_t *last, uint32_t cap,
 		else { o->kind = 0; o->named = 0; }
 		o->missing = ts_node_is_missing(nd) ? 1 : 0;
 		o->extra = ts_node_is_extra(nd) ? 1 : 0;
-		last[i] = -1;
-		if (parent >= 0) {
-			int32_t l = last[parent];
-			if (l < 0) out[parent].first = (int32_t)i; else out[l].next = (int32_t)i;
-			last[parent] = (int32_t)i;
-		}
+		if (prev >= 0) out[prev].next = (int32_t)i;
+		else if (parent >= 0) out[parent].first = (int32_t)i;
 		int32_t me = (int32_t)i++;
-		if (ts_tree_cursor_goto_first_child(&c)) { parent = me; continue; }
+		if (ts_tree_cursor_goto_first_child(&c)) { parent = me; prev = -1; continue; }
 		while (!ts_tree_cursor_goto_next_sibling(&c)) {
 			if (!ts_tree_cursor_goto_parent(&c)) goto done;
+			me = parent;
 			parent = out[parent].parent;
 		}
+		prev = me;
 	}
 done:
 	ts_tree_cursor_delete(&c);
@@ -258,14 +257,14 @@ func symTables() ([]uint8, []uint8) {
 	return symKinds, symNamed
 }
 
-// parseTree parses src into the tree held by sc's node buffers (valid until the next
-// parse with sc): the C walker writes the nodes, their links and kinds directly, which
-// saves the copy and the pass of buildTree.
-func (p *parser) parseTree(src []byte, sc *scratch) *tree {
+// parseTree parses src into a tree whose nodes live in p's C buffer (valid until the
+// next parse with p or its close): the C walker writes the nodes, their links and kinds
+// directly, which saves the copy and the pass of buildTree. The buffer is C memory,
+// outside the Go heap: the largest files' nodes (tens of MB on sympy, reallocated at
+// each larger file) neither advance the collector's cycles nor need zeroing.
+func (p *parser) parseTree(src []byte, _ *scratch) *tree {
 	t := &tree{src: src}
 	if len(src) == 0 || len(src) > maxSource {
-		sc.nodes = sc.nodes[:0]
-		t.nodes = sc.nodes
 		return t
 	}
 	var count C.uint32_t
@@ -274,34 +273,53 @@ func (p *parser) parseTree(src []byte, sc *scratch) *tree {
 		if ct != nil {
 			C.ts_tree_delete(ct)
 		}
-		sc.nodes = sc.nodes[:0]
-		t.nodes = sc.nodes
 		return t
 	}
 	kinds, named := symTables()
 	for capN := int(count); ; capN *= 2 {
-		sc.nodes = grow(sc.nodes, capN)
-		sc.last = grow(sc.last, capN)
-		n := C.fl_walk(ct, (*C.fl_gonode)(unsafe.Pointer(&sc.nodes[0])), (*C.int32_t)(unsafe.Pointer(&sc.last[0])),
-			C.uint32_t(capN), (*C.uint8_t)(unsafe.Pointer(&kinds[0])), (*C.uint8_t)(unsafe.Pointer(&named[0])),
-			C.uint32_t(len(kinds)), C.uint8_t(kError))
+		p.reserve(capN)
+		n := C.fl_walk(ct, p.nodes, C.uint32_t(capN), (*C.uint8_t)(unsafe.Pointer(&kinds[0])),
+			(*C.uint8_t)(unsafe.Pointer(&named[0])), C.uint32_t(len(kinds)), C.uint8_t(kError))
 		if int(n) <= capN {
-			sc.nodes = sc.nodes[:n]
-			t.nodes = sc.nodes
+			t.nodes = unsafe.Slice((*node)(unsafe.Pointer(p.nodes)), int(n))
 			return t
 		}
 		// more nodes than the tree said (never seen): parse again into a larger buffer
 		ct = C.fl_parse_tree(p.p, (*C.char)(unsafe.Pointer(&src[0])), C.uint32_t(len(src)), &count)
 		if ct == nil {
-			sc.nodes = sc.nodes[:0]
-			t.nodes = sc.nodes
 			return t
 		}
 	}
 }
 
-// parser owns one C parser; it is used by one goroutine at a time and must be closed.
-type parser struct{ p *C.TSParser }
+// reserve makes room for n nodes in p's C buffer (with a quarter more, for the next
+// larger file).
+func (p *parser) reserve(n int) {
+	if n <= p.capN {
+		return
+	}
+	p.freeNodes()
+	n += n / 4
+	p.nodes = (*C.fl_gonode)(C.malloc(C.size_t(n) * C.sizeof_fl_gonode))
+	if p.nodes == nil {
+		panic("python: out of memory for a syntax tree")
+	}
+	p.capN = n
+}
+
+// freeNodes frees p's node buffer.
+func (p *parser) freeNodes() {
+	C.free(unsafe.Pointer(p.nodes))
+	p.nodes, p.capN = nil, 0
+}
+
+// parser owns one C parser and the C buffers its trees' nodes are written to (see
+// parseTree); it is used by one goroutine at a time and must be closed.
+type parser struct {
+	p     *C.TSParser
+	nodes *C.fl_gonode
+	capN  int
+}
 
 // trimCHeap returns the C heap's free memory to the system (see fl_trim): called once
 // every parser of an analysis is closed.
@@ -320,6 +338,7 @@ func (p *parser) close() {
 		C.ts_parser_delete(p.p)
 		p.p = nil
 	}
+	p.freeNodes()
 }
 
 // maxSource is the largest file tree-sitter can address (32-bit offsets).

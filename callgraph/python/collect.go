@@ -36,6 +36,27 @@ type collector struct {
 	comp map[int32]*scope
 }
 
+// newCallLit returns the literal data of a call expression with room for n arguments,
+// both carved from the worker's slabs (scratch.callLits, callArgs). The arguments'
+// slice is clipped to n: appending past it copies.
+func (c *collector) newCallLit(n int) *litData {
+	sc := c.sc
+	if len(sc.callLits) == cap(sc.callLits) {
+		sc.callLits = make([]litData, 0, 1024)
+	}
+	sc.callLits = append(sc.callLits, litData{})
+	l := &sc.callLits[len(sc.callLits)-1]
+	if n > 0 {
+		if cap(sc.callArgs)-len(sc.callArgs) < n {
+			sc.callArgs = make([]*expr, 0, max(4096, n))
+		}
+		k := len(sc.callArgs)
+		sc.callArgs = sc.callArgs[:k+n]
+		l.elems = sc.callArgs[k : k : k+n]
+	}
+	return l
+}
+
 // newExpr allocates an expression from the collector's current slab (fewer, larger
 // allocations for the many small expressions of a file).
 func (c *collector) newExpr(e expr) *expr {
@@ -107,7 +128,11 @@ func collectFile(path string, src []byte, cn []cnode, sc *scratch) *fileInfo {
 func collectTree(path string, src []byte, t *tree, sc *scratch) *fileInfo {
 	f := &fileInfo{path: path}
 	f.key, f.isInit = moduleKey(path)
-	c := &collector{t: t, f: f, sc: sc}
+	// the lists grow in the worker's buffers, and the file keeps exact copies (see detach)
+	c := &collector{t: t, f: f, sc: sc, calls: sc.calls[:0]}
+	f.lazy, f.stores, f.attrStores = sc.lazy[:0], sc.stores[:0], sc.attrStores[:0]
+	pend := sc.pend[:0]
+	f.pend = &pend
 	sc.callMemo = grow(sc.callMemo, len(t.nodes))
 	clear(sc.callMemo)
 	c.rows = c.codeRows()
@@ -133,13 +158,13 @@ func collectTree(path string, src []byte, t *tree, sc *scratch) *fileInfo {
 			f.syntaxErr = &callgraph.SyntaxError{Path: path, Line: 1, Column: 1, Msg: "file too large for tree-sitter"}
 		}
 	}
-	// the file's facts live until resolution ends: drop the slack appending left
-	f.calls, f.lazy, f.stores, f.attrStores = exact(c.calls), exact(f.lazy), exact(f.stores), exact(f.attrStores)
-	for _, s := range c.scopes {
-		if s.names != nil {
-			s.names.freeze()
-		}
-	}
+	// the file's facts live until resolution ends: exact copies, without the slack
+	// appending left
+	f.calls, f.lazy = detach(&sc.calls, c.calls), detach(&sc.lazy, f.lazy)
+	f.stores, f.attrStores = detach(&sc.stores, f.stores), detach(&sc.attrStores, f.attrStores)
+	freezeBindings(pend)
+	clear(pend)
+	sc.pend, f.pend = pend[:0], nil
 	return f
 }
 
@@ -163,12 +188,18 @@ func (c *collector) compScope(i int32, sc *scope) *scope {
 	return cs
 }
 
-// exact returns s, or a copy of it without spare capacity when it has much.
-func exact[T any](s []T) []T {
-	if cap(s)-len(s) <= len(s)/8 {
-		return s
+// detach returns a copy of s without spare capacity (nil when s is empty) and keeps s's
+// array, cleared, in *buf for the next file: the lists of a file grow there instead of
+// leaving each file's outgrown arrays behind (on sympy ≈200 MB of garbage while
+// collecting, the lazy sites and call sites most).
+func detach[T any](buf *[]T, s []T) []T {
+	var out []T
+	if len(s) > 0 {
+		out = append(make([]T, 0, len(s)), s...)
 	}
-	return append(make([]T, 0, len(s)), s...)
+	clear(s)
+	*buf = s[:0]
+	return out
 }
 
 func countLines(src []byte) int {

@@ -520,12 +520,17 @@ func (c *collector) call(i int32, sc *scope, caller *defInfo) {
 func (c *collector) builtinCall(cs *callSite, ce *expr) {
 	var positional []*expr
 	var key *expr
-	for k, a := range cs.args() {
-		switch cs.kw(k) {
-		case "":
-			positional = append(positional, a)
-		case "key":
-			key = a
+	if args := cs.args(); cs.call.lit().keyList() == nil {
+		// no keyword argument: the call's own arguments, clipped so that appending copies
+		positional = args[:len(args):len(args)]
+	} else {
+		for k, a := range args {
+			switch cs.kw(k) {
+			case "":
+				positional = append(positional, a)
+			case "key":
+				key = a
+			}
 		}
 	}
 	fn := cs.callee()
@@ -732,19 +737,22 @@ func (c *collector) callExpr(i int32, sc *scope) *expr {
 			}
 		}
 	}
-	e := c.newExpr(expr{op: eCall, x: c.callee(fn, sc), ref: withLit(&litData{})})
-	if al := t.nodes[fn].next; al >= 0 {
+	// the argument count first: elems sized once (calls are many, and appending one by
+	// one leaves slack), from the collector's slabs; keys only once a keyword argument
+	// comes (most calls have none: keyAt)
+	n := 0
+	al := t.nodes[fn].next
+	if al >= 0 && t.nodes[al].kind == kArgumentList {
+		for ch := t.nodes[al].first; ch >= 0; ch = t.nodes[ch].next {
+			if nd := &t.nodes[ch]; nd.named && !nd.extra {
+				n++
+			}
+		}
+	}
+	e := c.newExpr(expr{op: eCall, x: c.callee(fn, sc), ref: withLit(c.newCallLit(n))})
+	if al >= 0 {
 		switch t.nodes[al].kind {
 		case kArgumentList:
-			n := 0
-			for ch := t.nodes[al].first; ch >= 0; ch = t.nodes[ch].next {
-				if nd := &t.nodes[ch]; nd.named && !nd.extra {
-					n++
-				}
-			}
-			// elems sized once: calls are many, and appending one by one leaves slack;
-			// keys only once a keyword argument comes (most calls have none: keyAt)
-			e.lit().elems = make([]*expr, 0, n)
 			for ch := t.nodes[al].first; ch >= 0; ch = t.nodes[ch].next {
 				nd := &t.nodes[ch]
 				if !nd.named || nd.extra {

@@ -218,11 +218,6 @@ func (w *factWalk) scope(s *scope) {
 	w.def(s.owner)
 	w.def(s.class)
 	if s.names != nil {
-		for _, bs := range s.names.m {
-			for _, b := range bs {
-				w.expr(b.val)
-			}
-		}
 		for _, b := range s.names.binds {
 			w.expr(b.val)
 		}

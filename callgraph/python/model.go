@@ -1,7 +1,10 @@
 package python
 
 import (
+	"cmp"
+	"hash/maphash"
 	"slices"
+	"strings"
 	"unsafe"
 
 	"github.com/faultline-dev/faultline/callgraph"
@@ -47,40 +50,117 @@ func (b *bound) cond() bool { return b.end&condBit != 0 }
 // until is the position a narrowing binding ends at (0 if none: see binding.until).
 func (b *bound) until() uint32 { return b.end &^ condBit }
 
-// nameTable holds a scope's bindings: in a map while the file is collected, then, once
-// frozen, in one array sorted by name (sympy's ≈100k scopes held ≈45 MB of maps).
+// nameTable holds a scope's bindings, frozen once its file is collected (until then
+// they are in the file's list, fileInfo.pend): one array sorted by name (sympy's ≈100k
+// scopes held ≈45 MB of maps).
 type nameTable struct {
-	m map[string][]binding // while collecting
-	// frozen: the bindings of keys[k] (sorted) are binds[offs[k]:offs[k+1]], in the
-	// order they were made
+	// the bindings of keys[k] (sorted) are binds[offs[k]:offs[k+1]], in the order they
+	// were made
 	keys  []string
 	offs  []uint32
 	binds []bound
+	// index finds a name among keys without comparing strings along a binary search:
+	// an open-addressing table (power-of-two length, at least twice len(keys)) of k+1
+	// for keys[k], 0 for an empty slot; nil for tables of at most smallTable keys,
+	// which are scanned
+	index []uint32
 }
 
-// freeze moves the bindings of t's map to its arrays.
-func (t *nameTable) freeze() {
-	t.keys = make([]string, 0, len(t.m))
-	n := 0
-	for k, bs := range t.m {
-		t.keys = append(t.keys, k)
-		n += len(bs)
+// smallTable is the number of names up to which a frozen table is scanned instead of
+// indexed.
+const smallTable = 8
+
+// nameSeed seeds the hash of nameTable.index (lookups only: no order depends on it).
+var nameSeed = maphash.MakeSeed()
+
+// pendBind is a binding made while its file is collected (see fileInfo.pend).
+type pendBind struct {
+	s    *scope
+	name string
+	b    binding
+}
+
+// freezeBindings freezes the name tables of the scopes bound in pend (a file's bindings
+// in the order they were made; reordered here): each scope's run, sorted stably by name,
+// becomes its arrays.
+func freezeBindings(pend []pendBind) {
+	slices.SortStableFunc(pend, func(a, b pendBind) int {
+		if a.s != b.s {
+			return cmp.Compare(uintptr(unsafe.Pointer(a.s)), uintptr(unsafe.Pointer(b.s)))
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	for i := 0; i < len(pend); {
+		j := i + 1
+		for j < len(pend) && pend[j].s == pend[i].s {
+			j++
+		}
+		pend[i].s.names.freeze(pend[i:j])
+		i = j
 	}
-	slices.Sort(t.keys)
-	t.offs = make([]uint32, 0, len(t.keys)+1)
-	t.binds = make([]bound, 0, n)
-	for _, k := range t.keys {
-		t.offs = append(t.offs, uint32(len(t.binds)))
-		for _, b := range t.m[k] {
-			nb := bound{val: b.val, pos: b.pos, end: min(b.until, condBit-1)}
-			if b.cond {
-				nb.end |= condBit
-			}
-			t.binds = append(t.binds, nb)
+}
+
+// freeze fills t's arrays from run, the bindings of its scope sorted stably by name.
+func (t *nameTable) freeze(run []pendBind) {
+	nkeys := 0
+	for k := range run {
+		if k == 0 || run[k].name != run[k-1].name {
+			nkeys++
 		}
 	}
+	t.keys = make([]string, 0, nkeys)
+	t.offs = make([]uint32, 0, nkeys+1)
+	t.binds = make([]bound, 0, len(run))
+	for k := range run {
+		p := &run[k]
+		if k == 0 || p.name != run[k-1].name {
+			t.keys = append(t.keys, p.name)
+			t.offs = append(t.offs, uint32(len(t.binds)))
+		}
+		nb := bound{val: p.b.val, pos: p.b.pos, end: min(p.b.until, condBit-1)}
+		if p.b.cond {
+			nb.end |= condBit
+		}
+		t.binds = append(t.binds, nb)
+	}
 	t.offs = append(t.offs, uint32(len(t.binds)))
-	t.m = nil
+	if len(t.keys) > smallTable {
+		size := 1
+		for size < 2*len(t.keys) {
+			size <<= 1
+		}
+		t.index = make([]uint32, size)
+		mask := uint64(size - 1)
+		for k, name := range t.keys {
+			h := maphash.String(nameSeed, name) & mask
+			for t.index[h] != 0 {
+				h = (h + 1) & mask
+			}
+			t.index[h] = uint32(k + 1)
+		}
+	}
+}
+
+// find returns the position of name in the frozen t.keys.
+func (t *nameTable) find(name string) (int, bool) {
+	if t.index == nil {
+		for k, key := range t.keys {
+			if key == name {
+				return k, true
+			}
+		}
+		return 0, false
+	}
+	mask := uint64(len(t.index) - 1)
+	for h := maphash.String(nameSeed, name) & mask; ; h = (h + 1) & mask {
+		i := t.index[h]
+		if i == 0 {
+			return 0, false
+		}
+		if t.keys[i-1] == name {
+			return int(i - 1), true
+		}
+	}
 }
 
 // bindings returns the bindings of name in s (frozen: see nameTable).
@@ -89,10 +169,10 @@ func (s *scope) bindings(name string) []bound {
 	if t == nil {
 		return nil
 	}
-	if t.m != nil {
+	if t.offs == nil {
 		panic("python: a scope's bindings read before its file was collected")
 	}
-	k, ok := slices.BinarySearch(t.keys, name)
+	k, ok := t.find(name)
 	if !ok {
 		return nil
 	}
@@ -101,7 +181,15 @@ func (s *scope) bindings(name string) []bound {
 
 // binds reports whether s binds name, while its file is collected.
 func (s *scope) binds(name string) bool {
-	return s.names != nil && len(s.names.m[name]) > 0
+	if s.names == nil {
+		return false
+	}
+	for k := range *s.file.pend {
+		if p := &(*s.file.pend)[k]; p.s == s && p.name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // starImport is `from m import *` in a module scope.
@@ -138,9 +226,9 @@ func newScope(k scopeKind, parent *scope, f *fileInfo, d *defInfo) *scope {
 
 func (s *scope) bind(name string, b binding) {
 	if s.names == nil {
-		s.names = &nameTable{m: map[string][]binding{}}
+		s.names = &nameTable{}
 	}
-	s.names.m[name] = append(s.names.m[name], b)
+	*s.file.pend = append(*s.file.pend, pendBind{s: s, name: name, b: b})
 }
 
 // exprOp is the operation of a symbolic expression.
@@ -448,8 +536,11 @@ type defInfo struct {
 	subs                 []*defInfo // classes: the project's subclasses, direct or not
 	// shared one-value results (see defValue, instValue)
 	asDef, asInst []value
-	mro           []*defInfo
-	mroState      int // 0 not computed, 1 computing, 2 done
+	// self1 holds the definition itself: the one-definition result of resolver.targets,
+	// shared instead of allocated per call (≈3.7M calls on sympy)
+	self1    [1]*defInfo
+	mro      []*defInfo
+	mroState int // 0 not computed, 1 computing, 2 done
 	// handle is the definition's handle for expressions (see ref)
 	handle *scope
 }
@@ -531,7 +622,10 @@ type attrStore struct {
 
 // fileInfo is one analysed file.
 type fileInfo struct {
-	idx        int // position in the analysis (set by report)
+	idx int // position in the analysis (set by report)
+	// pend, while the file is collected, is the list of its bindings in the order they
+	// are made (the worker's buffer), frozen into its scopes' name tables at the end
+	pend       *[]pendBind
 	path       string
 	key        string // module key: the slash path without .py and /__init__
 	isInit     bool

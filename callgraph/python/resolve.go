@@ -28,6 +28,7 @@ type resolver struct {
 	dirs  map[string]bool      // keys of directories holding Python files (packages)
 	names map[string]string    // dotted module name → key
 	round int32                // the memo epoch: memos of other epochs are stale unless stable
+	acc   accBufs              // scratch buffers of unions being built (see accum)
 	// memos holds the memo slots of evaluated expressions (expr.memo), in pages of
 	// memoPage; nmemo counts the slots given out
 	memos [][]memoSlot
@@ -1863,17 +1864,41 @@ func reaching(bs []bound, pos uint32) []bound {
 	if !any {
 		return bs
 	}
-	var out []bound
+	// the bindings that reach, in order: when they are one run of bs (most often a
+	// single binding), the run itself, clipped so that appending to it copies
+	first, last, n := -1, -1, 0
 	for k := range bs {
-		b := &bs[k]
-		if b.pos > pos || b.until() != 0 && pos >= b.until() {
-			continue
+		if reachingAt(bs, k, lastU, pos) {
+			if first < 0 {
+				first = k
+			}
+			last = k
+			n++
 		}
-		if k == lastU || (b.cond() && (lastU < 0 || b.pos >= bs[lastU].pos)) {
-			out = append(out, *b)
+	}
+	if n == 0 || n == last-first+1 {
+		if n == 0 {
+			return nil
+		}
+		return bs[first : last+1 : last+1]
+	}
+	out := make([]bound, 0, n)
+	for k := range bs {
+		if reachingAt(bs, k, lastU, pos) {
+			out = append(out, bs[k])
 		}
 	}
 	return out
+}
+
+// reachingAt reports whether bs[k] is one of the bindings reaching returns, given the
+// index lastU of the last unconditional binding before pos (-1 if none).
+func reachingAt(bs []bound, k, lastU int, pos uint32) bool {
+	b := &bs[k]
+	if b.pos > pos || b.until() != 0 && pos >= b.until() {
+		return false
+	}
+	return k == lastU || (b.cond() && (lastU < 0 || b.pos >= bs[lastU].pos))
 }
 
 // lookup resolves a name referenced at pos in scope sc by Python's scoping rules (local,
@@ -2483,7 +2508,7 @@ func (r *resolver) callResultAt(v value, e *expr) []value {
 		return r.callResult(v)
 	}
 	d := v.def
-	var out []value
+	var out accum
 	for _, ret := range d.returns {
 		j := paramReturned(d, ret)
 		if j < 0 {
@@ -2491,21 +2516,21 @@ func (r *resolver) callResultAt(v value, e *expr) []value {
 		}
 		if j < 0 {
 			if s := r.substReturn(d, v.bound, e, ret); s != nil {
-				out = union(out, r.eval(s))
+				r.add(&out, r.eval(s))
 			} else {
-				out = union(out, r.eval(ret))
+				r.add(&out, r.eval(ret))
 			}
 			continue
 		}
 		if a := argFor(d, v.bound, e.lit().elems, e.lit().keyList(), e.slice(), j); a != nil {
-			out = union(out, r.eval(a))
+			r.add(&out, r.eval(a))
 		} else if dflt := d.params[j].dflt; dflt != nil {
-			out = union(out, r.eval(dflt))
+			r.add(&out, r.eval(dflt))
 		} else if e.slice() {
-			out = union(out, r.eval(ret)) // the argument may come from *args
+			r.add(&out, r.eval(ret)) // the argument may come from *args
 		}
 	}
-	return out
+	return r.result(&out)
 }
 
 // isKwargs reports whether e names a **kwargs parameter of its function that is never
@@ -2607,11 +2632,11 @@ func (r *resolver) callResult(v value) []value {
 	if d.yields {
 		return []value{{kind: vGen, def: d}}
 	}
-	var out []value
+	var out accum
 	for _, e := range d.returns {
-		out = union(out, r.eval(e))
+		r.add(&out, r.eval(e))
 	}
-	return out
+	return r.result(&out)
 }
 
 // targets returns the definitions a call of v reaches, and whether the callee's first
@@ -2620,7 +2645,9 @@ func (r *resolver) targets(v value) (defs []*defInfo, bound bool) {
 	switch v.kind {
 	case vDef:
 		if v.def.fn.Kind != "class" {
-			return []*defInfo{v.def}, v.bound
+			d := v.def
+			d.self1[0] = d
+			return d.self1[:], v.bound
 		}
 		return r.constructors(v.def), true
 	case vInst:

@@ -235,7 +235,7 @@ func (p *projectNames) scanClass(rest []byte) *scannedClass {
 	if k := bytes.IndexByte(rest, ')'); k >= 0 {
 		rest = rest[:k]
 	}
-	for _, b := range bytes.Split(rest, []byte(",")) {
+	for b := range bytes.SplitSeq(rest, []byte(",")) {
 		if bytes.IndexByte(b, '=') >= 0 {
 			continue // metaclass=..., a keyword
 		}
@@ -268,7 +268,7 @@ func (p *projectNames) scanAssigned(line []byte) {
 
 // dottedName reports whether b is a name or names joined by dots.
 func dottedName(b []byte) bool {
-	for _, part := range bytes.Split(b, []byte(".")) {
+	for part := range bytes.SplitSeq(b, []byte(".")) {
 		if len(part) == 0 || len(identPrefix(part)) != len(part) || part[0] >= '0' && part[0] <= '9' {
 			return false
 		}

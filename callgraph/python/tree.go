@@ -285,11 +285,26 @@ type scratch struct {
 	mark   []bool
 	rows   []int32
 	intern map[string]int32
+	// callLits and callArgs are slabs of the calls' literal data and argument arrays,
+	// shared by the files a worker collects (see collector.newCallLit): calls are
+	// memoised and persistent (never transient), all live until the resolution ends,
+	// and sympy has ≈0.85M of them, two allocations each before
+	callLits []litData
+	callArgs []*expr
+	// the buffers a file's lists grow in (see detach)
+	calls      []callSite
+	lazy       []lazySite
+	stores     []store
+	attrStores []attrStore
+	pend       []pendBind
 }
 
+// grow returns s resliced to n elements, or a new slice with a quarter of headroom when
+// s is too short: the worker's buffers follow the largest file so far, and files come
+// in path order, not size order (sympy's exact-size regrowths left ≈40 MB of garbage).
 func grow[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]T, n)
+		return make([]T, n, n+n/4)
 	}
 	return s[:n]
 }
