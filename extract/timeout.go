@@ -18,6 +18,13 @@ const (
 	DefaultRunTimeout  = 600 * time.Second
 )
 
+// TraceAllowance is how many times the per-test limit a test may take in a traced run
+// (Pipeline's tracing of each test file): tracing every call and line makes a test several
+// times slower, so the limit itself would fail tests that pass without the tracer. Whether
+// a file passes on the original code is then decided by an untraced run under the limit
+// whenever a traced test ran longer than it.
+const TraceAllowance = 10
+
 // TimeoutModule is the module name under which WithTestTimeout places its pytest plugin
 // at the repository root of a run's overlay and loads it with `-p`.
 const TimeoutModule = "_faultline_timeout"

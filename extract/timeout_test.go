@@ -2,6 +2,7 @@ package extract
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -177,7 +178,7 @@ func TestPipelineTestTimeout(t *testing.T) {
 	r := sandbox.NewLocal(sandbox.Options{WorkDir: t.TempDir(), Python: py})
 	defer r.Close()
 	start := time.Now()
-	res, err := Pipeline(context.Background(), r, root, Options{Seed: 1, TestTimeout: time.Second})
+	res, err := Pipeline(context.Background(), r, root, Options{Seed: 1, TestTimeout: 500 * time.Millisecond})
 	require.NoError(t, err)
 	t.Logf("pipeline took %s", time.Since(start).Round(time.Millisecond))
 	reasons := map[string]string{}
@@ -194,4 +195,35 @@ func TestPipelineTestTimeout(t *testing.T) {
 func closed(t *testing.T, l *sandbox.Local) *sandbox.Local {
 	t.Cleanup(func() { l.Close() })
 	return l
+}
+
+// TestPipelineTracedSlowness: a test that stays under the per-test limit without the tracer
+// but goes over it traced (the tracer sees every call) is not a failure on the original
+// code: the file is judged by an untraced run. A test over the limit without the tracer is
+// still one.
+func TestPipelineTracedSlowness(t *testing.T) {
+	py := pythonWithPytest(t)
+	root := t.TempDir()
+	write := func(rel, src string) {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(root, rel)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(root, rel), []byte(src), 0o644))
+	}
+	write("pkg/__init__.py", "")
+	write("pkg/calc.py", "def inc(x):\n    return x + 1\n\n\ndef twice(x):\n    return 2 * x\n\n\ndef spin(n):\n    t = 0\n    for i in range(n):\n        t += i\n    return t\n")
+	write("tests/__init__.py", "")
+	// inc is called 2,000,000 times: about 0.2 s without the tracer, over the limit with it.
+	write("tests/test_calls.py", "from pkg.calc import inc\n\n\ndef test_many_calls():\n    x = 0\n    for _ in range(2000000):\n        x = inc(x)\n    assert x == 2000000\n\n\ndef test_one():\n    assert inc(1) == 2\n")
+	// spin uses CPU in one frame: about as long with the tracer as without, over the limit.
+	write("tests/test_spin.py", "from pkg.calc import spin\n\n\ndef test_spin():\n    assert spin(60000000) > 0\n\n\ndef test_small():\n    assert spin(3) == 3\n")
+	write("tests/test_twice.py", "from pkg.calc import twice\n\n\ndef test_twice():\n    assert twice(2) == 4\n")
+	r := closed(t, sandbox.NewLocal(sandbox.Options{WorkDir: t.TempDir(), Python: py}))
+	res, err := Pipeline(context.Background(), r, root, Options{Seed: 1, TestTimeout: 500 * time.Millisecond})
+	require.NoError(t, err)
+	reasons := map[string]string{}
+	for _, it := range res.Items {
+		reasons[it.TestFile] = it.Reason
+	}
+	require.Contains(t, reasons, "tests/test_calls.py")
+	require.NotContains(t, reasons["tests/test_calls.py"], "does not pass on the original code", "a test slow only under the tracer: %v", reasons)
+	require.Contains(t, reasons["tests/test_spin.py"], "1 over the per-test time limit, first tests/test_spin.py::test_spin", "%v", reasons)
 }
