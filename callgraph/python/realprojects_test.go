@@ -186,9 +186,14 @@ var realProjects = []realProject{
 	// that; two extras were real calls (one the tests had mocked, one a cls(...) call
 	// the review tool lists no candidate for), added to the truths: oslo.limit P .844
 	// R .964 (27 of 28), oslo.middleware P .986 R .899 (71 of 79). The floors are those
-	// scores, truncated.
-	{name: "oslo_limit", deb: "python3-oslo.limit", heldOut: true, minP: 0.84, minR: 0.96},
-	{name: "oslo_middleware", deb: "python3-oslo.middleware", heldOut: true, minP: 0.98, minR: 0.89},
+	// scores, truncated. Their edges having been read, both are tuning projects from
+	// round 18 on.
+	{name: "oslo_limit", deb: "python3-oslo.limit", minP: 0.84, minR: 0.96},
+	{name: "oslo_middleware", deb: "python3-oslo.middleware", minP: 0.98, minR: 0.89},
+	// castellan and oslo.context were chosen, traced and reviewed in the eighteenth
+	// round and their truths committed before the front end ran on them (README.md).
+	{name: "castellan", deb: "python3-castellan", heldOut: true},
+	{name: "oslo_context", deb: "python3-oslo.context", heldOut: true},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of
