@@ -443,9 +443,10 @@ type defInfo struct {
 	selfFlows []*defInfo
 	selfRead  bool
 	// classes: the project has a subclass of it (so self may be a subclass instance);
-	// instantiated: a call of the class itself was resolved
-	hasSub, instantiated bool
-	subs                 []*defInfo // classes: the project's subclasses, direct or not
+	// instantiated: a call of the class itself was resolved; escaped: an instance was
+	// passed to a method of an object outside the project (see resolver.escapes)
+	hasSub, instantiated, escaped bool
+	subs                          []*defInfo // classes: the project's subclasses, direct or not
 	// shared one-value results (see defValue, instValue)
 	asDef, asInst []value
 	mro           []*defInfo
