@@ -185,6 +185,8 @@ func (c *collector) function(i, dec int32, sc *scope, caller *defInfo, cond bool
 			d.property = true
 		default:
 			switch {
+			case dn == "abstractmethod" || dn == "abstractproperty" || strings.HasSuffix(dn, ".abstractmethod") || strings.HasSuffix(dn, ".abstractproperty"):
+				d.abstractDecl = true
 			case strings.HasSuffix(dn, ".cached_property") || strings.HasSuffix(dn, ".property"):
 				d.property = true
 			case strings.HasSuffix(dn, ".setter"):

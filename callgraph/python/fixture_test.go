@@ -198,7 +198,7 @@ func TestRuleFixturesExact(t *testing.T) {
 		"contextmanager_yield": true, "self_class_call": true, "copy_deepcopy": true,
 		"dict_store": true, "comprehension_elems": true, "getitem_returns": true,
 		"rebound_param": true, "abc_isinstance": true, "cycle_body": true, "special_self": true,
-		"with_metaclass": true, "dict_pairs": true, "escaped_special": true}
+		"with_metaclass": true, "dict_pairs": true, "escaped_special": true, "abstract_decl": true}
 	fe := New(Options{})
 	seen := 0
 	for _, fx := range loadFixtures(t) {

@@ -408,9 +408,10 @@ type defInfo struct {
 
 	static, classMethod bool
 	// abstract marks a method whose body (after its docstring) starts by raising
-	// NotImplementedError: a step its class leaves to the subclasses
-	abstract bool
-	lambda   bool // a lambda: not a node; calls reaching it make no edge
+	// NotImplementedError: a step its class leaves to the subclasses; abstractDecl, a
+	// method under @abc.abstractmethod (or abstractproperty)
+	abstract, abstractDecl bool
+	lambda                 bool // a lambda: not a node; calls reaching it make no edge
 	// property marks a property getter (@property, @cached_property): reading it on an
 	// instance gives what it returns; accessor marks its @x.setter and @x.deleter
 	property, accessor bool

@@ -353,6 +353,9 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (implicit []resolu
 			}
 		}
 	}
+	if !r.noFlow {
+		r.dropAbstractDecl()
+	}
 	phaseDone("rounds")
 	r.roundsDone()
 	// The implicit calls of operators, conversions, subscripts and property accesses are

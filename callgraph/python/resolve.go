@@ -1475,6 +1475,46 @@ func (r *resolver) abstractStep(d *defInfo, name string, targets []*defInfo) []*
 	return out
 }
 
+// dropAbstractDecl removes, once the rounds are done, the methods declared abstract
+// (@abc.abstractmethod) from the targets of the calls that reach them through an
+// instance: an instance whose class resolves the name to such a method is of a class
+// that is never instantiated (ABCMeta refuses to, and the project's subclasses override
+// it), so the call runs an override. oslo.policy's _check calls `rule(...)`, whose values
+// include BaseCheck's subclasses; BaseCheck.__call__ is abstract. A call naming the
+// method on super() or on a class (`Base.m(self)`) keeps it.
+func (r *resolver) dropAbstractDecl() {
+	var keep []*defInfo
+	for cs := range r.sites() {
+		ts := cs.targets()
+		if !slices.ContainsFunc(ts, func(d *defInfo) bool { return d.abstractDecl }) || r.explicitCall(cs.callee()) {
+			continue
+		}
+		keep = keep[:0]
+		for _, d := range ts {
+			if !d.abstractDecl {
+				keep = append(keep, d)
+			}
+		}
+		cs.setTargets(keep)
+	}
+}
+
+// explicitCall reports whether callee c names a method on super() or on a class.
+func (r *resolver) explicitCall(c *expr) bool {
+	if c == nil || c.op != eAttr {
+		return false
+	}
+	if c.x.op == eSuper {
+		return true
+	}
+	for _, v := range r.eval(c.x) {
+		if v.kind == vDef && v.def.fn.Kind == "class" {
+			return true
+		}
+	}
+	return false
+}
+
 // concreteSubs returns the project subclasses of c (direct or not, in file order) that
 // are instantiated in the analysed files, or all of them when none is.
 func (r *resolver) concreteSubs(c *defInfo) []*defInfo {
