@@ -3198,7 +3198,9 @@ func (r *resolver) globalsCall(e *expr) []value {
 // functions the module's names hold (defined or imported there), among the names
 // whose prefix and suffix match those of the strings key may hold (sievelib's
 // `cname = "%sCommand" % name.lower().capitalize()` then `globals()[cname](parent)`).
-// Other values of its names (constants, instances, modules) are left out.
+// Other values of its names (constants, instances, modules) are left out, and a key of
+// which nothing is known selects nothing: every function of the module would be a
+// guess (`globals()[name](parent)` reached the function doing the lookup).
 func (r *resolver) globalsItems(g value, key *expr, keys []string) []value {
 	mod := r.modKeys[g.off]
 	var out []value
@@ -3215,6 +3217,9 @@ func (r *resolver) globalsItems(g value, key *expr, keys []string) []value {
 		return nil
 	}
 	pats, all := r.keyPatterns(key)
+	if all {
+		return nil
+	}
 	for _, name := range f.scope.names.keys {
 		if !all && !matchesAny(name, pats) {
 			continue
