@@ -181,7 +181,7 @@ func fixtureScores(t *testing.T, opts Options, verbose bool) (precision, recall 
 	return precision, recall
 }
 
-// TestRuleFixturesExact requires the fixtures of the rules of rounds 7 to 16
+// TestRuleFixturesExact requires the fixtures of the rules of rounds 7 to 18
 // (issue 18) to match their expected edges exactly: each was written from a real pattern, and
 // the aggregate scores of TestFixturesPrecisionRecall could hide the loss of one rule.
 func TestRuleFixturesExact(t *testing.T) {
