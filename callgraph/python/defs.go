@@ -185,6 +185,8 @@ func (c *collector) function(i, dec int32, sc *scope, caller *defInfo, cond bool
 			d.property = true
 		default:
 			switch {
+			case dn == "abstractmethod" || dn == "abstractproperty" || strings.HasSuffix(dn, ".abstractmethod") || strings.HasSuffix(dn, ".abstractproperty"):
+				d.abstractDecl = true
 			case strings.HasSuffix(dn, ".cached_property") || strings.HasSuffix(dn, ".property"):
 				d.property = true
 			case strings.HasSuffix(dn, ".setter"):
@@ -561,6 +563,14 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 		}
 		ce.lit().extra().builtin = u
 		return
+	case (fn.op == eName || fn.op == eAttr && fn.x.op == eName && fn.x.name() == "collections") && fn.name() == "OrderedDict" && len(positional) == 1 && len(cs.args()) == 1:
+		// collections.OrderedDict([(k, v), ...]) (the name bound outside the project): a
+		// dict of those pairs, as dict(...) of the same list
+		if d := c.pairsDict(positional[0]); d != nil {
+			ce.lit().extra().builtin = d
+			ce.lit().extra().extBuiltin = true
+		}
+		return
 	case fn.op == eAttr && fn.x.op == eName && fn.x.name() == "copy" && (fn.name() == "copy" || fn.name() == "deepcopy") && len(positional) == 1 && len(cs.args()) == 1:
 		// copy.copy(x) and copy.deepcopy(x) of the standard library's copy module (the
 		// name copy bound outside the project) return an object of x's class
@@ -629,6 +639,9 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 		switch {
 		case len(positional) == 1 && len(cs.args()) == 1:
 			ce.lit().extra().builtin = positional[0] // a copy of the mapping
+			if d := c.pairsDict(positional[0]); d != nil {
+				ce.lit().extra().builtin = d
+			}
 		case len(positional) == 0 && len(cs.args()) > 0:
 			// dict(a=x, b=y): a literal with string keys
 			d := c.newExpr(expr{op: eDict, ref: withLit(&litData{})})
@@ -666,6 +679,29 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 			ce.lit().extra().builtin = positional[0] // the function, as the class attribute's value
 		}
 	}
+}
+
+// pairsDict returns the dict literal that dict(x) or OrderedDict(x) builds when x is a
+// list or tuple literal of (key, value) pair literals: oslo.middleware's healthcheck
+// dispatches on `OrderedDict([('text/plain', self._make_text_response), ...])[accept]`.
+// A key that is not a constant is unknown (""). Else nil.
+func (c *collector) pairsDict(x *expr) *expr {
+	if x.op != eSeq || len(x.lit().elems) == 0 {
+		return nil
+	}
+	d := c.newExpr(expr{op: eDict, ref: withLit(&litData{})})
+	for _, p := range x.lit().elems {
+		if p.op != eSeq || len(p.lit().elems) != 2 {
+			return nil
+		}
+		key := ""
+		if k := p.lit().elems[0]; k.op == eConst {
+			key = k.name()
+		}
+		d.lit().extra().keys = append(d.lit().keyList(), key)
+		d.lit().elems = append(d.lit().elems, p.lit().elems[1])
+	}
+	return d
 }
 
 // outsideHigherOrder names the functions of the standard library (functools, itertools)

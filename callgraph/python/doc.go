@@ -105,7 +105,9 @@
 //     loop target, `for rank, fn in pairs:`, takes each element's items by position), and what
 //     dict(literal), dict(k=v), x.copy(), x.get(k, d), x.pop(k, d), x.setdefault(k, d),
 //     x.values() and x.items() give on such a literal (a dispatch table `VALIDATORS =
-//     dict(validators)` read with `.get(keyword)` calls its functions);
+//     dict(validators)` read with `.get(keyword)` calls its functions); dict(pairs) and
+//     collections.OrderedDict(pairs) of a list or tuple literal of (key, value) pair
+//     literals are a dict of those pairs;
 //     staticmethod(f) and classmethod(f) in a class body are f; tuples returned by calls
 //     are unpacked element-wise. A decorated name evaluates to what its
 //     decorators return when they are project functions returning project functions (a
@@ -187,8 +189,8 @@
 //     that name; for a k built around unknown parts
 //     (`"%sCommand" % name`, `"on_" + event + "_hook"`, or a name bound only to such
 //     strings) the classes and functions bound at the module's level (defined or
-//     imported) whose names have k's constant prefix and suffix; for any other k all of
-//     those classes and functions. Parameters
+//     imported) whose names have k's constant prefix and suffix; for any other k
+//     nothing (every function of the module would be a guess). Parameters
 //     are merged over all call sites (context-insensitive), with one exception for what a
 //     call returns: a function that returns one of its parameters unchanged returns, at
 //     each call, that call's own argument, which keeps identity functions and decorators
@@ -246,7 +248,13 @@
 //     no __str__ or __format__, so the delegation applies). A special method that no
 //     call names on an instance of a subclass runs on the instances of the
 //     instantiated subclasses that inherit it, as these implicit calls pass no
-//     receiver;
+//     receiver; when calls do name it on some subclass instances, it runs on those and
+//     on the instantiated subclasses that inherit it whose instances are passed to a
+//     method of an object outside the project (a WSGI middleware handed to webob's
+//     req.get_response(app), which calls it). A method declared abstract
+//     (@abc.abstractmethod) is not reached through an instance, explicitly or
+//     implicitly: an instance whose class resolves the name to it is of a class that is
+//     never instantiated; a call naming it on super() or on a class is kept;
 //   - properties: reading obj.p where p is a property (@property, @cached_property,
 //     p = property(fget, fset)) of obj's class or of a class in its order (a mixin)
 //     calls the getter, and gives what it returns; obj.p = v calls the setter, del obj.p

@@ -496,9 +496,10 @@ type defInfo struct {
 
 	static, classMethod bool
 	// abstract marks a method whose body (after its docstring) starts by raising
-	// NotImplementedError: a step its class leaves to the subclasses
-	abstract bool
-	lambda   bool // a lambda: not a node; calls reaching it make no edge
+	// NotImplementedError: a step its class leaves to the subclasses; abstractDecl, a
+	// method under @abc.abstractmethod (or abstractproperty)
+	abstract, abstractDecl bool
+	lambda                 bool // a lambda: not a node; calls reaching it make no edge
 	// property marks a property getter (@property, @cached_property): reading it on an
 	// instance gives what it returns; accessor marks its @x.setter and @x.deleter
 	property, accessor bool
@@ -531,9 +532,10 @@ type defInfo struct {
 	selfFlows []*defInfo
 	selfRead  bool
 	// classes: the project has a subclass of it (so self may be a subclass instance);
-	// instantiated: a call of the class itself was resolved
-	hasSub, instantiated bool
-	subs                 []*defInfo // classes: the project's subclasses, direct or not
+	// instantiated: a call of the class itself was resolved; escaped: an instance was
+	// passed to a method of an object outside the project (see resolver.escapes)
+	hasSub, instantiated, escaped bool
+	subs                          []*defInfo // classes: the project's subclasses, direct or not
 	// shared one-value results (see defValue, instValue)
 	asDef, asInst []value
 	// self1 holds the definition itself: the one-definition result of resolver.targets,

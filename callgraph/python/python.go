@@ -296,6 +296,9 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (implicit []resolu
 			changed = ch
 		}
 		for cs := range r.sites() {
+			if round < rounds && !r.noFlow && r.escapes(cs) {
+				changed = true // (before the skip: the arguments may have grown)
+			}
 			if round > 1 && r.isStable(cs.callee()) {
 				continue // same targets as before; its arguments already flowed
 			}
@@ -349,6 +352,9 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (implicit []resolu
 				}
 			}
 		}
+	}
+	if !r.noFlow {
+		r.dropAbstractDecl()
 	}
 	phaseDone("rounds")
 	r.roundsDone()

@@ -63,7 +63,7 @@ var realProjects = []realProject{
 	// qrcode and cerberus were chosen, traced and reviewed in the fifth round before the
 	// front end ran on them, and scored once as held out (README.md); the fifth round
 	// then looked at their missing and extra edges, which makes them tuning projects.
-	{name: "qrcode", deb: "python3-qrcode", minP: 0.95, minR: 0.86},
+	{name: "qrcode", deb: "python3-qrcode", minP: 0.96, minR: 0.86},
 	// Round 10's handler lookup by formatted name (getattr_format_per_site) took
 	// cerberus's recall from .709 to .762; round 14's self.__class__ calls to .807; round
 	// 17's cycle re-evaluation and special methods on subclass instances to .811.
@@ -148,7 +148,7 @@ var realProjects = []realProject{
 	// both are tuning projects from round 15 on; round 15's copy.deepcopy(x) rule took
 	// oslo.policy to P .939 R .767 (the rule defaults Enforcer.register_default stores).
 	{name: "oslo_rootwrap", deb: "python3-oslo.rootwrap", minP: 0.99, minR: 0.90},
-	{name: "oslo_policy", deb: "python3-oslo.policy", minP: 0.93, minR: 0.76},
+	{name: "oslo_policy", deb: "python3-oslo.policy", minP: 0.94, minR: 0.76},
 	// lazr.config and wadllib were chosen, traced and reviewed in the fifteenth round and
 	// their truths committed before the front end ran on them (README.md). Round 15
 	// start (the front end of the end of round 14): lazr.config P .882 R .968 (60 of
@@ -186,9 +186,19 @@ var realProjects = []realProject{
 	// that; two extras were real calls (one the tests had mocked, one a cls(...) call
 	// the review tool lists no candidate for), added to the truths: oslo.limit P .844
 	// R .964 (27 of 28), oslo.middleware P .986 R .899 (71 of 79). The floors are those
-	// scores, truncated.
-	{name: "oslo_limit", deb: "python3-oslo.limit", heldOut: true, minP: 0.84, minR: 0.96},
-	{name: "oslo_middleware", deb: "python3-oslo.middleware", heldOut: true, minP: 0.98, minR: 0.89},
+	// scores, truncated. Their edges having been read, both are tuning projects from
+	// round 18 on: OrderedDict dispatch tables and middleware instances handed to webob
+	// took oslo.middleware to R .962.
+	{name: "oslo_limit", deb: "python3-oslo.limit", minP: 0.84, minR: 0.96},
+	{name: "oslo_middleware", deb: "python3-oslo.middleware", minP: 0.98, minR: 0.96},
+	// castellan and oslo.context were chosen, traced and reviewed in the eighteenth
+	// round and their truths committed before the front end ran on them (README.md).
+	// Round 18 start (the front end of the end of round 17): castellan P .912 R .705
+	// (134 of 190, 13 extras), oslo.context P 1.000 R .895 (17 of 19, no extra); at the
+	// round's end castellan P .944 R .705 (8 extras: the abstract-method rule), oslo.context
+	// unchanged. The floors are the end scores, truncated.
+	{name: "castellan", deb: "python3-castellan", heldOut: true, minP: 0.94, minR: 0.70},
+	{name: "oslo_context", deb: "python3-oslo.context", heldOut: true, minP: 1.0, minR: 0.89},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of

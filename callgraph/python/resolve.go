@@ -40,7 +40,9 @@ type resolver struct {
 	// sets holds one copy of each value set the memos keep (see valueSets)
 	sets    valueSets
 	methods map[string][]*defInfo // simple name → methods, for the name fallback
-	props   map[string]bool       // names of property accessors (decorated, or name = property(...))
+	// hasSpecialSubs: a class with a project subclass defines a special method (escapes)
+	hasSpecialSubs bool
+	props          map[string]bool // names of property accessors (decorated, or name = property(...))
 	// protoMemo holds protoMethods' results
 	protoMemo map[protoKey][]value
 	depth     int
@@ -1343,18 +1345,81 @@ func (r *resolver) selfClasses(d *defInfo) []*defInfo {
 	for _, k := range d.selfFlows {
 		out = appendDef(out, k)
 	}
-	if isSpecial(d.simple) && len(d.selfFlows) == 0 {
+	if isSpecial(d.simple) {
 		// the interpreter calls a special method on instances of the subclasses that
 		// inherit it (str(model), len(x), iteration), and those implicit calls pass no
 		// receiver (see resolve): oslo.reports's ReportModel.__str__ calls
-		// self.attached_view(...), which only its subclass ModelWithDefaultViews sets
+		// self.attached_view(...), which only its subclass ModelWithDefaultViews sets.
+		// When calls name the method on some subclass instances, those receivers stand,
+		// plus the instances that reach library code (escapes): a WSGI middleware
+		// subclass handed to webob (req.get_response(app)) is called there, running the
+		// __call__ it inherits
 		for _, k := range d.class.subs {
-			if k.instantiated && r.inherits(k, d) {
+			if k.instantiated && (len(d.selfFlows) == 0 || k.escaped) && r.inherits(k, d) {
 				out = appendDef(out, k)
 			}
 		}
 	}
 	return out
+}
+
+// madeOutside reports whether e's values come from outside the project: it evaluates to
+// objects outside the project only, or to nothing while it is a call of something outside
+// (`req = webob.Request.blank(path)`), an attribute of such a value, or a name whose every
+// reaching binding is one.
+func (r *resolver) madeOutside(e *expr, depth int) bool {
+	if e == nil || depth > 4 {
+		return false
+	}
+	if vs := r.eval(e); len(vs) > 0 {
+		for _, v := range vs {
+			if v.kind != vExternal {
+				return false
+			}
+		}
+		return true
+	}
+	switch e.op {
+	case eCall, eAttr:
+		return r.madeOutside(e.x, depth+1)
+	case eName:
+		s, pos := bindingScope(e.scope(), e.name(), e.pos)
+		if s == nil {
+			return false
+		}
+		bs := reaching(s.bindings(e.name()), pos)
+		for _, b := range bs {
+			if b.val == nil || !r.madeOutside(b.val, depth+1) {
+				return false
+			}
+		}
+		return len(bs) > 0
+	}
+	return false
+}
+
+// escapes marks the classes of the project instances passed as arguments to call site
+// cs when its callee is a method of an object outside the project (webob's
+// req.get_response(app), not a builtin function): the library may call their special
+// methods (selfClasses). It reports whether a class was newly marked.
+func (r *resolver) escapes(cs *callSite) bool {
+	c := cs.callee()
+	if c == nil || c.op != eAttr || len(cs.args()) == 0 || !r.hasSpecialSubs {
+		return false
+	}
+	if !r.madeOutside(c.x, 0) {
+		return false
+	}
+	changed := false
+	for _, a := range cs.args() {
+		for _, v := range r.eval(a) {
+			if v.kind == vInst && !v.def.escaped {
+				v.def.escaped = true
+				changed = true
+			}
+		}
+	}
+	return changed
 }
 
 // isSpecial reports whether name is a special method's that the interpreter calls on
@@ -1409,6 +1474,46 @@ func (r *resolver) abstractStep(d *defInfo, name string, targets []*defInfo) []*
 		}
 	}
 	return out
+}
+
+// dropAbstractDecl removes, once the rounds are done, the methods declared abstract
+// (@abc.abstractmethod) from the targets of the calls that reach them through an
+// instance: an instance whose class resolves the name to such a method is of a class
+// that is never instantiated (ABCMeta refuses to, and the project's subclasses override
+// it), so the call runs an override. oslo.policy's _check calls `rule(...)`, whose values
+// include BaseCheck's subclasses; BaseCheck.__call__ is abstract. A call naming the
+// method on super() or on a class (`Base.m(self)`) keeps it.
+func (r *resolver) dropAbstractDecl() {
+	var keep []*defInfo
+	for cs := range r.sites() {
+		ts := cs.targets()
+		if !slices.ContainsFunc(ts, func(d *defInfo) bool { return d.abstractDecl }) || r.explicitCall(cs.callee()) {
+			continue
+		}
+		keep = keep[:0]
+		for _, d := range ts {
+			if !d.abstractDecl {
+				keep = append(keep, d)
+			}
+		}
+		cs.setTargets(keep)
+	}
+}
+
+// explicitCall reports whether callee c names a method on super() or on a class.
+func (r *resolver) explicitCall(c *expr) bool {
+	if c == nil || c.op != eAttr {
+		return false
+	}
+	if c.x.op == eSuper {
+		return true
+	}
+	for _, v := range r.eval(c.x) {
+		if v.kind == vDef && v.def.fn.Kind == "class" {
+			return true
+		}
+	}
+	return false
 }
 
 // concreteSubs returns the project subclasses of c (direct or not, in file order) that
@@ -1743,6 +1848,13 @@ func (r *resolver) markSubclassed() {
 					b.hasSub = true
 					b.subs = append(b.subs, d)
 				}
+			}
+		}
+	}
+	for name, ms := range r.methods {
+		for _, m := range ms {
+			if m.class != nil && m.class.hasSub && isSpecial(name) {
+				r.hasSpecialSubs = true // escapes has classes to mark for
 			}
 		}
 	}
@@ -3113,7 +3225,9 @@ func (r *resolver) globalsCall(e *expr) []value {
 // functions the module's names hold (defined or imported there), among the names
 // whose prefix and suffix match those of the strings key may hold (sievelib's
 // `cname = "%sCommand" % name.lower().capitalize()` then `globals()[cname](parent)`).
-// Other values of its names (constants, instances, modules) are left out.
+// Other values of its names (constants, instances, modules) are left out, and a key of
+// which nothing is known selects nothing: every function of the module would be a
+// guess (`globals()[name](parent)` reached the function doing the lookup).
 func (r *resolver) globalsItems(g value, key *expr, keys []string) []value {
 	mod := r.modKeys[g.off]
 	var out []value
@@ -3130,6 +3244,9 @@ func (r *resolver) globalsItems(g value, key *expr, keys []string) []value {
 		return nil
 	}
 	pats, all := r.keyPatterns(key)
+	if all {
+		return nil
+	}
 	for _, name := range f.scope.names.keys {
 		if !all && !matchesAny(name, pats) {
 			continue

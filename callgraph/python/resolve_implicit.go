@@ -11,7 +11,9 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 		for _, v := range vs {
 			defs, _ := r.targets(v)
 			for _, d := range defs {
-				ds = appendDef(ds, d)
+				if !d.abstractDecl || r.noFlow {
+					ds = appendDef(ds, d) // (an abstract method runs on no instance: see dropAbstractDecl)
+				}
 			}
 		}
 	}
