@@ -461,6 +461,20 @@ func confirmPasses(ctx context.Context, r task.Runner, base task.RunRequest, kin
 	return rep, nil
 }
 
+// firstGoError returns the first compiler message (file:line:col: text) of a Go run that
+// did not build, or its state and first line.
+func firstGoError(rep *task.Report) string {
+	for _, text := range []string{rep.Detail, rep.Output} {
+		for line := range strings.SplitSeq(text, "\n") {
+			line = strings.TrimSpace(line)
+			if i := strings.Index(line, ".go:"); i > 0 && strings.Contains(line[i:], ": ") {
+				return strings.TrimPrefix(line, "./")
+			}
+		}
+	}
+	return runSummary(rep)
+}
+
 func selection(kind task.TestKind, tf *testFileInfo) task.Selection {
 	if kind == task.GoTest {
 		return task.Selection{IDs: slices.Clone(tf.ids)}
@@ -569,6 +583,20 @@ func buildItem(ctx context.Context, r task.Runner, base task.RunRequest, root st
 	for _, s := range it.P2P {
 		collect.Files = append(collect.Files, s.Files...)
 		collect.IDs = append(collect.IDs, s.IDs...)
+	}
+	if kind == task.GoTest {
+		// Test files of one Go package share their declarations: when the others use a
+		// helper or method the F2P file declares, they cannot build without it whatever
+		// is masked. One build says so before the mask loop spends its runs.
+		rep, err := r.Run(ctx, task.RunRequest{Root: root, Overlay: under, Kind: kind, Select: collect, Limits: opts.Limits,
+			Args: mask.CollectArgs(kind)})
+		if err != nil {
+			return nil, fmt.Errorf("extract: build without %s: %w", tf.file, err)
+		}
+		if !mask.Collected(rep) {
+			return reject("other tests need the F2P file", "the other tests do not build without %s (a Go package's test files share their declarations): %s",
+				tf.file, firstGoError(rep))
+		}
 	}
 	mr, err := mask.MaskUntilCollects(ctx, r, mask.CollectRequest{Root: root, Targets: targets, Kind: kind,
 		Select: collect, Overlay: under, Limits: opts.Limits}, mask.LoopOptions{Options: mask.Options{Keep: keep}})

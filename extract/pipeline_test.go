@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -250,4 +251,42 @@ func TestResultCounts(t *testing.T) {
 	require.Equal(t, "12 test files (40 tests): 3 excluded (too few tests), 3 no top object, 2 masked F2P pass rate too high, "+
 		"1 accepted, 1 excluded (first committed too early), 1 gold F2P fails, 1 not tried (enough accepted)", res.Counts())
 	require.Equal(t, "0 test files (0 tests)", (&Result{}).Counts())
+}
+
+// TestPipelineGoSharedTestHelper: a Go test file that declares a helper other test files of
+// its package call cannot be removed for an instance (they would not build); it is refused
+// with that reason after one build, not after the mask loop's runs. A file whose package
+// builds without it is built as usual.
+func TestPipelineGoSharedTestHelper(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("extract: the go command is not installed")
+	}
+	root := t.TempDir()
+	write := func(rel, src string) {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(root, rel)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(root, rel), []byte(src), 0o644))
+	}
+	write("go.mod", "module example.com/shapes\n\ngo 1.22\n")
+	write("shapes/area.go", "package shapes\n\n// Square is the area of a square of side s.\nfunc Square(s int) int { return s * s }\n\n// Rect is the area of a w×h rectangle.\nfunc Rect(w, h int) int { return w * h }\n")
+	write("shapes/perimeter.go", "package shapes\n\n// Perimeter is the perimeter of a w×h rectangle.\nfunc Perimeter(w, h int) int { return 2 * (w + h) }\n")
+	// area_test.go declares expect, which perimeter_test.go calls.
+	write("shapes/area_test.go", "package shapes\n\nimport \"testing\"\n\nfunc expect(t *testing.T, got, want int) {\n\tt.Helper()\n\tif got != want {\n\t\tt.Fatalf(\"got %d, want %d\", got, want)\n\t}\n}\n\n"+
+		"func TestSquare(t *testing.T) { expect(t, Square(3), 9) }\n\nfunc TestRect(t *testing.T) { expect(t, Rect(2, 3), 6) }\n\nfunc TestSquareZero(t *testing.T) { expect(t, Square(0), 0) }\n")
+	write("shapes/perimeter_test.go", "package shapes\n\nimport \"testing\"\n\nfunc TestPerimeter(t *testing.T) { expect(t, Perimeter(2, 3), 10) }\n\nfunc TestPerimeterSquare(t *testing.T) { expect(t, Perimeter(1, 1), 4) }\n\nfunc TestPerimeterZero(t *testing.T) { expect(t, Perimeter(0, 0), 0) }\n\nfunc TestPerimeterLine(t *testing.T) { expect(t, Perimeter(5, 0), 10) }\n")
+	r := sandbox.NewLocal(sandbox.Options{WorkDir: t.TempDir(), Env: []string{"GOFLAGS=-mod=mod", "GOPROXY=off"}})
+	defer r.Close()
+	cached := sandbox.NewCache(r, sandbox.CacheOptions{})
+	res, err := Pipeline(context.Background(), cached, root, Options{Seed: 1, MinTests: 3})
+	require.NoError(t, err)
+	require.Equal(t, task.GoTest, res.Kind)
+	reasons := map[string]string{}
+	for _, it := range res.Items {
+		reasons[it.TestFile] = it.Cause + ": " + it.Reason
+		if it.Accepted {
+			reasons[it.TestFile] = "accepted"
+		}
+	}
+	require.Equal(t, "other tests need the F2P file: the other tests do not build without shapes/area_test.go (a Go package's test files share their declarations): shapes/perimeter_test.go:5:36: undefined: expect",
+		reasons["shapes/area_test.go"], "%v", reasons)
+	require.Equal(t, "accepted", reasons["shapes/perimeter_test.go"], "%v", reasons)
 }
