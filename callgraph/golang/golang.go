@@ -216,6 +216,7 @@ type varDecl struct {
 	t     *typ
 	done  bool
 	busy  bool
+	depth int32 // while busy: its place among the declarations being inferred (see inference)
 }
 
 // analyzer holds the state of one Analyze call.
@@ -229,7 +230,7 @@ type analyzer struct {
 	live  map[*typeDecl]bool // see liveTypes
 	flow  *flowGraph         // the type-flow graph (InterfacesTypeFlow), else nil
 	vars  []*varDecl         // the package-level variables and constants, in declaration order
-	cuts  int                // the times a variable's inference needed itself (see settle)
+	inf   inference          // the inference in progress of types and variables (see settle)
 	// workers is how many files were resolved at once (see resolveAll).
 	workers int
 	// chaMemo and flowCHA remember the class-hierarchy expansions of interface methods
@@ -812,7 +813,7 @@ func (a *analyzer) declare() {
 						if _, dup := p.types[name]; dup {
 							continue
 						}
-						td := &typeDecl{idx: len(a.named), name: name, pkg: p, file: f, spec: s, methods: map[string][]*fn{},
+						td := &typeDecl{idx: len(a.named), name: name, pkg: p, file: f, spec: s, methods: map[string][]*fn{}, inf: &a.inf,
 							tparams: typeParams(s.Child("type_parameters"), f.src, nil)}
 						p.types[name] = td
 						a.named = append(a.named, td)

@@ -41,10 +41,12 @@ func (fe *Frontend) resolveWorkers() int {
 // settle fills the memos that resolution fills lazily, so that files can be resolved in
 // parallel reading them only, and reports whether it did. Each memo's value is a function
 // of the declarations alone, whatever order they are filled in, unless the inference of
-// a type or a variable needs itself (a cycle: invalid code, or build variants that
-// declare one name twice): a cycle is cut where it is entered, which depends on the order.
-// settle then undoes what it filled and reports false, and the files are resolved one
-// after the other, in order, filling the memos as a serial resolution does.
+// a type or a variable needs itself through another declaration (a cycle: invalid code,
+// or build variants that declare one name twice): a cycle is cut where it is entered,
+// which depends on the order (see inference; a declaration that needs only itself, as
+// builtin/builtin.go's type bool bool, does not count). settle then undoes what it
+// filled and reports false, and the files are resolved one after the other, in order,
+// filling the memos as a serial resolution does.
 func (a *analyzer) settle() bool {
 	var types, msets []*typeDecl
 	for _, td := range a.named {
@@ -63,7 +65,7 @@ func (a *analyzer) settle() bool {
 	}
 	hadIndex := a.byMethod != nil
 	chaMemo, flowCHA := maps.Clone(a.chaMemo), maps.Clone(a.flowCHA)
-	cuts := a.countCuts()
+	cycles := a.inf.cycles
 
 	// Functions' signatures do not depend on the other memos.
 	for _, g := range a.fns {
@@ -91,7 +93,7 @@ func (a *analyzer) settle() bool {
 		}
 		a.inferVar(v, spec)
 	}
-	if a.countCuts() == cuts {
+	if a.inf.cycles == cycles {
 		return true
 	}
 	// Undo: a memo filled here would hold a value a serial resolution may not give.
@@ -111,13 +113,39 @@ func (a *analyzer) settle() bool {
 	return false
 }
 
-// countCuts counts the cycles cut so far in the inference of types and variables.
-func (a *analyzer) countCuts() int {
-	n := a.cuts
-	for _, td := range a.named {
-		n += td.cuts
+// inference follows the declared types' and the package-level variables' inferences in
+// progress, which nest (a variable's type needs another's, a type's underlying type
+// another type's), to tell the cycles that make a memo's value depend on the order the
+// memos are filled in from those that do not.
+//
+// A declaration whose inference needs itself while it is the innermost in progress (type
+// bool bool, var x = f(x)) gets the same value whoever asks for it first: it is always
+// entered from outside and always cut, with the same nil, at its own frame. A cycle
+// through two declarations or more is cut at whichever of them was entered first, so
+// their values depend on the order. When every memo is filled (settle) and no cut is of
+// the second kind, the dependencies between the declarations other than the
+// self-references form no cycle (every such cycle would have been met, as the filling
+// visits every declaration depth-first), and each memo's value is a function of the
+// declarations alone.
+type inference struct {
+	depth  int32 // how many inferences are in progress
+	cycles int   // how many cuts were of a cycle through two declarations or more
+}
+
+// enter starts an inference and returns its depth.
+func (in *inference) enter() int32 {
+	in.depth++
+	return in.depth
+}
+
+// leave ends the innermost inference.
+func (in *inference) leave() { in.depth-- }
+
+// cut records that the inference entered at depth needs itself.
+func (in *inference) cut(depth int32) {
+	if depth != in.depth {
+		in.cycles++
 	}
-	return n
 }
 
 // resolveAll resolves the files with the given number of workers, merging each file's

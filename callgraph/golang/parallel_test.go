@@ -103,3 +103,31 @@ func TestSettleUndo(t *testing.T) {
 	}
 	assert.Nil(t, a.byMethod)
 }
+
+// selfRefs is a package whose declarations need themselves but no other declaration that
+// needs them (as builtin/builtin.go's type bool bool): whoever asks first, each is cut
+// at its own inference with the same result, so settle keeps the memos and the workers
+// run.
+var selfRefs = []callgraph.SourceFile{
+	{Path: "go.mod", Src: []byte("module example.com/p\n")},
+	{Path: "a.go", Src: []byte("package p\n\nfunc use() { y.M(); z.M(); var b byte; b.M() }\n")},
+	{Path: "b.go", Src: []byte("package p\n\ntype byte = uint8\n\ntype uint8 uint8\n\nfunc (uint8) M() {}\n\nvar x = x.N()\n\nvar y = x\n\nvar z = T{}\n")},
+	{Path: "c.go", Src: []byte("package p\n\ntype T struct{}\n\nfunc (T) M() {}\n")},
+}
+
+// TestSettleSelfReferences: self-references do not make the resolution serial, and the
+// parallel analysis is the serial one.
+func TestSettleSelfReferences(t *testing.T) {
+	for _, mode := range []InterfaceMode{InterfacesTypeFlow, InterfacesCHA, InterfacesNone} {
+		opts := Options{Interfaces: mode}
+		serial := analyzeWith(t, opts, 1, selfRefs)
+		require.Contains(t, serial.out.Calls, callgraph.Call{Caller: "a.go::use", Callee: "c.go::T.M", Line: 3})
+		par := analyzeWith(t, opts, 4, selfRefs)
+		assert.Equal(t, 4, par.workers, "%s: settle should have kept the memos", mode)
+		assert.Equal(t, serial.out, par.out, "%s", mode)
+	}
+	// The cuts were met, and were self-references.
+	a, _, err := New(Options{}).prepare(context.Background(), selfRefs)
+	require.NoError(t, err)
+	require.True(t, a.settle())
+}

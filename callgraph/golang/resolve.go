@@ -1403,7 +1403,7 @@ func (a *analyzer) varType(v *varDecl) *typ {
 		return v.t
 	}
 	if v.busy { // its inference needs itself (see settle)
-		a.cuts++
+		a.inf.cut(v.depth)
 		return v.t
 	}
 	return a.inferVar(v, v.file.spec(a.fe.grammar, v.spec))
@@ -1412,6 +1412,7 @@ func (a *analyzer) varType(v *varDecl) *typ {
 // inferVar is varType for a variable neither done nor busy, given its decoded spec.
 func (a *analyzer) inferVar(v *varDecl, spec *node) *typ {
 	v.busy = true
+	v.depth = a.inf.enter()
 	w := &walker{a: a, f: v.file, caller: -1}
 	if t := spec.Child("type"); t != nil {
 		v.t = v.file.typeExpr(t, nil)
@@ -1435,6 +1436,7 @@ func (a *analyzer) inferVar(v *varDecl, spec *node) *typ {
 		}
 	}
 	v.done, v.busy = true, false
+	a.inf.leave()
 	return v.t
 }
 

@@ -81,7 +81,8 @@ type typeDecl struct {
 	under    *typ // the declared type expression, resolved lazily
 	resolved bool
 	busy     bool
-	cuts     int // the times a cyclic declaration was cut here (see settle)
+	depth    int32      // while busy: its place among the declarations being inferred
+	inf      *inference // the analyzer's (see inference)
 
 	mset     map[string][]*fn // method set with promotions, for CHA (lazily)
 	msetDone bool
@@ -94,10 +95,11 @@ func (d *typeDecl) underlying() *typ {
 		return d.under
 	}
 	if d.busy { // cyclic declaration (invalid code)
-		d.cuts++
+		d.inf.cut(d.depth)
 		return nil
 	}
 	d.busy = true
+	d.depth = d.inf.enter()
 	t := d.file.typeExpr(d.spec.Child("type"), d.tparams)
 	if t != nil && t.kind == tNamed && t.decl != nil {
 		if u := t.decl.underlying(); u != nil && u.kind != tNamed {
@@ -105,6 +107,7 @@ func (d *typeDecl) underlying() *typ {
 		}
 	}
 	d.under, d.resolved, d.busy = t, true, false
+	d.inf.leave()
 	return t
 }
 
