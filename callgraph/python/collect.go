@@ -487,6 +487,9 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 		if n.kind == kIf {
 			c.narrowIf(i, sc)
 		}
+		if n.kind == kIf || n.kind == kElif {
+			c.narrowClassName(i, sc)
+		}
 		if n.kind == kExcept {
 			if ap := t.child(i, kAsPattern); ap >= 0 {
 				if tg := t.child(ap, kAsPatternTarget); tg >= 0 {
@@ -653,6 +656,99 @@ func (c *collector) narrowIf(i int32, sc *scope) {
 			c.bindName(sc, id, binding{pos: t.nodes[i].end, until: t.nodes[p].end, val: narrowed(neg)})
 		}
 	}
+}
+
+// narrowClassName records the narrowing of an if or elif clause i whose condition
+// compares the class name of a name the function binds with a string, `x.__class__.__name__
+// == 'N'` or `type(x).__name__ == 'N'` (either side): in the clause's body x is an
+// instance of a class named N, and nothing else, whatever flowed into x. castellan's
+// BarbicanKeyManager._get_keystone_auth reads the properties of the credential it is
+// given in branches `if context.__class__.__name__ == 'KeystonePassword':` / `elif ...
+// == 'KeystoneToken':`, and its callers pass credentials made outside the package.
+func (c *collector) narrowClassName(i int32, sc *scope) {
+	t := c.t
+	if sc.kind != scopeFunction || sc.def == nil {
+		return
+	}
+	name, cls := c.classNameTest(t.firstNamed(i), sc)
+	if name < 0 {
+		return
+	}
+	body := t.child(i, kBlock)
+	if body < 0 {
+		return
+	}
+	id := c.str(name)
+	pre := c.newExpr(expr{op: eName, nm: c.intern(id), ref: inScope(sc), pos: t.nodes[i].start})
+	val := c.newExpr(expr{op: eNarrow, x: pre, pos: flags(true, true, true), nm: c.intern(cls)})
+	c.bindName(sc, id, binding{pos: t.nodes[body].start, until: t.nodes[body].end, val: val})
+}
+
+// classNameTest recognises `x.__class__.__name__ == 'N'` and `type(x).__name__ == 'N'`
+// (operands in either order, x a name the scope binds): it returns x's node and N, or -1.
+func (c *collector) classNameTest(cond int32, sc *scope) (name int32, cls string) {
+	t := c.t
+	if cond >= 0 && t.nodes[cond].kind == kParenthesized {
+		cond = t.firstNamed(cond)
+	}
+	if cond < 0 || t.nodes[cond].kind != kCompareOp {
+		return -1, ""
+	}
+	var operands []int32
+	tok := ""
+	for ch := t.nodes[cond].first; ch >= 0; ch = t.nodes[ch].next {
+		switch n := &t.nodes[ch]; {
+		case n.extra:
+		case !n.named:
+			tok += t.symName(ch)
+		default:
+			operands = append(operands, ch)
+		}
+	}
+	if len(operands) != 2 || tok != "==" {
+		return -1, ""
+	}
+	for k, o := range operands {
+		s, ok := stringLit(t, operands[1-k])
+		if !ok || s == "" {
+			continue
+		}
+		if x := c.classNameOf(o); x >= 0 && sc.binds(c.str(x)) {
+			return x, s
+		}
+	}
+	return -1, ""
+}
+
+// classNameOf returns x's node when i is `x.__class__.__name__` or `type(x).__name__`
+// with x a name, else -1.
+func (c *collector) classNameOf(i int32) int32 {
+	t := c.t
+	if t.nodes[i].kind != kAttribute {
+		return -1
+	}
+	obj := t.firstNamed(i)
+	if at := t.firstNamedAfter(obj); at < 0 || !t.textEq(at, "__name__") {
+		return -1
+	}
+	switch t.nodes[obj].kind {
+	case kAttribute:
+		x := t.firstNamed(obj)
+		if at := t.firstNamedAfter(x); x >= 0 && t.nodes[x].kind == kIdentifier && at >= 0 && t.textEq(at, "__class__") {
+			return x
+		}
+	case kCall:
+		fn := t.firstNamed(obj)
+		if fn < 0 || t.nodes[fn].kind != kIdentifier || !t.textEq(fn, "type") {
+			return -1
+		}
+		if al := t.nodes[fn].next; al >= 0 && t.nodes[al].kind == kArgumentList {
+			if args := t.namedChildren(al, nil); len(args) == 1 && t.nodes[args[0]].kind == kIdentifier {
+				return args[0]
+			}
+		}
+	}
+	return -1
 }
 
 // narrowBool records the isinstance narrowing of a boolean operation i whose left

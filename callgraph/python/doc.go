@@ -175,7 +175,10 @@
 //     In a boolean operation whose left operand is such a test of a name a function or
 //     lambda binds, the right operand sees the name narrowed: `isinstance(x, C) and
 //     x.m()` (pycadf's validator lambdas) and `not isinstance(x, C) or x.m()` call m on
-//     C instances only, the other two forms on the rest. Attributes (`isinstance(self.curve, C)`) are not narrowed,
+//     C instances only, the other two forms on the rest. In the body of an if or elif
+//     clause testing `x.__class__.__name__ == 'N'` or `type(x).__name__ == 'N'`, x is an
+//     instance of the project classes named N, whatever flowed into it (castellan's
+//     credential branches); a name no project class bears gives nothing. Attributes (`isinstance(self.curve, C)`) are not narrowed,
 //     and type(self)(...) is not followed. self.__class__(...) called in a method
 //     constructs the method's class when something else instantiates it, and the
 //     subclasses whose instances are seen flowing into self (or, when neither, the

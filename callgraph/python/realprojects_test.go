@@ -196,9 +196,18 @@ var realProjects = []realProject{
 	// Round 18 start (the front end of the end of round 17): castellan P .912 R .705
 	// (134 of 190, 13 extras), oslo.context P 1.000 R .895 (17 of 19, no extra); at the
 	// round's end castellan P .944 R .705 (8 extras: the abstract-method rule), oslo.context
-	// unchanged. The floors are the end scores, truncated.
-	{name: "castellan", deb: "python3-castellan", heldOut: true, minP: 0.94, minR: 0.70},
-	{name: "oslo_context", deb: "python3-oslo.context", heldOut: true, minP: 1.0, minR: 0.89},
+	// unchanged. The floors are the end scores, truncated. Their edges having been read,
+	// both are tuning projects from round 19 on: the class-name narrowing took castellan
+	// to P .952 R .832.
+	{name: "castellan", deb: "python3-castellan", minP: 0.95, minR: 0.83},
+	{name: "oslo_context", deb: "python3-oslo.context", minP: 1.0, minR: 0.89},
+	// mistral-lib and zake were chosen, traced and reviewed in the nineteenth round and
+	// their truths committed before the front end ran on them (README.md). Round 19
+	// start (the front end of the end of round 18): mistral-lib P .914 R .985 (64 of 65,
+	// 6 extras), zake P .993 R .978 (136 of 139, 1 extra); the same at the round's end
+	// (its rule changed neither). The floors are those scores, truncated.
+	{name: "mistral_lib", deb: "python3-mistral-lib", heldOut: true, minP: 0.91, minR: 0.98},
+	{name: "zake", deb: "python3-zake", heldOut: true, minP: 0.99, minR: 0.97},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of

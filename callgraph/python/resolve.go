@@ -1010,6 +1010,9 @@ func (r *resolver) evalOp(e *expr) []value {
 // outside the project, containers, generators, and instances of classes with a base
 // outside the project.
 func (r *resolver) narrow(e *expr) []value {
+	if e.raw() && e.slice() {
+		return r.narrowClassName(e)
+	}
 	if e.raw() {
 		return r.narrowFlag(e)
 	}
@@ -1098,6 +1101,21 @@ func (r *resolver) narrow(e *expr) []value {
 			continue
 		}
 		out = addValues(out, v)
+	}
+	return out
+}
+
+// narrowClassName evaluates x where `x.__class__.__name__ == e.name()` holds: an
+// instance of each project class of that name. The test names the class exactly, so
+// what flowed into x does not matter; a name no project class bears gives nothing.
+func (r *resolver) narrowClassName(e *expr) []value {
+	var out []value
+	for _, f := range r.files {
+		for _, d := range f.defs {
+			if d.fn.Kind == "class" && d.simple == e.name() {
+				out = addValues(out, value{kind: vInst, def: d})
+			}
+		}
 	}
 	return out
 }
