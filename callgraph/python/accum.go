@@ -70,3 +70,19 @@ func addsTo(out, vs []value) bool {
 	}
 	return false
 }
+
+// addOne adds v to a, as out = addValues(out, v) would.
+func (r *resolver) addOne(a *accum, v value) {
+	if a.buf == 0 {
+		if len(a.out) > 0 && !addsTo(a.out, []value{v}) {
+			return
+		}
+		s := &r.acc
+		if s.top == len(s.bufs) {
+			s.bufs = append(s.bufs, nil)
+		}
+		s.top++
+		a.out, a.buf = append(s.bufs[s.top-1][:0], a.out...), s.top
+	}
+	a.out = addValues(a.out, v)
+}
