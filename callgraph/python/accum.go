@@ -1,7 +1,5 @@
 package python
 
-import "slices"
-
 // accum gathers the union of evaluation results (union's order and limits) for a
 // function that returns it: in a scratch buffer of the resolver once a second result
 // adds to the first, and interned by result (the set is most often one the memos hold
@@ -61,10 +59,27 @@ func (r *resolver) result(a *accum) []value {
 	return out
 }
 
-// addsTo reports whether addValues(out, vs...) would append a value to out.
+// addsTo reports whether addValues(out, vs...) would append a value to out. Most often
+// vs is a set out starts with (the same interned set, or out grown from it): nothing to
+// compare then.
 func addsTo(out, vs []value) bool {
+	if len(vs) <= len(out) && &vs[0] == &out[0] {
+		return false
+	}
 	for _, v := range vs {
-		if !slices.Contains(out, v) && (len(out) < maxValues || v.kind == vDef && len(out) < maxFunctions) {
+		if (len(out) < maxValues || v.kind == vDef && len(out) < maxFunctions) && !hasValue(out, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasValue reports whether out holds v, comparing as addValues does (the pointers first:
+// they tell most values apart).
+func hasValue(out []value, v value) bool {
+	for k := range out {
+		if o := &out[k]; o.def == v.def && o.ref == v.ref && o.kind == v.kind &&
+			o.bound == v.bound && o.sliced == v.sliced && o.off == v.off {
 			return true
 		}
 	}
