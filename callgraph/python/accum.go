@@ -17,6 +17,10 @@ type accum struct {
 type accBufs struct {
 	bufs [][]value
 	top  int
+	// last is the set result interned last: eval, which interns what evalOp returns,
+	// need not hash it again (see internResult)
+	last  *value
+	lastN int
 }
 
 // add adds vs to a, as out = union(out, vs) would.
@@ -54,6 +58,7 @@ func (r *resolver) result(a *accum) []value {
 		s.bufs[s.top-1] = out[:0]
 		s.top--
 		out = r.sets.intern(out)
+		s.last, s.lastN = &out[0], len(out)
 	}
 	*a = accum{}
 	return out
@@ -100,4 +105,13 @@ func (r *resolver) addOne(a *accum, v value) {
 		a.out, a.buf = append(s.bufs[s.top-1][:0], a.out...), s.top
 	}
 	a.out = addValues(a.out, v)
+}
+
+// internResult interns v, what evalOp returned, unless it is the set result interned
+// last (an evaluation's union, most often: hashing it again cost ≈0.1 s on sympy).
+func (r *resolver) internResult(v []value) []value {
+	if len(v) > 0 && &v[0] == r.acc.last && len(v) == r.acc.lastN {
+		return v
+	}
+	return r.sets.intern(v)
 }

@@ -546,7 +546,7 @@ func (r *resolver) eval(e *expr) []value {
 	v := r.evalOp(e)
 	r.depth--
 	// m is still e's slot: pages never move when later ones are added
-	v = r.sets.intern(v)
+	v = r.internResult(v)
 	m.setValues(v)
 	m.busy = false
 	m.stable = r.unstable == before
