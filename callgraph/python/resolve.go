@@ -546,7 +546,7 @@ func (r *resolver) eval(e *expr) []value {
 	v := r.evalOp(e)
 	r.depth--
 	// m is still e's slot: pages never move when later ones are added
-	v = r.sets.intern(v)
+	v = r.internResult(v)
 	m.setValues(v)
 	m.busy = false
 	m.stable = r.unstable == before
@@ -573,9 +573,9 @@ func (r *resolver) evalOp(e *expr) []value {
 	case eName:
 		return r.lookup(e.scope(), e.name(), e.pos)
 	case eAttr:
-		var out []value
+		var acc accum
 		for _, v := range r.eval(e.x) {
-			out = union(out, r.attr(v, e.name()))
+			r.add(&acc, r.attr(v, e.name()))
 		}
 		if len(r.outsideStores) > 0 && !r.noFlow {
 			if m := r.outsideModuleName(e.x); m != "" {
@@ -585,16 +585,16 @@ func (r *resolver) evalOp(e *expr) []value {
 					if sc := st.obj.scope(); sc != nil && sc.kind == scopeModule && e.x.scope() == sc && e.x.pos < st.obj.pos {
 						continue
 					}
-					out = union(out, r.eval(st.val))
+					r.add(&acc, r.eval(st.val))
 				}
 			}
 		}
-		if len(out) == 0 && !r.noFlow {
+		if len(acc.out) == 0 && !r.noFlow {
 			if m := selfMethod(e.x); m != nil {
-				out = r.abstractAttr(m.class, e.name())
+				return r.abstractAttr(m.class, e.name())
 			}
 		}
-		return out
+		return r.result(&acc)
 	case eCall:
 		out := r.globalsCall(e)
 		for _, v := range r.eval(e.x) {
@@ -695,14 +695,14 @@ func (r *resolver) evalOp(e *expr) []value {
 		if p.varPos {
 			r.makeRest(e.def(), int(e.idx()))
 		}
-		var out []value
+		var acc accum
 		if p.dflt != nil {
-			out = union(out, r.eval(p.dflt))
+			r.add(&acc, r.eval(p.dflt))
 		}
 		for _, a := range p.flows {
-			out = union(out, r.eval(a))
+			r.add(&acc, r.eval(a))
 		}
-		return out
+		return r.result(&acc)
 	case eSelf:
 		if !e.def().class.hasSub || r.noFlow {
 			return e.def().class.instValue()
@@ -737,7 +737,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		if r.noFlow {
 			return nil
 		}
-		var out []value
+		var acc accum
 		// the constant keys selecting elements: the literal key, or the constants a
 		// name used as key holds
 		var keys []string
@@ -755,7 +755,7 @@ func (r *resolver) evalOp(e *expr) []value {
 			// under the same key
 			for _, st := range r.sysModules {
 				if sameKey(st.sub, e, e.x.x.scope()) {
-					out = union(out, r.eval(st.val))
+					r.add(&acc, r.eval(st.val))
 				}
 			}
 		}
@@ -765,7 +765,7 @@ func (r *resolver) evalOp(e *expr) []value {
 				if e.lit() != nil {
 					k = e.lit().elems[0]
 				}
-				out = union(out, r.globalsItems(v, k, keys))
+				r.add(&acc, r.globalsItems(v, k, keys))
 				continue
 			}
 			if v.kind == vInst && !e.slice() {
@@ -773,7 +773,7 @@ func (r *resolver) evalOp(e *expr) []value {
 				// that method returns (lazr.config's `self.schema[master_name]`, a
 				// ConfigSchema returning a value of its _section_schemas dict)
 				for _, m := range r.protoMethods(v.def, "__getitem__") {
-					out = union(out, r.callResult(m))
+					r.add(&acc, r.callResult(m))
 				}
 				continue
 			}
@@ -790,7 +790,7 @@ func (r *resolver) evalOp(e *expr) []value {
 				default:
 					sv.off = -1
 				}
-				out = addValues(out, sv)
+				r.addOne(&acc, sv)
 				continue
 			}
 			r.unstable++ // containers gain stored values from round to round
@@ -809,7 +809,7 @@ func (r *resolver) evalOp(e *expr) []value {
 				case lit.op == eSeq && len(keys) > 0 && allIndices(keys) && (!v.sliced || v.off >= 0) && !slices.Contains(keys, "i"+strconv.Itoa(pos)):
 					continue
 				}
-				out = union(out, r.eval(el))
+				r.add(&acc, r.eval(el))
 			}
 			if lit.lit().litExtra == nil {
 				continue
@@ -820,38 +820,38 @@ func (r *resolver) evalOp(e *expr) []value {
 				if lit.op == eDict && len(keys) > 0 && lit.lit().extraKeys[k] != "" && !slices.Contains(keys, lit.lit().extraKeys[k]) {
 					continue
 				}
-				out = union(out, r.eval(el))
+				r.add(&acc, r.eval(el))
 			}
 		}
-		return out
+		return r.result(&acc)
 	case eIter:
 		if r.noFlow {
 			return nil
 		}
-		var out []value
+		var acc accum
 		for _, v := range r.eval(e.x) {
 			switch {
 			case v.kind == vSeq && v.lit().op == eSeq:
 				r.unstable++ // containers gain stored values from round to round
 				v.lit().setFlag(readBit)
 				for _, el := range v.lit().lit().elems {
-					out = union(out, r.eval(el))
+					r.add(&acc, r.eval(el))
 				}
 				if v.lit().lit().litExtra == nil {
 					continue
 				}
 				for _, el := range v.lit().lit().extraVals {
-					out = union(out, r.eval(el))
+					r.add(&acc, r.eval(el))
 				}
 			case v.kind == vGen:
 				for _, y := range v.def.yieldVals {
-					out = union(out, r.eval(y))
+					r.add(&acc, r.eval(y))
 				}
 			case v.kind == vInst:
-				out = union(out, r.iterInstance(v.def))
+				r.add(&acc, r.iterInstance(v.def))
 			}
 		}
-		return out
+		return r.result(&acc)
 	case eFirst:
 		for _, el := range e.lit().elems {
 			if vs := r.eval(el); len(vs) > 0 {
@@ -860,11 +860,11 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return nil
 	case eUnion:
-		var out []value
+		var acc accum
 		for _, el := range e.lit().elems {
-			out = union(out, r.eval(el))
+			r.add(&acc, r.eval(el))
 		}
-		return out
+		return r.result(&acc)
 	case eProto:
 		return r.evalProto(e)
 	case eGetattr:
@@ -2042,11 +2042,11 @@ func (r *resolver) lookup(sc *scope, name string, pos uint32) []value {
 	if len(bs) == 0 {
 		return r.starLookup(s.file, name) // the module scope, which does not bind it
 	}
-	var out []value
+	var acc accum
 	for _, b := range reaching(bs, pos) {
-		out = union(out, r.eval(b.val))
+		r.add(&acc, r.eval(b.val))
 	}
-	return out
+	return r.result(&acc)
 }
 
 // bindingScope finds the scope whose bindings of name a reference at pos in scope sc
@@ -2229,16 +2229,16 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 			k.attrRead[name] = true
 		}
 	}
-	var out []value
+	var acc accum
 	dataDescr := inst && !r.noFlow && r.descrGets[name] && r.dataDescriptor(mro[skip:], name)
 	if inst && !r.noFlow && !hasSetter(mro[skip:], name) && !dataDescr {
 		for _, k := range mro[skip:] {
 			for _, e := range k.instAttrs[name] {
-				out = union(out, r.eval(e))
+				r.add(&acc, r.eval(e))
 			}
 			if k.dynAttrs != nil {
 				for _, e := range k.dynAttrs[name] {
-					out = union(out, r.eval(e))
+					r.add(&acc, r.eval(e))
 				}
 			}
 		}
@@ -2246,14 +2246,14 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 	if inst && !r.noFlow && !hasSetter(mro[skip:], name) && !dataDescr {
 		for _, k := range mro[skip:] {
 			if k.initAttrs[name] {
-				return out // an attribute __init__ always sets shadows the class's
+				return r.result(&acc) // an attribute __init__ always sets shadows the class's
 			}
 		}
 	}
 	for _, k := range mro[skip:] {
 		if k.dynClassAttrs != nil && !r.noFlow {
 			for _, e := range k.dynClassAttrs[name] {
-				out = union(out, r.descrRead(r.eval(e), name))
+				r.add(&acc, r.descrRead(r.eval(e), name))
 			}
 		}
 		bs := k.scope.bindings(name)
@@ -2277,20 +2277,20 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 					}
 					if inst && v.def.property && !r.noFlow {
 						// reading a property on an instance gives what its getter returns
-						out = union(out, r.callResult(v))
+						r.add(&acc, r.callResult(v))
 						continue
 					}
 				}
 				if v.kind == vInst && r.descrGets[name] && !r.noFlow {
-					out = union(out, r.descrRead([]value{v}, name))
+					r.add(&acc, r.descrRead([]value{v}, name))
 					continue
 				}
-				out = addValues(out, v)
+				r.addOne(&acc, v)
 			}
 		}
 		break
 	}
-	return out
+	return r.result(&acc)
 }
 
 // descrRead returns what reading a class attribute name holding vs gives: for a

@@ -291,13 +291,13 @@ func (r *resolver) reflectedValues(x *expr, name string, left *expr, forward []s
 			}
 		}
 	}
-	var out []value
+	var acc accum
 	for _, v := range r.eval(x) {
 		if v.kind == vInst {
-			out = union(out, r.protoMethods(v.def, name))
+			r.add(&acc, r.protoMethods(v.def, name))
 		}
 	}
-	return out
+	return r.result(&acc)
 }
 
 // propValues returns accessor k of property name of the instances x evaluates to.
