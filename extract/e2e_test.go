@@ -21,6 +21,14 @@ import (
 // an acceptance run (see acceptance).
 
 // copyTree copies src into dst (regular files and directories only), writable.
+// writeFile writes src at the slash path rel below root, making its directories.
+func writeFile(t testing.TB, root, rel, src string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+	require.NoError(t, os.WriteFile(p, []byte(src), 0o644))
+}
+
 func copyTree(t testing.TB, src, dst string) {
 	t.Helper()
 	require.NoError(t, fstree.Copy(src, dst, fstree.Options{Writable: true}))

@@ -262,10 +262,7 @@ func TestPipelineGoSharedTestHelper(t *testing.T) {
 		t.Skip("extract: the go command is not installed")
 	}
 	root := t.TempDir()
-	write := func(rel, src string) {
-		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(root, rel)), 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join(root, rel), []byte(src), 0o644))
-	}
+	write := func(rel, src string) { writeFile(t, root, rel, src) }
 	write("go.mod", "module example.com/shapes\n\ngo 1.22\n")
 	write("shapes/area.go", "package shapes\n\n// Square is the area of a square of side s.\nfunc Square(s int) int { return s * s }\n\n// Rect is the area of a w×h rectangle.\nfunc Rect(w, h int) int { return w * h }\n")
 	write("shapes/perimeter.go", "package shapes\n\n// Perimeter is the perimeter of a w×h rectangle.\nfunc Perimeter(w, h int) int { return 2 * (w + h) }\n")

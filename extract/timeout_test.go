@@ -2,7 +2,6 @@ package extract
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -204,10 +203,7 @@ func closed(t *testing.T, l *sandbox.Local) *sandbox.Local {
 func TestPipelineTracedSlowness(t *testing.T) {
 	py := pythonWithPytest(t)
 	root := t.TempDir()
-	write := func(rel, src string) {
-		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(root, rel)), 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join(root, rel), []byte(src), 0o644))
-	}
+	write := func(rel, src string) { writeFile(t, root, rel, src) }
 	write("pkg/__init__.py", "")
 	write("pkg/calc.py", "def inc(x):\n    return x + 1\n\n\ndef twice(x):\n    return 2 * x\n\n\ndef spin(n):\n    t = 0\n    for i in range(n):\n        t += i\n    return t\n")
 	write("tests/__init__.py", "")
