@@ -76,7 +76,7 @@ func binCases(t *testing.T, all bool) []binCase {
 }
 
 // goTestIDs lists the top-level tests of the package in dir (relative to root) by reading
-// its test files: `func TestX(`.
+// its test files: `func TestX(`, TestMain aside.
 func goTestIDs(t *testing.T, root, dir string) []string {
 	mod := readModulePath(t, root)
 	files, err := filepath.Glob(filepath.Join(root, dir, "*_test.go"))
@@ -87,6 +87,9 @@ func goTestIDs(t *testing.T, root, dir string) []string {
 		src, err := os.ReadFile(f)
 		require.NoError(t, err)
 		for _, m := range re.FindAllStringSubmatch(string(src), -1) {
+			if m[1] == "TestMain" {
+				continue
+			}
 			ids = append(ids, mod+"/"+dir+"."+m[1])
 		}
 	}
