@@ -83,7 +83,7 @@ exec ` + drop + ` "$@"`
 		sc.WriteString("exec \"$@\"\n")
 	}
 	p := filepath.Join(l.dir, "go-exec")
-	if err := os.WriteFile(p, []byte(sc.String()), 0o755); err != nil {
+	if err := writeExecutable(p, []byte(sc.String())); err != nil {
 		return "", fmt.Errorf("sandbox: writing the -exec program: %w", err)
 	}
 	return p, nil

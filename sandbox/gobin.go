@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/faultline-dev/faultline/sandbox/internal/testrun"
@@ -255,16 +256,19 @@ func copyHashing(src, dst string) ([32]byte, error) {
 		return sum, err
 	}
 	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755)
-	if err != nil {
-		return sum, err
-	}
 	h := sha256.New()
-	if _, err := io.Copy(io.MultiWriter(out, h), in); err != nil {
-		out.Close()
-		return sum, err
-	}
-	if err := out.Close(); err != nil {
+	err = withoutForks(func() error {
+		out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755)
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(io.MultiWriter(out, h), in); err != nil {
+			out.Close()
+			return err
+		}
+		return out.Close()
+	})
+	if err != nil {
 		return sum, err
 	}
 	if err := os.Chmod(dst, 0o755); err != nil {
@@ -421,4 +425,22 @@ func (l *Local) goBinDir() string {
 		}
 	})
 	return l.goRootBin
+}
+
+// withoutForks runs write, which opens, writes and closes a file that is to be executed,
+// holding syscall.ForkLock for reading: the go runtime takes it for writing to fork, so no
+// process this one starts meanwhile inherits the descriptor. A child forked while it is
+// open holds it until the child execs, and executing the file in that window fails with
+// ETXTBSY (the Go issue golang/go#22315); with -jobs above 1 another attempt starts its
+// processes while one copies its test binary.
+func withoutForks(write func() error) error {
+	syscall.ForkLock.RLock()
+	defer syscall.ForkLock.RUnlock()
+	return write()
+}
+
+// writeExecutable writes data to path (mode 0755) without a fork of this process seeing the
+// descriptor open, so that path can be executed as soon as it returns (see withoutForks).
+func writeExecutable(path string, data []byte) error {
+	return withoutForks(func() error { return os.WriteFile(path, data, 0o755) })
 }
