@@ -95,7 +95,9 @@
 // overlay, package) with `go test -c -vet=off` by the go command in a slot, as for any run
 // (the cache rule holds: compiling runs no repository code), kept in the runner's work
 // directory (the last eight trees), and copied into each attempt's fresh copy, checked
-// against the SHA-256 it had when built; it runs without privilege in its package's
+// against the SHA-256 it had when built (the copy is written with the process's forks held
+// off: a process another attempt started meanwhile would otherwise hold it open for writing
+// and running it would fail with ETXTBSY); it runs without privilege in its package's
 // directory with the flags go test gives it (-test.paniconexit0, -test.v=test2json,
 // -test.count=1, -test.timeout, -test.run, -test.skip) and the toolchain's bin directory
 // first on PATH. Its output and go's own summary line go through test2json (built once
