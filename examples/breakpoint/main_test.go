@@ -525,8 +525,10 @@ func TestPackageDirectory(t *testing.T) {
 		t.Fatalf("%d records, %v", len(problems), err)
 	}
 	for _, p := range problems {
-		if p.Commit != "" || p.Repo != "faultline_statpkg" {
-			t.Errorf("%s: commit %q repo %q, want none and the package's name", p.ID, p.Commit, p.Repo)
+		// Outside git the repository is local/ and the directory's name (repo.DefaultName),
+		// as featurebench names it: SWE-bench's repo field is owner/name.
+		if p.Commit != "" || p.Repo != "local/faultline_statpkg" || !strings.HasPrefix(p.ID, "local__faultline_statpkg.") {
+			t.Errorf("%s: commit %q repo %q, want none and local/ and the package's name", p.ID, p.Commit, p.Repo)
 		}
 		if !strings.HasPrefix(p.Functions[0].Path, "faultline_statpkg/") {
 			t.Errorf("%s: path %s does not keep the package's name", p.ID, p.Functions[0].Path)

@@ -371,18 +371,14 @@ var (
 	commitRE    = regexp.MustCompile(`^[0-9a-fA-F]{7,64}$`)
 )
 
-// defaultName is the repository name when -name is not given: the owner/name of the git
-// remote origin of the project root (as breakpoint's records take it), else local/ and the
-// name of the directory given as -repo. Either is made safe for instance ids and mirror refs
-// (repo.SafeName on each side): a module cache directory such as xid@v1.6.0 becomes
-// local/xid_v1.6.0.
+// defaultName is the repository name when -name is not given: repo.DefaultName of the
+// project root's git remote origin (none outside git) and of the directory given as -repo.
 func defaultName(ctx context.Context, root, dir string) string {
-	if g, err := repo.Git(ctx, root); err == nil && g.Remote != "" {
-		if owner, name, ok := strings.Cut(g.Remote, "/"); ok {
-			return repo.SafeName(owner) + "/" + repo.SafeName(name)
-		}
+	remote := ""
+	if g, err := repo.Git(ctx, root); err == nil {
+		remote = g.Remote
 	}
-	return "local/" + repo.SafeName(filepath.Base(dir))
+	return repo.DefaultName(remote, dir)
 }
 
 func build(ctx context.Context, c config, stdout, stderr io.Writer) error {

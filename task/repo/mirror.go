@@ -88,6 +88,19 @@ func SafeName(s string) string {
 	return out
 }
 
+// DefaultName is a repository's owner/name when the user names none: the git remote
+// origin's owner/name (remote, as Git reports it) when there is one, else "local/" and the
+// base name of dir, the directory the user gave. Each side is made safe by SafeName, so the
+// name can go into instance ids and mirror refs: a module cache directory such as
+// xid@v1.6.0 becomes local/xid_v1.6.0. breakpoint and featurebench take it for their
+// records' and instances' repo.
+func DefaultName(remote, dir string) string {
+	if owner, name, ok := strings.Cut(remote, "/"); ok && owner != "" && name != "" {
+		return SafeName(owner) + "/" + SafeName(name)
+	}
+	return "local/" + SafeName(filepath.Base(dir))
+}
+
 // mirrorSignature is the fixed identity of every mirror commit (the epoch, UTC).
 const mirrorSignature = "faultline <faultline@localhost> 0 +0000"
 

@@ -431,6 +431,19 @@ func TestDiscoverNamespacePackage(t *testing.T) {
 	}
 }
 
+func TestDefaultName(t *testing.T) {
+	for _, c := range []struct{ remote, dir, want string }{
+		{"acme-lab/geo.shapes", "/src/shapes", "acme-lab/geo.shapes"},
+		{"", "/root/go/pkg/mod/github.com/rs/xid@v1.6.0", "local/xid_v1.6.0"},
+		{"", "/usr/lib/python3/dist-packages/oslo_utils", "local/oslo_utils"},
+		{"", "/tmp/.hidden dir", "local/x.hidden_dir"},
+		{"odd owner/na..me", "/x", "odd_owner/na._me"},
+		{"noslash", "/src/p", "local/p"},
+	} {
+		assert.Equal(t, c.want, DefaultName(c.remote, c.dir), "%q %q", c.remote, c.dir)
+	}
+}
+
 func TestSafeName(t *testing.T) {
 	for in, want := range map[string]string{
 		"sample.remove.1.0.92cc04f8": "sample.remove.1.0.92cc04f8", // accepted names are kept
