@@ -205,9 +205,10 @@ var realProjects = []realProject{
 	// their truths committed before the front end ran on them (README.md). Round 19
 	// start (the front end of the end of round 18): mistral-lib P .914 R .985 (64 of 65,
 	// 6 extras), zake P .993 R .978 (136 of 139, 1 extra); the same at the round's end
-	// (its rule changed neither). The floors are those scores, truncated.
-	{name: "mistral_lib", deb: "python3-mistral-lib", heldOut: true, minP: 0.91, minR: 0.98},
-	{name: "zake", deb: "python3-zake", heldOut: true, minP: 0.99, minR: 0.97},
+	// (its rule changed neither). The floors are those scores, truncated. Their edges
+	// were read at the end of round 19, which makes them tuning projects from round 20 on.
+	{name: "mistral_lib", deb: "python3-mistral-lib", minP: 0.91, minR: 0.98},
+	{name: "zake", deb: "python3-zake", minP: 0.99, minR: 0.97},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of
