@@ -209,6 +209,11 @@ var realProjects = []realProject{
 	// were read at the end of round 19, which makes them tuning projects from round 20 on.
 	{name: "mistral_lib", deb: "python3-mistral-lib", minP: 0.91, minR: 0.98},
 	{name: "zake", deb: "python3-zake", minP: 0.99, minR: 0.97},
+	// parameterized and wsgi-intercept were chosen, traced and reviewed in the twentieth
+	// round and their truths committed before the front end ran on them (README.md).
+	// The floors are placeholders until the round's start scores are taken.
+	{name: "parameterized", deb: "python3-parameterized", heldOut: true, minP: 0, minR: 0},
+	{name: "wsgi_intercept", deb: "python3-wsgi-intercept", heldOut: true, minP: 0, minR: 0},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of
