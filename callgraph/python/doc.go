@@ -124,7 +124,10 @@
 //     outside the project) evaluate to x's values; a list or set comprehension or a
 //     generator expression whose element is a call, `[Parameter(r, t) for t in tags]`,
 //     is a sequence of the instances that call constructs of the classes its callee
-//     names (any other element, and a dict comprehension, leaves it unknown); x[k] on an
+//     names (any other element leaves it unknown); a dict comprehension whose value is
+//     the name its for clause binds to each element of a list, tuple or set literal,
+//     `{cls.managed_type(): cls for cls in [A, B]}`, is a dict of those elements with
+//     unknown keys (any other dict comprehension is unknown); x[k] on an
 //     instance of a project class whose order defines __getitem__ evaluates to what that
 //     method returns (not for slices); a call's result specialised to its call site
 //     follows a parameter the callee rebinds (`func = registry.checks(name)(func)`; return
