@@ -635,8 +635,15 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 		if len(positional) == 1 && key == nil {
 			ce.lit().extra().builtin = elemsOf(positional[0])
 		}
+		if (name == "list" || name == "set") && len(cs.args()) == 0 {
+			// an empty container, as [] is: what is stored into it later (s.add(x),
+			// l.append(x)) is its elements (zake's FakeStorage._clients)
+			ce.lit().extra().builtin = c.newExpr(expr{op: eSeq, ref: withLit(&litData{})})
+		}
 	case "dict":
 		switch {
+		case len(cs.args()) == 0:
+			ce.lit().extra().builtin = c.newExpr(expr{op: eDict, ref: withLit(&litData{})})
 		case len(positional) == 1 && len(cs.args()) == 1:
 			ce.lit().extra().builtin = positional[0] // a copy of the mapping
 			if d := c.pairsDict(positional[0]); d != nil {

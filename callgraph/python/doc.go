@@ -127,7 +127,9 @@
 //     names (any other element leaves it unknown); a dict comprehension whose value is
 //     the name its for clause binds to each element of a list, tuple or set literal,
 //     `{cls.managed_type(): cls for cls in [A, B]}`, is a dict of those elements with
-//     unknown keys (any other dict comprehension is unknown); x[k] on an
+//     unknown keys (any other dict comprehension is unknown); list(), set() and dict()
+//     of the builtins with no argument are empty containers, as [] and {} are (what is
+//     stored into them later is their elements); x[k] on an
 //     instance of a project class whose order defines __getitem__ evaluates to what that
 //     method returns (not for slices); a call's result specialised to its call site
 //     follows a parameter the callee rebinds (`func = registry.checks(name)(func)`; return
