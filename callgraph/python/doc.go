@@ -140,7 +140,9 @@
 //     cycle cut short are evaluated again once its head's values are known;
 //     functools.reduce(f, xs) and itertools.starmap(f, xs) call f on behalf of their
 //     caller, as map does; a parameter whose default is a builtin (`def fold(...,
-//     map=map)`) may be that builtin. isinstance narrows local names and parameters:
+//     map=map)`) may be that builtin, and a method named like a builtin (`def set(self,
+//     ...)`) hides it from the class body only, not from the methods (whose enclosing
+//     scopes skip class bodies). isinstance narrows local names and parameters:
 //     inside `if isinstance(x, C):` x holds only instances of C (a class or a tuple of
 //     classes; an outside class keeps only what may be its instance, and for
 //     collections.abc's Sequence, MutableSequence, Mapping and MutableMapping, typing's
