@@ -266,7 +266,8 @@
 //     implicitly: an instance whose class resolves the name to it is of a class that is
 //     never instantiated; a call naming it on super() or on a class is kept;
 //   - properties: reading obj.p where p is a property (@property, @cached_property,
-//     p = property(fget, fset)) of obj's class or of a class in its order (a mixin)
+//     p = property(fget, fset), p = factory(...) where the project function factory
+//     returns property(fget, ...)) of obj's class or of a class in its order (a mixin)
 //     calls the getter, and gives what it returns; obj.p = v calls the setter, del obj.p
 //     the deleter; super().p reads the next class's property. A property with a setter
 //     is a data descriptor: `self.p = v` (in __init__ or elsewhere) stores no instance
