@@ -635,8 +635,15 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 		if len(positional) == 1 && key == nil {
 			ce.lit().extra().builtin = elemsOf(positional[0])
 		}
+		if (name == "list" || name == "set") && len(cs.args()) == 0 {
+			// an empty container, as [] is: what is stored into it later (s.add(x),
+			// l.append(x)) is its elements (zake's FakeStorage._clients)
+			ce.lit().extra().builtin = c.newExpr(expr{op: eSeq, ref: withLit(&litData{})})
+		}
 	case "dict":
 		switch {
+		case len(cs.args()) == 0:
+			ce.lit().extra().builtin = c.newExpr(expr{op: eDict, ref: withLit(&litData{})})
 		case len(positional) == 1 && len(cs.args()) == 1:
 			ce.lit().extra().builtin = positional[0] // a copy of the mapping
 			if d := c.pairsDict(positional[0]); d != nil {
@@ -990,13 +997,16 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 // element is a call, `[Parameter(resource, tag) for tag in tags]`, to a sequence of the
 // instances that call constructs of the classes its callee names (wadllib's
 // HasParametersMixin.params, whose callers read the Parameter properties on each
-// element). Any other element, and every dict comprehension, stays unknown: a
+// element). Any other element stays unknown (dict comprehensions: compLiteralDict): a
 // comprehension of a function's results, `[self._compile(s) for s in schema]`, would
 // merge what the function returns at every call site (round 4 tried that and lost
 // precision on voluptuous and hyperlink).
 func (c *collector) compElems(i int32, sc *scope) *expr {
 	t := c.t
 	el := t.firstNamed(i)
+	if el >= 0 && t.nodes[el].kind == kPair {
+		return c.compLiteralDict(i, el, sc)
+	}
 	if el < 0 || t.nodes[el].kind != kCall || t.symName(i) == "dictionary_comprehension" {
 		return unknownExpr
 	}
@@ -1007,6 +1017,49 @@ func (c *collector) compElems(i int32, sc *scope) *expr {
 	inst := c.newExpr(expr{op: eInstances, x: call})
 	inst.setFlag(rawBit)
 	return c.newExpr(expr{op: eSeq, ref: withLit(&litData{elems: []*expr{inst}})})
+}
+
+// compLiteralDict converts dict comprehension i, whose key: value pair is node pair, to
+// a dict whose values are the elements of a list, tuple or set literal when the value is
+// the plain name a for clause of i binds to each element of that literal:
+// `{cls.managed_type(): cls for cls in [OpaqueData, Passphrase, ...]}` holds exactly
+// those classes (castellan's registry of managed-object classes, from_dict's lookup).
+// Its keys are unknown. Any other dict comprehension stays unknown.
+func (c *collector) compLiteralDict(i, pair int32, sc *scope) *expr {
+	t := c.t
+	k := t.firstNamed(pair)
+	if k < 0 {
+		return unknownExpr
+	}
+	v := t.firstNamedAfter(k)
+	if v < 0 || t.nodes[v].kind != kIdentifier || t.firstNamedAfter(v) >= 0 {
+		return unknownExpr
+	}
+	for ch := t.nodes[i].first; ch >= 0; ch = t.nodes[ch].next {
+		if t.nodes[ch].kind != kForInClause {
+			continue
+		}
+		target := t.firstNamed(ch)
+		if target < 0 || t.nodes[target].kind != kIdentifier || t.text(target) != t.text(v) {
+			continue
+		}
+		r := t.firstNamedAfter(target)
+		if r < 0 || t.firstNamedAfter(r) >= 0 {
+			return unknownExpr
+		}
+		switch t.nodes[r].kind {
+		case kList, kTuple, kSet:
+		default:
+			return unknownExpr
+		}
+		d := c.newExpr(expr{op: eDict, ref: withLit(&litData{})})
+		for _, el := range t.namedChildren(r, nil) {
+			d.lit().extra().keys = append(d.lit().keyList(), "")
+			d.lit().elems = append(d.lit().elems, c.conv(el, sc))
+		}
+		return d
+	}
+	return unknownExpr
 }
 
 // sliceStart returns the constant start of a slice without step (0 when omitted), or -1.

@@ -124,7 +124,12 @@
 //     outside the project) evaluate to x's values; a list or set comprehension or a
 //     generator expression whose element is a call, `[Parameter(r, t) for t in tags]`,
 //     is a sequence of the instances that call constructs of the classes its callee
-//     names (any other element, and a dict comprehension, leaves it unknown); x[k] on an
+//     names (any other element leaves it unknown); a dict comprehension whose value is
+//     the name its for clause binds to each element of a list, tuple or set literal,
+//     `{cls.managed_type(): cls for cls in [A, B]}`, is a dict of those elements with
+//     unknown keys (any other dict comprehension is unknown); list(), set() and dict()
+//     of the builtins with no argument are empty containers, as [] and {} are (what is
+//     stored into them later is their elements); x[k] on an
 //     instance of a project class whose order defines __getitem__ evaluates to what that
 //     method returns (not for slices); a call's result specialised to its call site
 //     follows a parameter the callee rebinds (`func = registry.checks(name)(func)`; return
@@ -135,7 +140,9 @@
 //     cycle cut short are evaluated again once its head's values are known;
 //     functools.reduce(f, xs) and itertools.starmap(f, xs) call f on behalf of their
 //     caller, as map does; a parameter whose default is a builtin (`def fold(...,
-//     map=map)`) may be that builtin. isinstance narrows local names and parameters:
+//     map=map)`) may be that builtin, and a method named like a builtin (`def set(self,
+//     ...)`) hides it from the class body only, not from the methods (whose enclosing
+//     scopes skip class bodies). isinstance narrows local names and parameters:
 //     inside `if isinstance(x, C):` x holds only instances of C (a class or a tuple of
 //     classes; an outside class keeps only what may be its instance, and for
 //     collections.abc's Sequence, MutableSequence, Mapping and MutableMapping, typing's
@@ -259,7 +266,8 @@
 //     implicitly: an instance whose class resolves the name to it is of a class that is
 //     never instantiated; a call naming it on super() or on a class is kept;
 //   - properties: reading obj.p where p is a property (@property, @cached_property,
-//     p = property(fget, fset)) of obj's class or of a class in its order (a mixin)
+//     p = property(fget, fset), p = factory(...) where the project function factory
+//     returns property(fget, ...)) of obj's class or of a class in its order (a mixin)
 //     calls the getter, and gives what it returns; obj.p = v calls the setter, del obj.p
 //     the deleter; super().p reads the next class's property. A property with a setter
 //     is a data descriptor: `self.p = v` (in __init__ or elsewhere) stores no instance

@@ -1679,10 +1679,14 @@ func (r *resolver) functionDecorators(d *defInfo) bool {
 }
 
 // isBuiltin reports whether name, looked up from scope sc, is Python's builtin: no
-// enclosing function or module scope binds it (class bodies count too, conservatively),
-// nor does a star import of the project.
+// enclosing function or module scope binds it (nor the class body, for code of the body
+// itself; the class bodies around a method are not its enclosing scopes), nor does a
+// star import of the project.
 func (r *resolver) isBuiltin(sc *scope, name string) bool {
 	for s := sc; s != nil; s = s.parent {
+		if s.kind == scopeClass && s != sc {
+			continue // a method named set does not hide the builtin (zake's FakeStorage)
+		}
 		if bs := s.bindings(name); len(bs) > 0 {
 			// a parameter whose default is the builtin (`def fold(..., map=map)`) may be it
 			if len(bs) == 1 && bs[0].val.op == eParam {

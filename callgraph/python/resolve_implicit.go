@@ -340,6 +340,13 @@ func (r *resolver) accessors(c *defInfo, name string, skip, k int) []*defInfo {
 				out = append(out, r.propertyCallAccessor(b.val, k)...)
 				continue
 			}
+			if calls := propertyFactoryCalls(b.val); len(calls) > 0 {
+				// name = factory(...), factory returning property(fget, ...)
+				for _, call := range calls {
+					out = append(out, r.propertyCallAccessor(call, k)...)
+				}
+				continue
+			}
 			if b.val.op != eDef || b.val.def().class != cl {
 				continue
 			}
@@ -375,6 +382,33 @@ func (r *resolver) propertyCallAccessor(call *expr, k int) []*defInfo {
 	for _, v := range r.eval(arg) {
 		if v.kind == vDef && v.def.fn.Kind != "class" {
 			out = append(out, v.def)
+		}
+	}
+	return out
+}
+
+// propertyFactoryCalls returns the property(...) calls that the function called by v
+// returns, when v is a call of a name bound to a project function (not a class):
+// oslo.context's class body binds `user = _moved_property('user_id', 'user', ...)`, and
+// _moved_property returns `property(getter, setter, deleter)` of its nested functions.
+// Else nil.
+func propertyFactoryCalls(v *expr) []*expr {
+	if v.op != eCall || v.x.op != eName {
+		return nil
+	}
+	s, pos := bindingScope(v.x.scope(), v.x.name(), v.x.pos)
+	if s == nil {
+		return nil
+	}
+	var out []*expr
+	for _, b := range reaching(s.bindings(v.x.name()), pos) {
+		if b.val.op != eDef || b.val.def().fn.Kind == "class" {
+			continue
+		}
+		for _, ret := range b.val.def().returns {
+			if ret.op == eCall && ret.x.op == eName && ret.x.name() == "property" && ret.lit() != nil {
+				out = append(out, ret)
+			}
 		}
 	}
 	return out
@@ -419,7 +453,8 @@ func (r *resolver) constructors(c *defInfo) []*defInfo {
 	return out
 }
 
-// classicProperties adds to props the names bound in class bodies to property(...).
+// classicProperties adds to props the names bound in class bodies to property(...) or
+// to a call of a project function returning property(...).
 func (r *resolver) classicProperties(props map[string]bool) map[string]bool {
 	for _, f := range r.files {
 		for _, d := range f.defs {
@@ -429,7 +464,7 @@ func (r *resolver) classicProperties(props map[string]bool) map[string]bool {
 			if t := d.scope.names; t != nil {
 				for k, name := range t.keys {
 					for _, b := range t.binds[t.offs[k]:t.offs[k+1]] {
-						if b.val.op == eCall && b.val.x.op == eName && b.val.x.name() == "property" {
+						if b.val.op == eCall && b.val.x.op == eName && b.val.x.name() == "property" || len(propertyFactoryCalls(b.val)) > 0 {
 							props[name] = true
 						}
 					}

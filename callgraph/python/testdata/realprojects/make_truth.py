@@ -69,11 +69,18 @@ BUILTIN_DUNDERS = {
 INIT_FAMILY = ("__init__", "__new__", "__post_init__", "__attrs_post_init__", "__init_subclass__")
 
 
+# Test modules whose names the rules of is_test_path do not catch, per file path
+# (parameterized's suite is the module parameterized/test.py; zake's test.py is a helper
+# its users import, in the scope).
+TEST_MODULES = {"parameterized/test.py"}
+
+
 def is_test_path(rel):
     parts = rel.split("/")
     base = parts[-1]
     return (any(p in ("tests", "test", "testing") for p in parts[:-1]) or base.startswith("test_")
-            or base.endswith("_test.py") or base in ("conftest.py", "tests.py"))
+            or base.endswith("_test.py") or base in ("conftest.py", "tests.py")
+            or rel in TEST_MODULES)
 
 
 def py_files(project):
