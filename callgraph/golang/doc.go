@@ -30,7 +30,10 @@
 // # Edges
 //
 // An edge f → g means f contains a call site that resolves to g. A package is the files
-// of one directory with the same package clause (an external `_test` package is separate).
+// of one directory with the same package clause (an external `_test` package is separate),
+// among the files the go command would build on this machine (go/build's default context
+// judges each file's //go:build lines, _GOOS/_GOARCH name and import "C"; Options.AllFiles
+// takes every file).
 // Import paths map to directories through the go.mod files handed to Analyze (Match
 // claims them; nested modules are honoured, the longest module path wins), else through
 // Options.ModulePath for the root, else by the longest common suffix of path elements.

@@ -32,6 +32,14 @@ type Options struct {
 	// handed to Analyze. Without either, import paths are matched to directories by their
 	// longest common suffix.
 	ModulePath string
+	// AllFiles analyses every .go file, whatever its build constraints. By default only
+	// the files the go command would build on this machine are analysed (go/build's
+	// default context: GOOS, GOARCH, cgo and the release tags honoured in //go:build
+	// lines, _GOOS/_GOARCH name suffixes and import "C"), as golang.org/x/tools does:
+	// otherwise a function kept out of this platform's build (a pure-Go fallback of an
+	// assembly function, a _windows.go variant, a //go:build ignore program) would be a
+	// node and a candidate that no test here can run.
+	AllFiles bool
 }
 
 // InterfaceMode is a way of resolving calls of interface methods.
@@ -268,6 +276,10 @@ func (fe *Frontend) analyze(ctx context.Context, files []callgraph.SourceFile) (
 func (fe *Frontend) prepare(ctx context.Context, files []callgraph.SourceFile) (*analyzer, []*flowRec, error) {
 	var srcs []callgraph.SourceFile
 	var mods []module
+	var built *buildFilter
+	if !fe.opts.AllFiles {
+		built = newBuildFilter()
+	}
 	for _, sf := range files {
 		if !fe.Match(sf.Path) {
 			continue
@@ -276,6 +288,9 @@ func (fe *Frontend) prepare(ctx context.Context, files []callgraph.SourceFile) (
 			if mp := repo.ParseGoMod(sf.Src).Path; mp != "" {
 				mods = append(mods, module{dir: path.Dir(sf.Path), path: mp})
 			}
+			continue
+		}
+		if built != nil && !built.match(sf.Path, sf.Src) {
 			continue
 		}
 		srcs = append(srcs, sf)

@@ -21,6 +21,8 @@
 //	                          values reach the receiver (typeflow, default), to every
 //	                          implementation the code creates (cha), or not at all
 //	-cha                      Go: same as -interfaces cha
+//	-all-files                Go: analyse every .go file, whatever its build constraints
+//	                          (default: the files the go command builds on this machine)
 //	-skip-tests               leave test files out (every language: they are analysed by
 //	                          default)
 //	-include-modules          rank module pseudo-nodes too
@@ -81,6 +83,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	uniqueNames := fs.Bool("unique-names", false, "Python: resolve obj.m() to the project's only method named m")
 	ifaces := fs.String("interfaces", "typeflow", "Go: resolve interface method calls by typeflow (values that reach the receiver), cha (every implementation created) or none")
 	cha := fs.Bool("cha", false, "Go: same as -interfaces cha")
+	allFiles := fs.Bool("all-files", false, "Go: analyse every .go file, whatever its build constraints (default: the files the go command builds on this machine)")
 	skipTests := fs.Bool("skip-tests", false, "leave test files out")
 	includeModules := fs.Bool("include-modules", false, "rank module pseudo-nodes too")
 	repo := fs.String("repo", "", "the `DIR` to analyse (or give it as the one positional argument)")
@@ -140,7 +143,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		imode = golang.InterfacesCHA
 	}
 	py := python.New(python.Options{UniqueNameFallback: *uniqueNames})
-	gofe := golang.New(golang.Options{Interfaces: imode})
+	gofe := golang.New(golang.Options{Interfaces: imode, AllFiles: *allFiles})
 	js := javascript.New(javascript.Options{})
 	var langs []callgraph.Language
 	switch *lang {

@@ -30,7 +30,6 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
-	"go/build"
 	"go/importer"
 	"go/parser"
 	"go/token"
@@ -194,7 +193,7 @@ func (c *Checker) goFiles(dir string) ([]string, error) {
 		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
 			continue
 		}
-		if ok, err := build.Default.MatchFile(abs, name); err != nil || !ok {
+		if !repo.GoFileBuilds(abs, name, nil) {
 			continue
 		}
 		names = append(names, name)
