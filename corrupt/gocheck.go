@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/faultline-dev/faultline/internal/gocheck"
@@ -63,8 +64,10 @@ func (c *GoChecker) NewErrors(relPath string, src []byte) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("corrupt: go checker: %w", err)
 	}
-	if len(names) == 0 {
-		return nil, fmt.Errorf("corrupt: go checker: no Go files in %s", filepath.Join(c.root, filepath.FromSlash(dir)))
+	if !strings.HasSuffix(clean, "_test.go") && !slices.Contains(names, path.Base(clean)) {
+		// Not part of this platform's build (its build constraints): no mutant of it can
+		// compile into a test run here.
+		return []string{clean + " is not built on this platform (build constraints)"}, nil
 	}
 	errs, err := c.c.NewErrors([]string{dir}, map[string][]byte{clean: src})
 	if err != nil {

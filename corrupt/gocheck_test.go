@@ -110,3 +110,39 @@ func BenchmarkGoChecker(b *testing.B) {
 		})
 	}
 }
+
+// TestGoCheckerNotBuiltHere: a mutant of a file this platform's build leaves out (a
+// //go:build ignore program, alone in its directory, as xxhash's dynamic/plugin.go is) is
+// rejected with the reason, not a failure of the whole run; a file that is built is
+// checked.
+func TestGoCheckerNotBuiltHere(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, src string) {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/m\n\ngo 1.22\n")
+	write("m.go", "package m\n\nfunc F() int { return 1 }\n")
+	write("plugin/plugin.go", "//go:build ignore\n\npackage main\n\nfunc G() int { return 2 }\n")
+	c, err := NewGoChecker(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs, err := c.NewErrors("plugin/plugin.go", []byte("//go:build ignore\n\npackage main\n\nfunc G() int { }\n"))
+	if err != nil || len(errs) != 1 || !strings.Contains(errs[0], "not built on this platform") {
+		t.Fatalf("errs %q, err %v: want the file named as not built", errs, err)
+	}
+	errs, err = c.NewErrors("m.go", []byte("package m\n\nfunc F() int { }\n"))
+	if err != nil || len(errs) == 0 || !strings.Contains(strings.Join(errs, "; "), "missing return") {
+		t.Fatalf("errs %q, err %v: want a missing return", errs, err)
+	}
+	errs, err = c.NewErrors("m.go", []byte("package m\n\nfunc F() int { return 2 }\n"))
+	if err != nil || len(errs) != 0 {
+		t.Fatalf("errs %q, err %v: want none", errs, err)
+	}
+}
