@@ -104,8 +104,11 @@
 // per runner from the toolchain, run on the host, reading a pipe), so the report is built
 // from the stream `go test -json` would have written; its exit status is one more channel
 // of the cross-check. Requests with RunRequest.Args, listings, file selections and
-// packages whose binary does not build take the go command. TestBinaryMatchesGoCommand
-// checks that both ways give the same verdicts and messages.
+// packages whose binary does not build take the go command, and so does an attempt whose
+// copy could not be executed at all (exit status 126 or 127 with the exec's complaint as
+// the whole output: no test ran, so it is neither a crash nor cached as one; the report's
+// notes say so). TestBinaryMatchesGoCommand checks that both ways give the same verdicts
+// and messages.
 //
 // Go runs and listings use `-count=1` (never go's own test cache) and `-vet=off`: a vet
 // finding a corruption introduces is not a test outcome and must not hide the verdicts.

@@ -321,6 +321,11 @@ func (l *Local) binAttempt(ctx context.Context, req task.RunRequest, a testrun.A
 		}
 		return testrun.CommandResult{StartErr: fmt.Errorf("sandbox: the kept test binary of %s: %w", unit, err), Notes: l.Notes()}, nil
 	}
+	if l.binsNoExec {
+		if err := os.Chmod(s.hp(bin), 0o644); err != nil {
+			return testrun.CommandResult{}, err
+		}
+	}
 	dir := s.tree
 	if g.rel != "" {
 		dir = filepath.Join(s.tree, filepath.FromSlash(g.rel))
@@ -359,6 +364,14 @@ func (l *Local) binAttempt(ctx context.Context, req task.RunRequest, a testrun.A
 	}
 	proc := runProc(ctx, l.isolate(s, cmd, lim, cpu), start, cmd.env, merged, merged, lim.Timeout, l.opts.KillGrace)
 	if !proc.Cancelled && !proc.TimedOut && proc.StartErr == nil {
+		if why, ok := notStarted(proc.ExitCode, merged, bin); ok {
+			// Nothing of the test ran: the go command runs this attempt instead (the
+			// caller), and nothing of this one is reported or cached.
+			_ = pw.Close()
+			_ = conv.Wait()
+			l.afterRun(s)
+			return testrun.CommandResult{}, &binStartError{unit: unit, why: why}
+		}
 		n, last := merged.state()
 		_, _ = merged.Write([]byte(testrun.GoSummary(unit, proc.ExitCode, proc.Signal, n > 0, last == '\n')))
 	}
@@ -392,12 +405,52 @@ func (l *Local) binAttempt(ctx context.Context, req task.RunRequest, a testrun.A
 // errBinGone: the kept binary was evicted before an attempt copied it.
 var errBinGone = errors.New("sandbox: the kept test binary is gone")
 
-// lockedWriter serialises writes, counts them and remembers the last byte.
+// A binStartError says that an attempt's copy of the kept test binary never started: the
+// program that was to execute it (setpriv, setarch, prlimit or the prelude's shell) could
+// not. The go command then runs the attempt, which builds and starts the binary its own way.
+type binStartError struct {
+	unit, why string
+}
+
+func (e *binStartError) Error() string {
+	return fmt.Sprintf("sandbox: the kept test binary of %s did not start (%s)", e.unit, e.why)
+}
+
+// note is the report's note for an attempt the go command ran instead.
+func (e *binStartError) note() string {
+	return fmt.Sprintf("the kept test binary of %s did not start (%s): the go command ran the attempt", e.unit, e.why)
+}
+
+// notStarted reports whether a process that exited with exit, having written what w holds,
+// is a failed execution of bin rather than a run of it: the exec failed (126, or 127 for a
+// file not found, the status setpriv, setarch, prlimit and sh give) and the whole output
+// is the one line that says so, naming bin. A test binary that ran writes its own output
+// first (test2json's events come from it), so no run of a test is taken for one.
+func notStarted(exit int, w *lockedWriter, bin string) (string, bool) {
+	if exit != 126 && exit != 127 {
+		return "", false
+	}
+	w.mu.Lock()
+	n, head := w.n, string(w.head)
+	w.mu.Unlock()
+	line := strings.TrimSpace(head)
+	if n > int64(len(head)) || strings.Contains(line, "\n") || !strings.Contains(line, bin) || !strings.Contains(line, "exec") {
+		return "", false
+	}
+	return line, true
+}
+
+// headBytes is how much of an attempt's output lockedWriter keeps (see notStarted).
+const headBytes = 1024
+
+// lockedWriter serialises writes, counts them, remembers the last byte and keeps the first
+// headBytes bytes.
 type lockedWriter struct {
 	mu   sync.Mutex
 	w    io.Writer
 	n    int64
 	last byte
+	head []byte
 }
 
 func (w *lockedWriter) Write(p []byte) (int, error) {
@@ -406,6 +459,9 @@ func (w *lockedWriter) Write(p []byte) (int, error) {
 	if len(p) > 0 {
 		w.n += int64(len(p))
 		w.last = p[len(p)-1]
+		if k := min(len(p), headBytes-len(w.head)); k > 0 {
+			w.head = append(w.head, p[:k]...)
+		}
 	}
 	return w.w.Write(p)
 }

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -264,4 +265,64 @@ func TestEnv(t *testing.T) {
 	assert.Equal(t, observations.ReplaceAllString(w.Message, "_"), observations.ReplaceAllString(g.Message, "_"))
 	kept, _ := filepath.Glob(filepath.Join(bins.dir, "bin", "*", "*.test"))
 	assert.Len(t, kept, 1, "the binary ran it")
+}
+
+// TestKeptBinaryThatCannotStart: when an attempt's copy of the kept binary cannot be
+// executed (here: not executable; on spf13/cast it was ETXTBSY), nothing of the test ran,
+// so the attempt is not a crash: the go command runs it, the report is the go command's
+// and says why in a note.
+func TestKeptBinaryThatCannotStart(t *testing.T) {
+	needGo(t)
+	verdict := verdictFixture(t, "go")
+	v := "example.com/verdict/"
+	req := task.RunRequest{Root: verdict, Kind: task.GoTest,
+		Select: task.Selection{IDs: []string{v + "first.TestParsesFirst", v + "first.TestFailsPlainly", v + "first.TestTable/x"}}}
+	goCmd := NewLocal(Options{})
+	goCmd.noBins = true
+	defer goCmd.Close()
+	broken := NewLocal(Options{})
+	broken.binsNoExec = true
+	defer broken.Close()
+	ctx := context.Background()
+	want, err := goCmd.Run(ctx, req)
+	require.NoError(t, err)
+	got, err := broken.Run(ctx, req)
+	require.NoError(t, err)
+	assert.Equal(t, task.RunOK, got.State, got.Detail)
+	assert.Equal(t, comparable(want, false), comparable(got, false))
+	var note string
+	for _, n := range got.Notes {
+		if strings.Contains(n, "did not start") {
+			note = n
+		}
+	}
+	assert.Contains(t, note, "the kept test binary of example.com/verdict/first did not start", got.Notes)
+	assert.Contains(t, note, "ermission denied", "the exec's own complaint is kept")
+	// The binary was built and kept: the attempt did try it.
+	kept, _ := filepath.Glob(filepath.Join(broken.dir, "bin", "*", "*.test"))
+	assert.NotEmpty(t, kept)
+}
+
+func TestNotStarted(t *testing.T) {
+	bin := "/tmp/faultline-sandbox-1/slot-0/gotmp/unit.test"
+	w := func(s string) *lockedWriter {
+		lw := &lockedWriter{w: io.Discard}
+		_, _ = lw.Write([]byte(s))
+		return lw
+	}
+	why, ok := notStarted(126, w("setpriv: failed to execute "+bin+": Text file busy\n"), bin)
+	assert.True(t, ok)
+	assert.Equal(t, "setpriv: failed to execute "+bin+": Text file busy", why)
+	_, ok = notStarted(127, w("sandbox: 1: exec: "+bin+": not found\n"), bin)
+	assert.True(t, ok)
+	// A test binary that ran and exited 126 or 127 itself.
+	_, ok = notStarted(126, w("=== RUN   TestA\n"+bin+": exec format\n"), bin)
+	assert.False(t, ok)
+	_, ok = notStarted(127, w(""), bin)
+	assert.False(t, ok)
+	_, ok = notStarted(1, w("setpriv: failed to execute "+bin+": Text file busy\n"), bin)
+	assert.False(t, ok)
+	// More than the head holds: not one line of complaint.
+	_, ok = notStarted(126, w("setpriv: failed to execute "+bin+": x"+strings.Repeat(" ", headBytes)), bin)
+	assert.False(t, ok)
 }

@@ -127,6 +127,7 @@ type Local struct {
 
 	bins       goBins // test binaries kept between attempts (see gobin.go)
 	noBins     bool   // tests: the go command runs every attempt
+	binsNoExec bool   // tests: the kept binaries' copies are not executable (they cannot start)
 	goRootOnce sync.Once
 	goRootBin  string
 }
@@ -584,11 +585,23 @@ func (l *Local) attempt(ctx context.Context, req task.RunRequest, a testrun.Atte
 		}
 		if g != nil {
 			res, err := l.binAttempt(ctx, req, a, unit, g)
-			if !errors.Is(err, errBinGone) {
+			var se *binStartError
+			switch {
+			case errors.As(err, &se):
+				res, err := l.commandAttempt(ctx, req, a)
+				res.Notes = append(res.Notes, se.note())
+				return res, err
+			case !errors.Is(err, errBinGone):
 				return res, err
 			}
 		}
 	}
+	return l.commandAttempt(ctx, req, a)
+}
+
+// commandAttempt runs one attempt with the test command itself (the go command, pytest or
+// the request's command) in a fresh private copy.
+func (l *Local) commandAttempt(ctx context.Context, req task.RunRequest, a testrun.Attempt) (testrun.CommandResult, error) {
 	lim := a.Limits
 	s, err := l.acquire(ctx, req)
 	if err != nil {
