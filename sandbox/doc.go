@@ -38,7 +38,11 @@
 //     UTS and IPC namespaces (unshare(1)); the PID namespace takes every process of the run
 //     with it, daemons included, and its /proc shows no other process.
 //   - LayerReadOnly: every mount is remounted read-only except the slot (the run's tree,
-//     HOME, TMPDIR) and the go command's build cache.
+//     HOME, TMPDIR) and the go command's build cache. /tmp is a tmpfs of the run's own
+//     (DiskBytes) in which the host's entries of /tmp are bound read-only: a test that
+//     writes a fixed /tmp path (python3-oslo.utils' /tmp/<uuid>/, pymemcache's Unix
+//     socket) can, as outside the sandbox, and what it writes neither reaches the host nor
+//     outlives the run.
 //   - LayerDevices: /dev is a tmpfs with null, zero, full, random, urandom and tty bound
 //     from the host, the fd links and a private 64 MiB /dev/shm; /run (and /var/run) is an
 //     empty read-only tmpfs, so no host socket (Docker's) is reachable by path.
@@ -75,7 +79,7 @@
 // (CheckGoArgs). Python runs write no bytecode cache into the tree.
 //
 // Limits of the local runner: the tested code can read whatever the run's uid can read on
-// the host (world-readable files, the host's /tmp, read-only; as RunUID not a module cache
+// the host (world-readable files, the host's /tmp entries, read-only; as RunUID not a module cache
 // under root's home, so a test that runs the go command itself may fail); the go command
 // reads what root reads (a cgo #include of a host file ends up in the test binary); System V IPC
 // objects live as long as the slot's holder; RLIMIT_NPROC counts every process of RunUID,

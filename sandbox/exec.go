@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,7 +36,10 @@ type isolation struct {
 	prlimit string   // path of prlimit(1), "" when absent
 	nsenter string   // path of nsenter(1) when slots keep their namespaces (root only)
 	disk    int64    // size of a slot's tmpfs (LayerQuota)
-	notes   []string
+	// privateTmp: with LayerReadOnly, /tmp is a tmpfs of the run's own where the host's
+	// entries are bound read-only (see privateTmp)
+	privateTmp bool
+	notes      []string
 }
 
 // probeConfig is what probeIsolation starts from; tests set root to take the other path.
@@ -109,14 +113,20 @@ func probeIsolation(cfg probeConfig) *isolation {
 	}
 	setpriv, _ := exec.LookPath("setpriv")
 	setarch, _ := exec.LookPath("setarch")
-	try := func(args []string, layers Layer, drop []string, tmpfs bool) bool {
-		cand := &isolation{unshare: append([]string{un}, args...), layers: layers, ip: iso.ip, disk: iso.disk, drop: drop}
+	try := func(args []string, layers Layer, drop []string, tmpfs, privateTmp bool) bool {
+		cand := &isolation{unshare: append([]string{un}, args...), layers: layers, ip: iso.ip, disk: iso.disk, drop: drop, privateTmp: privateTmp}
 		tmp, err := os.MkdirTemp("", "faultline-probe-")
 		if err != nil {
 			return false
 		}
 		defer os.RemoveAll(tmp)
-		argv := cand.wrap(append(append([]string{}, drop...), "/bin/sh", "-c", "exit 0"), tmp, preludeSpec{slot: tmp, tmpfs: tmpfs}, 0, 0, 0)
+		check := "exit 0"
+		if privateTmp {
+			// The run can make a name in /tmp, and a host entry there is not writable.
+			check = `d=$(mktemp -d /tmp/faultline-probe-XXXXXX) && rmdir "$d" || exit 1
+for e in /tmp/*; do if [ "$e" != "$PWD" ] && [ -d "$e" ] && mkdir "$e/.faultline-probe-$$" 2>/dev/null; then rmdir "$e/.faultline-probe-$$"; exit 1; fi; done; exit 0`
+		}
+		argv := cand.wrap(append(append([]string{}, drop...), "/bin/sh", "-c", check), tmp, preludeSpec{slot: tmp, tmpfs: tmpfs}, 0, 0, 0)
 		cmd := exec.Command(argv[0], argv[1:]...)
 		cmd.Env = holderEnv
 		return cmd.Run() == nil
@@ -145,7 +155,7 @@ func probeIsolation(cfg probeConfig) *isolation {
 	holders := cfg.root && nsenter != ""
 	ok := false
 	for _, d := range drops {
-		if try(full, all|LayerUnprivileged, d, holders) {
+		if try(full, all|LayerUnprivileged, d, holders, false) {
 			iso.unshare, iso.layers, iso.drop, ok = append([]string{un}, full...), all|LayerUnprivileged, d, true
 			iso.dropUID = cfg.root
 			break
@@ -153,12 +163,19 @@ func probeIsolation(cfg probeConfig) *isolation {
 	}
 	switch {
 	case ok:
-	case try(full, all, nil, holders):
+	case try(full, all, nil, holders, false):
 		iso.unshare, iso.layers = append([]string{un}, full...), all
-	case !cfg.allowNet && try(append(append([]string{}, user...), netArgs...), LayerNetwork, nil, false):
+	case !cfg.allowNet && try(append(append([]string{}, user...), netArgs...), LayerNetwork, nil, false, false):
 		iso.unshare, iso.layers = append([]string{un}, append(append([]string{}, user...), netArgs...)...), LayerNetwork
 	default:
 		iso.notes = append(iso.notes, "namespaces unavailable: unshare failed (not root and no user namespaces?)")
+	}
+	if iso.layers&LayerReadOnly != 0 {
+		if try(iso.unshare[1:], iso.layers, iso.drop, holders, true) {
+			iso.privateTmp = true
+		} else {
+			iso.notes = append(iso.notes, "private /tmp unavailable: the tests see the host's /tmp, read-only")
+		}
 	}
 	if iso.layers&LayerPID != 0 && holders {
 		iso.nsenter = nsenter
@@ -233,11 +250,13 @@ func (iso *isolation) chownIf(output bool) string {
 
 // prelude is the /bin/sh script run first, as root, inside new namespaces. It brings
 // loopback up, names the host, makes the slot (a size-limited tmpfs, or a bind mount) and
-// the build cache writable and every other mount read-only, and replaces /dev with a
-// minimal one and /run (and /var/run when it is a directory) with an empty read-only tmpfs.
-// A failure exits 97 (a setup failure, not a test's).
-func (iso *isolation) prelude(p preludeSpec) string {
+// the build cache writable, gives the run a /tmp of its own (privateTmp), makes every other
+// mount read-only, and replaces /dev with a minimal one and /run (and /var/run when it is
+// a directory) with an empty read-only tmpfs. A failure exits 97 (a setup failure, not a
+// test's). It also returns the names the host's /tmp had (nil without a private /tmp).
+func (iso *isolation) prelude(p preludeSpec) (string, map[string]bool) {
 	var sc strings.Builder
+	var tmpNames map[string]bool
 	if iso.layers&LayerNetwork != 0 && iso.ip != "" {
 		sc.WriteString(shellQuote(iso.ip) + " link set lo up 2>/dev/null\n")
 	}
@@ -255,6 +274,13 @@ func (iso *isolation) prelude(p preludeSpec) string {
 			ws[p.cache] = true
 			fmt.Fprintf(&sc, "mount --bind %s %s || exit 97\n", shellQuote(p.cache), shellQuote(p.cache))
 		}
+		if iso.privateTmp {
+			var script string
+			if script, tmpNames = privateTmp(iso.disk, ws); tmpNames != nil {
+				sc.WriteString(script)
+				ws["/tmp"] = true
+			}
+		}
 		sc.WriteString("mount -o remount,bind,ro / || exit 97\n")
 		for _, m := range mountPoints() {
 			if ws[m] || m == "/" || under(m, "/proc") || under(m, "/dev") || under(m, p.slot) {
@@ -269,7 +295,56 @@ func (iso *isolation) prelude(p preludeSpec) string {
 			sc.WriteString("mount -n -t tmpfs -o ro,size=4k,mode=0755 faultline-run /var/run || exit 97\n")
 		}
 	}
-	return sc.String()
+	return sc.String(), tmpNames
+}
+
+// privateTmp is the prelude's part that gives the run a /tmp of its own: a tmpfs of size
+// bytes (mode 1777) mounted on /tmp, in which each entry the host's /tmp has now appears
+// again, read-only: a directory or file bound from the host (recursively, so the slot and
+// the build cache, when they lie under /tmp, stay what the prelude made them), a symbolic
+// link made again. Tests that write under a fixed /tmp path (oslo.utils writes
+// /tmp/<uuid>/) can, as they could outside the sandbox, and nothing they write there
+// reaches the host or outlives the run (a slot's holder empties it before each run: see
+// acquire). The script works from the host's /tmp as its working directory, which the
+// tmpfs covers but the relative paths still reach (mount -c keeps them relative). An entry
+// gone meanwhile is skipped; an entry that is itself one of the writable paths (the slot,
+// the build cache) is bound as the prelude made it, writable. It returns the entries' names
+// too; "" and nil when /tmp cannot be read.
+func privateTmp(size int64, writable map[string]bool) (string, map[string]bool) {
+	if fi, err := os.Lstat("/tmp"); err != nil || !fi.IsDir() {
+		return "", nil
+	}
+	ents, err := os.ReadDir("/tmp")
+	if err != nil {
+		return "", nil
+	}
+	var sc strings.Builder
+	// A subshell: its cd leaves the prelude's working directory (and environment) alone.
+	sc.WriteString("(\ncd /tmp || exit 97\n")
+	fmt.Fprintf(&sc, "mount -t tmpfs -o size=%d,mode=1777,nosuid,nodev faultline-tmp /tmp || exit 97\n", size)
+	names := make(map[string]bool, len(ents))
+	for _, e := range ents {
+		names[e.Name()] = true
+		rel, dst := shellQuote("./"+e.Name()), shellQuote("/tmp/"+e.Name())
+		switch {
+		case e.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(filepath.Join("/tmp", e.Name()))
+			if err != nil {
+				continue
+			}
+			fmt.Fprintf(&sc, "ln -s %s %s || exit 97\n", shellQuote(target), dst)
+		case e.IsDir():
+			ro := "-o ro "
+			if writable["/tmp/"+e.Name()] {
+				ro = ""
+			}
+			fmt.Fprintf(&sc, "if [ -d %[1]s ]; then mkdir %[2]s && mount --rbind %[3]s-c %[1]s %[2]s || exit 97; fi\n", rel, dst, ro)
+		default:
+			fmt.Fprintf(&sc, "if [ -e %[1]s ]; then : >%[2]s && mount --bind -o ro -c %[1]s %[2]s || exit 97; fi\n", rel, dst)
+		}
+	}
+	sc.WriteString(") || exit 97\n")
+	return sc.String(), names
 }
 
 // devicesScript builds the minimal /dev in a tmpfs mounted on /run, moves it onto /dev and
@@ -298,7 +373,8 @@ func (iso *isolation) wrap(argv []string, dir string, p preludeSpec, as int64, c
 		return argv
 	}
 	out := append([]string{}, iso.unshare...)
-	out = append(out, "--", "/bin/sh", "-c", iso.prelude(p)+"cd "+shellQuote(dir)+" || exit 97\n"+iso.chownIf(p.output)+`exec "$@"`, "sandbox")
+	prelude, _ := iso.prelude(p)
+	out = append(out, "--", "/bin/sh", "-c", prelude+"cd "+shellQuote(dir)+" || exit 97\n"+iso.chownIf(p.output)+`exec "$@"`, "sandbox")
 	return append(out, argv...)
 }
 

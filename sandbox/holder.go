@@ -28,13 +28,17 @@ type holder struct {
 	cmd   *exec.Cmd
 	init  int    // host pid of the namespace's init
 	pidNS string // readlink of /proc/init/ns/pid
+	// tmpNames are the host's entries in the namespace's private /tmp (nil: /tmp is the
+	// host's): anything else there was written by a run
+	tmpNames map[string]bool
 }
 
 var errHolder = errors.New("namespace holder did not start")
 
 // startHolder starts a holder with the prelude of p.
 func (iso *isolation) startHolder(p preludeSpec) (*holder, error) {
-	script := iso.prelude(p) + "exec sleep 2147483647\n"
+	script, tmpNames := iso.prelude(p)
+	script += "exec sleep 2147483647\n"
 	argv := append(append([]string{}, iso.unshare...), "--", "/bin/sh", "-c", script)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = holderEnv
@@ -45,7 +49,7 @@ func (iso *isolation) startHolder(p preludeSpec) (*holder, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("sandbox: %w: %w", errHolder, err)
 	}
-	h := &holder{cmd: cmd}
+	h := &holder{cmd: cmd, tmpNames: tmpNames}
 	// Wait until the child runs sleep: the prelude is done.
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {

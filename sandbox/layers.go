@@ -17,8 +17,9 @@ const (
 	// LayerPID: a PID namespace and a /proc that shows only the run's processes; every
 	// process of the run ends with it.
 	LayerPID
-	// LayerReadOnly: the host's filesystem is read-only; only the run directory and its
-	// private TMPDIR are writable.
+	// LayerReadOnly: the host's filesystem is read-only; only the run directory (with its
+	// private TMPDIR) and a /tmp of the run's own, where the host's entries are read-only,
+	// are writable.
 	LayerReadOnly
 	// LayerUnprivileged: the tested code runs with no privilege over the host: as RunUID
 	// (when the runner is root) or as the user inside a user namespace, with no_new_privs and

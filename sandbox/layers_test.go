@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,6 +57,9 @@ func TestNotesWithoutRoot(t *testing.T) {
 		{LayerDevices, "device isolation unavailable"}} {
 		assert.Equal(t, iso.layers&m.l == 0, strings.Contains(notes, m.note), m.note)
 	}
+	// The private /tmp comes with the read-only layer, or a note says it could not.
+	assert.Equal(t, iso.layers&LayerReadOnly != 0 && !iso.privateTmp, strings.Contains(notes, "private /tmp unavailable"))
+	t.Logf("layers %s, private /tmp %v", iso.layers, iso.privateTmp)
 	disabled := probeIsolation(probeConfig{disabled: true, root: true})
 	assert.Equal(t, Layer(0), disabled.layers)
 	assert.Contains(t, strings.Join(disabled.notes, "\n"), "isolation disabled by option")
@@ -170,4 +174,47 @@ func TestRunIdentity(t *testing.T) {
 	assert.Equal(t, "fd full null random shm stderr stdin stdout tty urandom zero", strings.TrimSpace(lines[7]))
 	assert.Equal(t, "0", strings.TrimSpace(lines[8]))
 	assert.Equal(t, "TZ=UTC LC_ALL=C.UTF-8 PYTHONHASHSEED=0", lines[9])
+}
+
+// TestPrivateTmp: a run can write under a fixed /tmp path (python3-oslo.utils' tests write
+// /tmp/<uuid>/ and failed only in the sandbox), in a /tmp of its own: the host's /tmp gets
+// nothing, the host's entries there stay readable and read-only, and the next run in the
+// same slot (kept namespaces) or in fresh namespaces does not see what the last one wrote.
+func TestPrivateTmp(t *testing.T) {
+	root := fixture(t, "pyfix")
+	host, err := os.MkdirTemp("/tmp", "faultline-privtmp-host-")
+	require.NoError(t, err)
+	defer os.RemoveAll(host)
+	require.NoError(t, os.Chmod(host, 0o777)) // only the mount may keep the run out
+	require.NoError(t, os.WriteFile(filepath.Join(host, "data"), []byte("host data\n"), 0o644))
+	mark := fmt.Sprintf("/tmp/faultline-privtmp-run-%d", os.Getpid())
+	defer os.RemoveAll(mark)
+	write := fmt.Sprintf(`mkdir %[1]s && echo written > %[1]s/f && cat %[1]s/f && cat %[2]s/data && if : > %[2]s/w 2>/dev/null; then echo host-writable; fi`, mark, host)
+	check := fmt.Sprintf(`if [ -e %[1]s ]; then echo left-over; else echo clean; fi`, mark)
+	for _, fresh := range []bool{false, true} {
+		t.Run(fmt.Sprintf("freshNS=%v", fresh), func(t *testing.T) {
+			l := NewLocal(Options{Jobs: 1})
+			l.freshNS = fresh
+			defer l.Close()
+			layers, err := l.Layers()
+			require.NoError(t, err)
+			if layers&LayerReadOnly == 0 || !l.iso.privateTmp {
+				t.Skipf("needs the read-only layer with a private /tmp; here %s: %s", layers, strings.Join(l.Notes(), "; "))
+			}
+			ctx := context.Background()
+			rep, err := l.Run(ctx, task.RunRequest{Root: root, Kind: task.Command, Args: []string{"/bin/sh", "-c", write}})
+			require.NoError(t, err)
+			assert.Equal(t, task.RunOK, rep.State, rep.Detail+rep.Output)
+			out, errOut, _ := strings.Cut(rep.Output, "[stderr]")
+			assert.Equal(t, "written\nhost data", strings.TrimSpace(out))
+			assert.Contains(t, errOut, "Read-only file system", "writing into the host's entry")
+			_, err = os.Stat(mark)
+			assert.True(t, os.IsNotExist(err), "the host's /tmp got %s", mark)
+			_, err = os.Stat(filepath.Join(host, "w"))
+			assert.True(t, os.IsNotExist(err), "the run wrote into a host directory under /tmp")
+			rep, err = l.Run(ctx, task.RunRequest{Root: root, Kind: task.Command, Args: []string{"/bin/sh", "-c", check}})
+			require.NoError(t, err)
+			assert.Equal(t, "clean", strings.TrimSpace(rep.Output))
+		})
+	}
 }

@@ -385,6 +385,20 @@ func (l *Local) acquire(ctx context.Context, req task.RunRequest) (*slot, error)
 				}
 			}
 		}
+		// So is what runs wrote in its private /tmp (the host's entries there are mounts).
+		if s.h.tmpNames != nil && !sameFile(s.hp("/tmp"), "/tmp") {
+			ents, err := os.ReadDir(s.hp("/tmp"))
+			if err != nil {
+				return fail(fmt.Errorf("sandbox: cleaning /tmp: %w", err))
+			}
+			for _, e := range ents {
+				if !s.h.tmpNames[e.Name()] {
+					if err := forceRemoveAll(filepath.Join(s.hp("/tmp"), e.Name())); err != nil {
+						return fail(fmt.Errorf("sandbox: cleaning /tmp: %w", err))
+					}
+				}
+			}
+		}
 	}
 	for _, p := range []string{s.tree, s.home, s.tmp, s.out, s.gotmp, filepath.Join(s.dir, "junit.xml")} {
 		if err := forceRemoveAll(s.hp(p)); err != nil {
