@@ -369,7 +369,7 @@ func (c *collector) deleteStmt(i int32, sc *scope, caller *defInfo) {
 			if attr := lastIdent(t, tg); attr != "" && c.sc.names.prop(attr) {
 				if obj := t.firstNamed(tg); obj >= 0 {
 					end := c.lazyOnly()
-					c.lazy(lazySite{kind: lzAttr, op: 2, x: c.newExpr(expr{op: eAttr, x: c.conv(obj, sc), nm: c.intern(attr)}), line: int32(t.nodes[tg].row) + 1})
+					c.lazy(lazySite{kind: lzAttr, op: 2, x: c.newExpr(exprSpec{op: eAttr, x: c.conv(obj, sc), nm: c.intern(attr)}), line: int32(t.nodes[tg].row) + 1})
 					end()
 				}
 			}
@@ -399,12 +399,12 @@ func (c *collector) deleteStmt(i int32, sc *scope, caller *defInfo) {
 // (zope.schema's ValidatedProperty.__set__(self, inst, value) calls inst.validate(value)).
 // Reading the attribute on a class passes None as inst: eInstances keeps the instances.
 func (c *collector) descrSite(obj *expr, attr string, op int32, val *expr, line int32) {
-	callee := c.newExpr(expr{op: eDescr, x: obj, nm: c.intern(attr), pos: idxPos(op)})
-	args := []*expr{c.newExpr(expr{op: eInstances, x: obj})}
+	callee := c.newExpr(exprSpec{op: eDescr, x: obj, nm: c.intern(attr), pos: idxPos(op)})
+	args := []*expr{c.newExpr(exprSpec{op: eInstances, x: obj})}
 	switch op {
 	case 0:
-		owner := c.newExpr(expr{op: eUnion, ref: withLit(&litData{elems: []*expr{
-			c.newExpr(expr{op: eTypeOf, x: obj}), c.newExpr(expr{op: eClassOf, x: obj})}})})
+		owner := c.newExpr(exprSpec{op: eUnion, ref: withLit(&litData{elems: []*expr{
+			c.newExpr(exprSpec{op: eTypeOf, x: obj}), c.newExpr(exprSpec{op: eClassOf, x: obj})}})})
 		args = append(args, owner)
 	case 1:
 		if val == nil {
@@ -424,7 +424,7 @@ func (c *collector) builtinProtocols(cs *callSite) {
 		return
 	}
 	fn := cs.callee()
-	if fn.op == eAttr && fn.name() == "format" && fn.x.op == eConst && len(fn.x.name()) > 0 && fn.x.name()[0] == 's' {
+	if fn.op == eAttr && fn.name() == "format" && fn.sub().op == eConst && len(fn.sub().name()) > 0 && fn.sub().name()[0] == 's' {
 		if convFormat.dunders(c.sc.names) {
 			for _, a := range cs.args() {
 				if cheapOperand(a) {

@@ -188,7 +188,7 @@ func (w *factWalk) expr(e *expr) {
 		return
 	}
 	w.exprs[e] = true
-	w.expr(e.x)
+	w.expr(e.sub())
 	if e.op.scoped() {
 		w.scope(e.scope())
 		w.def(e.def())

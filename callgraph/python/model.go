@@ -267,10 +267,11 @@ const (
 
 // expr is a symbolic expression: what a name, an attribute or a call may evaluate to.
 // Fields are used by op as documented on the ops; container data lives behind litData.
-// It is 32 bytes (sympy has ≈3.5M expressions): the memo number takes 24 bits, the
+// It is 24 bytes (sympy has ≈4.3M expressions): the memo number takes 24 bits, the
 // position and the index share a field, whose top bits hold the flags for the ops
-// other than eName, and the scope and the literal data share a field, as no op needs
-// both.
+// other than eName, and the operand, the name and the scope or literal data share two
+// pointer fields, laid out by the op's class (see exprClass): no op but a few rare ones
+// needs all three, and those keep two of them in an exprTail.
 type expr struct {
 	op exprOp
 	// memo numbers the expression's memo slot in its resolver (see resolver.memoOf), 0
@@ -280,15 +281,129 @@ type expr struct {
 	// pos is eName's position (a byte offset); the other ops keep idx in its low 28
 	// bits and their flags (keyOK, raw, slice, read) in the top four
 	pos uint32
-	// nm is the name (see name): interned per file by the collector, a pointer instead
-	// of a string header keeps the expression small
-	nm *string
-	x  *expr
-	// ref is, for the scoped ops (see exprOp.scoped), the scope (eName, eFrom) or the
-	// definition's handle (eDef, eParam, eSelf, eClass, eSuper: see defInfo.ref), and
-	// for the others the literal data, if any: read it through scope and lit
+	// a and b hold the operand (sub), the name (name: interned per file by the
+	// collector, a pointer instead of a string header), the scope or definition's
+	// handle (scope) and the literal data (lit) as the op's class says (opClasses):
+	//
+	//	clName   a the name, b eName's scope (nil for the other ops)
+	//	clScoped a nil, b the definition's handle (see defInfo.ref)
+	//	clAttr   a the operand, b the name
+	//	clLit    a the operand, b the literal data
+	//	clTail   a the operand, b an exprTail holding the name and the scope (eFrom)
+	//	         or the literal data (nil while both are)
+	//
+	// Read and write them only through the accessors.
+	a, b unsafe.Pointer
+}
+
+// exprTail holds the name and the scope or literal data of the ops of clTail, which
+// may have an operand, a name and a scope or literal data together (sympy: ≈0.18M of
+// the ≈4.3M expressions). An expression's tail is its own: the setters replace it
+// rather than write into it, as copies of an expression (substReturn) share it.
+type exprTail struct {
+	nm  *string
 	ref unsafe.Pointer
 }
+
+// exprClass says which of an expression's operand, name, scope and literal data its op
+// uses, and so where they are kept (see expr.a).
+type exprClass uint8
+
+const (
+	clNone   exprClass = iota // eUnknown: none
+	clName                    // a name, and eName's scope
+	clScoped                  // a definition's handle
+	clAttr                    // an operand and a name
+	clLit                     // an operand and literal data
+	clTail                    // an operand, a name and a scope or literal data
+)
+
+// opClasses is the class of each op.
+var opClasses = [...]exprClass{
+	eUnknown:    clNone,
+	eName:       clName,
+	eAttr:       clAttr,
+	eCall:       clLit,
+	eDef:        clScoped,
+	eModule:     clName,
+	eFrom:       clTail,
+	eParam:      clScoped,
+	eSelf:       clScoped,
+	eClass:      clScoped,
+	eSuper:      clScoped,
+	eSeq:        clLit,
+	eDict:       clLit,
+	eSubscript:  clTail,
+	eUnion:      clLit,
+	eIter:       clLit,
+	eConst:      clName,
+	eProto:      clTail,
+	eClassOf:    clLit,
+	eBuiltinArg: clTail,
+	eNarrow:     clTail,
+	ePartial:    clLit,
+	eTypeOf:     clLit,
+	eGetattr:    clLit,
+	eDescr:      clTail,
+	eInstances:  clLit,
+	eFirst:      clLit,
+	eAffix:      clName,
+}
+
+func (op exprOp) class() exprClass { return opClasses[op] }
+
+// exprSpec is an expression spelled out field by field, as the collector and the
+// resolver build them: newExpr and mkExpr pack it into an expr. x is the operand, nm the
+// name, ref the scope (scoped ops) or the literal data (the others).
+type exprSpec struct {
+	op  exprOp
+	pos uint32
+	nm  *string
+	x   *expr
+	ref unsafe.Pointer
+}
+
+// pack lays s out as its op's class says; it panics when s sets a field the class
+// has no room for.
+func (s exprSpec) pack() expr {
+	e := expr{op: s.op, pos: s.pos}
+	bad := false
+	switch s.op.class() {
+	case clNone:
+		bad = s.nm != nil || s.x != nil || s.ref != nil
+	case clName:
+		e.a, e.b = unsafe.Pointer(s.nm), s.ref
+		bad = s.x != nil || s.ref != nil && s.op != eName
+	case clScoped:
+		e.b = s.ref
+		bad = s.nm != nil || s.x != nil
+	case clAttr:
+		e.a, e.b = unsafe.Pointer(s.x), unsafe.Pointer(s.nm)
+		bad = s.ref != nil
+	case clLit:
+		e.a, e.b = unsafe.Pointer(s.x), s.ref
+		bad = s.nm != nil
+	case clTail:
+		e.a = unsafe.Pointer(s.x)
+		if s.nm != nil || s.ref != nil {
+			e.b = unsafe.Pointer(&exprTail{nm: s.nm, ref: s.ref})
+		}
+	}
+	if bad {
+		panic("python: an expression sets a field its op has no room for")
+	}
+	return e
+}
+
+// mkExpr allocates the expression s on its own (see collector.newExpr for the
+// collector's).
+func mkExpr(s exprSpec) *expr {
+	e := s.pack()
+	return &e
+}
+
+// tail is the exprTail of an expression of clTail, nil if none.
+func (e *expr) tail() *exprTail { return (*exprTail)(e.b) }
 
 // The flags of the ops other than eName, in the top bits of expr.pos.
 const (
@@ -347,7 +462,7 @@ func (e *expr) setMemo24(v uint32) {
 	e.memo = [3]uint8{uint8(v), uint8(v >> 8), uint8(v >> 16)}
 }
 
-// scoped reports whether expressions of op hold a scope in ref (else a litData).
+// scoped reports whether expressions of op hold a scope (else, if anything, a litData).
 func (op exprOp) scoped() bool {
 	switch op {
 	case eName, eFrom, eDef, eParam, eSelf, eClass, eSuper:
@@ -361,12 +476,45 @@ func (op exprOp) scoped() bool {
 // low 28 bits (sign-extended).
 func (e *expr) idx() int32 { return int32(e.pos<<4) >> 4 }
 
+// sub is the operand of the ops that have one (eAttr's object, eCall's callee, ...),
+// else nil.
+func (e *expr) sub() *expr {
+	switch e.op.class() {
+	case clAttr, clLit, clTail:
+		return (*expr)(e.a)
+	}
+	return nil
+}
+
+// setSub sets the operand of an expression whose op has one.
+func (e *expr) setSub(x *expr) {
+	switch e.op.class() {
+	case clAttr, clLit, clTail:
+		e.a = unsafe.Pointer(x)
+	default:
+		panic("python: setSub on an expression without an operand")
+	}
+}
+
+// ref is the scope of a scoped op, else the literal data, as an untyped pointer.
+func (e *expr) ref() unsafe.Pointer {
+	switch e.op.class() {
+	case clName, clScoped, clLit:
+		return e.b
+	case clTail:
+		if t := e.tail(); t != nil {
+			return t.ref
+		}
+	}
+	return nil
+}
+
 // scope is the scope of eName and eFrom, the definition's handle for eDef, eParam,
 // eSelf, eClass and eSuper, the scope the builtin's name is looked up in for
 // eBuiltinArg (without elems) and eGetattr (kept in their litExtra), else nil.
 func (e *expr) scope() *scope {
 	if e.op.scoped() {
-		return (*scope)(e.ref)
+		return (*scope)(e.ref())
 	}
 	if l := e.lit(); l != nil && l.litExtra != nil {
 		return l.sc
@@ -379,11 +527,26 @@ func (e *expr) lit() *litData {
 	if e.op.scoped() {
 		return nil
 	}
-	return (*litData)(e.ref)
+	return (*litData)(e.ref())
 }
 
-// setLit sets the literal data of an expression whose op is not scoped.
-func (e *expr) setLit(l *litData) { e.ref = unsafe.Pointer(l) }
+// setLit sets the literal data of an expression whose op is not scoped and has room
+// for it (clLit, clTail).
+func (e *expr) setLit(l *litData) {
+	switch {
+	case e.op.class() == clLit:
+		e.b = unsafe.Pointer(l)
+	case e.op.class() == clTail && !e.op.scoped():
+		var t exprTail
+		if old := e.tail(); old != nil {
+			t = *old
+		}
+		t.ref = unsafe.Pointer(l)
+		e.b = unsafe.Pointer(&t)
+	default:
+		panic("python: setLit on an expression without literal data")
+	}
+}
 
 // inScope is the ref of a scoped expression of scope s.
 func inScope(s *scope) unsafe.Pointer { return unsafe.Pointer(s) }
@@ -391,20 +554,60 @@ func inScope(s *scope) unsafe.Pointer { return unsafe.Pointer(s) }
 // withLit is the ref of an expression with literal data l.
 func withLit(l *litData) unsafe.Pointer { return unsafe.Pointer(l) }
 
+// nameRef is the interned name of the expression, nil when it has none.
+func (e *expr) nameRef() *string {
+	switch e.op.class() {
+	case clName:
+		return (*string)(e.a)
+	case clAttr:
+		return (*string)(e.b)
+	case clTail:
+		if t := e.tail(); t != nil {
+			return t.nm
+		}
+	}
+	return nil
+}
+
+// setName sets the interned name of an expression whose op has one.
+func (e *expr) setName(nm *string) {
+	switch e.op.class() {
+	case clName:
+		e.a = unsafe.Pointer(nm)
+	case clAttr:
+		e.b = unsafe.Pointer(nm)
+	case clTail:
+		if nm == nil && e.tail() == nil {
+			return
+		}
+		var t exprTail
+		if old := e.tail(); old != nil {
+			t = *old
+		}
+		t.nm = nm
+		e.b = unsafe.Pointer(&t)
+	default:
+		panic("python: setName on an expression without a name")
+	}
+}
+
 // name is the expression's name (eName, eAttr, eProto...), "" when it has none.
 func (e *expr) name() string {
-	if e.nm == nil {
-		return ""
+	if nm := e.nameRef(); nm != nil {
+		return *nm
 	}
-	return *e.nm
+	return ""
 }
 
 // def is the definition of eDef, eParam, eSelf, eClass and eSuper (nil for other ops).
 func (e *expr) def() *defInfo {
-	if !e.op.scoped() || e.ref == nil {
+	if !e.op.scoped() {
 		return nil
 	}
-	return (*scope)(e.ref).owner
+	if s := e.scope(); s != nil {
+		return s.owner
+	}
+	return nil
 }
 
 // litData holds the elements of container literals (eSeq, eDict) and unions (eUnion),
@@ -547,8 +750,8 @@ type defInfo struct {
 	handle *scope
 }
 
-// ref returns d's handle: a scope holding only d, which expressions of d's ops keep in
-// their ref field (see expr.scope, expr.def).
+// ref returns d's handle: a scope holding only d, which expressions of d's ops keep as
+// their scope (see expr.scope, expr.def).
 func (d *defInfo) ref() *scope {
 	if d.handle == nil {
 		d.handle = &scope{owner: d}
@@ -578,7 +781,7 @@ func newSite(caller *defInfo, line int32, implicit bool, call *expr) callSite {
 }
 
 // callee is the expression called.
-func (cs *callSite) callee() *expr { return cs.call.x }
+func (cs *callSite) callee() *expr { return cs.call.sub() }
 
 // args are the argument expressions.
 func (cs *callSite) args() []*expr {

@@ -348,7 +348,7 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (implicit [][]reso
 			if c == nil || c.op != eAttr {
 				continue
 			}
-			if m := selfMethod(c.x); m != nil {
+			if m := selfMethod(c.sub()); m != nil {
 				if ts := r.abstractStep(m, c.name(), cs.targets()); len(ts) > 0 {
 					cs.setTargets(ts)
 				}
@@ -375,7 +375,7 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (implicit [][]reso
 	phaseDone("implicit")
 	if fe.opts.Guess != GuessNone {
 		for cs := range r.sites() {
-			if len(cs.targets()) > 0 || cs.callee() == nil || cs.callee().op != eAttr || len(r.eval(cs.callee().x)) > 0 {
+			if len(cs.targets()) > 0 || cs.callee() == nil || cs.callee().op != eAttr || len(r.eval(cs.callee().sub())) > 0 {
 				continue
 			}
 			cands := r.methods[cs.callee().name()]
@@ -596,7 +596,7 @@ func (r *resolver) restArgs(cs *callSite, d *defInfo, off, vp int) (added bool) 
 		key := restKey{cs, d}
 		t := r.rest[key]
 		if t == nil {
-			t = &expr{op: eSeq, ref: withLit(&litData{})}
+			t = mkExpr(exprSpec{op: eSeq, ref: withLit(&litData{})})
 			if r.rest == nil {
 				r.rest = map[restKey]*expr{}
 			}

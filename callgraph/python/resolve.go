@@ -387,7 +387,7 @@ func newResolver(files []*fileInfo) *resolver {
 	}
 	for _, f := range files {
 		for _, st := range f.stores {
-			if st.x.op == eAttr && st.x.name() == "modules" && st.val.op != eUnknown && st.val.op != eConst && r.outsideModuleName(st.x.x) == "sys" {
+			if st.x.op == eAttr && st.x.name() == "modules" && st.val.op != eUnknown && st.val.op != eConst && r.outsideModuleName(st.x.sub()) == "sys" {
 				r.sysModules = append(r.sysModules, st)
 			}
 		}
@@ -395,7 +395,7 @@ func newResolver(files []*fileInfo) *resolver {
 	r.descrNames, r.descrGets = map[string]bool{}, map[string]bool{}
 	for _, f := range files {
 		for _, cs := range f.calls {
-			if x := cs.call.x; x != nil && x.op == eDescr && x.nm == nil {
+			if x := cs.call.sub(); x != nil && x.op == eDescr && x.nameRef() == nil {
 				// setattr(obj, NAME, v): the string constants NAME holds
 				for _, name := range r.descrKeyNames(x) {
 					r.descrNames[name] = true
@@ -502,7 +502,7 @@ func (r *resolver) reviseBody(d *defInfo, partial []*expr) {
 // ownerDef returns the definition whose body holds x, as far as the names and
 // parameters at the root of x tell (nil for the other expressions).
 func ownerDef(x *expr) *defInfo {
-	for ; x != nil; x = x.x {
+	for ; x != nil; x = x.sub() {
 		switch x.op {
 		case eName:
 			return x.scope().def
@@ -574,15 +574,15 @@ func (r *resolver) evalOp(e *expr) []value {
 		return r.lookup(e.scope(), e.name(), e.pos)
 	case eAttr:
 		var acc accum
-		for _, v := range r.eval(e.x) {
+		for _, v := range r.eval(e.sub()) {
 			r.add(&acc, r.attr(v, e.name()))
 		}
 		if len(r.outsideStores) > 0 && !r.noFlow {
-			if m := r.outsideModuleName(e.x); m != "" {
+			if m := r.outsideModuleName(e.sub()); m != "" {
 				for _, st := range r.outsideStores[m+"."+e.name()] {
 					// module-level code of the storing module reads the original before
 					// the store (`_original_find = gettext.find` above it)
-					if sc := st.obj.scope(); sc != nil && sc.kind == scopeModule && e.x.scope() == sc && e.x.pos < st.obj.pos {
+					if sc := st.obj.scope(); sc != nil && sc.kind == scopeModule && e.sub().scope() == sc && e.sub().pos < st.obj.pos {
 						continue
 					}
 					r.add(&acc, r.eval(st.val))
@@ -590,20 +590,20 @@ func (r *resolver) evalOp(e *expr) []value {
 			}
 		}
 		if len(acc.out) == 0 && !r.noFlow {
-			if m := selfMethod(e.x); m != nil {
+			if m := selfMethod(e.sub()); m != nil {
 				return r.abstractAttr(m.class, e.name())
 			}
 		}
 		return r.result(&acc)
 	case eCall:
 		out := r.globalsCall(e)
-		for _, v := range r.eval(e.x) {
+		for _, v := range r.eval(e.sub()) {
 			out = union(out, r.callResultAt(v, e))
 		}
-		if e.x.op == eProto && (e.x.name() == "__enter__" || e.x.name() == "__aenter__") && !r.noFlow {
+		if e.sub().op == eProto && (e.sub().name() == "__enter__" || e.sub().name() == "__aenter__") && !r.noFlow {
 			// with g() as x, g a generator function under a context-manager decorator
 			// (@contextmanager: a bare generator has no __enter__): x is what g yields
-			for _, v := range r.eval(e.x.x) {
+			for _, v := range r.eval(e.sub().sub()) {
 				if v.kind == vGen {
 					for _, y := range v.def.yieldVals {
 						out = union(out, r.eval(y))
@@ -613,7 +613,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		if e.lit().builtinOf() != nil && !r.noFlow {
 			// a builtin function (not rebound), or a method of a container literal
-			if e.lit().extBuiltin && r.outside(e.x) || !e.lit().extBuiltin && (e.x.op == eName && r.isBuiltin(e.x.scope(), e.x.name()) || e.x.op == eAttr && (r.isContainer(e.x.x) || isKwargs(e.x.x) || r.superOutside(e.x.x, e.x.name()))) {
+			if e.lit().extBuiltin && r.outside(e.sub()) || !e.lit().extBuiltin && (e.sub().op == eName && r.isBuiltin(e.sub().scope(), e.sub().name()) || e.sub().op == eAttr && (r.isContainer(e.sub().sub()) || isKwargs(e.sub().sub()) || r.superOutside(e.sub().sub(), e.sub().name()))) {
 				out = union(out, r.eval(e.lit().builtin))
 			}
 		}
@@ -626,7 +626,7 @@ func (r *resolver) evalOp(e *expr) []value {
 					return nil
 				}
 			}
-			return r.eval(e.x)
+			return r.eval(e.sub())
 		}
 		if len(e.lit().elems) > 0 {
 			if !r.outside(e.lit().elems[0]) {
@@ -635,12 +635,12 @@ func (r *resolver) evalOp(e *expr) []value {
 		} else if !r.isBuiltin(e.scope(), e.name()) {
 			return nil
 		}
-		return r.eval(e.x)
+		return r.eval(e.sub())
 	case eNarrow:
 		return r.narrow(e)
 	case ePartial:
 		var out []value
-		for _, v := range r.eval(e.x) {
+		for _, v := range r.eval(e.sub()) {
 			if v.kind == vDef && v.def.fn.Kind != "class" {
 				v.sliced = true
 			}
@@ -683,7 +683,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return externalValue
 	case eFrom:
-		key, ok := r.relModule(e.scope().file, int(e.idx()), e.x.name())
+		key, ok := r.relModule(e.scope().file, int(e.idx()), e.sub().name())
 		if !ok {
 			return externalValue
 		}
@@ -750,16 +750,16 @@ func (r *resolver) evalOp(e *expr) []value {
 				keys = ks
 			}
 		}
-		if len(r.sysModules) > 0 && !e.slice() && e.x.op == eAttr && e.x.name() == "modules" && r.outsideModuleName(e.x.x) == "sys" {
+		if len(r.sysModules) > 0 && !e.slice() && e.sub().op == eAttr && e.sub().name() == "modules" && r.outsideModuleName(e.sub().sub()) == "sys" {
 			// sys.modules[key]: what the same function (or module body) stored there
 			// under the same key
 			for _, st := range r.sysModules {
-				if sameKey(st.sub, e, e.x.x.scope()) {
+				if sameKey(st.sub, e, e.sub().sub().scope()) {
 					r.add(&acc, r.eval(st.val))
 				}
 			}
 		}
-		for _, v := range r.eval(e.x) {
+		for _, v := range r.eval(e.sub()) {
 			if v.kind == vModule && v.sliced && !e.slice() {
 				var k *expr
 				if e.lit() != nil {
@@ -829,7 +829,7 @@ func (r *resolver) evalOp(e *expr) []value {
 			return nil
 		}
 		var acc accum
-		for _, v := range r.eval(e.x) {
+		for _, v := range r.eval(e.sub()) {
 			switch {
 			case v.kind == vSeq && v.lit().op == eSeq:
 				r.unstable++ // containers gain stored values from round to round
@@ -884,7 +884,7 @@ func (r *resolver) evalOp(e *expr) []value {
 			if all {
 				return out
 			}
-			for _, v := range r.eval(e.x) {
+			for _, v := range r.eval(e.sub()) {
 				if v.kind != vInst && (v.kind != vDef || v.def.fn.Kind != "class") {
 					continue
 				}
@@ -905,7 +905,7 @@ func (r *resolver) evalOp(e *expr) []value {
 			}
 			return out
 		}
-		for _, v := range r.eval(e.x) {
+		for _, v := range r.eval(e.sub()) {
 			for _, k := range keys {
 				if name, isStr := strings.CutPrefix(k, "s"); isStr {
 					out = union(out, r.attr(v, name))
@@ -914,14 +914,14 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return out
 	case eTypeOf:
-		if e.x.op == eSelf {
+		if e.sub().op == eSelf {
 			// self.__class__ in method d: d's class when something else instantiates it,
 			// and the subclasses whose instances are seen flowing into d's self, or, when
 			// neither, the subclasses the project instantiates. d's class is not
 			// taken merely because d is its method: constructing it here would make it
 			// instantiated (statsd's PipelineBase, whose pipeline() builds
 			// self.__class__(self), is only ever a base of Pipeline and StreamPipeline).
-			d := e.x.def()
+			d := e.sub().def()
 			if !d.class.hasSub || r.noFlow {
 				return d.class.defValue()
 			}
@@ -945,7 +945,7 @@ func (r *resolver) evalOp(e *expr) []value {
 			return out
 		}
 		var out []value
-		for _, v := range r.eval(e.x) {
+		for _, v := range r.eval(e.sub()) {
 			if v.kind == vInst {
 				out = addValues(out, value{kind: vDef, def: v.def})
 			}
@@ -956,7 +956,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		if e.raw() {
 			// a comprehension's element call (see compElems): only the instances of
 			// the classes its callee evaluates to, not what a function returns
-			for _, v := range r.eval(e.x.x) {
+			for _, v := range r.eval(e.sub().sub()) {
 				if v.kind == vDef && v.def.fn.Kind == "class" {
 					classes = append(classes, v.def)
 				}
@@ -966,7 +966,7 @@ func (r *resolver) evalOp(e *expr) []value {
 			}
 		}
 		var out []value
-		for _, v := range r.eval(e.x) {
+		for _, v := range r.eval(e.sub()) {
 			if v.kind == vInst && (!e.raw() || slices.Contains(classes, v.def)) {
 				out = addValues(out, v)
 			}
@@ -976,7 +976,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		return r.evalDescr(e)
 	case eClassOf:
 		var out []value
-		for _, v := range r.eval(e.x) {
+		for _, v := range r.eval(e.sub()) {
 			if v.kind == vDef && v.def.fn.Kind == "class" {
 				out = addValues(out, v)
 				if e.keyOK() && !r.noFlow && len(v.def.subs) > 0 {
@@ -1004,7 +1004,7 @@ func (r *resolver) evalOp(e *expr) []value {
 	return nil
 }
 
-// narrow evaluates an isinstance narrowing: the values of e.x that are (e.keyOK) or are
+// narrow evaluates an isinstance narrowing: the values of e.sub() that are (e.keyOK) or are
 // not (otherwise) instances of the classes e.elems evaluate to. A class outside the
 // project keeps, when testing positively, only what may be an instance of it: values
 // outside the project, containers, generators, and instances of classes with a base
@@ -1057,8 +1057,8 @@ func (r *resolver) narrow(e *expr) []value {
 		}
 	}
 	var out []value
-	xs := r.eval(e.x)
-	if len(xs) == 0 && e.keyOK() && !outsideClass && !r.noFlow && !isParamName(e.x) {
+	xs := r.eval(e.sub())
+	if len(xs) == 0 && e.keyOK() && !outsideClass && !r.noFlow && !isParamName(e.sub()) {
 		// Nothing is known of x, a local name (not a parameter: those of special methods
 		// take no arguments from the implicit calls, and their callers' values are
 		// what the test sorts), but where the test holds x is an instance of one of the
@@ -1132,7 +1132,7 @@ func (r *resolver) narrowFlag(e *expr) []value {
 		return r.narrowTruth(e)
 	}
 	var out []value
-	for _, v := range r.eval(e.x) {
+	for _, v := range r.eval(e.sub()) {
 		if v.kind == vInst {
 			if truth, known := r.classFlag(v.def, e.name()); known && truth != e.keyOK() {
 				continue
@@ -1150,7 +1150,7 @@ func (r *resolver) narrowFlag(e *expr) []value {
 // __bool__ or __len__. websocket's _wsdump `if not frame: raise
 // WebSocketException("Not a valid frame %s" % frame)` formats no ABNF there.
 func (r *resolver) narrowTruth(e *expr) []value {
-	xs := r.eval(e.x)
+	xs := r.eval(e.sub())
 	if e.keyOK() {
 		return xs
 	}
@@ -1242,7 +1242,7 @@ func (r *resolver) narrowIdentity(e *expr) []value {
 		}
 	}
 	var out []value
-	for _, v := range r.eval(e.x) {
+	for _, v := range r.eval(e.sub()) {
 		if v.kind == vDef && (v.def.fn.Kind != "class" || r.metaclass(v.def) == nil || len(r.protoMethods(r.metaclass(v.def), "__eq__")) == 0) {
 			in := false
 			for _, a := range among {
@@ -1269,7 +1269,7 @@ func (r *resolver) narrowIdentity(e *expr) []value {
 // __getattr__, a value from outside the project): those are kept on both sides.
 func (r *resolver) narrowHasattr(e *expr) []value {
 	var out []value
-	for _, v := range r.eval(e.x) {
+	for _, v := range r.eval(e.sub()) {
 		if has, known := r.hasAttr(v, e.name()); known && has != e.keyOK() {
 			continue
 		}
@@ -1306,7 +1306,7 @@ func (r *resolver) hasAttr(v value, name string) (has, known bool) {
 func (r *resolver) outside(e *expr) bool {
 	vs := r.eval(e)
 	if len(vs) == 0 && e.op == eAttr {
-		vs = r.eval(e.x)
+		vs = r.eval(e.sub())
 	}
 	if len(vs) == 0 {
 		return false
@@ -1399,7 +1399,7 @@ func (r *resolver) madeOutside(e *expr, depth int) bool {
 	}
 	switch e.op {
 	case eCall, eAttr:
-		return r.madeOutside(e.x, depth+1)
+		return r.madeOutside(e.sub(), depth+1)
 	case eName:
 		s, pos := bindingScope(e.scope(), e.name(), e.pos)
 		if s == nil {
@@ -1425,7 +1425,7 @@ func (r *resolver) escapes(cs *callSite) bool {
 	if c == nil || c.op != eAttr || len(cs.args()) == 0 || !r.hasSpecialSubs {
 		return false
 	}
-	if !r.madeOutside(c.x, 0) {
+	if !r.madeOutside(c.sub(), 0) {
 		return false
 	}
 	changed := false
@@ -1523,10 +1523,10 @@ func (r *resolver) explicitCall(c *expr) bool {
 	if c == nil || c.op != eAttr {
 		return false
 	}
-	if c.x.op == eSuper {
+	if c.sub().op == eSuper {
 		return true
 	}
-	for _, v := range r.eval(c.x) {
+	for _, v := range r.eval(c.sub()) {
 		if v.kind == vDef && v.def.fn.Kind == "class" {
 			return true
 		}
@@ -1612,10 +1612,10 @@ func (r *resolver) constKeys(e *expr, depth int) (keys []string, ok bool) {
 		return nil, false
 	case eIter:
 		// a loop variable over a literal list, tuple or set of constants
-		if e.x.op != eSeq || len(e.x.lit().elems) == 0 {
+		if e.sub().op != eSeq || len(e.sub().lit().elems) == 0 {
 			return nil, false
 		}
-		for _, el := range e.x.lit().elems {
+		for _, el := range e.sub().lit().elems {
 			if !addExpr(el) {
 				return nil, false
 			}
@@ -1630,10 +1630,10 @@ func (r *resolver) constKeys(e *expr, depth int) (keys []string, ok bool) {
 		}
 		var seqs []*expr
 		switch {
-		case e.x.op == eSeq:
-			seqs = []*expr{e.x}
-		case e.x.op == eIter && e.x.x.op == eSeq && e.x.x.lit().litExtra == nil:
-			seqs = e.x.x.lit().elems
+		case e.sub().op == eSeq:
+			seqs = []*expr{e.sub()}
+		case e.sub().op == eIter && e.sub().sub().op == eSeq && e.sub().sub().lit().litExtra == nil:
+			seqs = e.sub().sub().lit().elems
 		}
 		if len(seqs) == 0 {
 			return nil, false
@@ -1649,7 +1649,7 @@ func (r *resolver) constKeys(e *expr, depth int) (keys []string, ok bool) {
 			return keys, add(reaching(s.bindings(e.name()), pos))
 		}
 	case eFrom:
-		key, ok := r.relModule(e.scope().file, int(e.idx()), e.x.name())
+		key, ok := r.relModule(e.scope().file, int(e.idx()), e.sub().name())
 		if !ok {
 			return nil, false
 		}
@@ -2393,14 +2393,14 @@ func (r *resolver) dataDescriptor(order []*defInfo, name string) bool {
 }
 
 // evalDescr evaluates eDescr: the descriptor methods reading (e.idx() 0), assigning (1) or
-// deleting (2) attribute e.name() of e.x's values calls. On a class only reading calls
+// deleting (2) attribute e.name() of e.sub()'s values calls. On a class only reading calls
 // one (assigning or deleting a class attribute replaces the descriptor); a descriptor
 // without __set__ or __delete__ (a non-data one) loses to an instance attribute that
 // __init__ always sets.
 func (r *resolver) evalDescr(e *expr) []value {
 	method := [...]string{"__get__", "__set__", "__delete__"}[e.idx()]
 	names := []string{e.name()}
-	if e.nm == nil {
+	if e.nameRef() == nil {
 		names = r.descrKeyNames(e)
 	}
 	var out []value
@@ -2446,7 +2446,7 @@ func sameKey(a, b *expr, sc *scope) bool {
 	if a == nil || b == nil || a.op != eSubscript || b.op != eSubscript || a.slice() || b.slice() {
 		return false
 	}
-	if a.x.op != eAttr || b.x.op != eAttr || a.x.x.scope() != sc || b.x.x.scope() != sc {
+	if a.sub().op != eAttr || b.sub().op != eAttr || a.sub().sub().scope() != sc || b.sub().sub().scope() != sc {
 		return false
 	}
 	if a.keyOK() || b.keyOK() {
@@ -2483,7 +2483,7 @@ func (r *resolver) descrKeyNames(e *expr) []string {
 // evalDescrName evaluates eDescr e for attribute name, calling method.
 func (r *resolver) evalDescrName(e *expr, method, name string) []value {
 	var out []value
-	for _, v := range r.eval(e.x) {
+	for _, v := range r.eval(e.sub()) {
 		skip, inst := 0, true
 		switch v.kind {
 		case vInst:
@@ -2705,15 +2705,15 @@ func paramReturned(d *defInfo, ret *expr) int {
 // override `return super().get(key, default)` (also pop, setdefault), else -1: what
 // the override returns, besides the dict's items, is that call's argument.
 func (r *resolver) superDefaultReturned(d *defInfo, ret *expr) int {
-	if ret.op != eCall || ret.lit().builtinOf() == nil || ret.x.op != eAttr || len(ret.lit().elems) != 2 {
+	if ret.op != eCall || ret.lit().builtinOf() == nil || ret.sub().op != eAttr || len(ret.lit().elems) != 2 {
 		return -1
 	}
-	switch ret.x.name() {
+	switch ret.sub().name() {
 	case "get", "pop", "setdefault":
 	default:
 		return -1
 	}
-	if keyAt(ret.lit().keyList(), 0) != "" || keyAt(ret.lit().keyList(), 1) != "" || !r.superOutside(ret.x.x, ret.x.name()) {
+	if keyAt(ret.lit().keyList(), 0) != "" || keyAt(ret.lit().keyList(), 1) != "" || !r.superOutside(ret.sub().sub(), ret.sub().name()) {
 		return -1
 	}
 	return paramReturned(d, ret.lit().elems[1])
@@ -2958,7 +2958,7 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 				if a != nil {
 					// the argument, or what flows into the parameter from every call
 					// when nothing is known of the argument
-					f := &expr{op: eFirst, ref: withLit(&litData{elems: []*expr{a, x}})}
+					f := mkExpr(exprSpec{op: eFirst, ref: withLit(&litData{elems: []*expr{a, x}})})
 					copied[x] = f
 					return f, true
 				}
@@ -2973,12 +2973,12 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 					a = d.params[j].dflt
 				}
 				l := &litData{elems: make([]*expr, 0, len(bs))}
-				u := &expr{op: eUnion, ref: withLit(l)}
+				u := mkExpr(exprSpec{op: eUnion, ref: withLit(l)})
 				copied[x] = u
 				for _, b := range bs {
 					if b.val.op == eParam {
 						if a != nil {
-							l.elems = append(l.elems, &expr{op: eFirst, ref: withLit(&litData{elems: []*expr{a, b.val}})})
+							l.elems = append(l.elems, mkExpr(exprSpec{op: eFirst, ref: withLit(&litData{elems: []*expr{a, b.val}})}))
 						} else {
 							l.elems = append(l.elems, b.val)
 						}
@@ -3015,11 +3015,11 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 			g.setLit(&l)
 			x = &g
 		}
-		nx, ok := cp(x.x)
+		nx, ok := cp(x.sub())
 		if !ok {
 			return nil, false
 		}
-		changed := nx != x.x
+		changed := nx != x.sub()
 		var nl *litData
 		if x.lit() != nil {
 			elems := x.lit().elems
@@ -3060,7 +3060,7 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 		}
 		c := *x
 		c.setMemo24(0)
-		c.x = nx
+		c.setSub(nx)
 		if nl != nil {
 			c.setLit(nl)
 		}
@@ -3122,7 +3122,7 @@ func (r *resolver) substitutable(d *defInfo, ret *expr) bool {
 		case eDef, eParam, eSelf, eClass, eSuper, eModule, eFrom, eConst, eAffix, eUnknown, eName:
 			return true
 		}
-		if !walk(x.x) {
+		if !walk(x.sub()) {
 			return false
 		}
 		if x.lit() != nil {
@@ -3216,17 +3216,17 @@ func (r *resolver) globalsCall(e *expr) []value {
 	}
 	args := e.lit().elems
 	switch {
-	case e.x.op == eName && e.x.name() == "globals" && len(args) == 0 && !e.slice():
-		if !r.isBuiltin(e.x.scope(), "globals") {
+	case e.sub().op == eName && e.sub().name() == "globals" && len(args) == 0 && !e.slice():
+		if !r.isBuiltin(e.sub().scope(), "globals") {
 			return nil
 		}
-		m := r.moduleValue(e.x.scope().file.key)[0]
+		m := r.moduleValue(e.sub().scope().file.key)[0]
 		m.sliced = true
 		return []value{m}
-	case e.x.op == eAttr && e.x.name() == "get" && len(args) >= 1 && len(args) <= 2 && !e.slice() && len(e.lit().keyList()) == 0:
+	case e.sub().op == eAttr && e.sub().name() == "get" && len(args) >= 1 && len(args) <= 2 && !e.slice() && len(e.lit().keyList()) == 0:
 		var out []value
 		found := false
-		for _, v := range r.eval(e.x.x) {
+		for _, v := range r.eval(e.sub().sub()) {
 			if v.kind != vModule || !v.sliced {
 				continue
 			}
@@ -3373,11 +3373,11 @@ func getattrKey(d *defInfo, x *expr) *expr {
 // index, and when an argument for a field is a parameter (whose value each call gives:
 // substReturn replaces it by the call's argument) or nothing constant is left.
 func (r *resolver) formatPattern(e *expr) (affixPattern, bool) {
-	f := e.x
-	if f == nil || f.op != eAttr || f.name() != "format" || f.x == nil || f.x.op != eConst || e.lit() == nil || e.slice() || len(e.lit().keyList()) > 0 {
+	f := e.sub()
+	if f == nil || f.op != eAttr || f.name() != "format" || f.sub() == nil || f.sub().op != eConst || e.lit() == nil || e.slice() || len(e.lit().keyList()) > 0 {
 		return affixPattern{}, false
 	}
-	tmpl, isStr := strings.CutPrefix(f.x.name(), "s")
+	tmpl, isStr := strings.CutPrefix(f.sub().name(), "s")
 	if !isStr {
 		return affixPattern{}, false
 	}

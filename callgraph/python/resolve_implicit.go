@@ -77,11 +77,11 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 			}
 		case lzAttr:
 			if r.props[s.x.name()] {
-				add(r.propValues(s.x.x, s.x.name(), int(s.op)))
+				add(r.propValues(s.x.sub(), s.x.name(), int(s.op)))
 			}
 		case lzAttrHook:
 			if s.op == attrFallback {
-				add(r.getattrFallback(s.x.x, s.x.name()))
+				add(r.getattrFallback(s.x.sub(), s.x.name()))
 				break
 			}
 			addProto(s.x, attrHooks[s.op], nil, false)
@@ -98,7 +98,7 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 			if keys, ok := r.constKeys(s.x.lit().elems[0], 0); ok {
 				for _, k := range keys {
 					if name, isStr := strings.CutPrefix(k, "s"); isStr && r.props[name] {
-						add(r.propValues(s.x.x, name, 0))
+						add(r.propValues(s.x.sub(), name, 0))
 					}
 				}
 			}
@@ -217,13 +217,13 @@ func (r *resolver) outsideBase(c *defInfo) bool {
 	return false
 }
 
-// evalProto evaluates eProto: the special methods of the instances e.x evaluates to.
+// evalProto evaluates eProto: the special methods of the instances e.sub() evaluates to.
 func (r *resolver) evalProto(e *expr) []value {
 	var fallbacks []string
 	if e.lit() != nil {
 		fallbacks = e.lit().keyList()
 	}
-	return r.protoValues(e.x, e.name(), fallbacks, e.keyOK())
+	return r.protoValues(e.sub(), e.name(), fallbacks, e.keyOK())
 }
 
 // protoValues returns special method name (or the first fallback, see protoChain) of
@@ -335,7 +335,7 @@ func (r *resolver) accessors(c *defInfo, name string, skip, k int) []*defInfo {
 		}
 		var out []*defInfo
 		for _, b := range bs {
-			if b.val.op == eCall && b.val.x.op == eName && b.val.x.name() == "property" && b.val.lit() != nil {
+			if b.val.op == eCall && b.val.sub().op == eName && b.val.sub().name() == "property" && b.val.lit() != nil {
 				// name = property(fget, fset, fdel)
 				out = append(out, r.propertyCallAccessor(b.val, k)...)
 				continue
@@ -375,7 +375,7 @@ func (r *resolver) propertyCallAccessor(call *expr, k int) []*defInfo {
 			pos++
 		}
 	}
-	if arg == nil || !r.isBuiltin(call.x.scope(), "property") {
+	if arg == nil || !r.isBuiltin(call.sub().scope(), "property") {
 		return nil
 	}
 	var out []*defInfo
@@ -393,20 +393,20 @@ func (r *resolver) propertyCallAccessor(call *expr, k int) []*defInfo {
 // _moved_property returns `property(getter, setter, deleter)` of its nested functions.
 // Else nil.
 func propertyFactoryCalls(v *expr) []*expr {
-	if v.op != eCall || v.x.op != eName {
+	if v.op != eCall || v.sub().op != eName {
 		return nil
 	}
-	s, pos := bindingScope(v.x.scope(), v.x.name(), v.x.pos)
+	s, pos := bindingScope(v.sub().scope(), v.sub().name(), v.sub().pos)
 	if s == nil {
 		return nil
 	}
 	var out []*expr
-	for _, b := range reaching(s.bindings(v.x.name()), pos) {
+	for _, b := range reaching(s.bindings(v.sub().name()), pos) {
 		if b.val.op != eDef || b.val.def().fn.Kind == "class" {
 			continue
 		}
 		for _, ret := range b.val.def().returns {
-			if ret.op == eCall && ret.x.op == eName && ret.x.name() == "property" && ret.lit() != nil {
+			if ret.op == eCall && ret.sub().op == eName && ret.sub().name() == "property" && ret.lit() != nil {
 				out = append(out, ret)
 			}
 		}
@@ -464,7 +464,7 @@ func (r *resolver) classicProperties(props map[string]bool) map[string]bool {
 			if t := d.scope.names; t != nil {
 				for k, name := range t.keys {
 					for _, b := range t.binds[t.offs[k]:t.offs[k+1]] {
-						if b.val.op == eCall && b.val.x.op == eName && b.val.x.name() == "property" || len(propertyFactoryCalls(b.val)) > 0 {
+						if b.val.op == eCall && b.val.sub().op == eName && b.val.sub().name() == "property" || len(propertyFactoryCalls(b.val)) > 0 {
 							props[name] = true
 						}
 					}
@@ -505,7 +505,7 @@ func (r *resolver) withMetaclass(c *defInfo) *defInfo {
 		if b.op != eCall || b.lit() == nil || len(b.lit().elems) == 0 || b.slice() {
 			continue
 		}
-		ns := r.outsideDotted(b.x)
+		ns := r.outsideDotted(b.sub())
 		if len(ns) == 0 {
 			continue
 		}
