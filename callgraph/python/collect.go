@@ -1100,8 +1100,8 @@ func (c *collector) protoIter(i int32, iterable *expr, caller *defInfo) {
 	defer c.lazyOnly()()
 	m := c.newExpr(exprSpec{op: eProto, x: iterable, nm: c.intern(iterName)})
 	it := c.newExpr(exprSpec{op: eCall, x: m})
-	c.lazy(lazySite{kind: lzReady, caller: caller, x: m, line: int32(line)})
-	c.lazy(lazySite{kind: lzReady, caller: caller, x: c.newExpr(exprSpec{op: eProto, x: it, nm: c.intern(nextName)}), line: int32(line)})
+	c.lazyOf(caller, lazySite{kind: lzReady, x: m, line: int32(line)})
+	c.lazyOf(caller, lazySite{kind: lzReady, x: c.newExpr(exprSpec{op: eProto, x: it, nm: c.intern(nextName)}), line: int32(line)})
 }
 
 // isAsync reports whether loop or with item i belongs to an `async for` / `async with`:

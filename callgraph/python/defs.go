@@ -662,7 +662,7 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 		if n := len(positional); (n == 2 || n == 3) && len(cs.args()) == n {
 			g := c.newExpr(exprSpec{op: eGetattr, x: positional[0], ref: withLit(&litData{elems: positional[1:], litExtra: &litExtra{sc: fn.scope()}})})
 			ce.lit().extra().builtin = g
-			c.lazy(lazySite{kind: lzGetattr, caller: cs.caller, x: g, line: cs.line})
+			c.lazyOf(cs.caller, lazySite{kind: lzGetattr, x: g, line: cs.line})
 		}
 	case "setattr":
 		// setattr(obj, NAME, v) stores v into obj.<NAME> for each string constant NAME

@@ -6,11 +6,20 @@ package python
 // projectNames); the resolver turns them into call sites.
 
 // lazy records an implicit site of the definition being visited.
-func (c *collector) lazy(s lazySite) {
-	if s.caller == nil {
-		s.caller = c.caller
+func (c *collector) lazy(s lazySite) { c.lazyOf(c.caller, s) }
+
+// lazyOf records an implicit site of caller (nil: the definition being visited),
+// starting a run of its sites (see fileInfo.lazyCallers) unless the file's last site is
+// caller's too.
+func (c *collector) lazyOf(caller *defInfo, s lazySite) {
+	if caller == nil {
+		caller = c.caller
 	}
-	c.f.lazy = append(c.f.lazy, s)
+	f := c.f
+	if n := len(f.lazyCallers); n == 0 || f.lazyCallers[n-1].caller != caller {
+		f.lazyCallers = append(f.lazyCallers, lazyRun{start: int32(len(f.lazy)), caller: caller})
+	}
+	f.lazy = append(f.lazy, s)
 }
 
 // attrHook records the read (op 0), store (1) or delete (2) of attribute node i as a

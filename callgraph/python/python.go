@@ -116,7 +116,7 @@ var phaseDone = func(string) {}
 // needs of its definitions and sites: the report then runs in the memory of the graph
 // alone.
 func (f *fileInfo) release() {
-	f.scope, f.stores, f.attrStores, f.lazy, f.all = nil, nil, nil, nil, nil
+	f.scope, f.stores, f.attrStores, f.lazy, f.lazyCallers, f.all = nil, nil, nil, nil, nil, nil
 	for k := range f.calls {
 		f.calls[k].call = nil
 	}

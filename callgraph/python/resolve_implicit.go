@@ -22,8 +22,12 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 		buf = r.protoValuesInto(buf, x, name, fallbacks, always)
 		add(buf)
 	}
+	run := -1 // the run of f.lazyCallers site k belongs to
 	for k := range f.lazy {
 		s := &f.lazy[k]
+		for run+1 < len(f.lazyCallers) && int(f.lazyCallers[run+1].start) <= k {
+			run++
+		}
 		ds = ds[:0]
 		switch s.kind {
 		case lzBinary:
@@ -104,12 +108,12 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 			}
 		}
 		if len(ds) > 0 {
-			rs := resolution{caller: s.caller, line: s.line, meta: implicitBit}
+			rs := resolution{caller: f.lazyCallers[run].caller, line: s.line, meta: implicitBit}
 			rs.setTargets(ds)
 			res = append(res, rs)
 		}
 	}
-	f.lazy = nil
+	f.lazy, f.lazyCallers = nil, nil
 	// the expressions only lazy sites held are done with: their memo slots go back
 	for _, slab := range f.transient {
 		for k := range slab[:cap(slab)] {
