@@ -84,7 +84,7 @@ func (c *collector) newDef(i, dec int32, sc *scope, k task.Kind) *defInfo {
 	}
 	d.metrics = c.metrics(i, d.fn.Line, d.fn.EndLine)
 	d.metrics.Lines = d.fn.EndLine - d.fn.DecoratorLine + 1
-	d.order = len(c.f.defs)
+	d.order = int32(len(c.f.defs))
 	c.f.defs = append(c.f.defs, d)
 	return d
 }

@@ -19,6 +19,7 @@ func TestLayoutSizes(t *testing.T) {
 		{"litData", unsafe.Sizeof(litData{}), 32},
 		{"callSite", unsafe.Sizeof(callSite{}), 32},
 		{"lazySite", unsafe.Sizeof(lazySite{}), 24},
+		{"defInfo", unsafe.Sizeof(defInfo{}), 640},
 	} {
 		if c.got > c.want {
 			t.Errorf("%s is %d bytes, want at most %d", c.name, c.got, c.want)

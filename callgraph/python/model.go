@@ -680,12 +680,13 @@ type param struct {
 	read      bool     // evaluated by some expression: new flows matter
 }
 
-// defInfo is a definition under analysis.
+// defInfo is a definition under analysis. Its flags and small numbers are kept
+// together at the end, and what few definitions use behind pointers (asDef, asInst,
+// dyn): it is 632 bytes, in the 640-byte size class (sympy has ≈45k).
 type defInfo struct {
 	fn        task.Function
 	metrics   callgraph.Metrics
 	file      *fileInfo
-	order     int    // position in the file's definitions
 	qual      string // qualified name before duplicate suffixes
 	simple    string
 	parent    *defInfo
@@ -694,9 +695,40 @@ type defInfo struct {
 	class     *defInfo
 	params    []param
 	returns   []*expr
-	yields    bool
 	yieldVals []*expr // values of its yield expressions (elements of the generator)
+	// synthInit is the generated __init__ of a class whose code generator (synth)
+	// writes it: a hidden definition whose parameters are the fields and which stores
+	// them as instance attributes
+	synthInit  *defInfo
+	fields     []string // a generated __init__'s class: its fields' attribute names, in order
+	decorators []*expr  // decorator expressions, innermost last
+	decCall    *expr    // the value of the decorated name: the outermost decorator's result
+	// libWrap is a decorator that turns the function into a library object which runs
+	// the body itself, later (hypothesis's @composite): when it comes from outside the
+	// project, calling the decorated name does not run the body
+	libWrap   *expr
+	bases     []*expr
+	meta      *expr // the metaclass= keyword of a class statement
+	instAttrs map[string][]*expr
+	initAttrs map[string]bool // instance attributes __init__ always sets
+	// dyn holds the attributes assigned from outside the class, nil until one is (see
+	// dynFacts)
+	dyn *dynFacts
+	// methods: classes of the instances (subclasses of the method's class) the method was
+	// called on through a subclass instance (see selfRead)
+	selfFlows []*defInfo
+	subs      []*defInfo // classes: the project's subclasses, direct or not
+	// shared one-value results, allocated on first use (see defValue, instValue)
+	asDef, asInst *[1]value
+	// self1 holds the definition itself: the one-definition result of resolver.targets,
+	// shared instead of allocated per call (≈3.7M calls on sympy)
+	self1 [1]*defInfo
+	mro   []*defInfo
+	// handle is the definition's handle for expressions (see ref)
+	handle *scope
 
+	order               int32 // position in the file's definitions
+	yields              bool
 	static, classMethod bool
 	// abstract marks a method whose body (after its docstring) starts by raising
 	// NotImplementedError: a step its class leaves to the subclasses; abstractDecl, a
@@ -708,46 +740,46 @@ type defInfo struct {
 	property, accessor bool
 	setter, deleter    bool // the accessor is @x.setter / @x.deleter
 	// synth is the code generator that writes the class's __init__ (synthDataclass,
-	// synthAttrs); synthInit is that generated __init__: a hidden definition whose
-	// parameters are the fields and which stores them as instance attributes
-	synth     uint8
-	synthInit *defInfo
-	fields    []string // a generated __init__'s class: its fields' attribute names, in order
+	// synthAttrs; see synthInit)
+	synth uint8
 	// extBase marks a class with a base outside the project (computed with its order):
 	// special methods it lacks may be inherited from there
-	extBase    bool
-	decorators []*expr // decorator expressions, innermost last
-	decCall    *expr   // the value of the decorated name: the outermost decorator's result
-	// libWrap is a decorator that turns the function into a library object which runs
-	// the body itself, later (hypothesis's @composite): when it comes from outside the
-	// project, calling the decorated name does not run the body
-	libWrap   *expr
-	bases     []*expr
-	meta      *expr // the metaclass= keyword of a class statement
-	instAttrs map[string][]*expr
-	initAttrs map[string]bool // instance attributes __init__ always sets
-	// attributes assigned from outside the class: on instances (obj.x = v) and on the
-	// class itself (C.x = v), found while resolving
-	dynAttrs, dynClassAttrs map[string][]*expr
-	attrRead                map[string]bool // names looked up on the class (dynNames only)
-	// methods: classes of the instances (subclasses of the method's class) the method was
-	// called on through a subclass instance; selfRead marks a method whose self was read
-	selfFlows []*defInfo
-	selfRead  bool
+	extBase bool
+	// selfRead marks a method whose self was read
+	selfRead bool
 	// classes: the project has a subclass of it (so self may be a subclass instance);
 	// instantiated: a call of the class itself was resolved; escaped: an instance was
 	// passed to a method of an object outside the project (see resolver.escapes)
 	hasSub, instantiated, escaped bool
-	subs                          []*defInfo // classes: the project's subclasses, direct or not
-	// shared one-value results (see defValue, instValue)
-	asDef, asInst []value
-	// self1 holds the definition itself: the one-definition result of resolver.targets,
-	// shared instead of allocated per call (≈3.7M calls on sympy)
-	self1    [1]*defInfo
-	mro      []*defInfo
-	mroState int // 0 not computed, 1 computing, 2 done
-	// handle is the definition's handle for expressions (see ref)
-	handle *scope
+	mroState                      uint8 // 0 not computed, 1 computing, 2 done
+}
+
+// dynFacts are the attributes assigned to a class's instances (obj.x = v) and to the
+// class itself (C.x = v) from outside the class, found while resolving, and the names
+// looked up on the class (dynNames only). Few classes have any: a definition holds
+// them behind a pointer (see defInfo.dynOf, dynFor).
+type dynFacts struct {
+	attrs, classAttrs map[string][]*expr
+	read              map[string]bool
+}
+
+// noDyn is the dynFacts of a definition that has none: read only.
+var noDyn dynFacts
+
+// dynOf returns d's dynFacts for reading (noDyn if none).
+func (d *defInfo) dynOf() *dynFacts {
+	if d.dyn == nil {
+		return &noDyn
+	}
+	return d.dyn
+}
+
+// dynFor returns d's dynFacts for writing, allocating them on first use.
+func (d *defInfo) dynFor() *dynFacts {
+	if d.dyn == nil {
+		d.dyn = &dynFacts{}
+	}
+	return d.dyn
 }
 
 // ref returns d's handle: a scope holding only d, which expressions of d's ops keep as

@@ -1294,7 +1294,7 @@ func (r *resolver) hasAttr(v value, name string) (has, known bool) {
 		if len(k.scope.bindings(name)) > 0 || inst && k.initAttrs[name] {
 			return true, true
 		}
-		if len(k.dynClassAttrs[name]) > 0 || inst && (len(k.instAttrs[name]) > 0 || len(k.dynAttrs[name]) > 0) {
+		if len(k.dynOf().classAttrs[name]) > 0 || inst && (len(k.instAttrs[name]) > 0 || len(k.dynOf().attrs[name]) > 0) {
 			maybe = true
 		}
 	}
@@ -1804,7 +1804,7 @@ func (r *resolver) applyStores() (added, changed bool) {
 		}
 		(*m)[name] = append((*m)[name], v)
 		added = true
-		if c.attrRead[name] {
+		if c.dynOf().read[name] {
 			changed = true
 		}
 	}
@@ -1821,9 +1821,9 @@ func (r *resolver) applyStores() (added, changed bool) {
 				}
 				switch {
 				case o.kind == vInst:
-					addAttr(o.def, &o.def.dynAttrs, st.name, st.val)
+					addAttr(o.def, &o.def.dynFor().attrs, st.name, st.val)
 				case o.kind == vDef && o.def.fn.Kind == "class":
-					addAttr(o.def, &o.def.dynClassAttrs, st.name, st.val)
+					addAttr(o.def, &o.def.dynFor().classAttrs, st.name, st.val)
 				}
 			}
 		}
@@ -2227,10 +2227,11 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 	if r.dynNames[name] && !r.noFlow {
 		r.unstable++ // attributes of this name are assigned from outside classes
 		for _, k := range mro[skip:] {
-			if k.attrRead == nil {
-				k.attrRead = map[string]bool{}
+			dyn := k.dynFor()
+			if dyn.read == nil {
+				dyn.read = map[string]bool{}
 			}
-			k.attrRead[name] = true
+			dyn.read[name] = true
 		}
 	}
 	var acc accum
@@ -2240,8 +2241,8 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 			for _, e := range k.instAttrs[name] {
 				r.add(&acc, r.eval(e))
 			}
-			if k.dynAttrs != nil {
-				for _, e := range k.dynAttrs[name] {
+			if k.dyn != nil {
+				for _, e := range k.dyn.attrs[name] {
 					r.add(&acc, r.eval(e))
 				}
 			}
@@ -2255,8 +2256,8 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 		}
 	}
 	for _, k := range mro[skip:] {
-		if k.dynClassAttrs != nil && !r.noFlow {
-			for _, e := range k.dynClassAttrs[name] {
+		if k.dyn != nil && !r.noFlow {
+			for _, e := range k.dyn.classAttrs[name] {
 				r.add(&acc, r.descrRead(r.eval(e), name))
 			}
 		}
@@ -2329,10 +2330,11 @@ func (r *resolver) descriptors(order []*defInfo, name string) []value {
 	if r.dynNames[name] {
 		r.unstable++ // attributes of this name are assigned from outside classes
 		for _, k := range order {
-			if k.attrRead == nil {
-				k.attrRead = map[string]bool{}
+			dyn := k.dynFor()
+			if dyn.read == nil {
+				dyn.read = map[string]bool{}
 			}
-			k.attrRead[name] = true
+			dyn.read[name] = true
 		}
 	}
 	var out []value
@@ -2344,8 +2346,8 @@ func (r *resolver) descriptors(order []*defInfo, name string) []value {
 		}
 	}
 	for _, k := range order {
-		if k.dynClassAttrs != nil {
-			for _, e := range k.dynClassAttrs[name] {
+		if k.dyn != nil {
+			for _, e := range k.dyn.classAttrs[name] {
 				add(r.eval(e))
 			}
 		}
@@ -2802,17 +2804,17 @@ var externalValue = []value{{kind: vExternal}}
 // defValue returns the shared one-value slice holding definition d.
 func (d *defInfo) defValue() []value {
 	if d.asDef == nil {
-		d.asDef = []value{{kind: vDef, def: d}}
+		d.asDef = &[1]value{{kind: vDef, def: d}}
 	}
-	return d.asDef
+	return d.asDef[:]
 }
 
 // instValue returns the shared one-value slice holding an instance of class d.
 func (d *defInfo) instValue() []value {
 	if d.asInst == nil {
-		d.asInst = []value{{kind: vInst, def: d}}
+		d.asInst = &[1]value{{kind: vInst, def: d}}
 	}
-	return d.asInst
+	return d.asInst[:]
 }
 
 // union adds the values of vs (an evaluation result: duplicate-free) to out; when out is

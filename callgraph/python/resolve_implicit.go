@@ -148,7 +148,7 @@ func (r *resolver) getattrFallback(x *expr, name string) []value {
 		}
 		missing := true
 		for _, k := range r.mro(v.def) {
-			if len(k.scope.bindings(name)) > 0 || k.initAttrs[name] || len(k.dynClassAttrs[name]) > 0 || len(k.instAttrs[name]) > 0 || len(k.dynAttrs[name]) > 0 {
+			if len(k.scope.bindings(name)) > 0 || k.initAttrs[name] || len(k.dynOf().classAttrs[name]) > 0 || len(k.instAttrs[name]) > 0 || len(k.dynOf().attrs[name]) > 0 {
 				missing = false
 				break
 			}
