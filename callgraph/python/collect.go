@@ -521,7 +521,7 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 			// self.setUp() reaches the subclass's steps (fixtures' Fixture.__enter__).
 			em := c.newExpr(exprSpec{op: eProto, x: e, nm: c.intern(enterName)})
 			enter = c.newExpr(exprSpec{op: eCall, x: em})
-			c.calls = append(c.calls, newSite(caller, int32(line), true, enter))
+			c.addSite(caller, newSite(int32(line), true, enter))
 			c.site(caller, int32(line), true, c.newExpr(exprSpec{op: eProto, x: e, nm: c.intern(exitName)}), nil)
 		}
 		if ap >= 0 {

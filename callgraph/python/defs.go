@@ -239,7 +239,17 @@ func (c *collector) site(caller *defInfo, line int32, implicit bool, callee *exp
 	if len(args) > 0 {
 		call.setLit(&litData{elems: args})
 	}
-	c.calls = append(c.calls, newSite(caller, line, implicit, call))
+	c.addSite(caller, newSite(line, implicit, call))
+}
+
+// addSite appends cs, a site of caller, to the file's call sites, starting a run of
+// caller's sites (see fileInfo.callCallers) unless the file's last site is caller's too.
+func (c *collector) addSite(caller *defInfo, cs callSite) {
+	f := c.f
+	if n := len(f.callCallers); n == 0 || f.callCallers[n-1].caller != caller {
+		f.callCallers = append(f.callCallers, callerRun{start: int32(len(c.calls)), caller: caller})
+	}
+	c.calls = append(c.calls, cs)
 }
 
 // applyDecorators records the call of each decorator by the defining scope: the
@@ -249,7 +259,7 @@ func (c *collector) applyDecorators(d *defInfo, decs []*expr, caller *defInfo) {
 	arg := c.newExpr(exprSpec{op: eDef, ref: inScope(d.ref()), pos: rawBit})
 	for k := len(decs) - 1; k >= 0; k-- {
 		arg = c.newExpr(exprSpec{op: eCall, x: decs[k], ref: withLit(&litData{elems: []*expr{arg}})})
-		c.calls = append(c.calls, newSite(caller, int32(line+k), false, arg))
+		c.addSite(caller, newSite(int32(line+k), false, arg))
 		d.decCall = arg
 	}
 }
@@ -504,11 +514,11 @@ func (c *collector) call(i int32, sc *scope, caller *defInfo) {
 		}
 		return
 	}
-	c.calls = append(c.calls, newSite(caller, int32(c.t.nodes[i].row)+1, false, ce))
+	c.addSite(caller, newSite(int32(c.t.nodes[i].row)+1, false, ce))
 	// a copy: recording the builtin's implicit sites appends to c.calls
 	cs := c.calls[len(c.calls)-1]
 	c.containerCall(&cs)
-	c.builtinCall(&cs, ce)
+	c.builtinCall(&cs, caller, ce)
 	c.builtinProtocols(&cs)
 }
 
@@ -519,7 +529,7 @@ func (c *collector) call(i int32, sc *scope, caller *defInfo) {
 // rebound). It also records, for map and for the builtins returning the elements of their
 // argument (filter, sorted, reversed, list, tuple, set, frozenset, iter), the container
 // their result iterates over.
-func (c *collector) builtinCall(cs *callSite, ce *expr) {
+func (c *collector) builtinCall(cs *callSite, caller *defInfo, ce *expr) {
 	var positional []*expr
 	var key *expr
 	if args := cs.args(); cs.call.lit().keyList() == nil {
@@ -538,7 +548,7 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 	fn := cs.callee()
 	if fn.op == eName && outsideHigherOrder[fn.name()] || fn.op == eAttr && fn.sub().op == eName && outsideHigherOrder[fn.name()] {
 		// the positional arguments before a *args are known
-		c.outsideCall(cs, ce, fn.name(), positional)
+		c.outsideCall(cs, caller, ce, fn.name(), positional)
 		return
 	}
 	if cs.star() {
@@ -592,14 +602,14 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 	case fn.op == eAttr && fn.name() == "sort" && key != nil:
 		// xs.sort(key=f) on a list: the key function is called on its elements
 		it := c.newExpr(exprSpec{op: eIter, x: fn.sub()})
-		c.site(cs.caller, cs.line, true, c.newExpr(exprSpec{op: eBuiltinArg, nm: c.intern("list.sort"), x: key, ref: withLit(&litData{elems: []*expr{fn.sub()}})}),
+		c.site(caller, cs.line, true, c.newExpr(exprSpec{op: eBuiltinArg, nm: c.intern("list.sort"), x: key, ref: withLit(&litData{elems: []*expr{fn.sub()}})}),
 			[]*expr{it})
 		return
 	default:
 		return
 	}
 	implicit := func(f *expr, args []*expr) {
-		c.site(cs.caller, cs.line, true, c.newExpr(exprSpec{op: eBuiltinArg, nm: c.intern(name), ref: withLit(&litData{litExtra: &litExtra{sc: fn.scope()}}), x: f}), args)
+		c.site(caller, cs.line, true, c.newExpr(exprSpec{op: eBuiltinArg, nm: c.intern(name), ref: withLit(&litData{litExtra: &litExtra{sc: fn.scope()}}), x: f}), args)
 	}
 	iters := func(xs []*expr) []*expr {
 		out := make([]*expr, len(xs))
@@ -662,19 +672,19 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 		if n := len(positional); (n == 2 || n == 3) && len(cs.args()) == n {
 			g := c.newExpr(exprSpec{op: eGetattr, x: positional[0], ref: withLit(&litData{elems: positional[1:], litExtra: &litExtra{sc: fn.scope()}})})
 			ce.lit().extra().builtin = g
-			c.lazyOf(cs.caller, lazySite{kind: lzGetattr, x: g, line: cs.line})
+			c.lazyOf(caller, lazySite{kind: lzGetattr, x: g, line: cs.line})
 		}
 	case "setattr":
 		// setattr(obj, NAME, v) stores v into obj.<NAME> for each string constant NAME
 		// holds (pycadf's `setattr(self, EVENT_KEYNAME_ID, id)`, a module constant naming
 		// a class attribute that holds a descriptor): what assigning obj.<NAME> calls
-		if len(positional) == 3 && len(cs.args()) == 3 && cs.caller != nil && c.sc.names.anyDescr(descrSet) {
+		if len(positional) == 3 && len(cs.args()) == 3 && caller != nil && c.sc.names.anyDescr(descrSet) {
 			switch positional[1].op {
 			case eConst, eName, eFrom, eAttr:
 				callee := c.newExpr(exprSpec{op: eDescr, x: positional[0], pos: idxPos(1),
 					ref: withLit(&litData{elems: positional[1:2], litExtra: &litExtra{sc: fn.scope()}})})
 				args := []*expr{c.newExpr(exprSpec{op: eInstances, x: positional[0]}), positional[2]}
-				c.site(cs.caller, int32(cs.line), true, callee, args)
+				c.site(caller, int32(cs.line), true, callee, args)
 			}
 		}
 	case "type":
@@ -721,7 +731,7 @@ var outsideHigherOrder = map[string]bool{"partial": true, "reduce": true, "starm
 // with its arguments' positions unknown (calling it calls f, no arguments flow), reduce
 // calls f on the elements of its iterable, starmap calls f on unpacked elements (no
 // arguments flow). These calls are implicit call sites of the caller.
-func (c *collector) outsideCall(cs *callSite, ce *expr, name string, positional []*expr) {
+func (c *collector) outsideCall(cs *callSite, caller *defInfo, ce *expr, name string, positional []*expr) {
 	if len(positional) == 0 {
 		return
 	}
@@ -739,7 +749,7 @@ func (c *collector) outsideCall(cs *callSite, ce *expr, name string, positional 
 			it := c.newExpr(exprSpec{op: eIter, x: positional[1]})
 			args = []*expr{it, it}
 		}
-		c.site(cs.caller, cs.line, true, c.newExpr(exprSpec{op: eBuiltinArg, nm: c.intern(name), x: f, ref: withLit(&litData{elems: []*expr{cs.callee()}})}), args)
+		c.site(caller, cs.line, true, c.newExpr(exprSpec{op: eBuiltinArg, nm: c.intern(name), x: f, ref: withLit(&litData{elems: []*expr{cs.callee()}})}), args)
 	}
 }
 

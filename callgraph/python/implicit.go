@@ -17,7 +17,7 @@ func (c *collector) lazyOf(caller *defInfo, s lazySite) {
 	}
 	f := c.f
 	if n := len(f.lazyCallers); n == 0 || f.lazyCallers[n-1].caller != caller {
-		f.lazyCallers = append(f.lazyCallers, lazyRun{start: int32(len(f.lazy)), caller: caller})
+		f.lazyCallers = append(f.lazyCallers, callerRun{start: int32(len(f.lazy)), caller: caller})
 	}
 	f.lazy = append(f.lazy, s)
 }

@@ -17,7 +17,7 @@ func TestLayoutSizes(t *testing.T) {
 		{"value", unsafe.Sizeof(value{}), 24},
 		{"memoSlot", unsafe.Sizeof(memoSlot{}), 16},
 		{"litData", unsafe.Sizeof(litData{}), 32},
-		{"callSite", unsafe.Sizeof(callSite{}), 32},
+		{"callSite", unsafe.Sizeof(callSite{}), 24},
 		{"lazySite", unsafe.Sizeof(lazySite{}), 24},
 		{"defInfo", unsafe.Sizeof(defInfo{}), 640},
 	} {

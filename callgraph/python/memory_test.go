@@ -101,7 +101,7 @@ func TestResolutionTargets(t *testing.T) {
 	defs := make([]defInfo, 3)
 	all := []*defInfo{&defs[0], &defs[1], &defs[2]}
 	for _, implicit := range []bool{false, true} {
-		cs := newSite(nil, 7, implicit, nil)
+		cs := newSite(7, implicit, nil)
 		for _, n := range []int{1, 3, 0, 2} {
 			buf := slices.Clone(all[:n])
 			cs.setTargets(buf)

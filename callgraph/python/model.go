@@ -791,25 +791,26 @@ func (d *defInfo) ref() *scope {
 	return d.handle
 }
 
-// callSite is one call expression (or a decorator application), with its resolution
-// (caller, line and implicitness, and the targets the resolver finds). The file keeps
-// its sites by value (sympy has ≈850k: 32 bytes each, where a pointer to a site, the
-// site and a resolution kept apart took 80).
+// callSite is one call expression (or a decorator application), with its outcome
+// (line and implicitness, and the targets the resolver finds). The file keeps its sites
+// by value and their callers apart (fileInfo.callCallers): sympy has ≈850k, 24 bytes
+// each, where a pointer to a site, the site and a resolution kept apart took 80.
 type callSite struct {
-	resolution
+	outcome
 	// call is the call as an eCall expression (x the callee, elems the arguments, keys
 	// their keywords, slice a *args or **kwargs), shared with the expression of its
 	// result where there is one; nil once the file's facts are released
 	call *expr
 }
 
-// newSite returns the site of call, made by caller at line.
-func newSite(caller *defInfo, line int32, implicit bool, call *expr) callSite {
-	rs := resolution{caller: caller, line: line}
+// newSite returns the site of call at line (its caller is recorded apart: see
+// collector.addSite).
+func newSite(line int32, implicit bool, call *expr) callSite {
+	o := outcome{line: line}
 	if implicit {
-		rs.meta = implicitBit
+		o.meta = implicitBit
 	}
-	return callSite{resolution: rs, call: call}
+	return callSite{outcome: o, call: call}
 }
 
 // callee is the expression called.
@@ -862,24 +863,27 @@ type fileInfo struct {
 	idx int // position in the analysis (set by report)
 	// pend, while the file is collected, is the list of its bindings in the order they
 	// are made (the worker's buffer), frozen into its scopes' name tables at the end
-	pend       *[]pendBind
-	path       string
-	key        string // module key: the slash path without .py and /__init__
-	isInit     bool
-	scope      *scope
-	defs       []*defInfo // module pseudo-definition first, then source order
-	calls      []callSite
-	stores     []store
-	attrStores []attrStore
-	all        []string
-	hasAll     bool
-	syntaxErr  *callgraph.SyntaxError
+	pend   *[]pendBind
+	path   string
+	key    string // module key: the slash path without .py and /__init__
+	isInit bool
+	scope  *scope
+	defs   []*defInfo // module pseudo-definition first, then source order
+	calls  []callSite
+	// callCallers holds the callers of the call sites: the caller of calls[k] is that of
+	// the last run starting at or before k (runs in the order of their starts)
+	callCallers []callerRun
+	stores      []store
+	attrStores  []attrStore
+	all         []string
+	hasAll      bool
+	syntaxErr   *callgraph.SyntaxError
 	// lazy holds the implicit call sites that only matter when the project defines the
 	// special methods or properties they would call (materialized by the resolver)
 	lazy []lazySite
 	// lazyCallers holds the callers of the lazy sites: the caller of lazy[k] is that of
 	// the last run starting at or before k (runs in the order of their starts)
-	lazyCallers []lazyRun
+	lazyCallers []callerRun
 	// transient holds the slabs of the expressions only lazy sites hold (see
 	// collector.transient): they go, with their memos, once the file's lazy sites are
 	// resolved
@@ -924,9 +928,9 @@ type lazySite struct {
 	op   uint8
 }
 
-// lazyRun starts a run of a file's lazy sites made by one caller: the sites from
-// fileInfo.lazy[start] up to the next run's start.
-type lazyRun struct {
+// callerRun starts a run of a file's call sites or lazy sites made by one caller: the
+// sites from fileInfo.calls[start] (or lazy[start]) up to the next run's start.
+type callerRun struct {
 	start  int32
 	caller *defInfo
 }

@@ -108,7 +108,7 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 			}
 		}
 		if len(ds) > 0 {
-			rs := resolution{caller: f.lazyCallers[run].caller, line: s.line, meta: implicitBit}
+			rs := resolution{caller: f.lazyCallers[run].caller, outcome: outcome{line: s.line, meta: implicitBit}}
 			rs.setTargets(ds)
 			res = append(res, rs)
 		}
