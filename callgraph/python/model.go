@@ -668,16 +668,16 @@ func (l *litData) builtinOf() *expr {
 
 var unknownExpr = &expr{op: eUnknown}
 
-// param is one formal parameter.
+// param is one formal parameter (64 bytes: the flags together).
 type param struct {
 	name      string
 	dflt      *expr
-	star      bool // *args or **kwargs
-	varPos    bool // *args: the extra positional arguments of each call flow in as a tuple
-	kwOnly    bool
 	flows     []*expr  // argument expressions flowing in from resolved calls (level 7)
 	flowsSeen *exprSet // flows as a set, once they are many (see addOnce)
-	read      bool     // evaluated by some expression: new flows matter
+	star      bool     // *args or **kwargs
+	varPos    bool     // *args: the extra positional arguments of each call flow in as a tuple
+	kwOnly    bool
+	read      bool // evaluated by some expression: new flows matter
 }
 
 // defInfo is a definition under analysis. Its flags and small numbers are kept
