@@ -1439,7 +1439,7 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 			switch t.nodes[ch].kind {
 			case kWildcardImport:
 				if sc.kind == scopeModule {
-					sc.stars = append(sc.stars, starImport{level: level, mod: mod, pos: pos})
+					c.f.stars = append(c.f.stars, starImport{level: level, mod: mod, pos: pos})
 				}
 			case kDottedName:
 				name := c.str(ch)

@@ -20,6 +20,7 @@ func TestLayoutSizes(t *testing.T) {
 		{"callSite", unsafe.Sizeof(callSite{}), 24},
 		{"lazySite", unsafe.Sizeof(lazySite{}), 24},
 		{"defInfo", unsafe.Sizeof(defInfo{}), 640},
+		{"scope", unsafe.Sizeof(scope{}), 80},
 		{"param", unsafe.Sizeof(param{}), 64},
 	} {
 		if c.got > c.want {

@@ -192,7 +192,7 @@ func (s *scope) binds(name string) bool {
 	return false
 }
 
-// starImport is `from m import *` in a module scope.
+// starImport is `from m import *` in a module scope (see fileInfo.stars).
 type starImport struct {
 	level int
 	mod   string
@@ -210,7 +210,6 @@ type scope struct {
 	def    *defInfo        // the function or class owning the scope (nil for modules and lambdas)
 	names  *nameTable      // nil while the scope binds nothing
 	global map[string]bool // names declared global (function scopes)
-	stars  []starImport
 	// selfName is the first parameter of an instance method (`self`), for recording
 	// instance attributes; class is the method's class.
 	selfName string
@@ -876,8 +875,11 @@ type fileInfo struct {
 	stores      []store
 	attrStores  []attrStore
 	all         []string
-	hasAll      bool
-	syntaxErr   *callgraph.SyntaxError
+	// stars are the module scope's `import *` statements, in source order (kept here
+	// rather than in every scope: no other scope has any)
+	stars     []starImport
+	hasAll    bool
+	syntaxErr *callgraph.SyntaxError
 	// lazy holds the implicit call sites that only matter when the project defines the
 	// special methods or properties they would call (materialized by the resolver)
 	lazy []lazySite

@@ -1696,7 +1696,7 @@ func (r *resolver) isBuiltin(sc *scope, name string) bool {
 			}
 			return false
 		}
-		if s.kind == scopeModule && len(s.stars) > 0 && len(r.starLookup(s.file, name)) > 0 {
+		if s.kind == scopeModule && s.file != nil && s == s.file.scope && len(s.file.stars) > 0 && len(r.starLookup(s.file, name)) > 0 {
 			return false
 		}
 	}
@@ -2077,7 +2077,7 @@ func bindingScope(sc *scope, name string, pos uint32) (*scope, uint32) {
 
 // starLookup resolves a module-level name through the module's `import *` statements.
 func (r *resolver) starLookup(f *fileInfo, name string) []value {
-	if len(f.scope.stars) == 0 {
+	if len(f.stars) == 0 {
 		return nil
 	}
 	k := attrKey{f.path, name}
@@ -2098,8 +2098,8 @@ func (r *resolver) starLookupNoMemo(f *fileInfo, name string) []value {
 	if r.depth > 200 {
 		return nil
 	}
-	for k := len(f.scope.stars) - 1; k >= 0; k-- {
-		st := &f.scope.stars[k]
+	for k := len(f.stars) - 1; k >= 0; k-- {
+		st := &f.stars[k]
 		if !st.resolved {
 			st.key, st.ok = r.relModule(f, st.level, st.mod)
 			st.resolved = true
