@@ -52,7 +52,7 @@ func (c *collector) newCallLit(n int) *litData {
 		}
 		k := len(sc.callArgs)
 		sc.callArgs = sc.callArgs[:k+n]
-		l.elems = sc.callArgs[k : k : k+n]
+		l.setElems(sc.callArgs[k : k : k+n])
 	}
 	return l
 }
@@ -635,7 +635,7 @@ func (c *collector) narrowIf(i int32, sc *scope) {
 	}
 	pre := c.newExpr(exprSpec{op: eName, nm: c.intern(id), ref: inScope(sc), pos: t.nodes[i].start})
 	narrowed := func(keep bool) *expr {
-		return c.newExpr(exprSpec{op: eNarrow, x: pre, pos: flags(keep, flag, identity), nm: c.intern(attr), ref: withLit(&litData{elems: classes})})
+		return c.newExpr(exprSpec{op: eNarrow, x: pre, pos: flags(keep, flag, identity), nm: c.intern(attr), ref: withLit(litOf(classes))})
 	}
 	if len(alts) == 0 && !c.leaves(body) && c.rebinds(body, id) {
 		// The body always rebinds x, so what falls through past the statement unchanged
@@ -792,7 +792,7 @@ func (c *collector) narrowBool(i int32, sc *scope) {
 		keep = neg
 	}
 	pre := c.newExpr(exprSpec{op: eName, nm: c.intern(id), ref: inScope(sc), pos: t.nodes[i].start})
-	val := c.newExpr(exprSpec{op: eNarrow, x: pre, pos: flags(keep, false, false), nm: c.intern(attr), ref: withLit(&litData{elems: classes})})
+	val := c.newExpr(exprSpec{op: eNarrow, x: pre, pos: flags(keep, false, false), nm: c.intern(attr), ref: withLit(litOf(classes))})
 	c.bindName(sc, id, binding{pos: t.nodes[right].start, until: t.nodes[right].end, val: val})
 }
 
@@ -1156,18 +1156,18 @@ func (c *collector) bindTarget(i int32, val *expr, sc *scope, pos uint32, cond b
 			var ev *expr
 			switch {
 			case val == nil:
-			case val.op == eSeq && star < 0 && len(val.lit().elems) == len(elems):
-				ev = val.lit().elems[k]
-			case val.op == eSeq && star >= 0 && len(val.lit().elems) >= len(elems)-1:
+			case val.op == eSeq && star < 0 && len(val.lit().elems()) == len(elems):
+				ev = val.lit().elems()[k]
+			case val.op == eSeq && star >= 0 && len(val.lit().elems()) >= len(elems)-1:
 				// a, *rest, z = literal: rest takes the middle elements as a list
-				rest := len(val.lit().elems) - (len(elems) - 1)
+				rest := len(val.lit().elems()) - (len(elems) - 1)
 				switch {
 				case k < star:
-					ev = val.lit().elems[k]
+					ev = val.lit().elems()[k]
 				case k == star:
-					ev = c.newExpr(exprSpec{op: eSeq, ref: withLit(&litData{elems: val.lit().elems[star : star+rest]})})
+					ev = c.newExpr(exprSpec{op: eSeq, ref: withLit(litOf(val.lit().elems()[star : star+rest]))})
 				default:
-					ev = val.lit().elems[k-1+rest]
+					ev = val.lit().elems()[k-1+rest]
 				}
 			case val.op != eSeq && val.op != eUnknown && (star < 0 || k < star):
 				// unpacking another value (a call's result, a variable): its k-th element
@@ -1520,5 +1520,5 @@ func (c *collector) caught(i int32, sc *scope) *expr {
 	} else {
 		classes = append(classes, c.newExpr(exprSpec{op: eClassOf, x: c.conv(i, sc), pos: keyOKBit}))
 	}
-	return c.newExpr(exprSpec{op: eCall, x: c.newExpr(exprSpec{op: eUnion, ref: withLit(&litData{elems: classes})})})
+	return c.newExpr(exprSpec{op: eCall, x: c.newExpr(exprSpec{op: eUnion, ref: withLit(litOf(classes))})})
 }

@@ -237,7 +237,7 @@ func (c *collector) function(i, dec int32, sc *scope, caller *defInfo, cond bool
 func (c *collector) site(caller *defInfo, line int32, implicit bool, callee *expr, args []*expr) {
 	call := c.newExpr(exprSpec{op: eCall, x: callee})
 	if len(args) > 0 {
-		call.setLit(&litData{elems: args})
+		call.setLit(litOf(args))
 	}
 	c.addSite(caller, newSite(line, implicit, call))
 }
@@ -258,7 +258,7 @@ func (c *collector) applyDecorators(d *defInfo, decs []*expr, caller *defInfo) {
 	line := d.fn.DecoratorLine
 	arg := c.newExpr(exprSpec{op: eDef, ref: inScope(d.ref()), pos: rawBit})
 	for k := len(decs) - 1; k >= 0; k-- {
-		arg = c.newExpr(exprSpec{op: eCall, x: decs[k], ref: withLit(&litData{elems: []*expr{arg}})})
+		arg = c.newExpr(exprSpec{op: eCall, x: decs[k], ref: withLit(litOf([]*expr{arg}))})
 		c.addSite(caller, newSite(int32(line+k), false, arg))
 		d.decCall = arg
 	}
@@ -404,7 +404,7 @@ func (c *collector) generatedInit(d *defInfo, block int32, cs *scope) {
 					ce := c.callExpr(val, cs)
 					for k, kw := range ce.lit().keyList() {
 						if kw == "default" {
-							dflt = ce.lit().elems[k]
+							dflt = ce.lit().elems()[k]
 						}
 					}
 				}
@@ -565,11 +565,11 @@ func (c *collector) builtinCall(cs *callSite, caller *defInfo, ce *expr) {
 			sub.setName(k.nameRef())
 			sub.setFlag(keyOKBit)
 		} else if k.op == eName || k.op == eAttr {
-			sub.setLit(&litData{elems: []*expr{k}})
+			sub.setLit(litOf([]*expr{k}))
 		}
-		u := c.newExpr(exprSpec{op: eUnion, ref: withLit(&litData{elems: []*expr{sub}})})
+		u := c.newExpr(exprSpec{op: eUnion, ref: withLit(litOf([]*expr{sub}))})
 		if len(positional) == 2 {
-			u.lit().elems = append(u.lit().elems, positional[1])
+			u.lit().appendElems(positional[1])
 		}
 		ce.lit().extra().builtin = u
 		return
@@ -591,10 +591,10 @@ func (c *collector) builtinCall(cs *callSite, caller *defInfo, ce *expr) {
 		all := c.newExpr(exprSpec{op: eSubscript, x: fn.sub()})
 		switch fn.name() {
 		case "values":
-			ce.lit().extra().builtin = c.newExpr(exprSpec{op: eSeq, ref: withLit(&litData{elems: []*expr{all}})})
+			ce.lit().extra().builtin = c.newExpr(exprSpec{op: eSeq, ref: withLit(litOf([]*expr{all}))})
 		case "items":
-			pair := c.newExpr(exprSpec{op: eSeq, ref: withLit(&litData{elems: []*expr{unknownExpr, all}})})
-			ce.lit().extra().builtin = c.newExpr(exprSpec{op: eSeq, ref: withLit(&litData{elems: []*expr{pair}})})
+			pair := c.newExpr(exprSpec{op: eSeq, ref: withLit(litOf([]*expr{unknownExpr, all}))})
+			ce.lit().extra().builtin = c.newExpr(exprSpec{op: eSeq, ref: withLit(litOf([]*expr{pair}))})
 		default:
 			ce.lit().extra().builtin = fn.sub()
 		}
@@ -602,7 +602,7 @@ func (c *collector) builtinCall(cs *callSite, caller *defInfo, ce *expr) {
 	case fn.op == eAttr && fn.name() == "sort" && key != nil:
 		// xs.sort(key=f) on a list: the key function is called on its elements
 		it := c.newExpr(exprSpec{op: eIter, x: fn.sub()})
-		c.site(caller, cs.line, true, c.newExpr(exprSpec{op: eBuiltinArg, nm: c.intern("list.sort"), x: key, ref: withLit(&litData{elems: []*expr{fn.sub()}})}),
+		c.site(caller, cs.line, true, c.newExpr(exprSpec{op: eBuiltinArg, nm: c.intern("list.sort"), x: key, ref: withLit(litOf([]*expr{fn.sub()}))}),
 			[]*expr{it})
 		return
 	default:
@@ -619,15 +619,15 @@ func (c *collector) builtinCall(cs *callSite, caller *defInfo, ce *expr) {
 		return out
 	}
 	elemsOf := func(x *expr) *expr {
-		return c.newExpr(exprSpec{op: eSeq, ref: withLit(&litData{elems: []*expr{c.newExpr(exprSpec{op: eIter, x: x})}})})
+		return c.newExpr(exprSpec{op: eSeq, ref: withLit(litOf([]*expr{c.newExpr(exprSpec{op: eIter, x: x})}))})
 	}
 	switch name {
 	case "map":
 		if len(positional) >= 2 && key == nil {
 			args := iters(positional[1:])
 			implicit(positional[0], args)
-			res := c.newExpr(exprSpec{op: eCall, x: positional[0], ref: withLit(&litData{elems: args})})
-			ce.lit().extra().builtin = c.newExpr(exprSpec{op: eSeq, ref: withLit(&litData{elems: []*expr{res}})})
+			res := c.newExpr(exprSpec{op: eCall, x: positional[0], ref: withLit(litOf(args))})
+			ce.lit().extra().builtin = c.newExpr(exprSpec{op: eSeq, ref: withLit(litOf([]*expr{res}))})
 		}
 	case "filter":
 		if len(positional) == 2 && key == nil {
@@ -664,13 +664,13 @@ func (c *collector) builtinCall(cs *callSite, caller *defInfo, ce *expr) {
 			d := c.newExpr(exprSpec{op: eDict, ref: withLit(&litData{})})
 			for k, a := range cs.args() {
 				d.lit().extra().keys = append(d.lit().keyList(), "s"+cs.kw(k))
-				d.lit().elems = append(d.lit().elems, a)
+				d.lit().appendElems(a)
 			}
 			ce.lit().extra().builtin = d
 		}
 	case "getattr":
 		if n := len(positional); (n == 2 || n == 3) && len(cs.args()) == n {
-			g := c.newExpr(exprSpec{op: eGetattr, x: positional[0], ref: withLit(&litData{elems: positional[1:], litExtra: &litExtra{sc: fn.scope()}})})
+			g := c.newExpr(exprSpec{op: eGetattr, x: positional[0], ref: withLit(litWith(positional[1:], &litExtra{sc: fn.scope()}))})
 			ce.lit().extra().builtin = g
 			c.lazyOf(caller, lazySite{kind: lzGetattr, x: g, line: cs.line})
 		}
@@ -682,7 +682,7 @@ func (c *collector) builtinCall(cs *callSite, caller *defInfo, ce *expr) {
 			switch positional[1].op {
 			case eConst, eName, eFrom, eAttr:
 				callee := c.newExpr(exprSpec{op: eDescr, x: positional[0], pos: idxPos(1),
-					ref: withLit(&litData{elems: positional[1:2], litExtra: &litExtra{sc: fn.scope()}})})
+					ref: withLit(litWith(positional[1:2], &litExtra{sc: fn.scope()}))})
 				args := []*expr{c.newExpr(exprSpec{op: eInstances, x: positional[0]}), positional[2]}
 				c.site(caller, int32(cs.line), true, callee, args)
 			}
@@ -703,20 +703,20 @@ func (c *collector) builtinCall(cs *callSite, caller *defInfo, ce *expr) {
 // dispatches on `OrderedDict([('text/plain', self._make_text_response), ...])[accept]`.
 // A key that is not a constant is unknown (""). Else nil.
 func (c *collector) pairsDict(x *expr) *expr {
-	if x.op != eSeq || len(x.lit().elems) == 0 {
+	if x.op != eSeq || len(x.lit().elems()) == 0 {
 		return nil
 	}
 	d := c.newExpr(exprSpec{op: eDict, ref: withLit(&litData{})})
-	for _, p := range x.lit().elems {
-		if p.op != eSeq || len(p.lit().elems) != 2 {
+	for _, p := range x.lit().elems() {
+		if p.op != eSeq || len(p.lit().elems()) != 2 {
 			return nil
 		}
 		key := ""
-		if k := p.lit().elems[0]; k.op == eConst {
+		if k := p.lit().elems()[0]; k.op == eConst {
 			key = k.name()
 		}
 		d.lit().extra().keys = append(d.lit().keyList(), key)
-		d.lit().elems = append(d.lit().elems, p.lit().elems[1])
+		d.lit().appendElems(p.lit().elems()[1])
 	}
 	return d
 }
@@ -749,7 +749,7 @@ func (c *collector) outsideCall(cs *callSite, caller *defInfo, ce *expr, name st
 			it := c.newExpr(exprSpec{op: eIter, x: positional[1]})
 			args = []*expr{it, it}
 		}
-		c.site(caller, cs.line, true, c.newExpr(exprSpec{op: eBuiltinArg, nm: c.intern(name), x: f, ref: withLit(&litData{elems: []*expr{cs.callee()}})}), args)
+		c.site(caller, cs.line, true, c.newExpr(exprSpec{op: eBuiltinArg, nm: c.intern(name), x: f, ref: withLit(litOf([]*expr{cs.callee()}))}), args)
 	}
 }
 
@@ -820,16 +820,16 @@ func (c *collector) callExpr(i int32, sc *scope) *expr {
 					}
 					if id >= 0 && v >= 0 {
 						if e.lit().keyList() == nil {
-							e.lit().extra().keys = make([]string, len(e.lit().elems), n)
+							e.lit().extra().keys = make([]string, len(e.lit().elems()), n)
 						}
-						e.lit().elems = append(e.lit().elems, c.conv(v, sc))
+						e.lit().appendElems(c.conv(v, sc))
 						e.lit().extra().keys = append(e.lit().keyList(), c.str(id))
 					}
 				case kListSplat, kDictSplat:
 					e.setFlag(sliceBit)
 				default:
 					if !e.slice() {
-						e.lit().elems = append(e.lit().elems, c.conv(ch, sc))
+						e.lit().appendElems(c.conv(ch, sc))
 						if e.lit().keyList() != nil {
 							e.lit().extra().keys = append(e.lit().keyList(), "")
 						}
@@ -837,7 +837,7 @@ func (c *collector) callExpr(i int32, sc *scope) *expr {
 				}
 			}
 		case kComprehension:
-			e.lit().elems = append(e.lit().elems, unknownExpr)
+			e.lit().appendElems(unknownExpr)
 		}
 	}
 	c.sc.callMemo[i] = e
@@ -920,7 +920,7 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 	case kList, kTuple, kSet, kExprList:
 		e := c.newExpr(exprSpec{op: eSeq, ref: withLit(&litData{})})
 		for _, ch := range t.namedChildren(i, nil) {
-			e.lit().elems = append(e.lit().elems, c.conv(ch, sc))
+			e.lit().appendElems(c.conv(ch, sc))
 		}
 		return e
 	case kDict:
@@ -939,7 +939,7 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 			}
 			key, _ := constKey(t, k)
 			e.lit().extra().keys = append(e.lit().keyList(), key)
-			e.lit().elems = append(e.lit().elems, c.conv(v, sc))
+			e.lit().appendElems(c.conv(v, sc))
 		}
 		return e
 	case kSubscript:
@@ -959,7 +959,7 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 				e.setIdx(int32(sliceStart(t, k)))
 			} else if kk := t.nodes[k].kind; !ok && (kk == kIdentifier || kk == kAttribute || kk == kBinaryOp) {
 				// a key held by a name: constants bound to it select elements too
-				e.setLit(&litData{elems: []*expr{c.conv(k, sc)}})
+				e.setLit(litOf([]*expr{c.conv(k, sc)}))
 			}
 		}
 		return e
@@ -970,7 +970,7 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 			kids = []int32{kids[0], kids[2]}
 		}
 		for _, ch := range kids {
-			e.lit().elems = append(e.lit().elems, c.conv(ch, sc))
+			e.lit().appendElems(c.conv(ch, sc))
 		}
 		return e
 	case kNamedExpr:
@@ -1026,7 +1026,7 @@ func (c *collector) compElems(i int32, sc *scope) *expr {
 	}
 	inst := c.newExpr(exprSpec{op: eInstances, x: call})
 	inst.setFlag(rawBit)
-	return c.newExpr(exprSpec{op: eSeq, ref: withLit(&litData{elems: []*expr{inst}})})
+	return c.newExpr(exprSpec{op: eSeq, ref: withLit(litOf([]*expr{inst}))})
 }
 
 // compLiteralDict converts dict comprehension i, whose key: value pair is node pair, to
@@ -1065,7 +1065,7 @@ func (c *collector) compLiteralDict(i, pair int32, sc *scope) *expr {
 		d := c.newExpr(exprSpec{op: eDict, ref: withLit(&litData{})})
 		for _, el := range t.namedChildren(r, nil) {
 			d.lit().extra().keys = append(d.lit().keyList(), "")
-			d.lit().elems = append(d.lit().elems, c.conv(el, sc))
+			d.lit().appendElems(c.conv(el, sc))
 		}
 		return d
 	}

@@ -412,8 +412,8 @@ func (c *collector) descrSite(obj *expr, attr string, op int32, val *expr, line 
 	args := []*expr{c.newExpr(exprSpec{op: eInstances, x: obj})}
 	switch op {
 	case 0:
-		owner := c.newExpr(exprSpec{op: eUnion, ref: withLit(&litData{elems: []*expr{
-			c.newExpr(exprSpec{op: eTypeOf, x: obj}), c.newExpr(exprSpec{op: eClassOf, x: obj})}})})
+		owner := c.newExpr(exprSpec{op: eUnion, ref: withLit(litOf([]*expr{
+			c.newExpr(exprSpec{op: eTypeOf, x: obj}), c.newExpr(exprSpec{op: eClassOf, x: obj})}))})
 		args = append(args, owner)
 	case 1:
 		if val == nil {

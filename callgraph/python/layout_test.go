@@ -16,7 +16,7 @@ func TestLayoutSizes(t *testing.T) {
 		{"expr", unsafe.Sizeof(expr{}), 24},
 		{"value", unsafe.Sizeof(value{}), 24},
 		{"memoSlot", unsafe.Sizeof(memoSlot{}), 16},
-		{"litData", unsafe.Sizeof(litData{}), 32},
+		{"litData", unsafe.Sizeof(litData{}), 24},
 		{"callSite", unsafe.Sizeof(callSite{}), 24},
 		{"lazySite", unsafe.Sizeof(lazySite{}), 24},
 		{"defInfo", unsafe.Sizeof(defInfo{}), 640},

@@ -195,7 +195,7 @@ func (w *factWalk) expr(e *expr) {
 		return
 	}
 	if l := e.lit(); l != nil {
-		for _, el := range l.elems {
+		for _, el := range l.elems() {
 			w.expr(el)
 		}
 		if l.litExtra != nil {

@@ -610,13 +610,52 @@ func (e *expr) def() *defInfo {
 }
 
 // litData holds the elements of container literals (eSeq, eDict) and unions (eUnion),
-// and the arguments of calls (eCall). It is 32 bytes: what few literals and calls
-// need (keys among them) lives behind litExtra (sympy has ≈0.95M litData, most of them
-// calls', few with keyword arguments).
+// and the arguments of calls (eCall). It is 24 bytes: the elements are a slice kept as
+// its array, length and capacity in 32 bits each (see elems), and what few literals and
+// calls need (keys among them) lives behind litExtra (sympy has ≈0.95M litData, most of
+// them calls', few with keyword arguments).
 type litData struct {
-	elems []*expr
+	// ep, n and c are the elements' slice: its array (nil when its capacity is 0),
+	// length and capacity
+	ep   **expr
+	n, c uint32
 	*litExtra
 }
+
+// litOf returns literal data holding elems (see setElems).
+func litOf(elems []*expr) *litData {
+	l := &litData{}
+	l.setElems(elems)
+	return l
+}
+
+// litWith returns literal data holding elems and x.
+func litWith(elems []*expr, x *litExtra) *litData {
+	l := litOf(elems)
+	l.litExtra = x
+	return l
+}
+
+// elems returns the elements: a slice of l's array, with its capacity (appending past
+// the length writes into the array, as for the slice it was set from).
+func (l *litData) elems() []*expr {
+	if l.ep == nil {
+		return nil
+	}
+	return unsafe.Slice(l.ep, l.c)[:l.n]
+}
+
+// setElems sets the elements to s (its array, length and capacity).
+func (l *litData) setElems(s []*expr) {
+	if cap(s) == 0 {
+		l.ep, l.n, l.c = nil, 0, 0
+		return
+	}
+	l.ep, l.n, l.c = &s[:cap(s)][0], uint32(len(s)), uint32(cap(s))
+}
+
+// appendElems appends es to the elements.
+func (l *litData) appendElems(es ...*expr) { l.setElems(append(l.elems(), es...)) }
 
 // keyList returns the keys parallel to elems (see litExtra.keys), nil if none.
 func (l *litData) keyList() []string {
@@ -820,7 +859,7 @@ func (cs *callSite) args() []*expr {
 	if cs.call.lit() == nil {
 		return nil
 	}
-	return cs.call.lit().elems
+	return cs.call.lit().elems()
 }
 
 // kw is the keyword of argument k, "" for a positional one.

@@ -429,7 +429,7 @@ func acceptsKeywords(cs *callSite, d *defInfo) bool {
 	if cs.call.lit() == nil || len(cs.call.lit().keyList()) == 0 || d.lambda || len(d.decorators) > 0 {
 		return true
 	}
-	for k := range cs.call.lit().elems {
+	for k := range cs.call.lit().elems() {
 		kw := keyAt(cs.call.lit().keyList(), k)
 		if kw == "" {
 			continue
@@ -614,8 +614,8 @@ func (r *resolver) restArgs(cs *callSite, d *defInfo, off, vp int) (added bool) 
 			}
 			r.rest[key] = t
 		}
-		if n := j - vp; n == len(t.lit().elems) {
-			t.lit().elems = append(t.lit().elems, a)
+		if n := j - vp; n == len(t.lit().elems()) {
+			t.lit().appendElems(a)
 			var ok bool
 			if p.flows, ok = addOnce(p.flows, &p.flowsSeen, t); ok {
 				added = true

@@ -621,15 +621,15 @@ func (r *resolver) evalOp(e *expr) []value {
 	case eBuiltinArg:
 		if e.name() == "list.sort" {
 			// only when the receiver is not a project object (whose sort is its own)
-			for _, v := range r.eval(e.lit().elems[0]) {
+			for _, v := range r.eval(e.lit().elems()[0]) {
 				if v.kind != vSeq {
 					return nil
 				}
 			}
 			return r.eval(e.sub())
 		}
-		if len(e.lit().elems) > 0 {
-			if !r.outside(e.lit().elems[0]) {
+		if len(e.lit().elems()) > 0 {
+			if !r.outside(e.lit().elems()[0]) {
 				return nil
 			}
 		} else if !r.isBuiltin(e.scope(), e.name()) {
@@ -746,7 +746,7 @@ func (r *resolver) evalOp(e *expr) []value {
 			one[0] = e.name()
 			keys = one[:]
 		} else if e.lit() != nil {
-			if ks, ok := r.constKeys(e.lit().elems[0], 0); ok {
+			if ks, ok := r.constKeys(e.lit().elems()[0], 0); ok {
 				keys = ks
 			}
 		}
@@ -763,7 +763,7 @@ func (r *resolver) evalOp(e *expr) []value {
 			if v.kind == vModule && v.sliced && !e.slice() {
 				var k *expr
 				if e.lit() != nil {
-					k = e.lit().elems[0]
+					k = e.lit().elems()[0]
 				}
 				r.add(&acc, r.globalsItems(v, k, keys))
 				continue
@@ -796,7 +796,7 @@ func (r *resolver) evalOp(e *expr) []value {
 			r.unstable++ // containers gain stored values from round to round
 			lit := v.lit()
 			lit.setFlag(readBit)
-			for k, el := range lit.lit().elems {
+			for k, el := range lit.lit().elems() {
 				pos := k
 				if v.sliced {
 					pos = k - int(v.off)
@@ -834,7 +834,7 @@ func (r *resolver) evalOp(e *expr) []value {
 			case v.kind == vSeq && v.lit().op == eSeq:
 				r.unstable++ // containers gain stored values from round to round
 				v.lit().setFlag(readBit)
-				for _, el := range v.lit().lit().elems {
+				for _, el := range v.lit().lit().elems() {
 					r.add(&acc, r.eval(el))
 				}
 				if v.lit().lit().litExtra == nil {
@@ -853,7 +853,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return r.result(&acc)
 	case eFirst:
-		for _, el := range e.lit().elems {
+		for _, el := range e.lit().elems() {
 			if vs := r.eval(el); len(vs) > 0 {
 				return vs
 			}
@@ -861,7 +861,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		return nil
 	case eUnion:
 		var acc accum
-		for _, el := range e.lit().elems {
+		for _, el := range e.lit().elems() {
 			r.add(&acc, r.eval(el))
 		}
 		return r.result(&acc)
@@ -872,15 +872,15 @@ func (r *resolver) evalOp(e *expr) []value {
 			return nil
 		}
 		var out []value
-		if len(e.lit().elems) > 1 {
-			out = union(out, r.eval(e.lit().elems[1]))
+		if len(e.lit().elems()) > 1 {
+			out = union(out, r.eval(e.lit().elems()[1]))
 		}
-		keys, ok := r.constKeys(e.lit().elems[0], 0)
+		keys, ok := r.constKeys(e.lit().elems()[0], 0)
 		if !ok {
 			// a name built around unknown parts (sievelib's `getattr(self,
 			// "_%s_authentication" % mech)`): the attributes of that prefix and
 			// suffix the classes of the values bind
-			pats, all := r.keyPatterns(e.lit().elems[0])
+			pats, all := r.keyPatterns(e.lit().elems()[0])
 			if all {
 				return out
 			}
@@ -1028,7 +1028,7 @@ func (r *resolver) narrow(e *expr) []value {
 	// mapping classes whose instances inheritance decides (see knownIsinstance)
 	var known []string
 	knownOnly := true
-	for _, c := range e.lit().elems {
+	for _, c := range e.lit().elems() {
 		vs := r.eval(c)
 		if len(vs) == 0 {
 			outsideClass = true
@@ -1044,7 +1044,7 @@ func (r *resolver) narrow(e *expr) []value {
 				classes = appendDef(classes, v.def)
 			case v.kind == vSeq && v.lit().op == eSeq:
 				// a tuple of classes held by a name
-				for _, el := range v.lit().lit().elems {
+				for _, el := range v.lit().lit().elems() {
 					for _, w := range r.eval(el) {
 						if w.kind == vDef && w.def.fn.Kind == "class" {
 							classes = appendDef(classes, w.def)
@@ -1234,7 +1234,7 @@ func constTruth(k string) bool {
 // our_role not in (CLIENT, SERVER):`, where our_role holds no other class.
 func (r *resolver) narrowIdentity(e *expr) []value {
 	var among []value
-	for _, c := range e.lit().elems {
+	for _, c := range e.lit().elems() {
 		for _, v := range r.eval(c) {
 			if v.kind == vDef {
 				among = addValues(among, v)
@@ -1606,16 +1606,16 @@ func (r *resolver) constKeys(e *expr, depth int) (keys []string, ok bool) {
 		return []string{e.name()}, true
 	case eFirst:
 		// a call's argument for a parameter (substReturn): its constants
-		if len(e.lit().elems) > 0 {
-			return r.constKeys(e.lit().elems[0], depth+1)
+		if len(e.lit().elems()) > 0 {
+			return r.constKeys(e.lit().elems()[0], depth+1)
 		}
 		return nil, false
 	case eIter:
 		// a loop variable over a literal list, tuple or set of constants
-		if e.sub().op != eSeq || len(e.sub().lit().elems) == 0 {
+		if e.sub().op != eSeq || len(e.sub().lit().elems()) == 0 {
 			return nil, false
 		}
-		for _, el := range e.sub().lit().elems {
+		for _, el := range e.sub().lit().elems() {
 			if !addExpr(el) {
 				return nil, false
 			}
@@ -1633,13 +1633,13 @@ func (r *resolver) constKeys(e *expr, depth int) (keys []string, ok bool) {
 		case e.sub().op == eSeq:
 			seqs = []*expr{e.sub()}
 		case e.sub().op == eIter && e.sub().sub().op == eSeq && e.sub().sub().lit().litExtra == nil:
-			seqs = e.sub().sub().lit().elems
+			seqs = e.sub().sub().lit().elems()
 		}
 		if len(seqs) == 0 {
 			return nil, false
 		}
 		for _, sq := range seqs {
-			if sq.op != eSeq || sq.lit().litExtra != nil || n >= len(sq.lit().elems) || !addExpr(sq.lit().elems[n]) {
+			if sq.op != eSeq || sq.lit().litExtra != nil || n >= len(sq.lit().elems()) || !addExpr(sq.lit().elems()[n]) {
 				return nil, false
 			}
 		}
@@ -1846,7 +1846,7 @@ func (r *resolver) applyStores() (added, changed bool) {
 					if src.kind != vSeq {
 						continue
 					}
-					for k, el := range src.lit().lit().elems {
+					for k, el := range src.lit().lit().elems() {
 						key := ""
 						if src.lit().op == eDict && c.lit().op == eDict {
 							key = src.lit().lit().keyList()[k]
@@ -2454,10 +2454,10 @@ func sameKey(a, b *expr, sc *scope) bool {
 	if a.keyOK() || b.keyOK() {
 		return a.keyOK() && b.keyOK() && a.name() == b.name()
 	}
-	if a.lit() == nil || b.lit() == nil || len(a.lit().elems) == 0 || len(b.lit().elems) == 0 {
+	if a.lit() == nil || b.lit() == nil || len(a.lit().elems()) == 0 || len(b.lit().elems()) == 0 {
 		return false
 	}
-	ka, kb := a.lit().elems[0], b.lit().elems[0]
+	ka, kb := a.lit().elems()[0], b.lit().elems()[0]
 	return ka.op == eName && kb.op == eName && ka.name() == kb.name() && ka.scope() == sc && kb.scope() == sc
 }
 
@@ -2466,10 +2466,10 @@ func sameKey(a, b *expr, sc *scope) bool {
 // constants NAME holds, none when it may hold anything else or setattr is not the
 // builtin there.
 func (r *resolver) descrKeyNames(e *expr) []string {
-	if e.lit() == nil || len(e.lit().elems) == 0 || !r.isBuiltin(e.scope(), "setattr") {
+	if e.lit() == nil || len(e.lit().elems()) == 0 || !r.isBuiltin(e.scope(), "setattr") {
 		return nil
 	}
-	keys, ok := r.constKeys(e.lit().elems[0], 0)
+	keys, ok := r.constKeys(e.lit().elems()[0], 0)
 	if !ok {
 		return nil
 	}
@@ -2658,7 +2658,7 @@ func (r *resolver) callResultAt(v value, e *expr) []value {
 			}
 			continue
 		}
-		if a := argFor(d, v.bound, e.lit().elems, e.lit().keyList(), e.slice(), j); a != nil {
+		if a := argFor(d, v.bound, e.lit().elems(), e.lit().keyList(), e.slice(), j); a != nil {
 			r.add(&out, r.eval(a))
 		} else if dflt := d.params[j].dflt; dflt != nil {
 			r.add(&out, r.eval(dflt))
@@ -2707,7 +2707,7 @@ func paramReturned(d *defInfo, ret *expr) int {
 // override `return super().get(key, default)` (also pop, setdefault), else -1: what
 // the override returns, besides the dict's items, is that call's argument.
 func (r *resolver) superDefaultReturned(d *defInfo, ret *expr) int {
-	if ret.op != eCall || ret.lit().builtinOf() == nil || ret.sub().op != eAttr || len(ret.lit().elems) != 2 {
+	if ret.op != eCall || ret.lit().builtinOf() == nil || ret.sub().op != eAttr || len(ret.lit().elems()) != 2 {
 		return -1
 	}
 	switch ret.sub().name() {
@@ -2718,7 +2718,7 @@ func (r *resolver) superDefaultReturned(d *defInfo, ret *expr) int {
 	if keyAt(ret.lit().keyList(), 0) != "" || keyAt(ret.lit().keyList(), 1) != "" || !r.superOutside(ret.sub().sub(), ret.sub().name()) {
 		return -1
 	}
-	return paramReturned(d, ret.lit().elems[1])
+	return paramReturned(d, ret.lit().elems()[1])
 }
 
 // argFor returns the argument expression a call passes for parameter j of d (bound: the
@@ -2953,14 +2953,14 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 		}
 		if x.op == eName && x.scope() == d.scope {
 			if j := paramNamed(d, x); j >= 0 {
-				a := argFor(d, bound, e.lit().elems, e.lit().keyList(), e.slice(), j)
+				a := argFor(d, bound, e.lit().elems(), e.lit().keyList(), e.slice(), j)
 				if a == nil && !e.slice() {
 					a = d.params[j].dflt
 				}
 				if a != nil {
 					// the argument, or what flows into the parameter from every call
 					// when nothing is known of the argument
-					f := mkExpr(exprSpec{op: eFirst, ref: withLit(&litData{elems: []*expr{a, x}})})
+					f := mkExpr(exprSpec{op: eFirst, ref: withLit(litOf([]*expr{a, x}))})
 					copied[x] = f
 					return f, true
 				}
@@ -2970,19 +2970,19 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 				// jsonschema's _checks_drafts): the argument, or the parameter's merged
 				// flows, and the copies of the rebinding values that reach x, which may
 				// name x again (the union stands for it while they are copied)
-				a := argFor(d, bound, e.lit().elems, e.lit().keyList(), e.slice(), j)
+				a := argFor(d, bound, e.lit().elems(), e.lit().keyList(), e.slice(), j)
 				if a == nil && !e.slice() {
 					a = d.params[j].dflt
 				}
-				l := &litData{elems: make([]*expr, 0, len(bs))}
+				l := litOf(make([]*expr, 0, len(bs)))
 				u := mkExpr(exprSpec{op: eUnion, ref: withLit(l)})
 				copied[x] = u
 				for _, b := range bs {
 					if b.val.op == eParam {
 						if a != nil {
-							l.elems = append(l.elems, mkExpr(exprSpec{op: eFirst, ref: withLit(&litData{elems: []*expr{a, b.val}})}))
+							l.appendElems(mkExpr(exprSpec{op: eFirst, ref: withLit(litOf([]*expr{a, b.val}))}))
 						} else {
-							l.elems = append(l.elems, b.val)
+							l.appendElems(b.val)
 						}
 						continue
 					}
@@ -2990,7 +2990,7 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 					if !ok {
 						return nil, false
 					}
-					l.elems = append(l.elems, c)
+					l.appendElems(c)
 				}
 				return u, true
 			}
@@ -3012,8 +3012,8 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 			g := *x
 			g.setMemo24(0)
 			l := *x.lit()
-			l.elems = slices.Clone(l.elems)
-			l.elems[0] = k
+			l.setElems(slices.Clone(l.elems()))
+			l.elems()[0] = k
 			g.setLit(&l)
 			x = &g
 		}
@@ -3024,15 +3024,15 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 		changed := nx != x.sub()
 		var nl *litData
 		if x.lit() != nil {
-			elems := x.lit().elems
-			for i, el := range x.lit().elems {
+			elems := x.lit().elems()
+			for i, el := range x.lit().elems() {
 				ne, ok := cp(el)
 				if !ok {
 					return nil, false
 				}
 				if ne != el {
-					if &elems[0] == &x.lit().elems[0] {
-						elems = slices.Clone(x.lit().elems)
+					if &elems[0] == &x.lit().elems()[0] {
+						elems = slices.Clone(x.lit().elems())
 					}
 					elems[i] = ne
 				}
@@ -3043,9 +3043,9 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 					return nil, false
 				}
 			}
-			if len(elems) > 0 && &elems[0] != &x.lit().elems[0] || nb != x.lit().builtinOf() {
+			if len(elems) > 0 && &elems[0] != &x.lit().elems()[0] || nb != x.lit().builtinOf() {
 				l := *x.lit()
-				l.elems = elems
+				l.setElems(elems)
 				if l.litExtra != nil {
 					xe := *l.litExtra
 					xe.builtin = nb
@@ -3128,7 +3128,7 @@ func (r *resolver) substitutable(d *defInfo, ret *expr) bool {
 			return false
 		}
 		if x.lit() != nil {
-			for i, el := range x.lit().elems {
+			for i, el := range x.lit().elems() {
 				if k := getattrKey(d, x); i == 0 && k != nil {
 					el = k
 				}
@@ -3216,7 +3216,7 @@ func (r *resolver) globalsCall(e *expr) []value {
 	if r.noFlow || e.lit() == nil {
 		return nil
 	}
-	args := e.lit().elems
+	args := e.lit().elems()
 	switch {
 	case e.sub().op == eName && e.sub().name() == "globals" && len(args) == 0 && !e.slice():
 		if !r.isBuiltin(e.sub().scope(), "globals") {
@@ -3362,10 +3362,10 @@ func getattrLocal(d *defInfo, x *expr, any bool) *expr {
 // `methodname = '_{0}_{1}'.format(domain, rule)` then `getattr(self, methodname,
 // None)`), that local's value; nil otherwise.
 func getattrKey(d *defInfo, x *expr) *expr {
-	if x.op != eGetattr || x.lit() == nil || len(x.lit().elems) == 0 {
+	if x.op != eGetattr || x.lit() == nil || len(x.lit().elems()) == 0 {
 		return nil
 	}
-	return getattrLocal(d, x.lit().elems[0], true)
+	return getattrLocal(d, x.lit().elems()[0], true)
 }
 
 // formatPattern returns the pattern of `"literal".format(args...)` (positional fields
@@ -3383,7 +3383,7 @@ func (r *resolver) formatPattern(e *expr) (affixPattern, bool) {
 	if !isStr {
 		return affixPattern{}, false
 	}
-	args := e.lit().elems
+	args := e.lit().elems()
 	var sb strings.Builder
 	pre, unknown, auto := "", false, 0
 	for i := 0; i < len(tmpl); i++ {

@@ -99,7 +99,7 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 			if !r.isBuiltin(s.x.scope(), "getattr") {
 				break
 			}
-			if keys, ok := r.constKeys(s.x.lit().elems[0], 0); ok {
+			if keys, ok := r.constKeys(s.x.lit().elems()[0], 0); ok {
 				for _, k := range keys {
 					if name, isStr := strings.CutPrefix(k, "s"); isStr && r.props[name] {
 						add(r.propValues(s.x.sub(), name, 0))
@@ -371,7 +371,7 @@ func (r *resolver) propertyCallAccessor(call *expr, k int) []*defInfo {
 	kw := [...]string{"fget", "fset", "fdel"}[k]
 	pos := 0
 	var arg *expr
-	for j, a := range call.lit().elems {
+	for j, a := range call.lit().elems() {
 		if ck := keyAt(call.lit().keyList(), j); ck == kw || ck == "" && pos == k {
 			arg = a
 		}
@@ -506,7 +506,7 @@ func (r *resolver) metaclass(c *defInfo) *defInfo {
 // Variadic[int] runs the metaclass's __getitem__.
 func (r *resolver) withMetaclass(c *defInfo) *defInfo {
 	for _, b := range c.bases {
-		if b.op != eCall || b.lit() == nil || len(b.lit().elems) == 0 || b.slice() {
+		if b.op != eCall || b.lit() == nil || len(b.lit().elems()) == 0 || b.slice() {
 			continue
 		}
 		ns := r.outsideDotted(b.sub())
@@ -518,7 +518,7 @@ func (r *resolver) withMetaclass(c *defInfo) *defInfo {
 				return nil
 			}
 		}
-		for _, v := range r.eval(b.lit().elems[0]) {
+		for _, v := range r.eval(b.lit().elems()[0]) {
 			if v.kind == vDef && v.def.fn.Kind == "class" {
 				return v.def
 			}
