@@ -296,7 +296,7 @@ type expr struct {
 }
 
 // exprTail holds the name and the scope or literal data of the ops of clTail, which
-// may have an operand, a name and a scope or literal data together (sympy: ≈0.18M of
+// may have an operand, a name and a scope or literal data together (sympy: ≈0.17M of
 // the ≈4.3M expressions). An expression's tail is its own: the setters replace it
 // rather than write into it, as copies of an expression (substReturn) share it.
 type exprTail struct {
