@@ -99,7 +99,7 @@ func (r *resolver) knownIsinstance(c *defInfo, names []string) (is, decided bool
 		if !k.extBase {
 			continue
 		}
-		for _, b := range k.bases {
+		for _, b := range k.cfacts().bases {
 			if isProjectClass(r.eval(b)) || b.op == eName && b.name() == "object" {
 				continue
 			}

@@ -1211,17 +1211,17 @@ func (c *collector) bindTarget(i int32, val *expr, sc *scope, pos uint32, cond b
 					continue
 				}
 				if s.selfName != "" && s.selfName == name && s.class != nil {
-					cl := s.class
-					if cl.instAttrs == nil {
-						cl.instAttrs = map[string][]*expr{}
+					cf := s.class.cfactsFor()
+					if cf.instAttrs == nil {
+						cf.instAttrs = map[string][]*expr{}
 					}
-					cl.instAttrs[attr] = append(cl.instAttrs[attr], val)
+					cf.instAttrs[attr] = append(cf.instAttrs[attr], val)
 					if !cond && s == sc && s.def != nil && s.def.simple == "__init__" {
 						// set on every instance: it shadows a class attribute of that name
-						if cl.initAttrs == nil {
-							cl.initAttrs = map[string]bool{}
+						if cf.initAttrs == nil {
+							cf.initAttrs = map[string]bool{}
 						}
-						cl.initAttrs[attr] = true
+						cf.initAttrs[attr] = true
 					}
 					return
 				}
@@ -1310,16 +1310,16 @@ func (c *collector) dictStore(st *expr, sc *scope, val *expr, cond bool) {
 	if !isStr || attr == "" || sc.kind != scopeFunction || sc.selfName == "" || sc.class == nil || d.sub().name() != sc.selfName {
 		return
 	}
-	cl := sc.class
-	if cl.instAttrs == nil {
-		cl.instAttrs = map[string][]*expr{}
+	cf := sc.class.cfactsFor()
+	if cf.instAttrs == nil {
+		cf.instAttrs = map[string][]*expr{}
 	}
-	cl.instAttrs[attr] = append(cl.instAttrs[attr], val)
+	cf.instAttrs[attr] = append(cf.instAttrs[attr], val)
 	if !cond && sc.def != nil && sc.def.simple == "__init__" {
-		if cl.initAttrs == nil {
-			cl.initAttrs = map[string]bool{}
+		if cf.initAttrs == nil {
+			cf.initAttrs = map[string]bool{}
 		}
-		cl.initAttrs[attr] = true
+		cf.initAttrs[attr] = true
 	}
 }
 

@@ -282,15 +282,16 @@ func (c *collector) class(i, dec int32, sc *scope, caller *defInfo, cond bool) {
 				continue
 			}
 			if nd.kind != kKeywordArgument && nd.kind != kListSplat && nd.kind != kDictSplat {
-				d.bases = append(d.bases, c.conv(ch, sc))
+				cf := d.cfactsFor()
+				cf.bases = append(cf.bases, c.conv(ch, sc))
 			}
 			if nd.kind == kKeywordArgument {
 				// class C(metaclass=M): the defining scope calls M(name, bases, namespace),
 				// which runs M.__new__ and M.__init__
 				if id := t.child(ch, kIdentifier); id >= 0 && c.str(id) == "metaclass" {
 					if v := t.firstNamedAfter(id); v >= 0 {
-						d.meta = c.conv(v, sc)
-						c.site(caller, int32(nd.row)+1, true, d.meta, nil)
+						d.cfactsFor().meta = c.conv(v, sc)
+						c.site(caller, int32(nd.row)+1, true, d.cfacts().meta, nil)
 					}
 				}
 			}
@@ -428,13 +429,14 @@ func (c *collector) generatedInit(d *defInfo, block int32, cs *scope) {
 		}
 		k := len(ld.params)
 		ld.params = append(ld.params, param{name: pname, dflt: dflt})
-		if d.instAttrs == nil {
-			d.instAttrs = map[string][]*expr{}
+		cf := d.cfactsFor()
+		if cf.instAttrs == nil {
+			cf.instAttrs = map[string][]*expr{}
 		}
-		d.instAttrs[name] = append(d.instAttrs[name], c.newExpr(exprSpec{op: eParam, ref: inScope(ld.ref()), pos: idxPos(int32(k))}))
-		d.fields = append(d.fields, name)
+		cf.instAttrs[name] = append(cf.instAttrs[name], c.newExpr(exprSpec{op: eParam, ref: inScope(ld.ref()), pos: idxPos(int32(k))}))
+		cf.fields = append(cf.fields, name)
 	}
-	d.synthInit = ld
+	d.cfactsFor().synthInit = ld
 }
 
 // params reads a parameter list; default values and annotations are visited in the

@@ -19,7 +19,7 @@ func TestLayoutSizes(t *testing.T) {
 		{"litData", unsafe.Sizeof(litData{}), 24},
 		{"callSite", unsafe.Sizeof(callSite{}), 24},
 		{"lazySite", unsafe.Sizeof(lazySite{}), 24},
-		{"defInfo", unsafe.Sizeof(defInfo{}), 640},
+		{"defInfo", unsafe.Sizeof(defInfo{}), 512},
 		{"scope", unsafe.Sizeof(scope{}), 80},
 		{"param", unsafe.Sizeof(param{}), 64},
 	} {

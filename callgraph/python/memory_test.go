@@ -2,9 +2,25 @@ package python
 
 import (
 	"context"
+	"reflect"
 	"slices"
 	"testing"
 )
+
+// TestSharedEmptyFactsUntouched checks that analysing the fixtures writes nothing into
+// the empty facts definitions without any share for reading (noClassFacts, noDyn: the
+// writers go through cfactsFor and dynFor).
+func TestSharedEmptyFactsUntouched(t *testing.T) {
+	fe := New(Options{Workers: 1})
+	for _, fx := range loadFixtures(t) {
+		if _, err := fe.Analyze(context.Background(), fx.files); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !reflect.DeepEqual(noClassFacts, classFacts{}) || !reflect.DeepEqual(noDyn, dynFacts{}) {
+		t.Fatalf("shared empty facts written: %+v, %+v", noClassFacts, noDyn)
+	}
+}
 
 // TestAddOnce checks the flow lists' deduplication across the switch from scanning to
 // the exprSet index: every expression is kept once, in the order first added.
@@ -232,15 +248,15 @@ func (w *factWalk) def(d *defInfo) {
 	for _, p := range d.params {
 		w.expr(p.dflt)
 	}
-	for _, list := range [][]*expr{d.returns, d.yieldVals, d.decorators, d.bases} {
+	for _, list := range [][]*expr{d.returns, d.yieldVals, d.decorators, d.cfacts().bases} {
 		for _, e := range list {
 			w.expr(e)
 		}
 	}
-	for _, e := range []*expr{d.decCall, d.libWrap, d.meta} {
+	for _, e := range []*expr{d.decCall, d.libWrap, d.cfacts().meta} {
 		w.expr(e)
 	}
-	for _, vs := range d.instAttrs {
+	for _, vs := range d.cfacts().instAttrs {
 		for _, e := range vs {
 			w.expr(e)
 		}
@@ -249,5 +265,5 @@ func (w *factWalk) def(d *defInfo) {
 	w.scope(d.outer)
 	w.def(d.parent)
 	w.def(d.class)
-	w.def(d.synthInit)
+	w.def(d.cfacts().synthInit)
 }

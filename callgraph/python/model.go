@@ -720,48 +720,40 @@ type param struct {
 
 // defInfo is a definition under analysis. Its flags and small numbers are kept
 // together at the end, and what few definitions use behind pointers (asDef, asInst,
-// dyn): it is 632 bytes, in the 640-byte size class (sympy has ≈45k).
+// dyn, and cf, what only classes have): it is 512 bytes, a size class (sympy has ≈45k).
 type defInfo struct {
-	fn        task.Function
-	metrics   callgraph.Metrics
-	file      *fileInfo
-	qual      string // qualified name before duplicate suffixes
-	simple    string
-	parent    *defInfo
-	scope     *scope // body scope
-	outer     *scope // defining scope
-	class     *defInfo
-	params    []param
-	returns   []*expr
-	yieldVals []*expr // values of its yield expressions (elements of the generator)
-	// synthInit is the generated __init__ of a class whose code generator (synth)
-	// writes it: a hidden definition whose parameters are the fields and which stores
-	// them as instance attributes
-	synthInit  *defInfo
-	fields     []string // a generated __init__'s class: its fields' attribute names, in order
-	decorators []*expr  // decorator expressions, innermost last
-	decCall    *expr    // the value of the decorated name: the outermost decorator's result
+	fn         task.Function
+	metrics    callgraph.Metrics
+	file       *fileInfo
+	qual       string // qualified name before duplicate suffixes
+	simple     string
+	parent     *defInfo
+	scope      *scope // body scope
+	outer      *scope // defining scope
+	class      *defInfo
+	params     []param
+	returns    []*expr
+	yieldVals  []*expr // values of its yield expressions (elements of the generator)
+	decorators []*expr // decorator expressions, innermost last
+	decCall    *expr   // the value of the decorated name: the outermost decorator's result
 	// libWrap is a decorator that turns the function into a library object which runs
 	// the body itself, later (hypothesis's @composite): when it comes from outside the
 	// project, calling the decorated name does not run the body
-	libWrap   *expr
-	bases     []*expr
-	meta      *expr // the metaclass= keyword of a class statement
-	instAttrs map[string][]*expr
-	initAttrs map[string]bool // instance attributes __init__ always sets
+	libWrap *expr
+	// cf holds what only classes have, nil until a class has any of it (see
+	// classFacts)
+	cf *classFacts
 	// dyn holds the attributes assigned from outside the class, nil until one is (see
 	// dynFacts)
 	dyn *dynFacts
 	// methods: classes of the instances (subclasses of the method's class) the method was
 	// called on through a subclass instance (see selfRead)
 	selfFlows []*defInfo
-	subs      []*defInfo // classes: the project's subclasses, direct or not
 	// shared one-value results, allocated on first use (see defValue, instValue)
 	asDef, asInst *[1]value
 	// self1 holds the definition itself: the one-definition result of resolver.targets,
 	// shared instead of allocated per call (≈3.7M calls on sympy)
 	self1 [1]*defInfo
-	mro   []*defInfo
 	// handle is the definition's handle for expressions (see ref)
 	handle *scope
 
@@ -789,7 +781,42 @@ type defInfo struct {
 	// instantiated: a call of the class itself was resolved; escaped: an instance was
 	// passed to a method of an object outside the project (see resolver.escapes)
 	hasSub, instantiated, escaped bool
-	mroState                      uint8 // 0 not computed, 1 computing, 2 done
+	mroState                      uint8 // 0 not computed, 1 computing, 2 done (see classFacts.mro)
+}
+
+// classFacts are the facts only a class has: a definition holds them behind a pointer
+// (see defInfo.cfacts, cfactsFor), as most definitions are functions.
+type classFacts struct {
+	bases     []*expr
+	meta      *expr // the metaclass= keyword of a class statement
+	instAttrs map[string][]*expr
+	initAttrs map[string]bool // instance attributes __init__ always sets
+	// synthInit is the generated __init__ of a class whose code generator (synth)
+	// writes it: a hidden definition whose parameters are the fields and which stores
+	// them as instance attributes
+	synthInit *defInfo
+	fields    []string   // a generated __init__'s class: its fields' attribute names, in order
+	subs      []*defInfo // the project's subclasses, direct or not
+	mro       []*defInfo
+}
+
+// noClassFacts are the classFacts of a definition that has none: read only.
+var noClassFacts classFacts
+
+// cfacts returns d's classFacts for reading (noClassFacts if none).
+func (d *defInfo) cfacts() *classFacts {
+	if d.cf == nil {
+		return &noClassFacts
+	}
+	return d.cf
+}
+
+// cfactsFor returns d's classFacts for writing, allocating them on first use.
+func (d *defInfo) cfactsFor() *classFacts {
+	if d.cf == nil {
+		d.cf = &classFacts{}
+	}
+	return d.cf
 }
 
 // dynFacts are the attributes assigned to a class's instances (obj.x = v) and to the

@@ -933,7 +933,7 @@ func (r *resolver) evalOp(e *expr) []value {
 			}
 			flows := d.selfFlows
 			if len(flows) == 0 && !d.class.instantiated {
-				for _, k := range d.class.subs {
+				for _, k := range d.class.cfacts().subs {
 					if k.instantiated {
 						flows = append(flows, k)
 					}
@@ -979,7 +979,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		for _, v := range r.eval(e.sub()) {
 			if v.kind == vDef && v.def.fn.Kind == "class" {
 				out = addValues(out, v)
-				if e.keyOK() && !r.noFlow && len(v.def.subs) > 0 {
+				if e.keyOK() && !r.noFlow && len(v.def.cfacts().subs) > 0 {
 					// an except clause naming a class the project never instantiates
 					// (a base of its errors) catches the subclasses it instantiates
 					// (sievelib's `except (ParseError, CommandError) as e:` then
@@ -991,7 +991,7 @@ func (r *resolver) evalOp(e *expr) []value {
 					if v.def.instantiated {
 						continue
 					}
-					for _, k := range v.def.subs {
+					for _, k := range v.def.cfacts().subs {
 						if k.instantiated {
 							out = addValues(out, value{kind: vDef, def: k})
 						}
@@ -1067,10 +1067,10 @@ func (r *resolver) narrow(e *expr) []value {
 		// the project instantiates, among them and their subclasses.
 		r.unstable++ // instantiations are found round after round
 		for _, c := range classes {
-			if c.instantiated || len(c.subs) == 0 {
+			if c.instantiated || len(c.cfacts().subs) == 0 {
 				out = addValues(out, value{kind: vInst, def: c})
 			}
-			for _, k := range c.subs {
+			for _, k := range c.cfacts().subs {
 				if k.instantiated {
 					out = addValues(out, value{kind: vInst, def: k})
 				}
@@ -1193,7 +1193,7 @@ func (r *resolver) classFlag(c *defInfo, name string) (truth, known bool) {
 	}
 	mro := r.mro(c)
 	for _, k := range mro {
-		if len(k.instAttrs[name]) > 0 || k.extBase {
+		if len(k.cfacts().instAttrs[name]) > 0 || k.extBase {
 			return false, false
 		}
 	}
@@ -1291,10 +1291,10 @@ func (r *resolver) hasAttr(v value, name string) (has, known bool) {
 	}
 	maybe := false
 	for _, k := range r.mro(c) {
-		if len(k.scope.bindings(name)) > 0 || inst && k.initAttrs[name] {
+		if len(k.scope.bindings(name)) > 0 || inst && k.cfacts().initAttrs[name] {
 			return true, true
 		}
-		if len(k.dynOf().classAttrs[name]) > 0 || inst && (len(k.instAttrs[name]) > 0 || len(k.dynOf().attrs[name]) > 0) {
+		if len(k.dynOf().classAttrs[name]) > 0 || inst && (len(k.cfacts().instAttrs[name]) > 0 || len(k.dynOf().attrs[name]) > 0) {
 			maybe = true
 		}
 	}
@@ -1372,7 +1372,7 @@ func (r *resolver) selfClasses(d *defInfo) []*defInfo {
 		// plus the instances that reach library code (escapes): a WSGI middleware
 		// subclass handed to webob (req.get_response(app)) is called there, running the
 		// __call__ it inherits
-		for _, k := range d.class.subs {
+		for _, k := range d.class.cfacts().subs {
 			if k.instantiated && (len(d.selfFlows) == 0 || k.escaped) && r.inherits(k, d) {
 				out = appendDef(out, k)
 			}
@@ -1538,13 +1538,13 @@ func (r *resolver) explicitCall(c *expr) bool {
 // are instantiated in the analysed files, or all of them when none is.
 func (r *resolver) concreteSubs(c *defInfo) []*defInfo {
 	var out []*defInfo
-	for _, k := range c.subs {
+	for _, k := range c.cfacts().subs {
 		if k.instantiated {
 			out = append(out, k)
 		}
 	}
 	if len(out) == 0 {
-		return c.subs
+		return c.cfacts().subs
 	}
 	return out
 }
@@ -1868,7 +1868,8 @@ func (r *resolver) markSubclassed() {
 			if d.fn.Kind == "class" {
 				for _, b := range r.mro(d)[1:] {
 					b.hasSub = true
-					b.subs = append(b.subs, d)
+					cf := b.cfactsFor()
+					cf.subs = append(cf.subs, d)
 				}
 			}
 		}
@@ -1889,11 +1890,11 @@ func (r *resolver) markSubclassed() {
 // instance of that subclass. Nothing is found when a class of c's order has a base outside
 // the project other than object and abc.ABC, which may provide the name itself.
 func (r *resolver) abstractAttr(c *defInfo, name string) []value {
-	if c == nil || len(c.subs) == 0 || r.opaqueOrder(c) {
+	if c == nil || len(c.cfacts().subs) == 0 || r.opaqueOrder(c) {
 		return nil
 	}
 	var out []value
-	for _, k := range c.subs {
+	for _, k := range c.cfacts().subs {
 		if r.definesMethod(k, name) {
 			out = union(out, r.classAttr(k, name, true, 0))
 		}
@@ -1931,7 +1932,7 @@ func (r *resolver) opaqueOrder(c *defInfo) bool {
 		if !k.extBase {
 			continue
 		}
-		for _, b := range k.bases {
+		for _, b := range k.cfacts().bases {
 			if b.op == eName && (b.name() == "object" || b.name() == "ABC") || b.op == eAttr && b.name() == "ABC" {
 				continue
 			}
@@ -2238,7 +2239,7 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 	dataDescr := inst && !r.noFlow && r.descrGets[name] && r.dataDescriptor(mro[skip:], name)
 	if inst && !r.noFlow && !hasSetter(mro[skip:], name) && !dataDescr {
 		for _, k := range mro[skip:] {
-			for _, e := range k.instAttrs[name] {
+			for _, e := range k.cfacts().instAttrs[name] {
 				r.add(&acc, r.eval(e))
 			}
 			if k.dyn != nil {
@@ -2250,7 +2251,7 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 	}
 	if inst && !r.noFlow && !hasSetter(mro[skip:], name) && !dataDescr {
 		for _, k := range mro[skip:] {
-			if k.initAttrs[name] {
+			if k.cfacts().initAttrs[name] {
 				return r.result(&acc) // an attribute __init__ always sets shadows the class's
 			}
 		}
@@ -2516,7 +2517,7 @@ func (r *resolver) evalDescrName(e *expr, method, name string) []value {
 // initSets reports whether the __init__ of a class of order always sets attribute name.
 func initSets(order []*defInfo, name string) bool {
 	for _, k := range order {
-		if k.initAttrs[name] {
+		if k.cfacts().initAttrs[name] {
 			return true
 		}
 	}
@@ -2550,14 +2551,14 @@ func hasSetter(order []*defInfo, name string) bool {
 func (r *resolver) mro(c *defInfo) []*defInfo {
 	switch c.mroState {
 	case 2:
-		return c.mro
+		return c.cfacts().mro
 	case 1:
 		return []*defInfo{c} // inheritance cycle
 	}
 	c.mroState = 1
 	var seqs [][]*defInfo
 	var bases []*defInfo
-	for _, b := range c.bases {
+	for _, b := range c.cfacts().bases {
 		found := false
 		for _, v := range r.eval(b) {
 			if v.kind == vDef && v.def.fn.Kind == "class" && v.def != c {
@@ -2588,7 +2589,7 @@ func (r *resolver) mro(c *defInfo) []*defInfo {
 			}
 		}
 	}
-	c.mro, c.mroState = out, 2
+	c.cfactsFor().mro, c.mroState = out, 2
 	return out
 }
 

@@ -148,7 +148,7 @@ func (r *resolver) getattrFallback(x *expr, name string) []value {
 		}
 		missing := true
 		for _, k := range r.mro(v.def) {
-			if len(k.scope.bindings(name)) > 0 || k.initAttrs[name] || len(k.dynOf().classAttrs[name]) > 0 || len(k.instAttrs[name]) > 0 || len(k.dynOf().attrs[name]) > 0 {
+			if len(k.scope.bindings(name)) > 0 || k.cfacts().initAttrs[name] || len(k.dynOf().classAttrs[name]) > 0 || len(k.cfacts().instAttrs[name]) > 0 || len(k.dynOf().attrs[name]) > 0 {
 				missing = false
 				break
 			}
@@ -436,7 +436,7 @@ func (r *resolver) constructors(c *defInfo) []*defInfo {
 		if len(k.scope.bindings("__init__")) > 0 {
 			break
 		}
-		if k.synthInit != nil {
+		if k.cfacts().synthInit != nil {
 			gen = k
 			break
 		}
@@ -444,7 +444,7 @@ func (r *resolver) constructors(c *defInfo) []*defInfo {
 	if gen == nil {
 		return out
 	}
-	out = appendDef(out, gen.synthInit)
+	out = appendDef(out, gen.cfacts().synthInit)
 	hook := "__post_init__"
 	if gen.synth == synthAttrs {
 		hook = "__attrs_post_init__"
@@ -484,13 +484,13 @@ func (r *resolver) classicProperties(props map[string]bool) map[string]bool {
 // outside the project.
 func (r *resolver) metaclass(c *defInfo) *defInfo {
 	for _, k := range r.mro(c) {
-		if k.meta == nil {
+		if k.cfacts().meta == nil {
 			if m := r.withMetaclass(k); m != nil {
 				return m
 			}
 			continue
 		}
-		for _, v := range r.eval(k.meta) {
+		for _, v := range r.eval(k.cfacts().meta) {
 			if v.kind == vDef && v.def.fn.Kind == "class" {
 				return v.def
 			}
@@ -505,7 +505,7 @@ func (r *resolver) metaclass(c *defInfo) *defInfo {
 // `class Variadic(six.with_metaclass(VariadicSignatureMeta))`, whose subscript
 // Variadic[int] runs the metaclass's __getitem__.
 func (r *resolver) withMetaclass(c *defInfo) *defInfo {
-	for _, b := range c.bases {
+	for _, b := range c.cfacts().bases {
 		if b.op != eCall || b.lit() == nil || len(b.lit().elems()) == 0 || b.slice() {
 			continue
 		}
