@@ -52,7 +52,7 @@ func (r *resolver) knownClassName(c *expr) string {
 func (r *resolver) outsideDotted(e *expr) []string {
 	switch e.op {
 	case eAttr:
-		bs := r.outsideDotted(e.x)
+		bs := r.outsideDotted(e.sub())
 		out := make([]string, 0, len(bs))
 		for _, b := range bs {
 			out = append(out, b+"."+e.name())
@@ -63,8 +63,8 @@ func (r *resolver) outsideDotted(e *expr) []string {
 			return []string{e.name()}
 		}
 	case eFrom:
-		if e.idx() == 0 && r.absModule(e.x.name()) == "" && !r.moduleExists(e.x.name()) {
-			return []string{e.x.name() + "." + e.name()}
+		if e.idx() == 0 && r.absModule(e.sub().name()) == "" && !r.moduleExists(e.sub().name()) {
+			return []string{e.sub().name() + "." + e.name()}
 		}
 	case eName:
 		s, pos := bindingScope(e.scope(), e.name(), e.pos)
@@ -99,7 +99,7 @@ func (r *resolver) knownIsinstance(c *defInfo, names []string) (is, decided bool
 		if !k.extBase {
 			continue
 		}
-		for _, b := range k.bases {
+		for _, b := range k.cfacts().bases {
 			if isProjectClass(r.eval(b)) || b.op == eName && b.name() == "object" {
 				continue
 			}

@@ -52,14 +52,14 @@ func (c *collector) newCallLit(n int) *litData {
 		}
 		k := len(sc.callArgs)
 		sc.callArgs = sc.callArgs[:k+n]
-		l.elems = sc.callArgs[k : k : k+n]
+		l.setElems(sc.callArgs[k : k : k+n])
 	}
 	return l
 }
 
 // newExpr allocates an expression from the collector's current slab (fewer, larger
 // allocations for the many small expressions of a file).
-func (c *collector) newExpr(e expr) *expr {
+func (c *collector) newExpr(s exprSpec) *expr {
 	slab := &c.slab
 	if c.transient {
 		slab = &c.tslab
@@ -70,7 +70,7 @@ func (c *collector) newExpr(e expr) *expr {
 			c.f.transient = append(c.f.transient, *slab)
 		}
 	}
-	*slab = append(*slab, e)
+	*slab = append(*slab, s.pack())
 	return &(*slab)[len(*slab)-1]
 }
 
@@ -91,7 +91,8 @@ func (c *collector) persistent() (end func()) {
 	return func() { c.transient = was }
 }
 
-// intern returns the file's one copy of name, for an expression's nm ("" is nil).
+// intern returns the file's one copy of name, for an expression's name (see
+// expr.nameRef; "" is nil).
 func (c *collector) intern(name string) *string {
 	if name == "" {
 		return nil
@@ -425,7 +426,7 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 		}
 		if attr := lastIdent(t, i); attr != "" && c.sc.names.descr(attr, descrGet) {
 			if e := c.conv(i, sc); e.op == eAttr {
-				c.descrSite(e.x, attr, 0, nil, int32(n.row)+1)
+				c.descrSite(e.sub(), attr, 0, nil, int32(n.row)+1)
 			}
 		}
 		c.attrHook(i, sc, 0)
@@ -518,10 +519,10 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 			// Both are call sites of the resolution rounds, not lazy sites: the subject
 			// flows into the methods' self, so an inherited __enter__ that calls
 			// self.setUp() reaches the subclass's steps (fixtures' Fixture.__enter__).
-			em := c.newExpr(expr{op: eProto, x: e, nm: c.intern(enterName)})
-			enter = c.newExpr(expr{op: eCall, x: em})
-			c.calls = append(c.calls, newSite(caller, int32(line), true, enter))
-			c.site(caller, int32(line), true, c.newExpr(expr{op: eProto, x: e, nm: c.intern(exitName)}), nil)
+			em := c.newExpr(exprSpec{op: eProto, x: e, nm: c.intern(enterName)})
+			enter = c.newExpr(exprSpec{op: eCall, x: em})
+			c.addSite(caller, newSite(int32(line), true, enter))
+			c.site(caller, int32(line), true, c.newExpr(exprSpec{op: eProto, x: e, nm: c.intern(exitName)}), nil)
 		}
 		if ap >= 0 {
 			if tg := t.child(ap, kAsPatternTarget); tg >= 0 {
@@ -534,7 +535,7 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 		}
 		// raise C (a class, not a call) instantiates C
 		if e := t.firstNamed(i); e >= 0 && t.nodes[e].kind != kCall {
-			c.site(caller, int32(n.row)+1, true, c.newExpr(expr{op: eClassOf, x: c.conv(e, sc)}), nil)
+			c.site(caller, int32(n.row)+1, true, c.newExpr(exprSpec{op: eClassOf, x: c.conv(e, sc)}), nil)
 		}
 	case kImport, kImportFrom, kFutureImport:
 		c.importStmt(i, sc, cond)
@@ -565,7 +566,7 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 					if v := t.firstNamed(i); v >= 0 && s == sc {
 						e := c.conv(v, sc)
 						if ch := t.nodes[i].first; ch >= 0 && t.nodes[ch].next >= 0 && t.isToken(t.nodes[ch].next, "from") {
-							e = c.newExpr(expr{op: eIter, x: e}) // yield from
+							e = c.newExpr(exprSpec{op: eIter, x: e}) // yield from
 						}
 						d.yieldVals = append(d.yieldVals, e)
 					}
@@ -632,9 +633,9 @@ func (c *collector) narrowIf(i int32, sc *scope) {
 		// would have to be visible to the other functions too
 		return
 	}
-	pre := c.newExpr(expr{op: eName, nm: c.intern(id), ref: inScope(sc), pos: t.nodes[i].start})
+	pre := c.newExpr(exprSpec{op: eName, nm: c.intern(id), ref: inScope(sc), pos: t.nodes[i].start})
 	narrowed := func(keep bool) *expr {
-		return c.newExpr(expr{op: eNarrow, x: pre, pos: flags(keep, flag, identity), nm: c.intern(attr), ref: withLit(&litData{elems: classes})})
+		return c.newExpr(exprSpec{op: eNarrow, x: pre, pos: flags(keep, flag, identity), nm: c.intern(attr), ref: withLit(litOf(classes))})
 	}
 	if len(alts) == 0 && !c.leaves(body) && c.rebinds(body, id) {
 		// The body always rebinds x, so what falls through past the statement unchanged
@@ -679,8 +680,8 @@ func (c *collector) narrowClassName(i int32, sc *scope) {
 		return
 	}
 	id := c.str(name)
-	pre := c.newExpr(expr{op: eName, nm: c.intern(id), ref: inScope(sc), pos: t.nodes[i].start})
-	val := c.newExpr(expr{op: eNarrow, x: pre, pos: flags(true, true, true), nm: c.intern(cls)})
+	pre := c.newExpr(exprSpec{op: eName, nm: c.intern(id), ref: inScope(sc), pos: t.nodes[i].start})
+	val := c.newExpr(exprSpec{op: eNarrow, x: pre, pos: flags(true, true, true), nm: c.intern(cls)})
 	c.bindName(sc, id, binding{pos: t.nodes[body].start, until: t.nodes[body].end, val: val})
 }
 
@@ -790,8 +791,8 @@ func (c *collector) narrowBool(i int32, sc *scope) {
 	if op == "or" {
 		keep = neg
 	}
-	pre := c.newExpr(expr{op: eName, nm: c.intern(id), ref: inScope(sc), pos: t.nodes[i].start})
-	val := c.newExpr(expr{op: eNarrow, x: pre, pos: flags(keep, false, false), nm: c.intern(attr), ref: withLit(&litData{elems: classes})})
+	pre := c.newExpr(exprSpec{op: eName, nm: c.intern(id), ref: inScope(sc), pos: t.nodes[i].start})
+	val := c.newExpr(exprSpec{op: eNarrow, x: pre, pos: flags(keep, false, false), nm: c.intern(attr), ref: withLit(litOf(classes))})
 	c.bindName(sc, id, binding{pos: t.nodes[right].start, until: t.nodes[right].end, val: val})
 }
 
@@ -1050,13 +1051,13 @@ func (c *collector) lambda(i int32, sc *scope) *expr {
 		}
 	}
 	for k := range ld.params {
-		v := c.newExpr(expr{op: eParam, ref: inScope(ld.ref()), pos: idxPos(int32(k))})
+		v := c.newExpr(exprSpec{op: eParam, ref: inScope(ld.ref()), pos: idxPos(int32(k))})
 		if k == 0 && ld.class != nil {
-			v = c.newExpr(expr{op: eSelf, ref: inScope(ld.ref())})
+			v = c.newExpr(exprSpec{op: eSelf, ref: inScope(ld.ref())})
 		}
 		ls.bind(ld.params[k].name, binding{pos: 0, val: v})
 	}
-	e := c.newExpr(expr{op: eDef, ref: inScope(ld.ref())})
+	e := c.newExpr(exprSpec{op: eDef, ref: inScope(ld.ref())})
 	c.sc.callMemo[i] = e
 	var body int32 = -1
 	for ch := t.nodes[i].first; ch >= 0; ch = t.nodes[ch].next {
@@ -1081,7 +1082,7 @@ func (c *collector) iterOf(l int32, sc *scope) (iterable, elem *expr) {
 	iterable = c.conv(r, sc)
 	// a tuple target (`for key, fn in pairs:`) unpacks each element: bindTarget
 	// subscripts the element by position
-	return iterable, c.newExpr(expr{op: eIter, x: iterable})
+	return iterable, c.newExpr(exprSpec{op: eIter, x: iterable})
 }
 
 // protoIter records the implicit calls of iterating over iterable in the loop or
@@ -1097,10 +1098,10 @@ func (c *collector) protoIter(i int32, iterable *expr, caller *defInfo) {
 	}
 	line := int(c.t.nodes[i].row) + 1
 	defer c.lazyOnly()()
-	m := c.newExpr(expr{op: eProto, x: iterable, nm: c.intern(iterName)})
-	it := c.newExpr(expr{op: eCall, x: m})
-	c.lazy(lazySite{kind: lzReady, caller: caller, x: m, line: int32(line)})
-	c.lazy(lazySite{kind: lzReady, caller: caller, x: c.newExpr(expr{op: eProto, x: it, nm: c.intern(nextName)}), line: int32(line)})
+	m := c.newExpr(exprSpec{op: eProto, x: iterable, nm: c.intern(iterName)})
+	it := c.newExpr(exprSpec{op: eCall, x: m})
+	c.lazyOf(caller, lazySite{kind: lzReady, x: m, line: int32(line)})
+	c.lazyOf(caller, lazySite{kind: lzReady, x: c.newExpr(exprSpec{op: eProto, x: it, nm: c.intern(nextName)}), line: int32(line)})
 }
 
 // isAsync reports whether loop or with item i belongs to an `async for` / `async with`:
@@ -1155,23 +1156,23 @@ func (c *collector) bindTarget(i int32, val *expr, sc *scope, pos uint32, cond b
 			var ev *expr
 			switch {
 			case val == nil:
-			case val.op == eSeq && star < 0 && len(val.lit().elems) == len(elems):
-				ev = val.lit().elems[k]
-			case val.op == eSeq && star >= 0 && len(val.lit().elems) >= len(elems)-1:
+			case val.op == eSeq && star < 0 && len(val.lit().elems()) == len(elems):
+				ev = val.lit().elems()[k]
+			case val.op == eSeq && star >= 0 && len(val.lit().elems()) >= len(elems)-1:
 				// a, *rest, z = literal: rest takes the middle elements as a list
-				rest := len(val.lit().elems) - (len(elems) - 1)
+				rest := len(val.lit().elems()) - (len(elems) - 1)
 				switch {
 				case k < star:
-					ev = val.lit().elems[k]
+					ev = val.lit().elems()[k]
 				case k == star:
-					ev = c.newExpr(expr{op: eSeq, ref: withLit(&litData{elems: val.lit().elems[star : star+rest]})})
+					ev = c.newExpr(exprSpec{op: eSeq, ref: withLit(litOf(val.lit().elems()[star : star+rest]))})
 				default:
-					ev = val.lit().elems[k-1+rest]
+					ev = val.lit().elems()[k-1+rest]
 				}
 			case val.op != eSeq && val.op != eUnknown && (star < 0 || k < star):
 				// unpacking another value (a call's result, a variable): its k-th element
 				// (positions after a starred target are unknown)
-				ev = c.newExpr(expr{op: eSubscript, x: val, nm: c.intern("i" + strconv.Itoa(k)), pos: keyOKBit})
+				ev = c.newExpr(exprSpec{op: eSubscript, x: val, nm: c.intern("i" + strconv.Itoa(k)), pos: keyOKBit})
 			}
 			if k == star {
 				c.bindTarget(t.firstNamed(e), ev, sc, pos, cond)
@@ -1194,7 +1195,7 @@ func (c *collector) bindTarget(i int32, val *expr, sc *scope, pos uint32, cond b
 		}
 		if c.sc.names.prop(attr) && c.caller != nil {
 			end := c.lazyOnly()
-			c.lazy(lazySite{kind: lzAttr, op: 1, x: c.newExpr(expr{op: eAttr, x: c.conv(obj, sc), nm: c.intern(attr)}), line: int32(t.nodes[i].row) + 1})
+			c.lazy(lazySite{kind: lzAttr, op: 1, x: c.newExpr(exprSpec{op: eAttr, x: c.conv(obj, sc), nm: c.intern(attr)}), line: int32(t.nodes[i].row) + 1})
 			end()
 		}
 		if c.sc.names.descr(attr, descrSet) && c.caller != nil {
@@ -1210,17 +1211,17 @@ func (c *collector) bindTarget(i int32, val *expr, sc *scope, pos uint32, cond b
 					continue
 				}
 				if s.selfName != "" && s.selfName == name && s.class != nil {
-					cl := s.class
-					if cl.instAttrs == nil {
-						cl.instAttrs = map[string][]*expr{}
+					cf := s.class.cfactsFor()
+					if cf.instAttrs == nil {
+						cf.instAttrs = map[string][]*expr{}
 					}
-					cl.instAttrs[attr] = append(cl.instAttrs[attr], val)
+					cf.instAttrs[attr] = append(cf.instAttrs[attr], val)
 					if !cond && s == sc && s.def != nil && s.def.simple == "__init__" {
 						// set on every instance: it shadows a class attribute of that name
-						if cl.initAttrs == nil {
-							cl.initAttrs = map[string]bool{}
+						if cf.initAttrs == nil {
+							cf.initAttrs = map[string]bool{}
 						}
-						cl.initAttrs[attr] = true
+						cf.initAttrs[attr] = true
 					}
 					return
 				}
@@ -1286,7 +1287,7 @@ func (c *collector) assignment(i int32, sc *scope, cond bool) {
 		if t.nodes[tg].kind == kSubscript {
 			// x[k] = v stores v into the container x, or calls x.__setitem__(k, v)
 			if st := c.conv(tg, sc); st.op == eSubscript {
-				c.f.stores = append(c.f.stores, store{x: st.x, key: st.name(), keyOK: st.keyOK(), val: val, sub: st})
+				c.f.stores = append(c.f.stores, store{x: st.sub(), key: st.name(), keyOK: st.keyOK(), val: val, sub: st})
 				c.dictStore(st, sc, val, cond)
 			}
 			c.subscript(tg, sc, 1, val)
@@ -1301,24 +1302,24 @@ func (c *collector) assignment(i int32, sc *scope, cond bool) {
 // whose __setattr__ refuses stores sets its attributes so (lazr.config's Section), and
 // reads of self.name then find them without the __getattr__ fallback.
 func (c *collector) dictStore(st *expr, sc *scope, val *expr, cond bool) {
-	d := st.x
-	if !st.keyOK() || d == nil || d.op != eAttr || d.name() != "__dict__" || d.x == nil || d.x.op != eName {
+	d := st.sub()
+	if !st.keyOK() || d == nil || d.op != eAttr || d.name() != "__dict__" || d.sub() == nil || d.sub().op != eName {
 		return
 	}
 	attr, isStr := strings.CutPrefix(st.name(), "s")
-	if !isStr || attr == "" || sc.kind != scopeFunction || sc.selfName == "" || sc.class == nil || d.x.name() != sc.selfName {
+	if !isStr || attr == "" || sc.kind != scopeFunction || sc.selfName == "" || sc.class == nil || d.sub().name() != sc.selfName {
 		return
 	}
-	cl := sc.class
-	if cl.instAttrs == nil {
-		cl.instAttrs = map[string][]*expr{}
+	cf := sc.class.cfactsFor()
+	if cf.instAttrs == nil {
+		cf.instAttrs = map[string][]*expr{}
 	}
-	cl.instAttrs[attr] = append(cl.instAttrs[attr], val)
+	cf.instAttrs[attr] = append(cf.instAttrs[attr], val)
 	if !cond && sc.def != nil && sc.def.simple == "__init__" {
-		if cl.initAttrs == nil {
-			cl.initAttrs = map[string]bool{}
+		if cf.initAttrs == nil {
+			cf.initAttrs = map[string]bool{}
 		}
-		cl.initAttrs[attr] = true
+		cf.initAttrs[attr] = true
 	}
 }
 
@@ -1390,7 +1391,7 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 				if k := strings.IndexByte(full, '.'); k >= 0 {
 					first = full[:k]
 				}
-				c.bindName(sc, first, binding{pos: pos, cond: cond, val: c.newExpr(expr{op: eModule, nm: c.intern(first)})})
+				c.bindName(sc, first, binding{pos: pos, cond: cond, val: c.newExpr(exprSpec{op: eModule, nm: c.intern(first)})})
 			case kAliasedImport:
 				dn := t.child(ch, kDottedName)
 				alias := t.nodes[ch].first
@@ -1400,7 +1401,7 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 					}
 				}
 				if dn >= 0 && alias >= 0 && t.nodes[alias].kind == kIdentifier {
-					c.bindName(sc, c.str(alias), binding{pos: pos, cond: cond, val: c.newExpr(expr{op: eModule, nm: c.intern(cleanDotted(c.str(dn)))})})
+					c.bindName(sc, c.str(alias), binding{pos: pos, cond: cond, val: c.newExpr(exprSpec{op: eModule, nm: c.intern(cleanDotted(c.str(dn)))})})
 				}
 			}
 		}
@@ -1431,18 +1432,18 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 		if c.sc.names.dunder("__getattr__") && (mod != "" || level > 0) {
 			// the import looks up M.__path__: a module's own __getattr__ answers
 			end := c.lazyOnly()
-			c.lazy(lazySite{kind: lzModuleGetattr, x: c.newExpr(expr{op: eFrom, pos: idxPos(int32(level)), nm: c.intern("__getattr__"), x: c.newExpr(expr{op: eModule, nm: c.intern(mod)}), ref: inScope(sc)}), line: int32(n.row) + 1})
+			c.lazy(lazySite{kind: lzModuleGetattr, x: c.newExpr(exprSpec{op: eFrom, pos: idxPos(int32(level)), nm: c.intern("__getattr__"), x: c.newExpr(exprSpec{op: eModule, nm: c.intern(mod)}), ref: inScope(sc)}), line: int32(n.row) + 1})
 			end()
 		}
 		for ; ch >= 0; ch = t.nodes[ch].next {
 			switch t.nodes[ch].kind {
 			case kWildcardImport:
 				if sc.kind == scopeModule {
-					sc.stars = append(sc.stars, starImport{level: level, mod: mod, pos: pos})
+					c.f.stars = append(c.f.stars, starImport{level: level, mod: mod, pos: pos})
 				}
 			case kDottedName:
 				name := c.str(ch)
-				c.bindName(sc, name, binding{pos: pos, cond: cond, val: c.newExpr(expr{op: eFrom, pos: idxPos(int32(level)), nm: c.intern(name), x: c.newExpr(expr{op: eModule, nm: c.intern(mod)}), ref: inScope(sc)})})
+				c.bindName(sc, name, binding{pos: pos, cond: cond, val: c.newExpr(exprSpec{op: eFrom, pos: idxPos(int32(level)), nm: c.intern(name), x: c.newExpr(exprSpec{op: eModule, nm: c.intern(mod)}), ref: inScope(sc)})})
 			case kAliasedImport:
 				dn := t.child(ch, kDottedName)
 				var alias int32 = -1
@@ -1452,7 +1453,7 @@ func (c *collector) importStmt(i int32, sc *scope, cond bool) {
 					}
 				}
 				if dn >= 0 && alias >= 0 {
-					c.bindName(sc, c.str(alias), binding{pos: pos, cond: cond, val: c.newExpr(expr{op: eFrom, pos: idxPos(int32(level)), nm: c.intern(c.str(dn)), x: c.newExpr(expr{op: eModule, nm: c.intern(mod)}), ref: inScope(sc)})})
+					c.bindName(sc, c.str(alias), binding{pos: pos, cond: cond, val: c.newExpr(exprSpec{op: eFrom, pos: idxPos(int32(level)), nm: c.intern(c.str(dn)), x: c.newExpr(exprSpec{op: eModule, nm: c.intern(mod)}), ref: inScope(sc)})})
 				}
 			}
 		}
@@ -1513,11 +1514,11 @@ func (c *collector) caught(i int32, sc *scope) *expr {
 	if c.t.nodes[i].kind == kTuple {
 		for ch := c.t.nodes[i].first; ch >= 0; ch = c.t.nodes[ch].next {
 			if nd := &c.t.nodes[ch]; nd.named && !nd.extra {
-				classes = append(classes, c.newExpr(expr{op: eClassOf, x: c.conv(ch, sc), pos: keyOKBit}))
+				classes = append(classes, c.newExpr(exprSpec{op: eClassOf, x: c.conv(ch, sc), pos: keyOKBit}))
 			}
 		}
 	} else {
-		classes = append(classes, c.newExpr(expr{op: eClassOf, x: c.conv(i, sc), pos: keyOKBit}))
+		classes = append(classes, c.newExpr(exprSpec{op: eClassOf, x: c.conv(i, sc), pos: keyOKBit}))
 	}
-	return c.newExpr(expr{op: eCall, x: c.newExpr(expr{op: eUnion, ref: withLit(&litData{elems: classes})})})
+	return c.newExpr(exprSpec{op: eCall, x: c.newExpr(exprSpec{op: eUnion, ref: withLit(litOf(classes))})})
 }

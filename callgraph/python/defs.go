@@ -84,7 +84,7 @@ func (c *collector) newDef(i, dec int32, sc *scope, k task.Kind) *defInfo {
 	}
 	d.metrics = c.metrics(i, d.fn.Line, d.fn.EndLine)
 	d.metrics.Lines = d.fn.EndLine - d.fn.DecoratorLine + 1
-	d.order = len(c.f.defs)
+	d.order = int32(len(c.f.defs))
 	c.f.defs = append(c.f.defs, d)
 	return d
 }
@@ -215,19 +215,19 @@ func (c *collector) function(i, dec int32, sc *scope, caller *defInfo, cond bool
 			// the class itself, not an instance: reading a property through it gives the
 			// property object and calls no getter (fixtures' metaclass __new__ reads
 			// cls.DEFAULT, a property of the metaclass)
-			v = c.newExpr(expr{op: eClass, ref: inScope(d.ref())})
+			v = c.newExpr(exprSpec{op: eClass, ref: inScope(d.ref())})
 		case k == 0 && d.class != nil && !d.static:
-			v = c.newExpr(expr{op: eSelf, ref: inScope(d.ref())})
+			v = c.newExpr(exprSpec{op: eSelf, ref: inScope(d.ref())})
 			fs.selfName, fs.class = p.name, d.class
 		default:
-			v = c.newExpr(expr{op: eParam, ref: inScope(d.ref()), pos: idxPos(int32(k))})
+			v = c.newExpr(exprSpec{op: eParam, ref: inScope(d.ref()), pos: idxPos(int32(k))})
 		}
 		fs.bind(p.name, binding{pos: 0, val: v})
 	}
 	if b := t.child(i, kBlock); b >= 0 {
 		c.visitChildren(b, fs, d, false)
 	}
-	val := c.newExpr(expr{op: eDef, ref: inScope(d.ref())})
+	val := c.newExpr(exprSpec{op: eDef, ref: inScope(d.ref())})
 	c.bindName(sc, d.simple, binding{pos: t.nodes[i].end, cond: cond, val: val})
 	c.applyDecorators(d, decs, caller)
 }
@@ -235,21 +235,31 @@ func (c *collector) function(i, dec int32, sc *scope, caller *defInfo, cond bool
 // site records a call site of caller at line calling callee with positional args, made
 // by the syntax (implicit) or by a builtin called explicitly.
 func (c *collector) site(caller *defInfo, line int32, implicit bool, callee *expr, args []*expr) {
-	call := c.newExpr(expr{op: eCall, x: callee})
+	call := c.newExpr(exprSpec{op: eCall, x: callee})
 	if len(args) > 0 {
-		call.setLit(&litData{elems: args})
+		call.setLit(litOf(args))
 	}
-	c.calls = append(c.calls, newSite(caller, line, implicit, call))
+	c.addSite(caller, newSite(line, implicit, call))
+}
+
+// addSite appends cs, a site of caller, to the file's call sites, starting a run of
+// caller's sites (see fileInfo.callCallers) unless the file's last site is caller's too.
+func (c *collector) addSite(caller *defInfo, cs callSite) {
+	f := c.f
+	if n := len(f.callCallers); n == 0 || f.callCallers[n-1].caller != caller {
+		f.callCallers = append(f.callCallers, callerRun{start: int32(len(c.calls)), caller: caller})
+	}
+	c.calls = append(c.calls, cs)
 }
 
 // applyDecorators records the call of each decorator by the defining scope: the
 // innermost decorator receives the definition, each outer one the previous result.
 func (c *collector) applyDecorators(d *defInfo, decs []*expr, caller *defInfo) {
 	line := d.fn.DecoratorLine
-	arg := c.newExpr(expr{op: eDef, ref: inScope(d.ref()), pos: rawBit})
+	arg := c.newExpr(exprSpec{op: eDef, ref: inScope(d.ref()), pos: rawBit})
 	for k := len(decs) - 1; k >= 0; k-- {
-		arg = c.newExpr(expr{op: eCall, x: decs[k], ref: withLit(&litData{elems: []*expr{arg}})})
-		c.calls = append(c.calls, newSite(caller, int32(line+k), false, arg))
+		arg = c.newExpr(exprSpec{op: eCall, x: decs[k], ref: withLit(litOf([]*expr{arg}))})
+		c.addSite(caller, newSite(int32(line+k), false, arg))
 		d.decCall = arg
 	}
 }
@@ -272,15 +282,16 @@ func (c *collector) class(i, dec int32, sc *scope, caller *defInfo, cond bool) {
 				continue
 			}
 			if nd.kind != kKeywordArgument && nd.kind != kListSplat && nd.kind != kDictSplat {
-				d.bases = append(d.bases, c.conv(ch, sc))
+				cf := d.cfactsFor()
+				cf.bases = append(cf.bases, c.conv(ch, sc))
 			}
 			if nd.kind == kKeywordArgument {
 				// class C(metaclass=M): the defining scope calls M(name, bases, namespace),
 				// which runs M.__new__ and M.__init__
 				if id := t.child(ch, kIdentifier); id >= 0 && c.str(id) == "metaclass" {
 					if v := t.firstNamedAfter(id); v >= 0 {
-						d.meta = c.conv(v, sc)
-						c.site(caller, int32(nd.row)+1, true, d.meta, nil)
+						d.cfactsFor().meta = c.conv(v, sc)
+						c.site(caller, int32(nd.row)+1, true, d.cfacts().meta, nil)
 					}
 				}
 			}
@@ -295,7 +306,7 @@ func (c *collector) class(i, dec int32, sc *scope, caller *defInfo, cond bool) {
 			c.generatedInit(d, b, cs)
 		}
 	}
-	c.bindName(sc, d.simple, binding{pos: t.nodes[i].end, cond: cond, val: c.newExpr(expr{op: eDef, ref: inScope(d.ref())})})
+	c.bindName(sc, d.simple, binding{pos: t.nodes[i].end, cond: cond, val: c.newExpr(exprSpec{op: eDef, ref: inScope(d.ref())})})
 	c.applyDecorators(d, decs, caller)
 }
 
@@ -394,7 +405,7 @@ func (c *collector) generatedInit(d *defInfo, block int32, cs *scope) {
 					ce := c.callExpr(val, cs)
 					for k, kw := range ce.lit().keyList() {
 						if kw == "default" {
-							dflt = ce.lit().elems[k]
+							dflt = ce.lit().elems()[k]
 						}
 					}
 				}
@@ -418,13 +429,14 @@ func (c *collector) generatedInit(d *defInfo, block int32, cs *scope) {
 		}
 		k := len(ld.params)
 		ld.params = append(ld.params, param{name: pname, dflt: dflt})
-		if d.instAttrs == nil {
-			d.instAttrs = map[string][]*expr{}
+		cf := d.cfactsFor()
+		if cf.instAttrs == nil {
+			cf.instAttrs = map[string][]*expr{}
 		}
-		d.instAttrs[name] = append(d.instAttrs[name], c.newExpr(expr{op: eParam, ref: inScope(ld.ref()), pos: idxPos(int32(k))}))
-		d.fields = append(d.fields, name)
+		cf.instAttrs[name] = append(cf.instAttrs[name], c.newExpr(exprSpec{op: eParam, ref: inScope(ld.ref()), pos: idxPos(int32(k))}))
+		cf.fields = append(cf.fields, name)
 	}
-	d.synthInit = ld
+	d.cfactsFor().synthInit = ld
 }
 
 // params reads a parameter list; default values and annotations are visited in the
@@ -500,15 +512,15 @@ func (c *collector) call(i int32, sc *scope, caller *defInfo) {
 	ce := c.callExpr(i, sc)
 	if ce.op != eCall {
 		if ce.op == eSuper {
-			c.site(caller, int32(c.t.nodes[i].row)+1, false, c.newExpr(expr{op: eName, nm: c.intern("super"), ref: inScope(sc)}), nil)
+			c.site(caller, int32(c.t.nodes[i].row)+1, false, c.newExpr(exprSpec{op: eName, nm: c.intern("super"), ref: inScope(sc)}), nil)
 		}
 		return
 	}
-	c.calls = append(c.calls, newSite(caller, int32(c.t.nodes[i].row)+1, false, ce))
+	c.addSite(caller, newSite(int32(c.t.nodes[i].row)+1, false, ce))
 	// a copy: recording the builtin's implicit sites appends to c.calls
 	cs := c.calls[len(c.calls)-1]
 	c.containerCall(&cs)
-	c.builtinCall(&cs, ce)
+	c.builtinCall(&cs, caller, ce)
 	c.builtinProtocols(&cs)
 }
 
@@ -519,7 +531,7 @@ func (c *collector) call(i int32, sc *scope, caller *defInfo) {
 // rebound). It also records, for map and for the builtins returning the elements of their
 // argument (filter, sorted, reversed, list, tuple, set, frozenset, iter), the container
 // their result iterates over.
-func (c *collector) builtinCall(cs *callSite, ce *expr) {
+func (c *collector) builtinCall(cs *callSite, caller *defInfo, ce *expr) {
 	var positional []*expr
 	var key *expr
 	if args := cs.args(); cs.call.lit().keyList() == nil {
@@ -536,9 +548,9 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 		}
 	}
 	fn := cs.callee()
-	if fn.op == eName && outsideHigherOrder[fn.name()] || fn.op == eAttr && fn.x.op == eName && outsideHigherOrder[fn.name()] {
+	if fn.op == eName && outsideHigherOrder[fn.name()] || fn.op == eAttr && fn.sub().op == eName && outsideHigherOrder[fn.name()] {
 		// the positional arguments before a *args are known
-		c.outsideCall(cs, ce, fn.name(), positional)
+		c.outsideCall(cs, caller, ce, fn.name(), positional)
 		return
 	}
 	if cs.star() {
@@ -550,20 +562,20 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 		name = fn.name()
 	case fn.op == eAttr && (fn.name() == "get" || fn.name() == "pop" || fn.name() == "setdefault") && len(positional) >= 1 && len(positional) <= 2 && key == nil:
 		// d.get(k, default) on a container: its elements selected by k, or the default
-		sub := c.newExpr(expr{op: eSubscript, x: fn.x})
+		sub := c.newExpr(exprSpec{op: eSubscript, x: fn.sub()})
 		if k := positional[0]; k.op == eConst {
-			sub.nm = k.nm
+			sub.setName(k.nameRef())
 			sub.setFlag(keyOKBit)
 		} else if k.op == eName || k.op == eAttr {
-			sub.setLit(&litData{elems: []*expr{k}})
+			sub.setLit(litOf([]*expr{k}))
 		}
-		u := c.newExpr(expr{op: eUnion, ref: withLit(&litData{elems: []*expr{sub}})})
+		u := c.newExpr(exprSpec{op: eUnion, ref: withLit(litOf([]*expr{sub}))})
 		if len(positional) == 2 {
-			u.lit().elems = append(u.lit().elems, positional[1])
+			u.lit().appendElems(positional[1])
 		}
 		ce.lit().extra().builtin = u
 		return
-	case (fn.op == eName || fn.op == eAttr && fn.x.op == eName && fn.x.name() == "collections") && fn.name() == "OrderedDict" && len(positional) == 1 && len(cs.args()) == 1:
+	case (fn.op == eName || fn.op == eAttr && fn.sub().op == eName && fn.sub().name() == "collections") && fn.name() == "OrderedDict" && len(positional) == 1 && len(cs.args()) == 1:
 		// collections.OrderedDict([(k, v), ...]) (the name bound outside the project): a
 		// dict of those pairs, as dict(...) of the same list
 		if d := c.pairsDict(positional[0]); d != nil {
@@ -571,53 +583,53 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 			ce.lit().extra().extBuiltin = true
 		}
 		return
-	case fn.op == eAttr && fn.x.op == eName && fn.x.name() == "copy" && (fn.name() == "copy" || fn.name() == "deepcopy") && len(positional) == 1 && len(cs.args()) == 1:
+	case fn.op == eAttr && fn.sub().op == eName && fn.sub().name() == "copy" && (fn.name() == "copy" || fn.name() == "deepcopy") && len(positional) == 1 && len(cs.args()) == 1:
 		// copy.copy(x) and copy.deepcopy(x) of the standard library's copy module (the
 		// name copy bound outside the project) return an object of x's class
 		ce.lit().extra().builtin = positional[0]
 		ce.lit().extra().extBuiltin = true
 		return
 	case fn.op == eAttr && len(cs.args()) == 0 && (fn.name() == "values" || fn.name() == "items" || fn.name() == "copy"):
-		all := c.newExpr(expr{op: eSubscript, x: fn.x})
+		all := c.newExpr(exprSpec{op: eSubscript, x: fn.sub()})
 		switch fn.name() {
 		case "values":
-			ce.lit().extra().builtin = c.newExpr(expr{op: eSeq, ref: withLit(&litData{elems: []*expr{all}})})
+			ce.lit().extra().builtin = c.newExpr(exprSpec{op: eSeq, ref: withLit(litOf([]*expr{all}))})
 		case "items":
-			pair := c.newExpr(expr{op: eSeq, ref: withLit(&litData{elems: []*expr{unknownExpr, all}})})
-			ce.lit().extra().builtin = c.newExpr(expr{op: eSeq, ref: withLit(&litData{elems: []*expr{pair}})})
+			pair := c.newExpr(exprSpec{op: eSeq, ref: withLit(litOf([]*expr{unknownExpr, all}))})
+			ce.lit().extra().builtin = c.newExpr(exprSpec{op: eSeq, ref: withLit(litOf([]*expr{pair}))})
 		default:
-			ce.lit().extra().builtin = fn.x
+			ce.lit().extra().builtin = fn.sub()
 		}
 		return
 	case fn.op == eAttr && fn.name() == "sort" && key != nil:
 		// xs.sort(key=f) on a list: the key function is called on its elements
-		it := c.newExpr(expr{op: eIter, x: fn.x})
-		c.site(cs.caller, cs.line, true, c.newExpr(expr{op: eBuiltinArg, nm: c.intern("list.sort"), x: key, ref: withLit(&litData{elems: []*expr{fn.x}})}),
+		it := c.newExpr(exprSpec{op: eIter, x: fn.sub()})
+		c.site(caller, cs.line, true, c.newExpr(exprSpec{op: eBuiltinArg, nm: c.intern("list.sort"), x: key, ref: withLit(litOf([]*expr{fn.sub()}))}),
 			[]*expr{it})
 		return
 	default:
 		return
 	}
 	implicit := func(f *expr, args []*expr) {
-		c.site(cs.caller, cs.line, true, c.newExpr(expr{op: eBuiltinArg, nm: c.intern(name), ref: withLit(&litData{litExtra: &litExtra{sc: fn.scope()}}), x: f}), args)
+		c.site(caller, cs.line, true, c.newExpr(exprSpec{op: eBuiltinArg, nm: c.intern(name), ref: withLit(&litData{litExtra: &litExtra{sc: fn.scope()}}), x: f}), args)
 	}
 	iters := func(xs []*expr) []*expr {
 		out := make([]*expr, len(xs))
 		for k, x := range xs {
-			out[k] = c.newExpr(expr{op: eIter, x: x})
+			out[k] = c.newExpr(exprSpec{op: eIter, x: x})
 		}
 		return out
 	}
 	elemsOf := func(x *expr) *expr {
-		return c.newExpr(expr{op: eSeq, ref: withLit(&litData{elems: []*expr{c.newExpr(expr{op: eIter, x: x})}})})
+		return c.newExpr(exprSpec{op: eSeq, ref: withLit(litOf([]*expr{c.newExpr(exprSpec{op: eIter, x: x})}))})
 	}
 	switch name {
 	case "map":
 		if len(positional) >= 2 && key == nil {
 			args := iters(positional[1:])
 			implicit(positional[0], args)
-			res := c.newExpr(expr{op: eCall, x: positional[0], ref: withLit(&litData{elems: args})})
-			ce.lit().extra().builtin = c.newExpr(expr{op: eSeq, ref: withLit(&litData{elems: []*expr{res}})})
+			res := c.newExpr(exprSpec{op: eCall, x: positional[0], ref: withLit(litOf(args))})
+			ce.lit().extra().builtin = c.newExpr(exprSpec{op: eSeq, ref: withLit(litOf([]*expr{res}))})
 		}
 	case "filter":
 		if len(positional) == 2 && key == nil {
@@ -638,12 +650,12 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 		if (name == "list" || name == "set") && len(cs.args()) == 0 {
 			// an empty container, as [] is: what is stored into it later (s.add(x),
 			// l.append(x)) is its elements (zake's FakeStorage._clients)
-			ce.lit().extra().builtin = c.newExpr(expr{op: eSeq, ref: withLit(&litData{})})
+			ce.lit().extra().builtin = c.newExpr(exprSpec{op: eSeq, ref: withLit(&litData{})})
 		}
 	case "dict":
 		switch {
 		case len(cs.args()) == 0:
-			ce.lit().extra().builtin = c.newExpr(expr{op: eDict, ref: withLit(&litData{})})
+			ce.lit().extra().builtin = c.newExpr(exprSpec{op: eDict, ref: withLit(&litData{})})
 		case len(positional) == 1 && len(cs.args()) == 1:
 			ce.lit().extra().builtin = positional[0] // a copy of the mapping
 			if d := c.pairsDict(positional[0]); d != nil {
@@ -651,35 +663,35 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 			}
 		case len(positional) == 0 && len(cs.args()) > 0:
 			// dict(a=x, b=y): a literal with string keys
-			d := c.newExpr(expr{op: eDict, ref: withLit(&litData{})})
+			d := c.newExpr(exprSpec{op: eDict, ref: withLit(&litData{})})
 			for k, a := range cs.args() {
 				d.lit().extra().keys = append(d.lit().keyList(), "s"+cs.kw(k))
-				d.lit().elems = append(d.lit().elems, a)
+				d.lit().appendElems(a)
 			}
 			ce.lit().extra().builtin = d
 		}
 	case "getattr":
 		if n := len(positional); (n == 2 || n == 3) && len(cs.args()) == n {
-			g := c.newExpr(expr{op: eGetattr, x: positional[0], ref: withLit(&litData{elems: positional[1:], litExtra: &litExtra{sc: fn.scope()}})})
+			g := c.newExpr(exprSpec{op: eGetattr, x: positional[0], ref: withLit(litWith(positional[1:], &litExtra{sc: fn.scope()}))})
 			ce.lit().extra().builtin = g
-			c.lazy(lazySite{kind: lzGetattr, caller: cs.caller, x: g, line: cs.line})
+			c.lazyOf(caller, lazySite{kind: lzGetattr, x: g, line: cs.line})
 		}
 	case "setattr":
 		// setattr(obj, NAME, v) stores v into obj.<NAME> for each string constant NAME
 		// holds (pycadf's `setattr(self, EVENT_KEYNAME_ID, id)`, a module constant naming
 		// a class attribute that holds a descriptor): what assigning obj.<NAME> calls
-		if len(positional) == 3 && len(cs.args()) == 3 && cs.caller != nil && c.sc.names.anyDescr(descrSet) {
+		if len(positional) == 3 && len(cs.args()) == 3 && caller != nil && c.sc.names.anyDescr(descrSet) {
 			switch positional[1].op {
 			case eConst, eName, eFrom, eAttr:
-				callee := c.newExpr(expr{op: eDescr, x: positional[0], pos: idxPos(1),
-					ref: withLit(&litData{elems: positional[1:2], litExtra: &litExtra{sc: fn.scope()}})})
-				args := []*expr{c.newExpr(expr{op: eInstances, x: positional[0]}), positional[2]}
-				c.site(cs.caller, int32(cs.line), true, callee, args)
+				callee := c.newExpr(exprSpec{op: eDescr, x: positional[0], pos: idxPos(1),
+					ref: withLit(litWith(positional[1:2], &litExtra{sc: fn.scope()}))})
+				args := []*expr{c.newExpr(exprSpec{op: eInstances, x: positional[0]}), positional[2]}
+				c.site(caller, int32(cs.line), true, callee, args)
 			}
 		}
 	case "type":
 		if len(positional) == 1 && len(cs.args()) == 1 {
-			ce.lit().extra().builtin = c.newExpr(expr{op: eTypeOf, x: positional[0]})
+			ce.lit().extra().builtin = c.newExpr(exprSpec{op: eTypeOf, x: positional[0]})
 		}
 	case "staticmethod", "classmethod":
 		if len(positional) == 1 && len(cs.args()) == 1 {
@@ -693,20 +705,20 @@ func (c *collector) builtinCall(cs *callSite, ce *expr) {
 // dispatches on `OrderedDict([('text/plain', self._make_text_response), ...])[accept]`.
 // A key that is not a constant is unknown (""). Else nil.
 func (c *collector) pairsDict(x *expr) *expr {
-	if x.op != eSeq || len(x.lit().elems) == 0 {
+	if x.op != eSeq || len(x.lit().elems()) == 0 {
 		return nil
 	}
-	d := c.newExpr(expr{op: eDict, ref: withLit(&litData{})})
-	for _, p := range x.lit().elems {
-		if p.op != eSeq || len(p.lit().elems) != 2 {
+	d := c.newExpr(exprSpec{op: eDict, ref: withLit(&litData{})})
+	for _, p := range x.lit().elems() {
+		if p.op != eSeq || len(p.lit().elems()) != 2 {
 			return nil
 		}
 		key := ""
-		if k := p.lit().elems[0]; k.op == eConst {
+		if k := p.lit().elems()[0]; k.op == eConst {
 			key = k.name()
 		}
 		d.lit().extra().keys = append(d.lit().keyList(), key)
-		d.lit().elems = append(d.lit().elems, p.lit().elems[1])
+		d.lit().appendElems(p.lit().elems()[1])
 	}
 	return d
 }
@@ -721,14 +733,14 @@ var outsideHigherOrder = map[string]bool{"partial": true, "reduce": true, "starm
 // with its arguments' positions unknown (calling it calls f, no arguments flow), reduce
 // calls f on the elements of its iterable, starmap calls f on unpacked elements (no
 // arguments flow). These calls are implicit call sites of the caller.
-func (c *collector) outsideCall(cs *callSite, ce *expr, name string, positional []*expr) {
+func (c *collector) outsideCall(cs *callSite, caller *defInfo, ce *expr, name string, positional []*expr) {
 	if len(positional) == 0 {
 		return
 	}
 	f := positional[0]
 	switch name {
 	case "partial":
-		ce.lit().extra().builtin = c.newExpr(expr{op: ePartial, x: f})
+		ce.lit().extra().builtin = c.newExpr(exprSpec{op: ePartial, x: f})
 		ce.lit().extra().extBuiltin = true
 	case "reduce", "starmap":
 		if len(positional) < 2 {
@@ -736,10 +748,10 @@ func (c *collector) outsideCall(cs *callSite, ce *expr, name string, positional 
 		}
 		var args []*expr
 		if name == "reduce" {
-			it := c.newExpr(expr{op: eIter, x: positional[1]})
+			it := c.newExpr(exprSpec{op: eIter, x: positional[1]})
 			args = []*expr{it, it}
 		}
-		c.site(cs.caller, cs.line, true, c.newExpr(expr{op: eBuiltinArg, nm: c.intern(name), x: f, ref: withLit(&litData{elems: []*expr{cs.callee()}})}), args)
+		c.site(caller, cs.line, true, c.newExpr(exprSpec{op: eBuiltinArg, nm: c.intern(name), x: f, ref: withLit(litOf([]*expr{cs.callee()}))}), args)
 	}
 }
 
@@ -750,7 +762,7 @@ func (c *collector) callee(fn int32, sc *scope) *expr {
 	t := c.t
 	if t.nodes[fn].kind == kAttribute && sc.kind == scopeFunction && sc.selfName != "" && sc.def != nil && sc.def.class != nil {
 		if obj := t.firstNamed(fn); obj >= 0 && t.nodes[obj].kind == kIdentifier && lastIdent(t, fn) == "__class__" && c.str(obj) == sc.selfName {
-			return c.newExpr(expr{op: eTypeOf, x: c.newExpr(expr{op: eSelf, ref: inScope(sc.def.ref())})})
+			return c.newExpr(exprSpec{op: eTypeOf, x: c.newExpr(exprSpec{op: eSelf, ref: inScope(sc.def.ref())})})
 		}
 	}
 	return c.conv(fn, sc)
@@ -774,7 +786,7 @@ func (c *collector) callExpr(i int32, sc *scope) *expr {
 	if t.nodes[fn].kind == kIdentifier && t.textEq(fn, "super") {
 		for s := sc; s != nil; s = s.parent {
 			if s.kind == scopeFunction && s.def != nil && s.def.class != nil {
-				e := c.newExpr(expr{op: eSuper, ref: inScope(s.def.ref())})
+				e := c.newExpr(exprSpec{op: eSuper, ref: inScope(s.def.ref())})
 				c.sc.callMemo[i] = e
 				return e
 			}
@@ -792,7 +804,7 @@ func (c *collector) callExpr(i int32, sc *scope) *expr {
 			}
 		}
 	}
-	e := c.newExpr(expr{op: eCall, x: c.callee(fn, sc), ref: withLit(c.newCallLit(n))})
+	e := c.newExpr(exprSpec{op: eCall, x: c.callee(fn, sc), ref: withLit(c.newCallLit(n))})
 	if al >= 0 {
 		switch t.nodes[al].kind {
 		case kArgumentList:
@@ -810,16 +822,16 @@ func (c *collector) callExpr(i int32, sc *scope) *expr {
 					}
 					if id >= 0 && v >= 0 {
 						if e.lit().keyList() == nil {
-							e.lit().extra().keys = make([]string, len(e.lit().elems), n)
+							e.lit().extra().keys = make([]string, len(e.lit().elems()), n)
 						}
-						e.lit().elems = append(e.lit().elems, c.conv(v, sc))
+						e.lit().appendElems(c.conv(v, sc))
 						e.lit().extra().keys = append(e.lit().keyList(), c.str(id))
 					}
 				case kListSplat, kDictSplat:
 					e.setFlag(sliceBit)
 				default:
 					if !e.slice() {
-						e.lit().elems = append(e.lit().elems, c.conv(ch, sc))
+						e.lit().appendElems(c.conv(ch, sc))
 						if e.lit().keyList() != nil {
 							e.lit().extra().keys = append(e.lit().keyList(), "")
 						}
@@ -827,7 +839,7 @@ func (c *collector) callExpr(i int32, sc *scope) *expr {
 				}
 			}
 		case kComprehension:
-			e.lit().elems = append(e.lit().elems, unknownExpr)
+			e.lit().appendElems(unknownExpr)
 		}
 	}
 	c.sc.callMemo[i] = e
@@ -841,7 +853,7 @@ func (c *collector) containerCall(cs *callSite) {
 	if cs.callee().op != eAttr || cs.star() {
 		return
 	}
-	recv := cs.callee().x
+	recv := cs.callee().sub()
 	pos := func(k int) *expr {
 		n := 0
 		for j, a := range cs.args() {
@@ -884,7 +896,7 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 	n := &t.nodes[i]
 	switch n.kind {
 	case kIdentifier:
-		return c.newExpr(expr{op: eName, nm: c.intern(c.str(i)), ref: inScope(sc), pos: n.start})
+		return c.newExpr(exprSpec{op: eName, nm: c.intern(c.str(i)), ref: inScope(sc), pos: n.start})
 	case kAttribute:
 		if e := c.sc.callMemo[i]; e != nil {
 			return e
@@ -895,7 +907,7 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 			return unknownExpr
 		}
 		end := c.persistent()
-		e := c.newExpr(expr{op: eAttr, x: c.conv(obj, sc), nm: c.intern(attr)})
+		e := c.newExpr(exprSpec{op: eAttr, x: c.conv(obj, sc), nm: c.intern(attr)})
 		end()
 		c.sc.callMemo[i] = e
 		return e
@@ -908,13 +920,13 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 			return c.conv(e, sc)
 		}
 	case kList, kTuple, kSet, kExprList:
-		e := c.newExpr(expr{op: eSeq, ref: withLit(&litData{})})
+		e := c.newExpr(exprSpec{op: eSeq, ref: withLit(&litData{})})
 		for _, ch := range t.namedChildren(i, nil) {
-			e.lit().elems = append(e.lit().elems, c.conv(ch, sc))
+			e.lit().appendElems(c.conv(ch, sc))
 		}
 		return e
 	case kDict:
-		e := c.newExpr(expr{op: eDict, ref: withLit(&litData{})})
+		e := c.newExpr(exprSpec{op: eDict, ref: withLit(&litData{})})
 		for _, p := range t.namedChildren(i, nil) {
 			if t.nodes[p].kind != kPair {
 				continue
@@ -929,7 +941,7 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 			}
 			key, _ := constKey(t, k)
 			e.lit().extra().keys = append(e.lit().keyList(), key)
-			e.lit().elems = append(e.lit().elems, c.conv(v, sc))
+			e.lit().appendElems(c.conv(v, sc))
 		}
 		return e
 	case kSubscript:
@@ -937,30 +949,30 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 		if v < 0 {
 			return unknownExpr
 		}
-		e := c.newExpr(expr{op: eSubscript, x: c.conv(v, sc)})
+		e := c.newExpr(exprSpec{op: eSubscript, x: c.conv(v, sc)})
 		if k := t.firstNamedAfter(v); k >= 0 && t.firstNamedAfter(k) < 0 {
 			key, ok := constKey(t, k)
 			if ok {
 				e.setFlag(keyOKBit)
 			}
-			e.nm = c.intern(key)
+			e.setName(c.intern(key))
 			if t.symName(k) == "slice" {
 				e.setFlag(sliceBit)
 				e.setIdx(int32(sliceStart(t, k)))
 			} else if kk := t.nodes[k].kind; !ok && (kk == kIdentifier || kk == kAttribute || kk == kBinaryOp) {
 				// a key held by a name: constants bound to it select elements too
-				e.setLit(&litData{elems: []*expr{c.conv(k, sc)}})
+				e.setLit(litOf([]*expr{c.conv(k, sc)}))
 			}
 		}
 		return e
 	case kBoolOp, kConditionalExpr:
-		e := c.newExpr(expr{op: eUnion, ref: withLit(&litData{})})
+		e := c.newExpr(exprSpec{op: eUnion, ref: withLit(&litData{})})
 		kids := t.namedChildren(i, nil)
 		if n.kind == kConditionalExpr && len(kids) == 3 {
 			kids = []int32{kids[0], kids[2]}
 		}
 		for _, ch := range kids {
-			e.lit().elems = append(e.lit().elems, c.conv(ch, sc))
+			e.lit().appendElems(c.conv(ch, sc))
 		}
 		return e
 	case kNamedExpr:
@@ -973,21 +985,21 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 		return c.compElems(i, sc)
 	case kBinaryOp:
 		if pre, suf, ok := c.affix(i, 0); ok {
-			return c.newExpr(expr{op: eAffix, nm: c.intern(pre + "\x00" + suf)})
+			return c.newExpr(exprSpec{op: eAffix, nm: c.intern(pre + "\x00" + suf)})
 		}
 	case kInteger, kString:
 		if k, ok := constKey(t, i); ok {
-			return c.newExpr(expr{op: eConst, nm: c.intern(k)})
+			return c.newExpr(exprSpec{op: eConst, nm: c.intern(k)})
 		}
 	case kLiteral:
 		// True, False and None: constants whose truth is known (class-level flags)
 		switch {
 		case t.textEq(i, "True"):
-			return c.newExpr(expr{op: eConst, nm: c.intern("bTrue")})
+			return c.newExpr(exprSpec{op: eConst, nm: c.intern("bTrue")})
 		case t.textEq(i, "False"):
-			return c.newExpr(expr{op: eConst, nm: c.intern("bFalse")})
+			return c.newExpr(exprSpec{op: eConst, nm: c.intern("bFalse")})
 		case t.textEq(i, "None"):
-			return c.newExpr(expr{op: eConst, nm: c.intern("n")})
+			return c.newExpr(exprSpec{op: eConst, nm: c.intern("n")})
 		}
 	}
 	return unknownExpr
@@ -1014,9 +1026,9 @@ func (c *collector) compElems(i int32, sc *scope) *expr {
 	if call.op != eCall {
 		return unknownExpr
 	}
-	inst := c.newExpr(expr{op: eInstances, x: call})
+	inst := c.newExpr(exprSpec{op: eInstances, x: call})
 	inst.setFlag(rawBit)
-	return c.newExpr(expr{op: eSeq, ref: withLit(&litData{elems: []*expr{inst}})})
+	return c.newExpr(exprSpec{op: eSeq, ref: withLit(litOf([]*expr{inst}))})
 }
 
 // compLiteralDict converts dict comprehension i, whose key: value pair is node pair, to
@@ -1052,10 +1064,10 @@ func (c *collector) compLiteralDict(i, pair int32, sc *scope) *expr {
 		default:
 			return unknownExpr
 		}
-		d := c.newExpr(expr{op: eDict, ref: withLit(&litData{})})
+		d := c.newExpr(exprSpec{op: eDict, ref: withLit(&litData{})})
 		for _, el := range t.namedChildren(r, nil) {
 			d.lit().extra().keys = append(d.lit().keyList(), "")
-			d.lit().elems = append(d.lit().elems, c.conv(el, sc))
+			d.lit().appendElems(c.conv(el, sc))
 		}
 		return d
 	}

@@ -6,11 +6,20 @@ package python
 // projectNames); the resolver turns them into call sites.
 
 // lazy records an implicit site of the definition being visited.
-func (c *collector) lazy(s lazySite) {
-	if s.caller == nil {
-		s.caller = c.caller
+func (c *collector) lazy(s lazySite) { c.lazyOf(c.caller, s) }
+
+// lazyOf records an implicit site of caller (nil: the definition being visited),
+// starting a run of its sites (see fileInfo.lazyCallers) unless the file's last site is
+// caller's too.
+func (c *collector) lazyOf(caller *defInfo, s lazySite) {
+	if caller == nil {
+		caller = c.caller
 	}
-	c.f.lazy = append(c.f.lazy, s)
+	f := c.f
+	if n := len(f.lazyCallers); n == 0 || f.lazyCallers[n-1].caller != caller {
+		f.lazyCallers = append(f.lazyCallers, callerRun{start: int32(len(f.lazy)), caller: caller})
+	}
+	f.lazy = append(f.lazy, s)
 }
 
 // attrHook records the read (op 0), store (1) or delete (2) of attribute node i as a
@@ -369,7 +378,7 @@ func (c *collector) deleteStmt(i int32, sc *scope, caller *defInfo) {
 			if attr := lastIdent(t, tg); attr != "" && c.sc.names.prop(attr) {
 				if obj := t.firstNamed(tg); obj >= 0 {
 					end := c.lazyOnly()
-					c.lazy(lazySite{kind: lzAttr, op: 2, x: c.newExpr(expr{op: eAttr, x: c.conv(obj, sc), nm: c.intern(attr)}), line: int32(t.nodes[tg].row) + 1})
+					c.lazy(lazySite{kind: lzAttr, op: 2, x: c.newExpr(exprSpec{op: eAttr, x: c.conv(obj, sc), nm: c.intern(attr)}), line: int32(t.nodes[tg].row) + 1})
 					end()
 				}
 			}
@@ -399,12 +408,12 @@ func (c *collector) deleteStmt(i int32, sc *scope, caller *defInfo) {
 // (zope.schema's ValidatedProperty.__set__(self, inst, value) calls inst.validate(value)).
 // Reading the attribute on a class passes None as inst: eInstances keeps the instances.
 func (c *collector) descrSite(obj *expr, attr string, op int32, val *expr, line int32) {
-	callee := c.newExpr(expr{op: eDescr, x: obj, nm: c.intern(attr), pos: idxPos(op)})
-	args := []*expr{c.newExpr(expr{op: eInstances, x: obj})}
+	callee := c.newExpr(exprSpec{op: eDescr, x: obj, nm: c.intern(attr), pos: idxPos(op)})
+	args := []*expr{c.newExpr(exprSpec{op: eInstances, x: obj})}
 	switch op {
 	case 0:
-		owner := c.newExpr(expr{op: eUnion, ref: withLit(&litData{elems: []*expr{
-			c.newExpr(expr{op: eTypeOf, x: obj}), c.newExpr(expr{op: eClassOf, x: obj})}})})
+		owner := c.newExpr(exprSpec{op: eUnion, ref: withLit(litOf([]*expr{
+			c.newExpr(exprSpec{op: eTypeOf, x: obj}), c.newExpr(exprSpec{op: eClassOf, x: obj})}))})
 		args = append(args, owner)
 	case 1:
 		if val == nil {
@@ -424,7 +433,7 @@ func (c *collector) builtinProtocols(cs *callSite) {
 		return
 	}
 	fn := cs.callee()
-	if fn.op == eAttr && fn.name() == "format" && fn.x.op == eConst && len(fn.x.name()) > 0 && fn.x.name()[0] == 's' {
+	if fn.op == eAttr && fn.name() == "format" && fn.sub().op == eConst && len(fn.sub().name()) > 0 && fn.sub().name()[0] == 's' {
 		if convFormat.dunders(c.sc.names) {
 			for _, a := range cs.args() {
 				if cheapOperand(a) {

@@ -2,9 +2,25 @@ package python
 
 import (
 	"context"
+	"reflect"
 	"slices"
 	"testing"
 )
+
+// TestSharedEmptyFactsUntouched checks that analysing the fixtures writes nothing into
+// the empty facts definitions without any share for reading (noClassFacts, noDyn: the
+// writers go through cfactsFor and dynFor).
+func TestSharedEmptyFactsUntouched(t *testing.T) {
+	fe := New(Options{Workers: 1})
+	for _, fx := range loadFixtures(t) {
+		if _, err := fe.Analyze(context.Background(), fx.files); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !reflect.DeepEqual(noClassFacts, classFacts{}) || !reflect.DeepEqual(noDyn, dynFacts{}) {
+		t.Fatalf("shared empty facts written: %+v, %+v", noClassFacts, noDyn)
+	}
+}
 
 // TestAddOnce checks the flow lists' deduplication across the switch from scanning to
 // the exprSet index: every expression is kept once, in the order first added.
@@ -101,7 +117,7 @@ func TestResolutionTargets(t *testing.T) {
 	defs := make([]defInfo, 3)
 	all := []*defInfo{&defs[0], &defs[1], &defs[2]}
 	for _, implicit := range []bool{false, true} {
-		cs := newSite(nil, 7, implicit, nil)
+		cs := newSite(7, implicit, nil)
 		for _, n := range []int{1, 3, 0, 2} {
 			buf := slices.Clone(all[:n])
 			cs.setTargets(buf)
@@ -188,14 +204,14 @@ func (w *factWalk) expr(e *expr) {
 		return
 	}
 	w.exprs[e] = true
-	w.expr(e.x)
+	w.expr(e.sub())
 	if e.op.scoped() {
 		w.scope(e.scope())
 		w.def(e.def())
 		return
 	}
 	if l := e.lit(); l != nil {
-		for _, el := range l.elems {
+		for _, el := range l.elems() {
 			w.expr(el)
 		}
 		if l.litExtra != nil {
@@ -232,15 +248,15 @@ func (w *factWalk) def(d *defInfo) {
 	for _, p := range d.params {
 		w.expr(p.dflt)
 	}
-	for _, list := range [][]*expr{d.returns, d.yieldVals, d.decorators, d.bases} {
+	for _, list := range [][]*expr{d.returns, d.yieldVals, d.decorators, d.cfacts().bases} {
 		for _, e := range list {
 			w.expr(e)
 		}
 	}
-	for _, e := range []*expr{d.decCall, d.libWrap, d.meta} {
+	for _, e := range []*expr{d.decCall, d.libWrap, d.cfacts().meta} {
 		w.expr(e)
 	}
-	for _, vs := range d.instAttrs {
+	for _, vs := range d.cfacts().instAttrs {
 		for _, e := range vs {
 			w.expr(e)
 		}
@@ -249,5 +265,5 @@ func (w *factWalk) def(d *defInfo) {
 	w.scope(d.outer)
 	w.def(d.parent)
 	w.def(d.class)
-	w.def(d.synthInit)
+	w.def(d.cfacts().synthInit)
 }

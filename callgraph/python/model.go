@@ -192,7 +192,7 @@ func (s *scope) binds(name string) bool {
 	return false
 }
 
-// starImport is `from m import *` in a module scope.
+// starImport is `from m import *` in a module scope (see fileInfo.stars).
 type starImport struct {
 	level int
 	mod   string
@@ -210,7 +210,6 @@ type scope struct {
 	def    *defInfo        // the function or class owning the scope (nil for modules and lambdas)
 	names  *nameTable      // nil while the scope binds nothing
 	global map[string]bool // names declared global (function scopes)
-	stars  []starImport
 	// selfName is the first parameter of an instance method (`self`), for recording
 	// instance attributes; class is the method's class.
 	selfName string
@@ -267,10 +266,11 @@ const (
 
 // expr is a symbolic expression: what a name, an attribute or a call may evaluate to.
 // Fields are used by op as documented on the ops; container data lives behind litData.
-// It is 32 bytes (sympy has ≈3.5M expressions): the memo number takes 24 bits, the
+// It is 24 bytes (sympy has ≈4.3M expressions): the memo number takes 24 bits, the
 // position and the index share a field, whose top bits hold the flags for the ops
-// other than eName, and the scope and the literal data share a field, as no op needs
-// both.
+// other than eName, and the operand, the name and the scope or literal data share two
+// pointer fields, laid out by the op's class (see exprClass): no op but a few rare ones
+// needs all three, and those keep two of them in an exprTail.
 type expr struct {
 	op exprOp
 	// memo numbers the expression's memo slot in its resolver (see resolver.memoOf), 0
@@ -280,15 +280,129 @@ type expr struct {
 	// pos is eName's position (a byte offset); the other ops keep idx in its low 28
 	// bits and their flags (keyOK, raw, slice, read) in the top four
 	pos uint32
-	// nm is the name (see name): interned per file by the collector, a pointer instead
-	// of a string header keeps the expression small
-	nm *string
-	x  *expr
-	// ref is, for the scoped ops (see exprOp.scoped), the scope (eName, eFrom) or the
-	// definition's handle (eDef, eParam, eSelf, eClass, eSuper: see defInfo.ref), and
-	// for the others the literal data, if any: read it through scope and lit
+	// a and b hold the operand (sub), the name (name: interned per file by the
+	// collector, a pointer instead of a string header), the scope or definition's
+	// handle (scope) and the literal data (lit) as the op's class says (opClasses):
+	//
+	//	clName   a the name, b eName's scope (nil for the other ops)
+	//	clScoped a nil, b the definition's handle (see defInfo.ref)
+	//	clAttr   a the operand, b the name
+	//	clLit    a the operand, b the literal data
+	//	clTail   a the operand, b an exprTail holding the name and the scope (eFrom)
+	//	         or the literal data (nil while both are)
+	//
+	// Read and write them only through the accessors.
+	a, b unsafe.Pointer
+}
+
+// exprTail holds the name and the scope or literal data of the ops of clTail, which
+// may have an operand, a name and a scope or literal data together (sympy: ≈0.17M of
+// the ≈4.3M expressions). An expression's tail is its own: the setters replace it
+// rather than write into it, as copies of an expression (substReturn) share it.
+type exprTail struct {
+	nm  *string
 	ref unsafe.Pointer
 }
+
+// exprClass says which of an expression's operand, name, scope and literal data its op
+// uses, and so where they are kept (see expr.a).
+type exprClass uint8
+
+const (
+	clNone   exprClass = iota // eUnknown: none
+	clName                    // a name, and eName's scope
+	clScoped                  // a definition's handle
+	clAttr                    // an operand and a name
+	clLit                     // an operand and literal data
+	clTail                    // an operand, a name and a scope or literal data
+)
+
+// opClasses is the class of each op.
+var opClasses = [...]exprClass{
+	eUnknown:    clNone,
+	eName:       clName,
+	eAttr:       clAttr,
+	eCall:       clLit,
+	eDef:        clScoped,
+	eModule:     clName,
+	eFrom:       clTail,
+	eParam:      clScoped,
+	eSelf:       clScoped,
+	eClass:      clScoped,
+	eSuper:      clScoped,
+	eSeq:        clLit,
+	eDict:       clLit,
+	eSubscript:  clTail,
+	eUnion:      clLit,
+	eIter:       clLit,
+	eConst:      clName,
+	eProto:      clTail,
+	eClassOf:    clLit,
+	eBuiltinArg: clTail,
+	eNarrow:     clTail,
+	ePartial:    clLit,
+	eTypeOf:     clLit,
+	eGetattr:    clLit,
+	eDescr:      clTail,
+	eInstances:  clLit,
+	eFirst:      clLit,
+	eAffix:      clName,
+}
+
+func (op exprOp) class() exprClass { return opClasses[op] }
+
+// exprSpec is an expression spelled out field by field, as the collector and the
+// resolver build them: newExpr and mkExpr pack it into an expr. x is the operand, nm the
+// name, ref the scope (scoped ops) or the literal data (the others).
+type exprSpec struct {
+	op  exprOp
+	pos uint32
+	nm  *string
+	x   *expr
+	ref unsafe.Pointer
+}
+
+// pack lays s out as its op's class says; it panics when s sets a field the class
+// has no room for.
+func (s exprSpec) pack() expr {
+	e := expr{op: s.op, pos: s.pos}
+	bad := false
+	switch s.op.class() {
+	case clNone:
+		bad = s.nm != nil || s.x != nil || s.ref != nil
+	case clName:
+		e.a, e.b = unsafe.Pointer(s.nm), s.ref
+		bad = s.x != nil || s.ref != nil && s.op != eName
+	case clScoped:
+		e.b = s.ref
+		bad = s.nm != nil || s.x != nil
+	case clAttr:
+		e.a, e.b = unsafe.Pointer(s.x), unsafe.Pointer(s.nm)
+		bad = s.ref != nil
+	case clLit:
+		e.a, e.b = unsafe.Pointer(s.x), s.ref
+		bad = s.nm != nil
+	case clTail:
+		e.a = unsafe.Pointer(s.x)
+		if s.nm != nil || s.ref != nil {
+			e.b = unsafe.Pointer(&exprTail{nm: s.nm, ref: s.ref})
+		}
+	}
+	if bad {
+		panic("python: an expression sets a field its op has no room for")
+	}
+	return e
+}
+
+// mkExpr allocates the expression s on its own (see collector.newExpr for the
+// collector's).
+func mkExpr(s exprSpec) *expr {
+	e := s.pack()
+	return &e
+}
+
+// tail is the exprTail of an expression of clTail, nil if none.
+func (e *expr) tail() *exprTail { return (*exprTail)(e.b) }
 
 // The flags of the ops other than eName, in the top bits of expr.pos.
 const (
@@ -347,7 +461,7 @@ func (e *expr) setMemo24(v uint32) {
 	e.memo = [3]uint8{uint8(v), uint8(v >> 8), uint8(v >> 16)}
 }
 
-// scoped reports whether expressions of op hold a scope in ref (else a litData).
+// scoped reports whether expressions of op hold a scope (else, if anything, a litData).
 func (op exprOp) scoped() bool {
 	switch op {
 	case eName, eFrom, eDef, eParam, eSelf, eClass, eSuper:
@@ -361,12 +475,45 @@ func (op exprOp) scoped() bool {
 // low 28 bits (sign-extended).
 func (e *expr) idx() int32 { return int32(e.pos<<4) >> 4 }
 
+// sub is the operand of the ops that have one (eAttr's object, eCall's callee, ...),
+// else nil.
+func (e *expr) sub() *expr {
+	switch e.op.class() {
+	case clAttr, clLit, clTail:
+		return (*expr)(e.a)
+	}
+	return nil
+}
+
+// setSub sets the operand of an expression whose op has one.
+func (e *expr) setSub(x *expr) {
+	switch e.op.class() {
+	case clAttr, clLit, clTail:
+		e.a = unsafe.Pointer(x)
+	default:
+		panic("python: setSub on an expression without an operand")
+	}
+}
+
+// ref is the scope of a scoped op, else the literal data, as an untyped pointer.
+func (e *expr) ref() unsafe.Pointer {
+	switch e.op.class() {
+	case clName, clScoped, clLit:
+		return e.b
+	case clTail:
+		if t := e.tail(); t != nil {
+			return t.ref
+		}
+	}
+	return nil
+}
+
 // scope is the scope of eName and eFrom, the definition's handle for eDef, eParam,
 // eSelf, eClass and eSuper, the scope the builtin's name is looked up in for
 // eBuiltinArg (without elems) and eGetattr (kept in their litExtra), else nil.
 func (e *expr) scope() *scope {
 	if e.op.scoped() {
-		return (*scope)(e.ref)
+		return (*scope)(e.ref())
 	}
 	if l := e.lit(); l != nil && l.litExtra != nil {
 		return l.sc
@@ -379,11 +526,26 @@ func (e *expr) lit() *litData {
 	if e.op.scoped() {
 		return nil
 	}
-	return (*litData)(e.ref)
+	return (*litData)(e.ref())
 }
 
-// setLit sets the literal data of an expression whose op is not scoped.
-func (e *expr) setLit(l *litData) { e.ref = unsafe.Pointer(l) }
+// setLit sets the literal data of an expression whose op is not scoped and has room
+// for it (clLit, clTail).
+func (e *expr) setLit(l *litData) {
+	switch {
+	case e.op.class() == clLit:
+		e.b = unsafe.Pointer(l)
+	case e.op.class() == clTail && !e.op.scoped():
+		var t exprTail
+		if old := e.tail(); old != nil {
+			t = *old
+		}
+		t.ref = unsafe.Pointer(l)
+		e.b = unsafe.Pointer(&t)
+	default:
+		panic("python: setLit on an expression without literal data")
+	}
+}
 
 // inScope is the ref of a scoped expression of scope s.
 func inScope(s *scope) unsafe.Pointer { return unsafe.Pointer(s) }
@@ -391,30 +553,109 @@ func inScope(s *scope) unsafe.Pointer { return unsafe.Pointer(s) }
 // withLit is the ref of an expression with literal data l.
 func withLit(l *litData) unsafe.Pointer { return unsafe.Pointer(l) }
 
+// nameRef is the interned name of the expression, nil when it has none.
+func (e *expr) nameRef() *string {
+	switch e.op.class() {
+	case clName:
+		return (*string)(e.a)
+	case clAttr:
+		return (*string)(e.b)
+	case clTail:
+		if t := e.tail(); t != nil {
+			return t.nm
+		}
+	}
+	return nil
+}
+
+// setName sets the interned name of an expression whose op has one.
+func (e *expr) setName(nm *string) {
+	switch e.op.class() {
+	case clName:
+		e.a = unsafe.Pointer(nm)
+	case clAttr:
+		e.b = unsafe.Pointer(nm)
+	case clTail:
+		if nm == nil && e.tail() == nil {
+			return
+		}
+		var t exprTail
+		if old := e.tail(); old != nil {
+			t = *old
+		}
+		t.nm = nm
+		e.b = unsafe.Pointer(&t)
+	default:
+		panic("python: setName on an expression without a name")
+	}
+}
+
 // name is the expression's name (eName, eAttr, eProto...), "" when it has none.
 func (e *expr) name() string {
-	if e.nm == nil {
-		return ""
+	if nm := e.nameRef(); nm != nil {
+		return *nm
 	}
-	return *e.nm
+	return ""
 }
 
 // def is the definition of eDef, eParam, eSelf, eClass and eSuper (nil for other ops).
 func (e *expr) def() *defInfo {
-	if !e.op.scoped() || e.ref == nil {
+	if !e.op.scoped() {
 		return nil
 	}
-	return (*scope)(e.ref).owner
+	if s := e.scope(); s != nil {
+		return s.owner
+	}
+	return nil
 }
 
 // litData holds the elements of container literals (eSeq, eDict) and unions (eUnion),
-// and the arguments of calls (eCall). It is 32 bytes: what few literals and calls
-// need (keys among them) lives behind litExtra (sympy has ≈0.95M litData, most of them
-// calls', few with keyword arguments).
+// and the arguments of calls (eCall). It is 24 bytes: the elements are a slice kept as
+// its array, length and capacity in 32 bits each (see elems), and what few literals and
+// calls need (keys among them) lives behind litExtra (sympy has ≈0.95M litData, most of
+// them calls', few with keyword arguments).
 type litData struct {
-	elems []*expr
+	// ep, n and c are the elements' slice: its array (nil when its capacity is 0),
+	// length and capacity
+	ep   **expr
+	n, c uint32
 	*litExtra
 }
+
+// litOf returns literal data holding elems (see setElems).
+func litOf(elems []*expr) *litData {
+	l := &litData{}
+	l.setElems(elems)
+	return l
+}
+
+// litWith returns literal data holding elems and x.
+func litWith(elems []*expr, x *litExtra) *litData {
+	l := litOf(elems)
+	l.litExtra = x
+	return l
+}
+
+// elems returns the elements: a slice of l's array, with its capacity (appending past
+// the length writes into the array, as for the slice it was set from).
+func (l *litData) elems() []*expr {
+	if l.ep == nil {
+		return nil
+	}
+	return unsafe.Slice(l.ep, l.c)[:l.n]
+}
+
+// setElems sets the elements to s (its array, length and capacity).
+func (l *litData) setElems(s []*expr) {
+	if cap(s) == 0 {
+		l.ep, l.n, l.c = nil, 0, 0
+		return
+	}
+	l.ep, l.n, l.c = &s[:cap(s)][0], uint32(len(s)), uint32(cap(s))
+}
+
+// appendElems appends es to the elements.
+func (l *litData) appendElems(es ...*expr) { l.setElems(append(l.elems(), es...)) }
 
 // keyList returns the keys parallel to elems (see litExtra.keys), nil if none.
 func (l *litData) keyList() []string {
@@ -465,35 +706,59 @@ func (l *litData) builtinOf() *expr {
 
 var unknownExpr = &expr{op: eUnknown}
 
-// param is one formal parameter.
+// param is one formal parameter (64 bytes: the flags together).
 type param struct {
 	name      string
 	dflt      *expr
-	star      bool // *args or **kwargs
-	varPos    bool // *args: the extra positional arguments of each call flow in as a tuple
-	kwOnly    bool
 	flows     []*expr  // argument expressions flowing in from resolved calls (level 7)
 	flowsSeen *exprSet // flows as a set, once they are many (see addOnce)
-	read      bool     // evaluated by some expression: new flows matter
+	star      bool     // *args or **kwargs
+	varPos    bool     // *args: the extra positional arguments of each call flow in as a tuple
+	kwOnly    bool
+	read      bool // evaluated by some expression: new flows matter
 }
 
-// defInfo is a definition under analysis.
+// defInfo is a definition under analysis. Its flags and small numbers are kept
+// together at the end, and what few definitions use behind pointers (asDef, asInst,
+// dyn, and cf, what only classes have): it is 512 bytes, a size class (sympy has ≈45k).
 type defInfo struct {
-	fn        task.Function
-	metrics   callgraph.Metrics
-	file      *fileInfo
-	order     int    // position in the file's definitions
-	qual      string // qualified name before duplicate suffixes
-	simple    string
-	parent    *defInfo
-	scope     *scope // body scope
-	outer     *scope // defining scope
-	class     *defInfo
-	params    []param
-	returns   []*expr
-	yields    bool
-	yieldVals []*expr // values of its yield expressions (elements of the generator)
+	fn         task.Function
+	metrics    callgraph.Metrics
+	file       *fileInfo
+	qual       string // qualified name before duplicate suffixes
+	simple     string
+	parent     *defInfo
+	scope      *scope // body scope
+	outer      *scope // defining scope
+	class      *defInfo
+	params     []param
+	returns    []*expr
+	yieldVals  []*expr // values of its yield expressions (elements of the generator)
+	decorators []*expr // decorator expressions, innermost last
+	decCall    *expr   // the value of the decorated name: the outermost decorator's result
+	// libWrap is a decorator that turns the function into a library object which runs
+	// the body itself, later (hypothesis's @composite): when it comes from outside the
+	// project, calling the decorated name does not run the body
+	libWrap *expr
+	// cf holds what only classes have, nil until a class has any of it (see
+	// classFacts)
+	cf *classFacts
+	// dyn holds the attributes assigned from outside the class, nil until one is (see
+	// dynFacts)
+	dyn *dynFacts
+	// methods: classes of the instances (subclasses of the method's class) the method was
+	// called on through a subclass instance (see selfRead)
+	selfFlows []*defInfo
+	// shared one-value results, allocated on first use (see defValue, instValue)
+	asDef, asInst *[1]value
+	// self1 holds the definition itself: the one-definition result of resolver.targets,
+	// shared instead of allocated per call (≈3.7M calls on sympy)
+	self1 [1]*defInfo
+	// handle is the definition's handle for expressions (see ref)
+	handle *scope
 
+	order               int32 // position in the file's definitions
+	yields              bool
 	static, classMethod bool
 	// abstract marks a method whose body (after its docstring) starts by raising
 	// NotImplementedError: a step its class leaves to the subclasses; abstractDecl, a
@@ -505,50 +770,85 @@ type defInfo struct {
 	property, accessor bool
 	setter, deleter    bool // the accessor is @x.setter / @x.deleter
 	// synth is the code generator that writes the class's __init__ (synthDataclass,
-	// synthAttrs); synthInit is that generated __init__: a hidden definition whose
-	// parameters are the fields and which stores them as instance attributes
-	synth     uint8
-	synthInit *defInfo
-	fields    []string // a generated __init__'s class: its fields' attribute names, in order
+	// synthAttrs; see synthInit)
+	synth uint8
 	// extBase marks a class with a base outside the project (computed with its order):
 	// special methods it lacks may be inherited from there
-	extBase    bool
-	decorators []*expr // decorator expressions, innermost last
-	decCall    *expr   // the value of the decorated name: the outermost decorator's result
-	// libWrap is a decorator that turns the function into a library object which runs
-	// the body itself, later (hypothesis's @composite): when it comes from outside the
-	// project, calling the decorated name does not run the body
-	libWrap   *expr
-	bases     []*expr
-	meta      *expr // the metaclass= keyword of a class statement
-	instAttrs map[string][]*expr
-	initAttrs map[string]bool // instance attributes __init__ always sets
-	// attributes assigned from outside the class: on instances (obj.x = v) and on the
-	// class itself (C.x = v), found while resolving
-	dynAttrs, dynClassAttrs map[string][]*expr
-	attrRead                map[string]bool // names looked up on the class (dynNames only)
-	// methods: classes of the instances (subclasses of the method's class) the method was
-	// called on through a subclass instance; selfRead marks a method whose self was read
-	selfFlows []*defInfo
-	selfRead  bool
+	extBase bool
+	// selfRead marks a method whose self was read
+	selfRead bool
 	// classes: the project has a subclass of it (so self may be a subclass instance);
 	// instantiated: a call of the class itself was resolved; escaped: an instance was
 	// passed to a method of an object outside the project (see resolver.escapes)
 	hasSub, instantiated, escaped bool
-	subs                          []*defInfo // classes: the project's subclasses, direct or not
-	// shared one-value results (see defValue, instValue)
-	asDef, asInst []value
-	// self1 holds the definition itself: the one-definition result of resolver.targets,
-	// shared instead of allocated per call (≈3.7M calls on sympy)
-	self1    [1]*defInfo
-	mro      []*defInfo
-	mroState int // 0 not computed, 1 computing, 2 done
-	// handle is the definition's handle for expressions (see ref)
-	handle *scope
+	mroState                      uint8 // 0 not computed, 1 computing, 2 done (see classFacts.mro)
 }
 
-// ref returns d's handle: a scope holding only d, which expressions of d's ops keep in
-// their ref field (see expr.scope, expr.def).
+// classFacts are the facts only a class has: a definition holds them behind a pointer
+// (see defInfo.cfacts, cfactsFor), as most definitions are functions.
+type classFacts struct {
+	bases     []*expr
+	meta      *expr // the metaclass= keyword of a class statement
+	instAttrs map[string][]*expr
+	initAttrs map[string]bool // instance attributes __init__ always sets
+	// synthInit is the generated __init__ of a class whose code generator (synth)
+	// writes it: a hidden definition whose parameters are the fields and which stores
+	// them as instance attributes
+	synthInit *defInfo
+	fields    []string   // a generated __init__'s class: its fields' attribute names, in order
+	subs      []*defInfo // the project's subclasses, direct or not
+	mro       []*defInfo
+}
+
+// noClassFacts are the classFacts of a definition that has none: read only.
+var noClassFacts classFacts
+
+// cfacts returns d's classFacts for reading (noClassFacts if none).
+func (d *defInfo) cfacts() *classFacts {
+	if d.cf == nil {
+		return &noClassFacts
+	}
+	return d.cf
+}
+
+// cfactsFor returns d's classFacts for writing, allocating them on first use.
+func (d *defInfo) cfactsFor() *classFacts {
+	if d.cf == nil {
+		d.cf = &classFacts{}
+	}
+	return d.cf
+}
+
+// dynFacts are the attributes assigned to a class's instances (obj.x = v) and to the
+// class itself (C.x = v) from outside the class, found while resolving, and the names
+// looked up on the class (dynNames only). Few classes have any: a definition holds
+// them behind a pointer (see defInfo.dynOf, dynFor).
+type dynFacts struct {
+	attrs, classAttrs map[string][]*expr
+	read              map[string]bool
+}
+
+// noDyn is the dynFacts of a definition that has none: read only.
+var noDyn dynFacts
+
+// dynOf returns d's dynFacts for reading (noDyn if none).
+func (d *defInfo) dynOf() *dynFacts {
+	if d.dyn == nil {
+		return &noDyn
+	}
+	return d.dyn
+}
+
+// dynFor returns d's dynFacts for writing, allocating them on first use.
+func (d *defInfo) dynFor() *dynFacts {
+	if d.dyn == nil {
+		d.dyn = &dynFacts{}
+	}
+	return d.dyn
+}
+
+// ref returns d's handle: a scope holding only d, which expressions of d's ops keep as
+// their scope (see expr.scope, expr.def).
 func (d *defInfo) ref() *scope {
 	if d.handle == nil {
 		d.handle = &scope{owner: d}
@@ -556,36 +856,37 @@ func (d *defInfo) ref() *scope {
 	return d.handle
 }
 
-// callSite is one call expression (or a decorator application), with its resolution
-// (caller, line and implicitness, and the targets the resolver finds). The file keeps
-// its sites by value (sympy has ≈850k: 32 bytes each, where a pointer to a site, the
-// site and a resolution kept apart took 80).
+// callSite is one call expression (or a decorator application), with its outcome
+// (line and implicitness, and the targets the resolver finds). The file keeps its sites
+// by value and their callers apart (fileInfo.callCallers): sympy has ≈850k, 24 bytes
+// each, where a pointer to a site, the site and a resolution kept apart took 80.
 type callSite struct {
-	resolution
+	outcome
 	// call is the call as an eCall expression (x the callee, elems the arguments, keys
 	// their keywords, slice a *args or **kwargs), shared with the expression of its
 	// result where there is one; nil once the file's facts are released
 	call *expr
 }
 
-// newSite returns the site of call, made by caller at line.
-func newSite(caller *defInfo, line int32, implicit bool, call *expr) callSite {
-	rs := resolution{caller: caller, line: line}
+// newSite returns the site of call at line (its caller is recorded apart: see
+// collector.addSite).
+func newSite(line int32, implicit bool, call *expr) callSite {
+	o := outcome{line: line}
 	if implicit {
-		rs.meta = implicitBit
+		o.meta = implicitBit
 	}
-	return callSite{resolution: rs, call: call}
+	return callSite{outcome: o, call: call}
 }
 
 // callee is the expression called.
-func (cs *callSite) callee() *expr { return cs.call.x }
+func (cs *callSite) callee() *expr { return cs.call.sub() }
 
 // args are the argument expressions.
 func (cs *callSite) args() []*expr {
 	if cs.call.lit() == nil {
 		return nil
 	}
-	return cs.call.lit().elems
+	return cs.call.lit().elems()
 }
 
 // kw is the keyword of argument k, "" for a positional one.
@@ -627,21 +928,30 @@ type fileInfo struct {
 	idx int // position in the analysis (set by report)
 	// pend, while the file is collected, is the list of its bindings in the order they
 	// are made (the worker's buffer), frozen into its scopes' name tables at the end
-	pend       *[]pendBind
-	path       string
-	key        string // module key: the slash path without .py and /__init__
-	isInit     bool
-	scope      *scope
-	defs       []*defInfo // module pseudo-definition first, then source order
-	calls      []callSite
-	stores     []store
-	attrStores []attrStore
-	all        []string
-	hasAll     bool
-	syntaxErr  *callgraph.SyntaxError
+	pend   *[]pendBind
+	path   string
+	key    string // module key: the slash path without .py and /__init__
+	isInit bool
+	scope  *scope
+	defs   []*defInfo // module pseudo-definition first, then source order
+	calls  []callSite
+	// callCallers holds the callers of the call sites: the caller of calls[k] is that of
+	// the last run starting at or before k (runs in the order of their starts)
+	callCallers []callerRun
+	stores      []store
+	attrStores  []attrStore
+	all         []string
+	// stars are the module scope's `import *` statements, in source order (kept here
+	// rather than in every scope: no other scope has any)
+	stars     []starImport
+	hasAll    bool
+	syntaxErr *callgraph.SyntaxError
 	// lazy holds the implicit call sites that only matter when the project defines the
 	// special methods or properties they would call (materialized by the resolver)
 	lazy []lazySite
+	// lazyCallers holds the callers of the lazy sites: the caller of lazy[k] is that of
+	// the last run starting at or before k (runs in the order of their starts)
+	lazyCallers []callerRun
 	// transient holds the slabs of the expressions only lazy sites hold (see
 	// collector.transient): they go, with their memos, once the file's lazy sites are
 	// resolved
@@ -676,13 +986,21 @@ var attrHooks = [...]string{"__getattribute__", "__setattr__", "__delattr__"}
 const attrFallback = 3
 
 // lazySite is an implicit call site: the syntax (or a builtin) calls a special method or
-// a property accessor of the values of x.
+// a property accessor of the values of x. It is 24 bytes (sympy has ≈1.2M): its caller
+// is kept apart, once for each run of sites the same definition makes (see
+// fileInfo.lazyCallers).
 type lazySite struct {
+	x, y *expr
+	line int32
+	kind lazyKind
+	op   uint8
+}
+
+// callerRun starts a run of a file's call sites or lazy sites made by one caller: the
+// sites from fileInfo.calls[start] (or lazy[start]) up to the next run's start.
+type callerRun struct {
+	start  int32
 	caller *defInfo
-	x, y   *expr
-	line   int32
-	kind   lazyKind
-	op     uint8
 }
 
 const (

@@ -94,7 +94,7 @@ func (fe *Frontend) Analyze(ctx context.Context, files []callgraph.SourceFile) (
 		f.release()
 	}
 	results := resolutions{infos, implicit}
-	for rs := range results.all() {
+	for _, rs := range results.all() {
 		for _, d := range rs.targets() {
 			if d.lambda {
 				d.release() // lambdas and generated __init__s are not in their file's defs
@@ -116,7 +116,7 @@ var phaseDone = func(string) {}
 // needs of its definitions and sites: the report then runs in the memory of the graph
 // alone.
 func (f *fileInfo) release() {
-	f.scope, f.stores, f.attrStores, f.lazy, f.all = nil, nil, nil, nil, nil
+	f.scope, f.stores, f.attrStores, f.lazy, f.lazyCallers, f.all = nil, nil, nil, nil, nil, nil
 	for k := range f.calls {
 		f.calls[k].call = nil
 	}
@@ -181,12 +181,19 @@ func (fe *Frontend) parseAll(ctx context.Context, files []callgraph.SourceFile, 
 	return infos, nil
 }
 
-// resolution is the outcome for one call site: what the report needs of it (the site's
-// caller, line and implicitness, and its targets), so that the site's expressions can
-// go once resolution is over. It is 24 bytes: most sites have at most one target, which
-// the resolution holds itself (see targets).
+// resolution is the outcome for one implicit site that reaches project code: what the
+// report needs of it, its caller and its outcome (24 bytes). The files' call sites
+// keep their outcomes themselves, their callers apart (see fileInfo.callCallers).
 type resolution struct {
 	caller *defInfo
+	outcome
+}
+
+// outcome is what the report needs of a call site besides its caller: its line,
+// implicitness and targets, so that the site's expressions can go once resolution is
+// over. It is 16 bytes: most sites have at most one target, which the outcome holds
+// itself (see targets).
+type outcome struct {
 	// tg is the only target, or the first of an array of them (see targets)
 	tg   unsafe.Pointer
 	line int32
@@ -199,10 +206,10 @@ type resolution struct {
 const implicitBit = 1 << 31
 
 // implicit reports whether the site is implicit (see implicitBit).
-func (rs *resolution) implicit() bool { return rs.meta&implicitBit != 0 }
+func (rs *outcome) implicit() bool { return rs.meta&implicitBit != 0 }
 
 // targets returns the definitions the site calls (not to be modified: see setTargets).
-func (rs *resolution) targets() []*defInfo {
+func (rs *outcome) targets() []*defInfo {
 	switch n := rs.meta &^ implicitBit; n {
 	case 0:
 		return nil
@@ -214,7 +221,7 @@ func (rs *resolution) targets() []*defInfo {
 }
 
 // setTargets sets the targets to (a copy of) ds.
-func (rs *resolution) setTargets(ds []*defInfo) {
+func (rs *outcome) setTargets(ds []*defInfo) {
 	rs.meta = rs.meta&implicitBit | uint32(len(ds))
 	switch len(ds) {
 	case 0:
@@ -234,19 +241,24 @@ type resolutions struct {
 	implicit [][]resolution // file by file (the files reaching project code)
 }
 
-// all yields every resolution, the call sites' file after file, then the implicit ones.
-func (rs resolutions) all() iter.Seq[*resolution] {
-	return func(yield func(*resolution) bool) {
+// all yields every outcome with its caller, the call sites' file after file, then the
+// implicit ones.
+func (rs resolutions) all() iter.Seq2[*defInfo, *outcome] {
+	return func(yield func(*defInfo, *outcome) bool) {
 		for _, f := range rs.files {
+			run := -1 // the run of f.callCallers site k belongs to
 			for k := range f.calls {
-				if !yield(&f.calls[k].resolution) {
+				for run+1 < len(f.callCallers) && int(f.callCallers[run+1].start) <= k {
+					run++
+				}
+				if !yield(f.callCallers[run].caller, &f.calls[k].outcome) {
 					return
 				}
 			}
 		}
 		for _, chunk := range rs.implicit {
 			for k := range chunk {
-				if !yield(&chunk[k]) {
+				if !yield(chunk[k].caller, &chunk[k].outcome) {
 					return
 				}
 			}
@@ -348,7 +360,7 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (implicit [][]reso
 			if c == nil || c.op != eAttr {
 				continue
 			}
-			if m := selfMethod(c.x); m != nil {
+			if m := selfMethod(c.sub()); m != nil {
 				if ts := r.abstractStep(m, c.name(), cs.targets()); len(ts) > 0 {
 					cs.setTargets(ts)
 				}
@@ -375,7 +387,7 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (implicit [][]reso
 	phaseDone("implicit")
 	if fe.opts.Guess != GuessNone {
 		for cs := range r.sites() {
-			if len(cs.targets()) > 0 || cs.callee() == nil || cs.callee().op != eAttr || len(r.eval(cs.callee().x)) > 0 {
+			if len(cs.targets()) > 0 || cs.callee() == nil || cs.callee().op != eAttr || len(r.eval(cs.callee().sub())) > 0 {
 				continue
 			}
 			cands := r.methods[cs.callee().name()]
@@ -417,7 +429,7 @@ func acceptsKeywords(cs *callSite, d *defInfo) bool {
 	if cs.call.lit() == nil || len(cs.call.lit().keyList()) == 0 || d.lambda || len(d.decorators) > 0 {
 		return true
 	}
-	for k := range cs.call.lit().elems {
+	for k := range cs.call.lit().elems() {
 		kw := keyAt(cs.call.lit().keyList(), k)
 		if kw == "" {
 			continue
@@ -596,14 +608,14 @@ func (r *resolver) restArgs(cs *callSite, d *defInfo, off, vp int) (added bool) 
 		key := restKey{cs, d}
 		t := r.rest[key]
 		if t == nil {
-			t = &expr{op: eSeq, ref: withLit(&litData{})}
+			t = mkExpr(exprSpec{op: eSeq, ref: withLit(&litData{})})
 			if r.rest == nil {
 				r.rest = map[restKey]*expr{}
 			}
 			r.rest[key] = t
 		}
-		if n := j - vp; n == len(t.lit().elems) {
-			t.lit().elems = append(t.lit().elems, a)
+		if n := j - vp; n == len(t.lit().elems()) {
+			t.lit().appendElems(a)
 			var ok bool
 			if p.flows, ok = addOnce(p.flows, &p.flowsSeen, t); ok {
 				added = true
@@ -690,16 +702,16 @@ func varPosParam(d *defInfo) int {
 func (fe *Frontend) report(infos []*fileInfo, res resolutions) *callgraph.Analysis {
 	a := &callgraph.Analysis{}
 	hasModuleCalls := map[*fileInfo]bool{}
-	for rs := range res.all() {
+	for caller, rs := range res.all() {
 		if rs.implicit() && len(rs.targets()) == 0 {
 			continue // an implicit protocol call that reaches no project code is not counted
 		}
-		a.AddSite(rs.caller.file.path)
+		a.AddSite(caller.file.path)
 		if len(rs.targets()) > 0 {
-			a.AddResolved(rs.caller.file.path)
+			a.AddResolved(caller.file.path)
 		}
-		if rs.caller.fn.Kind == task.KindModule {
-			hasModuleCalls[rs.caller.file] = true
+		if caller.fn.Kind == task.KindModule {
+			hasModuleCalls[caller.file] = true
 		}
 	}
 	a.Unresolved = a.CallSites - a.Resolved
@@ -707,7 +719,7 @@ func (fe *Frontend) report(infos []*fileInfo, res resolutions) *callgraph.Analys
 	for _, f := range infos {
 		ndefs += len(f.defs)
 	}
-	for rs := range res.all() {
+	for _, rs := range res.all() {
 		ntargets += len(rs.targets())
 	}
 	a.Definitions = make([]callgraph.Definition, 0, ndefs)
@@ -749,12 +761,12 @@ func (fe *Frontend) report(infos []*fileInfo, res resolutions) *callgraph.Analys
 		line           int32
 	}
 	edges := make([]edge, 0, ntargets)
-	for rs := range res.all() {
+	for caller, rs := range res.all() {
 		for _, d := range rs.targets() {
 			if d.lambda {
 				continue // a lambda's calls belong to its enclosing definition
 			}
-			edges = append(edges, edge{rs.caller, d, rs.line})
+			edges = append(edges, edge{caller, d, rs.line})
 		}
 	}
 	for k, f := range infos {

@@ -387,7 +387,7 @@ func newResolver(files []*fileInfo) *resolver {
 	}
 	for _, f := range files {
 		for _, st := range f.stores {
-			if st.x.op == eAttr && st.x.name() == "modules" && st.val.op != eUnknown && st.val.op != eConst && r.outsideModuleName(st.x.x) == "sys" {
+			if st.x.op == eAttr && st.x.name() == "modules" && st.val.op != eUnknown && st.val.op != eConst && r.outsideModuleName(st.x.sub()) == "sys" {
 				r.sysModules = append(r.sysModules, st)
 			}
 		}
@@ -395,7 +395,7 @@ func newResolver(files []*fileInfo) *resolver {
 	r.descrNames, r.descrGets = map[string]bool{}, map[string]bool{}
 	for _, f := range files {
 		for _, cs := range f.calls {
-			if x := cs.call.x; x != nil && x.op == eDescr && x.nm == nil {
+			if x := cs.call.sub(); x != nil && x.op == eDescr && x.nameRef() == nil {
 				// setattr(obj, NAME, v): the string constants NAME holds
 				for _, name := range r.descrKeyNames(x) {
 					r.descrNames[name] = true
@@ -502,7 +502,7 @@ func (r *resolver) reviseBody(d *defInfo, partial []*expr) {
 // ownerDef returns the definition whose body holds x, as far as the names and
 // parameters at the root of x tell (nil for the other expressions).
 func ownerDef(x *expr) *defInfo {
-	for ; x != nil; x = x.x {
+	for ; x != nil; x = x.sub() {
 		switch x.op {
 		case eName:
 			return x.scope().def
@@ -574,15 +574,15 @@ func (r *resolver) evalOp(e *expr) []value {
 		return r.lookup(e.scope(), e.name(), e.pos)
 	case eAttr:
 		var acc accum
-		for _, v := range r.eval(e.x) {
+		for _, v := range r.eval(e.sub()) {
 			r.add(&acc, r.attr(v, e.name()))
 		}
 		if len(r.outsideStores) > 0 && !r.noFlow {
-			if m := r.outsideModuleName(e.x); m != "" {
+			if m := r.outsideModuleName(e.sub()); m != "" {
 				for _, st := range r.outsideStores[m+"."+e.name()] {
 					// module-level code of the storing module reads the original before
 					// the store (`_original_find = gettext.find` above it)
-					if sc := st.obj.scope(); sc != nil && sc.kind == scopeModule && e.x.scope() == sc && e.x.pos < st.obj.pos {
+					if sc := st.obj.scope(); sc != nil && sc.kind == scopeModule && e.sub().scope() == sc && e.sub().pos < st.obj.pos {
 						continue
 					}
 					r.add(&acc, r.eval(st.val))
@@ -590,20 +590,20 @@ func (r *resolver) evalOp(e *expr) []value {
 			}
 		}
 		if len(acc.out) == 0 && !r.noFlow {
-			if m := selfMethod(e.x); m != nil {
+			if m := selfMethod(e.sub()); m != nil {
 				return r.abstractAttr(m.class, e.name())
 			}
 		}
 		return r.result(&acc)
 	case eCall:
 		out := r.globalsCall(e)
-		for _, v := range r.eval(e.x) {
+		for _, v := range r.eval(e.sub()) {
 			out = union(out, r.callResultAt(v, e))
 		}
-		if e.x.op == eProto && (e.x.name() == "__enter__" || e.x.name() == "__aenter__") && !r.noFlow {
+		if e.sub().op == eProto && (e.sub().name() == "__enter__" || e.sub().name() == "__aenter__") && !r.noFlow {
 			// with g() as x, g a generator function under a context-manager decorator
 			// (@contextmanager: a bare generator has no __enter__): x is what g yields
-			for _, v := range r.eval(e.x.x) {
+			for _, v := range r.eval(e.sub().sub()) {
 				if v.kind == vGen {
 					for _, y := range v.def.yieldVals {
 						out = union(out, r.eval(y))
@@ -613,7 +613,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		if e.lit().builtinOf() != nil && !r.noFlow {
 			// a builtin function (not rebound), or a method of a container literal
-			if e.lit().extBuiltin && r.outside(e.x) || !e.lit().extBuiltin && (e.x.op == eName && r.isBuiltin(e.x.scope(), e.x.name()) || e.x.op == eAttr && (r.isContainer(e.x.x) || isKwargs(e.x.x) || r.superOutside(e.x.x, e.x.name()))) {
+			if e.lit().extBuiltin && r.outside(e.sub()) || !e.lit().extBuiltin && (e.sub().op == eName && r.isBuiltin(e.sub().scope(), e.sub().name()) || e.sub().op == eAttr && (r.isContainer(e.sub().sub()) || isKwargs(e.sub().sub()) || r.superOutside(e.sub().sub(), e.sub().name()))) {
 				out = union(out, r.eval(e.lit().builtin))
 			}
 		}
@@ -621,26 +621,26 @@ func (r *resolver) evalOp(e *expr) []value {
 	case eBuiltinArg:
 		if e.name() == "list.sort" {
 			// only when the receiver is not a project object (whose sort is its own)
-			for _, v := range r.eval(e.lit().elems[0]) {
+			for _, v := range r.eval(e.lit().elems()[0]) {
 				if v.kind != vSeq {
 					return nil
 				}
 			}
-			return r.eval(e.x)
+			return r.eval(e.sub())
 		}
-		if len(e.lit().elems) > 0 {
-			if !r.outside(e.lit().elems[0]) {
+		if len(e.lit().elems()) > 0 {
+			if !r.outside(e.lit().elems()[0]) {
 				return nil
 			}
 		} else if !r.isBuiltin(e.scope(), e.name()) {
 			return nil
 		}
-		return r.eval(e.x)
+		return r.eval(e.sub())
 	case eNarrow:
 		return r.narrow(e)
 	case ePartial:
 		var out []value
-		for _, v := range r.eval(e.x) {
+		for _, v := range r.eval(e.sub()) {
 			if v.kind == vDef && v.def.fn.Kind != "class" {
 				v.sliced = true
 			}
@@ -683,7 +683,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return externalValue
 	case eFrom:
-		key, ok := r.relModule(e.scope().file, int(e.idx()), e.x.name())
+		key, ok := r.relModule(e.scope().file, int(e.idx()), e.sub().name())
 		if !ok {
 			return externalValue
 		}
@@ -746,24 +746,24 @@ func (r *resolver) evalOp(e *expr) []value {
 			one[0] = e.name()
 			keys = one[:]
 		} else if e.lit() != nil {
-			if ks, ok := r.constKeys(e.lit().elems[0], 0); ok {
+			if ks, ok := r.constKeys(e.lit().elems()[0], 0); ok {
 				keys = ks
 			}
 		}
-		if len(r.sysModules) > 0 && !e.slice() && e.x.op == eAttr && e.x.name() == "modules" && r.outsideModuleName(e.x.x) == "sys" {
+		if len(r.sysModules) > 0 && !e.slice() && e.sub().op == eAttr && e.sub().name() == "modules" && r.outsideModuleName(e.sub().sub()) == "sys" {
 			// sys.modules[key]: what the same function (or module body) stored there
 			// under the same key
 			for _, st := range r.sysModules {
-				if sameKey(st.sub, e, e.x.x.scope()) {
+				if sameKey(st.sub, e, e.sub().sub().scope()) {
 					r.add(&acc, r.eval(st.val))
 				}
 			}
 		}
-		for _, v := range r.eval(e.x) {
+		for _, v := range r.eval(e.sub()) {
 			if v.kind == vModule && v.sliced && !e.slice() {
 				var k *expr
 				if e.lit() != nil {
-					k = e.lit().elems[0]
+					k = e.lit().elems()[0]
 				}
 				r.add(&acc, r.globalsItems(v, k, keys))
 				continue
@@ -796,7 +796,7 @@ func (r *resolver) evalOp(e *expr) []value {
 			r.unstable++ // containers gain stored values from round to round
 			lit := v.lit()
 			lit.setFlag(readBit)
-			for k, el := range lit.lit().elems {
+			for k, el := range lit.lit().elems() {
 				pos := k
 				if v.sliced {
 					pos = k - int(v.off)
@@ -829,12 +829,12 @@ func (r *resolver) evalOp(e *expr) []value {
 			return nil
 		}
 		var acc accum
-		for _, v := range r.eval(e.x) {
+		for _, v := range r.eval(e.sub()) {
 			switch {
 			case v.kind == vSeq && v.lit().op == eSeq:
 				r.unstable++ // containers gain stored values from round to round
 				v.lit().setFlag(readBit)
-				for _, el := range v.lit().lit().elems {
+				for _, el := range v.lit().lit().elems() {
 					r.add(&acc, r.eval(el))
 				}
 				if v.lit().lit().litExtra == nil {
@@ -853,7 +853,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return r.result(&acc)
 	case eFirst:
-		for _, el := range e.lit().elems {
+		for _, el := range e.lit().elems() {
 			if vs := r.eval(el); len(vs) > 0 {
 				return vs
 			}
@@ -861,7 +861,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		return nil
 	case eUnion:
 		var acc accum
-		for _, el := range e.lit().elems {
+		for _, el := range e.lit().elems() {
 			r.add(&acc, r.eval(el))
 		}
 		return r.result(&acc)
@@ -872,19 +872,19 @@ func (r *resolver) evalOp(e *expr) []value {
 			return nil
 		}
 		var out []value
-		if len(e.lit().elems) > 1 {
-			out = union(out, r.eval(e.lit().elems[1]))
+		if len(e.lit().elems()) > 1 {
+			out = union(out, r.eval(e.lit().elems()[1]))
 		}
-		keys, ok := r.constKeys(e.lit().elems[0], 0)
+		keys, ok := r.constKeys(e.lit().elems()[0], 0)
 		if !ok {
 			// a name built around unknown parts (sievelib's `getattr(self,
 			// "_%s_authentication" % mech)`): the attributes of that prefix and
 			// suffix the classes of the values bind
-			pats, all := r.keyPatterns(e.lit().elems[0])
+			pats, all := r.keyPatterns(e.lit().elems()[0])
 			if all {
 				return out
 			}
-			for _, v := range r.eval(e.x) {
+			for _, v := range r.eval(e.sub()) {
 				if v.kind != vInst && (v.kind != vDef || v.def.fn.Kind != "class") {
 					continue
 				}
@@ -905,7 +905,7 @@ func (r *resolver) evalOp(e *expr) []value {
 			}
 			return out
 		}
-		for _, v := range r.eval(e.x) {
+		for _, v := range r.eval(e.sub()) {
 			for _, k := range keys {
 				if name, isStr := strings.CutPrefix(k, "s"); isStr {
 					out = union(out, r.attr(v, name))
@@ -914,14 +914,14 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		return out
 	case eTypeOf:
-		if e.x.op == eSelf {
+		if e.sub().op == eSelf {
 			// self.__class__ in method d: d's class when something else instantiates it,
 			// and the subclasses whose instances are seen flowing into d's self, or, when
 			// neither, the subclasses the project instantiates. d's class is not
 			// taken merely because d is its method: constructing it here would make it
 			// instantiated (statsd's PipelineBase, whose pipeline() builds
 			// self.__class__(self), is only ever a base of Pipeline and StreamPipeline).
-			d := e.x.def()
+			d := e.sub().def()
 			if !d.class.hasSub || r.noFlow {
 				return d.class.defValue()
 			}
@@ -933,7 +933,7 @@ func (r *resolver) evalOp(e *expr) []value {
 			}
 			flows := d.selfFlows
 			if len(flows) == 0 && !d.class.instantiated {
-				for _, k := range d.class.subs {
+				for _, k := range d.class.cfacts().subs {
 					if k.instantiated {
 						flows = append(flows, k)
 					}
@@ -945,7 +945,7 @@ func (r *resolver) evalOp(e *expr) []value {
 			return out
 		}
 		var out []value
-		for _, v := range r.eval(e.x) {
+		for _, v := range r.eval(e.sub()) {
 			if v.kind == vInst {
 				out = addValues(out, value{kind: vDef, def: v.def})
 			}
@@ -956,7 +956,7 @@ func (r *resolver) evalOp(e *expr) []value {
 		if e.raw() {
 			// a comprehension's element call (see compElems): only the instances of
 			// the classes its callee evaluates to, not what a function returns
-			for _, v := range r.eval(e.x.x) {
+			for _, v := range r.eval(e.sub().sub()) {
 				if v.kind == vDef && v.def.fn.Kind == "class" {
 					classes = append(classes, v.def)
 				}
@@ -966,7 +966,7 @@ func (r *resolver) evalOp(e *expr) []value {
 			}
 		}
 		var out []value
-		for _, v := range r.eval(e.x) {
+		for _, v := range r.eval(e.sub()) {
 			if v.kind == vInst && (!e.raw() || slices.Contains(classes, v.def)) {
 				out = addValues(out, v)
 			}
@@ -976,10 +976,10 @@ func (r *resolver) evalOp(e *expr) []value {
 		return r.evalDescr(e)
 	case eClassOf:
 		var out []value
-		for _, v := range r.eval(e.x) {
+		for _, v := range r.eval(e.sub()) {
 			if v.kind == vDef && v.def.fn.Kind == "class" {
 				out = addValues(out, v)
-				if e.keyOK() && !r.noFlow && len(v.def.subs) > 0 {
+				if e.keyOK() && !r.noFlow && len(v.def.cfacts().subs) > 0 {
 					// an except clause naming a class the project never instantiates
 					// (a base of its errors) catches the subclasses it instantiates
 					// (sievelib's `except (ParseError, CommandError) as e:` then
@@ -991,7 +991,7 @@ func (r *resolver) evalOp(e *expr) []value {
 					if v.def.instantiated {
 						continue
 					}
-					for _, k := range v.def.subs {
+					for _, k := range v.def.cfacts().subs {
 						if k.instantiated {
 							out = addValues(out, value{kind: vDef, def: k})
 						}
@@ -1004,7 +1004,7 @@ func (r *resolver) evalOp(e *expr) []value {
 	return nil
 }
 
-// narrow evaluates an isinstance narrowing: the values of e.x that are (e.keyOK) or are
+// narrow evaluates an isinstance narrowing: the values of e.sub() that are (e.keyOK) or are
 // not (otherwise) instances of the classes e.elems evaluate to. A class outside the
 // project keeps, when testing positively, only what may be an instance of it: values
 // outside the project, containers, generators, and instances of classes with a base
@@ -1028,7 +1028,7 @@ func (r *resolver) narrow(e *expr) []value {
 	// mapping classes whose instances inheritance decides (see knownIsinstance)
 	var known []string
 	knownOnly := true
-	for _, c := range e.lit().elems {
+	for _, c := range e.lit().elems() {
 		vs := r.eval(c)
 		if len(vs) == 0 {
 			outsideClass = true
@@ -1044,7 +1044,7 @@ func (r *resolver) narrow(e *expr) []value {
 				classes = appendDef(classes, v.def)
 			case v.kind == vSeq && v.lit().op == eSeq:
 				// a tuple of classes held by a name
-				for _, el := range v.lit().lit().elems {
+				for _, el := range v.lit().lit().elems() {
 					for _, w := range r.eval(el) {
 						if w.kind == vDef && w.def.fn.Kind == "class" {
 							classes = appendDef(classes, w.def)
@@ -1057,8 +1057,8 @@ func (r *resolver) narrow(e *expr) []value {
 		}
 	}
 	var out []value
-	xs := r.eval(e.x)
-	if len(xs) == 0 && e.keyOK() && !outsideClass && !r.noFlow && !isParamName(e.x) {
+	xs := r.eval(e.sub())
+	if len(xs) == 0 && e.keyOK() && !outsideClass && !r.noFlow && !isParamName(e.sub()) {
 		// Nothing is known of x, a local name (not a parameter: those of special methods
 		// take no arguments from the implicit calls, and their callers' values are
 		// what the test sorts), but where the test holds x is an instance of one of the
@@ -1067,10 +1067,10 @@ func (r *resolver) narrow(e *expr) []value {
 		// the project instantiates, among them and their subclasses.
 		r.unstable++ // instantiations are found round after round
 		for _, c := range classes {
-			if c.instantiated || len(c.subs) == 0 {
+			if c.instantiated || len(c.cfacts().subs) == 0 {
 				out = addValues(out, value{kind: vInst, def: c})
 			}
-			for _, k := range c.subs {
+			for _, k := range c.cfacts().subs {
 				if k.instantiated {
 					out = addValues(out, value{kind: vInst, def: k})
 				}
@@ -1132,7 +1132,7 @@ func (r *resolver) narrowFlag(e *expr) []value {
 		return r.narrowTruth(e)
 	}
 	var out []value
-	for _, v := range r.eval(e.x) {
+	for _, v := range r.eval(e.sub()) {
 		if v.kind == vInst {
 			if truth, known := r.classFlag(v.def, e.name()); known && truth != e.keyOK() {
 				continue
@@ -1150,7 +1150,7 @@ func (r *resolver) narrowFlag(e *expr) []value {
 // __bool__ or __len__. websocket's _wsdump `if not frame: raise
 // WebSocketException("Not a valid frame %s" % frame)` formats no ABNF there.
 func (r *resolver) narrowTruth(e *expr) []value {
-	xs := r.eval(e.x)
+	xs := r.eval(e.sub())
 	if e.keyOK() {
 		return xs
 	}
@@ -1193,7 +1193,7 @@ func (r *resolver) classFlag(c *defInfo, name string) (truth, known bool) {
 	}
 	mro := r.mro(c)
 	for _, k := range mro {
-		if len(k.instAttrs[name]) > 0 || k.extBase {
+		if len(k.cfacts().instAttrs[name]) > 0 || k.extBase {
 			return false, false
 		}
 	}
@@ -1234,7 +1234,7 @@ func constTruth(k string) bool {
 // our_role not in (CLIENT, SERVER):`, where our_role holds no other class.
 func (r *resolver) narrowIdentity(e *expr) []value {
 	var among []value
-	for _, c := range e.lit().elems {
+	for _, c := range e.lit().elems() {
 		for _, v := range r.eval(c) {
 			if v.kind == vDef {
 				among = addValues(among, v)
@@ -1242,7 +1242,7 @@ func (r *resolver) narrowIdentity(e *expr) []value {
 		}
 	}
 	var out []value
-	for _, v := range r.eval(e.x) {
+	for _, v := range r.eval(e.sub()) {
 		if v.kind == vDef && (v.def.fn.Kind != "class" || r.metaclass(v.def) == nil || len(r.protoMethods(r.metaclass(v.def), "__eq__")) == 0) {
 			in := false
 			for _, a := range among {
@@ -1269,7 +1269,7 @@ func (r *resolver) narrowIdentity(e *expr) []value {
 // __getattr__, a value from outside the project): those are kept on both sides.
 func (r *resolver) narrowHasattr(e *expr) []value {
 	var out []value
-	for _, v := range r.eval(e.x) {
+	for _, v := range r.eval(e.sub()) {
 		if has, known := r.hasAttr(v, e.name()); known && has != e.keyOK() {
 			continue
 		}
@@ -1291,10 +1291,10 @@ func (r *resolver) hasAttr(v value, name string) (has, known bool) {
 	}
 	maybe := false
 	for _, k := range r.mro(c) {
-		if len(k.scope.bindings(name)) > 0 || inst && k.initAttrs[name] {
+		if len(k.scope.bindings(name)) > 0 || inst && k.cfacts().initAttrs[name] {
 			return true, true
 		}
-		if len(k.dynClassAttrs[name]) > 0 || inst && (len(k.instAttrs[name]) > 0 || len(k.dynAttrs[name]) > 0) {
+		if len(k.dynOf().classAttrs[name]) > 0 || inst && (len(k.cfacts().instAttrs[name]) > 0 || len(k.dynOf().attrs[name]) > 0) {
 			maybe = true
 		}
 	}
@@ -1306,7 +1306,7 @@ func (r *resolver) hasAttr(v value, name string) (has, known bool) {
 func (r *resolver) outside(e *expr) bool {
 	vs := r.eval(e)
 	if len(vs) == 0 && e.op == eAttr {
-		vs = r.eval(e.x)
+		vs = r.eval(e.sub())
 	}
 	if len(vs) == 0 {
 		return false
@@ -1372,7 +1372,7 @@ func (r *resolver) selfClasses(d *defInfo) []*defInfo {
 		// plus the instances that reach library code (escapes): a WSGI middleware
 		// subclass handed to webob (req.get_response(app)) is called there, running the
 		// __call__ it inherits
-		for _, k := range d.class.subs {
+		for _, k := range d.class.cfacts().subs {
 			if k.instantiated && (len(d.selfFlows) == 0 || k.escaped) && r.inherits(k, d) {
 				out = appendDef(out, k)
 			}
@@ -1399,7 +1399,7 @@ func (r *resolver) madeOutside(e *expr, depth int) bool {
 	}
 	switch e.op {
 	case eCall, eAttr:
-		return r.madeOutside(e.x, depth+1)
+		return r.madeOutside(e.sub(), depth+1)
 	case eName:
 		s, pos := bindingScope(e.scope(), e.name(), e.pos)
 		if s == nil {
@@ -1425,7 +1425,7 @@ func (r *resolver) escapes(cs *callSite) bool {
 	if c == nil || c.op != eAttr || len(cs.args()) == 0 || !r.hasSpecialSubs {
 		return false
 	}
-	if !r.madeOutside(c.x, 0) {
+	if !r.madeOutside(c.sub(), 0) {
 		return false
 	}
 	changed := false
@@ -1523,10 +1523,10 @@ func (r *resolver) explicitCall(c *expr) bool {
 	if c == nil || c.op != eAttr {
 		return false
 	}
-	if c.x.op == eSuper {
+	if c.sub().op == eSuper {
 		return true
 	}
-	for _, v := range r.eval(c.x) {
+	for _, v := range r.eval(c.sub()) {
 		if v.kind == vDef && v.def.fn.Kind == "class" {
 			return true
 		}
@@ -1538,13 +1538,13 @@ func (r *resolver) explicitCall(c *expr) bool {
 // are instantiated in the analysed files, or all of them when none is.
 func (r *resolver) concreteSubs(c *defInfo) []*defInfo {
 	var out []*defInfo
-	for _, k := range c.subs {
+	for _, k := range c.cfacts().subs {
 		if k.instantiated {
 			out = append(out, k)
 		}
 	}
 	if len(out) == 0 {
-		return c.subs
+		return c.cfacts().subs
 	}
 	return out
 }
@@ -1606,16 +1606,16 @@ func (r *resolver) constKeys(e *expr, depth int) (keys []string, ok bool) {
 		return []string{e.name()}, true
 	case eFirst:
 		// a call's argument for a parameter (substReturn): its constants
-		if len(e.lit().elems) > 0 {
-			return r.constKeys(e.lit().elems[0], depth+1)
+		if len(e.lit().elems()) > 0 {
+			return r.constKeys(e.lit().elems()[0], depth+1)
 		}
 		return nil, false
 	case eIter:
 		// a loop variable over a literal list, tuple or set of constants
-		if e.x.op != eSeq || len(e.x.lit().elems) == 0 {
+		if e.sub().op != eSeq || len(e.sub().lit().elems()) == 0 {
 			return nil, false
 		}
-		for _, el := range e.x.lit().elems {
+		for _, el := range e.sub().lit().elems() {
 			if !addExpr(el) {
 				return nil, false
 			}
@@ -1630,16 +1630,16 @@ func (r *resolver) constKeys(e *expr, depth int) (keys []string, ok bool) {
 		}
 		var seqs []*expr
 		switch {
-		case e.x.op == eSeq:
-			seqs = []*expr{e.x}
-		case e.x.op == eIter && e.x.x.op == eSeq && e.x.x.lit().litExtra == nil:
-			seqs = e.x.x.lit().elems
+		case e.sub().op == eSeq:
+			seqs = []*expr{e.sub()}
+		case e.sub().op == eIter && e.sub().sub().op == eSeq && e.sub().sub().lit().litExtra == nil:
+			seqs = e.sub().sub().lit().elems()
 		}
 		if len(seqs) == 0 {
 			return nil, false
 		}
 		for _, sq := range seqs {
-			if sq.op != eSeq || sq.lit().litExtra != nil || n >= len(sq.lit().elems) || !addExpr(sq.lit().elems[n]) {
+			if sq.op != eSeq || sq.lit().litExtra != nil || n >= len(sq.lit().elems()) || !addExpr(sq.lit().elems()[n]) {
 				return nil, false
 			}
 		}
@@ -1649,7 +1649,7 @@ func (r *resolver) constKeys(e *expr, depth int) (keys []string, ok bool) {
 			return keys, add(reaching(s.bindings(e.name()), pos))
 		}
 	case eFrom:
-		key, ok := r.relModule(e.scope().file, int(e.idx()), e.x.name())
+		key, ok := r.relModule(e.scope().file, int(e.idx()), e.sub().name())
 		if !ok {
 			return nil, false
 		}
@@ -1696,7 +1696,7 @@ func (r *resolver) isBuiltin(sc *scope, name string) bool {
 			}
 			return false
 		}
-		if s.kind == scopeModule && len(s.stars) > 0 && len(r.starLookup(s.file, name)) > 0 {
+		if s.kind == scopeModule && s.file != nil && s == s.file.scope && len(s.file.stars) > 0 && len(r.starLookup(s.file, name)) > 0 {
 			return false
 		}
 	}
@@ -1804,7 +1804,7 @@ func (r *resolver) applyStores() (added, changed bool) {
 		}
 		(*m)[name] = append((*m)[name], v)
 		added = true
-		if c.attrRead[name] {
+		if c.dynOf().read[name] {
 			changed = true
 		}
 	}
@@ -1821,9 +1821,9 @@ func (r *resolver) applyStores() (added, changed bool) {
 				}
 				switch {
 				case o.kind == vInst:
-					addAttr(o.def, &o.def.dynAttrs, st.name, st.val)
+					addAttr(o.def, &o.def.dynFor().attrs, st.name, st.val)
 				case o.kind == vDef && o.def.fn.Kind == "class":
-					addAttr(o.def, &o.def.dynClassAttrs, st.name, st.val)
+					addAttr(o.def, &o.def.dynFor().classAttrs, st.name, st.val)
 				}
 			}
 		}
@@ -1846,7 +1846,7 @@ func (r *resolver) applyStores() (added, changed bool) {
 					if src.kind != vSeq {
 						continue
 					}
-					for k, el := range src.lit().lit().elems {
+					for k, el := range src.lit().lit().elems() {
 						key := ""
 						if src.lit().op == eDict && c.lit().op == eDict {
 							key = src.lit().lit().keyList()[k]
@@ -1868,7 +1868,8 @@ func (r *resolver) markSubclassed() {
 			if d.fn.Kind == "class" {
 				for _, b := range r.mro(d)[1:] {
 					b.hasSub = true
-					b.subs = append(b.subs, d)
+					cf := b.cfactsFor()
+					cf.subs = append(cf.subs, d)
 				}
 			}
 		}
@@ -1889,11 +1890,11 @@ func (r *resolver) markSubclassed() {
 // instance of that subclass. Nothing is found when a class of c's order has a base outside
 // the project other than object and abc.ABC, which may provide the name itself.
 func (r *resolver) abstractAttr(c *defInfo, name string) []value {
-	if c == nil || len(c.subs) == 0 || r.opaqueOrder(c) {
+	if c == nil || len(c.cfacts().subs) == 0 || r.opaqueOrder(c) {
 		return nil
 	}
 	var out []value
-	for _, k := range c.subs {
+	for _, k := range c.cfacts().subs {
 		if r.definesMethod(k, name) {
 			out = union(out, r.classAttr(k, name, true, 0))
 		}
@@ -1931,7 +1932,7 @@ func (r *resolver) opaqueOrder(c *defInfo) bool {
 		if !k.extBase {
 			continue
 		}
-		for _, b := range k.bases {
+		for _, b := range k.cfacts().bases {
 			if b.op == eName && (b.name() == "object" || b.name() == "ABC") || b.op == eAttr && b.name() == "ABC" {
 				continue
 			}
@@ -2077,7 +2078,7 @@ func bindingScope(sc *scope, name string, pos uint32) (*scope, uint32) {
 
 // starLookup resolves a module-level name through the module's `import *` statements.
 func (r *resolver) starLookup(f *fileInfo, name string) []value {
-	if len(f.scope.stars) == 0 {
+	if len(f.stars) == 0 {
 		return nil
 	}
 	k := attrKey{f.path, name}
@@ -2098,8 +2099,8 @@ func (r *resolver) starLookupNoMemo(f *fileInfo, name string) []value {
 	if r.depth > 200 {
 		return nil
 	}
-	for k := len(f.scope.stars) - 1; k >= 0; k-- {
-		st := &f.scope.stars[k]
+	for k := len(f.stars) - 1; k >= 0; k-- {
+		st := &f.stars[k]
 		if !st.resolved {
 			st.key, st.ok = r.relModule(f, st.level, st.mod)
 			st.resolved = true
@@ -2227,21 +2228,22 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 	if r.dynNames[name] && !r.noFlow {
 		r.unstable++ // attributes of this name are assigned from outside classes
 		for _, k := range mro[skip:] {
-			if k.attrRead == nil {
-				k.attrRead = map[string]bool{}
+			dyn := k.dynFor()
+			if dyn.read == nil {
+				dyn.read = map[string]bool{}
 			}
-			k.attrRead[name] = true
+			dyn.read[name] = true
 		}
 	}
 	var acc accum
 	dataDescr := inst && !r.noFlow && r.descrGets[name] && r.dataDescriptor(mro[skip:], name)
 	if inst && !r.noFlow && !hasSetter(mro[skip:], name) && !dataDescr {
 		for _, k := range mro[skip:] {
-			for _, e := range k.instAttrs[name] {
+			for _, e := range k.cfacts().instAttrs[name] {
 				r.add(&acc, r.eval(e))
 			}
-			if k.dynAttrs != nil {
-				for _, e := range k.dynAttrs[name] {
+			if k.dyn != nil {
+				for _, e := range k.dyn.attrs[name] {
 					r.add(&acc, r.eval(e))
 				}
 			}
@@ -2249,14 +2251,14 @@ func (r *resolver) classAttr(c *defInfo, name string, inst bool, skip int) []val
 	}
 	if inst && !r.noFlow && !hasSetter(mro[skip:], name) && !dataDescr {
 		for _, k := range mro[skip:] {
-			if k.initAttrs[name] {
+			if k.cfacts().initAttrs[name] {
 				return r.result(&acc) // an attribute __init__ always sets shadows the class's
 			}
 		}
 	}
 	for _, k := range mro[skip:] {
-		if k.dynClassAttrs != nil && !r.noFlow {
-			for _, e := range k.dynClassAttrs[name] {
+		if k.dyn != nil && !r.noFlow {
+			for _, e := range k.dyn.classAttrs[name] {
 				r.add(&acc, r.descrRead(r.eval(e), name))
 			}
 		}
@@ -2329,10 +2331,11 @@ func (r *resolver) descriptors(order []*defInfo, name string) []value {
 	if r.dynNames[name] {
 		r.unstable++ // attributes of this name are assigned from outside classes
 		for _, k := range order {
-			if k.attrRead == nil {
-				k.attrRead = map[string]bool{}
+			dyn := k.dynFor()
+			if dyn.read == nil {
+				dyn.read = map[string]bool{}
 			}
-			k.attrRead[name] = true
+			dyn.read[name] = true
 		}
 	}
 	var out []value
@@ -2344,8 +2347,8 @@ func (r *resolver) descriptors(order []*defInfo, name string) []value {
 		}
 	}
 	for _, k := range order {
-		if k.dynClassAttrs != nil {
-			for _, e := range k.dynClassAttrs[name] {
+		if k.dyn != nil {
+			for _, e := range k.dyn.classAttrs[name] {
 				add(r.eval(e))
 			}
 		}
@@ -2393,14 +2396,14 @@ func (r *resolver) dataDescriptor(order []*defInfo, name string) bool {
 }
 
 // evalDescr evaluates eDescr: the descriptor methods reading (e.idx() 0), assigning (1) or
-// deleting (2) attribute e.name() of e.x's values calls. On a class only reading calls
+// deleting (2) attribute e.name() of e.sub()'s values calls. On a class only reading calls
 // one (assigning or deleting a class attribute replaces the descriptor); a descriptor
 // without __set__ or __delete__ (a non-data one) loses to an instance attribute that
 // __init__ always sets.
 func (r *resolver) evalDescr(e *expr) []value {
 	method := [...]string{"__get__", "__set__", "__delete__"}[e.idx()]
 	names := []string{e.name()}
-	if e.nm == nil {
+	if e.nameRef() == nil {
 		names = r.descrKeyNames(e)
 	}
 	var out []value
@@ -2446,16 +2449,16 @@ func sameKey(a, b *expr, sc *scope) bool {
 	if a == nil || b == nil || a.op != eSubscript || b.op != eSubscript || a.slice() || b.slice() {
 		return false
 	}
-	if a.x.op != eAttr || b.x.op != eAttr || a.x.x.scope() != sc || b.x.x.scope() != sc {
+	if a.sub().op != eAttr || b.sub().op != eAttr || a.sub().sub().scope() != sc || b.sub().sub().scope() != sc {
 		return false
 	}
 	if a.keyOK() || b.keyOK() {
 		return a.keyOK() && b.keyOK() && a.name() == b.name()
 	}
-	if a.lit() == nil || b.lit() == nil || len(a.lit().elems) == 0 || len(b.lit().elems) == 0 {
+	if a.lit() == nil || b.lit() == nil || len(a.lit().elems()) == 0 || len(b.lit().elems()) == 0 {
 		return false
 	}
-	ka, kb := a.lit().elems[0], b.lit().elems[0]
+	ka, kb := a.lit().elems()[0], b.lit().elems()[0]
 	return ka.op == eName && kb.op == eName && ka.name() == kb.name() && ka.scope() == sc && kb.scope() == sc
 }
 
@@ -2464,10 +2467,10 @@ func sameKey(a, b *expr, sc *scope) bool {
 // constants NAME holds, none when it may hold anything else or setattr is not the
 // builtin there.
 func (r *resolver) descrKeyNames(e *expr) []string {
-	if e.lit() == nil || len(e.lit().elems) == 0 || !r.isBuiltin(e.scope(), "setattr") {
+	if e.lit() == nil || len(e.lit().elems()) == 0 || !r.isBuiltin(e.scope(), "setattr") {
 		return nil
 	}
-	keys, ok := r.constKeys(e.lit().elems[0], 0)
+	keys, ok := r.constKeys(e.lit().elems()[0], 0)
 	if !ok {
 		return nil
 	}
@@ -2483,7 +2486,7 @@ func (r *resolver) descrKeyNames(e *expr) []string {
 // evalDescrName evaluates eDescr e for attribute name, calling method.
 func (r *resolver) evalDescrName(e *expr, method, name string) []value {
 	var out []value
-	for _, v := range r.eval(e.x) {
+	for _, v := range r.eval(e.sub()) {
 		skip, inst := 0, true
 		switch v.kind {
 		case vInst:
@@ -2514,7 +2517,7 @@ func (r *resolver) evalDescrName(e *expr, method, name string) []value {
 // initSets reports whether the __init__ of a class of order always sets attribute name.
 func initSets(order []*defInfo, name string) bool {
 	for _, k := range order {
-		if k.initAttrs[name] {
+		if k.cfacts().initAttrs[name] {
 			return true
 		}
 	}
@@ -2548,14 +2551,14 @@ func hasSetter(order []*defInfo, name string) bool {
 func (r *resolver) mro(c *defInfo) []*defInfo {
 	switch c.mroState {
 	case 2:
-		return c.mro
+		return c.cfacts().mro
 	case 1:
 		return []*defInfo{c} // inheritance cycle
 	}
 	c.mroState = 1
 	var seqs [][]*defInfo
 	var bases []*defInfo
-	for _, b := range c.bases {
+	for _, b := range c.cfacts().bases {
 		found := false
 		for _, v := range r.eval(b) {
 			if v.kind == vDef && v.def.fn.Kind == "class" && v.def != c {
@@ -2586,7 +2589,7 @@ func (r *resolver) mro(c *defInfo) []*defInfo {
 			}
 		}
 	}
-	c.mro, c.mroState = out, 2
+	c.cfactsFor().mro, c.mroState = out, 2
 	return out
 }
 
@@ -2656,7 +2659,7 @@ func (r *resolver) callResultAt(v value, e *expr) []value {
 			}
 			continue
 		}
-		if a := argFor(d, v.bound, e.lit().elems, e.lit().keyList(), e.slice(), j); a != nil {
+		if a := argFor(d, v.bound, e.lit().elems(), e.lit().keyList(), e.slice(), j); a != nil {
 			r.add(&out, r.eval(a))
 		} else if dflt := d.params[j].dflt; dflt != nil {
 			r.add(&out, r.eval(dflt))
@@ -2705,18 +2708,18 @@ func paramReturned(d *defInfo, ret *expr) int {
 // override `return super().get(key, default)` (also pop, setdefault), else -1: what
 // the override returns, besides the dict's items, is that call's argument.
 func (r *resolver) superDefaultReturned(d *defInfo, ret *expr) int {
-	if ret.op != eCall || ret.lit().builtinOf() == nil || ret.x.op != eAttr || len(ret.lit().elems) != 2 {
+	if ret.op != eCall || ret.lit().builtinOf() == nil || ret.sub().op != eAttr || len(ret.lit().elems()) != 2 {
 		return -1
 	}
-	switch ret.x.name() {
+	switch ret.sub().name() {
 	case "get", "pop", "setdefault":
 	default:
 		return -1
 	}
-	if keyAt(ret.lit().keyList(), 0) != "" || keyAt(ret.lit().keyList(), 1) != "" || !r.superOutside(ret.x.x, ret.x.name()) {
+	if keyAt(ret.lit().keyList(), 0) != "" || keyAt(ret.lit().keyList(), 1) != "" || !r.superOutside(ret.sub().sub(), ret.sub().name()) {
 		return -1
 	}
-	return paramReturned(d, ret.lit().elems[1])
+	return paramReturned(d, ret.lit().elems()[1])
 }
 
 // argFor returns the argument expression a call passes for parameter j of d (bound: the
@@ -2802,17 +2805,17 @@ var externalValue = []value{{kind: vExternal}}
 // defValue returns the shared one-value slice holding definition d.
 func (d *defInfo) defValue() []value {
 	if d.asDef == nil {
-		d.asDef = []value{{kind: vDef, def: d}}
+		d.asDef = &[1]value{{kind: vDef, def: d}}
 	}
-	return d.asDef
+	return d.asDef[:]
 }
 
 // instValue returns the shared one-value slice holding an instance of class d.
 func (d *defInfo) instValue() []value {
 	if d.asInst == nil {
-		d.asInst = []value{{kind: vInst, def: d}}
+		d.asInst = &[1]value{{kind: vInst, def: d}}
 	}
-	return d.asInst
+	return d.asInst[:]
 }
 
 // union adds the values of vs (an evaluation result: duplicate-free) to out; when out is
@@ -2951,14 +2954,14 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 		}
 		if x.op == eName && x.scope() == d.scope {
 			if j := paramNamed(d, x); j >= 0 {
-				a := argFor(d, bound, e.lit().elems, e.lit().keyList(), e.slice(), j)
+				a := argFor(d, bound, e.lit().elems(), e.lit().keyList(), e.slice(), j)
 				if a == nil && !e.slice() {
 					a = d.params[j].dflt
 				}
 				if a != nil {
 					// the argument, or what flows into the parameter from every call
 					// when nothing is known of the argument
-					f := &expr{op: eFirst, ref: withLit(&litData{elems: []*expr{a, x}})}
+					f := mkExpr(exprSpec{op: eFirst, ref: withLit(litOf([]*expr{a, x}))})
 					copied[x] = f
 					return f, true
 				}
@@ -2968,19 +2971,19 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 				// jsonschema's _checks_drafts): the argument, or the parameter's merged
 				// flows, and the copies of the rebinding values that reach x, which may
 				// name x again (the union stands for it while they are copied)
-				a := argFor(d, bound, e.lit().elems, e.lit().keyList(), e.slice(), j)
+				a := argFor(d, bound, e.lit().elems(), e.lit().keyList(), e.slice(), j)
 				if a == nil && !e.slice() {
 					a = d.params[j].dflt
 				}
-				l := &litData{elems: make([]*expr, 0, len(bs))}
-				u := &expr{op: eUnion, ref: withLit(l)}
+				l := litOf(make([]*expr, 0, len(bs)))
+				u := mkExpr(exprSpec{op: eUnion, ref: withLit(l)})
 				copied[x] = u
 				for _, b := range bs {
 					if b.val.op == eParam {
 						if a != nil {
-							l.elems = append(l.elems, &expr{op: eFirst, ref: withLit(&litData{elems: []*expr{a, b.val}})})
+							l.appendElems(mkExpr(exprSpec{op: eFirst, ref: withLit(litOf([]*expr{a, b.val}))}))
 						} else {
-							l.elems = append(l.elems, b.val)
+							l.appendElems(b.val)
 						}
 						continue
 					}
@@ -2988,7 +2991,7 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 					if !ok {
 						return nil, false
 					}
-					l.elems = append(l.elems, c)
+					l.appendElems(c)
 				}
 				return u, true
 			}
@@ -3010,27 +3013,27 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 			g := *x
 			g.setMemo24(0)
 			l := *x.lit()
-			l.elems = slices.Clone(l.elems)
-			l.elems[0] = k
+			l.setElems(slices.Clone(l.elems()))
+			l.elems()[0] = k
 			g.setLit(&l)
 			x = &g
 		}
-		nx, ok := cp(x.x)
+		nx, ok := cp(x.sub())
 		if !ok {
 			return nil, false
 		}
-		changed := nx != x.x
+		changed := nx != x.sub()
 		var nl *litData
 		if x.lit() != nil {
-			elems := x.lit().elems
-			for i, el := range x.lit().elems {
+			elems := x.lit().elems()
+			for i, el := range x.lit().elems() {
 				ne, ok := cp(el)
 				if !ok {
 					return nil, false
 				}
 				if ne != el {
-					if &elems[0] == &x.lit().elems[0] {
-						elems = slices.Clone(x.lit().elems)
+					if &elems[0] == &x.lit().elems()[0] {
+						elems = slices.Clone(x.lit().elems())
 					}
 					elems[i] = ne
 				}
@@ -3041,9 +3044,9 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 					return nil, false
 				}
 			}
-			if len(elems) > 0 && &elems[0] != &x.lit().elems[0] || nb != x.lit().builtinOf() {
+			if len(elems) > 0 && &elems[0] != &x.lit().elems()[0] || nb != x.lit().builtinOf() {
 				l := *x.lit()
-				l.elems = elems
+				l.setElems(elems)
 				if l.litExtra != nil {
 					xe := *l.litExtra
 					xe.builtin = nb
@@ -3060,7 +3063,7 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 		}
 		c := *x
 		c.setMemo24(0)
-		c.x = nx
+		c.setSub(nx)
 		if nl != nil {
 			c.setLit(nl)
 		}
@@ -3122,11 +3125,11 @@ func (r *resolver) substitutable(d *defInfo, ret *expr) bool {
 		case eDef, eParam, eSelf, eClass, eSuper, eModule, eFrom, eConst, eAffix, eUnknown, eName:
 			return true
 		}
-		if !walk(x.x) {
+		if !walk(x.sub()) {
 			return false
 		}
 		if x.lit() != nil {
-			for i, el := range x.lit().elems {
+			for i, el := range x.lit().elems() {
 				if k := getattrKey(d, x); i == 0 && k != nil {
 					el = k
 				}
@@ -3214,19 +3217,19 @@ func (r *resolver) globalsCall(e *expr) []value {
 	if r.noFlow || e.lit() == nil {
 		return nil
 	}
-	args := e.lit().elems
+	args := e.lit().elems()
 	switch {
-	case e.x.op == eName && e.x.name() == "globals" && len(args) == 0 && !e.slice():
-		if !r.isBuiltin(e.x.scope(), "globals") {
+	case e.sub().op == eName && e.sub().name() == "globals" && len(args) == 0 && !e.slice():
+		if !r.isBuiltin(e.sub().scope(), "globals") {
 			return nil
 		}
-		m := r.moduleValue(e.x.scope().file.key)[0]
+		m := r.moduleValue(e.sub().scope().file.key)[0]
 		m.sliced = true
 		return []value{m}
-	case e.x.op == eAttr && e.x.name() == "get" && len(args) >= 1 && len(args) <= 2 && !e.slice() && len(e.lit().keyList()) == 0:
+	case e.sub().op == eAttr && e.sub().name() == "get" && len(args) >= 1 && len(args) <= 2 && !e.slice() && len(e.lit().keyList()) == 0:
 		var out []value
 		found := false
-		for _, v := range r.eval(e.x.x) {
+		for _, v := range r.eval(e.sub().sub()) {
 			if v.kind != vModule || !v.sliced {
 				continue
 			}
@@ -3360,10 +3363,10 @@ func getattrLocal(d *defInfo, x *expr, any bool) *expr {
 // `methodname = '_{0}_{1}'.format(domain, rule)` then `getattr(self, methodname,
 // None)`), that local's value; nil otherwise.
 func getattrKey(d *defInfo, x *expr) *expr {
-	if x.op != eGetattr || x.lit() == nil || len(x.lit().elems) == 0 {
+	if x.op != eGetattr || x.lit() == nil || len(x.lit().elems()) == 0 {
 		return nil
 	}
-	return getattrLocal(d, x.lit().elems[0], true)
+	return getattrLocal(d, x.lit().elems()[0], true)
 }
 
 // formatPattern returns the pattern of `"literal".format(args...)` (positional fields
@@ -3373,15 +3376,15 @@ func getattrKey(d *defInfo, x *expr) *expr {
 // index, and when an argument for a field is a parameter (whose value each call gives:
 // substReturn replaces it by the call's argument) or nothing constant is left.
 func (r *resolver) formatPattern(e *expr) (affixPattern, bool) {
-	f := e.x
-	if f == nil || f.op != eAttr || f.name() != "format" || f.x == nil || f.x.op != eConst || e.lit() == nil || e.slice() || len(e.lit().keyList()) > 0 {
+	f := e.sub()
+	if f == nil || f.op != eAttr || f.name() != "format" || f.sub() == nil || f.sub().op != eConst || e.lit() == nil || e.slice() || len(e.lit().keyList()) > 0 {
 		return affixPattern{}, false
 	}
-	tmpl, isStr := strings.CutPrefix(f.x.name(), "s")
+	tmpl, isStr := strings.CutPrefix(f.sub().name(), "s")
 	if !isStr {
 		return affixPattern{}, false
 	}
-	args := e.lit().elems
+	args := e.lit().elems()
 	var sb strings.Builder
 	pre, unknown, auto := "", false, 0
 	for i := 0; i < len(tmpl); i++ {

@@ -22,8 +22,12 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 		buf = r.protoValuesInto(buf, x, name, fallbacks, always)
 		add(buf)
 	}
+	run := -1 // the run of f.lazyCallers site k belongs to
 	for k := range f.lazy {
 		s := &f.lazy[k]
+		for run+1 < len(f.lazyCallers) && int(f.lazyCallers[run+1].start) <= k {
+			run++
+		}
 		ds = ds[:0]
 		switch s.kind {
 		case lzBinary:
@@ -77,11 +81,11 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 			}
 		case lzAttr:
 			if r.props[s.x.name()] {
-				add(r.propValues(s.x.x, s.x.name(), int(s.op)))
+				add(r.propValues(s.x.sub(), s.x.name(), int(s.op)))
 			}
 		case lzAttrHook:
 			if s.op == attrFallback {
-				add(r.getattrFallback(s.x.x, s.x.name()))
+				add(r.getattrFallback(s.x.sub(), s.x.name()))
 				break
 			}
 			addProto(s.x, attrHooks[s.op], nil, false)
@@ -95,21 +99,21 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 			if !r.isBuiltin(s.x.scope(), "getattr") {
 				break
 			}
-			if keys, ok := r.constKeys(s.x.lit().elems[0], 0); ok {
+			if keys, ok := r.constKeys(s.x.lit().elems()[0], 0); ok {
 				for _, k := range keys {
 					if name, isStr := strings.CutPrefix(k, "s"); isStr && r.props[name] {
-						add(r.propValues(s.x.x, name, 0))
+						add(r.propValues(s.x.sub(), name, 0))
 					}
 				}
 			}
 		}
 		if len(ds) > 0 {
-			rs := resolution{caller: s.caller, line: s.line, meta: implicitBit}
+			rs := resolution{caller: f.lazyCallers[run].caller, outcome: outcome{line: s.line, meta: implicitBit}}
 			rs.setTargets(ds)
 			res = append(res, rs)
 		}
 	}
-	f.lazy = nil
+	f.lazy, f.lazyCallers = nil, nil
 	// the expressions only lazy sites held are done with: their memo slots go back
 	for _, slab := range f.transient {
 		for k := range slab[:cap(slab)] {
@@ -144,7 +148,7 @@ func (r *resolver) getattrFallback(x *expr, name string) []value {
 		}
 		missing := true
 		for _, k := range r.mro(v.def) {
-			if len(k.scope.bindings(name)) > 0 || k.initAttrs[name] || len(k.dynClassAttrs[name]) > 0 || len(k.instAttrs[name]) > 0 || len(k.dynAttrs[name]) > 0 {
+			if len(k.scope.bindings(name)) > 0 || k.cfacts().initAttrs[name] || len(k.dynOf().classAttrs[name]) > 0 || len(k.cfacts().instAttrs[name]) > 0 || len(k.dynOf().attrs[name]) > 0 {
 				missing = false
 				break
 			}
@@ -217,13 +221,13 @@ func (r *resolver) outsideBase(c *defInfo) bool {
 	return false
 }
 
-// evalProto evaluates eProto: the special methods of the instances e.x evaluates to.
+// evalProto evaluates eProto: the special methods of the instances e.sub() evaluates to.
 func (r *resolver) evalProto(e *expr) []value {
 	var fallbacks []string
 	if e.lit() != nil {
 		fallbacks = e.lit().keyList()
 	}
-	return r.protoValues(e.x, e.name(), fallbacks, e.keyOK())
+	return r.protoValues(e.sub(), e.name(), fallbacks, e.keyOK())
 }
 
 // protoValues returns special method name (or the first fallback, see protoChain) of
@@ -335,7 +339,7 @@ func (r *resolver) accessors(c *defInfo, name string, skip, k int) []*defInfo {
 		}
 		var out []*defInfo
 		for _, b := range bs {
-			if b.val.op == eCall && b.val.x.op == eName && b.val.x.name() == "property" && b.val.lit() != nil {
+			if b.val.op == eCall && b.val.sub().op == eName && b.val.sub().name() == "property" && b.val.lit() != nil {
 				// name = property(fget, fset, fdel)
 				out = append(out, r.propertyCallAccessor(b.val, k)...)
 				continue
@@ -367,7 +371,7 @@ func (r *resolver) propertyCallAccessor(call *expr, k int) []*defInfo {
 	kw := [...]string{"fget", "fset", "fdel"}[k]
 	pos := 0
 	var arg *expr
-	for j, a := range call.lit().elems {
+	for j, a := range call.lit().elems() {
 		if ck := keyAt(call.lit().keyList(), j); ck == kw || ck == "" && pos == k {
 			arg = a
 		}
@@ -375,7 +379,7 @@ func (r *resolver) propertyCallAccessor(call *expr, k int) []*defInfo {
 			pos++
 		}
 	}
-	if arg == nil || !r.isBuiltin(call.x.scope(), "property") {
+	if arg == nil || !r.isBuiltin(call.sub().scope(), "property") {
 		return nil
 	}
 	var out []*defInfo
@@ -393,20 +397,20 @@ func (r *resolver) propertyCallAccessor(call *expr, k int) []*defInfo {
 // _moved_property returns `property(getter, setter, deleter)` of its nested functions.
 // Else nil.
 func propertyFactoryCalls(v *expr) []*expr {
-	if v.op != eCall || v.x.op != eName {
+	if v.op != eCall || v.sub().op != eName {
 		return nil
 	}
-	s, pos := bindingScope(v.x.scope(), v.x.name(), v.x.pos)
+	s, pos := bindingScope(v.sub().scope(), v.sub().name(), v.sub().pos)
 	if s == nil {
 		return nil
 	}
 	var out []*expr
-	for _, b := range reaching(s.bindings(v.x.name()), pos) {
+	for _, b := range reaching(s.bindings(v.sub().name()), pos) {
 		if b.val.op != eDef || b.val.def().fn.Kind == "class" {
 			continue
 		}
 		for _, ret := range b.val.def().returns {
-			if ret.op == eCall && ret.x.op == eName && ret.x.name() == "property" && ret.lit() != nil {
+			if ret.op == eCall && ret.sub().op == eName && ret.sub().name() == "property" && ret.lit() != nil {
 				out = append(out, ret)
 			}
 		}
@@ -432,7 +436,7 @@ func (r *resolver) constructors(c *defInfo) []*defInfo {
 		if len(k.scope.bindings("__init__")) > 0 {
 			break
 		}
-		if k.synthInit != nil {
+		if k.cfacts().synthInit != nil {
 			gen = k
 			break
 		}
@@ -440,7 +444,7 @@ func (r *resolver) constructors(c *defInfo) []*defInfo {
 	if gen == nil {
 		return out
 	}
-	out = appendDef(out, gen.synthInit)
+	out = appendDef(out, gen.cfacts().synthInit)
 	hook := "__post_init__"
 	if gen.synth == synthAttrs {
 		hook = "__attrs_post_init__"
@@ -464,7 +468,7 @@ func (r *resolver) classicProperties(props map[string]bool) map[string]bool {
 			if t := d.scope.names; t != nil {
 				for k, name := range t.keys {
 					for _, b := range t.binds[t.offs[k]:t.offs[k+1]] {
-						if b.val.op == eCall && b.val.x.op == eName && b.val.x.name() == "property" || len(propertyFactoryCalls(b.val)) > 0 {
+						if b.val.op == eCall && b.val.sub().op == eName && b.val.sub().name() == "property" || len(propertyFactoryCalls(b.val)) > 0 {
 							props[name] = true
 						}
 					}
@@ -480,13 +484,13 @@ func (r *resolver) classicProperties(props map[string]bool) map[string]bool {
 // outside the project.
 func (r *resolver) metaclass(c *defInfo) *defInfo {
 	for _, k := range r.mro(c) {
-		if k.meta == nil {
+		if k.cfacts().meta == nil {
 			if m := r.withMetaclass(k); m != nil {
 				return m
 			}
 			continue
 		}
-		for _, v := range r.eval(k.meta) {
+		for _, v := range r.eval(k.cfacts().meta) {
 			if v.kind == vDef && v.def.fn.Kind == "class" {
 				return v.def
 			}
@@ -501,11 +505,11 @@ func (r *resolver) metaclass(c *defInfo) *defInfo {
 // `class Variadic(six.with_metaclass(VariadicSignatureMeta))`, whose subscript
 // Variadic[int] runs the metaclass's __getitem__.
 func (r *resolver) withMetaclass(c *defInfo) *defInfo {
-	for _, b := range c.bases {
-		if b.op != eCall || b.lit() == nil || len(b.lit().elems) == 0 || b.slice() {
+	for _, b := range c.cfacts().bases {
+		if b.op != eCall || b.lit() == nil || len(b.lit().elems()) == 0 || b.slice() {
 			continue
 		}
-		ns := r.outsideDotted(b.x)
+		ns := r.outsideDotted(b.sub())
 		if len(ns) == 0 {
 			continue
 		}
@@ -514,7 +518,7 @@ func (r *resolver) withMetaclass(c *defInfo) *defInfo {
 				return nil
 			}
 		}
-		for _, v := range r.eval(b.lit().elems[0]) {
+		for _, v := range r.eval(b.lit().elems()[0]) {
 			if v.kind == vDef && v.def.fn.Kind == "class" {
 				return v.def
 			}
