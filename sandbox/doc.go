@@ -39,10 +39,12 @@
 //     with it, daemons included, and its /proc shows no other process.
 //   - LayerReadOnly: every mount is remounted read-only except the slot (the run's tree,
 //     HOME, TMPDIR) and the go command's build cache. /tmp is a tmpfs of the run's own
-//     (DiskBytes) in which the host's entries of /tmp are bound read-only: a test that
-//     writes a fixed /tmp path (python3-oslo.utils' /tmp/<uuid>/, pymemcache's Unix
-//     socket) can, as outside the sandbox, and what it writes neither reaches the host nor
-//     outlives the run.
+//     (DiskBytes): a test that writes a fixed /tmp path (python3-oslo.utils' /tmp/<uuid>/,
+//     pymemcache's Unix socket) can, as outside the sandbox, and what it writes neither
+//     reaches the host nor outlives the run. Of the host's /tmp it shows, bound read-only,
+//     only the entries holding a path the run needs (the work directory, the toolchains
+//     and caches, paths named in the run's environment or arguments: Local.tmpKeep); the
+//     others, with whatever Unix sockets they hold (an ssh agent's, tmux's), are not there.
 //   - LayerDevices: /dev is a tmpfs with null, zero, full, random, urandom and tty bound
 //     from the host, the fd links and a private 64 MiB /dev/shm; /run (and /var/run) is an
 //     empty read-only tmpfs, so no host socket (Docker's) is reachable by path.
@@ -79,7 +81,7 @@
 // (CheckGoArgs). Python runs write no bytecode cache into the tree.
 //
 // Limits of the local runner: the tested code can read whatever the run's uid can read on
-// the host (world-readable files, the host's /tmp entries, read-only; as RunUID not a module cache
+// the host (world-readable files, the host's /tmp entries it needs, read-only; as RunUID not a module cache
 // under root's home, so a test that runs the go command itself may fail); the go command
 // reads what root reads (a cgo #include of a host file ends up in the test binary); System V IPC
 // objects live as long as the slot's holder; RLIMIT_NPROC counts every process of RunUID,

@@ -57,6 +57,9 @@ type preludeSpec struct {
 	// output gives the run's uid the command's output pipes: the command is the tested code
 	// (not the go command, whose test binaries get theirs from the -exec program).
 	output bool
+	// tmpKeep are the host paths the run needs; the entries of the host's /tmp that hold
+	// one of them stay visible in its private /tmp, the others are hidden (see privateTmp)
+	tmpKeep []string
 }
 
 // probeIsolation finds the strongest isolation that works here and notes every missing
@@ -126,7 +129,7 @@ func probeIsolation(cfg probeConfig) *isolation {
 			check = `d=$(mktemp -d /tmp/faultline-probe-XXXXXX) && rmdir "$d" || exit 1
 for e in /tmp/*; do if [ "$e" != "$PWD" ] && [ -d "$e" ] && mkdir "$e/.faultline-probe-$$" 2>/dev/null; then rmdir "$e/.faultline-probe-$$"; exit 1; fi; done; exit 0`
 		}
-		argv := cand.wrap(append(append([]string{}, drop...), "/bin/sh", "-c", check), tmp, preludeSpec{slot: tmp, tmpfs: tmpfs}, 0, 0, 0)
+		argv := cand.wrap(append(append([]string{}, drop...), "/bin/sh", "-c", check), tmp, preludeSpec{slot: tmp, tmpfs: tmpfs, tmpKeep: []string{tmp}}, 0, 0, 0)
 		cmd := exec.Command(argv[0], argv[1:]...)
 		cmd.Env = holderEnv
 		return cmd.Run() == nil
@@ -276,7 +279,7 @@ func (iso *isolation) prelude(p preludeSpec) (string, map[string]bool) {
 		}
 		if iso.privateTmp {
 			var script string
-			if script, tmpNames = privateTmp(iso.disk, ws); tmpNames != nil {
+			if script, tmpNames = privateTmp(iso.disk, ws, p.tmpKeep); tmpNames != nil {
 				sc.WriteString(script)
 				ws["/tmp"] = true
 			}
@@ -299,18 +302,22 @@ func (iso *isolation) prelude(p preludeSpec) (string, map[string]bool) {
 }
 
 // privateTmp is the prelude's part that gives the run a /tmp of its own: a tmpfs of size
-// bytes (mode 1777) mounted on /tmp, in which each entry the host's /tmp has now appears
-// again, read-only: a directory or file bound from the host (recursively, so the slot and
-// the build cache, when they lie under /tmp, stay what the prelude made them), a symbolic
-// link made again. Tests that write under a fixed /tmp path (oslo.utils writes
+// bytes (mode 1777) mounted on /tmp, in which the entries of the host's /tmp that hold a
+// path of keep (the runner's work directory, the toolchains and caches, the paths named
+// in the run's environment: see Local.tmpKeep) appear again, read-only: a directory or
+// file bound from the host (recursively, so the slot and the build cache, when they lie
+// under /tmp, stay what the prelude made them), a symbolic link made again. The host's
+// other entries are not there: other users' and programs' temporary files, and the Unix
+// sockets of an ssh agent, a tmux server or X11, which a read-only mount would not keep a
+// test from connecting to. Tests that write under a fixed /tmp path (oslo.utils writes
 // /tmp/<uuid>/) can, as they could outside the sandbox, and nothing they write there
 // reaches the host or outlives the run (a slot's holder empties it before each run: see
 // acquire). The script works from the host's /tmp as its working directory, which the
 // tmpfs covers but the relative paths still reach (mount -c keeps them relative). An entry
 // gone meanwhile is skipped; an entry that is itself one of the writable paths (the slot,
-// the build cache) is bound as the prelude made it, writable. It returns the entries' names
-// too; "" and nil when /tmp cannot be read.
-func privateTmp(size int64, writable map[string]bool) (string, map[string]bool) {
+// the build cache) is bound as the prelude made it, writable. It returns the names of the
+// entries it shows; "" and nil when /tmp cannot be read.
+func privateTmp(size int64, writable map[string]bool, keep []string) (string, map[string]bool) {
 	if fi, err := os.Lstat("/tmp"); err != nil || !fi.IsDir() {
 		return "", nil
 	}
@@ -318,12 +325,16 @@ func privateTmp(size int64, writable map[string]bool) (string, map[string]bool) 
 	if err != nil {
 		return "", nil
 	}
+	kept := tmpEntries(keep)
 	var sc strings.Builder
 	// A subshell: its cd leaves the prelude's working directory (and environment) alone.
 	sc.WriteString("(\ncd /tmp || exit 97\n")
 	fmt.Fprintf(&sc, "mount -t tmpfs -o size=%d,mode=1777,nosuid,nodev faultline-tmp /tmp || exit 97\n", size)
-	names := make(map[string]bool, len(ents))
+	names := map[string]bool{}
 	for _, e := range ents {
+		if !kept[e.Name()] {
+			continue
+		}
 		names[e.Name()] = true
 		rel, dst := shellQuote("./"+e.Name()), shellQuote("/tmp/"+e.Name())
 		switch {
@@ -345,6 +356,43 @@ func privateTmp(size int64, writable map[string]bool) (string, map[string]bool) 
 	}
 	sc.WriteString(") || exit 97\n")
 	return sc.String(), names
+}
+
+// tmpEntries returns the names of the entries of /tmp that paths lie in, each path as
+// given and with its symbolic links resolved. /tmp itself names none: the run has one.
+func tmpEntries(paths []string) map[string]bool {
+	out := map[string]bool{}
+	add := func(p string) {
+		if p = filepath.Clean(p); strings.HasPrefix(p, "/tmp/") {
+			name, _, _ := strings.Cut(p[len("/tmp/"):], "/")
+			out[name] = true
+		}
+	}
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			continue
+		}
+		add(p)
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			add(r)
+		}
+	}
+	return out
+}
+
+// pathsIn returns the absolute paths named in s, a value of an environment variable or an
+// argument: the fields between spaces, colons, equals signs, commas and semicolons that
+// start with a slash (PATH=/a:/b, GOFLAGS=-modfile=/x/go.mod, --rootdir=/y).
+func pathsIn(s string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == ':' || r == '=' || r == ',' || r == ';' || r == '\n'
+	}) {
+		if strings.HasPrefix(f, "/") {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // devicesScript builds the minimal /dev in a tmpfs mounted on /run, moves it onto /dev and

@@ -31,6 +31,22 @@ type holder struct {
 	// tmpNames are the host's entries in the namespace's private /tmp (nil: /tmp is the
 	// host's): anything else there was written by a run
 	tmpNames map[string]bool
+	// tmpAsked are the entries of /tmp it was started to show (tmpEntries of its tmpKeep)
+	tmpAsked map[string]bool
+}
+
+// shows reports whether the holder's /tmp was made to show every entry of the host's /tmp
+// that keep needs (always, when it has no private /tmp).
+func (h *holder) shows(keep []string) bool {
+	if h.tmpNames == nil {
+		return true
+	}
+	for n := range tmpEntries(keep) {
+		if !h.tmpAsked[n] {
+			return false
+		}
+	}
+	return true
 }
 
 var errHolder = errors.New("namespace holder did not start")
@@ -49,7 +65,7 @@ func (iso *isolation) startHolder(p preludeSpec) (*holder, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("sandbox: %w: %w", errHolder, err)
 	}
-	h := &holder{cmd: cmd, tmpNames: tmpNames}
+	h := &holder{cmd: cmd, tmpNames: tmpNames, tmpAsked: tmpEntries(p.tmpKeep)}
 	// Wait until the child runs sleep: the prelude is done.
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {

@@ -18,8 +18,8 @@ const (
 	// process of the run ends with it.
 	LayerPID
 	// LayerReadOnly: the host's filesystem is read-only; only the run directory (with its
-	// private TMPDIR) and a /tmp of the run's own, where the host's entries are read-only,
-	// are writable.
+	// private TMPDIR) and a /tmp of the run's own are writable. That /tmp shows, read-only,
+	// only the host's entries the run needs.
 	LayerReadOnly
 	// LayerUnprivileged: the tested code runs with no privilege over the host: as RunUID
 	// (when the runner is root) or as the user inside a user namespace, with no_new_privs and

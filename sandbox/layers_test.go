@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -178,22 +179,34 @@ func TestRunIdentity(t *testing.T) {
 
 // TestPrivateTmp: a run can write under a fixed /tmp path (python3-oslo.utils' tests write
 // /tmp/<uuid>/ and failed only in the sandbox), in a /tmp of its own: the host's /tmp gets
-// nothing, the host's entries there stay readable and read-only, and the next run in the
-// same slot (kept namespaces) or in fresh namespaces does not see what the last one wrote.
+// nothing; of the host's entries there, one the run needs (named in its environment) is
+// readable and read-only, another (here holding a Unix socket, as an ssh agent's or tmux's
+// directory does) is not there at all; the next run in the same slot (kept namespaces) or
+// in fresh namespaces does not see what the last one wrote; a request naming a hidden
+// entry in its arguments gets it.
 func TestPrivateTmp(t *testing.T) {
 	root := fixture(t, "pyfix")
-	host, err := os.MkdirTemp("/tmp", "faultline-privtmp-host-")
+	shown, err := os.MkdirTemp("/tmp", "faultline-privtmp-shown-")
 	require.NoError(t, err)
-	defer os.RemoveAll(host)
-	require.NoError(t, os.Chmod(host, 0o777)) // only the mount may keep the run out
-	require.NoError(t, os.WriteFile(filepath.Join(host, "data"), []byte("host data\n"), 0o644))
+	defer os.RemoveAll(shown)
+	require.NoError(t, os.Chmod(shown, 0o777)) // only the mount may keep the run out
+	require.NoError(t, os.WriteFile(filepath.Join(shown, "data"), []byte("host data\n"), 0o644))
+	hidden, err := os.MkdirTemp("/tmp", "faultline-privtmp-hidden-")
+	require.NoError(t, err)
+	defer os.RemoveAll(hidden)
+	require.NoError(t, os.Chmod(hidden, 0o777))
+	require.NoError(t, os.WriteFile(filepath.Join(hidden, "data"), []byte("hidden data\n"), 0o644))
+	ln, err := net.Listen("unix", filepath.Join(hidden, "agent.sock"))
+	require.NoError(t, err)
+	defer ln.Close()
 	mark := fmt.Sprintf("/tmp/faultline-privtmp-run-%d", os.Getpid())
 	defer os.RemoveAll(mark)
-	write := fmt.Sprintf(`mkdir %[1]s && echo written > %[1]s/f && cat %[1]s/f && cat %[2]s/data && if : > %[2]s/w 2>/dev/null; then echo host-writable; fi`, mark, host)
+	// The scripts name the hidden entry only by a pattern, never by its path.
+	write := fmt.Sprintf(`mkdir %[1]s && echo written > %[1]s/f && cat %[1]s/f && cat "$SHOWN/data" && ls /tmp | grep -c privtmp-hidden; if : > "$SHOWN/w" 2>/dev/null; then echo host-writable; fi`, mark)
 	check := fmt.Sprintf(`if [ -e %[1]s ]; then echo left-over; else echo clean; fi`, mark)
 	for _, fresh := range []bool{false, true} {
 		t.Run(fmt.Sprintf("freshNS=%v", fresh), func(t *testing.T) {
-			l := NewLocal(Options{Jobs: 1})
+			l := NewLocal(Options{Jobs: 1, Env: []string{"SHOWN=" + shown}})
 			l.freshNS = fresh
 			defer l.Close()
 			layers, err := l.Layers()
@@ -206,15 +219,27 @@ func TestPrivateTmp(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, task.RunOK, rep.State, rep.Detail+rep.Output)
 			out, errOut, _ := strings.Cut(rep.Output, "[stderr]")
-			assert.Equal(t, "written\nhost data", strings.TrimSpace(out))
+			assert.Equal(t, "written\nhost data\n0", strings.TrimSpace(out), "the needed entry is there, the other is not")
 			assert.Contains(t, errOut, "Read-only file system", "writing into the host's entry")
 			_, err = os.Stat(mark)
 			assert.True(t, os.IsNotExist(err), "the host's /tmp got %s", mark)
-			_, err = os.Stat(filepath.Join(host, "w"))
+			_, err = os.Stat(filepath.Join(shown, "w"))
 			assert.True(t, os.IsNotExist(err), "the run wrote into a host directory under /tmp")
 			rep, err = l.Run(ctx, task.RunRequest{Root: root, Kind: task.Command, Args: []string{"/bin/sh", "-c", check}})
 			require.NoError(t, err)
 			assert.Equal(t, "clean", strings.TrimSpace(rep.Output))
+			// Named in the request: shown (a slot's holder is started again for it).
+			rep, err = l.Run(ctx, task.RunRequest{Root: root, Kind: task.Command, Args: []string{"/bin/cat", filepath.Join(hidden, "data")}})
+			require.NoError(t, err)
+			assert.Equal(t, task.RunOK, rep.State, rep.Detail+rep.Output)
+			assert.Equal(t, "hidden data", strings.TrimSpace(rep.Output))
 		})
 	}
+}
+
+func TestTmpEntries(t *testing.T) {
+	assert.Equal(t, map[string]bool{"a": true, "b c": true}, tmpEntries([]string{"/tmp/a/x/y", "/tmp/a", "/tmp/b c/", "/var/tmp/z", "relative/tmp/q", "/tmpx/r"}))
+	assert.Empty(t, tmpEntries([]string{"/tmp", "/tmp/", "/"}))
+	assert.Equal(t, []string{"/usr/bin", "/tmp/go/bin", "/tmp/m/go.mod", "/tmp/r"},
+		pathsIn("/usr/bin:/tmp/go/bin -modfile=/tmp/m/go.mod --rootdir=/tmp/r x,y"))
 }

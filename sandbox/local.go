@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -348,6 +349,7 @@ type slot struct {
 	gotmp string
 	host  string
 	h     *holder
+	keep  []string // the host paths the request's runs need (tmpKeep)
 }
 
 // hp returns the host's path of p, a path of the run.
@@ -363,7 +365,7 @@ func (l *Local) acquire(ctx context.Context, req task.RunRequest) (*slot, error)
 	case <-ctx.Done():
 		return nil, fmt.Errorf("sandbox: waiting for a slot: %w", ctx.Err())
 	}
-	s := &slot{idx: idx, dir: filepath.Join(l.dir, "slot-"+strconv.Itoa(idx))}
+	s := &slot{idx: idx, dir: filepath.Join(l.dir, "slot-"+strconv.Itoa(idx)), keep: l.tmpKeep(req)}
 	s.tree, s.home, s.tmp, s.out = filepath.Join(s.dir, "tree"), filepath.Join(s.dir, "home"), filepath.Join(s.dir, "tmp"), filepath.Join(s.dir, "out")
 	s.gotmp = filepath.Join(s.dir, goTmpName)
 	fail := func(err error) (*slot, error) {
@@ -433,6 +435,49 @@ func (l *Local) acquire(ctx context.Context, req task.RunRequest) (*slot, error)
 
 func (l *Local) release(s *slot) { l.slots <- s.idx }
 
+// tmpKeep lists the host paths runs of req may need, so that the entries of the host's
+// /tmp holding them stay visible in the runs' private /tmp (see privateTmp): the runner's
+// work directory, the Go toolchain, build cache and module cache for Go, the interpreter
+// for pytest, the go.mod's replacements by absolute path, and every absolute path named in
+// the run's environment (PATH, GOROOT, GOFLAGS, Options.Env …) or in RunRequest.Args.
+func (l *Local) tmpKeep(req task.RunRequest) []string {
+	keep := []string{l.dir}
+	switch req.Kind {
+	case task.GoTest:
+		if cache, mod, err := l.goDirs(); err == nil {
+			keep = append(keep, cache, mod)
+		}
+		if b := l.goBinDir(); b != "" {
+			keep = append(keep, b)
+		}
+		if p, err := exec.LookPath(l.opts.Go); err == nil {
+			keep = append(keep, p)
+		}
+		if mod, err := os.ReadFile(filepath.Join(req.Root, "go.mod")); err == nil {
+			for _, line := range strings.Split(string(mod), "\n") {
+				if _, target, ok := strings.Cut(line, "=>"); ok {
+					keep = append(keep, pathsIn(target)...)
+				}
+			}
+		}
+	case task.Pytest:
+		if py, err := l.pythonPath(); err == nil {
+			if p, err := exec.LookPath(py); err == nil {
+				keep = append(keep, p)
+			}
+		}
+	}
+	for _, kv := range append(scrubbedEnv(os.Environ(), nil), l.opts.Env...) {
+		if _, v, ok := strings.Cut(kv, "="); ok {
+			keep = append(keep, pathsIn(v)...)
+		}
+	}
+	for _, a := range req.Args {
+		keep = append(keep, pathsIn(a)...)
+	}
+	return keep
+}
+
 // holder returns the slot's namespace holder, starting one when the slot has none (or its
 // namespace is gone); nil when slots do not keep namespaces here.
 func (l *Local) holder(s *slot) *holder {
@@ -440,12 +485,13 @@ func (l *Local) holder(s *slot) *holder {
 		return nil
 	}
 	h := l.holders[s.idx]
-	if h != nil && !h.alive() {
+	if h != nil && (!h.alive() || !h.shows(s.keep)) {
+		// Gone, or its private /tmp lacks an entry this request needs: a new one.
 		h.stop()
 		h = nil
 	}
 	if h == nil {
-		spec := preludeSpec{slot: s.dir, tmpfs: true}
+		spec := preludeSpec{slot: s.dir, tmpfs: true, tmpKeep: s.keep}
 		if cache, _, err := l.goDirs(); err == nil {
 			spec.cache = cache
 		}
@@ -476,7 +522,7 @@ func (l *Local) isolate(s *slot, cmd command, lim task.Limits, cpu int64) []stri
 	if s.h != nil {
 		return l.iso.enter(s.h, argv, dir, cmd.drop, as, cpu, lim.Processes)
 	}
-	spec := preludeSpec{slot: s.dir, output: cmd.drop}
+	spec := preludeSpec{slot: s.dir, output: cmd.drop, tmpKeep: s.keep}
 	if cmd.cache {
 		spec.cache, _, _ = l.goDirs()
 	}
