@@ -37,7 +37,7 @@ type isolation struct {
 	nsenter string   // path of nsenter(1) when slots keep their namespaces (root only)
 	disk    int64    // size of a slot's tmpfs (LayerQuota)
 	// privateTmp: with LayerReadOnly, /tmp is a tmpfs of the run's own where the host's
-	// entries are bound read-only (see privateTmp)
+	// entries the run needs are bound read-only (see privateTmp)
 	privateTmp bool
 	notes      []string
 }
@@ -256,7 +256,8 @@ func (iso *isolation) chownIf(output bool) string {
 // the build cache writable, gives the run a /tmp of its own (privateTmp), makes every other
 // mount read-only, and replaces /dev with a minimal one and /run (and /var/run when it is
 // a directory) with an empty read-only tmpfs. A failure exits 97 (a setup failure, not a
-// test's). It also returns the names the host's /tmp had (nil without a private /tmp).
+// test's). It also returns the names of the host's entries of /tmp it shows (nil without
+// a private /tmp).
 func (iso *isolation) prelude(p preludeSpec) (string, map[string]bool) {
 	var sc strings.Builder
 	var tmpNames map[string]bool

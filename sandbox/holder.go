@@ -31,7 +31,9 @@ type holder struct {
 	// tmpNames are the host's entries in the namespace's private /tmp (nil: /tmp is the
 	// host's): anything else there was written by a run
 	tmpNames map[string]bool
-	// tmpAsked are the entries of /tmp it was started to show (tmpEntries of its tmpKeep)
+	// tmpKeep are the paths it was started to keep (preludeSpec.tmpKeep), tmpAsked their
+	// entries of /tmp
+	tmpKeep  []string
 	tmpAsked map[string]bool
 }
 
@@ -65,7 +67,7 @@ func (iso *isolation) startHolder(p preludeSpec) (*holder, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("sandbox: %w: %w", errHolder, err)
 	}
-	h := &holder{cmd: cmd, tmpNames: tmpNames, tmpAsked: tmpEntries(p.tmpKeep)}
+	h := &holder{cmd: cmd, tmpNames: tmpNames, tmpKeep: p.tmpKeep, tmpAsked: tmpEntries(p.tmpKeep)}
 	// Wait until the child runs sleep: the prelude is done.
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {

@@ -485,13 +485,17 @@ func (l *Local) holder(s *slot) *holder {
 		return nil
 	}
 	h := l.holders[s.idx]
+	keep := s.keep
 	if h != nil && (!h.alive() || !h.shows(s.keep)) {
-		// Gone, or its private /tmp lacks an entry this request needs: a new one.
+		// Gone, or its private /tmp lacks an entry this request needs: a new one, which
+		// keeps what the old one kept too (requests of two kinds do not take turns
+		// restarting it).
+		keep = append(append([]string(nil), h.tmpKeep...), s.keep...)
 		h.stop()
 		h = nil
 	}
 	if h == nil {
-		spec := preludeSpec{slot: s.dir, tmpfs: true, tmpKeep: s.keep}
+		spec := preludeSpec{slot: s.dir, tmpfs: true, tmpKeep: keep}
 		if cache, _, err := l.goDirs(); err == nil {
 			spec.cache = cache
 		}
