@@ -689,12 +689,7 @@ type litExtra struct {
 }
 
 // extra returns l's litExtra, allocating it on first use.
-func (l *litData) extra() *litExtra {
-	if l.litExtra == nil {
-		l.litExtra = &litExtra{}
-	}
-	return l.litExtra
-}
+func (l *litData) extra() *litExtra { return allocated(&l.litExtra) }
 
 // builtinOf returns the builtin result of call l (see litExtra.builtin), nil if none.
 func (l *litData) builtinOf() *expr {
@@ -804,19 +799,26 @@ type classFacts struct {
 var noClassFacts classFacts
 
 // cfacts returns d's classFacts for reading (noClassFacts if none).
-func (d *defInfo) cfacts() *classFacts {
-	if d.cf == nil {
-		return &noClassFacts
-	}
-	return d.cf
-}
+func (d *defInfo) cfacts() *classFacts { return orEmpty(d.cf, &noClassFacts) }
 
 // cfactsFor returns d's classFacts for writing, allocating them on first use.
-func (d *defInfo) cfactsFor() *classFacts {
-	if d.cf == nil {
-		d.cf = &classFacts{}
+func (d *defInfo) cfactsFor() *classFacts { return allocated(&d.cf) }
+
+// orEmpty returns p, or empty (a shared record, for reading only) when p is nil: the
+// reading side of facts a definition keeps behind a pointer.
+func orEmpty[T any](p, empty *T) *T {
+	if p == nil {
+		return empty
 	}
-	return d.cf
+	return p
+}
+
+// allocated returns *p, allocating it first when nil: the writing side.
+func allocated[T any](p **T) *T {
+	if *p == nil {
+		*p = new(T)
+	}
+	return *p
 }
 
 // dynFacts are the attributes assigned to a class's instances (obj.x = v) and to the
@@ -832,20 +834,10 @@ type dynFacts struct {
 var noDyn dynFacts
 
 // dynOf returns d's dynFacts for reading (noDyn if none).
-func (d *defInfo) dynOf() *dynFacts {
-	if d.dyn == nil {
-		return &noDyn
-	}
-	return d.dyn
-}
+func (d *defInfo) dynOf() *dynFacts { return orEmpty(d.dyn, &noDyn) }
 
 // dynFor returns d's dynFacts for writing, allocating them on first use.
-func (d *defInfo) dynFor() *dynFacts {
-	if d.dyn == nil {
-		d.dyn = &dynFacts{}
-	}
-	return d.dyn
-}
+func (d *defInfo) dynFor() *dynFacts { return allocated(&d.dyn) }
 
 // ref returns d's handle: a scope holding only d, which expressions of d's ops keep as
 // their scope (see expr.scope, expr.def).
