@@ -57,9 +57,10 @@ type preludeSpec struct {
 	// output gives the run's uid the command's output pipes: the command is the tested code
 	// (not the go command, whose test binaries get theirs from the -exec program).
 	output bool
-	// tmpKeep are the host paths the run needs; the entries of the host's /tmp that hold
-	// one of them stay visible in its private /tmp, the others are hidden (see privateTmp)
-	tmpKeep []string
+	// tmpShow names the entries of the host's /tmp the run needs (tmpEntries of the paths
+	// it needs): they stay visible in its private /tmp, the others are hidden (see
+	// privateTmp)
+	tmpShow map[string]bool
 }
 
 // probeIsolation finds the strongest isolation that works here and notes every missing
@@ -129,7 +130,7 @@ func probeIsolation(cfg probeConfig) *isolation {
 			check = `d=$(mktemp -d /tmp/faultline-probe-XXXXXX) && rmdir "$d" || exit 1
 for e in /tmp/*; do if [ "$e" != "$PWD" ] && [ -d "$e" ] && mkdir "$e/.faultline-probe-$$" 2>/dev/null; then rmdir "$e/.faultline-probe-$$"; exit 1; fi; done; exit 0`
 		}
-		argv := cand.wrap(append(append([]string{}, drop...), "/bin/sh", "-c", check), tmp, preludeSpec{slot: tmp, tmpfs: tmpfs, tmpKeep: []string{tmp}}, 0, 0, 0)
+		argv := cand.wrap(append(append([]string{}, drop...), "/bin/sh", "-c", check), tmp, preludeSpec{slot: tmp, tmpfs: tmpfs, tmpShow: tmpEntries([]string{tmp})}, 0, 0, 0)
 		cmd := exec.Command(argv[0], argv[1:]...)
 		cmd.Env = holderEnv
 		return cmd.Run() == nil
@@ -280,7 +281,7 @@ func (iso *isolation) prelude(p preludeSpec) (string, map[string]bool) {
 		}
 		if iso.privateTmp {
 			var script string
-			if script, tmpNames = privateTmp(iso.disk, ws, p.tmpKeep); tmpNames != nil {
+			if script, tmpNames = privateTmp(iso.disk, ws, p.tmpShow); tmpNames != nil {
 				sc.WriteString(script)
 				ws["/tmp"] = true
 			}
@@ -303,8 +304,8 @@ func (iso *isolation) prelude(p preludeSpec) (string, map[string]bool) {
 }
 
 // privateTmp is the prelude's part that gives the run a /tmp of its own: a tmpfs of size
-// bytes (mode 1777) mounted on /tmp, in which the entries of the host's /tmp that hold a
-// path of keep (the runner's work directory, the toolchains and caches, the paths named
+// bytes (mode 1777) mounted on /tmp, in which the entries of the host's /tmp named in show
+// (those holding the runner's work directory, the toolchains and caches, the paths named
 // in the run's environment: see Local.tmpKeep) appear again, read-only: a directory or
 // file bound from the host (recursively, so the slot and the build cache, when they lie
 // under /tmp, stay what the prelude made them), a symbolic link made again. The host's
@@ -318,7 +319,7 @@ func (iso *isolation) prelude(p preludeSpec) (string, map[string]bool) {
 // gone meanwhile is skipped; an entry that is itself one of the writable paths (the slot,
 // the build cache) is bound as the prelude made it, writable. It returns the names of the
 // entries it shows; "" and nil when /tmp cannot be read.
-func privateTmp(size int64, writable map[string]bool, keep []string) (string, map[string]bool) {
+func privateTmp(size int64, writable, show map[string]bool) (string, map[string]bool) {
 	if fi, err := os.Lstat("/tmp"); err != nil || !fi.IsDir() {
 		return "", nil
 	}
@@ -326,14 +327,13 @@ func privateTmp(size int64, writable map[string]bool, keep []string) (string, ma
 	if err != nil {
 		return "", nil
 	}
-	kept := tmpEntries(keep)
 	var sc strings.Builder
 	// A subshell: its cd leaves the prelude's working directory (and environment) alone.
 	sc.WriteString("(\ncd /tmp || exit 97\n")
 	fmt.Fprintf(&sc, "mount -t tmpfs -o size=%d,mode=1777,nosuid,nodev faultline-tmp /tmp || exit 97\n", size)
 	names := map[string]bool{}
 	for _, e := range ents {
-		if !kept[e.Name()] {
+		if !show[e.Name()] {
 			continue
 		}
 		names[e.Name()] = true

@@ -31,19 +31,17 @@ type holder struct {
 	// tmpNames are the host's entries in the namespace's private /tmp (nil: /tmp is the
 	// host's): anything else there was written by a run
 	tmpNames map[string]bool
-	// tmpKeep are the paths it was started to keep (preludeSpec.tmpKeep), tmpAsked their
-	// entries of /tmp
-	tmpKeep  []string
+	// tmpAsked are the entries of /tmp it was started to show (preludeSpec.tmpShow)
 	tmpAsked map[string]bool
 }
 
 // shows reports whether the holder's /tmp was made to show every entry of the host's /tmp
-// that keep needs (always, when it has no private /tmp).
-func (h *holder) shows(keep []string) bool {
+// named in need (always, when it has no private /tmp).
+func (h *holder) shows(need map[string]bool) bool {
 	if h.tmpNames == nil {
 		return true
 	}
-	for n := range tmpEntries(keep) {
+	for n := range need {
 		if !h.tmpAsked[n] {
 			return false
 		}
@@ -67,7 +65,7 @@ func (iso *isolation) startHolder(p preludeSpec) (*holder, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("sandbox: %w: %w", errHolder, err)
 	}
-	h := &holder{cmd: cmd, tmpNames: tmpNames, tmpKeep: p.tmpKeep, tmpAsked: tmpEntries(p.tmpKeep)}
+	h := &holder{cmd: cmd, tmpNames: tmpNames, tmpAsked: p.tmpShow}
 	// Wait until the child runs sleep: the prelude is done.
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {

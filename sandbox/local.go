@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -131,6 +132,9 @@ type Local struct {
 	binsNoExec bool   // tests: the kept binaries' copies are not executable (they cannot start)
 	goRootOnce sync.Once
 	goRootBin  string
+	// envPaths are the absolute paths named in the runs' environment (see tmpKeep)
+	envPathsOnce sync.Once
+	envPaths     []string
 }
 
 // NewLocal returns a local runner. Its work directory is created on first use; call Close
@@ -349,7 +353,9 @@ type slot struct {
 	gotmp string
 	host  string
 	h     *holder
-	keep  []string // the host paths the request's runs need (tmpKeep)
+	// tmpNeed are the entries of the host's /tmp the request's runs need (tmpEntries of
+	// tmpKeep)
+	tmpNeed map[string]bool
 }
 
 // hp returns the host's path of p, a path of the run.
@@ -365,7 +371,7 @@ func (l *Local) acquire(ctx context.Context, req task.RunRequest) (*slot, error)
 	case <-ctx.Done():
 		return nil, fmt.Errorf("sandbox: waiting for a slot: %w", ctx.Err())
 	}
-	s := &slot{idx: idx, dir: filepath.Join(l.dir, "slot-"+strconv.Itoa(idx)), keep: l.tmpKeep(req)}
+	s := &slot{idx: idx, dir: filepath.Join(l.dir, "slot-"+strconv.Itoa(idx)), tmpNeed: tmpEntries(l.tmpKeep(req))}
 	s.tree, s.home, s.tmp, s.out = filepath.Join(s.dir, "tree"), filepath.Join(s.dir, "home"), filepath.Join(s.dir, "tmp"), filepath.Join(s.dir, "out")
 	s.gotmp = filepath.Join(s.dir, goTmpName)
 	fail := func(err error) (*slot, error) {
@@ -441,7 +447,14 @@ func (l *Local) release(s *slot) { l.slots <- s.idx }
 // for pytest, the go.mod's replacements by absolute path, and every absolute path named in
 // the run's environment (PATH, GOROOT, GOFLAGS, Options.Env …) or in RunRequest.Args.
 func (l *Local) tmpKeep(req task.RunRequest) []string {
-	keep := []string{l.dir}
+	l.envPathsOnce.Do(func() {
+		for _, kv := range append(scrubbedEnv(os.Environ(), nil), l.opts.Env...) {
+			if _, v, ok := strings.Cut(kv, "="); ok {
+				l.envPaths = append(l.envPaths, pathsIn(v)...)
+			}
+		}
+	})
+	keep := append([]string{l.dir}, l.envPaths...)
 	switch req.Kind {
 	case task.GoTest:
 		if cache, mod, err := l.goDirs(); err == nil {
@@ -467,11 +480,6 @@ func (l *Local) tmpKeep(req task.RunRequest) []string {
 			}
 		}
 	}
-	for _, kv := range append(scrubbedEnv(os.Environ(), nil), l.opts.Env...) {
-		if _, v, ok := strings.Cut(kv, "="); ok {
-			keep = append(keep, pathsIn(v)...)
-		}
-	}
 	for _, a := range req.Args {
 		keep = append(keep, pathsIn(a)...)
 	}
@@ -485,17 +493,18 @@ func (l *Local) holder(s *slot) *holder {
 		return nil
 	}
 	h := l.holders[s.idx]
-	keep := s.keep
-	if h != nil && (!h.alive() || !h.shows(s.keep)) {
+	show := s.tmpNeed
+	if h != nil && (!h.alive() || !h.shows(s.tmpNeed)) {
 		// Gone, or its private /tmp lacks an entry this request needs: a new one, which
-		// keeps what the old one kept too (requests of two kinds do not take turns
+		// shows what the old one showed too (requests of two kinds do not take turns
 		// restarting it).
-		keep = append(append([]string(nil), h.tmpKeep...), s.keep...)
+		show = maps.Clone(s.tmpNeed)
+		maps.Copy(show, h.tmpAsked)
 		h.stop()
 		h = nil
 	}
 	if h == nil {
-		spec := preludeSpec{slot: s.dir, tmpfs: true, tmpKeep: keep}
+		spec := preludeSpec{slot: s.dir, tmpfs: true, tmpShow: show}
 		if cache, _, err := l.goDirs(); err == nil {
 			spec.cache = cache
 		}
@@ -526,7 +535,7 @@ func (l *Local) isolate(s *slot, cmd command, lim task.Limits, cpu int64) []stri
 	if s.h != nil {
 		return l.iso.enter(s.h, argv, dir, cmd.drop, as, cpu, lim.Processes)
 	}
-	spec := preludeSpec{slot: s.dir, output: cmd.drop, tmpKeep: s.keep}
+	spec := preludeSpec{slot: s.dir, output: cmd.drop, tmpShow: s.tmpNeed}
 	if cmd.cache {
 		spec.cache, _, _ = l.goDirs()
 	}
