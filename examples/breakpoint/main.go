@@ -33,8 +33,8 @@
 // git repository (-mirror; default: the -swe file's name without extension + .mirror.git;
 // one branch and tag task/ID per task, see repo.WriteMirror): clone it, check out
 // base_commit, and the instance's patch applies. The user's repository is never written.
-// repo is owner/name: -name, else the git origin remote's, else local/ and the directory's name
-// (repo.DefaultName).
+// repo is owner/name: -name, else the git origin remote's, else the Go module path's when it
+// names a github.com-like repository, else local/ and the directory's name (repo.DefaultName).
 // -swe-test-ids bare writes Go test ids as SWE-bench's Go log parser names them
 // (TestName/sub), with each name's packages in "test_packages". -swe-lists string writes
 // FAIL_TO_PASS and PASS_TO_PASS as JSON-encoded strings, as the Hugging Face datasets do.
@@ -146,7 +146,7 @@ func parse(args []string, stderr io.Writer) (config, int) {
 	fs.BoolVar(&c.allowFailing, "allow-failing", false, "accept a repository whose clean tests partly fail: those tests are left out of every task's FAIL_TO_PASS and PASS_TO_PASS (by default such a repository is refused)")
 	fs.BoolVar(&c.alone, "alone", true, "confirm a kept corruption's verdicts: run each failing test alone on the corrupted tree (FAIL_TO_PASS keeps those that fail alone too, the rest are named in the record's only_with_others) and the whole suite twice more (a test whose verdict they do not reproduce rejects the corruption) (false: keep every verdict of the first run)")
 	fs.BoolVar(&c.vet, "vet", true, "run the clean baseline with go test's default vet checks (a vet finding makes the repository not ready); corrupted runs never vet")
-	fs.StringVar(&c.name, "name", "", "repository name for the records, owner/name (default: the git remote origin's, else local/ and the directory's name)")
+	fs.StringVar(&c.name, "name", "", "repository name for the records, owner/name (default: the git remote origin's, else a github.com-like Go module path's, else local/ and the directory's name)")
 	fs.StringVar(&c.commit, "commit", "", "commit for the records (default: HEAD of the git work tree holding the project root; none outside git)")
 	cli.AddCacheFlag(fs, &c.cache)
 	fs.Var(&c.shard, "shard", "validate only part `i/n` of the candidates (0 ≤ i < n; records for -merge)")
@@ -598,7 +598,7 @@ func provenance(ctx context.Context, c config, prog *cli.Progress) source {
 		}
 	}
 	if s.name == "" {
-		s.name = repo.DefaultName(g.Remote, c.root)
+		s.name = repo.DefaultName(g.Remote, p.GoModule(), c.root)
 	}
 	type prov struct {
 		Commit  string   `json:"commit,omitempty"`

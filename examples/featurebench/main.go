@@ -184,7 +184,7 @@ func parse(args []string, stderr io.Writer) (config, int) {
 	fs.Uint64Var(&c.seed, "seed", 1, "random seed (same seed, same instances)")
 	level := fs.String("level", "1", "instance `levels`: 1 (inside the masked repository), 2 (from scratch) or 1,2")
 	fs.StringVar(&c.pkg, "package", "agent_code", "Level 2: the `name` a Python solution package is renamed to (empty keeps it)")
-	fs.StringVar(&c.name, "name", "", "repository name `owner/repo` (default: the git remote origin's, else local/<directory name>)")
+	fs.StringVar(&c.name, "name", "", "repository name `owner/repo` (default: the git remote origin's, else a github.com-like Go module path's, else local/<directory name>)")
 	fs.StringVar(&c.commit, "commit", "", "the source `commit` recorded for the analysed tree (default: git HEAD of the project root; none outside git)")
 	fs.StringVar(&c.python, "python", "", "Python interpreter with pytest (default: detected)")
 	fs.Var(&c.env, "env", "extra `KEY=VALUE` for the test runs (repeatable)")
@@ -372,19 +372,20 @@ var (
 )
 
 // defaultName is the repository name when -name is not given: repo.DefaultName of the
-// project root's git remote origin (none outside git) and of the directory given as -repo.
-func defaultName(ctx context.Context, root, dir string) string {
+// project root's git remote origin (none outside git), its Go module path (none for
+// Python) and the directory given as -repo.
+func defaultName(ctx context.Context, root, module, dir string) string {
 	remote := ""
 	if g, err := repo.Git(ctx, root); err == nil {
 		remote = g.Remote
 	}
-	return repo.DefaultName(remote, dir)
+	return repo.DefaultName(remote, module, dir)
 }
 
 func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	name := c.name
 	if name == "" {
-		name = defaultName(ctx, c.project.Root, c.root)
+		name = defaultName(ctx, c.project.Root, c.project.GoModule(), c.root)
 	}
 	prog := cli.NewProgress(stderr, "featurebench")
 	stopBeat := prog.Beat(15 * time.Second)

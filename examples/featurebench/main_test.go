@@ -538,6 +538,6 @@ func TestDefaultName(t *testing.T) {
 		b, err := cmd.CombinedOutput()
 		require.NoError(t, err, string(b))
 	}
-	require.Equal(t, "acme-lab/geo.shapes", defaultName(ctx, gitDir, gitDir))
-	require.Equal(t, "local/x.hidden_dir", defaultName(ctx, t.TempDir(), "/tmp/.hidden dir"))
+	require.Equal(t, "acme-lab/geo.shapes", defaultName(ctx, gitDir, "", gitDir))
+	require.Equal(t, "local/x.hidden_dir", defaultName(ctx, t.TempDir(), "", "/tmp/.hidden dir"))
 }

@@ -88,17 +88,65 @@ func SafeName(s string) string {
 	return out
 }
 
-// DefaultName is a repository's owner/name when the user names none: the git remote
-// origin's owner/name (remote, as Git reports it) when there is one, else "local/" and the
-// base name of dir, the directory the user gave. Each side is made safe by SafeName, so the
-// name can go into instance ids and mirror refs: a module cache directory such as
-// xid@v1.6.0 becomes local/xid_v1.6.0. breakpoint and featurebench take it for their
-// records' and instances' repo.
-func DefaultName(remote, dir string) string {
+// DefaultName is a repository's owner/name when the user names none, by the first rule
+// that applies:
+//   - the git remote origin's owner/name (remote, as Git reports it);
+//   - for a Go module (module is its path, "" for other languages) whose path names a
+//     repository of a host where a repository is always OWNER/NAME (github.com,
+//     bitbucket.org, codeberg.org, and gitlab.com without subgroups), that OWNER/NAME:
+//     github.com/hashicorp/golang-lru/v2, copied from the module cache, is
+//     hashicorp/golang-lru;
+//   - "local/" and the base name of dir, the directory the user gave.
+//
+// Each side is made safe by SafeName, so the name can go into instance ids and mirror refs:
+// a directory such as xid@v1.6.0 outside a module becomes local/xid_v1.6.0. breakpoint and
+// featurebench take it for their records' and instances' repo.
+func DefaultName(remote, module, dir string) string {
 	if owner, name, ok := strings.Cut(remote, "/"); ok && owner != "" && name != "" {
 		return SafeName(owner) + "/" + SafeName(name)
 	}
+	if owner, name, ok := moduleRepo(module); ok {
+		return SafeName(owner) + "/" + SafeName(name)
+	}
 	return "local/" + SafeName(filepath.Base(dir))
+}
+
+// moduleRepo returns the OWNER and NAME of the repository a Go module path names on a host
+// whose repositories are exactly OWNER/NAME (a module in a subdirectory, or with a major
+// version suffix, belongs to that repository too). gitlab.com counts only when the path has
+// no more elements, as subgroups make gitlab.com/a/b/c ambiguous.
+func moduleRepo(module string) (owner, name string, ok bool) {
+	parts := strings.Split(module, "/")
+	if len(parts) < 3 || parts[1] == "" || parts[2] == "" {
+		return "", "", false
+	}
+	switch parts[0] {
+	case "github.com", "bitbucket.org", "codeberg.org":
+	case "gitlab.com":
+		rest := parts[3:]
+		if len(rest) == 1 && isMajorSuffix(rest[0]) {
+			rest = nil
+		}
+		if len(rest) > 0 {
+			return "", "", false
+		}
+	default:
+		return "", "", false
+	}
+	return parts[1], strings.TrimSuffix(parts[2], ".git"), true
+}
+
+// isMajorSuffix reports whether a module path element is a major version suffix (v2, v3, …).
+func isMajorSuffix(s string) bool {
+	if len(s) < 2 || s[0] != 'v' || s[1] == '0' {
+		return false
+	}
+	for _, c := range s[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != "v1"
 }
 
 // mirrorSignature is the fixed identity of every mirror commit (the epoch, UTC).

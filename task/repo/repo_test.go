@@ -432,15 +432,34 @@ func TestDiscoverNamespacePackage(t *testing.T) {
 }
 
 func TestDefaultName(t *testing.T) {
-	for _, c := range []struct{ remote, dir, want string }{
-		{"acme-lab/geo.shapes", "/src/shapes", "acme-lab/geo.shapes"},
-		{"", "/root/go/pkg/mod/github.com/rs/xid@v1.6.0", "local/xid_v1.6.0"},
-		{"", "/usr/lib/python3/dist-packages/oslo_utils", "local/oslo_utils"},
-		{"", "/tmp/.hidden dir", "local/x.hidden_dir"},
-		{"odd owner/na..me", "/x", "odd_owner/na._me"},
-		{"noslash", "/src/p", "local/p"},
+	for _, c := range []struct{ remote, module, dir, want string }{
+		{"acme-lab/geo.shapes", "", "/src/shapes", "acme-lab/geo.shapes"},
+		{"acme-lab/geo.shapes", "github.com/other/name", "/src/shapes", "acme-lab/geo.shapes"}, // the remote first
+		{"", "github.com/rs/xid", "/root/go/pkg/mod/github.com/rs/xid@v1.6.0", "rs/xid"},
+		// A major version suffix and a module in a subdirectory belong to the repository.
+		{"", "github.com/hashicorp/golang-lru/v2", "/root/go/pkg/mod/github.com/hashicorp/golang-lru/v2@v2.0.7", "hashicorp/golang-lru"},
+		{"", "github.com/hashicorp/golang-lru/v2/expirable", "/m/expirable", "hashicorp/golang-lru"},
+		{"", "codeberg.org/go-pdf/fpdf", "/m/fpdf@v0.11.1", "go-pdf/fpdf"},
+		{"", "bitbucket.org/o/r.git", "/m/r", "o/r"},
+		{"", "gitlab.com/group/project/v3", "/m/v3", "group/project"},
+		// Hosts without a fixed OWNER/NAME layout, and gitlab's subgroups, name nothing.
+		{"", "gitlab.com/group/sub/project", "/m/project", "local/project"},
+		{"", "gonum.org/v1/plot", "/root/go/pkg/mod/gonum.org/v1/plot@v0.17.0", "local/plot_v0.17.0"},
+		{"", "example.com/m", "/src/m", "local/m"},
+		{"", "github.com/justowner", "/src/justowner", "local/justowner"},
+		{"", "", "/root/go/pkg/mod/github.com/rs/xid@v1.6.0", "local/xid_v1.6.0"},
+		{"", "", "/usr/lib/python3/dist-packages/oslo_utils", "local/oslo_utils"},
+		{"", "", "/tmp/.hidden dir", "local/x.hidden_dir"},
+		{"odd owner/na..me", "", "/x", "odd_owner/na._me"},
+		{"noslash", "", "/src/p", "local/p"},
 	} {
-		assert.Equal(t, c.want, DefaultName(c.remote, c.dir), "%q %q", c.remote, c.dir)
+		assert.Equal(t, c.want, DefaultName(c.remote, c.module, c.dir), "%q %q %q", c.remote, c.module, c.dir)
+	}
+}
+
+func TestIsMajorSuffix(t *testing.T) {
+	for s, want := range map[string]bool{"v2": true, "v10": true, "v1": false, "v0": false, "v02": false, "v": false, "x2": false, "v2a": false} {
+		assert.Equal(t, want, isMajorSuffix(s), s)
 	}
 }
 

@@ -87,6 +87,14 @@ type Project struct {
 	Reason string `json:"reason"`
 }
 
+// GoModule is the Go module path of a Go project, "" for other languages.
+func (p *Project) GoModule() string {
+	if p.Lang != Go {
+		return ""
+	}
+	return p.Module
+}
+
 // ErrNoGoMod is wrapped when a Go project has no go.mod at or above the directory.
 var ErrNoGoMod = errors.New("no go.mod")
 
