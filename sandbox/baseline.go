@@ -25,16 +25,21 @@ type BaselineResult struct {
 // ErrBaselineBroken is wrapped when a baseline run could not run its tests.
 var ErrBaselineBroken = errors.New("baseline run did not run")
 
-// Baseline runs req n times (n <= 0: 2) one after another, bypassing a Cache (see
-// WithoutCache), and classifies the tests. If a run did not run (Report.State is not
-// RunOK), it returns the result so far and an error wrapping ErrBaselineBroken.
+// Baseline runs req n times (n <= 0: 2) one after another and classifies the tests. Run i
+// (from 0) is the i-th repeat of req (task.WithRepeat): a caching runner (Cache) keeps each
+// run on its own, so the runs are n real runs, and a program started again with the same
+// cache (a resumed run) reuses them: its flaky set, the tests' lists built from it and the
+// time limits derived from Wall are those of the first start, not of a new sample of a
+// flaky suite. Pass an uncached runner (or a Cache in a new directory) to observe the tests
+// afresh. If a run did not run (Report.State is not RunOK), it returns the result so far and
+// an error wrapping ErrBaselineBroken.
 func Baseline(ctx context.Context, r task.Runner, req task.RunRequest, n int) (*BaselineResult, error) {
 	if n <= 0 {
 		n = 2
 	}
 	res := &BaselineResult{}
 	for i := range n {
-		rep, err := r.Run(WithoutCache(ctx), req)
+		rep, err := r.Run(task.WithRepeat(ctx, i), req)
 		if err != nil {
 			return res, err
 		}

@@ -42,6 +42,42 @@ func TestBaselineFlaky(t *testing.T) {
 	assert.Len(t, res.Reports, 3)
 }
 
+// TestBaselineResumed: a program started again with the same on-disk cache (a new Cache in
+// the same directory) gets the first start's baseline without running the tests, so a flaky
+// test that a new sample would classify otherwise does not change its tasks; another
+// directory observes the tests afresh.
+func TestBaselineResumed(t *testing.T) {
+	var n atomic.Int32
+	r := task.RunnerFunc(func(ctx context.Context, req task.RunRequest) (*task.Report, error) {
+		i := n.Add(1)
+		c := task.Pass
+		if i == 2 { // fails in the second run only: flaky in the first start, not later
+			c = task.Fail
+		}
+		return &task.Report{State: task.RunOK, Wall: time.Duration(i) * time.Second,
+			Tests: []task.TestResult{{ID: "a", Outcome: task.Pass}, {ID: "c", Outcome: c}}}, nil
+	})
+	req := task.RunRequest{Root: t.TempDir(), Kind: task.GoTest}
+	dir := t.TempDir()
+	first, err := Baseline(context.Background(), NewCache(r, CacheOptions{Dir: dir}), req, 2)
+	require.NoError(t, err)
+	require.Equal(t, int32(2), n.Load())
+	assert.Equal(t, []string{"c"}, first.Flaky)
+
+	again, err := Baseline(context.Background(), NewCache(r, CacheOptions{Dir: dir}), req, 2)
+	require.NoError(t, err)
+	assert.Equal(t, int32(2), n.Load(), "the resumed baseline ran the tests again")
+	assert.Equal(t, first.Passing, again.Passing)
+	assert.Equal(t, first.Flaky, again.Flaky)
+	assert.Equal(t, first.Wall, again.Wall)
+
+	fresh, err := Baseline(context.Background(), NewCache(r, CacheOptions{Dir: t.TempDir()}), req, 2)
+	require.NoError(t, err)
+	assert.Equal(t, int32(4), n.Load())
+	assert.Empty(t, fresh.Flaky) // runs 3 and 4 both pass
+	assert.Equal(t, []string{"a", "c"}, fresh.Passing)
+}
+
 func TestBaselineBroken(t *testing.T) {
 	r := task.RunnerFunc(func(ctx context.Context, req task.RunRequest) (*task.Report, error) {
 		return &task.Report{State: task.RunBuildFailed, Detail: "no"}, nil

@@ -203,8 +203,7 @@ func NewCache(r task.Runner, opts CacheOptions) *Cache {
 type noCacheKey struct{}
 
 // WithoutCache returns a context that makes a Cache run the request even when it has a
-// report for it (the fresh report replaces the cached one). Baseline uses it to run the same
-// tree several times.
+// report for it (the fresh report replaces the cached one).
 func WithoutCache(ctx context.Context) context.Context {
 	return context.WithValue(ctx, noCacheKey{}, true)
 }
@@ -360,6 +359,15 @@ func (c *Cache) List(ctx context.Context, req task.RunRequest) ([]string, error)
 	}
 	defer func() { <-c.sem }()
 	return l.List(ctx, req)
+}
+
+// Notes delegates to the wrapped runner when it has notes (Local's on its isolation), so a
+// Cache can stand for its runner in Check.
+func (c *Cache) Notes() []string {
+	if n, ok := c.r.(interface{ Notes() []string }); ok {
+		return n.Notes()
+	}
+	return nil
 }
 
 func (c *Cache) path(key string) string {

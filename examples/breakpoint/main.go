@@ -329,8 +329,15 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	runner := sandbox.NewLocal(sandbox.Options{Env: append(append([]string(nil), prep.Env...), c.env...), Python: prep.Python,
 		Limits: task.Limits{Timeout: clean}})
 	defer runner.Close()
+	// The clean runs go through the result cache too (each its own repeat, see
+	// sandbox.Baseline): a run started again reuses them, so its flaky set and time limits,
+	// and therefore its tasks, are the first start's.
+	cached := sandbox.NewCache(runner, sandbox.CacheOptions{Dir: c.cacheDir})
+	if c.cacheDir != "" {
+		prog.Printf("result cache %s (-cache off: none)", c.cacheDir)
+	}
 	prog.Phase("checking readiness: collecting the tests and running the clean tests twice (flaky tests are excluded)", 0)
-	rd, err := sandbox.Check(ctx, runner, prep, sandbox.CheckOptions{Runs: 2, Limits: task.Limits{Timeout: clean}, NoVet: !c.vet, AllowFailing: c.allowFailing})
+	rd, err := sandbox.Check(ctx, cached, prep, sandbox.CheckOptions{Runs: 2, Limits: task.Limits{Timeout: clean}, NoVet: !c.vet, AllowFailing: c.allowFailing})
 	if err != nil {
 		return err
 	}
@@ -387,10 +394,6 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 		st.Files, st.Functions, st.Calls, st.Resolved, len(g.Edges()))
 	printTop(stderr, g, cent, c.top, p)
 
-	cached := sandbox.NewCache(runner, sandbox.CacheOptions{Dir: c.cacheDir})
-	if c.cacheDir != "" {
-		prog.Printf("result cache %s (-cache off: none)", c.cacheDir)
-	}
 	sharder := newSharder(c.shard, cached)
 	req := prep.Request()
 	// A corrupted run gets twice the clean run's time plus 10 s (at most 10 minutes and
