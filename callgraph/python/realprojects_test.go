@@ -222,6 +222,11 @@ var realProjects = []realProject{
 	// truth: P .919 R .971 (34 of 35). The floors are those scores, truncated.
 	{name: "parameterized", deb: "python3-parameterized", heldOut: true, minP: 0.91, minR: 0.97},
 	{name: "wsgi_intercept", deb: "python3-wsgi-intercept", heldOut: true, minP: 1.0, minR: 0.62},
+	// doc8 and async_generator were chosen, traced and reviewed in the twenty-first round
+	// and their truths committed before the front end ran on them (README.md). Held out
+	// while round 21 tunes; floors are set from their scores (README.md, round 21).
+	{name: "doc8", deb: "python3-doc8", heldOut: true, minP: 0, minR: 0},
+	{name: "async_generator", deb: "python3-async-generator", heldOut: true, minP: 0, minR: 0},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of
