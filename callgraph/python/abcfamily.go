@@ -128,3 +128,61 @@ func isProjectClass(vs []value) bool {
 	}
 	return false
 }
+
+// tupleClass reports whether project class c has tuple in its order: a base outside the
+// project of a class in c's order is the builtin tuple, typing.NamedTuple, or a call of
+// collections.namedtuple (directly, or through a name bound to one: parameterized's
+// `_param = namedtuple("param", "args kwargs")` then `class param(_param)`).
+func (r *resolver) tupleClass(c *defInfo) bool {
+	for _, k := range r.mro(c) {
+		if !k.extBase {
+			continue
+		}
+		for _, b := range k.cfacts().bases {
+			if isProjectClass(r.eval(b)) {
+				continue
+			}
+			if r.namesTupleClass(b) {
+				return true
+			}
+			if b.op != eName {
+				continue
+			}
+			s, pos := bindingScope(b.scope(), b.name(), b.pos)
+			if s == nil {
+				continue
+			}
+			for _, bd := range reaching(s.bindings(b.name()), pos) {
+				if bd.val != nil && r.namesTupleClass(bd.val) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// namesTupleClass reports whether e is the builtin tuple, typing.NamedTuple or a call of
+// collections.namedtuple (every alternative binding naming it).
+func (r *resolver) namesTupleClass(e *expr) bool {
+	if e.op == eCall {
+		e = e.sub()
+		if e == nil {
+			return false
+		}
+		ns := r.outsideDotted(e)
+		for _, n := range ns {
+			if n != "collections.namedtuple" {
+				return false
+			}
+		}
+		return len(ns) > 0
+	}
+	ns := r.outsideDotted(e)
+	for _, n := range ns {
+		if n != "tuple" && n != "typing.NamedTuple" {
+			return false
+		}
+	}
+	return len(ns) > 0
+}

@@ -649,6 +649,19 @@ func (c *collector) narrowIf(i int32, sc *scope) {
 		}
 	}
 	c.bindName(sc, id, binding{pos: t.nodes[body].start, until: t.nodes[body].end, val: narrowed(!neg)})
+	if len(alts) > 0 && c.leaves(body) {
+		// Every path past the statement went through the elif and else clauses, where x
+		// is narrowed the other way: so is what falls through, joined by the clauses'
+		// own bindings. parameterized's param.from_decorator, `if isinstance(args,
+		// param): return args` then `elif isinstance(args, string_types): args =
+		// (args, )`, formats no param in its later error message. Bound at the first
+		// clause's start, before the clauses' narrowings (same position, bound after,
+		// which count inside them), so that the assignments in the clauses still reach
+		// past the statement.
+		if p := t.nodes[i].parent; p >= 0 && t.nodes[p].end > t.nodes[i].end {
+			c.bindName(sc, id, binding{pos: t.nodes[alts[0]].start, until: t.nodes[p].end, val: narrowed(neg)})
+		}
+	}
 	for _, a := range alts {
 		c.bindName(sc, id, binding{pos: t.nodes[a].start, until: t.nodes[a].end, val: narrowed(neg)})
 	}

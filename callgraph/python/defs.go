@@ -558,6 +558,14 @@ func (c *collector) builtinCall(cs *callSite, caller *defInfo, ce *expr) {
 	}
 	name := ""
 	switch {
+	case (fn.op == eName || fn.op == eAttr && fn.sub().op == eName && fn.sub().name() == "importlib") && fn.name() == "import_module" && len(positional) == 1:
+		// importlib.import_module(name, package=...) (the name bound outside the
+		// project): the module it names (see importedModule)
+		if m := c.importedModule(cs, positional[0]); m != nil {
+			ce.lit().extra().builtin = m
+			ce.lit().extra().extBuiltin = true
+		}
+		return
 	case fn.op == eName:
 		name = fn.name()
 	case fn.op == eAttr && (fn.name() == "get" || fn.name() == "pop" || fn.name() == "setdefault") && len(positional) >= 1 && len(positional) <= 2 && key == nil:
@@ -1194,4 +1202,53 @@ func (c *collector) affix(i int32, depth int) (pre, suf string, ok bool) {
 		return pre, suf, true
 	}
 	return "", "", false
+}
+
+// importedModule returns the module `import_module(name, package=...)` imports, as an
+// eModule of its absolute dotted name, or nil. name is a string constant or a string
+// with a constant prefix and suffix around an unknown part (eAffix): wsgi-intercept's
+// Interceptor imports `'.%s' % self.MODULE_NAME` from package 'wsgi_intercept', a module
+// each subclass names. The affix stays in the name, `prefix NUL suffix`, and stands for
+// every module of the project with that prefix and suffix and no dot between them
+// (resolver.affixModules). A relative name needs a constant package.
+func (c *collector) importedModule(cs *callSite, name *expr) *expr {
+	var pkg string
+	for k, a := range cs.args() {
+		if cs.kw(k) == "package" {
+			p, ok := strings.CutPrefix(a.name(), "s")
+			if a.op != eConst || !ok || p == "" {
+				return nil
+			}
+			pkg = p
+		}
+	}
+	var abs string
+	switch name.op {
+	case eConst:
+		n, ok := strings.CutPrefix(name.name(), "s")
+		if !ok || n == "" {
+			return nil
+		}
+		abs = n
+	case eAffix:
+		abs = name.name()
+	default:
+		return nil
+	}
+	if strings.HasPrefix(abs, ".") {
+		level := len(abs) - len(strings.TrimLeft(abs, "."))
+		if pkg == "" {
+			return nil
+		}
+		parts := strings.Split(pkg, ".")
+		if level > len(parts) {
+			return nil
+		}
+		base := strings.Join(parts[:len(parts)-level+1], ".")
+		abs = base + "." + abs[level:]
+	}
+	if pre, _, isAffix := strings.Cut(abs, "\x00"); isAffix && (pre == "" || !strings.HasSuffix(pre, ".")) {
+		return nil // the unknown part must be a whole last component of a known package
+	}
+	return c.newExpr(exprSpec{op: eModule, nm: c.intern(abs)})
 }

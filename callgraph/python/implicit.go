@@ -136,16 +136,16 @@ func (c *collector) binary(i int32, sc *scope) {
 			return
 		}
 		convs := percentConversions(c.t.text(l))
-		vals := []int32{r}
+		vals, one := []int32{r}, cvPercentOne
 		if c.t.nodes[r].kind == kTuple || c.t.nodes[r].kind == kParenthesized && c.t.nodes[c.t.firstNamed(r)].kind == kTuple {
 			if c.t.nodes[r].kind == kParenthesized {
 				r = c.t.firstNamed(r)
 			}
-			vals = c.t.namedChildren(r, nil)
+			vals, one = c.t.namedChildren(r, nil), 0
 		}
 		for k, v := range vals {
 			if k < len(convs) && convs[k] >= 0 && c.mayBeInstance(v) {
-				c.lazy(lazySite{kind: lzConvert, op: uint8(convs[k]), x: c.conv(v, sc), line: line})
+				c.lazy(lazySite{kind: lzConvert, op: uint8(convs[k]) | one, x: c.conv(v, sc), line: line})
 			}
 		}
 		return

@@ -99,6 +99,13 @@ const (
 	cvBytes
 )
 
+// cvPercentOne marks (in a lzConvert site's op, beside the conversion) the single
+// right operand of printf-style formatting, `"..." % x` with x not a tuple display:
+// Python formats x itself unless x is a tuple, whose items are then the values. An
+// instance of a tuple subclass (a namedtuple's) is such a tuple: `"param(*%r, **%r)" %
+// self` in parameterized's param.__repr__ formats self's two items, not self.
+const cvPercentOne uint8 = 0x80
+
 // builtinConversion maps a builtin function to the conversion it applies to its first
 // argument (print applies str to each positional argument).
 var builtinConversion = map[string]uint8{

@@ -681,6 +681,9 @@ func (r *resolver) evalOp(e *expr) []value {
 		if k := r.absModule(e.name()); k != "" {
 			return r.moduleValue(k)
 		}
+		if strings.IndexByte(e.name(), 0) >= 0 {
+			return r.affixModules(e.name())
+		}
 		return externalValue
 	case eFrom:
 		key, ok := r.relModule(e.scope().file, int(e.idx()), e.sub().name())
@@ -2179,6 +2182,32 @@ func (r *resolver) moduleAttrNoMemo(key, name string) []value {
 		return r.moduleValue(sub)
 	}
 	return nil
+}
+
+// affixModules evaluates an eModule whose name is `prefix NUL suffix` (a module
+// importlib.import_module imports by a name built at run time, collector.importedModule):
+// the project's modules whose dotted names have that prefix and suffix and, between
+// them, one component (no dot), in the order of their names. The prefix ends at a
+// package boundary, so these are modules of that package; none when the package is not
+// the project's.
+func (r *resolver) affixModules(name string) []value {
+	pre, suf, _ := strings.Cut(name, "\x00")
+	var names []string
+	for n := range r.names {
+		mid, ok := strings.CutPrefix(n, pre)
+		if !ok {
+			continue
+		}
+		if mid, ok = strings.CutSuffix(mid, suf); ok && mid != "" && !strings.Contains(mid, ".") {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	var out []value
+	for _, n := range names {
+		out = addValues(out, r.moduleValue(r.names[n])...)
+	}
+	return out
 }
 
 // moduleValue returns the shared one-value slice holding the module or package with

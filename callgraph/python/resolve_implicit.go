@@ -49,7 +49,12 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 		case lzUnary:
 			addProto(s.x, unaryOps[s.op].method, nil, false)
 		case lzConvert:
-			cv := conversions[s.op]
+			cv := conversions[s.op&^cvPercentOne]
+			if s.op&cvPercentOne != 0 {
+				buf = r.percentOperandInto(buf, s.x, cv)
+				add(buf)
+				break
+			}
 			addProto(s.x, cv[0], cv[1:], false)
 		case lzBuiltin:
 			if r.isBuiltin(s.y.scope(), s.y.name()) {
@@ -245,20 +250,7 @@ func (r *resolver) protoValuesInto(buf []value, x *expr, name string, fallbacks 
 	}
 	out := buf[:0]
 	for _, v := range r.eval(x) {
-		var vs []value
-		switch {
-		case v.kind == vInst:
-			vs = r.protoChain(v.def, name, fallbacks, always)
-		case v.kind == vDef && v.def.fn.Kind == "class":
-			// a class object: the special methods of its metaclass (h11's states are
-			// classes whose metaclass Sentinel defines __repr__); type, the base of every
-			// metaclass, defines no __str__ or __format__ of its own, so object's
-			// defaults delegate down the chain
-			if m := r.metaclass(v.def); m != nil {
-				vs = r.protoChain(m, name, fallbacks, true)
-			}
-		}
-		if len(vs) > 0 {
+		if vs := r.protoOf(v, name, fallbacks, always); len(vs) > 0 {
 			switch {
 			case buf == nil:
 				out = union(out, vs)
@@ -268,6 +260,42 @@ func (r *resolver) protoValuesInto(buf []value, x *expr, name string, fallbacks 
 				out = addValues(out, vs...)
 			}
 		}
+	}
+	return out
+}
+
+// protoOf returns special method name (or the first fallback, see protoChain) of value
+// v: an instance's from its class, a class object's from its metaclass.
+func (r *resolver) protoOf(v value, name string, fallbacks []string, always bool) []value {
+	switch {
+	case v.kind == vInst:
+		return r.protoChain(v.def, name, fallbacks, always)
+	case v.kind == vDef && v.def.fn.Kind == "class":
+		// a class object: the special methods of its metaclass (h11's states are
+		// classes whose metaclass Sentinel defines __repr__); type, the base of every
+		// metaclass, defines no __str__ or __format__ of its own, so object's
+		// defaults delegate down the chain
+		if m := r.metaclass(v.def); m != nil {
+			return r.protoChain(m, name, fallbacks, true)
+		}
+	}
+	return nil
+}
+
+// percentOperandInto returns, in buf (overwritten), the special methods conversion cv
+// calls on x, the single right operand of `"..." % x`: those of x's values other than
+// instances of tuple subclasses, whose items are formatted instead (items are not
+// followed: what a namedtuple instance holds is not known here).
+func (r *resolver) percentOperandInto(buf []value, x *expr, cv conversion) []value {
+	out := buf[:0]
+	if !r.anyMethod(cv[0], cv[1:]) {
+		return out
+	}
+	for _, v := range r.eval(x) {
+		if v.kind == vInst && r.tupleClass(v.def) {
+			continue
+		}
+		out = addValues(out, r.protoOf(v, cv[0], cv[1:], false)...)
 	}
 	return out
 }
