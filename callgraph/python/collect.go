@@ -19,16 +19,23 @@ type collector struct {
 	// operands: interned per file; opID[i] is node i's operand id (-1 if not an operand)
 	nOperands int32
 	strs      []string // interned operand texts by id
-	slab      []expr
+	// slab and xslab are the current slabs of expressions without and with an
+	// operand (see newExpr)
+	slab  []expr
+	xslab []exprX
 	// names interns the names of the file's expressions (see intern)
 	names    map[string]*string
 	nameSlab []string
+	// recs interns the names' nameRecs (see nameRec)
+	recs    map[nameRec]*nameRec
+	recSlab []nameRec
 	// caller is the definition whose code the node being visited belongs to
 	caller *defInfo
 	// transient is set while converting what only lazy sites hold: those expressions go
 	// to tslab, whose slabs the file lists apart (fileInfo.transient)
 	transient bool
 	tslab     []expr
+	txslab    []exprX
 	scopes    []*scope // the file's scopes (see newScope)
 	// comp holds the scope of each comprehension converted or visited so far: conv
 	// (compElems) may meet a comprehension before visit does, and both must bind and
@@ -58,8 +65,28 @@ func (c *collector) newCallLit(n int) *litData {
 }
 
 // newExpr allocates an expression from the collector's current slab (fewer, larger
-// allocations for the many small expressions of a file).
+// allocations for the many small expressions of a file): one of exprX when its op has
+// an operand.
 func (c *collector) newExpr(s exprSpec) *expr {
+	var rec *nameRec
+	if s.op == eName {
+		rec = c.nameRec(s.nm, (*scope)(s.ref))
+	}
+	e := s.pack(rec)
+	if s.op.hasSub() {
+		slab := &c.xslab
+		if c.transient {
+			slab = &c.txslab
+		}
+		if len(*slab) == cap(*slab) {
+			*slab = make([]exprX, 0, 128)
+			if c.transient {
+				c.f.transientX = append(c.f.transientX, *slab)
+			}
+		}
+		*slab = append(*slab, e)
+		return &(*slab)[len(*slab)-1].expr
+	}
 	slab := &c.slab
 	if c.transient {
 		slab = &c.tslab
@@ -70,8 +97,26 @@ func (c *collector) newExpr(s exprSpec) *expr {
 			c.f.transient = append(c.f.transient, *slab)
 		}
 	}
-	*slab = append(*slab, s.pack())
+	*slab = append(*slab, e.expr)
 	return &(*slab)[len(*slab)-1]
+}
+
+// nameRec returns the file's one nameRec of name nm in scope sc.
+func (c *collector) nameRec(nm *string, sc *scope) *nameRec {
+	k := nameRec{nm: nm, sc: sc}
+	if r, ok := c.recs[k]; ok {
+		return r
+	}
+	if c.recs == nil {
+		c.recs = map[nameRec]*nameRec{}
+	}
+	if len(c.recSlab) == cap(c.recSlab) {
+		c.recSlab = make([]nameRec, 0, 256)
+	}
+	c.recSlab = append(c.recSlab, k)
+	r := &c.recSlab[len(c.recSlab)-1]
+	c.recs[k] = r
+	return r
 }
 
 // lazyOnly starts converting what only lazy sites will hold (see collector.transient);

@@ -13,7 +13,9 @@ func TestLayoutSizes(t *testing.T) {
 		name      string
 		got, want uintptr
 	}{
-		{"expr", unsafe.Sizeof(expr{}), 24},
+		{"expr", unsafe.Sizeof(expr{}), 16},
+		{"exprX", unsafe.Sizeof(exprX{}), 24},
+		{"nameRec", unsafe.Sizeof(nameRec{}), 16},
 		{"value", unsafe.Sizeof(value{}), 24},
 		{"memoSlot", unsafe.Sizeof(memoSlot{}), 16},
 		{"litData", unsafe.Sizeof(litData{}), 24},

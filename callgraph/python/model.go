@@ -266,11 +266,12 @@ const (
 
 // expr is a symbolic expression: what a name, an attribute or a call may evaluate to.
 // Fields are used by op as documented on the ops; container data lives behind litData.
-// It is 24 bytes (sympy has ≈4.3M expressions): the memo number takes 24 bits, the
+// An expression without an operand (a name, a constant, a definition's handle: sympy
+// has ≈2.9M of its ≈4.3M expressions) is 16 bytes; one with an operand is the first
+// field of an exprX, 24 bytes (see exprClass). The memo number takes 24 bits, the
 // position and the index share a field, whose top bits hold the flags for the ops
-// other than eName, and the operand, the name and the scope or literal data share two
-// pointer fields, laid out by the op's class (see exprClass): no op but a few rare ones
-// needs all three, and those keep two of them in an exprTail.
+// other than eName, and the name, the scope or literal data share one pointer field,
+// laid out by the op's class.
 type expr struct {
 	op exprOp
 	// memo numbers the expression's memo slot in its resolver (see resolver.memoOf), 0
@@ -280,19 +281,35 @@ type expr struct {
 	// pos is eName's position (a byte offset); the other ops keep idx in its low 28
 	// bits and their flags (keyOK, raw, slice, read) in the top four
 	pos uint32
-	// a and b hold the operand (sub), the name (name: interned per file by the
-	// collector, a pointer instead of a string header), the scope or definition's
-	// handle (scope) and the literal data (lit) as the op's class says (opClasses):
+	// p holds the name (name: interned per file by the collector, a pointer instead of
+	// a string header), the scope or definition's handle (scope) and the literal data
+	// (lit) as the op's class says (opClasses):
 	//
-	//	clName   a the name, b eName's scope (nil for the other ops)
-	//	clScoped a nil, b the definition's handle (see defInfo.ref)
-	//	clAttr   a the operand, b the name
-	//	clLit    a the operand, b the literal data
-	//	clTail   a the operand, b an exprTail holding the name and the scope (eFrom)
-	//	         or the literal data (nil while both are)
+	//	clName   eName: its nameRec (the name and the scope); the other ops: the name
+	//	clScoped the definition's handle (see defInfo.ref)
+	//	clAttr   the name (the operand in the exprX)
+	//	clLit    the literal data (the operand in the exprX)
+	//	clTail   an exprTail holding the name and the scope (eFrom) or the literal
+	//	         data (nil while both are); the operand in the exprX
 	//
-	// Read and write them only through the accessors.
-	a, b unsafe.Pointer
+	// Read and write it only through the accessors.
+	p unsafe.Pointer
+}
+
+// exprX is an expression whose op has an operand (clAttr, clLit, clTail): the operand
+// follows the expression's fields. Such an expression is always allocated as an exprX
+// (newExpr, mkExpr, clone), so that its *expr can be read as one (see expr.ext).
+type exprX struct {
+	expr
+	x *expr
+}
+
+// nameRec is an eName's name and scope, shared by the file's names of the same
+// identifier in the same scope (see collector.nameRec): sympy's ≈2.1M names have
+// ≈0.45M pairs.
+type nameRec struct {
+	nm *string
+	sc *scope
 }
 
 // exprTail holds the name and the scope or literal data of the ops of clTail, which
@@ -305,7 +322,7 @@ type exprTail struct {
 }
 
 // exprClass says which of an expression's operand, name, scope and literal data its op
-// uses, and so where they are kept (see expr.a).
+// uses, and so where they are kept (see expr.p).
 type exprClass uint8
 
 const (
@@ -316,6 +333,15 @@ const (
 	clLit                     // an operand and literal data
 	clTail                    // an operand, a name and a scope or literal data
 )
+
+// hasSub reports whether expressions of op have an operand (and so are exprX).
+func (op exprOp) hasSub() bool {
+	switch op.class() {
+	case clAttr, clLit, clTail:
+		return true
+	}
+	return false
+}
 
 // opClasses is the class of each op.
 var opClasses = [...]exprClass{
@@ -362,30 +388,38 @@ type exprSpec struct {
 	ref unsafe.Pointer
 }
 
-// pack lays s out as its op's class says; it panics when s sets a field the class
-// has no room for.
-func (s exprSpec) pack() expr {
-	e := expr{op: s.op, pos: s.pos}
+// pack lays s out as its op's class says, eName's name and scope in rec (allocated
+// when nil); it panics when s sets a field the class has no room for. An op without
+// an operand uses only the result's expr.
+func (s exprSpec) pack(rec *nameRec) exprX {
+	e := exprX{expr: expr{op: s.op, pos: s.pos}}
 	bad := false
 	switch s.op.class() {
 	case clNone:
 		bad = s.nm != nil || s.x != nil || s.ref != nil
 	case clName:
-		e.a, e.b = unsafe.Pointer(s.nm), s.ref
+		if s.op == eName {
+			if rec == nil {
+				rec = &nameRec{nm: s.nm, sc: (*scope)(s.ref)}
+			}
+			e.p = unsafe.Pointer(rec)
+		} else {
+			e.p = unsafe.Pointer(s.nm)
+		}
 		bad = s.x != nil || s.ref != nil && s.op != eName
 	case clScoped:
-		e.b = s.ref
+		e.p = s.ref
 		bad = s.nm != nil || s.x != nil
 	case clAttr:
-		e.a, e.b = unsafe.Pointer(s.x), unsafe.Pointer(s.nm)
+		e.x, e.p = s.x, unsafe.Pointer(s.nm)
 		bad = s.ref != nil
 	case clLit:
-		e.a, e.b = unsafe.Pointer(s.x), s.ref
+		e.x, e.p = s.x, s.ref
 		bad = s.nm != nil
 	case clTail:
-		e.a = unsafe.Pointer(s.x)
+		e.x = s.x
 		if s.nm != nil || s.ref != nil {
-			e.b = unsafe.Pointer(&exprTail{nm: s.nm, ref: s.ref})
+			e.p = unsafe.Pointer(&exprTail{nm: s.nm, ref: s.ref})
 		}
 	}
 	if bad {
@@ -397,12 +431,34 @@ func (s exprSpec) pack() expr {
 // mkExpr allocates the expression s on its own (see collector.newExpr for the
 // collector's).
 func mkExpr(s exprSpec) *expr {
-	e := s.pack()
-	return &e
+	return alloc(s.pack(nil))
 }
 
+// alloc allocates e on its own, as an exprX when its op has an operand.
+func alloc(e exprX) *expr {
+	if e.op.hasSub() {
+		x := new(exprX)
+		*x = e
+		return &x.expr
+	}
+	x := new(expr)
+	*x = e.expr
+	return x
+}
+
+// clone returns a copy of e allocated on its own (its memo copied too).
+func (e *expr) clone() *expr {
+	if e.op.hasSub() {
+		return alloc(*e.ext())
+	}
+	return alloc(exprX{expr: *e})
+}
+
+// ext is e as the exprX it is allocated as; only for an op with an operand.
+func (e *expr) ext() *exprX { return (*exprX)(unsafe.Pointer(e)) }
+
 // tail is the exprTail of an expression of clTail, nil if none.
-func (e *expr) tail() *exprTail { return (*exprTail)(e.b) }
+func (e *expr) tail() *exprTail { return (*exprTail)(e.p) }
 
 // The flags of the ops other than eName, in the top bits of expr.pos.
 const (
@@ -478,28 +534,29 @@ func (e *expr) idx() int32 { return int32(e.pos<<4) >> 4 }
 // sub is the operand of the ops that have one (eAttr's object, eCall's callee, ...),
 // else nil.
 func (e *expr) sub() *expr {
-	switch e.op.class() {
-	case clAttr, clLit, clTail:
-		return (*expr)(e.a)
+	if e.op.hasSub() {
+		return e.ext().x
 	}
 	return nil
 }
 
 // setSub sets the operand of an expression whose op has one.
 func (e *expr) setSub(x *expr) {
-	switch e.op.class() {
-	case clAttr, clLit, clTail:
-		e.a = unsafe.Pointer(x)
-	default:
+	if !e.op.hasSub() {
 		panic("python: setSub on an expression without an operand")
 	}
+	e.ext().x = x
 }
 
 // ref is the scope of a scoped op, else the literal data, as an untyped pointer.
 func (e *expr) ref() unsafe.Pointer {
 	switch e.op.class() {
-	case clName, clScoped, clLit:
-		return e.b
+	case clName:
+		if e.op == eName {
+			return unsafe.Pointer((*nameRec)(e.p).sc)
+		}
+	case clScoped, clLit:
+		return e.p
 	case clTail:
 		if t := e.tail(); t != nil {
 			return t.ref
@@ -534,14 +591,14 @@ func (e *expr) lit() *litData {
 func (e *expr) setLit(l *litData) {
 	switch {
 	case e.op.class() == clLit:
-		e.b = unsafe.Pointer(l)
+		e.p = unsafe.Pointer(l)
 	case e.op.class() == clTail && !e.op.scoped():
 		var t exprTail
 		if old := e.tail(); old != nil {
 			t = *old
 		}
 		t.ref = unsafe.Pointer(l)
-		e.b = unsafe.Pointer(&t)
+		e.p = unsafe.Pointer(&t)
 	default:
 		panic("python: setLit on an expression without literal data")
 	}
@@ -557,9 +614,12 @@ func withLit(l *litData) unsafe.Pointer { return unsafe.Pointer(l) }
 func (e *expr) nameRef() *string {
 	switch e.op.class() {
 	case clName:
-		return (*string)(e.a)
+		if e.op == eName {
+			return (*nameRec)(e.p).nm
+		}
+		return (*string)(e.p)
 	case clAttr:
-		return (*string)(e.b)
+		return (*string)(e.p)
 	case clTail:
 		if t := e.tail(); t != nil {
 			return t.nm
@@ -568,13 +628,18 @@ func (e *expr) nameRef() *string {
 	return nil
 }
 
-// setName sets the interned name of an expression whose op has one.
+// setName sets the interned name of an expression whose op has one (an eName's
+// nameRec is replaced, not written into: other names share it).
 func (e *expr) setName(nm *string) {
 	switch e.op.class() {
 	case clName:
-		e.a = unsafe.Pointer(nm)
+		if e.op == eName {
+			e.p = unsafe.Pointer(&nameRec{nm: nm, sc: (*nameRec)(e.p).sc})
+			return
+		}
+		e.p = unsafe.Pointer(nm)
 	case clAttr:
-		e.b = unsafe.Pointer(nm)
+		e.p = unsafe.Pointer(nm)
 	case clTail:
 		if nm == nil && e.tail() == nil {
 			return
@@ -584,7 +649,7 @@ func (e *expr) setName(nm *string) {
 			t = *old
 		}
 		t.nm = nm
-		e.b = unsafe.Pointer(&t)
+		e.p = unsafe.Pointer(&t)
 	default:
 		panic("python: setName on an expression without a name")
 	}
@@ -944,10 +1009,11 @@ type fileInfo struct {
 	// lazyCallers holds the callers of the lazy sites: the caller of lazy[k] is that of
 	// the last run starting at or before k (runs in the order of their starts)
 	lazyCallers []callerRun
-	// transient holds the slabs of the expressions only lazy sites hold (see
-	// collector.transient): they go, with their memos, once the file's lazy sites are
-	// resolved
-	transient [][]expr
+	// transient and transientX hold the slabs of the expressions only lazy sites hold
+	// (see collector.transient), without and with an operand: they go, with their
+	// memos, once the file's lazy sites are resolved (see eachTransient)
+	transient  [][]expr
+	transientX [][]exprX
 }
 
 // lazyKind classifies the implicit call sites recorded in fileInfo.lazy.
@@ -1052,3 +1118,18 @@ func (v *value) recv() *defInfo {
 // litRef and recvRef are the refs of values holding a container literal or a receiver.
 func litRef(e *expr) unsafe.Pointer     { return unsafe.Pointer(e) }
 func recvRef(d *defInfo) unsafe.Pointer { return unsafe.Pointer(d) }
+
+// eachTransient calls fn with each expression of f's transient slabs (their
+// unused capacity included: zero expressions).
+func (f *fileInfo) eachTransient(fn func(*expr)) {
+	for _, slab := range f.transient {
+		for k := range slab[:cap(slab)] {
+			fn(&slab[:cap(slab)][k])
+		}
+	}
+	for _, slab := range f.transientX {
+		for k := range slab[:cap(slab)] {
+			fn(&slab[:cap(slab)][k].expr)
+		}
+	}
+}

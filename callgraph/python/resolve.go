@@ -3039,13 +3039,13 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 		}
 		if k := getattrKey(d, x); k != nil {
 			// the key's local expanded, to be copied with the rest
-			g := *x
+			g := x.clone()
 			g.setMemo24(0)
 			l := *x.lit()
 			l.setElems(slices.Clone(l.elems()))
 			l.elems()[0] = k
 			g.setLit(&l)
-			x = &g
+			x = g
 		}
 		nx, ok := cp(x.sub())
 		if !ok {
@@ -3090,17 +3090,17 @@ func (r *resolver) substReturn(d *defInfo, bound bool, e, ret *expr) *expr {
 			copied[x] = x
 			return x, true
 		}
-		c := *x
+		c := x.clone()
 		c.setMemo24(0)
 		c.setSub(nx)
 		if nl != nil {
 			c.setLit(nl)
 		}
 		if c.op == eCall {
-			calls = append(calls, &c)
+			calls = append(calls, c)
 		}
-		copied[x] = &c
-		return &c, true
+		copied[x] = c
+		return c, true
 	}
 	s, ok := cp(ret)
 	if !ok || s == ret {

@@ -120,14 +120,12 @@ func (r *resolver) resolveLazy(f *fileInfo, res []resolution) []resolution {
 	}
 	f.lazy, f.lazyCallers = nil, nil
 	// the expressions only lazy sites held are done with: their memo slots go back
-	for _, slab := range f.transient {
-		for k := range slab[:cap(slab)] {
-			if e := &slab[:cap(slab)][k]; r.memoOf(e) > 0 {
-				r.freeSlot(e, 0)
-			}
+	f.eachTransient(func(e *expr) {
+		if r.memoOf(e) > 0 {
+			r.freeSlot(e, 0)
 		}
-	}
-	f.transient = nil
+	})
+	f.transient, f.transientX = nil, nil
 	return res
 }
 
