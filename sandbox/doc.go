@@ -43,8 +43,11 @@
 //     pymemcache's Unix socket) can, as outside the sandbox, and what it writes neither
 //     reaches the host nor outlives the run. Of the host's /tmp it shows, bound read-only,
 //     only the entries holding a path the run needs (the work directory, the toolchains
-//     and caches, paths named in the run's environment or arguments: Local.tmpKeep); the
+//     and caches, paths named in the run's environment or arguments: Local.keepPaths); the
 //     others, with whatever Unix sockets they hold (an ssh agent's, tmux's), are not there.
+//     Without root (the tests run as the user), the user's home is covered likewise: a
+//     read-only tmpfs where only the paths runs need appear (privateHome), so ~/.ssh,
+//     ~/.aws and the user's files are not there.
 //   - LayerDevices: /dev is a tmpfs with null, zero, full, random, urandom and tty bound
 //     from the host, the fd links and a private 64 MiB /dev/shm; /run (and /var/run) is an
 //     empty read-only tmpfs, so no host socket (Docker's) is reachable by path.

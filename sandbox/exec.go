@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -39,7 +41,11 @@ type isolation struct {
 	// privateTmp: with LayerReadOnly, /tmp is a tmpfs of the run's own where the host's
 	// entries the run needs are bound read-only (see privateTmp)
 	privateTmp bool
-	notes      []string
+	// privateHome, when set, is the runner's home directory, hidden from runs that run as
+	// the runner's own uid (without root): a tmpfs covers it where the entries the run needs
+	// are bound read-only (see privateHome)
+	privateHome string
+	notes       []string
 }
 
 // probeConfig is what probeIsolation starts from; tests set root to take the other path.
@@ -47,6 +53,9 @@ type probeConfig struct {
 	disabled, allowNet bool
 	root               bool  // the runner is root (else: a user namespace is needed)
 	disk               int64 // Options.DiskBytes, filled
+	// home is the directory to hide as the runner's home when the tests run as the runner
+	// (not root); "" hides none
+	home string
 }
 
 // A preludeSpec names what a prelude makes writable.
@@ -61,6 +70,9 @@ type preludeSpec struct {
 	// it needs): they stay visible in its private /tmp, the others are hidden (see
 	// privateTmp)
 	tmpShow map[string]bool
+	// homeShow names the paths, relative to iso.privateHome, the run needs there
+	// (homeEntries of the paths it needs); the rest of the home is hidden
+	homeShow map[string]bool
 }
 
 // probeIsolation finds the strongest isolation that works here and notes every missing
@@ -117,8 +129,8 @@ func probeIsolation(cfg probeConfig) *isolation {
 	}
 	setpriv, _ := exec.LookPath("setpriv")
 	setarch, _ := exec.LookPath("setarch")
-	try := func(args []string, layers Layer, drop []string, tmpfs, privateTmp bool) bool {
-		cand := &isolation{unshare: append([]string{un}, args...), layers: layers, ip: iso.ip, disk: iso.disk, drop: drop, privateTmp: privateTmp}
+	try := func(args []string, layers Layer, drop []string, tmpfs, privateTmp bool, home string) bool {
+		cand := &isolation{unshare: append([]string{un}, args...), layers: layers, ip: iso.ip, disk: iso.disk, drop: drop, privateTmp: privateTmp, privateHome: home}
 		tmp, err := os.MkdirTemp("", "faultline-probe-")
 		if err != nil {
 			return false
@@ -130,7 +142,14 @@ func probeIsolation(cfg probeConfig) *isolation {
 			check = `d=$(mktemp -d /tmp/faultline-probe-XXXXXX) && rmdir "$d" || exit 1
 for e in /tmp/*; do if [ "$e" != "$PWD" ] && [ -d "$e" ] && mkdir "$e/.faultline-probe-$$" 2>/dev/null; then rmdir "$e/.faultline-probe-$$"; exit 1; fi; done; exit 0`
 		}
-		argv := cand.wrap(append(append([]string{}, drop...), "/bin/sh", "-c", check), tmp, preludeSpec{slot: tmp, tmpfs: tmpfs, tmpShow: tmpEntries([]string{tmp})}, 0, 0, 0)
+		spec := preludeSpec{slot: tmp, tmpfs: tmpfs, tmpShow: tmpEntries([]string{tmp})}
+		if home != "" {
+			// The home holds no entry but those shown (the probe's directory, when it lies
+			// there).
+			spec.homeShow = homeEntries(home, []string{tmp})
+			check = fmt.Sprintf(`for e in %s/* %s/.[!.]*; do [ -e "$e" ] || continue; case "$PWD/" in "$e"/*) ;; *) exit 1;; esac; done; exit 0`, shellQuote(home), shellQuote(home))
+		}
+		argv := cand.wrap(append(append([]string{}, drop...), "/bin/sh", "-c", check), tmp, spec, 0, 0, 0)
 		cmd := exec.Command(argv[0], argv[1:]...)
 		cmd.Env = holderEnv
 		return cmd.Run() == nil
@@ -159,7 +178,7 @@ for e in /tmp/*; do if [ "$e" != "$PWD" ] && [ -d "$e" ] && mkdir "$e/.faultline
 	holders := cfg.root && nsenter != ""
 	ok := false
 	for _, d := range drops {
-		if try(full, all|LayerUnprivileged, d, holders, false) {
+		if try(full, all|LayerUnprivileged, d, holders, false, "") {
 			iso.unshare, iso.layers, iso.drop, ok = append([]string{un}, full...), all|LayerUnprivileged, d, true
 			iso.dropUID = cfg.root
 			break
@@ -167,18 +186,25 @@ for e in /tmp/*; do if [ "$e" != "$PWD" ] && [ -d "$e" ] && mkdir "$e/.faultline
 	}
 	switch {
 	case ok:
-	case try(full, all, nil, holders, false):
+	case try(full, all, nil, holders, false, ""):
 		iso.unshare, iso.layers = append([]string{un}, full...), all
-	case !cfg.allowNet && try(append(append([]string{}, user...), netArgs...), LayerNetwork, nil, false, false):
+	case !cfg.allowNet && try(append(append([]string{}, user...), netArgs...), LayerNetwork, nil, false, false, ""):
 		iso.unshare, iso.layers = append([]string{un}, append(append([]string{}, user...), netArgs...)...), LayerNetwork
 	default:
 		iso.notes = append(iso.notes, "namespaces unavailable: unshare failed (not root and no user namespaces?)")
 	}
 	if iso.layers&LayerReadOnly != 0 {
-		if try(iso.unshare[1:], iso.layers, iso.drop, holders, true) {
+		if try(iso.unshare[1:], iso.layers, iso.drop, holders, true, "") {
 			iso.privateTmp = true
 		} else {
 			iso.notes = append(iso.notes, "private /tmp unavailable: the tests see the host's /tmp, read-only")
+		}
+		if h := hideableHome(cfg.home); h != "" && !cfg.root {
+			if try(iso.unshare[1:], iso.layers, iso.drop, holders, iso.privateTmp, h) {
+				iso.privateHome = h
+			} else {
+				iso.notes = append(iso.notes, "private home unavailable: the tests can read the runner's home directory "+h)
+			}
 		}
 	}
 	if iso.layers&LayerPID != 0 && holders {
@@ -286,6 +312,9 @@ func (iso *isolation) prelude(p preludeSpec) (string, map[string]bool) {
 				ws["/tmp"] = true
 			}
 		}
+		if iso.privateHome != "" {
+			sc.WriteString(privateHome(iso.privateHome, ws, p.homeShow))
+		}
 		sc.WriteString("mount -o remount,bind,ro / || exit 97\n")
 		for _, m := range mountPoints() {
 			if ws[m] || m == "/" || under(m, "/proc") || under(m, "/dev") || under(m, p.slot) {
@@ -306,7 +335,7 @@ func (iso *isolation) prelude(p preludeSpec) (string, map[string]bool) {
 // privateTmp is the prelude's part that gives the run a /tmp of its own: a tmpfs of size
 // bytes (mode 1777) mounted on /tmp, in which the entries of the host's /tmp named in show
 // (those holding the runner's work directory, the toolchains and caches, the paths named
-// in the run's environment: see Local.tmpKeep) appear again, read-only: a directory or
+// in the run's environment: see Local.keepPaths) appear again, read-only: a directory or
 // file bound from the host (recursively, so the slot and the build cache, when they lie
 // under /tmp, stay what the prelude made them), a symbolic link made again. The host's
 // other entries are not there: other users' and programs' temporary files, and the Unix
@@ -379,6 +408,106 @@ func tmpEntries(paths []string) map[string]bool {
 		}
 	}
 	return out
+}
+
+// privateHome is the prelude's part that hides the runner's home directory home from runs
+// that run as the runner's own uid (without root; as root they run as RunUID, which cannot
+// read a home of mode 0700, and the host's homes stay as they are): a tmpfs, read-only once
+// set up, covers home, and the paths of show (relative to home, homeEntries of what the run
+// needs: the toolchains, caches and interpreters installed there, the work directory when
+// it lies there) appear again as privateTmp makes its entries appear. The rest — ~/.ssh,
+// ~/.aws, ~/.netrc, ~/.config/gh, the user's files — is not there. A home the run cannot
+// reach (under a private /tmp that does not show it) needs nothing.
+func privateHome(home string, writable, show map[string]bool) string {
+	var sc strings.Builder
+	q := shellQuote(home)
+	fmt.Fprintf(&sc, "(\ncd %s 2>/dev/null || exit 0\n", q)
+	fmt.Fprintf(&sc, "mount -t tmpfs -o size=1m,mode=0755,nosuid,nodev faultline-home %s || exit 97\n", q)
+	rels := slices.Sorted(maps.Keys(show))
+	for _, rel := range rels {
+		fi, err := os.Lstat(filepath.Join(home, rel))
+		if err != nil {
+			continue
+		}
+		src, dst := shellQuote("./"+rel), shellQuote(filepath.Join(home, rel))
+		if dir := filepath.Dir(rel); dir != "." {
+			fmt.Fprintf(&sc, "mkdir -p %s || exit 97\n", shellQuote(filepath.Join(home, dir)))
+		}
+		switch {
+		case fi.Mode()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(filepath.Join(home, rel))
+			if err != nil {
+				continue
+			}
+			fmt.Fprintf(&sc, "ln -s %s %s || exit 97\n", shellQuote(target), dst)
+		case fi.IsDir():
+			ro := "-o ro "
+			if writable[filepath.Join(home, rel)] {
+				ro = ""
+			}
+			fmt.Fprintf(&sc, "if [ -d %[1]s ]; then mkdir %[2]s && mount --rbind %[3]s-c %[1]s %[2]s || exit 97; fi\n", src, dst, ro)
+		default:
+			fmt.Fprintf(&sc, "if [ -e %[1]s ]; then : >%[2]s && mount --bind -o ro -c %[1]s %[2]s || exit 97; fi\n", src, dst)
+		}
+	}
+	fmt.Fprintf(&sc, "mount -o remount,bind,ro %s || exit 97\n", q)
+	sc.WriteString(") || exit 97\n")
+	return sc.String()
+}
+
+// homeShared are the entries of a home directory that many programs share: a path needed
+// below one of them shows only its entry one level further down (~/.cache/faultline, not
+// all of ~/.cache; ~/.local/lib, not ~/.local/share's keyrings).
+var homeShared = map[string]bool{".cache": true, ".config": true, ".local": true}
+
+// homeEntries returns the paths, relative to home, that show the paths a run needs: of
+// each path below home, as given and with its symbolic links resolved, its first component
+// (its first two below a homeShared entry). home itself names none.
+func homeEntries(home string, paths []string) map[string]bool {
+	out := map[string]bool{}
+	add := func(p string) {
+		rel, err := filepath.Rel(home, filepath.Clean(p))
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
+			return
+		}
+		parts := strings.SplitN(rel, "/", 3)
+		n := 1
+		if homeShared[parts[0]] && len(parts) > 1 {
+			n = 2
+		}
+		out[strings.Join(parts[:n], "/")] = true
+	}
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			continue
+		}
+		add(p)
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			add(r)
+		}
+	}
+	return out
+}
+
+// hideableHome returns home, cleaned, when a private home can stand in for it: an absolute
+// directory that is not the root, a system directory or /tmp (which privateTmp covers);
+// "" otherwise.
+func hideableHome(home string) string {
+	if !filepath.IsAbs(home) {
+		return ""
+	}
+	home = filepath.Clean(home)
+	if r, err := filepath.EvalSymlinks(home); err == nil {
+		home = r
+	}
+	switch home {
+	case "/", "/tmp", "/usr", "/etc", "/var", "/opt", "/bin", "/sbin", "/lib", "/lib64", "/proc", "/sys", "/dev", "/run", "/boot", "/srv", "/mnt", "/media", "/home":
+		return ""
+	}
+	if fi, err := os.Stat(home); err != nil || !fi.IsDir() {
+		return ""
+	}
+	return home
 }
 
 // pathsIn returns the absolute paths named in s, a value of an environment variable or an

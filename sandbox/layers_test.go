@@ -237,6 +237,65 @@ func TestPrivateTmp(t *testing.T) {
 	}
 }
 
+// TestPrivateHome: runs as the runner's own uid (without root: here a user namespace, as
+// a user's runs are) do not see the runner's home, except the paths they need (named in
+// their environment or arguments), read-only. The home is a directory outside /tmp (the
+// private /tmp would hide one there anyway); the commands name what they read only through
+// variables, so that nothing hidden is named in the request.
+func TestPrivateHome(t *testing.T) {
+	home, err := os.MkdirTemp("/var/tmp", "faultline-home-")
+	if err != nil {
+		t.Skipf("needs a directory outside /tmp to stand for a home: %v", err)
+	}
+	defer os.RemoveAll(home)
+	require.NoError(t, os.Chmod(home, 0o755))
+	for rel, data := range map[string]string{".ssh/id_rsa": "secret key\n", "notes.txt": "private\n", "tools/data": "tool data\n",
+		".cache/faultline-x/data": "cache data\n", ".cache/other/token": "token\n"} {
+		p := filepath.Join(home, rel)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(data), 0o644))
+	}
+	l := NewLocal(Options{Jobs: 1, Env: []string{"TOOLS=" + filepath.Join(home, "tools"), "CACHEX=" + filepath.Join(home, ".cache/faultline-x")}})
+	l.asUser, l.homeDir = true, home
+	defer l.Close()
+	layers, err := l.Layers()
+	require.NoError(t, err)
+	if layers&LayerReadOnly == 0 || l.iso.privateHome == "" {
+		t.Skipf("needs a user namespace with the read-only layer and a private home; here %s: %s", layers, strings.Join(l.Notes(), "; "))
+	}
+	root := fixture(t, "pyfix")
+	script := `cat "$TOOLS/data" "$CACHEX/data"; ls -A "$TOOLS/.."; ls -A "$TOOLS/../.cache"
+for f in "$TOOLS/../.ssh/id_rsa" "$TOOLS/../notes.txt" "$TOOLS/../.cache/other/token"; do if cat "$f" 2>/dev/null; then echo "read $f"; fi; done
+if : > "$TOOLS/w" 2>/dev/null; then echo tools-writable; fi; if : > "$TOOLS/../w" 2>/dev/null; then echo home-writable; fi`
+	rep, err := l.Run(context.Background(), task.RunRequest{Root: root, Kind: task.Command, Args: []string{"/bin/sh", "-c", script}})
+	require.NoError(t, err)
+	require.Equal(t, task.RunOK, rep.State, rep.Detail+rep.Output)
+	out, _, _ := strings.Cut(rep.Output, "[stderr]")
+	assert.Equal(t, "tool data\ncache data\n.cache\ntools\nfaultline-x", strings.TrimSpace(out))
+	_, err = os.Stat(filepath.Join(home, "w"))
+	assert.True(t, os.IsNotExist(err), "the run wrote into the home")
+
+	// Named in the request: shown.
+	rep, err = l.Run(context.Background(), task.RunRequest{Root: root, Kind: task.Command, Args: []string{"/bin/cat", filepath.Join(home, "notes.txt")}})
+	require.NoError(t, err)
+	assert.Equal(t, "private", strings.TrimSpace(rep.Output))
+}
+
+func TestHomeEntries(t *testing.T) {
+	home := t.TempDir()
+	assert.Equal(t, map[string]bool{"go": true, "sdk": true, ".cache/faultline": true, ".local/lib": true, ".config": true},
+		homeEntries(home, []string{home + "/go/pkg/mod", home + "/sdk", home + "/.cache/faultline/go-build", home + "/.local/lib/python3/site-packages",
+			home + "/.config", home, home + "/../x", "/usr/bin", "relative/" + home}))
+	assert.Empty(t, homeEntries(home, []string{home + "/", filepath.Dir(home)}))
+	assert.Equal(t, "", hideableHome("/"))
+	assert.Equal(t, "", hideableHome("/usr"))
+	assert.Equal(t, "", hideableHome("relative"))
+	assert.Equal(t, "", hideableHome(filepath.Join(home, "absent")))
+	real, err := filepath.EvalSymlinks(home)
+	require.NoError(t, err)
+	assert.Equal(t, real, hideableHome(home+"/"))
+}
+
 func TestTmpEntries(t *testing.T) {
 	assert.Equal(t, map[string]bool{"a": true, "b c": true}, tmpEntries([]string{"/tmp/a/x/y", "/tmp/a", "/tmp/b c/", "/var/tmp/z", "relative/tmp/q", "/tmpx/r"}))
 	assert.Empty(t, tmpEntries([]string{"/tmp", "/tmp/", "/"}))

@@ -121,6 +121,7 @@ type Local struct {
 	holders []*holder // per slot; touched only by the slot's owner
 	freshNS bool      // tests: new namespaces per run even when holders work
 	asUser  bool      // tests: probe as if the runner were not root
+	homeDir string    // tests: the home a run as the runner hides (default $HOME)
 	goExec  string    // the go test -exec program (see writeGoExec)
 
 	pyOnce sync.Once
@@ -132,7 +133,7 @@ type Local struct {
 	binsNoExec bool   // tests: the kept binaries' copies are not executable (they cannot start)
 	goRootOnce sync.Once
 	goRootBin  string
-	// envPaths are the absolute paths named in the runs' environment (see tmpKeep)
+	// envPaths are the absolute paths named in the runs' environment (see keepPaths)
 	envPathsOnce sync.Once
 	envPaths     []string
 }
@@ -161,8 +162,13 @@ func NewLocal(opts Options) *Local {
 
 func (l *Local) init() error {
 	l.initOnce.Do(func() {
+		root := os.Geteuid() == 0 && !l.asUser
+		home := l.homeDir
+		if home == "" && !root {
+			home, _ = os.UserHomeDir()
+		}
 		l.iso = probeIsolation(probeConfig{disabled: l.opts.NoIsolation, allowNet: l.opts.AllowNetwork,
-			root: os.Geteuid() == 0 && !l.asUser, disk: l.opts.DiskBytes})
+			root: root, disk: l.opts.DiskBytes, home: home})
 		base := l.opts.WorkDir
 		if base == "" {
 			base = os.TempDir()
@@ -354,8 +360,11 @@ type slot struct {
 	host  string
 	h     *holder
 	// tmpNeed are the entries of the host's /tmp the request's runs need (tmpEntries of
-	// tmpKeep)
+	// keepPaths)
 	tmpNeed map[string]bool
+	// homeNeed are the paths of the runner's home the request's runs need when it is hidden
+	// (homeEntries of keepPaths; nil otherwise)
+	homeNeed map[string]bool
 }
 
 // hp returns the host's path of p, a path of the run.
@@ -371,7 +380,11 @@ func (l *Local) acquire(ctx context.Context, req task.RunRequest) (*slot, error)
 	case <-ctx.Done():
 		return nil, fmt.Errorf("sandbox: waiting for a slot: %w", ctx.Err())
 	}
-	s := &slot{idx: idx, dir: filepath.Join(l.dir, "slot-"+strconv.Itoa(idx)), tmpNeed: tmpEntries(l.tmpKeep(req))}
+	keep := l.keepPaths(req)
+	s := &slot{idx: idx, dir: filepath.Join(l.dir, "slot-"+strconv.Itoa(idx)), tmpNeed: tmpEntries(keep)}
+	if l.iso.privateHome != "" {
+		s.homeNeed = homeEntries(l.iso.privateHome, keep)
+	}
 	s.tree, s.home, s.tmp, s.out = filepath.Join(s.dir, "tree"), filepath.Join(s.dir, "home"), filepath.Join(s.dir, "tmp"), filepath.Join(s.dir, "out")
 	s.gotmp = filepath.Join(s.dir, goTmpName)
 	fail := func(err error) (*slot, error) {
@@ -441,12 +454,13 @@ func (l *Local) acquire(ctx context.Context, req task.RunRequest) (*slot, error)
 
 func (l *Local) release(s *slot) { l.slots <- s.idx }
 
-// tmpKeep lists the host paths runs of req may need, so that the entries of the host's
-// /tmp holding them stay visible in the runs' private /tmp (see privateTmp): the runner's
+// keepPaths lists the host paths runs of req may need, so that the entries of the host's
+// /tmp holding them stay visible in the runs' private /tmp (see privateTmp), and those of
+// the runner's home in the private home (see privateHome): the runner's
 // work directory, the Go toolchain, build cache and module cache for Go, the interpreter
 // for pytest, the go.mod's replacements by absolute path, and every absolute path named in
 // the run's environment (PATH, GOROOT, GOFLAGS, Options.Env …) or in RunRequest.Args.
-func (l *Local) tmpKeep(req task.RunRequest) []string {
+func (l *Local) keepPaths(req task.RunRequest) []string {
 	l.envPathsOnce.Do(func() {
 		for _, kv := range append(scrubbedEnv(os.Environ(), nil), l.opts.Env...) {
 			if _, v, ok := strings.Cut(kv, "="); ok {
@@ -535,7 +549,7 @@ func (l *Local) isolate(s *slot, cmd command, lim task.Limits, cpu int64) []stri
 	if s.h != nil {
 		return l.iso.enter(s.h, argv, dir, cmd.drop, as, cpu, lim.Processes)
 	}
-	spec := preludeSpec{slot: s.dir, output: cmd.drop, tmpShow: s.tmpNeed}
+	spec := preludeSpec{slot: s.dir, output: cmd.drop, tmpShow: s.tmpNeed, homeShow: s.homeNeed}
 	if cmd.cache {
 		spec.cache, _, _ = l.goDirs()
 	}
