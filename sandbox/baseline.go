@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/faultline-dev/faultline/task"
@@ -46,7 +47,7 @@ func Baseline(ctx context.Context, r task.Runner, req task.RunRequest, n int) (*
 		res.Reports = append(res.Reports, rep)
 		res.Wall = max(res.Wall, rep.Wall)
 		if !rep.Ran() {
-			return res, fmt.Errorf("sandbox: baseline run %d: %s: %w", i+1, rep.Cause(), ErrBaselineBroken)
+			return res, fmt.Errorf("sandbox: baseline run %d: %s%s: %w", i+1, rep.Cause(), unfinished(rep), ErrBaselineBroken)
 		}
 	}
 	class := func(o task.Outcome) byte {
@@ -186,4 +187,29 @@ func FileOracle(r task.Runner, req task.RunRequest, path string) task.Oracle {
 		}
 		return rep.Green(), nil
 	})
+}
+
+// unfinished names, for a run stopped at its time limit, the tests that did not finish
+// (those running at the limit, and again when the runner re-ran what the limit cut off): the
+// first place to look when one test hangs rather than the suite being slow. "" otherwise.
+func unfinished(rep *task.Report) string {
+	if rep.State != task.RunTimeout {
+		return ""
+	}
+	var ids []string
+	for _, t := range rep.Tests {
+		if t.Outcome == task.Timeout {
+			ids = append(ids, t.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return ""
+	}
+	sort.Strings(ids)
+	more := ""
+	if len(ids) > 3 {
+		more = fmt.Sprintf(" and %d more", len(ids)-3)
+		ids = ids[:3]
+	}
+	return fmt.Sprintf(" (did not finish: %s%s)", strings.Join(ids, ", "), more)
 }

@@ -104,6 +104,27 @@ func TestBaselineRealFlakyPytest(t *testing.T) {
 	assert.Equal(t, []string{"test_f.py::test_random"}, res.Flaky)
 }
 
+// TestBaselineHangingTest: a clean run stopped at its limit by one test that hangs names
+// that test, not only the limit (python3-oslo.concurrency's eventlet tests hang outside
+// faultline too, and "raise -timeout" alone sent the user the wrong way).
+func TestBaselineHangingTest(t *testing.T) {
+	needPytest(t)
+	root := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(root, "test_h.py"), []byte(
+		"import time\n\ndef test_ok():\n    assert True\n\ndef test_hang():\n    time.sleep(3600)\n"), 0o644))
+	l := local(t)
+	_, err := Baseline(context.Background(), l, task.RunRequest{Root: root, Kind: task.Pytest, Limits: task.Limits{Timeout: 3 * time.Second}}, 1)
+	require.ErrorIs(t, err, ErrBaselineBroken)
+	assert.Contains(t, err.Error(), "(did not finish: test_h.py::test_hang)")
+	assert.NotContains(t, err.Error(), "test_ok")
+	assert.Equal(t, "", unfinished(&task.Report{State: task.RunOK, Tests: []task.TestResult{{ID: "a", Outcome: task.Timeout}}}))
+	many := &task.Report{State: task.RunTimeout}
+	for _, id := range []string{"e", "d", "c", "b", "a"} {
+		many.Tests = append(many.Tests, task.TestResult{ID: id, Outcome: task.Timeout})
+	}
+	assert.Equal(t, " (did not finish: a, b, c and 2 more)", unfinished(many))
+}
+
 func TestTimeoutRule(t *testing.T) {
 	assert.Equal(t, 30*time.Second, TimeoutRule{}.For(10*time.Second))
 	assert.Equal(t, 10*time.Minute, TimeoutRule{}.For(time.Hour))

@@ -299,7 +299,7 @@ func baselineFix(detail string) string {
 	case strings.Contains(detail, "No module named"), strings.Contains(detail, "ModuleNotFoundError"):
 		return "a Python module the tests import is missing for this interpreter: install it (Debian: apt-get install python3-NAME), or choose another interpreter with -python"
 	case strings.Contains(detail, "timeout"), strings.Contains(detail, "time limit"):
-		return "the clean tests take longer than the limit: raise -timeout"
+		return "the clean tests take longer than the limit, or a test named above hangs: raise -timeout, or run that test by hand (a test that hangs outside faultline too cannot be used)"
 	}
 	return "run the tests by hand in the checkout and fix what they report"
 }
