@@ -235,9 +235,11 @@ var realProjects = []realProject{
 	{name: "doc8", deb: "python3-doc8", minP: 1.0, minR: 0.91},
 	{name: "async_generator", deb: "python3-async-generator", minP: 1.0, minR: 0.95},
 	// fastimport and automat were chosen, traced and reviewed in the twenty-second round
-	// and their truths committed before the front end ran on them (README.md).
-	{name: "fastimport", deb: "python3-fastimport", heldOut: true, minP: 0, minR: 0},
-	{name: "automat", deb: "python3-automat", heldOut: true, minP: 0, minR: 0},
+	// and their truths committed before the front end ran on them (README.md). Round 22
+	// start and end (its await rule changed neither): fastimport P .973 R .939 (214 of
+	// 228, 6 extras), automat P 1.000 R .882 (45 of 51). The floors are those, truncated.
+	{name: "fastimport", deb: "python3-fastimport", heldOut: true, minP: 0.97, minR: 0.93},
+	{name: "automat", deb: "python3-automat", heldOut: true, minP: 1.0, minR: 0.88},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of
