@@ -603,6 +603,14 @@ func (c *collector) visit(i int32, sc *scope, caller *defInfo, cond bool) {
 				fs.def.returns = append(fs.def.returns, c.conv(v, sc))
 			}
 		}
+	case kAwait:
+		// await x calls x.__await__() (the awaitable protocol), as `with` calls
+		// __enter__: async_generator's `await ANextIter(...)` reaches
+		// ANextIter.__await__. A class without __await__ (a coroutine's value is not
+		// modelled) gives nothing.
+		if v := t.firstNamed(i); v >= 0 {
+			c.site(caller, int32(n.row)+1, true, c.newExpr(exprSpec{op: eProto, x: c.conv(v, sc), nm: c.intern("__await__")}), nil)
+		}
 	case kYield:
 		for s := sc; s != nil; s = s.parent {
 			if s.kind == scopeFunction {

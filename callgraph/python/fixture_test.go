@@ -201,7 +201,8 @@ func TestRuleFixturesExact(t *testing.T) {
 		"with_metaclass": true, "dict_pairs": true, "escaped_special": true, "abstract_decl": true,
 		"class_name_narrowing": true, "dict_comprehension_registry": true,
 		"empty_container_call": true, "builtin_beside_method": true,
-		"property_factory": true, "percent_tuple_operand": true, "import_module_affix": true, "elif_guard_narrowing": true}
+		"property_factory": true, "percent_tuple_operand": true, "import_module_affix": true, "elif_guard_narrowing": true,
+		"await_protocol": true}
 	fe := New(Options{})
 	seen := 0
 	for _, fx := range loadFixtures(t) {

@@ -229,9 +229,17 @@ var realProjects = []realProject{
 	// and their truths committed before the front end ran on them (README.md). Round 21
 	// start (the front end of the end of round 20): doc8 P 1.000 R .918 (78 of 85),
 	// async_generator P 1.000 R .929 (39 of 42); the same at the round's end (its three
-	// rules changed neither). The floors are those scores, truncated.
-	{name: "doc8", deb: "python3-doc8", heldOut: true, minP: 1.0, minR: 0.91},
-	{name: "async_generator", deb: "python3-async-generator", heldOut: true, minP: 1.0, minR: 0.92},
+	// rules changed neither). The floors are those scores, truncated. Their edges were
+	// read at the end of round 21: tuning projects from round 22 on. Round 22's await
+	// protocol (ANextIter.__await__) took async_generator to R .952.
+	{name: "doc8", deb: "python3-doc8", minP: 1.0, minR: 0.91},
+	{name: "async_generator", deb: "python3-async-generator", minP: 1.0, minR: 0.95},
+	// fastimport and automat were chosen, traced and reviewed in the twenty-second round
+	// and their truths committed before the front end ran on them (README.md). Round 22
+	// start and end (its await rule changed neither): fastimport P .973 R .939 (214 of
+	// 228, 6 extras), automat P 1.000 R .882 (45 of 51). The floors are those, truncated.
+	{name: "fastimport", deb: "python3-fastimport", heldOut: true, minP: 0.97, minR: 0.93},
+	{name: "automat", deb: "python3-automat", heldOut: true, minP: 1.0, minR: 0.88},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of

@@ -96,6 +96,7 @@ const (
 	kTypeConversion
 	kAssert
 	kLiteral // float, true, false, none, ellipsis: never an instance of a project class
+	kAwait
 )
 
 var kindNames = map[string]kind{
@@ -175,6 +176,7 @@ var kindNames = map[string]kind{
 	"as_pattern_target":        kAsPatternTarget,
 	"integer":                  kInteger,
 	"yield":                    kYield,
+	"await":                    kAwait,
 	"type_alias_statement":     kTypeAlias,
 	"keyword_separator":        kKeywordSeparator,
 	"positional_separator":     kPositionalSeparator,
