@@ -334,7 +334,7 @@ func generate(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	// and therefore its tasks, are the first start's.
 	cached := sandbox.NewCache(runner, sandbox.CacheOptions{Dir: c.cacheDir})
 	if c.cacheDir != "" {
-		prog.Printf("result cache %s (-cache off: none)", c.cacheDir)
+		prog.Printf("result cache %s (-cache off for none)", c.cacheDir)
 	}
 	prog.Phase("checking readiness: collecting the tests and running the clean tests twice (flaky tests are excluded)", 0)
 	rd, err := sandbox.Check(ctx, cached, prep, sandbox.CheckOptions{Runs: 2, Limits: task.Limits{Timeout: clean}, NoVet: !c.vet, AllowFailing: c.allowFailing})

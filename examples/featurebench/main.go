@@ -400,7 +400,7 @@ func build(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	// answers the traces and verifications it had made from the cache (-cache).
 	r := sandbox.NewCache(local, sandbox.CacheOptions{Dir: c.cacheDir, Jobs: c.jobs})
 	if c.cacheDir != "" {
-		prog.Printf("result cache %s (-cache off: none)", c.cacheDir)
+		prog.Printf("result cache %s (-cache off for none)", c.cacheDir)
 	}
 	// Everything below reads and runs the prepared tree: the project root, or the private
 	// copy of a package directory at its import path, which is what the tests import.

@@ -62,7 +62,7 @@ func parseComposeFlags(args []string, stderr io.Writer) (composeFlags, string, e
 	tf.DefValue = "0s"
 	tf.Usage = "time limit of one run; 0 derives it from the correct program's run: that run gets up to 30m, a mutant's run 2× its time + 10 s (at most 10m) and, when it hits that, " +
 		"once more at 4× + 1m (at most 30m). A positive value bounds every limit above. A run stopped at its limit is a failing verdict (timeout)"
-	fs.Lookup("cache").Usage = "`DIR` of the on-disk result cache, so an interrupted run resumes without re-running what it validated (default: $XDG_CACHE_HOME/faultline/results; off: none)"
+	fs.Lookup("cache").Usage = "`DIR` of the on-disk result cache, so an interrupted run resumes without re-running what it validated (default: $XDG_CACHE_HOME/faultline/results; the word off: no directory, results kept in memory for this run only)"
 	fs.Var(&f.shard, "shard", "validate only part `i/n` of the bug candidates (0 ≤ i < n) and write their bugs for -merge")
 	fs.BoolVar(&f.merge, "merge", false, "compose from the bugs of the shards' files (the arguments after the flags, which are the shards' flags), writing the unsharded run's output")
 	if err := parseComposeArgs(fs, args, &f); err != nil {

@@ -73,7 +73,7 @@
 // what was asked.
 //
 // compose keeps its runs in the on-disk result cache even without -cache (in
-// $XDG_CACHE_HOME/faultline/results; -cache off: none), so a killed run started again
+// $XDG_CACHE_HOME/faultline/results; -cache off for none), so a killed run started again
 // resumes. -shard i/n validates only part i of n of the bug candidates and writes their
 // bugs for -merge; -merge, given the shards' flags and then every shard's file, composes
 // from the first -m1 of their bugs and writes the unsharded output (docs/scale.md).

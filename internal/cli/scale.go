@@ -16,14 +16,15 @@ const CacheOff = "off"
 // CacheFlag is the -cache flag of the programs that validate candidates (breakpoint,
 // featurebench, pdb): the directory of the on-disk result cache (sandbox.Cache). Empty (the
 // default) is sandbox.ResultsDir, $XDG_CACHE_HOME/faultline/results; "off" keeps results in
-// memory only (write ./off for a directory of that name). With the cache on, a run killed at
+// memory only (write ./off for a directory of that name); "none", "no", "false" and "0" are
+// refused, as a user writing them means "off". With the cache on, a run killed at
 // any point and started again with the same flags serves the candidates it had validated
 // from the cache and ends with the same output.
 type CacheFlag struct{ Value string }
 
 // AddCacheFlag defines -cache on fs.
 func AddCacheFlag(fs *flag.FlagSet, c *CacheFlag) {
-	fs.StringVar(&c.Value, "cache", "", "`DIR` of the on-disk result cache, so an interrupted run resumes without re-running what it validated (default: $XDG_CACHE_HOME/faultline/results; off: none)")
+	fs.StringVar(&c.Value, "cache", "", "`DIR` of the on-disk result cache, so an interrupted run resumes without re-running what it validated (default: $XDG_CACHE_HOME/faultline/results; the word off: no directory, results kept in memory for this run only)")
 }
 
 // Dir resolves the flag: the cache directory, or "" when the cache is off. The default
@@ -33,6 +34,9 @@ func (c CacheFlag) Dir() (string, error) {
 	switch c.Value {
 	case CacheOff:
 		return "", nil
+	case "none", "no", "false", "0":
+		// Words that read as "no cache" would otherwise name a directory the cache fills.
+		return "", fmt.Errorf("-cache %s: to turn the cache off write -cache off; for a directory of that name, ./%s", c.Value, c.Value)
 	case "":
 		d, err := sandbox.ResultsDir()
 		if err != nil {

@@ -79,4 +79,14 @@ func TestCacheFlag(t *testing.T) {
 			t.Errorf("-cache %q: %q, %v; want %q", c.in, got, err, c.want)
 		}
 	}
+	// A word meaning "no cache" is refused rather than taken for a directory.
+	for _, in := range []string{"none", "no", "false", "0"} {
+		_, err := CacheFlag{Value: in}.Dir()
+		if err == nil || !strings.Contains(err.Error(), "-cache off") || !strings.Contains(err.Error(), "./"+in) {
+			t.Errorf("-cache %q: %v; want a refusal naming -cache off and ./%s", in, err, in)
+		}
+	}
+	if got, err := (CacheFlag{Value: "./none"}).Dir(); err != nil || got != "./none" {
+		t.Errorf("-cache ./none: %q, %v", got, err)
+	}
 }
