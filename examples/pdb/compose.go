@@ -77,7 +77,7 @@ func parseComposeFlags(args []string, stderr io.Writer) (composeFlags, string, e
 	f.cache.Value = f.sb.cacheDir
 	dir, err := f.cache.Dir()
 	if err != nil {
-		return f, "", flagErr("cache", "%v", err)
+		return f, "", usageError{err} // cli.CacheFlag's errors name the flag
 	}
 	f.sb.cacheDir = dir
 	if f.opts.Multi {
