@@ -240,6 +240,10 @@ var realProjects = []realProject{
 	// 228, 6 extras), automat P 1.000 R .882 (45 of 51). The floors are those, truncated.
 	{name: "fastimport", deb: "python3-fastimport", heldOut: true, minP: 0.97, minR: 0.93},
 	{name: "automat", deb: "python3-automat", heldOut: true, minP: 1.0, minR: 0.88},
+	// masakariclient and pankoclient were chosen, traced and reviewed in the twenty-third
+	// round and their truths committed before the front end ran on them (README.md).
+	{name: "masakariclient", deb: "python3-masakariclient", heldOut: true, minP: 0, minR: 0},
+	{name: "pankoclient", deb: "python3-pankoclient", heldOut: true, minP: 0, minR: 0},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of
