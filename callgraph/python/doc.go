@@ -261,7 +261,11 @@
 //     receiver; when calls do name it on some subclass instances, it runs on those and
 //     on the instantiated subclasses that inherit it whose instances are passed to a
 //     method of an object outside the project (a WSGI middleware handed to webob's
-//     req.get_response(app), which calls it). A method declared abstract
+//     req.get_response(app), which calls it). When the method's class is never
+//     constructed in the project and no call names the method on an instance, self
+//     is an instance of those subclasses only, not of the class itself (an implicit
+//     call on self then reaches the subclasses' overrides, not the base's abstract
+//     step). A method declared abstract
 //     (@abc.abstractmethod) is not reached through an instance, explicitly or
 //     implicitly: an instance whose class resolves the name to it is of a class that is
 //     never instantiated; a call naming it on super() or on a class is kept;
