@@ -194,7 +194,10 @@
 //     of constants, or an item taken by position from the literal pairs a loop iterates
 //     (`for name, label in (("a", "A"), ("b", "B")): getattr(x, name)`); for a k built
 //     around unknown parts (see below) it is each attribute of k's constant prefix and
-//     suffix that the classes of x's values bind. globals()[k] and globals().get(k)
+//     suffix that the classes of x's values bind, abstract steps (bodies raising
+//     NotImplementedError) left out; a bytes concatenation counts only once decoded
+//     (`(cmd.name + b"_handler").decode()`), and getattr(obj.__class__, k) looks k up
+//     on the classes of obj's instances. globals()[k] and globals().get(k)
 //     (the builtin, not rebound) select the module's names: for a string constant k
 //     that name; for a k built around unknown parts
 //     (`"%sCommand" % name`, `"on_" + event + "_hook"`, or a name bound only to such
