@@ -993,6 +993,10 @@ func (c *collector) conv(i int32, sc *scope) *expr {
 		return c.compElems(i, sc)
 	case kBinaryOp:
 		if pre, suf, ok := c.affix(i, 0); ok {
+			if c.bytesOperand(i, 0) {
+				// bytes: no attribute or module name until decoded (bytesAffix)
+				pre = bytesAffix + pre
+			}
 			return c.newExpr(exprSpec{op: eAffix, nm: c.intern(pre + "\x00" + suf)})
 		}
 	case kInteger, kString:
@@ -1179,6 +1183,10 @@ func (c *collector) affix(i int32, depth int) (pre, suf string, ok bool) {
 			if lit, isLit := stringLit(t, j); isLit {
 				return lit, lit, true
 			}
+			if lit, isLit := bytesLit(t, j); isLit {
+				// bytes concatenate as strings do (decode() gives the same affix)
+				return lit, lit, true
+			}
 			if t.nodes[j].kind == kBinaryOp {
 				p, s, _ = c.affix(j, depth+1)
 			}
@@ -1202,6 +1210,55 @@ func (c *collector) affix(i int32, depth int) (pre, suf string, ok bool) {
 		return pre, suf, true
 	}
 	return "", "", false
+}
+
+// bytesAffix starts the name of an eAffix built from bytes (`x + b"_handler"`): getattr
+// and import_module take no bytes, so only its decode() or encode() result stands for
+// the affix (resolver.keyPatterns).
+const bytesAffix = "\x01"
+
+// bytesOperand reports whether binary expression i concatenates a bytes literal (in
+// it or in a nested binary operand).
+func (c *collector) bytesOperand(i int32, depth int) bool {
+	l, r, _ := c.binaryParts(i)
+	if l < 0 || r < 0 || depth > 8 {
+		return false
+	}
+	for _, j := range [2]int32{l, r} {
+		if _, ok := bytesLit(c.t, j); ok {
+			return true
+		}
+		if c.t.nodes[j].kind == kBinaryOp && c.bytesOperand(j, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// bytesLit returns the text of a plain bytes literal (b'...' with no escape or
+// interpolation); ok is false for anything else.
+func bytesLit(t *tree, i int32) (string, bool) {
+	if t.nodes[i].kind != kString {
+		return "", false
+	}
+	var sb strings.Builder
+	for ch := t.nodes[i].first; ch >= 0; ch = t.nodes[ch].next {
+		switch t.symName(ch) {
+		case "string_start":
+			if st := t.text(ch); !strings.ContainsAny(st, "bB") || strings.ContainsAny(st, "fFrR") {
+				return "", false
+			}
+		case "string_content":
+			if t.nodes[ch].first >= 0 || strings.ContainsRune(t.text(ch), '\\') {
+				return "", false
+			}
+			sb.WriteString(t.text(ch))
+		case "string_end":
+		default:
+			return "", false
+		}
+	}
+	return sb.String(), true
 }
 
 // importedModule returns the module `import_module(name, package=...)` imports, as an
@@ -1232,6 +1289,9 @@ func (c *collector) importedModule(cs *callSite, name *expr) *expr {
 		abs = n
 	case eAffix:
 		abs = name.name()
+		if strings.HasPrefix(abs, bytesAffix) {
+			return nil
+		}
 	default:
 		return nil
 	}

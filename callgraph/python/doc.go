@@ -194,7 +194,10 @@
 //     of constants, or an item taken by position from the literal pairs a loop iterates
 //     (`for name, label in (("a", "A"), ("b", "B")): getattr(x, name)`); for a k built
 //     around unknown parts (see below) it is each attribute of k's constant prefix and
-//     suffix that the classes of x's values bind. globals()[k] and globals().get(k)
+//     suffix that the classes of x's values bind, abstract steps (bodies raising
+//     NotImplementedError) left out; a bytes concatenation counts only once decoded
+//     (`(cmd.name + b"_handler").decode()`), and getattr(obj.__class__, k) looks k up
+//     on the classes of obj's instances. globals()[k] and globals().get(k)
 //     (the builtin, not rebound) select the module's names: for a string constant k
 //     that name; for a k built around unknown parts
 //     (`"%sCommand" % name`, `"on_" + event + "_hook"`, or a name bound only to such
@@ -261,7 +264,11 @@
 //     receiver; when calls do name it on some subclass instances, it runs on those and
 //     on the instantiated subclasses that inherit it whose instances are passed to a
 //     method of an object outside the project (a WSGI middleware handed to webob's
-//     req.get_response(app), which calls it). A method declared abstract
+//     req.get_response(app), which calls it). When the method's class is never
+//     constructed in the project and no call names the method on an instance, self
+//     is an instance of those subclasses only, not of the class itself (an implicit
+//     call on self then reaches the subclasses' overrides, not the base's abstract
+//     step). A method declared abstract
 //     (@abc.abstractmethod) is not reached through an instance, explicitly or
 //     implicitly: an instance whose class resolves the name to it is of a class that is
 //     never instantiated; a call naming it on super() or on a class is kept;

@@ -887,7 +887,17 @@ func (r *resolver) evalOp(e *expr) []value {
 			if all {
 				return out
 			}
-			for _, v := range r.eval(e.sub()) {
+			recv := r.eval(e.sub())
+			if x := e.sub(); x.op == eAttr && x.name() == "__class__" && len(recv) == 0 {
+				// getattr(obj.__class__, name): the classes of obj's instances
+				// (fastimport's `getattr(self.__class__, name)` handler dispatch)
+				for _, v := range r.eval(x.sub()) {
+					if v.kind == vInst {
+						recv = addValues(recv, value{kind: vDef, def: v.def})
+					}
+				}
+			}
+			for _, v := range recv {
 				if v.kind != vInst && (v.kind != vDef || v.def.fn.Kind != "class") {
 					continue
 				}
@@ -903,7 +913,15 @@ func (r *resolver) evalOp(e *expr) []value {
 					}
 				}
 				for _, name := range names {
-					out = union(out, r.attr(v, name))
+					for _, a := range r.attr(v, name) {
+						// an abstract step (its body raises NotImplementedError) is
+						// not a handler the dispatch runs: the subclasses' are
+						// (fastimport's CommitHandler.modify_handler and the rest)
+						if defs, _ := r.targets(a); len(defs) > 0 && !slices.ContainsFunc(defs, func(d *defInfo) bool { return !d.abstract }) {
+							continue
+						}
+						out = addValues(out, a)
+					}
 				}
 			}
 			return out
@@ -1375,10 +1393,20 @@ func (r *resolver) selfClasses(d *defInfo) []*defInfo {
 		// plus the instances that reach library code (escapes): a WSGI middleware
 		// subclass handed to webob (req.get_response(app)) is called there, running the
 		// __call__ it inherits
+		subs := 0
 		for _, k := range d.class.cfacts().subs {
 			if k.instantiated && (len(d.selfFlows) == 0 || k.escaped) && r.inherits(k, d) {
 				out = appendDef(out, k)
+				subs++
 			}
+		}
+		if subs > 0 && !d.class.instantiated && len(d.selfFlows) == 0 && len(out) > 0 && out[0] == d.class {
+			// a base the project never constructs whose special method its instantiated
+			// subclasses inherit: the interpreter runs the method on their instances
+			// only, so self is not the base itself (fastimport's ImportCommand.__repr__
+			// calls bytes(self): the subclasses' __bytes__, not the base's, which
+			// raises NotImplementedError)
+			out = out[1:]
 		}
 	}
 	return out
@@ -3323,12 +3351,20 @@ type affixPattern struct{ pre, suf string }
 func (r *resolver) keyPatterns(key *expr) (pats []affixPattern, all bool) {
 	add := func(x *expr) {
 		switch {
-		case x != nil && x.op == eAffix:
+		case x != nil && x.op == eAffix && !strings.HasPrefix(x.name(), bytesAffix):
 			pre, suf, _ := strings.Cut(x.name(), "\x00")
 			pats = append(pats, affixPattern{pre, suf})
 		case x != nil && x.op == eCall:
 			if p, ok := r.formatPattern(x); ok {
 				pats = append(pats, p)
+				return
+			}
+			if f := x.sub(); f != nil && f.op == eAttr && (f.name() == "decode" || f.name() == "encode") && f.sub() != nil && f.sub().op == eAffix {
+				// (prefix + b"_suffix").decode(...): the text keeps the affix
+				// (fastimport's ImportProcessor dispatches on `(cmd.name +
+				// b'_handler').decode('utf8')`)
+				pre, suf, _ := strings.Cut(strings.TrimPrefix(f.sub().name(), bytesAffix), "\x00")
+				pats = append(pats, affixPattern{pre, suf})
 				return
 			}
 			all = true
