@@ -249,9 +249,20 @@ var realProjects = []realProject{
 	// (48 of 48), pankoclient P .910 R .884 (61 of 69, 6 extras). Five of pankoclient's
 	// extras were real calls the trace could not see (mocked methods); with them added
 	// after the end scores (74 edges) it scores P .985 R .892. The floors are those,
-	// truncated.
-	{name: "masakariclient", deb: "python3-masakariclient", heldOut: true, minP: 1.0, minR: 1.0},
-	{name: "pankoclient", deb: "python3-pankoclient", heldOut: true, minP: 0.98, minR: 0.89},
+	// truncated. Their edges were read at the end of round 23: tuning projects from round
+	// 24 on.
+	{name: "masakariclient", deb: "python3-masakariclient", minP: 1.0, minR: 1.0},
+	{name: "pankoclient", deb: "python3-pankoclient", minP: 0.98, minR: 0.89},
+	// magnumclient and watcherclient were chosen, traced and reviewed in the twenty-fourth
+	// round and their truths committed before the front end ran on them (README.md).
+	// Round 24 start and end (no rule was added): magnumclient P .920 R .722 (231 of 320,
+	// 20 extras), watcherclient P .881 R .824 (238 of 289, 32 extras). Reading the extras
+	// after the end scores showed 19 and 31 of them to be real calls the trace could not
+	// see (managers given a fake HTTP client, the @with_retries wrapper of code the tests
+	// never ran); with the truths corrected (339 and 314 edges) they score P .996 R .737
+	// and P .996 R .857. The floors are those, truncated.
+	{name: "magnumclient", deb: "python3-magnumclient", heldOut: true, minP: 0.99, minR: 0.73},
+	{name: "watcherclient", deb: "python3-watcherclient", heldOut: true, minP: 0.99, minR: 0.85},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of
