@@ -176,6 +176,8 @@ func collectTree(path string, src []byte, t *tree, sc *scratch) *fileInfo {
 	f.key, f.isInit = moduleKey(path)
 	// the lists grow in the worker's buffers, and the file keeps exact copies (see detach)
 	c := &collector{t: t, f: f, sc: sc, calls: sc.calls[:0]}
+	// the persistent slabs continue from the worker's previous file (see scratch.slab)
+	c.slab, c.xslab, c.recSlab, c.nameSlab = sc.slab, sc.xslab, sc.recSlab, sc.nameSlab
 	f.lazy, f.stores, f.attrStores = sc.lazy[:0], sc.stores[:0], sc.attrStores[:0]
 	pend := sc.pend[:0]
 	f.pend = &pend
@@ -211,6 +213,7 @@ func collectTree(path string, src []byte, t *tree, sc *scratch) *fileInfo {
 	freezeBindings(pend)
 	clear(pend)
 	sc.pend, f.pend = pend[:0], nil
+	sc.slab, sc.xslab, sc.recSlab, sc.nameSlab = c.slab, c.xslab, c.recSlab, c.nameSlab
 	return f
 }
 
