@@ -79,7 +79,7 @@ func (c *collector) newExpr(s exprSpec) *expr {
 			slab = &c.txslab
 		}
 		if len(*slab) == cap(*slab) {
-			*slab = make([]exprX, 0, 128)
+			*slab = make([]exprX, 0, slabCap(cap(*slab), c.transient))
 			if c.transient {
 				c.f.transientX = append(c.f.transientX, *slab)
 			}
@@ -92,13 +92,25 @@ func (c *collector) newExpr(s exprSpec) *expr {
 		slab = &c.tslab
 	}
 	if len(*slab) == cap(*slab) {
-		*slab = make([]expr, 0, 128)
+		*slab = make([]expr, 0, slabCap(cap(*slab), c.transient))
 		if c.transient {
 			c.f.transient = append(c.f.transient, *slab)
 		}
 	}
 	*slab = append(*slab, e.expr)
 	return &(*slab)[len(*slab)-1]
+}
+
+// slabCap is the capacity of the expression slab that follows one of capacity prev: 128
+// records, except that a file's transient slabs start at 16 and double up to it: they
+// are the file's own, each file's last one partly empty (3.4 MB less live on sympy than
+// with 128 from the first; the persistent slabs continue across a worker's files, see
+// scratch.slab).
+func slabCap(prev int, transient bool) int {
+	if !transient {
+		return 128
+	}
+	return max(16, min(128, 2*prev))
 }
 
 // nameRec returns the file's one nameRec of name nm in scope sc.
