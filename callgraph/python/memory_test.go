@@ -277,3 +277,28 @@ func (w *factWalk) def(d *defInfo) {
 	w.def(d.class)
 	w.def(d.cfacts().synthInit)
 }
+
+// TestPendingRestChunks checks that a long list of deferred *args bindings keeps its
+// order across its chunks, none of them longer than restChunk.
+func TestPendingRestChunks(t *testing.T) {
+	sites := make([]callSite, 2*restChunk+7)
+	var pr pendingRest
+	for k := range sites {
+		pr.add(restBind{&sites[k], int32(k % 2)})
+	}
+	var got []restBind
+	for _, c := range append(pr.full, pr.binds) {
+		if len(c) > restChunk {
+			t.Fatalf("chunk of %d bindings, want at most %d", len(c), restChunk)
+		}
+		got = append(got, c...)
+	}
+	if len(got) != len(sites) {
+		t.Fatalf("%d bindings, want %d", len(got), len(sites))
+	}
+	for k, b := range got {
+		if b.cs != &sites[k] || b.off != int32(k%2) {
+			t.Fatalf("binding %d is out of order", k)
+		}
+	}
+}

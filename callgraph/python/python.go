@@ -633,10 +633,26 @@ type restBind struct {
 }
 
 // pendingRest holds the deferred bindings of one *args parameter, in the order made,
-// each once (seen indexes their sites by shift, once they are many).
+// each once (seen indexes their sites by shift, once they are many): the chunks of full
+// (restChunk each), then binds. The chunks are never copied: one slice grown by append
+// copied itself to ≈4× its final size on sympy's long lists (26 MB for 6 MB of
+// bindings), garbage made while the resolver's heap is at its largest.
 type pendingRest struct {
+	full  [][]restBind
 	binds []restBind
 	seen  [2]*ptrSet[callSite]
+}
+
+// restChunk is the length of pendingRest's full chunks.
+const restChunk = 512
+
+// add appends b.
+func (pr *pendingRest) add(b restBind) {
+	if len(pr.binds) == restChunk {
+		pr.full = append(pr.full, pr.binds)
+		pr.binds = make([]restBind, 0, restChunk)
+	}
+	pr.binds = append(pr.binds, b)
 }
 
 // deferRest records that cs binds arguments to *args parameter p with shift off while
@@ -659,8 +675,8 @@ func (r *resolver) deferRest(p *param, cs *callSite, off int) {
 	} else if slices.Contains(pr.binds, b) {
 		return
 	}
-	pr.binds = append(pr.binds, b)
-	if pr.seen[0] == nil && len(pr.binds) > linearSet {
+	pr.add(b)
+	if pr.seen[0] == nil && len(pr.binds) > linearSet { // (all in binds: linearSet < restChunk)
 		pr.seen = [2]*ptrSet[callSite]{{}, {}}
 		for _, x := range pr.binds {
 			pr.seen[x.off].add(x.cs)
@@ -676,6 +692,11 @@ func (r *resolver) makeRest(d *defInfo, vp int) {
 		return
 	}
 	delete(r.pending, p)
+	for _, chunk := range pr.full {
+		for _, b := range chunk {
+			r.restArgs(b.cs, d, int(b.off), vp)
+		}
+	}
 	for _, b := range pr.binds {
 		r.restArgs(b.cs, d, int(b.off), vp)
 	}
@@ -698,6 +719,61 @@ func varPosParam(d *defInfo) int {
 	return -1
 }
 
+// edge is one call edge of the report.
+type edge struct {
+	caller, callee *defInfo
+	line           int32
+}
+
+// fileEdges appends to buf the edges of the call sites of f and of its implicit sites
+// (those reaching project code), sorted by caller (file, then definition order), line and
+// callee ID, without duplicates (same caller, line and callee). Lambdas are no callees:
+// their calls belong to their enclosing definition.
+func fileEdges(buf []edge, f *fileInfo, implicit []resolution) []edge {
+	// the buffer is grown once to the file's number of targets: grown by append, its
+	// copies came to 50 MB on sympy (a rubi test file has 414k targets, 50k edges)
+	n := 0
+	for k := range f.calls {
+		n += len(f.calls[k].targets())
+	}
+	for k := range implicit {
+		n += len(implicit[k].targets())
+	}
+	buf = slices.Grow(buf, n)
+	add := func(caller *defInfo, rs *outcome) {
+		for _, d := range rs.targets() {
+			if !d.lambda {
+				buf = append(buf, edge{caller, d, rs.line})
+			}
+		}
+	}
+	run := -1 // the run of f.callCallers site k belongs to
+	for k := range f.calls {
+		for run+1 < len(f.callCallers) && int(f.callCallers[run+1].start) <= k {
+			run++
+		}
+		add(f.callCallers[run].caller, &f.calls[k].outcome)
+	}
+	for k := range implicit {
+		add(implicit[k].caller, &implicit[k].outcome)
+	}
+	slices.SortFunc(buf, func(a, b edge) int {
+		if a.caller != b.caller {
+			if c := cmp.Compare(a.caller.file.idx, b.caller.file.idx); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.caller.order, b.caller.order)
+		}
+		if c := cmp.Compare(a.line, b.line); c != 0 {
+			return c
+		}
+		return strings.Compare(a.callee.fn.ID, b.callee.fn.ID)
+	})
+	return slices.CompactFunc(buf, func(a, b edge) bool {
+		return a.caller == b.caller && a.line == b.line && a.callee.fn.ID == b.callee.fn.ID
+	})
+}
+
 // report assigns identities and builds the Analysis.
 func (fe *Frontend) report(infos []*fileInfo, res resolutions) *callgraph.Analysis {
 	a := &callgraph.Analysis{}
@@ -715,12 +791,9 @@ func (fe *Frontend) report(infos []*fileInfo, res resolutions) *callgraph.Analys
 		}
 	}
 	a.Unresolved = a.CallSites - a.Resolved
-	ndefs, ntargets := 0, 0
+	ndefs := 0
 	for _, f := range infos {
 		ndefs += len(f.defs)
-	}
-	for _, rs := range res.all() {
-		ntargets += len(rs.targets())
 	}
 	a.Definitions = make([]callgraph.Definition, 0, ndefs)
 	for _, f := range infos {
@@ -755,41 +828,33 @@ func (fe *Frontend) report(infos []*fileInfo, res resolutions) *callgraph.Analys
 		}
 	}
 	// The edges are sorted, then duplicates (same caller, line and callee) dropped: they
-	// are adjacent once sorted, which spares a set of every edge.
-	type edge struct {
-		caller, callee *defInfo
-		line           int32
-	}
-	edges := make([]edge, 0, ntargets)
-	for caller, rs := range res.all() {
-		for _, d := range rs.targets() {
-			if d.lambda {
-				continue // a lambda's calls belong to its enclosing definition
-			}
-			edges = append(edges, edge{caller, d, rs.line})
+	// are adjacent once sorted, which spares a set of every edge. A caller's edges all
+	// come from its file's call and implicit sites, so this is done file by file in one
+	// reused buffer, twice: once to count the edges left (a.Calls is allocated once, at
+	// its size), once to make them. One array of every target (≈1.8M on sympy, 42 MB)
+	// was garbage made at the end, when the heap is at its largest.
+	var implicitOf map[*fileInfo][]resolution
+	for _, chunk := range res.implicit {
+		if implicitOf == nil {
+			implicitOf = make(map[*fileInfo][]resolution, len(res.implicit))
 		}
+		implicitOf[chunk[0].caller.file] = chunk
 	}
 	for k, f := range infos {
 		f.idx = k
 	}
-	slices.SortFunc(edges, func(a, b edge) int {
-		if a.caller != b.caller {
-			if c := cmp.Compare(a.caller.file.idx, b.caller.file.idx); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.caller.order, b.caller.order)
+	var buf []edge
+	nedges := 0
+	for _, f := range infos {
+		buf = fileEdges(buf[:0], f, implicitOf[f])
+		nedges += len(buf)
+	}
+	a.Calls = make([]callgraph.Call, 0, nedges)
+	for _, f := range infos {
+		buf = fileEdges(buf[:0], f, implicitOf[f])
+		for _, e := range buf {
+			a.Calls = append(a.Calls, callgraph.Call{Caller: e.caller.fn.ID, Callee: e.callee.fn.ID, Line: int(e.line)})
 		}
-		if c := cmp.Compare(a.line, b.line); c != 0 {
-			return c
-		}
-		return strings.Compare(a.callee.fn.ID, b.callee.fn.ID)
-	})
-	edges = slices.CompactFunc(edges, func(a, b edge) bool {
-		return a.caller == b.caller && a.line == b.line && a.callee.fn.ID == b.callee.fn.ID
-	})
-	a.Calls = make([]callgraph.Call, 0, len(edges))
-	for _, e := range edges {
-		a.Calls = append(a.Calls, callgraph.Call{Caller: e.caller.fn.ID, Callee: e.callee.fn.ID, Line: int(e.line)})
 	}
 	return a
 }

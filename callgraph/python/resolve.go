@@ -2895,6 +2895,12 @@ func addOnce(list []*expr, index **exprSet, e *expr) ([]*expr, bool) {
 		if !(*index).add(e) {
 			return list, false
 		}
+		if len(list) == cap(list) && len(list) >= 256 {
+			// doubled, not grown by a quarter as append does past 256: the copies of
+			// sympy's long flow lists came to ≈4× their final size (≈24 MB), garbage
+			// made during the rounds, when the heap is at its largest
+			list = append(make([]*expr, 0, 2*len(list)), list...)
+		}
 		return append(list, e), true
 	}
 	if slices.Contains(list, e) {
