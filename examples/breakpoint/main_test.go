@@ -400,7 +400,7 @@ func TestBadRepositories(t *testing.T) {
 		{"slower than the limit", "package m\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestSlow(t *testing.T) { time.Sleep(time.Minute) }\n",
 			// Under load the listing itself may hit the limit first: either way the fix is
 			// to raise -timeout.
-			[]string{"-timeout", "3s"}, []string{"is not ready", "longer than the limit: raise -timeout"}},
+			[]string{"-timeout", "3s"}, []string{"is not ready", "longer than the limit", "raise -timeout"}},
 		{"vet finding", "package m\n\nimport (\n\t\"fmt\"\n\t\"testing\"\n)\n\nfunc TestSum(t *testing.T) {\n\tif Sum([]int{1, 2}) != 3 {\n\t\tt.Fatal(fmt.Sprintf(\"%d\", \"sum\"))\n\t}\n}\n",
 			nil, []string{"go vet (the checks `go test` runs by default) fails on the clean tree", "Sprintf format %d has arg", "breakpoint -vet=false"}},
 	} {
