@@ -398,6 +398,13 @@ func tmpEntries(paths []string) map[string]bool {
 			out[name] = true
 		}
 	}
+	eachPathAndTarget(paths, add)
+	return out
+}
+
+// eachPathAndTarget calls add with each absolute path of paths, as given and, when it
+// resolves, with its symbolic links resolved (tmpEntries and homeEntries show both).
+func eachPathAndTarget(paths []string, add func(string)) {
 	for _, p := range paths {
 		if !filepath.IsAbs(p) {
 			continue
@@ -407,7 +414,6 @@ func tmpEntries(paths []string) map[string]bool {
 			add(r)
 		}
 	}
-	return out
 }
 
 // privateHome is the prelude's part that hides the runner's home directory home from runs
@@ -477,15 +483,7 @@ func homeEntries(home string, paths []string) map[string]bool {
 		}
 		out[strings.Join(parts[:n], "/")] = true
 	}
-	for _, p := range paths {
-		if !filepath.IsAbs(p) {
-			continue
-		}
-		add(p)
-		if r, err := filepath.EvalSymlinks(p); err == nil {
-			add(r)
-		}
-	}
+	eachPathAndTarget(paths, add)
 	return out
 }
 
