@@ -115,20 +115,25 @@ func slabCap(prev int, transient bool) int {
 
 // nameRec returns the file's one nameRec of name nm in scope sc.
 func (c *collector) nameRec(nm *string, sc *scope) *nameRec {
-	k := nameRec{nm: nm, sc: sc}
-	if r, ok := c.recs[k]; ok {
-		return r
+	return internIn(&c.recs, &c.recSlab, nameRec{nm: nm, sc: sc})
+}
+
+// internIn returns the one copy of k that *m keeps, adding k to the current slab (a new
+// one of 256 when it is full, so earlier copies never move) the first time.
+func internIn[K comparable](m *map[K]*K, slab *[]K, k K) *K {
+	if p, ok := (*m)[k]; ok {
+		return p
 	}
-	if c.recs == nil {
-		c.recs = map[nameRec]*nameRec{}
+	if *m == nil {
+		*m = map[K]*K{}
 	}
-	if len(c.recSlab) == cap(c.recSlab) {
-		c.recSlab = make([]nameRec, 0, 256)
+	if len(*slab) == cap(*slab) {
+		*slab = make([]K, 0, 256)
 	}
-	c.recSlab = append(c.recSlab, k)
-	r := &c.recSlab[len(c.recSlab)-1]
-	c.recs[k] = r
-	return r
+	*slab = append(*slab, k)
+	p := &(*slab)[len(*slab)-1]
+	(*m)[k] = p
+	return p
 }
 
 // lazyOnly starts converting what only lazy sites will hold (see collector.transient);
@@ -154,19 +159,7 @@ func (c *collector) intern(name string) *string {
 	if name == "" {
 		return nil
 	}
-	if p, ok := c.names[name]; ok {
-		return p
-	}
-	if c.names == nil {
-		c.names = map[string]*string{}
-	}
-	if len(c.nameSlab) == cap(c.nameSlab) {
-		c.nameSlab = make([]string, 0, 256)
-	}
-	c.nameSlab = append(c.nameSlab, name)
-	p := &c.nameSlab[len(c.nameSlab)-1]
-	c.names[name] = p
-	return p
+	return internIn(&c.names, &c.nameSlab, name)
 }
 
 // str returns the text of node i, interned when i is an operand (identifiers, literals).
@@ -1434,6 +1427,12 @@ func (c *collector) allNames(i int32, add bool) {
 
 // stringLit returns the value of a plain string literal without escapes or interpolation.
 func stringLit(t *tree, i int32) (string, bool) {
+	return plainLit(t, i, false)
+}
+
+// plainLit returns the text of a literal without interpolation: a str literal (no f or b
+// prefix), or with bytes a bytes literal (a b prefix, no f or r prefix, no backslash).
+func plainLit(t *tree, i int32, bytes bool) (string, bool) {
 	if t.nodes[i].kind != kString {
 		return "", false
 	}
@@ -1441,11 +1440,12 @@ func stringLit(t *tree, i int32) (string, bool) {
 	for ch := t.nodes[i].first; ch >= 0; ch = t.nodes[ch].next {
 		switch t.symName(ch) {
 		case "string_start":
-			if strings.ContainsAny(t.text(ch), "fFbB") {
+			st := t.text(ch)
+			if bytes && (!strings.ContainsAny(st, "bB") || strings.ContainsAny(st, "fFrR")) || !bytes && strings.ContainsAny(st, "fFbB") {
 				return "", false
 			}
 		case "string_content":
-			if t.nodes[ch].first >= 0 {
+			if t.nodes[ch].first >= 0 || bytes && strings.ContainsRune(t.text(ch), '\\') {
 				return "", false
 			}
 			sb.WriteString(t.text(ch))

@@ -1244,27 +1244,7 @@ func (c *collector) bytesOperand(i int32, depth int) bool {
 // bytesLit returns the text of a plain bytes literal (b'...' with no escape or
 // interpolation); ok is false for anything else.
 func bytesLit(t *tree, i int32) (string, bool) {
-	if t.nodes[i].kind != kString {
-		return "", false
-	}
-	var sb strings.Builder
-	for ch := t.nodes[i].first; ch >= 0; ch = t.nodes[ch].next {
-		switch t.symName(ch) {
-		case "string_start":
-			if st := t.text(ch); !strings.ContainsAny(st, "bB") || strings.ContainsAny(st, "fFrR") {
-				return "", false
-			}
-		case "string_content":
-			if t.nodes[ch].first >= 0 || strings.ContainsRune(t.text(ch), '\\') {
-				return "", false
-			}
-			sb.WriteString(t.text(ch))
-		case "string_end":
-		default:
-			return "", false
-		}
-	}
-	return sb.String(), true
+	return plainLit(t, i, true)
 }
 
 // importedModule returns the module `import_module(name, package=...)` imports, as an
