@@ -35,7 +35,9 @@
 //
 // Go has no tracer: TraceGo runs a test file's tests with a coverage profile, maps covered
 // blocks to the functions of the static call graph (callgraph/golang), and keeps the
-// static edges between executed functions.
+// static edges between executed functions. Test files are not instrumented: the test-file
+// functions the static graph reaches from the tests through test-file functions (their
+// helpers) count as executed.
 //
 // # Top objects, P2P choice, extraction
 //

@@ -80,7 +80,9 @@ type GoTraceOptions struct {
 // TraceGo runs the Go tests named by ids (`import/path.TestName`, as a task.Report names
 // them) with a coverage profile over every package of the module and returns the trace:
 // the objects are the nodes of g (built with test files included, so that the tests are
-// nodes) whose definition holds an executed block, plus the test functions themselves;
+// nodes) whose definition holds an executed block, plus the test functions themselves and
+// the test-file functions reachable from them in g through test-file functions (coverage
+// does not instrument _test.go files, so a test's helpers are known only statically);
 // the edges are g's edges between them. testFile is the _test.go file declaring the tests
 // (its functions named by ids are the roots and always present).
 //
@@ -156,6 +158,30 @@ func goTrace(g *callgraph.Graph, mod, testFile string, ids []string, blocks []Co
 			if g.Node(i).Name == name {
 				executed[i]++
 			}
+		}
+	}
+	// Coverage does not instrument _test.go files, so of the test files' functions only the
+	// tests themselves are known to have run. Their helpers (in any test file of the
+	// module: a table-driven test's testXWith, a shared assertion) are taken from the static
+	// graph: every test-file function reachable from the tests through test-file functions
+	// counts as executed. Without it a test that calls the code under test through a helper
+	// would reach nothing. Non-test functions still count only when their blocks ran.
+	var stack []int
+	for i := range executed {
+		if repo.IsTestPath(g.Node(i).File) {
+			stack = append(stack, i)
+		}
+	}
+	slices.Sort(stack)
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, c := range g.Callees(i) {
+			if _, ok := executed[c]; ok || !repo.IsTestPath(g.Node(c).File) {
+				continue
+			}
+			executed[c] = 1 // entered at least once, as the tests themselves
+			stack = append(stack, c)
 		}
 	}
 	idx := make([]int, 0, len(executed))

@@ -225,7 +225,16 @@ func TestTraceGoFixture(t *testing.T) {
 	require.Equal(t, []string{
 		"calc/calc.go::Sorted::17", "calc/calc.go::Sum::6", "calc/calc.go::add::14", "calc/calc.go::less::23",
 		"calc/calc_test.go::TestSorted::11", "calc/calc_test.go::TestSum::5",
+		"calc/helpers_test.go::checkSorted::7",
 	}, tr.IDs())
+	// Through the helper, Sorted is a direct candidate of the test file (a top object).
+	var direct []string
+	for _, c := range Candidates(tr, "calc/calc_test.go", 0, nil) {
+		if c.Direct() {
+			direct = append(direct, c.ID)
+		}
+	}
+	require.Equal(t, []string{"calc/calc.go::Sorted::17", "calc/calc.go::Sum::6"}, direct)
 	add, _ := tr.Lookup("calc/calc.go::add::14")
 	require.Positive(t, add.Calls)
 }

@@ -9,7 +9,5 @@ func TestSum(t *testing.T) {
 }
 
 func TestSorted(t *testing.T) {
-	if got := Sorted([]int{1, 3, 2}); got[0] != 3 {
-		t.Fatal(got)
-	}
+	checkSorted(t, []int{1, 3, 2}, 3)
 }
