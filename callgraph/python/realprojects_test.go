@@ -263,6 +263,10 @@ var realProjects = []realProject{
 	// and P .996 R .857. The floors are those, truncated.
 	{name: "magnumclient", deb: "python3-magnumclient", heldOut: true, minP: 0.99, minR: 0.73},
 	{name: "watcherclient", deb: "python3-watcherclient", heldOut: true, minP: 0.99, minR: 0.85},
+	// aodhclient and blazarclient were chosen, traced and reviewed in the twenty-fifth
+	// round and their truths committed before the front end ran on them (README.md).
+	{name: "aodhclient", deb: "python3-aodhclient", heldOut: true, minP: 0, minR: 0},
+	{name: "blazarclient", deb: "python3-blazarclient", heldOut: true, minP: 0, minR: 0},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of
