@@ -299,6 +299,24 @@ func (c *collector) class(i, dec int32, sc *scope, caller *defInfo, cond bool) {
 		}
 		c.visit(al, sc, caller, false)
 	}
+	// @six.add_metaclass(M) rebuilds the class as M(name, bases, namespace), as the
+	// metaclass= keyword does (watcherclient's `@six.add_metaclass(CommandMeta) class
+	// Command`)
+	for k, dn := range decNames {
+		if d.cfacts() == nil || d.cfacts().meta == nil {
+			if (strings.HasPrefix(dn, "six.add_metaclass(") || strings.HasPrefix(dn, "add_metaclass(")) &&
+				decs[k].op == eCall && decs[k].lit() != nil && len(decs[k].lit().elems()) > 0 {
+				d.cfactsFor().meta = decs[k].lit().elems()[0]
+				c.site(caller, int32(t.nodes[i].row)+1, true, d.cfacts().meta, nil)
+			}
+		}
+	}
+	if cf := d.cfacts(); cf != nil && cf.meta == nil && len(cf.bases) > 0 {
+		// a class statement without a metaclass of its own calls the metaclass of its
+		// bases (watcherclient's command classes, subclasses of Command, run
+		// CommandMeta.__new__): the raw type() of the class, resolved once the bases are
+		c.site(caller, int32(t.nodes[i].row)+1, true, c.newExpr(exprSpec{op: eTypeOf, x: c.newExpr(exprSpec{op: eDef, ref: inScope(d.ref()), pos: rawBit}), pos: rawBit}), nil)
+	}
 	cs := c.newScope(scopeClass, sc, d)
 	d.scope = cs
 	if b := t.child(i, kBlock); b >= 0 {

@@ -256,9 +256,11 @@
 //     (object.__str__ calls __repr__, object.__format__ calls str), the delegate is
 //     called, unless a base of the class lies outside the project (it may define the
 //     method itself). On a class object, these are the special methods of its project
-//     metaclass (`metaclass=M` in its statement or a base's, or a base made by
-//     six.with_metaclass(M) or future.utils's; type, the base of a metaclass, defines
-//     no __str__ or __format__, so the delegation applies). A special method that no
+//     metaclass (`metaclass=M` in its statement or a base's, a `@six.add_metaclass(M)`
+//     decorator, or a base made by six.with_metaclass(M) or future.utils's; type, the
+//     base of a metaclass, defines no __str__ or __format__, so the delegation
+//     applies). The class statement itself calls that metaclass (its __new__ and
+//     __init__) from the defining scope, also when the metaclass is a base's. A special method that no
 //     call names on an instance of a subclass runs on the instances of the
 //     instantiated subclasses that inherit it, as these implicit calls pass no
 //     receiver; when calls do name it on some subclass instances, it runs on those and

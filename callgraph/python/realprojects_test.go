@@ -260,9 +260,18 @@ var realProjects = []realProject{
 	// after the end scores showed 19 and 31 of them to be real calls the trace could not
 	// see (managers given a fake HTTP client, the @with_retries wrapper of code the tests
 	// never ran); with the truths corrected (339 and 314 edges) they score P .996 R .737
-	// and P .996 R .857. The floors are those, truncated.
-	{name: "magnumclient", deb: "python3-magnumclient", heldOut: true, minP: 0.99, minR: 0.73},
-	{name: "watcherclient", deb: "python3-watcherclient", heldOut: true, minP: 0.99, minR: 0.85},
+	// and P .996 R .857. The floors are those, truncated. Their edges were read at the end
+	// of round 24: tuning projects from round 25 on. Round 25's inherited metaclass calls
+	// (CommandMeta.__new__ at the command classes) took watcherclient to R .889.
+	{name: "magnumclient", deb: "python3-magnumclient", minP: 0.99, minR: 0.73},
+	{name: "watcherclient", deb: "python3-watcherclient", minP: 0.99, minR: 0.88},
+	// aodhclient and blazarclient were chosen, traced and reviewed in the twenty-fifth
+	// round and their truths committed before the front end ran on them (README.md).
+	// Round 25 start (the front end of the end of round 24): aodhclient P 1.000 R .822
+	// (83 of 101, no extra), blazarclient P .991 R .642 (106 of 165, 1 extra). The floors
+	// are those, truncated.
+	{name: "aodhclient", deb: "python3-aodhclient", heldOut: true, minP: 1.0, minR: 0.82},
+	{name: "blazarclient", deb: "python3-blazarclient", heldOut: true, minP: 0.99, minR: 0.64},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of

@@ -967,6 +967,17 @@ func (r *resolver) evalOp(e *expr) []value {
 		}
 		var out []value
 		for _, v := range r.eval(e.sub()) {
+			if e.raw() {
+				// raw: the project metaclass of the classes x evaluates to (the
+				// metaclass a class statement inherits from its bases, see
+				// collector.class)
+				if v.kind == vDef && v.def.fn.Kind == "class" {
+					if m := r.metaclass(v.def); m != nil {
+						out = addValues(out, value{kind: vDef, def: m})
+					}
+				}
+				continue
+			}
 			if v.kind == vInst {
 				out = addValues(out, value{kind: vDef, def: v.def})
 			}
