@@ -1285,8 +1285,8 @@ func (c *collector) bindTarget(i int32, val *expr, sc *scope, pos uint32, cond b
 				if s.kind != scopeFunction {
 					continue
 				}
-				if s.selfName != "" && s.selfName == name && s.class != nil {
-					cf := s.class.cfactsFor()
+				if s.selfName != "" && s.selfName == name && s.def.class != nil {
+					cf := s.def.class.cfactsFor()
 					if cf.instAttrs == nil {
 						cf.instAttrs = map[string][]*expr{}
 					}
@@ -1382,10 +1382,10 @@ func (c *collector) dictStore(st *expr, sc *scope, val *expr, cond bool) {
 		return
 	}
 	attr, isStr := strings.CutPrefix(st.name(), "s")
-	if !isStr || attr == "" || sc.kind != scopeFunction || sc.selfName == "" || sc.class == nil || d.sub().name() != sc.selfName {
+	if !isStr || attr == "" || sc.kind != scopeFunction || sc.selfName == "" || sc.def.class == nil || d.sub().name() != sc.selfName {
 		return
 	}
-	cf := sc.class.cfactsFor()
+	cf := sc.def.class.cfactsFor()
 	if cf.instAttrs == nil {
 		cf.instAttrs = map[string][]*expr{}
 	}

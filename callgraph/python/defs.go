@@ -220,7 +220,7 @@ func (c *collector) function(i, dec int32, sc *scope, caller *defInfo, cond bool
 			v = c.newExpr(exprSpec{op: eClass, ref: inScope(d.ref())})
 		case k == 0 && d.class != nil && !d.static:
 			v = c.newExpr(exprSpec{op: eSelf, ref: inScope(d.ref())})
-			fs.selfName, fs.class = p.name, d.class
+			fs.selfName = p.name
 		default:
 			v = c.newExpr(exprSpec{op: eParam, ref: inScope(d.ref()), pos: idxPos(int32(k))})
 		}

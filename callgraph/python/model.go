@@ -211,12 +211,8 @@ type scope struct {
 	names  *nameTable      // nil while the scope binds nothing
 	global map[string]bool // names declared global (function scopes)
 	// selfName is the first parameter of an instance method (`self`), for recording
-	// instance attributes; class is the method's class.
+	// instance attributes (the method's class is then def.class)
 	selfName string
-	class    *defInfo
-	// owner is set only on a definition's handle (defInfo.ref): the definition an
-	// expression of it refers to
-	owner *defInfo
 }
 
 func newScope(k scopeKind, parent *scope, f *fileInfo, d *defInfo) *scope {
@@ -665,11 +661,11 @@ func (e *expr) name() string {
 
 // def is the definition of eDef, eParam, eSelf, eClass and eSuper (nil for other ops).
 func (e *expr) def() *defInfo {
-	if !e.op.scoped() {
-		return nil
-	}
-	if s := e.scope(); s != nil {
-		return s.owner
+	switch e.op {
+	case eDef, eParam, eSelf, eClass, eSuper:
+		if s := e.scope(); s != nil {
+			return s.def
+		}
 	}
 	return nil
 }
@@ -958,11 +954,11 @@ func (d *defInfo) dynOf() *dynFacts { return orEmpty(d.dyn, &noDyn) }
 // dynFor returns d's dynFacts for writing, allocating them on first use.
 func (d *defInfo) dynFor() *dynFacts { return allocated(&d.dyn) }
 
-// ref returns d's handle: a scope holding only d, which expressions of d's ops keep as
-// their scope (see expr.scope, expr.def).
+// ref returns d's handle: a scope holding only d (as its def; no scope chain leads to
+// it), which expressions of d's ops keep as their scope (see expr.scope, expr.def).
 func (d *defInfo) ref() *scope {
 	if d.handle == nil {
-		d.handle = &scope{owner: d}
+		d.handle = &scope{def: d}
 	}
 	return d.handle
 }
