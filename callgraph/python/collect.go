@@ -192,13 +192,14 @@ func collectTree(path string, src []byte, t *tree, sc *scratch) *fileInfo {
 	f.scope = c.newScope(scopeModule, nil, nil)
 	mod := &defInfo{file: f, qual: callgraph.ModuleName, simple: callgraph.ModuleName, scope: f.scope}
 	nlines := countLines(src)
-	mod.fn = task.Function{File: path, Name: callgraph.ModuleName, Kind: task.KindModule, Language: "python",
+	fn := task.Function{File: path, Name: callgraph.ModuleName, Kind: task.KindModule, Language: "python",
 		Line: 1, EndLine: nlines, DecoratorLine: 1,
 		Def: task.Span{Start: 0, End: len(src)}, Body: task.Span{Start: 0, End: len(src)}}
+	mod.fn = packFn(&fn)
 	f.defs = append(f.defs, mod)
 	if len(t.nodes) > 0 {
 		c.visitChildren(0, f.scope, mod, false)
-		mod.metrics = c.metrics(0, 1, nlines)
+		mod.metrics = packMetrics(c.metrics(0, 1, nlines))
 		if t.nodes[0].kind == kModule && hasError(t) {
 			f.syntaxErr = firstError(t, path)
 		}
@@ -206,7 +207,7 @@ func collectTree(path string, src []byte, t *tree, sc *scratch) *fileInfo {
 			f.syntaxErr = &callgraph.SyntaxError{Path: path, Line: ln, Column: 1, Msg: "too many levels of indentation"}
 		}
 	} else {
-		mod.metrics = callgraph.Metrics{Cyclomatic: 1, Lines: nlines}
+		mod.metrics = packMetrics(callgraph.Metrics{Cyclomatic: 1, Lines: nlines})
 		if len(src) > maxSource {
 			f.syntaxErr = &callgraph.SyntaxError{Path: path, Line: 1, Column: 1, Msg: "file too large for tree-sitter"}
 		}
@@ -1284,8 +1285,8 @@ func (c *collector) bindTarget(i int32, val *expr, sc *scope, pos uint32, cond b
 				if s.kind != scopeFunction {
 					continue
 				}
-				if s.selfName != "" && s.selfName == name && s.class != nil {
-					cf := s.class.cfactsFor()
+				if s.selfName != "" && s.selfName == name && s.def.class != nil {
+					cf := s.def.class.cfactsFor()
 					if cf.instAttrs == nil {
 						cf.instAttrs = map[string][]*expr{}
 					}
@@ -1381,10 +1382,10 @@ func (c *collector) dictStore(st *expr, sc *scope, val *expr, cond bool) {
 		return
 	}
 	attr, isStr := strings.CutPrefix(st.name(), "s")
-	if !isStr || attr == "" || sc.kind != scopeFunction || sc.selfName == "" || sc.class == nil || d.sub().name() != sc.selfName {
+	if !isStr || attr == "" || sc.kind != scopeFunction || sc.selfName == "" || sc.def.class == nil || d.sub().name() != sc.selfName {
 		return
 	}
-	cf := sc.class.cfactsFor()
+	cf := sc.def.class.cfactsFor()
 	if cf.instAttrs == nil {
 		cf.instAttrs = map[string][]*expr{}
 	}

@@ -48,7 +48,7 @@ func (c *collector) newDef(i, dec int32, sc *scope, k task.Kind) *defInfo {
 	if t.nodes[last].end > t.nodes[last].start && t.src[t.nodes[last].end-1] == '\n' {
 		endLine-- // a token ending in a newline (never in valid code) ends on its last line
 	}
-	d.fn = task.Function{File: c.f.path, Name: d.qual, Kind: k, Language: "python",
+	fn := task.Function{File: c.f.path, Name: d.qual, Kind: k, Language: "python",
 		Line: int(n.row) + 1, EndLine: endLine, DecoratorLine: decLine,
 		Def: task.Span{Start: int(start), End: int(end)}}
 	// signature: from `def`/`async`/`class` to the header's colon
@@ -70,21 +70,22 @@ func (c *collector) newDef(i, dec int32, sc *scope, k task.Kind) *defInfo {
 			if be < t.nodes[bs].start {
 				be = t.nodes[bs].end
 			}
-			d.fn.Body = task.Span{Start: int(t.nodes[bs].start), End: int(be)}
+			fn.Body = task.Span{Start: int(t.nodes[bs].start), End: int(be)}
 			if doc, ok := c.docstring(bs); ok {
-				d.fn.Doc = doc
+				fn.Doc = doc
 			}
 		}
 	}
 	if sigEnd > end {
 		sigEnd = end
 	}
-	d.fn.Signature = task.Span{Start: int(n.start), End: int(sigEnd)}
-	if d.fn.Body.Empty() {
-		d.fn.Body = task.Span{Start: int(sigEnd), End: int(sigEnd)}
+	fn.Signature = task.Span{Start: int(n.start), End: int(sigEnd)}
+	if fn.Body.Empty() {
+		fn.Body = task.Span{Start: int(sigEnd), End: int(sigEnd)}
 	}
-	d.metrics = c.metrics(i, d.fn.Line, d.fn.EndLine)
-	d.metrics.Lines = d.fn.EndLine - d.fn.DecoratorLine + 1
+	m := c.metrics(i, fn.Line, fn.EndLine)
+	m.Lines = fn.EndLine - fn.DecoratorLine + 1
+	d.fn, d.metrics = packFn(&fn), packMetrics(m)
 	d.order = int32(len(c.f.defs))
 	c.f.defs = append(c.f.defs, d)
 	return d
@@ -219,7 +220,7 @@ func (c *collector) function(i, dec int32, sc *scope, caller *defInfo, cond bool
 			v = c.newExpr(exprSpec{op: eClass, ref: inScope(d.ref())})
 		case k == 0 && d.class != nil && !d.static:
 			v = c.newExpr(exprSpec{op: eSelf, ref: inScope(d.ref())})
-			fs.selfName, fs.class = p.name, d.class
+			fs.selfName = p.name
 		default:
 			v = c.newExpr(exprSpec{op: eParam, ref: inScope(d.ref()), pos: idxPos(int32(k))})
 		}
@@ -256,7 +257,7 @@ func (c *collector) addSite(caller *defInfo, cs callSite) {
 // applyDecorators records the call of each decorator by the defining scope: the
 // innermost decorator receives the definition, each outer one the previous result.
 func (c *collector) applyDecorators(d *defInfo, decs []*expr, caller *defInfo) {
-	line := d.fn.DecoratorLine
+	line := int(d.fn.DecoratorLine)
 	arg := c.newExpr(exprSpec{op: eDef, ref: inScope(d.ref()), pos: rawBit})
 	for k := len(decs) - 1; k >= 0; k-- {
 		arg = c.newExpr(exprSpec{op: eCall, x: decs[k], ref: withLit(litOf([]*expr{arg}))})

@@ -241,8 +241,9 @@ func (w *factWalk) scope(s *scope) {
 	w.scopes[s] = true
 	w.scope(s.parent)
 	w.def(s.def)
-	w.def(s.owner)
-	w.def(s.class)
+	if s.selfName != "" {
+		w.def(s.def.class) // the method's class
+	}
 	if s.names != nil {
 		for _, b := range s.names.binds {
 			w.expr(b.val)

@@ -211,12 +211,8 @@ type scope struct {
 	names  *nameTable      // nil while the scope binds nothing
 	global map[string]bool // names declared global (function scopes)
 	// selfName is the first parameter of an instance method (`self`), for recording
-	// instance attributes; class is the method's class.
+	// instance attributes (the method's class is then def.class)
 	selfName string
-	class    *defInfo
-	// owner is set only on a definition's handle (defInfo.ref): the definition an
-	// expression of it refers to
-	owner *defInfo
 }
 
 func newScope(k scopeKind, parent *scope, f *fileInfo, d *defInfo) *scope {
@@ -665,11 +661,11 @@ func (e *expr) name() string {
 
 // def is the definition of eDef, eParam, eSelf, eClass and eSuper (nil for other ops).
 func (e *expr) def() *defInfo {
-	if !e.op.scoped() {
-		return nil
-	}
-	if s := e.scope(); s != nil {
-		return s.owner
+	switch e.op {
+	case eDef, eParam, eSelf, eClass, eSuper:
+		if s := e.scope(); s != nil {
+			return s.def
+		}
 	}
 	return nil
 }
@@ -782,8 +778,8 @@ type param struct {
 // together at the end, and what few definitions use behind pointers (asDef, asInst,
 // dyn, and cf, what only classes have): it is 512 bytes, a size class (sympy has ≈45k).
 type defInfo struct {
-	fn         task.Function
-	metrics    callgraph.Metrics
+	fn         fnInfo
+	metrics    defMetrics
 	file       *fileInfo
 	qual       string // qualified name before duplicate suffixes
 	simple     string
@@ -842,6 +838,60 @@ type defInfo struct {
 	// passed to a method of an object outside the project (see resolver.escapes)
 	hasSub, instantiated, escaped bool
 	mroState                      uint8 // 0 not computed, 1 computing, 2 done (see classFacts.mro)
+}
+
+// fnInfo is what a definition keeps of its task.Function while it is analysed: the
+// kind, the lines and the spans in 32 bits (a file tree-sitter parses is at most
+// maxSource bytes), and the ID once the report has made it. The file, the name and the
+// language are the definition's own (file.path, qual, "python") and the parent's ID is
+// read when the report builds the task.Function (see defInfo.function): 80 bytes where
+// the task.Function took 184 (sympy has ≈45k definitions, live through the resolution).
+type fnInfo struct {
+	Kind                         task.Kind
+	ID                           string
+	Line, EndLine, DecoratorLine int32
+	Def, Signature, Doc, Body    span32
+}
+
+// span32 is a task.Span in 32 bits.
+type span32 struct{ Start, End uint32 }
+
+func packSpan(s task.Span) span32 { return span32{Start: uint32(s.Start), End: uint32(s.End)} }
+
+func (s span32) span() task.Span { return task.Span{Start: int(s.Start), End: int(s.End)} }
+
+// packFn returns what a definition keeps of f (see fnInfo): f's file, name and language
+// must be the definition's own, and f has no ID or parent yet.
+func packFn(f *task.Function) fnInfo {
+	return fnInfo{Kind: f.Kind, Line: int32(f.Line), EndLine: int32(f.EndLine), DecoratorLine: int32(f.DecoratorLine),
+		Def: packSpan(f.Def), Signature: packSpan(f.Signature), Doc: packSpan(f.Doc), Body: packSpan(f.Body)}
+}
+
+// function returns d's task.Function, its parent's ID as the parent holds it now.
+func (d *defInfo) function() task.Function {
+	f := task.Function{ID: d.fn.ID, File: d.file.path, Name: d.qual, Kind: d.fn.Kind, Language: "python",
+		Line: int(d.fn.Line), EndLine: int(d.fn.EndLine), DecoratorLine: int(d.fn.DecoratorLine),
+		Def: d.fn.Def.span(), Signature: d.fn.Signature.span(), Doc: d.fn.Doc.span(), Body: d.fn.Body.span()}
+	if d.parent != nil {
+		f.Parent = d.parent.fn.ID
+	}
+	return f
+}
+
+// defMetrics is a definition's callgraph.Metrics with its counts in 32 bits.
+type defMetrics struct {
+	codeLines, cyclomatic, nesting, lines int32
+	halsteadVolume, halsteadDifficulty    float64
+}
+
+func packMetrics(m callgraph.Metrics) defMetrics {
+	return defMetrics{codeLines: int32(m.CodeLines), cyclomatic: int32(m.Cyclomatic), nesting: int32(m.Nesting), lines: int32(m.Lines),
+		halsteadVolume: m.HalsteadVolume, halsteadDifficulty: m.HalsteadDifficulty}
+}
+
+func (m defMetrics) metrics() callgraph.Metrics {
+	return callgraph.Metrics{CodeLines: int(m.codeLines), Cyclomatic: int(m.cyclomatic), Nesting: int(m.nesting), Lines: int(m.lines),
+		HalsteadVolume: m.halsteadVolume, HalsteadDifficulty: m.halsteadDifficulty}
 }
 
 // classFacts are the facts only a class has: a definition holds them behind a pointer
@@ -904,11 +954,11 @@ func (d *defInfo) dynOf() *dynFacts { return orEmpty(d.dyn, &noDyn) }
 // dynFor returns d's dynFacts for writing, allocating them on first use.
 func (d *defInfo) dynFor() *dynFacts { return allocated(&d.dyn) }
 
-// ref returns d's handle: a scope holding only d, which expressions of d's ops keep as
-// their scope (see expr.scope, expr.def).
+// ref returns d's handle: a scope holding only d (as its def; no scope chain leads to
+// it), which expressions of d's ops keep as their scope (see expr.scope, expr.def).
 func (d *defInfo) ref() *scope {
 	if d.handle == nil {
-		d.handle = &scope{owner: d}
+		d.handle = &scope{def: d}
 	}
 	return d.handle
 }

@@ -813,15 +813,10 @@ func (fe *Frontend) report(infos []*fileInfo, res resolutions) *callgraph.Analys
 			}
 		}
 		for _, d := range f.defs {
-			if d.parent != nil {
-				d.fn.Parent = d.parent.fn.ID
-			}
-		}
-		for _, d := range f.defs {
 			if d.fn.Kind == task.KindModule && !hasModuleCalls[f] {
 				continue
 			}
-			a.Definitions = append(a.Definitions, callgraph.Definition{Function: d.fn, Metrics: d.metrics})
+			a.Definitions = append(a.Definitions, callgraph.Definition{Function: d.function(), Metrics: d.metrics.metrics()})
 		}
 		if f.syntaxErr != nil {
 			a.Errors = append(a.Errors, f.syntaxErr)

@@ -206,7 +206,7 @@ func TestHalsteadMatchesCallgraphHalstead(t *testing.T) {
 			var node int32 = -1
 			for i := range tr.nodes {
 				n := &tr.nodes[i]
-				if (n.kind == kFunctionDef || n.kind == kClassDef) && int(n.row)+1 == d.fn.Line && int(n.start) == d.fn.Signature.Start {
+				if (n.kind == kFunctionDef || n.kind == kClassDef) && int(n.row)+1 == int(d.fn.Line) && int(n.start) == int(d.fn.Signature.Start) {
 					node = int32(i)
 				}
 			}
@@ -237,8 +237,8 @@ func TestHalsteadMatchesCallgraphHalstead(t *testing.T) {
 			}
 			walk(node)
 			v, dd := h.Measures()
-			assert.InDelta(t, v, d.metrics.HalsteadVolume, 1e-9, d.qual)
-			assert.InDelta(t, dd, d.metrics.HalsteadDifficulty, 1e-9, d.qual)
+			assert.InDelta(t, v, d.metrics.halsteadVolume, 1e-9, d.qual)
+			assert.InDelta(t, dd, d.metrics.halsteadDifficulty, 1e-9, d.qual)
 			checked++
 		}
 	}
