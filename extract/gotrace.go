@@ -166,9 +166,10 @@ func goTrace(g *callgraph.Graph, mod, testFile string, ids []string, blocks []Co
 	// graph: every test-file function reachable from the tests through test-file functions
 	// counts as executed. Without it a test that calls the code under test through a helper
 	// would reach nothing. Non-test functions still count only when their blocks ran.
+	uninstrumented := func(i int) bool { return strings.HasSuffix(g.Node(i).File, "_test.go") }
 	var stack []int
 	for i := range executed {
-		if repo.IsTestPath(g.Node(i).File) {
+		if uninstrumented(i) {
 			stack = append(stack, i)
 		}
 	}
@@ -177,7 +178,7 @@ func goTrace(g *callgraph.Graph, mod, testFile string, ids []string, blocks []Co
 		i := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for _, c := range g.Callees(i) {
-			if _, ok := executed[c]; ok || !repo.IsTestPath(g.Node(c).File) {
+			if _, ok := executed[c]; ok || !uninstrumented(c) {
 				continue
 			}
 			executed[c] = 1 // entered at least once, as the tests themselves
