@@ -9,7 +9,7 @@
 //	    [-jobs J] [-llm] [-timeout D] [-test-timeout D] [-after DATE] [-cache DIR|off]
 //	    [-swe-lists json|string] [-swe-test-ids full|bare] [-shard i/n]
 //	go run ./examples/featurebench -merge -out OUTDIR SHARDDIR...
-//	go run ./examples/featurebench -check OUTDIR [-python PATH] [-env KEY=VALUE]...
+//	go run ./examples/featurebench -check OUTDIR [-repo DIR] [-python PATH] [-env KEY=VALUE]...
 //	    [-timeout D] [-test-timeout D]
 //
 // -level 1 writes Level 1 instances (implement inside the masked repository). -level 2
@@ -32,10 +32,17 @@
 // parser names them (TestName/sub) with each name's packages in test_packages
 // (task.SWEInstance.BareGoTestIDs); -check restores the full ids from it.
 //
-// -check re-verifies the Level 2 instances of OUTDIR/instances.jsonl from the instances
-// alone (no repository: env_patch, test_patch and patch in an empty directory), prints
-// "<id> ok" or "<id> rejected: <reason>" per instance and exits 1 when any is rejected;
-// Level 1 instances are skipped (they need the repository).
+// -check re-verifies the instances of OUTDIR/instances.jsonl, prints "<id> ok" or "<id>
+// rejected: <reason>" per instance and exits 1 when any is rejected. A Level 2 instance is
+// checked from the instance alone (env_patch, test_patch and patch in an empty directory).
+// A Level 1 instance is checked in the repository it was made from, given as -repo
+// (prepared and checked as a build does; never written): the masked state is that
+// repository with the instance's patch reversed, and the build's verification runs again
+// (the F2P file's tests fail on it, the P2P tests pass without that file, both pass on the
+// repository) and must find exactly the instance's FAIL_TO_PASS and PASS_TO_PASS. A
+// repository the patch does not reverse in, or whose F2P test file is not the test
+// patch's, is not the instance's and rejects it. Without -repo, Level 1 instances are
+// skipped, and a run that checked nothing exits 1.
 //
 // -repo may be a project root, a Python package directory (or a src/ layout's package) or a
 // Go module subdirectory: the project root is found with task/repo's rule (repo.Discover)
@@ -195,7 +202,7 @@ func parse(args []string, stderr io.Writer) (config, int) {
 	after := fs.String("after", "", "keep as fail-to-pass only test files first committed after `DATE` (2006-01-02 or RFC 3339; needs a git checkout)")
 	fs.StringVar(&c.sweLists, "swe-lists", "json", "FAIL_TO_PASS / PASS_TO_PASS in instances.jsonl: json (JSON arrays) or string (JSON-encoded strings, as the Hugging Face SWE-bench datasets store them; readers, -check included, accept both)")
 	fs.StringVar(&c.sweIDs, "swe-test-ids", "full", "Go test ids in instances.jsonl: full (import/path.TestName/sub) or bare (TestName/sub, as SWE-bench's Go log parser names them; each name's packages in test_packages; -check restores full ids from it)")
-	fs.StringVar(&c.check, "check", "", "re-verify the Level 2 instances of `DIR`/instances.jsonl from their patches alone, instead of building")
+	fs.StringVar(&c.check, "check", "", "re-verify the instances of `DIR`/instances.jsonl instead of building: Level 2 from their patches alone, Level 1 in the repository given as -repo")
 	cli.AddCacheFlag(fs, &c.cache)
 	fs.Var(&c.shard, "shard", "build only part `i/n` of the fail-to-pass candidates (0 ≤ i < n; an output directory for -merge)")
 	merging := fs.Bool("merge", false, "merge the output directories of shards 0/n … n-1/n (the arguments) into -out, the unsharded run's output")
@@ -241,13 +248,15 @@ func parse(args []string, stderr io.Writer) (config, int) {
 		return usage("%v", err)
 	}
 	if c.check != "" {
-		if dir != "" || c.out != "" {
-			return usage("-check re-verifies existing instances: it takes neither -repo nor -out")
+		if c.out != "" {
+			return usage("-check re-verifies existing instances: it writes nothing and takes no -out")
 		}
 		if c.shard.N > 0 {
 			return usage("-shard with -check: -check re-verifies existing instances; shard a build")
 		}
-		return c, -1
+		if dir == "" {
+			return c, -1
+		}
 	}
 	root, err := cli.Repo(dir)
 	if err != nil {
@@ -256,6 +265,9 @@ func parse(args []string, stderr io.Writer) (config, int) {
 	c.root = root
 	if c.project, err = repo.Discover(root, ""); err != nil {
 		return usage("-repo %s: %v", dir, err)
+	}
+	if c.check != "" {
+		return c, -1 // the Level 1 instances' repository
 	}
 	if c.cacheDir != "" {
 		if err := cli.Outside("cache", c.cacheDir, c.project.Root); err != nil {
@@ -295,7 +307,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if c.check != "" {
-		return checkLevel2(ctx, c.check, c, stdout, stderr)
+		return check(ctx, c.check, c, stdout, stderr)
 	}
 	if c.merge != nil {
 		return cli.Fail(ctx, stderr, "featurebench", merge(ctx, c.merge, c.out, stdout, stderr))
@@ -759,8 +771,9 @@ func publish(out string, fill func(tmp string) error) error {
 	return nil
 }
 
-// checkLevel2 re-verifies the Level 2 instances of dir/instances.jsonl.
-func checkLevel2(ctx context.Context, dir string, c config, stdout, stderr io.Writer) int {
+// check re-verifies the instances of dir/instances.jsonl: Level 2 ones from their patches
+// alone, Level 1 ones in the repository given as -repo (checkLevel1; skipped without it).
+func check(ctx context.Context, dir string, c config, stdout, stderr io.Writer) int {
 	f, err := os.Open(filepath.Join(dir, "instances.jsonl"))
 	if err != nil {
 		return cli.Usage(stderr, "featurebench", "-check: %v", err)
@@ -773,46 +786,87 @@ func checkLevel2(ctx context.Context, dir string, c config, stdout, stderr io.Wr
 	if len(insts) == 0 {
 		return cli.Usage(stderr, "featurebench", "-check: %s holds no instance", f.Name())
 	}
+	withTestTimeout := func(r task.Runner) task.Runner {
+		if c.testTimeout > 0 {
+			return extract.WithTestTimeout(r, c.testTimeout)
+		}
+		return r
+	}
 	local := sandbox.NewLocal(sandbox.Options{Python: c.python, Env: c.env, Limits: task.Limits{Timeout: c.timeout}})
 	defer local.Close()
-	r := task.Runner(local)
-	if c.testTimeout > 0 {
-		r = extract.WithTestTimeout(local, c.testTimeout)
-	}
-	code, checked := 0, 0
-	for _, inst := range insts {
-		if !strings.HasSuffix(inst.InstanceID, ".lv2") {
-			fmt.Fprintf(stderr, "featurebench: -check: skipped %s: a Level 1 instance needs its repository\n", inst.InstanceID)
-			continue
+	r := withTestTimeout(local)
+	// The Level 1 instances' repository, prepared and checked as a build does, once.
+	var l1 *level1Repo
+	defer func() {
+		if l1 != nil {
+			l1.close()
 		}
-		checked++
+	}()
+	code, checked, skipped := 0, [3]int{}, 0
+	for _, inst := range insts {
+		level := 2
+		if !strings.HasSuffix(inst.InstanceID, ".lv2") {
+			level = 1
+			if c.project == nil {
+				fmt.Fprintf(stderr, "featurebench: -check: skipped %s: a Level 1 instance is checked in its repository: give it as -repo\n", inst.InstanceID)
+				skipped++
+				continue
+			}
+		}
+		checked[level]++
 		if err := inst.FullGoTestIDs(); err != nil {
 			fmt.Fprintf(stdout, "%s rejected: %v\n", inst.InstanceID, err)
 			code = 1
 			continue
 		}
-		env, err := artifact.EnvironmentFromInstance(inst)
-		if err != nil {
-			fmt.Fprintf(stdout, "%s rejected: %v\n", inst.InstanceID, err)
-			code = 1
-			continue
+		reason := ""
+		if level == 1 {
+			if l1 == nil {
+				prog := cli.NewProgress(stderr, "featurebench")
+				prep, lr, err := intake(ctx, c, prog)
+				if err != nil {
+					fmt.Fprintln(stderr, "featurebench: -check:", err)
+					return cli.ExitFailure
+				}
+				l1 = &level1Repo{prep: prep, local: lr, r: withTestTimeout(lr)}
+			}
+			reason, err = l1.check(ctx, inst)
+		} else {
+			reason, err = checkLevel2(ctx, r, inst)
 		}
-		v, err := extract.VerifyLevel2(ctx, r, extract.Level2Request{Env: env})
 		if err != nil {
 			fmt.Fprintln(stderr, "featurebench: -check:", err)
 			return cli.ExitFailure
 		}
-		if !v.Accepted {
-			fmt.Fprintf(stdout, "%s rejected: %s\n", inst.InstanceID, v.Reason)
+		if reason != "" {
+			fmt.Fprintf(stdout, "%s rejected: %s\n", inst.InstanceID, reason)
 			code = 1
 			continue
 		}
 		fmt.Fprintf(stdout, "%s ok\n", inst.InstanceID)
 	}
-	fmt.Fprintf(stderr, "featurebench: -check: %d Level 2 instances checked\n", checked)
-	if checked == 0 {
-		fmt.Fprintln(stderr, "featurebench: -check: no Level 2 instance to check")
+	fmt.Fprintf(stderr, "featurebench: -check: %d Level 1 and %d Level 2 instances checked, %d skipped\n", checked[1], checked[2], skipped)
+	if checked[1]+checked[2] == 0 {
+		fmt.Fprintln(stderr, "featurebench: -check: no instance checked (Level 1 instances need -repo)")
 		return cli.ExitFailure
 	}
 	return code
+}
+
+// checkLevel2 re-verifies a Level 2 instance from its patches alone (extract.VerifyLevel2).
+// It returns why the instance is rejected (empty when it holds); the error is for a runner
+// that could not be used.
+func checkLevel2(ctx context.Context, r task.Runner, inst task.SWEInstance) (string, error) {
+	env, err := artifact.EnvironmentFromInstance(inst)
+	if err != nil {
+		return err.Error(), nil
+	}
+	v, err := extract.VerifyLevel2(ctx, r, extract.Level2Request{Env: env})
+	if err != nil {
+		return "", err
+	}
+	if !v.Accepted {
+		return v.Reason, nil
+	}
+	return "", nil
 }

@@ -146,7 +146,8 @@ func TestBadFlags(t *testing.T) {
 		{"bad env", append(ok, "-env", "NOEQUALS"), `want KEY=VALUE, got "NOEQUALS"`},
 		{"python missing", append(ok, "-python", "/nonexistent/python3"), "-python /nonexistent/python3"},
 		{"llm unconfigured", append(ok, "-llm"), "-llm: llm: no endpoint configured"},
-		{"check with repo", []string{"-check", bad, "-repo", repo}, "-check re-verifies existing instances"},
+		{"check with out", []string{"-check", bad, "-out", out}, "-check re-verifies existing instances: it writes nothing and takes no -out"},
+		{"check with a missing repo", []string{"-check", bad, "-repo", filepath.Join(dir, "nothing")}, "-repo"},
 		{"check missing", []string{"-check", filepath.Join(dir, "nothing")}, "-check: open"},
 		{"check malformed line", []string{"-check", bad}, "instances.jsonl: task: jsonl line 2"},
 		{"check empty", []string{"-check", empty}, "holds no instance"},
@@ -540,4 +541,88 @@ func TestDefaultName(t *testing.T) {
 	}
 	require.Equal(t, "acme-lab/geo.shapes", defaultName(ctx, gitDir, "", gitDir))
 	require.Equal(t, "local/x.hidden_dir", defaultName(ctx, t.TempDir(), "", "/tmp/.hidden dir"))
+}
+
+// TestCheckLevel1: -check -repo re-verifies Level 1 instances in the repository they were
+// made from (ok), without writing it; a repository whose P2P file gained a failing test, or
+// a passing one, or whose F2P test file differs, rejects them with the reason; without
+// -repo they are skipped and nothing is checked (exit 1).
+func TestCheckLevel1(t *testing.T) {
+	needPytest(t)
+	repo := filepath.Join(t.TempDir(), "shapes")
+	require.NoError(t, os.CopyFS(repo, os.DirFS("../../extract/testdata/pipeline/repo")))
+	ctx := context.Background()
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 0, run(ctx, []string{"-repo", repo, "-out", out, "-n", "1", "-seed", "7", "-python", "/usr/bin/python3",
+		"-name", "acme/shapes", "-cache", "off"}, &stdout, &stderr), stderr.String())
+	id := strings.TrimSpace(stdout.String())
+	insts, err := task.ReadAllJSONL[task.SWEInstance](strings.NewReader(readTree(t, out)["instances.jsonl"]))
+	require.NoError(t, err)
+	require.Len(t, insts, 1)
+	var p2pFile string
+	for _, tid := range insts[0].PassToPass {
+		p2pFile, _, _ = strings.Cut(tid, "::")
+		break
+	}
+	require.NotEmpty(t, p2pFile)
+	before := readTree(t, repo)
+
+	check := func(root string) (int, string, string) {
+		var cout, cerr bytes.Buffer
+		args := []string{"-check", out, "-python", "/usr/bin/python3"}
+		if root != "" {
+			args = append(args, "-repo", root)
+		}
+		code := run(ctx, args, &cout, &cerr)
+		return code, cout.String(), cerr.String()
+	}
+	code, cout, cerr := check(repo)
+	require.Equal(t, 0, code, cerr)
+	require.Equal(t, id+" ok\n", cout)
+	require.Contains(t, cerr, "-check: 1 Level 1 and 0 Level 2 instances checked, 0 skipped")
+	require.Equal(t, before, readTree(t, repo), "-check wrote to the repository")
+
+	code, cout, cerr = check("")
+	require.Equal(t, 1, code)
+	require.Empty(t, cout)
+	require.Contains(t, cerr, "skipped "+id+": a Level 1 instance is checked in its repository: give it as -repo")
+
+	tampered := func(edit func(dir string)) string {
+		dir := filepath.Join(t.TempDir(), "shapes")
+		require.NoError(t, os.CopyFS(dir, os.DirFS(repo)))
+		edit(dir)
+		return dir
+	}
+	appendTo := func(dir, file, text string) {
+		f, err := os.OpenFile(filepath.Join(dir, file), os.O_APPEND|os.O_WRONLY, 0)
+		require.NoError(t, err)
+		_, err = f.WriteString(text)
+		require.NoError(t, err)
+		require.NoError(t, f.Close())
+	}
+	for _, c := range []struct {
+		name, text, want string
+	}{
+		{"a failing P2P test", "\n\ndef test_tampered():\n    assert 1 == 2\n", "rejected: masked P2P " + p2pFile + " does not pass: 1 failing"},
+		{"a new passing P2P test", "\n\ndef test_tampered():\n    assert 1 == 1\n", "rejected: PASS_TO_PASS differs from the passing P2P tests: "},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, cout, _ := check(tampered(func(dir string) { appendTo(dir, p2pFile, c.text) }))
+			require.Equal(t, 1, code)
+			require.Contains(t, cout, id+" "+c.want)
+		})
+	}
+	t.Run("another F2P test file", func(t *testing.T) {
+		code, cout, _ := check(tampered(func(dir string) { appendTo(dir, "tests/test_geometry.py", "\n# changed\n") }))
+		require.Equal(t, 1, code)
+		require.Contains(t, cout, id+" rejected: the repository is not the one the instance was made from: its tests/test_geometry.py is not the test patch's")
+	})
+	t.Run("another repository", func(t *testing.T) {
+		code, cout, _ := check(tampered(func(dir string) {
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "pkg", "geometry.py"), []byte("\"\"\"Gone.\"\"\"\n"), 0o644))
+		}))
+		require.Equal(t, 1, code)
+		require.Contains(t, cout, id+" rejected: the repository is not the one the instance was made from: its patch does not reverse there")
+	})
 }

@@ -66,5 +66,5 @@ func TestBareTestIDs(t *testing.T) {
 		checkArgs = append(checkArgs, "-env", e)
 	}
 	stderr := run(checkArgs...)
-	require.Contains(t, stderr, "1 Level 2 instances checked")
+	require.Contains(t, stderr, "0 Level 1 and 1 Level 2 instances checked")
 }
