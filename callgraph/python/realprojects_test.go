@@ -272,6 +272,11 @@ var realProjects = []realProject{
 	// are those, truncated.
 	{name: "aodhclient", deb: "python3-aodhclient", heldOut: true, minP: 1.0, minR: 0.82},
 	{name: "blazarclient", deb: "python3-blazarclient", heldOut: true, minP: 0.99, minR: 0.64},
+	// oslo_concurrency and os_client_config were chosen, traced and reviewed in the
+	// twenty-sixth round and their truths committed before the front end ran on them
+	// (README.md). Their floors are set from their start scores in the next commit.
+	{name: "oslo_concurrency", deb: "python3-oslo.concurrency", heldOut: true},
+	{name: "os_client_config", deb: "python3-os-client-config", heldOut: true},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of
