@@ -274,9 +274,11 @@ var realProjects = []realProject{
 	{name: "blazarclient", deb: "python3-blazarclient", heldOut: true, minP: 0.99, minR: 0.64},
 	// oslo_concurrency and os_client_config were chosen, traced and reviewed in the
 	// twenty-sixth round and their truths committed before the front end ran on them
-	// (README.md). Their floors are set from their start scores in the next commit.
-	{name: "oslo_concurrency", deb: "python3-oslo.concurrency", heldOut: true},
-	{name: "os_client_config", deb: "python3-os-client-config", heldOut: true},
+	// (README.md). Round 26 start (the front end of the end of round 25):
+	// oslo_concurrency P 1.000 R .967 (29 of 30, no extra), os_client_config P 1.000
+	// R .733 (11 of 15, no extra). The floors are those, truncated.
+	{name: "oslo_concurrency", deb: "python3-oslo.concurrency", heldOut: true, minP: 1.0, minR: 0.96},
+	{name: "os_client_config", deb: "python3-os-client-config", heldOut: true, minP: 1.0, minR: 0.73},
 }
 
 // TestRealProjects scores the front end (default options) against the ground truth of
