@@ -363,6 +363,8 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (implicit [][]reso
 			if m := selfMethod(c.sub()); m != nil {
 				if ts := r.abstractStep(m, c.name(), cs.targets()); len(ts) > 0 {
 					cs.setTargets(ts)
+				} else if ts := r.stubHook(m, c.name(), cs.targets()); len(ts) > 0 {
+					cs.setTargets(ts)
 				}
 			}
 		}

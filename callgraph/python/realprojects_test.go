@@ -270,8 +270,10 @@ var realProjects = []realProject{
 	// Round 25 start (the front end of the end of round 24): aodhclient P 1.000 R .822
 	// (83 of 101, no extra), blazarclient P .991 R .642 (106 of 165, 1 extra). The floors
 	// are those, truncated. Their edges are read from round 26 on: tuning projects.
+	// Round 26's stub hooks (self.get_data and self.args2body of the command bases reach
+	// the subclasses' overrides) took blazarclient to R .691.
 	{name: "aodhclient", deb: "python3-aodhclient", minP: 1.0, minR: 0.82},
-	{name: "blazarclient", deb: "python3-blazarclient", minP: 0.99, minR: 0.64},
+	{name: "blazarclient", deb: "python3-blazarclient", minP: 0.99, minR: 0.69},
 	// oslo_concurrency and os_client_config were chosen, traced and reviewed in the
 	// twenty-sixth round and their truths committed before the front end ran on them
 	// (README.md). Round 26 start (the front end of the end of round 25):
