@@ -177,6 +177,7 @@ func (c *collector) function(i, dec int32, sc *scope, caller *defInfo, cond bool
 	for k, dn := range decNames {
 		if libraryRunsBody(dn) {
 			d.libWrap = decs[k]
+			d.libCaller = !strings.HasSuffix(strings.TrimSpace(dn), "composite")
 		}
 		switch dn {
 		case "staticmethod":

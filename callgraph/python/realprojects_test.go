@@ -262,8 +262,10 @@ var realProjects = []realProject{
 	// never ran); with the truths corrected (339 and 314 edges) they score P .996 R .737
 	// and P .996 R .857. The floors are those, truncated. Their edges were read at the end
 	// of round 24: tuning projects from round 25 on. Round 25's inherited metaclass calls
-	// (CommandMeta.__new__ at the command classes) took watcherclient to R .889.
-	{name: "magnumclient", deb: "python3-magnumclient", minP: 0.99, minR: 0.73},
+	// (CommandMeta.__new__ at the command classes) took watcherclient to R .889. Round
+	// 26's decorator-package wrappers (cliutils.deprecated's wrapper calls the do_*
+	// command it decorates) took magnumclient to R .796.
+	{name: "magnumclient", deb: "python3-magnumclient", minP: 0.99, minR: 0.79},
 	{name: "watcherclient", deb: "python3-watcherclient", minP: 0.99, minR: 0.88},
 	// aodhclient and blazarclient were chosen, traced and reviewed in the twenty-fifth
 	// round and their truths committed before the front end ran on them (README.md).

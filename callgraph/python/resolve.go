@@ -650,6 +650,11 @@ func (r *resolver) evalOp(e *expr) []value {
 	case eDef:
 		if e.def().libWrap != nil && !e.raw() && r.outside(e.def().libWrap) {
 			// the name holds the library's object; the library runs the body, not the caller
+			if e.def().libCaller {
+				// a decorator factory: the value keeps the function whose first
+				// parameter receives what the factory is applied to (see libApply)
+				return []value{{kind: vExternal, def: e.def()}}
+			}
 			return externalValue
 		}
 		out := e.def().defValue()
