@@ -1585,6 +1585,63 @@ func (c *collector) abstractRaise(i int32) bool {
 	return true
 }
 
+// stubBody reports whether function body b does nothing: after its docstring, no
+// statement, or one of pass, `...`, a bare return, or a return of None or of an empty
+// {}, [] or () (blazarclient's OpenStackCommand.get_data is `pass`, BlazarCommand.args2body
+// `return {}`).
+func (c *collector) stubBody(b int32) bool {
+	t := c.t
+	doc := true
+	stmts := 0
+	for ch := t.nodes[b].first; ch >= 0; ch = t.nodes[ch].next {
+		n := &t.nodes[ch]
+		if !n.named || n.extra || n.kind == kComment {
+			continue
+		}
+		if doc && n.kind == kExpressionStatement && n.first >= 0 && t.nodes[n.first].kind == kString {
+			doc = false
+			continue
+		}
+		doc = false
+		stmts++
+		if stmts > 1 {
+			return false
+		}
+		switch n.kind {
+		case kReturn:
+			e := t.firstNamed(ch)
+			if e < 0 {
+				continue
+			}
+			if !c.emptyValue(e) {
+				return false
+			}
+		case kExpressionStatement:
+			if n.first < 0 || t.symName(n.first) != "ellipsis" {
+				return false
+			}
+		default:
+			if t.symName(ch) != "pass_statement" {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// emptyValue reports whether expression e is None or an empty dict, list or tuple
+// literal.
+func (c *collector) emptyValue(e int32) bool {
+	t := c.t
+	switch t.nodes[e].kind {
+	case kDict, kList, kTuple:
+		return t.firstNamed(e) < 0
+	case kLiteral:
+		return t.symName(e) == "none"
+	}
+	return false
+}
+
 // caught returns what `except E as name:` binds name to: an instance of the project
 // classes E (a class, or a tuple of classes) evaluates to; h11's
 // `except LocalProtocolError as exc: exc._reraise_as_remote_protocol_error()`.

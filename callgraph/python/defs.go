@@ -177,6 +177,7 @@ func (c *collector) function(i, dec int32, sc *scope, caller *defInfo, cond bool
 	for k, dn := range decNames {
 		if libraryRunsBody(dn) {
 			d.libWrap = decs[k]
+			d.libCaller = !strings.HasSuffix(strings.TrimSpace(dn), "composite")
 		}
 		switch dn {
 		case "staticmethod":
@@ -228,6 +229,7 @@ func (c *collector) function(i, dec int32, sc *scope, caller *defInfo, cond bool
 	}
 	if b := t.child(i, kBlock); b >= 0 {
 		c.visitChildren(b, fs, d, false)
+		d.stub = d.class != nil && !d.abstract && !d.abstractDecl && c.stubBody(b)
 	}
 	val := c.newExpr(exprSpec{op: eDef, ref: inScope(d.ref())})
 	c.bindName(sc, d.simple, binding{pos: t.nodes[i].end, cond: cond, val: val})

@@ -820,7 +820,16 @@ type defInfo struct {
 	// NotImplementedError: a step its class leaves to the subclasses; abstractDecl, a
 	// method under @abc.abstractmethod (or abstractproperty)
 	abstract, abstractDecl bool
-	lambda                 bool // a lambda: not a node; calls reaching it make no edge
+	// stub marks a method whose body (after its docstring) does nothing: pass, ..., or
+	// a bare return of None or of an empty literal ({}, [], ()): a hook its class
+	// leaves for the subclasses to fill (see resolver.stubHook); not one declared
+	// @abc.abstractmethod (abstractDecl has its own rules)
+	stub bool
+	// libCaller marks a function whose libWrap is a decorator factory (the decorator
+	// package's @decorator, wrapt's): applying the result to a function f hands f to
+	// the body's first parameter, which the body calls when f is called
+	libCaller bool
+	lambda    bool // a lambda: not a node; calls reaching it make no edge
 	// property marks a property getter (@property, @cached_property): reading it on an
 	// instance gives what it returns; accessor marks its @x.setter and @x.deleter
 	property, accessor bool

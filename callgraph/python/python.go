@@ -318,6 +318,12 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (implicit [][]reso
 			}
 			ts = ts[:0]
 			for _, v := range r.eval(cs.callee()) {
+				if v.kind == vExternal && v.def != nil {
+					if round < rounds && r.libApply(cs, v.def) {
+						changed = true
+					}
+					continue
+				}
 				if v.kind == vDef && v.def.fn.Kind == task.KindClass && !v.def.instantiated {
 					v.def.instantiated = true
 					// a subclass's instances reach its bases' special methods too
@@ -362,6 +368,8 @@ func (fe *Frontend) resolve(ctx context.Context, r *resolver) (implicit [][]reso
 			}
 			if m := selfMethod(c.sub()); m != nil {
 				if ts := r.abstractStep(m, c.name(), cs.targets()); len(ts) > 0 {
+					cs.setTargets(ts)
+				} else if ts := r.stubHook(m, c.name(), cs.targets()); len(ts) > 0 {
 					cs.setTargets(ts)
 				}
 			}
@@ -528,6 +536,30 @@ func appendDef(ds []*defInfo, d *defInfo) []*defInfo {
 		}
 	}
 	return append(ds, d)
+}
+
+// libApply records, for a call cs of the library object a decorator factory made of
+// d (the decorator package's `@decorator.decorator def wrapper(func, *args, **kwargs)`,
+// wrapt's `@wrapt.decorator def wrapper(wrapped, instance, args, kwargs)`), cs's first
+// positional argument as a value flowing into d's first parameter: `wrapper(f)` (or
+// `@wrapper` over f) returns a proxy whose calls run d's body with f there. The
+// application itself runs no line of d, so it makes no edge. magnumclient's
+// `@utils.deprecated(MSG) def do_bay_list(cs, args)`: deprecated returns such a
+// wrapper, whose `func(*args, **kwargs)` calls do_bay_list. It reports whether a
+// parameter that some expression reads received a new value.
+func (r *resolver) libApply(cs *callSite, d *defInfo) bool {
+	args := cs.args()
+	if len(args) == 0 || cs.kw(0) != "" || len(d.params) == 0 {
+		return false
+	}
+	p := &d.params[0]
+	a := args[0]
+	if p.star || a == nil || a.op == eUnknown {
+		return false
+	}
+	var added bool
+	p.flows, added = addOnce(p.flows, &p.flowsSeen, a)
+	return added && p.read
 }
 
 // bindArgs records the argument expressions of cs as values flowing into d's parameters;

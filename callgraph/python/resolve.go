@@ -650,6 +650,11 @@ func (r *resolver) evalOp(e *expr) []value {
 	case eDef:
 		if e.def().libWrap != nil && !e.raw() && r.outside(e.def().libWrap) {
 			// the name holds the library's object; the library runs the body, not the caller
+			if e.def().libCaller {
+				// a decorator factory: the value keeps the function whose first
+				// parameter receives what the factory is applied to (see libApply)
+				return []value{{kind: vExternal, def: e.def()}}
+			}
 			return externalValue
 		}
 		out := e.def().defValue()
@@ -1532,6 +1537,46 @@ func (r *resolver) abstractStep(d *defInfo, name string, targets []*defInfo) []*
 				}
 			}
 		}
+	}
+	return out
+}
+
+// stubHook resolves again, after the rounds of value flow, a call self.m() in method d
+// whose every target is a stub (a method whose body does nothing: a hook) when d's
+// class has project subclasses and no subclass instance is seen flowing into d: self
+// may then be an instance of a subclass built elsewhere (by a library), and the call
+// reaches, besides the stub, m as each subclass resolves it. Unlike abstractStep, the
+// class may be constructed (calling a do-nothing hook on it is its default) and every
+// subclass counts, instantiated or not (what the project is seen to construct is
+// partial when a library builds the objects). blazarclient's
+// OpenStackCommand.take_action calls self.get_data, a `pass` that CreateCommand,
+// ListCommand, ShowCommand and ShowPropertyCommand override, and CreateCommand.get_data
+// calls self.args2body, BlazarCommand's `return {}` that the create commands override;
+// cliff builds the commands.
+// It returns nil when the rule does not apply.
+func (r *resolver) stubHook(d *defInfo, name string, targets []*defInfo) []*defInfo {
+	c := d.class
+	if c == nil || !c.hasSub || len(d.selfFlows) > 0 || len(targets) == 0 {
+		return nil
+	}
+	for _, t := range targets {
+		if !t.stub {
+			return nil
+		}
+	}
+	out := slices.Clone(targets)
+	for _, k := range c.cfacts().subs {
+		for _, v := range r.classAttr(k, name, true, 0) {
+			defs, _ := r.targets(v)
+			for _, t := range defs {
+				if !t.stub && !t.abstract && t.class != nil {
+					out = appendDef(out, t)
+				}
+			}
+		}
+	}
+	if len(out) == len(targets) {
+		return nil
 	}
 	return out
 }
