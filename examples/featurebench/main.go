@@ -772,7 +772,7 @@ func publish(out string, fill func(tmp string) error) error {
 }
 
 // check re-verifies the instances of dir/instances.jsonl: Level 2 ones from their patches
-// alone, Level 1 ones in the repository given as -repo (checkLevel1; skipped without it).
+// alone, Level 1 ones in the repository given as -repo (level1Repo.check; skipped without it).
 func check(ctx context.Context, dir string, c config, stdout, stderr io.Writer) int {
 	f, err := os.Open(filepath.Join(dir, "instances.jsonl"))
 	if err != nil {
@@ -825,7 +825,7 @@ func check(ctx context.Context, dir string, c config, stdout, stderr io.Writer) 
 				prog := cli.NewProgress(stderr, "featurebench")
 				prep, lr, err := intake(ctx, c, prog)
 				if err != nil {
-					fmt.Fprintln(stderr, "featurebench: -check:", err)
+					fmt.Fprintln(stderr, err) // "featurebench: ..." with the doctor's words
 					return cli.ExitFailure
 				}
 				l1 = &level1Repo{prep: prep, local: lr, r: withTestTimeout(lr)}
